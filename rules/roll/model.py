@@ -1,0 +1,90 @@
+"""What a roll produced: plain frozen data, cheap to pickle across a process boundary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One die as it finally landed, with how it got there."""
+
+    value: int
+    kept: bool = True
+    exploded: bool = False
+    """This face triggered an extra die (``e``/``ra``)."""
+    rerolled: tuple[int, ...] = ()
+    """Earlier faces of this die that were thrown away by ``rr``/``ro`` (oldest first)."""
+    forced_from: int | None = None
+    """The face before ``mi``/``ma`` raised or lowered it."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceGroup:
+    """One ``NdM`` term with its operators, e.g. ``4d6kh3``, and every die it rolled."""
+
+    notation: str
+    sides: int | str
+    faces: tuple[Face, ...]
+    kept: bool = True
+    """False when a set operator dropped this whole term, as in ``(1d4, 1d6)kh1``."""
+    annotation: str | None = None
+
+    @property
+    def total(self) -> int:
+        """Sum of the kept faces (what this term adds to the expression when kept)."""
+        return sum(face.value for face in self.faces if face.kept)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """Anything between dice in the rendered expression: numbers, operators, brackets, annotations."""
+
+    text: str
+    kept: bool = True
+    user_text: bool = False
+    """True for ``[annotations]``, which need escaping before they reach Discord."""
+
+
+Part = DiceGroup | Text
+
+
+@dataclass(frozen=True, slots=True)
+class RollSet:
+    """One evaluation of the expression (a plain roll has exactly one)."""
+
+    parts: tuple[Part, ...]
+    total: int
+    successes: int | None = None
+
+    @property
+    def groups(self) -> tuple[DiceGroup, ...]:
+        """The dice terms, left to right."""
+        return tuple(part for part in self.parts if isinstance(part, DiceGroup))
+
+    @property
+    def value(self) -> int:
+        """What this set is worth: successes when counting them, else the total."""
+        return self.total if self.successes is None else self.successes
+
+
+@dataclass(frozen=True, slots=True)
+class RollResult:
+    """A whole /roll: the request as understood, and each set rolled."""
+
+    expression: str
+    """The request in canonical form, label excluded."""
+    sets: tuple[RollSet, ...]
+    label: str | None = None
+    target: int | None = None
+    failure: int | None = None
+
+    @property
+    def counts_successes(self) -> bool:
+        """True when each set is worth a number of successes."""
+        return self.target is not None
+
+    @property
+    def dice_count(self) -> int:
+        """Every die that shows in the result (explosions included, rerolls counted once)."""
+        return sum(len(group.faces) for roll_set in self.sets for group in roll_set.groups)

@@ -1,0 +1,132 @@
+"""Discord markdown for a roll: every die when it fits, less detail step by step when it doesn't.
+
+Detail levels, most to least: every face; faces tallied by value (``6×12``); one summary per dice term;
+set totals only. The first level that fits wins; a final cut guarantees the limit even for absurd input.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from enum import IntEnum
+
+from rules.roll.model import DiceGroup, Face, RollResult, RollSet, Text
+
+DISCORD_MESSAGE_LIMIT = 2_000
+SHRUNK_NOTE = "-# Some dice are summarised to fit in one message."
+
+
+class Detail(IntEnum):
+    """How much of each dice term to show."""
+
+    FACES = 3
+    TALLY = 2
+    SUMMARY = 1
+    TOTALS = 0
+
+
+def render(result: RollResult, *, escape: Callable[[str], str] = str, limit: int = DISCORD_MESSAGE_LIMIT) -> str:
+    """Format ``result`` as markdown of at most ``limit`` characters.
+
+    ``escape`` is applied to user-written text (the label and ``[annotations]``) so the caller can
+    neutralise markdown and mentions without this module knowing about Discord.
+    """
+    head = [f"**{escape(result.label)}**"] if result.label else []
+    for detail in Detail:
+        lines = head + _set_lines(result, detail, escape)
+        if detail is not Detail.FACES:
+            lines.append(SHRUNK_NOTE)
+        text = "\n".join(lines)
+        if len(text) <= limit:
+            return text
+    return text[: limit - 1] + "…"
+
+
+def _set_lines(result: RollResult, detail: Detail, escape: Callable[[str], str]) -> list[str]:
+    if detail is Detail.TOTALS:
+        values = ", ".join(_value(result, roll_set) for roll_set in result.sets)
+        return [f"{escape(result.expression)} → {values}"]
+    lines = [_set_line(result, roll_set, detail, escape) for roll_set in result.sets]
+    if len(lines) == 1:
+        return lines
+    return [f"{i}. {line}" for i, line in enumerate(lines, 1)]
+
+
+def _set_line(result: RollResult, roll_set: RollSet, detail: Detail, escape: Callable[[str], str]) -> str:
+    runs: list[tuple[str, bool]] = []
+    for part in roll_set.parts:
+        if isinstance(part, Text):
+            text = escape(part.text) if part.user_text else part.text
+            runs.append((text, part.kept))
+        else:
+            runs.append((_group(result, part, detail, escape), part.kept))
+    # Dropped pieces of an expression are struck through as one run, so the markers never nest.
+    merged: list[str] = []
+    for kept, group in _runs(runs):
+        text = "".join(group)
+        merged.append(text if kept else f"~~{text}~~")
+    return f"{''.join(merged)} = {_value(result, roll_set)}"
+
+
+def _runs(runs: list[tuple[str, bool]]) -> Iterable[tuple[bool, list[str]]]:
+    current: list[str] = []
+    current_kept = True
+    for text, kept in runs:
+        if current and kept != current_kept:
+            yield current_kept, current
+            current = []
+        current_kept = kept
+        current.append(text)
+    if current:
+        yield current_kept, current
+
+
+def _value(result: RollResult, roll_set: RollSet) -> str:
+    if roll_set.successes is None:
+        return f"**{roll_set.total}**"
+    noun = "success" if abs(roll_set.successes) == 1 else "successes"
+    return f"**{roll_set.successes}** {noun}"
+
+
+def _group(result: RollResult, group: DiceGroup, detail: Detail, escape: Callable[[str], str]) -> str:
+    annotation = f" {escape(group.annotation)}" if group.annotation else ""
+    if detail is Detail.FACES:
+        inside = ", ".join(_face(result, group, face, struck=group.kept) for face in group.faces)
+    elif detail is Detail.TALLY:
+        inside = _tally(group)
+    else:
+        inside = f"{len(group.faces)} dice → {group.total}"
+    return f"{group.notation} [{inside}]{annotation}"
+
+
+def _face(result: RollResult, group: DiceGroup, face: Face, *, struck: bool) -> str:
+    text = str(face.value)
+    if face.exploded:
+        text += "!"
+    if not face.kept:
+        # Inside an already struck term the strike is implied; nesting ~~ would break the markdown.
+        return f"~~{text}~~" if struck else text
+    if result.target is not None:
+        if face.value >= result.target:
+            text = f"**{text}**"
+        elif result.failure is not None and face.value <= result.failure:
+            text = f"*{text}*"
+    elif face.value == 1 or face.value == group.sides:
+        text = f"**{text}**"
+    if face.forced_from is not None:
+        text = f"{face.forced_from}→{text}"
+    if face.rerolled and struck:
+        text = "".join(f"~~{old}~~→" for old in face.rerolled) + text
+    return text
+
+
+def _tally(group: DiceGroup) -> str:
+    kept = Counter(face.value for face in group.faces if face.kept)
+    pieces = [f"{value}×{count}" for value, count in sorted(kept.items(), reverse=True)]
+    dropped = sum(not face.kept for face in group.faces)
+    exploded = sum(face.exploded for face in group.faces)
+    if dropped:
+        pieces.append(f"{dropped} dropped")
+    if exploded:
+        pieces.append(f"{exploded} exploded")
+    return ", ".join(pieces)
