@@ -18,6 +18,7 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(None, description="Sync commands to this guild only (instant).")
     skip_sync: bool = Field(False, description="Do not sync the command tree at startup.")
     log_level: str = Field("INFO", description="Python logging level.")
+    computer_delay: float = Field(1.5, description="Seconds a computer player waits before moving.")
     discord_api_base: str | None = Field(
         None, description="Testing only: base URL of a local fake Discord (HTTP API and Gateway)."
     )

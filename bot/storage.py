@@ -1,11 +1,18 @@
-"""SQLite storage (WAL) with numbered migrations applied at startup."""
+"""SQLite storage (WAL) with numbered migrations applied at startup, and the game repository."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
+
+from bot.models import Game, LogEntry, Status
 
 log = logging.getLogger(__name__)
 
@@ -18,18 +25,87 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             data TEXT NOT NULL DEFAULT '{}'
         )""",
     ),
+    (
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+            host_id INTEGER NOT NULL,
+            options TEXT NOT NULL,
+            seats TEXT NOT NULL,
+            state TEXT,
+            version INTEGER NOT NULL DEFAULT 0,
+            board_message_id INTEGER,
+            board_posted_at REAL,
+            deadlines TEXT NOT NULL DEFAULT '[]',
+            next_deadline REAL,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            winners TEXT
+        )""",
+        # At most one lobby-or-active game per channel; finished games stay for history.
+        "CREATE UNIQUE INDEX games_one_live_per_channel ON games(channel_id) WHERE status IN ('lobby', 'active')",
+        "CREATE INDEX games_next_deadline ON games(next_deadline) WHERE next_deadline IS NOT NULL",
+        "CREATE INDEX games_guild_updated ON games(guild_id, updated_at)",
+        """CREATE TABLE game_events (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            actor TEXT,
+            action TEXT NOT NULL,
+            dice TEXT NOT NULL,
+            events TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""",
+    ),
 )
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, kind, status, host_id, options, seats, state, version, "
+    "board_message_id, board_posted_at, deadlines, created_at, updated_at, winners"
+)
+_JSON_FIELDS = ("options", "seats", "state", "deadlines", "winners")
+
+
+class ChannelBusy(Exception):
+    """The channel already has a lobby or an active game."""
+
+
+def _game_from_row(row: aiosqlite.Row) -> Game:
+    data = dict(row)
+    for key in _JSON_FIELDS:
+        if data[key] is not None:
+            data[key] = json.loads(data[key])
+    return Game.model_validate(data)
+
+
+def _game_values(game: Game) -> dict[str, Any]:
+    data = game.model_dump(mode="json", exclude={"id"})
+    for key in _JSON_FIELDS:
+        if data[key] is not None:
+            data[key] = json.dumps(data[key], separators=(",", ":"))
+    data["next_deadline"] = game.next_deadline
+    return data
 
 
 class Database:
-    """One aiosqlite connection, opened in WAL mode and migrated to the latest schema."""
+    """One aiosqlite connection, opened in WAL mode and migrated to the latest schema.
+
+    Writes go through :meth:`transaction`, which serialises them within the process (one
+    connection is shared by every coroutine); the version check in :meth:`save_game` protects
+    against other processes writing the same file.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._conn: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
 
     @property
     def conn(self) -> aiosqlite.Connection:
+        """The open connection."""
         if self._conn is None:
             raise RuntimeError("database is not open")
         return self._conn
@@ -40,29 +116,174 @@ class Database:
         self._conn = await aiosqlite.connect(self.path, isolation_level=None)
         self._conn.row_factory = aiosqlite.Row
         await self._conn.execute("PRAGMA journal_mode=WAL")
-        await self._conn.execute("PRAGMA synchronous=NORMAL")
+        # FULL: an acknowledged action must survive a power cut as well as a killed process.
+        await self._conn.execute("PRAGMA synchronous=FULL")
         await self._conn.execute("PRAGMA foreign_keys=ON")
         await self._conn.execute("PRAGMA busy_timeout=5000")
         await self._migrate()
-
-    async def _migrate(self) -> None:
-        async with self.conn.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        current = row[0] if row else 0
-        for number, sql in enumerate(MIGRATIONS[current:], start=current + 1):
-            await self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in sql:
-                    await self.conn.execute(statement)
-                await self.conn.execute(f"PRAGMA user_version = {number}")
-                await self.conn.execute("COMMIT")
-            except BaseException:
-                await self.conn.execute("ROLLBACK")
-                raise
-            log.info("Applied migration %d", number)
 
     async def close(self) -> None:
         """Close the connection if open."""
         if self._conn is not None:
             await self._conn.close()
             self._conn = None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error."""
+        async with self._write_lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+
+    async def _migrate(self) -> None:
+        async with self.conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        current = row[0] if row else 0
+        for number, statements in enumerate(MIGRATIONS[current:], start=current + 1):
+            async with self.transaction() as conn:
+                for statement in statements:
+                    await conn.execute(statement)
+                await conn.execute(f"PRAGMA user_version = {number}")
+            log.info("Applied migration %d", number)
+
+    # -- games -------------------------------------------------------------------------------
+
+    async def create_game(self, game: Game, first_entry: LogEntry | None = None) -> Game:
+        """Insert a new game; raise ChannelBusy if its channel already has a live one."""
+        values = _game_values(game)
+        columns = ", ".join(values)
+        marks = ", ".join(f":{k}" for k in values)
+        try:
+            async with self.transaction() as conn:
+                cur = await conn.execute(f"INSERT INTO games ({columns}) VALUES ({marks})", values)
+                game = game.model_copy(update={"id": cur.lastrowid})
+                if first_entry is not None:
+                    await self._append(conn, game.id, first_entry)
+        except aiosqlite.IntegrityError as exc:
+            raise ChannelBusy from exc
+        return game
+
+    async def save_game(self, game: Game, expected_version: int, entry: LogEntry | None = None) -> bool:
+        """Write ``game`` (and its log entry) if it is still at ``expected_version``.
+
+        Returns False, changing nothing, if someone else saved the game first. The game's
+        ``version`` must already be the new one.
+        """
+        values = _game_values(game)
+        assignments = ", ".join(f"{k} = :{k}" for k in values)
+        async with self.transaction() as conn:
+            cur = await conn.execute(
+                f"UPDATE games SET {assignments} WHERE id = :id AND version = :expected",
+                {**values, "id": game.id, "expected": expected_version},
+            )
+            if cur.rowcount != 1:
+                return False
+            if entry is not None:
+                await self._append(conn, game.id, entry)
+        return True
+
+    @staticmethod
+    async def _append(conn: aiosqlite.Connection, game_id: int, entry: LogEntry) -> None:
+        await conn.execute(
+            "INSERT INTO game_events (game_id, seq, actor, action, dice, events, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                entry.seq,
+                entry.actor,
+                json.dumps(entry.action, separators=(",", ":")),
+                json.dumps(entry.dice, separators=(",", ":")),
+                json.dumps(entry.events, separators=(",", ":")),
+                entry.at,
+            ),
+        )
+
+    async def _one(self, where: str, params: tuple[Any, ...]) -> Game | None:
+        async with self.conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", params) as cur:
+            row = await cur.fetchone()
+        return _game_from_row(row) if row else None
+
+    async def game(self, game_id: int) -> Game | None:
+        """The game with this id."""
+        return await self._one("id = ?", (game_id,))
+
+    async def live_game(self, channel_id: int) -> Game | None:
+        """The lobby or active game in this channel, if any."""
+        return await self._one("channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
+
+    async def due_games(self, now: float) -> list[Game]:
+        """Live games with a deadline or reminder at or before ``now``."""
+        async with self.conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE next_deadline IS NOT NULL AND next_deadline <= ? "
+            "AND status IN ('lobby', 'active') ORDER BY next_deadline",
+            (now,),
+        ) as cur:
+            return [_game_from_row(r) for r in await cur.fetchall()]
+
+    async def earliest_deadline(self) -> float | None:
+        """The soonest deadline or reminder of any live game."""
+        async with self.conn.execute(
+            "SELECT MIN(next_deadline) FROM games WHERE next_deadline IS NOT NULL AND status IN ('lobby', 'active')"
+        ) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def history(self, *, guild_id: int | None, channel_id: int | None, limit: int = 10) -> list[Game]:
+        """Most recent finished or abandoned games of a channel (or a whole guild)."""
+        where = "status IN ('finished', 'abandoned')"
+        params: list[Any] = []
+        if channel_id is not None:
+            where += " AND channel_id = ?"
+            params.append(channel_id)
+        else:
+            where += " AND guild_id IS ?"
+            params.append(guild_id)
+        async with self.conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY updated_at DESC LIMIT ?", (*params, limit)
+        ) as cur:
+            return [_game_from_row(r) for r in await cur.fetchall()]
+
+    async def log_entries(self, game_id: int, *, last: int | None = None) -> list[LogEntry]:
+        """The game's log, oldest first (only the ``last`` entries if given)."""
+        sql = "SELECT seq, actor, action, dice, events, at FROM game_events WHERE game_id = ? ORDER BY seq"
+        params: tuple[Any, ...] = (game_id,)
+        if last is not None:
+            sql = f"SELECT * FROM ({sql} DESC LIMIT ?) ORDER BY seq"
+            params = (game_id, last)
+        async with self.conn.execute(sql, params) as cur:
+            rows = await cur.fetchall()
+        return [
+            LogEntry(
+                seq=r["seq"],
+                actor=r["actor"],
+                action=json.loads(r["action"]),
+                dice=json.loads(r["dice"]),
+                events=json.loads(r["events"]),
+                at=r["at"],
+            )
+            for r in rows
+        ]
+
+    # -- guild settings ------------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """The guild's stored settings (empty if none)."""
+        async with self.conn.execute("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            row = await cur.fetchone()
+        return json.loads(row[0]) if row else {}
+
+    async def set_guild_settings(self, guild_id: int, data: dict[str, Any]) -> None:
+        """Replace the guild's settings."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, data) VALUES (?, ?) "
+                "ON CONFLICT(guild_id) DO UPDATE SET data = excluded.data",
+                (guild_id, json.dumps(data)),
+            )
+
+
+__all__ = ["ChannelBusy", "Database", "Status"]

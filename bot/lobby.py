@@ -1,0 +1,384 @@
+"""Lobbies: open, join, leave, add computer players, start, cancel, expire, rematch."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+import discord
+from pydantic import BaseModel
+
+from bot.board import Payload, static_view
+from bot.errors import UserError
+from bot.games import BUTTON_PREFIX, custom_id
+from bot.models import Applied, Deadline, Game, LogEntry, Seat, Status
+from bot.storage import ChannelBusy
+from rules.dice import RecordingDice
+
+if TYPE_CHECKING:
+    from bot.runner import GameRunner
+
+LOBBY_DECISION = "lobby"
+DEFAULT_LOBBY_TIMEOUT_S = 900
+SEATINGS = ("join", "random")
+# What the bot must be allowed to do in a channel to run a game there.
+NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "read_message_history")
+
+
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """Permissions the bot lacks in the interaction's channel (as Discord reported them)."""
+    have = interaction.app_permissions
+    return [name.replace("_", " ").title() for name in NEEDED_PERMISSIONS if not getattr(have, name)]
+
+
+def computer_name(number: int) -> str:
+    """Name of the n-th computer player in a lobby."""
+    return f"Computer {number}"
+
+
+class Lobby:
+    """The lobby part of the core; one per runner."""
+
+    def __init__(self, runner: GameRunner) -> None:
+        self.runner = runner
+
+    @property
+    def db(self):
+        return self.runner.db
+
+    # -- rendering -------------------------------------------------------------------------------
+
+    def payload(self, game: Game, *, note: str = "") -> Payload:
+        """The lobby message: players, options and the controls."""
+        spec = self.runner.spec(game.kind)
+        engine = spec.engine
+        humans = [s for s in game.seats if not s.computer]
+        lines = [
+            f"{'👑 ' if s.user_id == game.host_id else ''}{discord.utils.escape_markdown(s.name)}"
+            + (" 🤖" if s.computer else "")
+            for s in game.seats
+        ]
+        embed = discord.Embed(title=f"{engine.title} — lobby", colour=discord.Colour.blurple())
+        embed.add_field(
+            name=f"Players {len(game.seats)}/{engine.max_players}", value="\n".join(lines) or "nobody yet", inline=True
+        )
+        options = engine.options_model.model_validate(game.options)
+        embed.add_field(name="Options", value=spec.describe_options(options)[:1024] or "defaults", inline=True)
+        expiry = next((d.at for d in game.deadlines if d.decision == LOBBY_DECISION), None)
+        footer = f"Seating: {game.options.get('_seating', 'join')} order. Needs {engine.min_players}+ players."
+        embed.set_footer(text=footer)
+        content = f"**{engine.title}** · lobby opened by <@{game.host_id}>"
+        if expiry:
+            content += f" · closes <t:{int(expiry)}:R> if not started"
+        if note:
+            content += f"\n{note}"
+        full = len(game.seats) >= engine.max_players
+        row: list[discord.ui.Item[Any]] = [
+            self._button(game, "lobby_join", "Join", discord.ButtonStyle.primary, disabled=full),
+            self._button(game, "lobby_leave", "Leave", discord.ButtonStyle.secondary),
+        ]
+        if spec.has_computer_players:
+            row.append(self._button(game, "lobby_cpu", "Add computer", discord.ButtonStyle.secondary, disabled=full))
+        row += [
+            self._button(
+                game,
+                "lobby_start",
+                "Start",
+                discord.ButtonStyle.success,
+                disabled=len(game.seats) < engine.min_players or not humans,
+            ),
+            self._button(game, "lobby_cancel", "Cancel", discord.ButtonStyle.danger),
+        ]
+        return Payload(content=content, embeds=[embed], view=static_view([row]), ping=[])
+
+    @staticmethod
+    def _button(
+        game: Game, key: str, label: str, style: discord.ButtonStyle, *, disabled: bool = False
+    ) -> discord.ui.Button[Any]:
+        return discord.ui.Button(
+            label=label, style=style, custom_id=custom_id(BUTTON_PREFIX, game, key), disabled=disabled
+        )
+
+    def new_lobby(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        kind: str,
+        host_id: int,
+        options: dict[str, Any],
+        seats: list[Seat],
+        settings: dict[str, Any],
+    ) -> Game:
+        """A lobby record (not yet stored) that expires after the guild's lobby timeout."""
+        now = self.runner.clock.now()
+        expires = now + settings.get("lobby_timeout_s", DEFAULT_LOBBY_TIMEOUT_S)
+        return Game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            kind=kind,
+            status=Status.LOBBY,
+            host_id=host_id,
+            options=options,
+            seats=seats,
+            deadlines=[Deadline(player="", decision=LOBBY_DECISION, at=expires)],
+            created_at=now,
+            updated_at=now,
+        )
+
+    # -- opening -----------------------------------------------------------------------------------
+
+    async def open(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        options: BaseModel,
+        *,
+        computers: int = 0,
+        seating: str = "join",
+        thread: bool = False,
+    ) -> None:
+        """``/<game> new``: create a lobby in this channel (or a new thread) with the caller as host."""
+        spec = self.runner.spec(kind)
+        engine = spec.engine
+        if interaction.guild_id is None:
+            raise UserError("Games are played in a server channel; use this command there.")
+        missing = missing_permissions(interaction)
+        if missing:
+            raise UserError(f"I can't run a game here: I need the {', '.join(missing)} permission(s) in this channel.")
+        if computers and not spec.has_computer_players:
+            raise UserError(f"{engine.title} has no computer players.")
+        if computers + 1 > engine.max_players:
+            raise UserError(f"{engine.title} seats at most {engine.max_players} players.")
+        if seating not in SEATINGS:
+            raise UserError(f"Seating must be one of: {', '.join(SEATINGS)}.")
+        channel = interaction.channel
+        if thread:
+            if not isinstance(channel, discord.TextChannel):
+                raise UserError("I can only open a thread from a text channel.")
+            if not interaction.app_permissions.create_public_threads:
+                raise UserError("I need the Create Public Threads permission to start a game in a thread.")
+        elif await self.db.live_game(interaction.channel_id) is not None:
+            raise UserError("This channel already has a game. Use `/game status` to see it, or `/game end` to end it.")
+        settings = await self.db.guild_settings(interaction.guild_id)
+        user = interaction.user
+        seats = [Seat(user_id=user.id, name=user.display_name)]
+        seats += [Seat(name=computer_name(n), computer=True) for n in range(1, computers + 1)]
+        game = self.new_lobby(
+            interaction.guild_id,
+            interaction.channel_id,
+            kind,
+            user.id,
+            {**options.model_dump(mode="json"), "_seating": seating},
+            seats,
+            settings,
+        )
+        if thread:
+            assert isinstance(channel, discord.TextChannel)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            made = await channel.create_thread(
+                name=f"{engine.title} — {user.display_name}"[:100], type=discord.ChannelType.public_thread
+            )
+            game.channel_id = made.id
+            game = await self.db.create_game(game)
+            message = await made.send(**self.payload(game).kwargs(pinging=False))
+            await interaction.followup.send(f"Lobby opened in {made.mention}.", ephemeral=True)
+        else:
+            try:
+                game = await self.db.create_game(game)
+            except ChannelBusy:
+                raise UserError("This channel already has a game. Use `/game status` to see it.") from None
+            response = await interaction.response.send_message(**self.payload(game).kwargs(pinging=False))
+            message = response.resource if isinstance(response.resource, discord.Message) else None
+            if message is None:
+                message = await interaction.original_response()
+        await self.runner.remember_board(game, message.id)
+        self.runner.deadlines_changed.set()
+
+    # -- buttons -----------------------------------------------------------------------------------
+
+    async def handle(self, interaction: discord.Interaction, game_id: int, key: str) -> None:
+        """A click on a lobby button."""
+        game = await self.db.game(game_id)
+        if game is None or game.status is not Status.LOBBY:
+            raise UserError("This lobby is closed.")
+        handler = {
+            "lobby_join": self._join,
+            "lobby_leave": self._leave,
+            "lobby_cpu": self._add_computer,
+            "lobby_start": self._start,
+            "lobby_cancel": self._cancel,
+        }.get(key)
+        if handler is None:
+            raise UserError("That button is no longer in use.")
+        async with self.runner.lock(game.channel_id):
+            game = await self.db.game(game_id)
+            if game is None or game.status is not Status.LOBBY:
+                raise UserError("This lobby is closed.")
+            await handler(interaction, game)
+
+    async def _save_and_show(self, interaction: discord.Interaction, before: Game, game: Game, note: str = "") -> None:
+        game.version = before.version + 1
+        game.updated_at = self.runner.clock.now()
+        if not await self.db.save_game(game, before.version):
+            raise UserError("The lobby changed at the same moment; please try again.")
+        await interaction.response.edit_message(**self.payload(game, note=note).kwargs(pinging=False))
+
+    async def _join(self, interaction: discord.Interaction, game: Game) -> None:
+        engine = self.runner.spec(game.kind).engine
+        if game.seat_of_user(interaction.user.id):
+            raise UserError("You're already in this lobby.")
+        if len(game.seats) >= engine.max_players:
+            raise UserError(f"The table is full ({engine.max_players} players).")
+        new = game.model_copy(deep=True)
+        new.seats.append(Seat(user_id=interaction.user.id, name=interaction.user.display_name))
+        await self._save_and_show(interaction, game, new)
+
+    async def _leave(self, interaction: discord.Interaction, game: Game) -> None:
+        if not game.seat_of_user(interaction.user.id):
+            raise UserError("You're not in this lobby.")
+        new = game.model_copy(deep=True)
+        new.seats = [s for s in new.seats if s.user_id != interaction.user.id]
+        humans = [s for s in new.seats if not s.computer]
+        if not humans:
+            await self._close(interaction, game, "Everyone left; the lobby is closed.")
+            return
+        note = ""
+        if game.host_id == interaction.user.id:
+            new.host_id = humans[0].user_id or new.host_id
+            note = f"<@{new.host_id}> is the host now."
+        await self._save_and_show(interaction, game, new, note)
+
+    async def remove_seat(self, game: Game, user_id: int) -> None:
+        """Kick a member from a lobby and refresh the lobby message."""
+        new = game.model_copy(deep=True)
+        new.seats = [s for s in new.seats if s.user_id != user_id]
+        new.version = game.version + 1
+        new.updated_at = self.runner.clock.now()
+        if not await self.db.save_game(new, game.version):
+            raise UserError("The lobby changed at the same moment; please try again.")
+        if new.board_message_id is not None:
+            channel = self.runner.bot.get_partial_messageable(new.channel_id, guild_id=new.guild_id)
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(new.board_message_id).edit(**self.payload(new).kwargs(pinging=False))
+
+    async def _add_computer(self, interaction: discord.Interaction, game: Game) -> None:
+        self._host_only(interaction, game, "add computer players")
+        engine = self.runner.spec(game.kind).engine
+        if len(game.seats) >= engine.max_players:
+            raise UserError(f"The table is full ({engine.max_players} players).")
+        new = game.model_copy(deep=True)
+        number = sum(1 for s in game.seats if s.computer) + 1
+        new.seats.append(Seat(name=computer_name(number), computer=True))
+        await self._save_and_show(interaction, game, new)
+
+    def _host_only(self, interaction: discord.Interaction, game: Game, what: str) -> None:
+        if interaction.user.id != game.host_id:
+            raise UserError(f"Only the host, <@{game.host_id}>, can {what}.")
+
+    async def _cancel(self, interaction: discord.Interaction, game: Game) -> None:
+        self._host_only(interaction, game, "cancel the lobby")
+        await self._close(interaction, game, "The host cancelled this lobby.")
+
+    async def _close(self, interaction: discord.Interaction, game: Game, text: str) -> None:
+        new = game.model_copy(deep=True)
+        new.status = Status.ABANDONED
+        new.deadlines = []
+        new.version = game.version + 1
+        new.updated_at = self.runner.clock.now()
+        if not await self.db.save_game(new, game.version):
+            raise UserError("The lobby changed at the same moment; please try again.")
+        title = self.runner.spec(game.kind).engine.title
+        await interaction.response.edit_message(
+            content=f"**{title}** · {text}", embeds=[], view=None, allowed_mentions=discord.AllowedMentions.none()
+        )
+        self.runner.deadlines_changed.set()
+
+    async def _start(self, interaction: discord.Interaction, game: Game) -> None:
+        self._host_only(interaction, game, "start the game")
+        engine = self.runner.spec(game.kind).engine
+        if len(game.seats) < engine.min_players:
+            raise UserError(f"{engine.title} needs at least {engine.min_players} players.")
+        applied = self.start(game)
+        if not await self.db.save_game(applied[0], game.version, applied[1]):
+            raise UserError("The lobby changed at the same moment; please try again.")
+
+        new = applied[0]
+        await self.runner.publish(
+            Applied(before=game, game=new, state=applied[2], events=applied[1].events), interaction
+        )
+        self.runner.after_commit(new)
+
+    def start(self, game: Game) -> tuple[Game, LogEntry, BaseModel]:
+        """Seat the players and set the game up; the seating shuffle uses the recorded dice."""
+        engine = self.runner.spec(game.kind).engine
+        dice = RecordingDice(self.runner.dice)
+        seats = [s.model_copy() for s in game.seats]
+        if game.options.get("_seating") == "random":
+            # Fisher–Yates with named dice, so the shuffle is in the log like any other roll.
+            for i in range(len(seats) - 1, 0, -1):
+                j = dice.roll(f"seat{i}", i + 1) - 1
+                seats[i], seats[j] = seats[j], seats[i]
+        for number, seat in enumerate(seats, start=1):
+            seat.player = f"P{number}"
+        players = [s.player for s in seats]
+        options = engine.options_model.model_validate(game.options)
+        outcome = engine.start(options, players, dice)
+        started = game.model_copy(deep=True)
+        started.seats = seats
+        started.status = Status.ACTIVE
+        started.deadlines = []
+        started.state = {}
+        new = self.runner.advance(started, outcome.state)
+        entry = LogEntry(
+            seq=new.version,
+            actor=None,
+            action={"kind": "start", "how": "core", "players": players},
+            dice=[r.model_dump() for r in dice.rolls],
+            events=outcome.events,
+            at=self.runner.clock.now(),
+        )
+        return Applied(before=game, game=new, state=outcome.state, events=outcome.events), entry
+
+    async def expire(self, game: Game) -> None:
+        """A lobby nobody started in time: close it and say so on its message."""
+        new = game.model_copy(deep=True)
+        new.status = Status.ABANDONED
+        new.deadlines = []
+        new.version = game.version + 1
+        new.updated_at = self.runner.clock.now()
+        if not await self.db.save_game(new, game.version):
+            return
+        if game.board_message_id is not None:
+            title = self.runner.spec(game.kind).engine.title
+            channel = self.runner.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(game.board_message_id).edit(
+                    content=f"**{title}** · this lobby expired before the game started.", embeds=[], view=None
+                )
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Open a new lobby with the same options and the same people (the clicker hosts)."""
+        game = await self.db.game(game_id)
+        if game is None or game.status is not Status.FINISHED:
+            raise UserError("There is no finished game to replay here.")
+        if not game.seat_of_user(interaction.user.id) and interaction.user.id != game.host_id:
+            raise UserError("Only the players of that game can start a rematch.")
+        settings = await self.db.guild_settings(game.guild_id) if game.guild_id else {}
+        seats = [Seat(user_id=s.user_id, name=s.name, computer=s.computer) for s in game.seats if not s.left]
+        host = next((s for s in seats if s.user_id == interaction.user.id), None)
+        if host is not None:
+            seats.remove(host)
+            seats.insert(0, host)
+        new = self.new_lobby(
+            game.guild_id, game.channel_id, game.kind, interaction.user.id, game.options, seats, settings
+        )
+        try:
+            new = await self.db.create_game(new)
+        except ChannelBusy:
+            raise UserError("This channel already has a new game; see `/game status`.") from None
+        response = await interaction.response.send_message(**self.payload(new).kwargs(pinging=False))
+        message = response.resource if isinstance(response.resource, discord.Message) else None
+        if message is None:
+            message = await interaction.original_response()
+        await self.runner.remember_board(new, message.id)
+        self.runner.deadlines_changed.set()

@@ -1,0 +1,503 @@
+"""The action pipeline: load → lock → check → apply → commit → render → reply, for any game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from pydantic import BaseModel, ValidationError
+
+from bot.board import Payload, compose, jump_url, mention, who_must_act
+from bot.clock import Clock
+from bot.errors import UserError
+from bot.games import BoardContext, GameSpec
+from bot.lobby import Lobby
+from bot.models import Applied, Deadline, Game, LogEntry, Status
+from bot.timers import TimerLoop
+from rules.dice import DiceSource, RecordingDice, SystemDice
+from rules.engine import IllegalAction, Prompt
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+    from bot.storage import Database
+
+log = logging.getLogger(__name__)
+
+How = Literal["player", "timeout", "computer", "core"]
+
+# Discord refuses edits that would notify nobody anyway, but it also stops us editing very old
+# boards; leave boards older than this as they are (their clicks are refused by the version check).
+EDITABLE_BOARD_AGE_S = 3600
+
+
+class StaleBoard(UserError):
+    """A click on a board that is no longer current."""
+
+    def __init__(self, game: Game | None) -> None:
+        url = jump_url(game) if game else None
+        text = "This board is out of date; nothing was changed."
+        if url:
+            text += f" Here is the [current board]({url})."
+        super().__init__(text)
+
+
+class GameRunner:
+    """Runs every game: the registry of game specs, the pipeline, boards, computer players."""
+
+    def __init__(self, bot: TabletopBot, clock: Clock, *, dice: DiceSource | None = None) -> None:
+        self.bot = bot
+        self.clock = clock
+        self.dice = dice or SystemDice()
+        self.specs: dict[str, GameSpec] = {}
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.deadlines_changed = asyncio.Event()
+        self.lobby = Lobby(self)
+        self.timers = TimerLoop(self)
+
+    # -- registry and helpers ----------------------------------------------------------------
+
+    @property
+    def db(self) -> Database:
+        """The bot's database."""
+        return self.bot.db
+
+    def register(self, spec: GameSpec) -> None:
+        """Make a game known to the core (called by its cog)."""
+        self.specs[spec.engine.kind] = spec
+
+    def spec(self, kind: str) -> GameSpec:
+        """The spec of a registered game kind."""
+        try:
+            return self.specs[kind]
+        except KeyError:
+            raise UserError("That game is not available on this bot right now.") from None
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """The lock that serialises every change to the game in a channel."""
+        return self._locks[channel_id]
+
+    def state_of(self, game: Game) -> BaseModel:
+        """The engine state of an active or finished game."""
+        return self.spec(game.kind).engine.state_model.model_validate(game.state)
+
+    def options_of(self, game: Game) -> BaseModel:
+        """The engine options of a game."""
+        return self.spec(game.kind).engine.options_model.model_validate(game.options)
+
+    def prompts_of(self, game: Game, state: BaseModel | None = None) -> list[Prompt]:
+        """Who must act now in an active game."""
+        if game.status is not Status.ACTIVE:
+            return []
+        return self.spec(game.kind).engine.prompts(state if state is not None else self.state_of(game))
+
+    def context(self, game: Game, state: BaseModel, events: list[dict[str, Any]]) -> BoardContext:
+        """A board context for the cog."""
+        return BoardContext(game=game, state=state, prompts=self.prompts_of(game, state), events=events)
+
+    def spawn(self, coro: Any) -> None:
+        """Run a background coroutine, keeping a reference and logging its failure."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("Background game task failed", exc_info=task.exception())
+
+    def start(self) -> None:
+        """Start the timer loop (call once the bot is connected)."""
+        self.timers.start()
+
+    async def close(self) -> None:
+        """Cancel background work (computer moves in flight are simply redone after a restart)."""
+        await self.timers.stop()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+    async def route(
+        self, interaction: discord.Interaction, game_id: int, version: int, key: str, arg: str, values: list[str]
+    ) -> None:
+        """Every click or select on a board comes here, from the custom_id alone."""
+        if key.startswith("lobby_"):
+            await self.lobby.handle(interaction, game_id, key)
+        elif key == "rematch":
+            await self.lobby.rematch(interaction, game_id)
+        elif key in ("confirm_leave", "confirm_end"):
+            await self.confirmed(interaction, game_id, key.removeprefix("confirm_"))
+        else:
+            await self.handle_move(interaction, game_id, version, key, arg, values)
+
+    async def confirmed(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
+        """The confirm button of ``/game leave`` or ``/game end`` (valid whatever the board's version)."""
+        game = await self.db.game(game_id)
+        if game is None or game.status not in (Status.LOBBY, Status.ACTIVE):
+            raise UserError("That game is already over.")
+        async with self.lock(game.channel_id):
+            game = await self.db.game(game_id)
+            if game is None or game.status not in (Status.LOBBY, Status.ACTIVE):
+                raise UserError("That game is already over.")
+            if what == "end":
+                perms = getattr(interaction.user, "guild_permissions", None)
+                if interaction.user.id != game.host_id and not (perms and perms.manage_guild):
+                    raise UserError("Only the host or someone with Manage Server can end this game.")
+                await interaction.response.edit_message(content="Game ended.", view=None)
+                name = discord.utils.escape_markdown(interaction.user.display_name)
+                await self.abandon(game, reason=f"{name} ended the game. It stays in `/game history`.")
+                return
+            seat = game.seat_of_user(interaction.user.id)
+            if seat is None:
+                raise UserError("You're not playing in this game.")
+            await interaction.response.edit_message(content="You left the game.", view=None)
+            await self.announce(game, f"{discord.utils.escape_markdown(seat.name)} left the game.")
+            await self.remove_player(game, seat.player, how="core", interaction=None)
+
+    async def kick(self, interaction: discord.Interaction, game: Game, user_id: int) -> None:
+        """Remove a member from a lobby or a running game (the caller checked permissions)."""
+        async with self.lock(game.channel_id):
+            current = await self.db.game(game.id)
+            seat = current.seat_of_user(user_id) if current else None
+            if current is None or seat is None or current.status not in (Status.LOBBY, Status.ACTIVE):
+                raise UserError("That player is not in a game here.")
+            name = discord.utils.escape_markdown(seat.name)
+            await interaction.response.send_message(f"{name} was removed from the game.", ephemeral=True)
+            if current.status is Status.LOBBY:
+                await self.lobby.remove_seat(current, user_id)
+            else:
+                await self.announce(current, f"{name} was removed from the game by the host.")
+                await self.remove_player(current, seat.player, how="core", interaction=None)
+
+    async def announce(self, game: Game, text: str) -> None:
+        """A short notice in the game's channel that pings nobody."""
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+
+    # -- the pipeline --------------------------------------------------------------------------
+
+    async def load_current(self, game_id: int, version: int) -> Game:
+        """The game if ``version`` is still its current version, else a StaleBoard error."""
+        game = await self.db.game(game_id)
+        if game is None or game.status not in (Status.LOBBY, Status.ACTIVE):
+            raise UserError("This game is over; start a new one any time.")
+        if game.version != version:
+            raise StaleBoard(game)
+        return game
+
+    def actor_check(self, game: Game, user_id: int, state: BaseModel) -> str:
+        """The engine player the user plays, if they must act now; else a UserError saying who must."""
+        prompts = self.prompts_of(game, state)
+        seat = game.seat_of_user(user_id)
+        waiting = who_must_act(game, prompts) or "nobody"
+        if seat is None:
+            raise UserError(f"You're not playing in this game. Waiting for {waiting}.")
+        if seat.player not in {p.player for p in prompts}:
+            raise UserError(f"Not your move: waiting for {waiting}.")
+        return seat.player
+
+    async def handle_move(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        version: int,
+        key: str,
+        arg: str,
+        values: list[str],
+    ) -> None:
+        """A click or select on a game board: check, apply, commit, then answer by editing the board."""
+        game = await self.load_current(game_id, version)
+        spec = self.spec(game.kind)
+        state = self.state_of(game)
+        player = self.actor_check(game, interaction.user.id, state)
+        action = spec.action_for(self.context(game, state, []), player, key, arg, values)
+        async with self.lock(game.channel_id):
+            game = await self.load_current(game_id, version)
+            applied = await self.apply(game, player, action, how="player")
+            await self.publish(applied, interaction)
+        self.after_commit(applied.game)
+
+    async def apply(
+        self,
+        game: Game,
+        player: str,
+        action: dict[str, Any],
+        *,
+        how: How,
+        remove: bool = False,
+    ) -> Applied:
+        """Apply one engine action (or a player leaving) and commit it with its log entry.
+
+        Must be called under the channel's lock. Raises UserError for an illegal action and
+        StaleBoard if another process committed first; in both cases nothing is changed.
+        """
+        engine = self.spec(game.kind).engine
+        state = engine.state_model.model_validate(game.state)
+        dice = RecordingDice(self.dice)
+        try:
+            if remove:
+                outcome = engine.remove_player(state, player, dice)
+                logged = {"kind": "leave", "how": how}
+            else:
+                parsed = engine.parse_action(action)
+                outcome = engine.apply(state, player, parsed, dice)
+                logged = {"kind": "act", "how": how, "action": parsed.model_dump(mode="json")}
+        except IllegalAction as exc:
+            raise UserError(exc.reason) from None
+        except ValidationError:
+            raise UserError("That move isn't valid here.") from None
+        new = self.advance(game, outcome.state)
+        seat = new.seat_of_player(player)
+        if remove:
+            seat.left = True
+        elif how == "player":
+            seat.timeouts = 0
+        elif how == "timeout":
+            seat.timeouts += 1
+        entry = LogEntry(
+            seq=new.version,
+            actor=player,
+            action=logged,
+            dice=[r.model_dump() for r in dice.rolls],
+            events=outcome.events,
+            at=self.clock.now(),
+        )
+        if not await self.db.save_game(new, game.version, entry):
+            raise StaleBoard(await self.db.game(game.id))
+        return Applied(before=game, game=new, state=outcome.state, events=outcome.events)
+
+    def advance(self, game: Game, state: BaseModel) -> Game:
+        """The game record after a state change: new version, deadlines, status and winners."""
+        engine = self.spec(game.kind).engine
+        now = self.clock.now()
+        new = game.model_copy(deep=True)
+        new.state = state.model_dump(mode="json")
+        new.version = game.version + 1
+        new.updated_at = now
+        winners = engine.winners(state)
+        if winners is not None:
+            new.status = Status.FINISHED
+            new.winners = list(winners)
+            new.deadlines = []
+            return new
+        new.deadlines = self.deadlines_for(new, engine.prompts(state), previous=game.deadlines, now=now)
+        return new
+
+    def deadlines_for(
+        self, game: Game, prompts: Iterable[Prompt], *, previous: Iterable[Deadline], now: float
+    ) -> list[Deadline]:
+        """One deadline per pending decision; a decision still pending keeps its deadline."""
+        kept = {(d.player, d.decision): d for d in previous}
+        timeouts: dict[str, int] = game.options.get("timeouts", {})
+        result = []
+        for prompt in prompts:
+            old = kept.get((prompt.player, prompt.decision))
+            if old is not None:
+                result.append(old)
+                continue
+            seconds = timeouts.get(prompt.timer) if prompt.timer else None
+            if not seconds:
+                continue
+            seat = game.seat_of_player(prompt.player)
+            remind = now + seconds / 2 if prompt.ping and not seat.computer else None
+            result.append(Deadline(player=prompt.player, decision=prompt.decision, at=now + seconds, remind_at=remind))
+        return result
+
+    def after_commit(self, game: Game) -> None:
+        """Wake the timer loop, and let computer players move if it is their turn."""
+        self.deadlines_changed.set()
+        if game.status is Status.ACTIVE and any(game.seat_of_player(p.player).computer for p in self.prompts_of(game)):
+            self.spawn(self.computer_moves(game.id, game.version))
+
+    async def computer_moves(self, game_id: int, version: int) -> None:
+        """After a short delay, each computer player who must act takes its move."""
+        await asyncio.sleep(self.bot.settings.computer_delay)
+        game = await self.db.game(game_id)
+        if game is None or game.version != version or game.status is not Status.ACTIVE:
+            return
+        async with self.lock(game.channel_id):
+            game = await self.db.game(game_id)
+            if game is None or game.version != version:
+                return
+            engine = self.spec(game.kind).engine
+            state = self.state_of(game)
+            player = next((p.player for p in engine.prompts(state) if game.seat_of_player(p.player).computer), None)
+            if player is None:
+                return
+            action = engine.computer_action(state, player, self.dice).model_dump(mode="json")
+            applied = await self.apply(game, player, action, how="computer")
+            await self.publish(applied, None)
+        self.after_commit(applied.game)
+
+    # -- boards --------------------------------------------------------------------------------
+
+    def payload(self, game: Game, state: BaseModel | None, events: list[dict[str, Any]], ping: list[int]) -> Payload:
+        """The full board message for a game in any status."""
+        spec = self.spec(game.kind)
+        if state is None:
+            state = self.state_of(game)
+        ctx = self.context(game, state, events)
+        return compose(game, spec.engine.title, ctx.prompts, spec.render(ctx), ping)
+
+    def new_pings(self, applied: Applied) -> list[int]:
+        """Users who must act now but did not have to before this action: they get a new message."""
+        before = {p.player for p in self.prompts_of(applied.before)} if applied.before.state else set()
+        users = []
+        for prompt in self.prompts_of(applied.game, applied.state):
+            seat = applied.game.seat_of_player(prompt.player)
+            fresh = prompt.ping and prompt.player not in before
+            if fresh and seat.user_id and not seat.computer and seat.user_id not in users:
+                users.append(seat.user_id)
+        return users
+
+    async def publish(self, applied: Applied, interaction: discord.Interaction | None) -> None:
+        """Show the change: edit the board, or post a new one when someone new must be pinged.
+
+        Discord does not notify for a mention added by an edit, so a prompt that must ping is
+        always a new message; the previous board then loses its controls.
+        """
+        game = applied.game
+        pings = self.new_pings(applied)
+        finished = game.status is Status.FINISHED
+        payload = self.payload(game, applied.state, applied.events, pings)
+        if pings or finished:
+            await self.retire_board(applied, interaction)
+            await self.post_board(game, payload)
+        else:
+            await self.edit_board(game, payload, interaction)
+
+    async def retire_board(self, applied: Applied, interaction: discord.Interaction | None) -> None:
+        """Take the controls off the previous board (answering the click, if there was one)."""
+        old = applied.before
+        payload = self.payload(applied.game, applied.state, applied.events, [])
+        payload.view = None
+        payload.content = f"{payload.content}\n-# This board has moved on; see below."
+        if interaction is not None and not interaction.response.is_done():
+            await interaction.response.edit_message(**payload.kwargs(pinging=False))
+            return
+        if old.board_message_id is None or old.board_posted_at is None:
+            return
+        if self.clock.now() - old.board_posted_at > EDITABLE_BOARD_AGE_S:
+            return
+        channel = self.bot.get_partial_messageable(old.channel_id)
+        with contextlib.suppress(discord.NotFound, discord.Forbidden):
+            await channel.get_partial_message(old.board_message_id).edit(**payload.kwargs(pinging=False))
+
+    async def post_board(self, game: Game, payload: Payload) -> None:
+        """Post a new board message and remember it; abandon the game if the channel is gone."""
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        try:
+            message = await channel.send(**payload.kwargs(pinging=True))
+        except (discord.Forbidden, discord.NotFound):
+            log.warning("Game %s: channel %s is unreachable; abandoning", game.id, game.channel_id)
+            await self.abandon(game, notice=False)
+            return
+        await self.remember_board(game, message.id)
+
+    async def remember_board(self, game: Game, message_id: int) -> None:
+        """Store the current board message (no version change: old clicks stay valid)."""
+        game.board_message_id = message_id
+        game.board_posted_at = self.clock.now()
+        await self.db.save_game(game, game.version)
+
+    async def edit_board(self, game: Game, payload: Payload, interaction: discord.Interaction | None) -> None:
+        """Edit the board in place: through the click if it was on the board, else by message id."""
+        if (
+            interaction is not None
+            and not interaction.response.is_done()
+            and interaction.message is not None
+            and interaction.message.id == game.board_message_id
+        ):
+            await interaction.response.edit_message(**payload.kwargs(pinging=False))
+            return
+        if interaction is not None and not interaction.response.is_done():
+            await interaction.response.defer()
+        if game.board_message_id is not None:
+            channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+            try:
+                await channel.get_partial_message(game.board_message_id).edit(**payload.kwargs(pinging=False))
+                return
+            except discord.NotFound:
+                log.info("Game %s: board was deleted; posting a new one", game.id)
+            except discord.Forbidden:
+                await self.abandon(game, notice=False)
+                return
+        await self.post_board(game, payload)
+
+    async def repost(self, game: Game, interaction: discord.Interaction) -> None:
+        """``/game status``: post the board again as the answer, pinging nobody."""
+        entries = await self.db.log_entries(game.id, last=1)
+        events = entries[-1].events if entries else []
+        state = self.state_of(game) if game.state is not None else None
+        payload = self.payload(game, state, events, []) if state is not None else None
+        if payload is None:
+            raise UserError("The game has not started yet.")
+        await interaction.response.send_message(**payload.kwargs(pinging=False))
+        message = await interaction.original_response()
+        async with self.lock(game.channel_id):
+            current = await self.db.game(game.id)
+            if current is not None and current.version == game.version:
+                await self.retire_previous(current)
+                await self.remember_board(current, message.id)
+
+    async def retire_previous(self, game: Game) -> None:
+        """Strip the controls from the current board before a replacement is remembered."""
+        if game.board_message_id is None or game.board_posted_at is None:
+            return
+        if self.clock.now() - game.board_posted_at > EDITABLE_BOARD_AGE_S:
+            return
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        with contextlib.suppress(discord.NotFound, discord.Forbidden):
+            await channel.get_partial_message(game.board_message_id).edit(view=None)
+
+    async def abandon(self, game: Game, *, notice: bool = True, reason: str = "This game was ended.") -> Game:
+        """Mark a game abandoned (kept for history); tell the channel if it can."""
+        current = await self.db.game(game.id) or game
+        new = current.model_copy(deep=True)
+        new.status = Status.ABANDONED
+        new.deadlines = []
+        new.version = current.version + 1
+        new.updated_at = self.clock.now()
+        entry = LogEntry(seq=new.version, actor=None, action={"kind": "abandon", "how": "core"}, at=new.updated_at)
+        await self.db.save_game(new, current.version, entry)
+        if notice:
+            await self.retire_previous(current)
+            await self.announce(game, reason)
+        self.deadlines_changed.set()
+        return new
+
+    async def remove_player(
+        self, game: Game, player: str, *, how: How, interaction: discord.Interaction | None
+    ) -> None:
+        """A seat leaves mid-game (left, kicked, or skipped after timeouts); the engine decides the rest."""
+        applied = await self.apply(game, player, {}, how=how, remove=True)
+        applied.game.seat_of_player(player).left = True
+        await self.db.save_game(applied.game, applied.game.version)
+        await self.publish(applied, interaction)
+        self.after_commit(applied.game)
+
+    async def remind(self, game: Game, deadline: Deadline) -> None:
+        """Half-time reminder: a new message that mentions the player who must act."""
+        seat = game.seat_of_player(deadline.player)
+        if seat.user_id is None or seat.computer:
+            return
+        url = jump_url(game)
+        text = f"{mention(game, deadline.player)}, a reminder: it's your move <t:{int(deadline.at)}:R>."
+        if url:
+            text += f" [Go to the board]({url})"
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(
+                text,
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(seat.user_id)]
+                ),
+            )

@@ -1,0 +1,125 @@
+"""The timer loop: reminders at half time, defaults at the deadline, lobby expiry."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from bot.models import Deadline, Game, Status
+from bot.storage import Database
+
+if TYPE_CHECKING:
+    from bot.runner import GameRunner
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_TIMEOUTS = 3
+
+
+class TimerLoop:
+    """Sleeps until the earliest stored deadline (or a wake-up) and handles what is due.
+
+    Deadlines live in the database, so after a restart the loop picks them up again; one that
+    passed while the bot was down gets its default at once, without a reminder.
+    """
+
+    def __init__(self, runner: GameRunner) -> None:
+        self.runner = runner
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def db(self) -> Database:
+        return self.runner.db
+
+    def start(self) -> None:
+        """Start the loop (idempotent)."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="game-timers")
+
+    async def stop(self) -> None:
+        """Stop the loop."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        wake = self.runner.deadlines_changed
+        while True:
+            wake.clear()
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("Timer loop failed; retrying shortly")
+                await asyncio.sleep(1)
+            moment = await self.db.earliest_deadline()
+            await self.runner.clock.wait_until(moment, wake)
+
+    async def tick(self) -> None:
+        """Handle everything due now."""
+        now = self.runner.clock.now()
+        for game in await self.db.due_games(now):
+            try:
+                await self.handle(game.id)
+            except Exception:
+                log.exception("Deadline handling failed for game %s", game.id)
+
+    async def handle(self, game_id: int) -> None:
+        """Apply every default and reminder due for one game, under its channel lock."""
+        game = await self.db.game(game_id)
+        if game is None:
+            return
+        async with self.runner.lock(game.channel_id):
+            for _ in range(100):  # a default can lead straight to another due decision; stay bounded
+                game = await self.db.game(game_id)
+                if game is None or game.status not in (Status.LOBBY, Status.ACTIVE):
+                    return
+                now = self.runner.clock.now()
+                expired = next((d for d in game.deadlines if d.at <= now), None)
+                if expired is not None:
+                    await self._expire(game, expired)
+                    continue
+                reminder = next((d for d in game.deadlines if d.remind_at is not None and d.remind_at <= now), None)
+                if reminder is None:
+                    return
+                for d in game.deadlines:
+                    if d is reminder:
+                        d.remind_at = None
+                if await self.db.save_game(game, game.version):
+                    await self.runner.remind(game, reminder)
+
+    async def _expire(self, game: Game, deadline: Deadline) -> None:
+        if game.status is Status.LOBBY:
+            await self.runner.lobby.expire(game)
+            return
+        runner = self.runner
+        spec = runner.spec(game.kind)
+        state = runner.state_of(game)
+        action = spec.engine.default_action(state, deadline.player).model_dump(mode="json")
+        applied = await runner.apply(game, deadline.player, action, how="timeout")
+        seat = applied.game.seat_of_player(deadline.player)
+        seat.timeouts += 1
+        limit = (
+            (await self.db.guild_settings(game.guild_id)).get("max_timeouts", DEFAULT_MAX_TIMEOUTS)
+            if game.guild_id
+            else DEFAULT_MAX_TIMEOUTS
+        )
+        note = None
+        if seat.timeouts >= limit and not seat.computer and applied.game.status is Status.ACTIVE:
+            if spec.has_computer_players:
+                seat.computer = True
+                note = f"{seat.name} missed {limit} decisions in a row; a computer player takes their seat."
+            else:
+                note = f"{seat.name} missed {limit} decisions in a row and leaves the game."
+            await self.db.save_game(applied.game, applied.game.version)
+        await runner.publish(applied, None)
+        if note is not None:
+            await runner.announce(applied.game, note)
+            if not spec.has_computer_players:
+                await runner.remove_player(applied.game, deadline.player, how="timeout", interaction=None)
+        runner.after_commit(applied.game)
