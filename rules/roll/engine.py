@@ -102,15 +102,19 @@ class _SourcedDice(Dice):
 
 
 class _BudgetedSetOperator(SetOperator):
-    """d20's set operator with a deadline check, and ``keep`` selecting once instead of once per die.
+    """d20's set operator, made deterministic and fast, with a deadline check.
 
-    d20 re-sorts the whole set for every die it considers keeping (quadratic: ~0.3 s for 1000d6kh3).
-    Selecting once is equivalent: a die outside the selection leaving the kept set changes no selection.
+    - d20 walks Python sets of dice, so which die receives the next face varies from run to run;
+      here dice are always visited in the order they appear, so scripted dice land where a test expects.
+    - d20's ``keep`` re-sorts the whole set for every die (quadratic: ~0.3 s for 1000d6kh3). Selecting
+      once is equivalent: a die outside the selection leaving the kept set changes no selection.
+    - d20's ``e`` re-scans every die after each wave (quadratic for a long chain). With ``<``, ``>`` or
+      a plain number, only the dice just added can newly match, so only they are checked.
     """
 
     __slots__ = ("budget",)
 
-    def __init__(self, op: str, sels: list, budget: _RollBudget) -> None:
+    def __init__(self, op: str, sels: list[d20.SetSelector], budget: _RollBudget) -> None:
         super().__init__(op, sels)
         self.budget = budget
 
@@ -123,6 +127,38 @@ class _BudgetedSetOperator(SetOperator):
         for value in target.keptset:
             if value not in selected:
                 value.drop()
+
+    def reroll(self, target: Dice) -> None:
+        while to_reroll := self._in_order(target.values, self.select(target)):
+            for die in to_reroll:
+                die.reroll()
+
+    def reroll_once(self, target: Dice) -> None:
+        for die in self._in_order(target.values, self.select(target)):
+            die.reroll()
+
+    def explode(self, target: Dice) -> None:
+        by_value_only = all(selector.cat not in _RANKED for selector in self.sels)
+        exploded: set[Number] = set()
+        pending = self._in_order(target.values, self.select(target))
+        while pending:
+            start = len(target.values)
+            for die in pending:
+                die.explode()
+                target.roll_another()
+            if by_value_only:
+                added = target.values[start:]
+                pending = self._in_order(added, self.select(NumberSet(added)))
+            else:
+                exploded.update(pending)
+                pending = self._in_order(target.values, self.select(target) - exploded)
+
+    @staticmethod
+    def _in_order(values: list[Number], selected: set[Number]) -> list[Number]:
+        return [value for value in values if value in selected]
+
+
+_RANKED = ("h", "l")
 
 
 class _SourcedRoller(d20.Roller):
@@ -166,6 +202,10 @@ def _check_size(tree: diceast.Expression, request: RollRequest, limits: RollLimi
     while stack:
         node = stack.pop()
         stack.extend(node.children)
+        if isinstance(node, diceast.OperatedSet):
+            for op in node.operations:
+                if op.op == "rr" and any(selector.cat in _RANKED for selector in op.sels):
+                    raise RollError("`rrh`/`rrl` would reroll forever (there is always a highest die). Try `ro`.")
         if isinstance(node, diceast.Dice):
             if node.size != "%" and node.size > limits.max_sides:
                 raise RollError(f"A d{node.size:,} is too big; the largest die is a d{limits.max_sides:,}.")
