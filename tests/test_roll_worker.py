@@ -1,0 +1,46 @@
+"""Rolling off the event loop: a thread pool with scripted dice, and the real process pool."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+import pytest
+
+from rules.dice import ScriptedDice
+from rules.roll import DEFAULT_LIMITS, RollError
+from rules.roll.worker import RollWorker
+
+
+async def test_rolls_with_the_given_source_in_the_given_executor() -> None:
+    with ThreadPoolExecutor(1) as pool:
+        worker = RollWorker(ScriptedDice([6, 5, 2, 4]), executor=pool)
+        result = await worker.roll("4d6kh3")
+        worker.close()  # a pool passed in stays open: the caller owns it
+        assert pool.submit(int).result() == 0
+    assert result.sets[0].total == 15
+
+
+async def test_bad_input_raises_our_error() -> None:
+    with ThreadPoolExecutor(1) as pool, pytest.raises(RollError, match="can't read"):
+        await RollWorker(executor=pool).roll("banana")
+
+
+async def test_time_cap_reaches_the_caller() -> None:
+    with ThreadPoolExecutor(1) as pool:
+        worker = RollWorker(limits=replace(DEFAULT_LIMITS, time_limit_s=-1.0), executor=pool)
+        with pytest.raises(RollError, match="too long"):
+            await worker.roll("1000d6")
+
+
+async def test_process_pool_round_trip() -> None:
+    worker = RollWorker()
+    worker.warm_up()
+    try:
+        result = await worker.roll("6x 4d6kh3 # Stats")
+        with pytest.raises(RollError, match="1,001 dice"):
+            await worker.roll("1001d6")
+    finally:
+        worker.close()
+    assert len(result.sets) == 6 and result.label == "Stats"
+    assert all(3 <= s.total <= 18 for s in result.sets)
