@@ -1,0 +1,219 @@
+"""Dice of Crowns as a :class:`rules.engine.GameEngine`: setup, actions, prompts and defaults."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from rules.crowns import legality
+from rules.crowns.actions import (
+    AssignScroll,
+    EndTurn,
+    FateReroll,
+    GiveDagger,
+    LastStandChoice,
+    Meddle,
+    Overkill,
+    PassFate,
+    Reroll,
+    Roll,
+    Settle,
+    SixSkulls,
+    Steal,
+    parse_action,
+)
+from rules.crowns.data import DIE_IDS
+from rules.crowns.options import CrownsOptions
+from rules.crowns.scoring import fate_eligible, pending_scrolls
+from rules.crowns.state import CrownsState, DieState, Phase, Seat
+from rules.crowns.strategy import choose_action
+from rules.crowns.turn import Table, new_dice
+from rules.dice import DiceSource
+from rules.engine import IllegalAction, Outcome, Prompt
+
+_GROUP_STATES = {
+    "skulls": (DieState.FREE_SKULL,),
+    "scrolls": (DieState.RETURNED_SCROLL,),
+    "both": (DieState.FREE_SKULL, DieState.RETURNED_SCROLL),
+}
+
+_PROMPTS: dict[Phase, tuple[str, str]] = {
+    Phase.TURN_START: ("roll", "roll the dice"),
+    Phase.SCROLL_ASSIGN: ("assign_scroll", "give each new scroll die to a rival"),
+    Phase.DAGGER_ASSIGN: ("give_dagger", "choose who gets the dagger you rolled"),
+    Phase.DECIDE: ("reroll", "reroll skulls, scrolls or both"),
+    Phase.SIX_SKULLS: ("six_skulls", "take 1 Claim or 2 Fate"),
+    Phase.LAST_STAND: ("last_stand", "steal the Crown or take your roll"),
+    Phase.STEAL: ("steal", "steal a Claim from a rival"),
+    Phase.OVERKILL_ASSIGN: ("overkill", "give an extra dagger to a rival"),
+}
+
+
+def _roll(t: Table, actor: str, action: Roll) -> None:
+    handed = [d.id for d in t.s.dice if d.holder == actor and d.state is DieState.HANDED]
+    t.own_roll(handed, "turn_roll")
+
+
+def _assign(t: Table, actor: str, action: AssignScroll) -> None:
+    t.assign_scroll(action.die, action.rival)
+    if not pending_scrolls(t.s):
+        t.roll_scrolls()
+
+
+def _give_dagger(t: Table, actor: str, action: GiveDagger) -> None:
+    if action.to is None:
+        t.give_dagger(t.default_dagger_recipient(), "random")
+    else:
+        t.give_dagger(action.to, "choice")
+    t.roll_scrolls()
+
+
+def _reroll(t: Table, actor: str, action: Reroll) -> None:
+    states = _GROUP_STATES[action.group]
+    ids = [d.id for d in t.s.dice if d.holder == actor and d.state in states]
+    t.own_roll(ids, "reroll", action.group)
+
+
+def _settle(t: Table, actor: str, action: Settle) -> None:
+    t.gain_fate(actor, 1, "settle")
+    t.end_turn("settled")
+
+
+def _end_turn(t: Table, actor: str, action: EndTurn) -> None:
+    t.end_turn("voluntary")
+
+
+def _six_skulls(t: Table, actor: str, action: SixSkulls) -> None:
+    t.six_skulls(action.choice)
+
+
+def _fate_reroll(t: Table, actor: str, action: FateReroll) -> None:
+    t.fate_reroll(actor, action.die, "own")
+
+
+def _meddle(t: Table, actor: str, action: Meddle) -> None:
+    t.fate_reroll(actor, action.die, "meddle")
+
+
+def _pass_fate(t: Table, actor: str, action: PassFate) -> None:
+    t.pass_fate(actor)
+
+
+def _overkill(t: Table, actor: str, action: Overkill) -> None:
+    t.chosen_overkill(action.die, action.rival)
+
+
+def _steal(t: Table, actor: str, action: Steal) -> None:
+    t.steal_claim(action.rival)
+
+
+def _last_stand(t: Table, actor: str, action: LastStandChoice) -> None:
+    if action.steal:
+        t.take_crown(actor, "steal")
+        t.end_turn("crown_steal")
+    else:
+        t.score_sets()
+
+
+_HANDLERS: dict[type[BaseModel], Callable[[Table, str, Any], None]] = {
+    Roll: _roll,
+    AssignScroll: _assign,
+    GiveDagger: _give_dagger,
+    Reroll: _reroll,
+    Settle: _settle,
+    EndTurn: _end_turn,
+    SixSkulls: _six_skulls,
+    FateReroll: _fate_reroll,
+    Meddle: _meddle,
+    PassFate: _pass_fate,
+    Overkill: _overkill,
+    Steal: _steal,
+    LastStandChoice: _last_stand,
+}
+
+
+class CrownsEngine:
+    """Dice of Crowns for 2–6 players: Quick Play and every Advanced module."""
+
+    kind = "crowns"
+    title = "Dice of Crowns"
+    min_players = 2
+    max_players = 6
+    options_model = CrownsOptions
+    state_model = CrownsState
+
+    def start(self, options: CrownsOptions, players: Sequence[str], dice: DiceSource) -> Outcome[CrownsState]:
+        """S0: seat the players, pick the first player (host's first seat, or a die roll), hand them all 7 dice."""
+        players = list(players)
+        if not self.min_players <= len(players) <= self.max_players:
+            raise IllegalAction("Dice of Crowns needs 2 to 6 players.")
+        if len(set(players)) != len(players):
+            raise IllegalAction("Each player can only take one seat.")
+        first = players[dice.roll("first_player", len(players)) - 1] if options.first_player == "random" else players[0]
+        state = CrownsState(
+            options=options,
+            players=tuple(Seat(id=p) for p in players),
+            dice=new_dice(first, len(DIE_IDS)),
+            active=first,
+            phase=Phase.TURN_START,
+        )
+        table = Table(state, dice)
+        table.emit("game_started", players=players, first_player=first, claim_target=options.claim_target)
+        table.start_turn()
+        return Outcome(table.s, table.events)
+
+    def parse_action(self, data: dict[str, Any]) -> BaseModel:
+        """Validate a JSON action (``{"type": "reroll", "group": "skulls"}``) into its model."""
+        return parse_action(data)
+
+    def apply(self, state: CrownsState, actor: str, action: BaseModel, dice: DiceSource) -> Outcome[CrownsState]:
+        """Apply ``action`` by ``actor``; raises IllegalAction with a readable reason if it is not allowed now."""
+        legality.check(state, actor, action)
+        table = Table(state, dice)
+        _HANDLERS[type(action)](table, actor, action)
+        return Outcome(table.s, table.events)
+
+    def prompts(self, state: CrownsState) -> list[Prompt]:
+        """Who must act now: the decider, or every eligible player in a fate window (no ping, fate timer)."""
+        if state.phase is Phase.GAME_OVER:
+            return []
+        if state.phase is Phase.FATE_WINDOW:
+            return [
+                Prompt(player=p, decision="fate_window", label="spend Fate or pass", timer="fate_window", ping=False)
+                for p in fate_eligible(state)
+            ]
+        decision, label = _PROMPTS[state.phase]
+        player = legality.decider(state)
+        assert player is not None
+        return [Prompt(player=player, decision=decision, label=label)]
+
+    def legal_actions(self, state: CrownsState, player: str) -> list[BaseModel]:
+        """Every action ``player`` may take now (empty if none)."""
+        return legality.legal_actions(state, player)
+
+    def default_action(self, state: CrownsState, player: str) -> BaseModel:
+        """The timeout default of RULES.md 2.6 #37 for ``player``'s pending decision."""
+        return legality.default_action(state, player)
+
+    def computer_action(self, state: CrownsState, player: str, dice: DiceSource) -> BaseModel:
+        """The computer player's choice; deterministic given the state (``dice`` is not used)."""
+        return choose_action(state, player)
+
+    def remove_player(self, state: CrownsState, player: str, dice: DiceSource) -> Outcome[CrownsState]:
+        """2.6 #34: the seat is skipped from now on; fewer than 2 players left ends the game by forfeit."""
+        if state.phase is Phase.GAME_OVER:
+            raise IllegalAction("The game is over.")
+        if player not in state.present():
+            raise IllegalAction("That player is not in this game.")
+        table = Table(state, dice)
+        table.remove(player)
+        return Outcome(table.s, table.events)
+
+    def winners(self, state: CrownsState) -> list[str] | None:
+        """None while the game goes on, else the single winner (there are no ties, 2.6 #36)."""
+        return [state.winner] if state.phase is Phase.GAME_OVER and state.winner else None
+
+
+ENGINE = CrownsEngine()

@@ -1,0 +1,304 @@
+"""Which actions are legal now, why an action is not, and the timeout defaults of RULES.md 2.6 #37."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from rules.crowns.actions import (
+    END_TURN,
+    PASS_FATE,
+    ROLL,
+    SETTLE,
+    AssignScroll,
+    EndTurn,
+    FateReroll,
+    GiveDagger,
+    LastStandChoice,
+    Meddle,
+    Overkill,
+    PassFate,
+    Reroll,
+    Roll,
+    Settle,
+    SixSkulls,
+    Steal,
+)
+from rules.crowns.data import ANY_DIE_REROLL_COST, DIE_IDS, SELF_REROLL_COST
+from rules.crowns.scoring import (
+    can_settle,
+    dagger_default,
+    dagger_recipients,
+    fate_eligible,
+    meddle_targets,
+    overkill_targets,
+    own_daggers,
+    own_reroll_targets,
+    pending_scrolls,
+    reroll_groups,
+    steal_victims,
+)
+from rules.crowns.state import CrownsState, Phase
+from rules.engine import IllegalAction
+
+_PHASE_OF: dict[type[BaseModel], Phase] = {
+    Roll: Phase.TURN_START,
+    AssignScroll: Phase.SCROLL_ASSIGN,
+    GiveDagger: Phase.DAGGER_ASSIGN,
+    Reroll: Phase.DECIDE,
+    Settle: Phase.DECIDE,
+    EndTurn: Phase.DECIDE,
+    SixSkulls: Phase.SIX_SKULLS,
+    FateReroll: Phase.FATE_WINDOW,
+    Meddle: Phase.FATE_WINDOW,
+    PassFate: Phase.FATE_WINDOW,
+    Overkill: Phase.OVERKILL_ASSIGN,
+    Steal: Phase.STEAL,
+    LastStandChoice: Phase.LAST_STAND,
+}
+
+WAITING_FOR: dict[Phase, str] = {
+    Phase.TURN_START: "the active player to roll",
+    Phase.SCROLL_ASSIGN: "the active player to hand out scroll dice",
+    Phase.DAGGER_ASSIGN: "a rival to choose who gets a dagger",
+    Phase.FATE_WINDOW: "the fate window to close",
+    Phase.DECIDE: "the active player to reroll",
+    Phase.SIX_SKULLS: "the active player to take a Claim or 2 Fate",
+    Phase.LAST_STAND: "the active player to decide about the Crown",
+    Phase.STEAL: "the active player to choose whom to steal from",
+    Phase.OVERKILL_ASSIGN: "the active player to hand out extra daggers",
+}
+
+_GROUP_MISSING = {
+    "skulls": "You have no free skulls to reroll.",
+    "scrolls": "You have no returned scrolls to reroll.",
+    "both": "Both needs free skulls and returned scrolls.",
+}
+
+
+def decider(state: CrownsState) -> str | None:
+    """Who decides in the current phase (None in a fate window, where several may act, or at game end)."""
+    if state.phase is Phase.DAGGER_ASSIGN:
+        return state.rolling.rival if state.rolling else None
+    if state.phase in (Phase.FATE_WINDOW, Phase.GAME_OVER):
+        return None
+    return state.active
+
+
+def may_end_turn(state: CrownsState) -> bool:
+    """End the turn by choice: a house rule, or the only alternative to Settle when nothing can be rerolled."""
+    return state.options.allow_voluntary_end or not reroll_groups(state)
+
+
+def six_skulls_fate_allowed(state: CrownsState) -> bool:
+    """2 Fate can be taken unless a limited supply is empty."""
+    supply = state.fate_in_supply()
+    return supply is None or supply > 0
+
+
+def illegal_reason(state: CrownsState, actor: str, action: BaseModel) -> str | None:
+    """Why ``actor`` may not take ``action`` now, in words a player can read; None if it is legal."""
+    if state.phase is Phase.GAME_OVER:
+        return "The game is over."
+    if actor not in state.present():
+        return "You are not playing in this game."
+    phase = _PHASE_OF.get(type(action))
+    if phase is None:
+        return "That is not a Dice of Crowns action."
+    if phase is not state.phase:
+        return f"You can't do that now: waiting for {WAITING_FOR[state.phase]}."
+    if phase is Phase.FATE_WINDOW:
+        if actor in state.fate_passed:
+            return "You have already passed in this fate window."
+        if actor not in fate_eligible(state):
+            return "You have no Fate tokens to spend now."
+    elif actor != decider(state):
+        if phase is Phase.DAGGER_ASSIGN:
+            return "Only the rival who rolled that dagger chooses who gets it."
+        return "It's not your turn."
+    return _CHECKS.get(type(action), _always)(state, actor, action)
+
+
+def _always(state: CrownsState, actor: str, action: BaseModel) -> str | None:
+    return None
+
+
+def _die_exists(die_id: str) -> str | None:
+    return None if die_id in DIE_IDS else f"There is no die {die_id}."
+
+
+def _check_assign(state: CrownsState, actor: str, action: AssignScroll) -> str | None:
+    if reason := _die_exists(action.die):
+        return reason
+    if action.die not in pending_scrolls(state):
+        return f"Die {action.die} is not a new scroll to hand out."
+    if action.rival == actor:
+        return "Scroll dice go to rivals, not to yourself."
+    if action.rival not in state.rivals(actor):
+        return "That player is not a rival in this game."
+    return None
+
+
+def _check_dagger(state: CrownsState, actor: str, action: GiveDagger) -> str | None:
+    if action.to is None:
+        return None if state.options.dagger_timeout_default == "random" else "Choose who gets the dagger."
+    if action.to not in state.present():
+        return "That player is not in this game."
+    if action.to not in dagger_recipients(state):
+        return "That player is protected by The Messenger: no daggers for them."
+    return None
+
+
+def _check_reroll(state: CrownsState, actor: str, action: Reroll) -> str | None:
+    return None if action.group in reroll_groups(state) else _GROUP_MISSING[action.group]
+
+
+def _check_settle(state: CrownsState, actor: str, action: Settle) -> str | None:
+    if not state.options.fate:
+        return "Settling needs the Fate module."
+    return None if can_settle(state) else "Settling needs 3 skulls, fewer than 3 daggers and a Fate token in the box."
+
+
+def _check_end(state: CrownsState, actor: str, action: EndTurn) -> str | None:
+    return None if may_end_turn(state) else "You can't end your turn by choice: reroll, or settle if you can."
+
+
+def _check_six(state: CrownsState, actor: str, action: SixSkulls) -> str | None:
+    if action.choice == "fate" and not six_skulls_fate_allowed(state):
+        return "There are no Fate tokens left in the box."
+    return None
+
+
+def _check_fate_reroll(state: CrownsState, actor: str, action: FateReroll) -> str | None:
+    if reason := _die_exists(action.die):
+        return reason
+    if actor != state.active or state.window != "post_resolution":
+        return "Only the active player can spend 1 Fate, after the scrolls are resolved."
+    if state.seat(actor).fate < SELF_REROLL_COST:
+        return "You need a Fate token for that."
+    if action.die not in own_reroll_targets(state):
+        return f"Die {action.die} is not yours: rerolling any die on the table costs 2 Fate."
+    return None
+
+
+def _check_meddle(state: CrownsState, actor: str, action: Meddle) -> str | None:
+    if reason := _die_exists(action.die):
+        return reason
+    if state.seat(actor).fate < ANY_DIE_REROLL_COST:
+        return "Meddling costs 2 Fate tokens."
+    if action.die not in meddle_targets(state):
+        return f"Die {action.die} is not on the table right now."
+    return None
+
+
+def _check_overkill(state: CrownsState, actor: str, action: Overkill) -> str | None:
+    if reason := _die_exists(action.die):
+        return reason
+    if action.die not in own_daggers(state):
+        return f"Die {action.die} is not one of your daggers."
+    if action.rival == actor:
+        return "Extra daggers go to rivals."
+    if action.rival not in state.rivals(actor):
+        return "That player is not a rival in this game."
+    if action.rival not in overkill_targets(state):
+        return "That rival is protected by The Messenger: no daggers for them."
+    return None
+
+
+def _check_steal(state: CrownsState, actor: str, action: Steal) -> str | None:
+    if action.rival not in state.rivals(actor):
+        return "That player is not a rival in this game."
+    return None if action.rival in steal_victims(state) else "That rival has no Claim to steal."
+
+
+_CHECKS = {
+    AssignScroll: _check_assign,
+    GiveDagger: _check_dagger,
+    Reroll: _check_reroll,
+    Settle: _check_settle,
+    EndTurn: _check_end,
+    SixSkulls: _check_six,
+    FateReroll: _check_fate_reroll,
+    Meddle: _check_meddle,
+    Overkill: _check_overkill,
+    Steal: _check_steal,
+}
+
+
+def check(state: CrownsState, actor: str, action: BaseModel) -> None:
+    """Raise IllegalAction with the reason when ``actor`` may not take ``action`` now."""
+    reason = illegal_reason(state, actor, action)
+    if reason is not None:
+        raise IllegalAction(reason)
+
+
+def legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
+    """Every action ``player`` may take now."""
+    phase = state.phase
+    if phase is Phase.GAME_OVER or player not in state.present():
+        return []
+    if phase is Phase.FATE_WINDOW:
+        if player not in fate_eligible(state):
+            return []
+        fate = state.seat(player).fate
+        actions: list[BaseModel] = []
+        if player == state.active and state.window == "post_resolution" and fate >= SELF_REROLL_COST:
+            actions += [FateReroll(die=d) for d in own_reroll_targets(state)]
+        if fate >= ANY_DIE_REROLL_COST:
+            actions += [Meddle(die=d) for d in meddle_targets(state)]
+        return [*actions, PASS_FATE]
+    if player != decider(state):
+        return []
+    if phase is Phase.TURN_START:
+        return [ROLL]
+    if phase is Phase.SCROLL_ASSIGN:
+        rivals = state.rivals(player)
+        return [AssignScroll(die=d, rival=r) for d in pending_scrolls(state) for r in rivals]
+    if phase is Phase.DAGGER_ASSIGN:
+        gives: list[BaseModel] = [GiveDagger(to=p) for p in dagger_recipients(state)]
+        return [*gives, GiveDagger(to=None)] if state.options.dagger_timeout_default == "random" else gives
+    if phase is Phase.DECIDE:
+        decide: list[BaseModel] = [Reroll(group=g) for g in reroll_groups(state)]
+        if can_settle(state):
+            decide.append(SETTLE)
+        if may_end_turn(state):
+            decide.append(END_TURN)
+        return decide
+    if phase is Phase.SIX_SKULLS:
+        choices = ["claim", "fate"] if six_skulls_fate_allowed(state) else ["claim"]
+        return [SixSkulls(choice=c) for c in choices]
+    if phase is Phase.LAST_STAND:
+        return [LastStandChoice(steal=True), LastStandChoice(steal=False)]
+    if phase is Phase.STEAL:
+        return [Steal(rival=r) for r in steal_victims(state)]
+    targets = overkill_targets(state)
+    return [Overkill(die=d, rival=r) for d in own_daggers(state) for r in targets]
+
+
+def default_action(state: CrownsState, player: str) -> BaseModel:
+    """What a timed-out decision does (RULES.md 2.6 #37)."""
+    phase = state.phase
+    if phase is Phase.FATE_WINDOW and player in fate_eligible(state):
+        return PASS_FATE
+    if phase in (Phase.GAME_OVER, Phase.FATE_WINDOW) or player != decider(state):
+        raise IllegalAction("There is nothing for you to decide now.")
+    if phase is Phase.TURN_START:
+        return ROLL
+    if phase is Phase.SCROLL_ASSIGN:
+        rivals = state.rivals(player)
+        return AssignScroll(die=pending_scrolls(state)[0], rival=rivals[len(state.scroll_queue) % len(rivals)])
+    if phase is Phase.DAGGER_ASSIGN:
+        random_pick = state.options.dagger_timeout_default == "random"
+        return GiveDagger(to=None if random_pick else dagger_default(state))
+    if phase is Phase.DECIDE:
+        groups = reroll_groups(state)
+        return Reroll(group=groups[-1]) if groups else END_TURN
+    if phase is Phase.SIX_SKULLS:
+        return SixSkulls(choice="claim")
+    if phase is Phase.LAST_STAND:
+        return LastStandChoice(steal=True)
+    if phase is Phase.STEAL:
+        victims = steal_victims(state)
+        most = max(state.seat(v).claims for v in victims)
+        return Steal(rival=next(v for v in victims if state.seat(v).claims == most))
+    targets = overkill_targets(state)
+    return Overkill(die=own_daggers(state)[0], rival=targets[state.overkill_given % len(targets)])

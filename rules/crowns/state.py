@@ -1,0 +1,176 @@
+"""The state of a Dice of Crowns game (RULES.md 2.2) and read-only questions about it.
+
+Every container is a tuple of frozen models, so the engine can copy the top-level state shallowly
+and replace only what an action changes; nothing a caller holds is ever mutated.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.crowns.data import FATE_SUPPLY
+from rules.crowns.options import CrownsOptions
+
+
+class Face(StrEnum):
+    """The four faces of a die, named as in data/crowns/dice.yaml."""
+
+    CROWN = "CROWN"
+    DAGGER = "DAGGER"
+    SKULL = "SKULL"
+    SCROLL = "SCROLL"
+
+
+class DieState(StrEnum):
+    """Where a die is in the turn procedure (RULES.md 2.2)."""
+
+    HANDED = "HANDED"
+    LOCKED = "LOCKED"
+    FREE_SKULL = "FREE_SKULL"
+    RETURNED_SCROLL = "RETURNED_SCROLL"
+    PENDING_SCROLL = "PENDING_SCROLL"
+    AT_RIVAL = "AT_RIVAL"
+    IN_TRANSIT = "IN_TRANSIT"
+
+
+class Phase(StrEnum):
+    """What the game waits for."""
+
+    TURN_START = "turn_start"
+    SCROLL_ASSIGN = "scroll_assign"
+    DAGGER_ASSIGN = "dagger_assign"
+    FATE_WINDOW = "fate_window"
+    DECIDE = "decide"
+    SIX_SKULLS = "six_skulls"
+    LAST_STAND = "last_stand"
+    STEAL = "steal"
+    OVERKILL_ASSIGN = "overkill_assign"
+    GAME_OVER = "game_over"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Die(_Frozen):
+    """One of the seven dice. ``face`` is None only before its first roll."""
+
+    id: str
+    face: Face | None = None
+    holder: str | None
+    state: DieState
+    by_fate: bool = False
+    """The face came from a Fate reroll, so it does not count towards a 7-of-a-kind (2.6 #28)."""
+
+
+class Seat(_Frozen):
+    """A player's tokens and status."""
+
+    id: str
+    claims: int = 0
+    fate: int = 0
+    messenger: bool = False
+    """Immune to daggers until this player next rolls as active player (2.6 #23)."""
+    left: bool = False
+
+
+class ScrollRoll(_Frozen):
+    """A scroll die handed to a rival to roll."""
+
+    die: str
+    rival: str
+
+
+class Counts(NamedTuple):
+    """The active player's derived counts (RULES.md 2.2)."""
+
+    crowns: int
+    daggers: int
+    skulls: int
+    free_skulls: int
+    ret_scrolls: int
+
+
+class CrownsState(BaseModel):
+    """A whole game. Treat it as read-only; the engine returns a new one after each action."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    options: CrownsOptions
+    players: tuple[Seat, ...]
+    dice: tuple[Die, ...]
+    active: str
+    phase: Phase
+    turn_no: int = 1
+    round_no: int = 1
+    crown_holder: str | None = None
+    crown_turn: bool = False
+    """The active player started this turn holding the Crown: one roll, then win unless betrayed (S10)."""
+    scroll_queue: tuple[ScrollRoll, ...] = ()
+    """Scroll dice handed out and not yet rolled: in assignment order while handing out, then in roll order."""
+    rolling: ScrollRoll | None = None
+    """The scroll die a rival has just rolled, while its dagger recipient or a pre-scroll fate window is pending."""
+    window: Literal["post_resolution", "pre_scroll"] | None = None
+    fate_passed: tuple[str, ...] = ()
+    overkill_left: int = 0
+    overkill_given: int = 0
+    seven_roll: Face | None = None
+    """Face of this turn's latest roll of all 7 dice if they all matched (legendary_mode=single_roll)."""
+    winner: str | None = None
+
+    def seat(self, player: str) -> Seat:
+        """The seat of ``player``."""
+        for seat in self.players:
+            if seat.id == player:
+                return seat
+        raise KeyError(player)
+
+    def present(self) -> list[str]:
+        """Ids of players still in the game, in seat order."""
+        return [p.id for p in self.players if not p.left]
+
+    def rivals(self, player: str) -> list[str]:
+        """Players still in the game other than ``player``, clockwise starting after them."""
+        ids = [p.id for p in self.players]
+        start = ids.index(player)
+        ordered = ids[start + 1 :] + ids[:start]
+        return [p for p in ordered if not self.seat(p).left]
+
+    def next_seat(self, player: str) -> str:
+        """The next player still in the game clockwise after ``player`` (who may have left)."""
+        return self.rivals(player)[0]
+
+    def die(self, die_id: str) -> Die:
+        """The die called ``die_id``."""
+        return self.dice[int(die_id) - 1]
+
+    def held(self, player: str) -> list[Die]:
+        """Dice ``player`` holds, in any state except handed-out scrolls."""
+        return [d for d in self.dice if d.holder == player and d.state is not DieState.AT_RIVAL]
+
+    def counts(self) -> Counts:
+        """The active player's crowns, daggers, skulls, free skulls and returned scrolls."""
+        crowns = daggers = skulls = free = ret = 0
+        for d in self.dice:
+            if d.holder != self.active or d.state in (DieState.AT_RIVAL, DieState.HANDED):
+                continue
+            if d.face is Face.CROWN:
+                crowns += 1
+            elif d.face is Face.DAGGER:
+                daggers += 1
+            elif d.face is Face.SKULL:
+                skulls += 1
+            if d.state is DieState.FREE_SKULL:
+                free += 1
+            elif d.state is DieState.RETURNED_SCROLL:
+                ret += 1
+        return Counts(crowns, daggers, skulls, free, ret)
+
+    def fate_in_supply(self) -> int | None:
+        """Fate tokens left in the box, or None when the supply is not limited (2.6 #15)."""
+        if not self.options.limit_fate_supply:
+            return None
+        return FATE_SUPPLY - sum(p.fate for p in self.players)
