@@ -1,0 +1,209 @@
+"""The Gateway websocket: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME, and dispatches."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import secrets
+import zlib
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from tests.fakediscord.server import FakeDiscord
+
+
+class Op:
+    """Gateway opcodes."""
+
+    DISPATCH = 0
+    HEARTBEAT = 1
+    IDENTIFY = 2
+    PRESENCE_UPDATE = 3
+    VOICE_STATE_UPDATE = 4
+    RESUME = 6
+    RECONNECT = 7
+    REQUEST_GUILD_MEMBERS = 8
+    INVALID_SESSION = 9
+    HELLO = 10
+    HEARTBEAT_ACK = 11
+
+
+# Intents Discord refuses (close 4014) unless enabled in the developer portal: members, presences, message content.
+PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
+GUILD_MEMBERS_INTENT = 1 << 1
+HISTORY_LIMIT = 10_000
+
+
+class Connection:
+    """One websocket. A single writer task sends frames in order, so dispatching never awaits."""
+
+    def __init__(self, ws: web.WebSocketResponse, *, compress: bool) -> None:
+        self.ws = ws
+        self._compressor = zlib.compressobj() if compress else None
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write())
+
+    def send(self, frame: dict[str, Any]) -> None:
+        """Queue a frame for sending."""
+        self._queue.put_nowait(frame)
+
+    async def _write(self) -> None:
+        while True:
+            frame = await self._queue.get()
+            text = json.dumps(frame)
+            if self.ws.closed:
+                return
+            try:
+                if self._compressor is None:
+                    await self.ws.send_str(text)
+                else:
+                    # zlib-stream: one shared context; every message ends with a Z_SYNC_FLUSH marker.
+                    data = self._compressor.compress(text.encode()) + self._compressor.flush(zlib.Z_SYNC_FLUSH)
+                    await self.ws.send_bytes(data)
+            except ConnectionError:
+                return
+
+    async def close(self, code: int, message: str = "") -> None:
+        """Close the websocket with a Gateway close code."""
+        self._writer.cancel()
+        await self.ws.close(code=code, message=message.encode())
+
+
+class Session:
+    """An identified Gateway session. It outlives its connection so that RESUME can replay missed events."""
+
+    def __init__(self, intents: int) -> None:
+        self.id = secrets.token_hex(16)
+        self.intents = intents
+        self.seq = 0
+        self.history: collections.deque[dict[str, Any]] = collections.deque(maxlen=HISTORY_LIMIT)
+        self.connection: Connection | None = None
+        # The bot closed it on purpose (1000/1001, or after INVALID_SESSION): it can never be resumed.
+        self.ended = False
+
+    def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send (or, while disconnected, keep for the RESUME replay) one DISPATCH event."""
+        self.seq += 1
+        frame = {"op": Op.DISPATCH, "t": event, "s": self.seq, "d": data}
+        self.history.append(frame)
+        if self.connection is not None:
+            self.connection.send(frame)
+
+    def replay_after(self, seq: int) -> bool:
+        """Resend everything after ``seq``; False if that part of the history is gone."""
+        if self.history and self.history[0]["s"] > seq + 1:
+            return False
+        assert self.connection is not None
+        for frame in self.history:
+            if frame["s"] > seq:
+                self.connection.send(frame)
+        return True
+
+
+async def handle_gateway(fake: FakeDiscord, request: web.Request) -> web.WebSocketResponse:
+    """Serve one Gateway websocket connection until it closes."""
+    ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+    await ws.prepare(request)
+    if request.query.get("encoding", "json") != "json" or request.query.get("compress") not in (None, "zlib-stream"):
+        fake.fail(f"Gateway: unsupported connection parameters {dict(request.query)}")
+        await ws.close(code=4002, message=b"Decode error")
+        return ws
+    connection = Connection(ws, compress=request.query.get("compress") == "zlib-stream")
+    fake.connections.append(connection)
+    connection.send({"op": Op.HELLO, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+    session: Session | None = None
+    try:
+        async for msg in ws:
+            if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                break
+            frame = json.loads(msg.data)
+            session = await _handle_frame(fake, connection, session, frame) or session
+    finally:
+        fake.connections.remove(connection)
+        if session is not None and session.connection is connection:
+            session.connection = None
+            session.ended = ws.close_code in (1000, 1001)
+        connection._writer.cancel()
+        fake.notify()
+    return ws
+
+
+async def _handle_frame(
+    fake: FakeDiscord, connection: Connection, session: Session | None, frame: dict[str, Any]
+) -> Session | None:
+    op, data = frame.get("op"), frame.get("d")
+    if op == Op.HEARTBEAT:
+        connection.send({"op": Op.HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+    elif op == Op.IDENTIFY:
+        return await _identify(fake, connection, data)
+    elif op == Op.RESUME:
+        return await _resume(fake, connection, data)
+    elif op in (Op.PRESENCE_UPDATE, Op.VOICE_STATE_UPDATE, Op.REQUEST_GUILD_MEMBERS):
+        pass  # accepted, nothing to model
+    else:
+        fake.fail(f"Gateway: unknown opcode {op}")
+        await connection.close(4001, "Unknown opcode")
+    return None
+
+
+async def _identify(fake: FakeDiscord, connection: Connection, data: dict[str, Any]) -> Session | None:
+    if data.get("token") != fake.token:
+        await connection.close(4004, "Authentication failed.")
+        return None
+    intents = int(data.get("intents", 0))
+    close_code = fake.identify_close_code
+    if close_code is None and intents & PRIVILEGED_INTENTS & ~fake.privileged_intents:
+        close_code = 4014
+    if close_code is not None:
+        await connection.close(close_code, "Disallowed intent(s)." if close_code == 4014 else "Closed by the test.")
+        return None
+    session = Session(intents)
+    session.connection = connection
+    fake.sessions.append(session)
+    shard = data.get("shard")
+    ready: dict[str, Any] = {
+        "v": 10,
+        "user": fake.bot_user.user_json() | {"verified": True, "mfa_enabled": False, "email": None},
+        "guilds": [{"id": str(fake.guild.id), "unavailable": True}],
+        "session_id": session.id,
+        "session_type": "normal",
+        "resume_gateway_url": fake.resume_gateway_url,
+        "application": {"id": str(fake.application_id), "flags": fake.application_flags},
+        "private_channels": [],
+        "relationships": [],
+        "presences": [],
+        "guild_join_requests": [],
+        "geo_ordered_rtc_regions": ["local"],
+        "user_settings": {},
+        "auth": {},
+        "_trace": ['["fake-discord-gateway",{"micros":0}]'],
+    }
+    if shard is not None:
+        ready["shard"] = shard
+    session.dispatch("READY", ready)
+    session.dispatch("GUILD_CREATE", fake.guild.to_json(include_members=bool(intents & GUILD_MEMBERS_INTENT)))
+    fake.ready_count += 1
+    fake.notify()
+    return session
+
+
+async def _resume(fake: FakeDiscord, connection: Connection, data: dict[str, Any]) -> Session | None:
+    session = next((s for s in fake.sessions if s.id == data.get("session_id")), None)
+    if session is None or data.get("token") != fake.token:
+        connection.send({"op": Op.INVALID_SESSION, "d": False, "s": None, "t": None})
+        return None
+    if session.connection is not None:
+        # A session lives on one connection; Discord drops the stale one.
+        await session.connection.close(4000, "Session resumed elsewhere.")
+    session.connection = connection
+    if not session.replay_after(int(data.get("seq") or 0)):
+        session.connection = None
+        connection.send({"op": Op.INVALID_SESSION, "d": False, "s": None, "t": None})
+        return None
+    session.dispatch("RESUMED", {"_trace": ['["fake-discord-gateway",{"micros":0}]']})
+    fake.resume_count += 1
+    fake.notify()
+    return session

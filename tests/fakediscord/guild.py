@@ -1,0 +1,307 @@
+"""The fake's world: one guild with roles, text channels and members, plus DM channels and threads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tests.fakediscord.snowflakes import Snowflakes, timestamp_of
+
+
+class Perm:
+    """Permission bits (https://discord.com/developers/docs/topics/permissions)."""
+
+    ADMINISTRATOR = 1 << 3
+    MANAGE_CHANNELS = 1 << 4
+    MANAGE_GUILD = 1 << 5
+    ADD_REACTIONS = 1 << 6
+    VIEW_CHANNEL = 1 << 10
+    SEND_MESSAGES = 1 << 11
+    MANAGE_MESSAGES = 1 << 13
+    EMBED_LINKS = 1 << 14
+    ATTACH_FILES = 1 << 15
+    READ_MESSAGE_HISTORY = 1 << 16
+    MENTION_EVERYONE = 1 << 17
+    USE_EXTERNAL_EMOJIS = 1 << 18
+    USE_APPLICATION_COMMANDS = 1 << 31
+    MANAGE_THREADS = 1 << 34
+    CREATE_PUBLIC_THREADS = 1 << 35
+    CREATE_PRIVATE_THREADS = 1 << 36
+    SEND_MESSAGES_IN_THREADS = 1 << 38
+    ALL = (1 << 51) - 1
+
+    # What @everyone may do in a fresh server (a subset; enough for permission checks).
+    EVERYONE = (
+        VIEW_CHANNEL
+        | SEND_MESSAGES
+        | ADD_REACTIONS
+        | EMBED_LINKS
+        | ATTACH_FILES
+        | READ_MESSAGE_HISTORY
+        | USE_EXTERNAL_EMOJIS
+        | USE_APPLICATION_COMMANDS
+        | CREATE_PUBLIC_THREADS
+        | SEND_MESSAGES_IN_THREADS
+    )
+    # What the bot's managed role grants: what an invite link with the README's permissions would give.
+    BOT = EVERYONE | MANAGE_MESSAGES | MANAGE_THREADS | CREATE_PRIVATE_THREADS
+    # What Discord reports as app_permissions in a DM with the bot.
+    DM = EVERYONE | MENTION_EVERYONE
+
+
+class ChannelType:
+    """Channel types the fake models."""
+
+    GUILD_TEXT = 0
+    DM = 1
+    PUBLIC_THREAD = 11
+    PRIVATE_THREAD = 12
+    THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
+
+
+@dataclass(eq=False)
+class Role:
+    """A guild role."""
+
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+    managed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The role object."""
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": self.managed,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class Member:
+    """A user; a guild member when ``roles`` is not None. ``name`` is the display name people see."""
+
+    id: int
+    username: str
+    name: str
+    roles: list[Role] | None = None
+    bot: bool = False
+
+    def user_json(self) -> dict[str, Any]:
+        """The user object."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "username": self.username,
+            "global_name": None if self.bot else self.name,
+            "avatar": None,
+            "discriminator": "0",
+            "public_flags": 0,
+            "flags": 0,
+            "banner": None,
+            "accent_color": None,
+            "avatar_decoration_data": None,
+            "collectibles": None,
+            "primary_guild": None,
+        }
+        if self.bot:
+            data["bot"] = True
+        return data
+
+    @property
+    def permissions(self) -> int:
+        """Guild-level permissions: the union of the member's roles, everything for administrators."""
+        perms = 0
+        for role in self.roles or []:
+            perms |= role.permissions
+        return Perm.ALL if perms & Perm.ADMINISTRATOR else perms
+
+    def member_json(self, with_permissions: bool = True) -> dict[str, Any]:
+        """The guild member object, as in an interaction (with ``permissions``) or a guild (without)."""
+        data: dict[str, Any] = {
+            "user": self.user_json(),
+            "nick": None,
+            "avatar": None,
+            "banner": None,
+            # @everyone is implicit: Discord never lists it among a member's roles.
+            "roles": [str(r.id) for r in self.roles or [] if r.position > 0],
+            "joined_at": timestamp_of(self.id),
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+            "unusual_dm_activity_until": None,
+        }
+        if with_permissions:
+            data["permissions"] = str(self.permissions)
+        return data
+
+
+@dataclass(eq=False)
+class Channel:
+    """A guild text channel, a thread, or a DM (``recipient`` set)."""
+
+    id: int
+    name: str
+    type: int = ChannelType.GUILD_TEXT
+    guild_id: int | None = None
+    position: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    recipient: Member | None = None
+    bot_allow: int = 0
+    bot_deny: int = 0
+    bot_user_id: int = 0
+    archived: bool = False
+    locked: bool = False
+
+    @property
+    def is_dm(self) -> bool:
+        """True for a direct-message channel."""
+        return self.type == ChannelType.DM
+
+    def to_json(self) -> dict[str, Any]:
+        """The channel object."""
+        if self.is_dm:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [self.recipient.user_json()],
+            }
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "parent_id": None if self.parent_id is None else str(self.parent_id),
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        if self.type in ChannelType.THREADS:
+            data |= {
+                "owner_id": str(self.owner_id),
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": timestamp_of(self.id),
+                    "locked": self.locked,
+                    "invitable": self.type == ChannelType.PRIVATE_THREAD,
+                    "create_timestamp": timestamp_of(self.id),
+                },
+            }
+        else:
+            overwrites = []
+            if self.bot_allow or self.bot_deny:
+                # type 1: a member overwrite, here for the bot's own member.
+                overwrites.append(
+                    {"id": str(self.bot_user_id), "type": 1, "allow": str(self.bot_allow), "deny": str(self.bot_deny)}
+                )
+            data |= {"position": self.position, "topic": None, "nsfw": False, "permission_overwrites": overwrites}
+        return data
+
+
+class Guild:
+    """One guild: @everyone, an admin role, the bot's managed role, text channels and members.
+
+    ``members[0]`` has Manage Server (through an administrator role); the others are plain members, and one of
+    them is literally called "@everyone" to catch bots that would let a display name ping the whole server.
+    """
+
+    MEMBER_NAMES = ("Alice", "Bob", "Carol", "@everyone", "Dave")
+    CHANNEL_NAMES = ("general", "games", "dice-table", "tavern")
+
+    def __init__(self, ids: Snowflakes, bot_user: Member, *, channels: int = 4) -> None:
+        self.id = ids.next()
+        self.name = "Tabletop Test Server"
+        self.everyone = Role(self.id, "@everyone", Perm.EVERYONE)
+        self.admin_role = Role(ids.next(), "Game Master", Perm.ADMINISTRATOR | Perm.MANAGE_GUILD, position=2)
+        self.bot_role = Role(ids.next(), bot_user.name, Perm.BOT, position=1, managed=True)
+        self.roles = [self.everyone, self.bot_role, self.admin_role]
+        self.bot_member = bot_user
+        bot_user.roles = [self.everyone, self.bot_role]
+        self.members: list[Member] = []
+        for index, name in enumerate(self.MEMBER_NAMES):
+            roles = [self.everyone, self.admin_role] if index == 0 else [self.everyone]
+            username = "everyone_fan" if name.startswith("@") else name.lower()
+            self.members.append(Member(ids.next(), username, name, roles))
+        self.owner_id = self.members[0].id
+        self.channels: list[Channel] = []
+        for index in range(channels):
+            name = self.CHANNEL_NAMES[index] if index < len(self.CHANNEL_NAMES) else f"table-{index}"
+            self.channels.append(Channel(ids.next(), name, guild_id=self.id, position=index, bot_user_id=bot_user.id))
+
+    def bot_permissions(self, channel: Channel) -> int:
+        """The bot's permissions in ``channel``: its roles, then its member overwrite (threads use the parent's)."""
+        base = self.bot_member.permissions
+        if base & Perm.ADMINISTRATOR:
+            return Perm.ALL
+        return (base & ~channel.bot_deny) | channel.bot_allow
+
+    def to_json(self, *, include_members: bool) -> dict[str, Any]:
+        """The GUILD_CREATE payload. Without the GUILD_MEMBERS intent Discord sends only the bot's own member."""
+        members = [self.bot_member, *self.members] if include_members else [self.bot_member]
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "features": [],
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
+            "preferred_locale": "en-US",
+            "system_channel_id": str(self.channels[0].id),
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "max_members": 500000,
+            "max_video_channel_users": 25,
+            "vanity_url_code": None,
+            "application_id": None,
+            "roles": [r.to_json() for r in self.roles],
+            "emojis": [],
+            "stickers": [],
+            "joined_at": timestamp_of(self.id),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.members) + 1,
+            "members": [m.member_json(with_permissions=False) for m in members],
+            "channels": [c.to_json() for c in self.channels],
+            "threads": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "lazy": True,
+        }

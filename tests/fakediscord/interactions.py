@@ -1,0 +1,246 @@
+"""Interactions the fake sends (slash commands, clicks, selects, modal submits) and what became of them."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tests.fakediscord.guild import Channel, Member, Role
+from tests.fakediscord.messages import Message
+from tests.fakediscord.validation import check_option_value, modal_fields
+
+if TYPE_CHECKING:
+    from tests.fakediscord.server import FakeDiscord
+
+
+class InteractionType:
+    """Interaction types."""
+
+    APPLICATION_COMMAND = 2
+    MESSAGE_COMPONENT = 3
+    MODAL_SUBMIT = 5
+
+
+class CallbackType:
+    """Interaction callback (response) types."""
+
+    CHANNEL_MESSAGE = 4
+    DEFERRED_CHANNEL_MESSAGE = 5
+    DEFERRED_UPDATE_MESSAGE = 6
+    UPDATE_MESSAGE = 7
+    MODAL = 9
+
+
+# Which initial responses Discord accepts for each interaction type.
+ALLOWED_CALLBACKS = {
+    InteractionType.APPLICATION_COMMAND: {4, 5, 9},
+    InteractionType.MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+    InteractionType.MODAL_SUBMIT: {4, 5, 6, 7},
+}
+
+OPTION_TYPE_NAMES = {3: "string", 4: "integer", 5: "boolean", 6: "user", 7: "channel", 8: "role", 10: "number"}
+
+
+class OptionRejected(Exception):
+    """Discord's client would not send this command invocation (missing or invalid option)."""
+
+
+@dataclass(eq=False)
+class InteractionResult:
+    """One interaction sent to the bot, and everything the bot did in answer to it."""
+
+    fake: FakeDiscord
+    id: int
+    type: int
+    channel: Channel
+    member: Member
+    payload: dict[str, Any] = field(default_factory=dict)
+    token: str = field(default_factory=lambda: "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(60))
+    # The message a click/select (or a modal opened by a click) came from.
+    source: Message | None = None
+    sent_at: float = 0.0
+    deadline: float = 0.0
+    callback_at: float | None = None
+    response_type: int | None = None
+    response_data: dict[str, Any] | None = None
+    original: Message | None = None
+    followup_messages: list[Message] = field(default_factory=list)
+    modal: dict[str, Any] | None = None
+    errors: list[str] = field(default_factory=list)
+    edits_at_ack: int = 0
+    no_response_expected: bool = False
+
+    @property
+    def error(self) -> str | None:
+        """The first thing Discord rejected about this interaction (its invocation or the bot's answers)."""
+        return self.errors[0] if self.errors else None
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from dispatching INTERACTION_CREATE to receiving the bot's initial response."""
+        return None if self.callback_at is None else self.callback_at - self.sent_at
+
+    def allow_no_response(self) -> None:
+        """Declare that the bot is expected not to answer (e.g. it was killed); skips the teardown check."""
+        self.no_response_expected = True
+
+    def _raise_if_failed(self) -> None:
+        if self.errors:
+            raise AssertionError(f"interaction {self.id} failed: {'; '.join(self.errors)}")
+
+    async def response(self, timeout: float = 5.0) -> dict[str, Any]:
+        """Wait for the bot's initial response; return ``{"type": …, "data": …}`` as the bot sent it."""
+        await self.fake.wait_for(lambda: self.response_type is not None or self.errors, timeout, what="a response")
+        self._raise_if_failed()
+        return {"type": self.response_type, "data": self.response_data}
+
+    def _message_settled(self) -> bool:
+        if self.original is None:
+            return False
+        if self.response_type == CallbackType.DEFERRED_UPDATE_MESSAGE:
+            return self.original.edits > self.edits_at_ack
+        return not self.original.loading
+
+    async def message(self, timeout: float = 5.0) -> Message:
+        """The message the response produced, once final: a deferred response must have been edited first.
+
+        For a click answered by updating (type 7, or type 6 plus an edit) this is the clicked message.
+        """
+        await self.response(timeout)
+        if self.response_type == CallbackType.MODAL:
+            raise AssertionError(f"interaction {self.id} was answered with a modal, not a message")
+        await self.fake.wait_for(lambda: self._message_settled() or self.errors, timeout, what="the response message")
+        self._raise_if_failed()
+        assert self.original is not None
+        return self.original
+
+    async def followups(self, n: int = 1, timeout: float = 5.0) -> list[Message]:
+        """Wait until at least ``n`` follow-up messages exist; return them all, oldest first."""
+        await self.fake.wait_for(lambda: len(self.followup_messages) >= n or self.errors, timeout, what="follow-ups")
+        self._raise_if_failed()
+        return list(self.followup_messages)
+
+    def __repr__(self) -> str:
+        return f"<InteractionResult {self.id} type={self.type} response={self.response_type} errors={self.errors}>"
+
+
+def find_command(commands: list[dict[str, Any]], name: str) -> dict[str, Any] | None:
+    """The synced chat-input command called ``name``."""
+    return next((c for c in commands if c["name"] == name and c.get("type", 1) == 1), None)
+
+
+def build_command_data(
+    fake: FakeDiscord, command: dict[str, Any], path: list[str], options: dict[str, Any], channel: Channel
+) -> dict[str, Any]:
+    """The ``data`` of an APPLICATION_COMMAND interaction, options typed per the synced schema.
+
+    Raises ValueError for an invocation no client could produce (unknown subcommand or option) and
+    OptionRejected for one Discord's client refuses (missing required option, value out of range).
+    """
+    schema_options = command.get("options") or []
+    nesting: list[dict[str, Any]] = []
+    for part in path:
+        sub = next((o for o in schema_options if o["name"] == part and o["type"] in (1, 2)), None)
+        if sub is None:
+            raise ValueError(f"/{command['name']} has no subcommand (group) {part!r}")
+        nesting.append({"type": sub["type"], "name": part, "options": []})
+        schema_options = sub.get("options") or []
+    if any(o["type"] in (1, 2) for o in schema_options):
+        names = [o["name"] for o in schema_options]
+        raise ValueError(f"/{' '.join([command['name'], *path])} needs a subcommand: one of {names}")
+    resolved: dict[str, dict[str, Any]] = {}
+    leaf = [
+        _typed_option(fake, o, options[o["name"]], resolved, channel) for o in schema_options if o["name"] in options
+    ]
+    unknown = set(options) - {o["name"] for o in schema_options}
+    if unknown:
+        raise ValueError(f"/{command['name']} has no option(s) {sorted(unknown)}")
+    missing = [o["name"] for o in schema_options if o.get("required") and o["name"] not in options]
+    if missing:
+        raise OptionRejected(f"missing required option(s) {missing}")
+    wrapped = leaf
+    for level in reversed(nesting):
+        level["options"] = wrapped
+        wrapped = [level]
+    data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1, "options": wrapped}
+    if resolved:
+        data["resolved"] = resolved
+    if command.get("guild_id"):
+        data["guild_id"] = command["guild_id"]
+    return data
+
+
+def _typed_option(
+    fake: FakeDiscord, schema: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], channel: Channel
+) -> dict[str, Any]:
+    kind = schema["type"]
+    if kind == 3 and isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)  # what a user types is text
+    if kind in (6, 7, 8, 9):
+        value = _resolve_entity(fake, schema, value, resolved, channel)
+    elif kind == 11:
+        raise ValueError("attachment options are not supported by the fake")
+    problem = check_option_value(schema, value)
+    if problem:
+        raise OptionRejected(problem)
+    return {"name": schema["name"], "type": kind, "value": value}
+
+
+def _resolve_entity(
+    fake: FakeDiscord, schema: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], channel: Channel
+) -> str:
+    """Put a user/channel/role into ``resolved`` as Discord does and return its id as the option value."""
+    if isinstance(value, Member):
+        resolved.setdefault("users", {})[str(value.id)] = value.user_json()
+        if value.roles is not None and not channel.is_dm:
+            member = value.member_json()
+            del member["user"]
+            resolved.setdefault("members", {})[str(value.id)] = member
+        return str(value.id)
+    if isinstance(value, Role):
+        resolved.setdefault("roles", {})[str(value.id)] = value.to_json()
+        return str(value.id)
+    if isinstance(value, Channel):
+        allowed = schema.get("channel_types")
+        if allowed and value.type not in allowed:
+            raise OptionRejected(f"{schema['name']}: channel type {value.type} not in {allowed}")
+        data = value.to_json() | {"permissions": str(fake.guild.bot_permissions(value))}
+        resolved.setdefault("channels", {})[str(value.id)] = data
+        return str(value.id)
+    raise ValueError(f"option {schema['name']} ({OPTION_TYPE_NAMES.get(schema['type'])}) needs a Member/Channel/Role")
+
+
+def modal_submit_components(modal: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``components`` of a MODAL_SUBMIT: each input of the modal with the value the user entered.
+
+    Raises OptionRejected when Discord's client would refuse to submit (required field empty, length out of range).
+    """
+    submitted: list[dict[str, Any]] = []
+    unknown = set(values) - {f.get("custom_id") for row in modal["components"] for f in modal_fields(row)}
+    if unknown:
+        raise ValueError(f"the modal has no input(s) {sorted(unknown)}")
+    for row in modal["components"]:
+        fields = []
+        for field_ in modal_fields(row):
+            if field_.get("type") != 4:
+                kind_values = values.get(field_["custom_id"], [])
+                fields.append({"type": field_["type"], "custom_id": field_["custom_id"], "values": list(kind_values)})
+                continue
+            text = str(values.get(field_["custom_id"], field_.get("value") or ""))
+            if field_.get("required", True) and not text:
+                raise OptionRejected(f"modal field {field_['custom_id']} is required")
+            if text and not field_.get("min_length", 0) <= len(text) <= field_.get("max_length", 4000):
+                raise OptionRejected(f"modal field {field_['custom_id']}: length {len(text)} out of range")
+            fields.append({"type": 4, "custom_id": field_["custom_id"], "value": text})
+        if row.get("type") == 18:
+            submitted.append({"type": 18, "id": row.get("id", 0), "component": fields[0]})
+        elif fields:
+            submitted.append({"type": 1, "components": fields})
+    return submitted
+
+
+def now() -> float:
+    """The clock used for deadlines and latencies."""
+    return time.perf_counter()

@@ -1,0 +1,538 @@
+"""The HTTP API routes discord.py uses, answering as Discord does, and the middleware that logs every request."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from tests.fakediscord.guild import Channel, ChannelType, Perm
+from tests.fakediscord.interactions import ALLOWED_CALLBACKS, CallbackType, InteractionResult, InteractionType, now
+from tests.fakediscord.messages import LOADING, Message
+from tests.fakediscord.requestlog import log_request
+from tests.fakediscord.responses import DiscordError, error_response, json_response
+from tests.fakediscord.validation import FormErrors, check_commands, check_message, check_modal
+
+if TYPE_CHECKING:
+    from tests.fakediscord.server import FakeDiscord
+
+API = "/api/v10"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+# Interaction webhooks are authorised by their token in the path, not by the bot token.
+TOKEN_AUTHORISED = (f"{API}/interactions/", f"{API}/webhooks/")
+# Per-request storage: the parsed body, the uploads, and the interaction a webhook request belongs to.
+BODY = web.RequestKey("body", object)
+FILES = web.RequestKey("files", list)
+INTERACTION = web.RequestKey("interaction", InteractionResult)
+
+
+def build_app(fake: FakeDiscord) -> web.Application:
+    """The aiohttp application: the API routes behind the logging/fault-injection middleware."""
+    api = HttpApi(fake)
+    app = web.Application(middlewares=[api.middleware], client_max_size=64 * 1024 * 1024)
+    routes: list[tuple[str, str, Handler]] = [
+        ("GET", "/users/@me", api.get_me),
+        ("GET", "/users/{user_id}", api.get_user),
+        ("POST", "/users/@me/channels", api.create_dm),
+        ("GET", "/oauth2/applications/@me", api.get_application),
+        ("GET", "/gateway", api.get_gateway),
+        ("GET", "/gateway/bot", api.get_gateway_bot),
+        ("GET", "/applications/{app_id}/commands", api.get_commands),
+        ("PUT", "/applications/{app_id}/commands", api.put_commands),
+        ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", api.get_commands),
+        ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", api.put_commands),
+        ("POST", "/interactions/{interaction_id}/{token}/callback", api.callback),
+        ("POST", "/webhooks/{app_id}/{token}", api.followup),
+        ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", api.get_webhook_message),
+        ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", api.edit_webhook_message),
+        ("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", api.delete_webhook_message),
+        ("GET", "/channels/{channel_id}", api.get_channel),
+        ("PATCH", "/channels/{channel_id}", api.edit_channel),
+        ("GET", "/channels/{channel_id}/messages", api.list_messages),
+        ("POST", "/channels/{channel_id}/messages", api.create_message),
+        ("GET", "/channels/{channel_id}/messages/{message_id}", api.get_message),
+        ("PATCH", "/channels/{channel_id}/messages/{message_id}", api.edit_message),
+        ("DELETE", "/channels/{channel_id}/messages/{message_id}", api.delete_message),
+        ("POST", "/channels/{channel_id}/messages/{message_id}/threads", api.thread_from_message),
+        ("POST", "/channels/{channel_id}/threads", api.create_thread),
+        ("PUT", "/channels/{channel_id}/thread-members/{user_id}", api.thread_member),
+        ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", api.thread_member),
+    ]
+    for method, path, handler in routes:
+        app.router.add_route(method, API + path, handler)
+    return app
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
+    """The JSON body (for multipart, the ``payload_json`` part) and the uploaded files."""
+    if request.content_type == "multipart/form-data":
+        payload, files = None, []
+        reader = await request.multipart()
+        async for part in reader:
+            if part.name == "payload_json":
+                payload = json.loads(await part.text())
+            else:
+                content = await part.read()
+                files.append(
+                    {"filename": part.filename, "size": len(content), "content_type": part.headers.get("Content-Type")}
+                )
+        return payload, files
+    text = await request.text() if request.can_read_body else ""
+    return (json.loads(text) if text else None), []
+
+
+class HttpApi:
+    """Route handlers bound to one FakeDiscord."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Log the request, apply injected faults and auth, refuse unknown routes loudly, map DiscordError."""
+        if not request.path.startswith(API):
+            return await handler(request)
+        fake = self.fake
+        body, files = await read_body(request)
+        entry = {"method": request.method, "path": request.path_qs, "json": body}
+        fake.requests.append(entry)
+        log_request(entry)
+        request[BODY], request[FILES] = body, files
+        retry_after = fake.take_429(request.method, request.path)
+        if retry_after is not None:
+            return json_response(
+                {"message": "You are being rate limited.", "retry_after": retry_after, "global": False},
+                status=429,
+                headers={"Via": "1.1 google", "Retry-After": str(math.ceil(retry_after)), "X-RateLimit-Scope": "user"},
+            )
+        if request.match_info.http_exception is not None:
+            fake.fail(f"the fake does not implement {request.method} {request.path_qs}")
+            return error_response(404, 0, "404: Not Found")
+        if (
+            not request.path.startswith(TOKEN_AUTHORISED)
+            and request.headers.get("Authorization") != f"Bot {fake.token}"
+        ):
+            fake.rejections.append(f"401 {request.method} {request.path}")
+            return error_response(401, 0, "401: Unauthorized")
+        try:
+            response = await handler(request)
+        except DiscordError as exc:
+            problem = f"{request.method} {request.path}: {exc.status} {exc.code} {exc.message}"
+            res: InteractionResult | None = request.get(INTERACTION)
+            if res is not None:
+                res.errors.append(problem)
+            if exc.is_bot_bug:
+                fake.fail(problem)
+            else:
+                fake.rejections.append(problem)
+            response = exc.response()
+        fake.notify()
+        return response
+
+    # -- users, application, gateway --------------------------------------------------------------------------
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        """The bot's own user."""
+        return json_response(self.fake.bot_user.user_json() | {"verified": True, "mfa_enabled": False, "email": None})
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        """Any known user."""
+        user = self.fake.users.get(_snowflake(request, "user_id"))
+        if user is None:
+            raise DiscordError(404, 10013, "Unknown User")
+        return json_response(user.user_json())
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        """Open (or get) the DM channel with a user."""
+        user = self.fake.users.get(int((request[BODY] or {}).get("recipient_id", 0)))
+        if user is None or user.bot:
+            raise DiscordError(400, 50007, "Cannot send messages to this user")
+        return json_response(self.fake.dm_channel(user).to_json())
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        """The application behind the bot token."""
+        fake = self.fake
+        return json_response(
+            {
+                "id": str(fake.application_id),
+                "name": fake.bot_user.name,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "type": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "flags": fake.application_flags,
+                "owner": fake.members[0].user_json(),
+                "team": None,
+                "bot": fake.bot_user.user_json(),
+                "hook": True,
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "rpc_origins": [],
+                "tags": [],
+                "approximate_guild_count": 1,
+                "integration_types_config": {"0": {}},
+            }
+        )
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        """Where the Gateway is."""
+        return json_response({"url": self.fake.base_url.replace("http://", "ws://", 1) + "/gateway"})
+
+    async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        """Where the Gateway is, with the recommended shard count (AutoShardedBot asks this)."""
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        url = self.fake.base_url.replace("http://", "ws://", 1) + "/gateway"
+        return json_response({"url": url, "shards": 1, "session_start_limit": limit})
+
+    # -- application commands ---------------------------------------------------------------------------------
+
+    def _command_list(self, request: web.Request) -> tuple[list[dict[str, Any]], int | None]:
+        if _snowflake(request, "app_id") != self.fake.application_id:
+            raise DiscordError(403, 50001, "Missing Access")
+        if "guild_id" not in request.match_info:
+            return self.fake.global_commands, None
+        guild_id = _snowflake(request, "guild_id")
+        if guild_id != self.fake.guild.id:
+            raise DiscordError(403, 50001, "Missing Access")
+        return self.fake.guild_commands.get(guild_id, []), guild_id
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        """The synced commands."""
+        return json_response(self._command_list(request)[0])
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        """Bulk-overwrite the commands, after Discord's validation; keeps ids of commands that stay."""
+        previous, guild_id = self._command_list(request)
+        body = request[BODY]
+        if not isinstance(body, list):
+            raise DiscordError(400, 50035, "Invalid Form Body", {"_errors": [{"code": "LIST_TYPE_CONVERT"}]})
+        check_commands(body)
+        old_ids = {(c["type"], c["name"]): c["id"] for c in previous}
+        synced = [self._normalise_command(c, old_ids, guild_id) for c in body]
+        if guild_id is None:
+            self.fake.global_commands = synced
+        else:
+            self.fake.guild_commands[guild_id] = synced
+        return json_response(synced)
+
+    def _normalise_command(
+        self, command: dict[str, Any], old_ids: dict[tuple[int, str], str], guild_id: int | None
+    ) -> dict[str, Any]:
+        kind = command.get("type", 1)
+        data: dict[str, Any] = {
+            "id": old_ids.get((kind, command["name"])) or str(self.fake.ids.next()),
+            "application_id": str(self.fake.application_id),
+            "version": str(self.fake.ids.next()),
+            "type": kind,
+            "name": command["name"],
+            "name_localizations": command.get("name_localizations"),
+            "description": command.get("description", ""),
+            "description_localizations": command.get("description_localizations"),
+            "default_member_permissions": command.get("default_member_permissions"),
+            "nsfw": bool(command.get("nsfw", False)),
+            "integration_types": command.get("integration_types") or [0],
+            "contexts": command.get("contexts"),
+        }
+        if command.get("options"):
+            data["options"] = command["options"]
+        if guild_id is None:
+            data["dm_permission"] = command.get("dm_permission", True)
+        else:
+            data["guild_id"] = str(guild_id)
+        return data
+
+    # -- interaction responses --------------------------------------------------------------------------------
+
+    async def callback(self, request: web.Request) -> web.Response:
+        """The initial response: accepted once, within the deadline, with a type valid for the interaction."""
+        fake = self.fake
+        res = fake.interactions.get(_snowflake(request, "interaction_id"))
+        if res is None or res.token != request.match_info["token"]:
+            raise DiscordError(404, 10062, "Unknown interaction")
+        request[INTERACTION] = res
+        if fake.take_callback_500():
+            return error_response(500, 0, "500: Internal Server Error")
+        if res.response_type is not None:
+            raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
+        late = now() - res.deadline
+        if late > 0:
+            raise DiscordError(404, 10062, f"Unknown interaction (answered {late * 1000:.0f} ms after the deadline)")
+        body = request[BODY] or {}
+        kind, data = body.get("type"), body.get("data") or {}
+        allowed = ALLOWED_CALLBACKS.get(res.type, set())
+        if res.type == InteractionType.MODAL_SUBMIT and res.source is None:
+            allowed = {CallbackType.CHANNEL_MESSAGE, CallbackType.DEFERRED_CHANNEL_MESSAGE}
+        if kind not in allowed:
+            form = FormErrors()
+            form.add(("type",), "INTERACTION_RESPONSE_TYPE_INVALID", f"type {kind} is not valid for this interaction")
+            form.raise_if_any()
+        message = self._apply_callback(request, res, kind, data)
+        fake.acknowledge(res, kind, data, message)
+        interaction: dict[str, Any] = {
+            "id": str(res.id),
+            "type": res.type,
+            "response_message_loading": kind == CallbackType.DEFERRED_CHANNEL_MESSAGE,
+            "response_message_ephemeral": bool(message and message.ephemeral),
+        }
+        resource: dict[str, Any] = {"type": kind}
+        if message is not None and kind != CallbackType.DEFERRED_UPDATE_MESSAGE:
+            interaction["response_message_id"] = str(message.id)
+            resource["message"] = message.data
+        return json_response({"interaction": interaction, "resource": resource})
+
+    def _apply_callback(
+        self, request: web.Request, res: InteractionResult, kind: int, data: dict[str, Any]
+    ) -> Message | None:
+        fake = self.fake
+        message_type = 20 if res.type == InteractionType.APPLICATION_COMMAND else 0  # CHAT_INPUT_COMMAND / DEFAULT
+        if kind == CallbackType.CHANNEL_MESSAGE:
+            check_message(data, files=len(request[FILES]))
+            attachments = self._attachments(request, res.channel)
+            return fake.create_message(
+                res.channel, data, attachments=attachments, interaction=res, message_type=message_type
+            )
+        if kind == CallbackType.DEFERRED_CHANNEL_MESSAGE:
+            flags = {"flags": (data.get("flags") or 0) & 64}
+            return fake.create_message(
+                res.channel, flags, interaction=res, message_type=message_type, extra_flags=LOADING
+            )
+        if kind == CallbackType.UPDATE_MESSAGE:
+            assert res.source is not None
+            check_message(data, files=len(request[FILES]), creating=False)
+            return fake.edit_message(res.source, data, self._attachments(request, res.channel))
+        if kind == CallbackType.MODAL:
+            check_modal(data)
+            res.modal = data
+        return res.source if kind == CallbackType.DEFERRED_UPDATE_MESSAGE else None
+
+    def _interaction_for_webhook(self, request: web.Request) -> InteractionResult:
+        res = self.fake.interactions_by_token.get(request.match_info["token"])
+        if res is None or _snowflake(request, "app_id") != self.fake.application_id:
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        request[INTERACTION] = res
+        if res.response_type is None:
+            # Discord creates the interaction webhook only once the interaction is acknowledged.
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        return res
+
+    async def followup(self, request: web.Request) -> web.StreamResponse:
+        """A follow-up message; the first one after a deferred response fills in the deferred message instead."""
+        res = self._interaction_for_webhook(request)
+        payload = request[BODY] or {}
+        check_message(payload, files=len(request[FILES]))
+        attachments = self._attachments(request, res.channel)
+        if res.original is not None and res.original.loading:
+            message = self.fake.edit_message(
+                res.original, {k: v for k, v in payload.items() if k != "flags"}, attachments
+            )
+        else:
+            message = self.fake.create_message(res.channel, payload, attachments=attachments, interaction=res)
+            res.followup_messages.append(message)
+            self.fake.notify()
+        if request.query.get("wait", "false").lower() in ("true", "1"):
+            return json_response(message.data)
+        return web.Response(status=204)
+
+    def _webhook_message(self, request: web.Request) -> tuple[InteractionResult, Message]:
+        res = self._interaction_for_webhook(request)
+        key = request.match_info["message_id"]
+        if key == "@original":
+            message = res.original
+        else:
+            wanted = int(key) if key.isdigit() else -1
+            message = next((m for m in [res.original, *res.followup_messages] if m and m.id == wanted), None)
+        if message is None or message.deleted:
+            raise DiscordError(404, 10008, "Unknown Message")
+        return res, message
+
+    async def get_webhook_message(self, request: web.Request) -> web.Response:
+        """The original response or a follow-up."""
+        return json_response(self._webhook_message(request)[1].data)
+
+    async def edit_webhook_message(self, request: web.Request) -> web.Response:
+        """Edit the original response or a follow-up (filling in a deferred response)."""
+        res, message = self._webhook_message(request)
+        return json_response(self._edit(request, message, res.channel).data)
+
+    async def delete_webhook_message(self, request: web.Request) -> web.Response:
+        """Delete the original response or a follow-up."""
+        _, message = self._webhook_message(request)
+        message.deleted = True
+        return web.Response(status=204)
+
+    # -- channels and messages --------------------------------------------------------------------------------
+
+    def _channel(self, request: web.Request) -> Channel:
+        channel = self.fake.channel(_snowflake(request, "channel_id"))
+        if channel is None:
+            raise DiscordError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _require(self, channel: Channel, permissions: int) -> None:
+        if self.fake.bot_permissions(channel) & permissions != permissions:
+            raise DiscordError(403, 50013, "Missing Permissions")
+
+    def _channel_message(self, request: web.Request) -> tuple[Channel, Message]:
+        channel = self._channel(request)
+        message = self.fake.message(_snowflake(request, "message_id"))
+        if message is None or message.deleted or message.ephemeral or message.channel is not channel:
+            raise DiscordError(404, 10008, "Unknown Message")
+        return channel, message
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        """A channel, thread or DM."""
+        return json_response(self._channel(request).to_json())
+
+    async def edit_channel(self, request: web.Request) -> web.Response:
+        """Rename a channel; archive or lock a thread."""
+        channel = self._channel(request)
+        body = request[BODY] or {}
+        if channel.is_dm:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        is_thread = channel.type in ChannelType.THREADS
+        self._require(channel, Perm.MANAGE_THREADS if is_thread and set(body) - {"archived"} else Perm.VIEW_CHANNEL)
+        if "name" in body:
+            if not 1 <= len(body["name"] or "") <= 100:
+                raise DiscordError(
+                    400, 50035, "Invalid Form Body", {"name": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH"}]}}
+                )
+            channel.name = body["name"]
+        if is_thread:
+            channel.archived = bool(body.get("archived", channel.archived))
+            channel.locked = bool(body.get("locked", channel.locked))
+        self.fake.broadcast("THREAD_UPDATE" if is_thread else "CHANNEL_UPDATE", channel.to_json())
+        return json_response(channel.to_json())
+
+    async def list_messages(self, request: web.Request) -> web.Response:
+        """Channel history, newest first (limit/before/after)."""
+        channel = self._channel(request)
+        if not channel.is_dm:
+            self._require(channel, Perm.VIEW_CHANNEL | Perm.READ_MESSAGE_HISTORY)
+        limit = min(max(int(request.query.get("limit", 50)), 1), 100)
+        history = self.fake.messages(channel)
+        if "before" in request.query:
+            history = [m for m in history if m.id < int(request.query["before"])]
+        if "after" in request.query:
+            history = [m for m in history if m.id > int(request.query["after"])][:limit]
+        return json_response([m.data for m in reversed(history[-limit:])])
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        """The bot posts in a channel it may send to."""
+        channel = self._channel(request)
+        if not channel.is_dm:
+            in_thread = channel.type in ChannelType.THREADS
+            if channel.archived or channel.locked:
+                raise (
+                    DiscordError(400, 50083, "Thread is archived")
+                    if channel.archived
+                    else DiscordError(403, 50013, "Missing Permissions")
+                )
+            send = Perm.SEND_MESSAGES_IN_THREADS if in_thread else Perm.SEND_MESSAGES
+            self._require(channel, Perm.VIEW_CHANNEL | send)
+        payload = request[BODY] or {}
+        check_message(payload, files=len(request[FILES]))
+        return json_response(
+            self.fake.create_message(channel, payload, attachments=self._attachments(request, channel)).data
+        )
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        """One message."""
+        return json_response(self._channel_message(request)[1].data)
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        """Edit one of the bot's messages."""
+        channel, message = self._channel_message(request)
+        if message.author_id != self.fake.bot_user_id:
+            raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        return json_response(self._edit(request, message, channel).data)
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        """Delete a message (the bot's own, or any with Manage Messages)."""
+        channel, message = self._channel_message(request)
+        if message.author_id != self.fake.bot_user_id:
+            self._require(channel, Perm.MANAGE_MESSAGES)
+        message.deleted = True
+        return web.Response(status=204)
+
+    def _edit(self, request: web.Request, message: Message, channel: Channel) -> Message:
+        payload = request[BODY] or {}
+        check_message(payload, files=len(request[FILES]), creating=False)
+        merged = {k: payload.get(k, message.data.get(k)) for k in ("content", "embeds", "components", "attachments")}
+        if not any(merged.values()) and not request[FILES]:
+            raise DiscordError(400, 50006, "Cannot send an empty message")
+        return self.fake.edit_message(message, payload, self._attachments(request, channel))
+
+    def _attachments(self, request: web.Request, channel: Channel) -> list[dict[str, Any]]:
+        attachments = []
+        for upload in request[FILES]:
+            attachment_id = self.fake.ids.next()
+            url = f"{self.fake.base_url}/attachments/{channel.id}/{attachment_id}/{upload['filename']}"
+            attachments.append(
+                {
+                    "id": str(attachment_id),
+                    "filename": upload["filename"],
+                    "size": upload["size"],
+                    "content_type": upload["content_type"],
+                    "url": url,
+                    "proxy_url": url,
+                }
+            )
+        return attachments
+
+    # -- threads ----------------------------------------------------------------------------------------------
+
+    async def thread_from_message(self, request: web.Request) -> web.Response:
+        """Start a public thread on a message (the thread's id is the message's)."""
+        channel, message = self._channel_message(request)
+        if channel.type != ChannelType.GUILD_TEXT:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if "thread" in message.data:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
+        self._require(channel, Perm.VIEW_CHANNEL | Perm.CREATE_PUBLIC_THREADS)
+        thread = self._new_thread(request, channel, message.id, ChannelType.PUBLIC_THREAD)
+        message.data["thread"] = thread.to_json()
+        return json_response(thread.to_json())
+
+    async def create_thread(self, request: web.Request) -> web.Response:
+        """Start a thread without a message (private by default, as in API v10)."""
+        channel = self._channel(request)
+        if channel.type != ChannelType.GUILD_TEXT:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        kind = (request[BODY] or {}).get("type", ChannelType.PRIVATE_THREAD)
+        if kind not in ChannelType.THREADS:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [{"code": "BASE_TYPE_CHOICES"}]}})
+        needed = Perm.CREATE_PUBLIC_THREADS if kind == ChannelType.PUBLIC_THREAD else Perm.CREATE_PRIVATE_THREADS
+        self._require(channel, Perm.VIEW_CHANNEL | needed)
+        return json_response(self._new_thread(request, channel, self.fake.ids.next(), kind).to_json())
+
+    def _new_thread(self, request: web.Request, parent: Channel, thread_id: int, kind: int) -> Channel:
+        name = (request[BODY] or {}).get("name") or ""
+        if not 1 <= len(name) <= 100:
+            raise DiscordError(
+                400, 50035, "Invalid Form Body", {"name": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH"}]}}
+            )
+        fake = self.fake
+        thread = Channel(
+            thread_id, name, type=kind, guild_id=fake.guild.id, parent_id=parent.id, owner_id=fake.bot_user_id
+        )
+        fake.threads.append(thread)
+        fake.broadcast("THREAD_CREATE", thread.to_json() | {"newly_created": True})
+        return thread
+
+    async def thread_member(self, request: web.Request) -> web.Response:
+        """Add someone to, or remove them from, a thread."""
+        thread = self._channel(request)
+        if thread.type not in ChannelType.THREADS or _snowflake(request, "user_id") not in self.fake.users:
+            raise DiscordError(404, 10003, "Unknown Channel")
+        return web.Response(status=204)
+
+
+def _snowflake(request: web.Request, key: str) -> int:
+    value = request.match_info[key]
+    return int(value) if value.isdigit() else -1

@@ -1,0 +1,560 @@
+"""FakeDiscord: a local Discord (HTTP API + Gateway) that the unmodified bot connects to, plus the test driver API."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from tests.fakediscord.gateway import Connection, Session, handle_gateway
+from tests.fakediscord.guild import Channel, ChannelType, Guild, Member, Perm
+from tests.fakediscord.interactions import (
+    InteractionResult,
+    InteractionType,
+    OptionRejected,
+    build_command_data,
+    find_command,
+    modal_submit_components,
+    now,
+)
+from tests.fakediscord.messages import SETTABLE_FLAGS, Message, compute_mentions
+from tests.fakediscord.routes import build_app
+from tests.fakediscord.snowflakes import Snowflakes, timestamp_of
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+DEFAULT_DEADLINE = 3.0
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+
+class FakeDiscord:
+    """A protocol-level fake of Discord for end-to-end tests and benchmarks.
+
+    Start it, point discord.py at ``base_url`` (``bot.endpoint.use_api_base``), then drive the bot with
+    ``slash``/``click``/``select``/``submit_modal`` and read what it did through messages and ``InteractionResult``.
+    Anything Discord would reject is answered as Discord would *and* appended to ``failures``.
+    """
+
+    def __init__(
+        self,
+        *,
+        channels: int = 4,
+        response_deadline: float | None = None,
+        token: str = "fake-token",
+        privileged_intents: int = 0,
+    ) -> None:
+        if channels < 3:
+            raise ValueError("the fake needs at least 3 channels")
+        env_deadline = os.environ.get("FAKE_DISCORD_DEADLINE")
+        # A loaded machine may raise the deadline through the environment, never lower it.
+        self.response_deadline = max(
+            response_deadline if response_deadline is not None else DEFAULT_DEADLINE,
+            float(env_deadline) if env_deadline else 0.0,
+        )
+        self.token = token
+        self.privileged_intents = privileged_intents
+        self.identify_close_code: int | None = None
+        self.ids = Snowflakes()
+        self.application_id = self.ids.next()
+        self.application_flags = 1 << 23  # APPLICATION_COMMAND_BADGE, as any bot with slash commands has
+        self.bot_user = Member(self.application_id, "tabletop-bot", "Tabletop Bot", bot=True)
+        self.guild = Guild(self.ids, self.bot_user, channels=channels)
+        self.dm_user = Member(self.ids.next(), "erin", "Erin")
+        self.threads: list[Channel] = []
+        self.dm_channels: dict[int, Channel] = {}
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.requests: list[dict[str, Any]] = []
+        self.failures: list[str] = []
+        self.rejections: list[str] = []
+        self.sessions: list[Session] = []
+        self.connections: list[Connection] = []
+        self.interactions: dict[int, InteractionResult] = {}
+        self.interactions_by_token: dict[str, InteractionResult] = {}
+        self.ready_count = 0
+        self.resume_count = 0
+        self._resume_count_at_drop = 0
+        self._messages: dict[int, Message] = {}
+        self._channel_messages: dict[int, list[Message]] = {}
+        self._injected_429: list[list[Any]] = []
+        self._callback_500s = 0
+        self._changed = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.base_url = ""
+
+    # -- lifecycle ---------------------------------------------------------------------------------------------
+
+    async def start(self) -> FakeDiscord:
+        """Listen on 127.0.0.1 on a free port; sets ``base_url``."""
+        app = build_app(self)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/gateway/resume", self._gateway)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        host, port = self._runner.addresses[0][:2]
+        self.base_url = f"http://{host}:{port}"
+        return self
+
+    async def stop(self) -> None:
+        """Close every Gateway connection and the server; record interactions the bot never answered."""
+        for connection in list(self.connections):
+            await connection.close(1001, "Going away.")
+        if self._runner is not None:
+            await self._runner.cleanup()
+        for res in self.interactions.values():
+            late = now() > res.deadline
+            if late and res.response_type is None and not res.errors and not res.no_response_expected:
+                self.fail(
+                    f"interaction {res.id} ({describe(res)}) was never answered (Discord: application did not respond)"
+                )
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        return await handle_gateway(self, request)
+
+    @property
+    def resume_gateway_url(self) -> str:
+        """Where READY tells the bot to RESUME (a distinct path, so tests can see it was used)."""
+        return self.base_url.replace("http://", "ws://", 1) + "/gateway/resume"
+
+    # -- world -------------------------------------------------------------------------------------------------
+
+    @property
+    def guild_id(self) -> int:
+        """The one guild's id."""
+        return self.guild.id
+
+    @property
+    def channels(self) -> list[Channel]:
+        """The guild's text channels."""
+        return self.guild.channels
+
+    @property
+    def members(self) -> list[Member]:
+        """Guild members (not the bot). ``members[0]`` has Manage Server; one is displayed as "@everyone"."""
+        return self.guild.members
+
+    @property
+    def bot_user_id(self) -> int:
+        """The bot's user id (equal to the application id, as for every modern bot)."""
+        return self.bot_user.id
+
+    @property
+    def users(self) -> dict[int, Member]:
+        """Every user the fake knows, by id."""
+        return {u.id: u for u in (self.bot_user, self.dm_user, *self.members)}
+
+    @property
+    def commands(self) -> list[dict[str, Any]]:
+        """The synced command schema: guild commands first, then global ones."""
+        return [c for cmds in self.guild_commands.values() for c in cmds] + self.global_commands
+
+    def channel(self, channel_id: int) -> Channel | None:
+        """Any channel, thread or DM by id."""
+        for channel in (*self.guild.channels, *self.threads, *self.dm_channels.values()):
+            if channel.id == channel_id:
+                return channel
+        return None
+
+    def dm_channel(self, user: Member | None = None) -> Channel:
+        """The DM channel between ``user`` (default ``dm_user``) and the bot, created on first use."""
+        user = user or self.dm_user
+        if user.id not in self.dm_channels:
+            self.dm_channels[user.id] = Channel(self.ids.next(), "", type=ChannelType.DM, recipient=user)
+        return self.dm_channels[user.id]
+
+    def bot_permissions(self, channel: Channel) -> int:
+        """What the bot may do in ``channel`` (what Discord sends as ``app_permissions``)."""
+        if channel.is_dm:
+            return Perm.DM
+        if channel.type in ChannelType.THREADS:
+            parent = self.channel(channel.parent_id or 0)
+            assert parent is not None
+            return self.guild.bot_permissions(parent)
+        return self.guild.bot_permissions(channel)
+
+    def set_channel_permissions(self, channel: Channel, *, bot_allow: int = 0, bot_deny: int = 0) -> None:
+        """Set the bot's member overwrite in ``channel`` (e.g. ``bot_deny=Perm.SEND_MESSAGES``) and tell the bot."""
+        channel.bot_allow, channel.bot_deny = bot_allow, bot_deny
+        self.broadcast("CHANNEL_UPDATE", channel.to_json())
+        self.notify()
+
+    def broadcast(self, event: str, data: dict[str, Any]) -> None:
+        """Dispatch a Gateway event to every live session."""
+        for session in self._target_sessions():
+            session.dispatch(event, data)
+
+    def _target_sessions(self) -> list[Session]:
+        # Connected sessions; while none is connected, the ones waiting to RESUME keep the events for replay.
+        connected = [s for s in self.sessions if s.connection is not None and not s.ended]
+        return connected or [s for s in self.sessions if not s.ended]
+
+    # -- state changes and waiting -----------------------------------------------------------------------------
+
+    def notify(self) -> None:
+        """Wake everything waiting in ``wait_for``: call after every state change."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def fail(self, problem: str) -> None:
+        """Record something Discord would have refused or that no real bot may do; the fixture fails on it."""
+        log.error("fake Discord: %s", problem)
+        self.failures.append(problem)
+        self.notify()
+
+    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0, *, what: str = "the condition") -> T:
+        """Wait until ``predicate()`` is truthy (re-checked on every state change) and return its value."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = predicate()
+            if result:
+                return result
+            changed = self._changed
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"timed out after {timeout}s waiting for {what}; failures so far: {self.failures}")
+            try:
+                await asyncio.wait_for(changed.wait(), remaining)
+            except TimeoutError:
+                continue  # one last look at the predicate, then the deadline check raises
+
+    # -- messages ----------------------------------------------------------------------------------------------
+
+    def messages(self, channel: Channel) -> list[Message]:
+        """Messages everyone sees in ``channel``, oldest first (no ephemeral, no deleted ones)."""
+        return [m for m in self._channel_messages.get(channel.id, []) if not m.deleted and not m.ephemeral]
+
+    def ephemerals(self, member: Member) -> list[Message]:
+        """Ephemeral messages only ``member`` sees, oldest first."""
+        return [m for m in self._messages.values() if m.viewer_id == member.id and m.ephemeral and not m.deleted]
+
+    def message(self, message_id: int) -> Message | None:
+        """Any stored message by id (including ephemeral and deleted ones)."""
+        return self._messages.get(message_id)
+
+    async def wait_for_message(
+        self, channel: Channel, predicate: Callable[[Message], bool] | None = None, timeout: float = 5.0
+    ) -> Message:
+        """The first visible message in ``channel`` matching ``predicate``, waiting for it if needed."""
+
+        def find() -> Message | None:
+            return next((m for m in self.messages(channel) if predicate is None or predicate(m)), None)
+
+        return await self.wait_for(find, timeout, what=f"a message in #{channel.name}")
+
+    def delete_message(self, channel: Channel, message_id: int) -> None:
+        """A user (a moderator) deletes a message; the bot is not told (it has no message intents)."""
+        message = self._messages.get(message_id)
+        if message is None or message.channel is not channel:
+            raise LookupError(f"no message {message_id} in #{channel.name}")
+        message.deleted = True
+        self.notify()
+
+    def create_message(
+        self,
+        channel: Channel,
+        payload: dict[str, Any],
+        *,
+        attachments: list[dict[str, Any]] | None = None,
+        interaction: InteractionResult | None = None,
+        message_type: int = 0,
+        extra_flags: int = 0,
+    ) -> Message:
+        """Store a message the bot sent (already validated) and return it."""
+        message_id = self.ids.next()
+        flags = ((payload.get("flags") or 0) & SETTABLE_FLAGS) | extra_flags
+        data: dict[str, Any] = {
+            "id": str(message_id),
+            "channel_id": str(channel.id),
+            "author": self.bot_user.user_json(),
+            "content": payload.get("content") or "",
+            "timestamp": timestamp_of(message_id),
+            "edited_timestamp": None,
+            "tts": bool(payload.get("tts")),
+            "attachments": attachments or [],
+            "embeds": [{"type": "rich"} | e for e in payload.get("embeds") or []],
+            "components": payload.get("components") or [],
+            "pinned": False,
+            "type": message_type,
+            "flags": flags,
+            "reactions": [],
+        }
+        data |= self._mentions(data["content"], payload.get("allowed_mentions"))
+        if interaction is not None:
+            data["webhook_id"] = str(self.application_id)
+            data["application_id"] = str(self.application_id)
+            data["interaction_metadata"] = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": interaction.member.user_json(),
+                "authorizing_integration_owners": interaction.payload.get("authorizing_integration_owners", {}),
+            }
+        if payload.get("message_reference"):
+            data["message_reference"] = {"type": 0, "channel_id": str(channel.id)} | payload["message_reference"]
+            data["type"] = 19  # REPLY
+        message = Message(
+            data,
+            channel,
+            interaction_id=interaction.id if interaction else None,
+            viewer_id=interaction.member.id if interaction and flags & 64 else None,
+        )
+        message.allowed_mentions = payload.get("allowed_mentions")
+        self._messages[message_id] = message
+        self._channel_messages.setdefault(channel.id, []).append(message)
+        self.notify()
+        return message
+
+    def edit_message(
+        self, message: Message, payload: dict[str, Any], attachments: list[dict[str, Any]] | None = None
+    ) -> Message:
+        """Apply an edit the bot sent (already validated); a deferred response's first edit fills it in."""
+        data = message.data
+        for key in ("content", "components"):
+            if key in payload:
+                data[key] = payload[key] or ([] if key == "components" else "")
+        if "embeds" in payload:
+            data["embeds"] = [{"type": "rich"} | e for e in payload["embeds"] or []]
+        if "flags" in payload and payload["flags"] is not None:
+            # Only SUPPRESS_EMBEDS may change on edit; ephemerality is fixed at creation.
+            data["flags"] = (data["flags"] & ~4) | (payload["flags"] & 4)
+        if "attachments" in payload:
+            keep = {str(a.get("id")) for a in payload["attachments"] or []}
+            data["attachments"] = [a for a in data["attachments"] if a["id"] in keep] + (attachments or [])
+        if "allowed_mentions" in payload:
+            message.allowed_mentions = payload["allowed_mentions"]
+        data |= self._mentions(data["content"], message.allowed_mentions)
+        if message.loading:
+            data["flags"] &= ~(1 << 7)
+        else:
+            data["edited_timestamp"] = timestamp_of(self.ids.next())
+        message.edits += 1
+        self.notify()
+        return message
+
+    def _mentions(self, content: str, allowed: dict[str, Any] | None) -> dict[str, Any]:
+        return compute_mentions(content, allowed, self.users, {r.id: r for r in self.guild.roles})
+
+    # -- interactions ------------------------------------------------------------------------------------------
+
+    async def slash(
+        self,
+        channel: Channel,
+        member: Member,
+        command: str,
+        options: dict[str, Any] | None = None,
+        *,
+        subcommand: str | None = None,
+    ) -> InteractionResult:
+        """Run ``/command`` (a path like "crowns new" for subcommands) as ``member`` in ``channel``.
+
+        Options are typed per the synced schema (pass Member/Channel/Role objects for those kinds). If Discord's
+        client would refuse the invocation, nothing is sent and ``res.error`` says why.
+        """
+        parts = command.split() + (subcommand.split() if subcommand else [])
+        schema = find_command(self._commands_for(channel), parts[0])
+        if schema is None:
+            self.fail(f"/{parts[0]} is not a synced command (synced: {[c['name'] for c in self.commands]})")
+            raise LookupError(f"/{parts[0]} is not a synced command")
+        res = self._new_interaction(InteractionType.APPLICATION_COMMAND, channel, member)
+        refusal = self._command_refusal(schema, channel, member)
+        if refusal:
+            res.errors.append(refusal)
+            return res
+        try:
+            data = build_command_data(self, schema, parts[1:], options or {}, channel)
+        except OptionRejected as exc:
+            res.errors.append(f"Discord refused /{' '.join(parts)}: {exc}")
+            return res
+        self._dispatch(res, data)
+        return res
+
+    def _commands_for(self, channel: Channel) -> list[dict[str, Any]]:
+        guild_commands = [] if channel.is_dm else self.guild_commands.get(self.guild.id, [])
+        return guild_commands + self.global_commands
+
+    def _command_refusal(self, schema: dict[str, Any], channel: Channel, member: Member) -> str | None:
+        name = schema["name"]
+        if channel.is_dm:
+            contexts = schema.get("contexts")
+            allowed = 1 in contexts if contexts is not None else schema.get("dm_permission", True) is not False
+            return None if allowed else f"/{name} is not available in DMs"
+        required = schema.get("default_member_permissions")
+        if required is not None and member.permissions & int(required) != int(required):
+            return f"/{name} is hidden from {member.name}: needs permissions {required}"
+        return None
+
+    async def click(self, message: Message, custom_id_or_label: str, member: Member) -> InteractionResult:
+        """``member`` clicks the button with this custom_id (or label) on ``message``."""
+        source = self._clickable(message, member)
+        button = source.button(custom_id_or_label)
+        if button.get("disabled"):
+            raise ValueError(f"button {custom_id_or_label!r} is disabled; Discord would not let anyone click it")
+        if "custom_id" not in button:
+            raise ValueError(f"button {custom_id_or_label!r} is a link button; clicking it opens a URL")
+        res = self._new_interaction(InteractionType.MESSAGE_COMPONENT, source.channel, member, source)
+        self._dispatch(res, {"custom_id": button["custom_id"], "component_type": 2})
+        return res
+
+    async def select(self, message: Message, custom_id: str, values: list[Any], member: Member) -> InteractionResult:
+        """``member`` picks ``values`` in the select menu ``custom_id`` on ``message``."""
+        source = self._clickable(message, member)
+        menu = next((s for s in source.selects if s.get("custom_id") == custom_id), None)
+        if menu is None:
+            raise LookupError(f"no select {custom_id!r} on message {source.id}")
+        if menu.get("disabled"):
+            raise ValueError(f"select {custom_id!r} is disabled")
+        res = self._new_interaction(InteractionType.MESSAGE_COMPONENT, source.channel, member, source)
+        chosen = [str(v.id) if isinstance(v, Member | Channel) else str(v) for v in values]
+        low, high = menu.get("min_values", 1), menu.get("max_values", 1)
+        options = [o["value"] for o in menu.get("options", [])]
+        if not low <= len(chosen) <= high or (menu["type"] == 3 and not set(chosen) <= set(options)):
+            res.errors.append(f"Discord refused the selection {chosen}: options {options}, {low}..{high} values")
+            return res
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": menu["type"], "values": chosen}
+        users = [v for v in values if isinstance(v, Member)]
+        if users:
+            data["resolved"] = {"users": {str(u.id): u.user_json() for u in users}}
+        self._dispatch(res, data)
+        return res
+
+    async def submit_modal(
+        self, res: InteractionResult, values: dict[str, Any], member: Member | None = None
+    ) -> InteractionResult:
+        """Fill in and submit the modal the bot opened in answer to ``res`` (text inputs by custom_id)."""
+        if res.modal is None:
+            raise ValueError(f"the bot did not answer interaction {res.id} with a modal")
+        member = member or res.member
+        submit = self._new_interaction(InteractionType.MODAL_SUBMIT, res.channel, member, res.source)
+        try:
+            components = modal_submit_components(res.modal, values)
+        except OptionRejected as exc:
+            submit.errors.append(f"Discord refused the modal: {exc}")
+            return submit
+        self._dispatch(submit, {"custom_id": res.modal["custom_id"], "components": components})
+        return submit
+
+    def _clickable(self, message: Message, member: Member) -> Message:
+        source = self._messages.get(message.id)
+        if source is None or source.deleted:
+            raise LookupError(f"message {message.id} does not exist (deleted?)")
+        if source.ephemeral and source.viewer_id != member.id:
+            raise ValueError(f"{member.name} cannot see ephemeral message {message.id}")
+        return source
+
+    def _new_interaction(
+        self, kind: int, channel: Channel, member: Member, source: Message | None = None
+    ) -> InteractionResult:
+        return InteractionResult(self, self.ids.next(), kind, channel, member, source=source)
+
+    def _dispatch(self, res: InteractionResult, data: dict[str, Any]) -> None:
+        res.payload = self._interaction_payload(res, data)
+        targets = self._target_sessions()
+        if not targets:
+            raise RuntimeError("no bot is connected to the fake Discord")
+        self.interactions[res.id] = res
+        self.interactions_by_token[res.token] = res
+        res.sent_at = now()
+        res.deadline = res.sent_at + self.response_deadline
+        for session in targets:
+            session.dispatch("INTERACTION_CREATE", res.payload)
+
+    def _interaction_payload(self, res: InteractionResult, data: dict[str, Any]) -> dict[str, Any]:
+        channel, member = res.channel, res.member
+        payload: dict[str, Any] = {
+            "id": str(res.id),
+            "application_id": str(self.application_id),
+            "type": res.type,
+            "data": data,
+            "token": res.token,
+            "version": 1,
+            "channel_id": str(channel.id),
+            "locale": "en-US",
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "app_permissions": str(self.bot_permissions(channel)),
+        }
+        if channel.is_dm:
+            payload |= {
+                "user": member.user_json(),
+                "channel": channel.to_json(),
+                "context": 1,
+                "authorizing_integration_owners": {"0": "0"},
+            }
+        else:
+            payload |= {
+                "guild_id": str(self.guild.id),
+                "guild": {"id": str(self.guild.id), "locale": "en-US", "features": []},
+                "guild_locale": "en-US",
+                "member": member.member_json(),
+                "channel": channel.to_json() | {"permissions": str(member.permissions)},
+                "context": 0,
+                "authorizing_integration_owners": {"0": str(self.guild.id)},
+            }
+        if res.source is not None:
+            payload["message"] = res.source.data
+        return payload
+
+    def acknowledge(
+        self, res: InteractionResult, callback_type: int, data: dict[str, Any], message: Message | None
+    ) -> None:
+        """Record the bot's accepted initial response and the message it created or updated."""
+        res.callback_at = now()
+        res.original = message
+        res.edits_at_ack = message.edits if message else 0
+        res.response_type = callback_type
+        res.response_data = data
+        self.notify()
+
+    # -- fault injection ---------------------------------------------------------------------------------------
+
+    def inject_429(self, route_substring: str, retry_after: float = 0.05, count: int = 1) -> None:
+        """Answer the next ``count`` requests whose "METHOD /api/v10/path" contains ``route_substring`` with 429."""
+        self._injected_429.append([route_substring, retry_after, count])
+
+    def take_429(self, method: str, path: str) -> float | None:
+        """If a 429 is injected for this request, consume it and return its retry_after."""
+        for entry in self._injected_429:
+            if entry[0] in f"{method} {path}" and entry[2] > 0:
+                entry[2] -= 1
+                return entry[1]
+        return None
+
+    def inject_500_on_next_callback(self, count: int = 1) -> None:
+        """Answer the next ``count`` interaction callbacks with 500 (not acknowledging them)."""
+        self._callback_500s += count
+
+    def take_callback_500(self) -> bool:
+        """Consume one injected callback 500, if any."""
+        if self._callback_500s:
+            self._callback_500s -= 1
+            return True
+        return False
+
+    async def drop_gateway(self) -> None:
+        """Drop every Gateway connection (close 4000, resumable); the bot must come back with RESUME."""
+        self._resume_count_at_drop = self.resume_count
+        for connection in list(self.connections):
+            await connection.close(4000, "Connection dropped by the test.")
+
+    async def wait_for_resume(self, timeout: float = 10.0) -> None:
+        """Wait until a session has RESUMEd since the last ``drop_gateway``."""
+        await self.wait_for(lambda: self.resume_count > self._resume_count_at_drop, timeout, what="a RESUME")
+
+    def close_on_identify(self, code: int) -> None:
+        """Close the next IDENTIFYing connections with this Gateway close code (e.g. 4014 disallowed intents)."""
+        self.identify_close_code = code
+
+
+def describe(res: InteractionResult) -> str:
+    """A short description of an interaction for failure messages."""
+    data = res.payload.get("data", {})
+    what = f"/{data['name']}" if "name" in data else f"component {data.get('custom_id')}"
+    return f"{what} by {res.member.name} in #{res.channel.name or 'DM'}"
