@@ -133,6 +133,12 @@ _ADAPTER: TypeAdapter[Any] = TypeAdapter(CrownsAction)
 
 def parse_action(data: dict[str, Any]) -> BaseModel:
     """Validate a JSON action; an unknown or malformed one is an IllegalAction."""
+    if data.get("type") == "reroll" and "dice" in data:
+        # Players (and UIs) may try to pick single dice; the rules only allow whole groups (2.6 #6).
+        raise IllegalAction(
+            "Matching dice must be rerolled together: choose Skulls, Scrolls or Both. "
+            "Locked crowns and daggers need a Fate token."
+        )
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
