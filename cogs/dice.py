@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import re
 
@@ -68,7 +69,7 @@ class Dice(commands.Cog):
         self.worker.warm_up()
 
     async def cog_unload(self) -> None:
-        self.worker.close()
+        await asyncio.to_thread(self.worker.close)
 
     @app_commands.command(name="roll", description="Roll dice, e.g. 1d20+5, 4d6kh3, 6x 4d6kh3, 6d10 t7 f1, adv.")
     @app_commands.describe(

@@ -61,9 +61,10 @@ class RollWorker:
             pool.submit(int)
 
     def close(self) -> None:
-        """Stop the pool this worker started (a pool passed in belongs to the caller)."""
+        """Stop the pool this worker started and wait for its processes (a pool passed in belongs to the caller)."""
         if self._owns_executor and self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            # Waiting is short: no roll outlives its time cap, and queued ones are cancelled.
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
 
     def _pool(self) -> Executor:
