@@ -42,6 +42,7 @@ class Connection:
 
     def __init__(self, ws: web.WebSocketResponse, *, compress: bool) -> None:
         self.ws = ws
+        self.closed_by_server = False
         self._compressor = zlib.compressobj() if compress else None
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
@@ -68,6 +69,7 @@ class Connection:
 
     async def close(self, code: int, message: str = "") -> None:
         """Close the websocket with a Gateway close code."""
+        self.closed_by_server = True
         self._writer.cancel()
         await self.ws.close(code=code, message=message.encode())
 
@@ -125,7 +127,7 @@ async def handle_gateway(fake: FakeDiscord, request: web.Request) -> web.WebSock
         fake.connections.remove(connection)
         if session is not None and session.connection is connection:
             session.connection = None
-            session.ended = ws.close_code in (1000, 1001)
+            session.ended = not connection.closed_by_server and ws.close_code in (1000, 1001)
         connection._writer.cancel()
         fake.notify()
     return ws

@@ -97,6 +97,16 @@ class Member:
     roles: list[Role] | None = None
     bot: bool = False
 
+    @property
+    def display_name(self) -> str:
+        """The name shown in chat (same as ``name``; discord.py's spelling)."""
+        return self.name
+
+    @property
+    def mention(self) -> str:
+        """``<@id>``: how a message mentions this user."""
+        return f"<@{self.id}>"
+
     def user_json(self) -> dict[str, Any]:
         """The user object."""
         data: dict[str, Any] = {
