@@ -24,7 +24,7 @@ def escape(text: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
-class RollAgain(discord.ui.DynamicItem[discord.ui.Button], template=r"roll:(?P<private>[01]):(?P<expression>.+)"):
+class RollAgain(discord.ui.DynamicItem[discord.ui.Button], template=r"(?s)roll:(?P<private>[01]):(?P<expression>.+)"):
     """A button that re-rolls the expression carried in its own custom_id, so it needs no storage."""
 
     def __init__(self, expression: str, *, private: bool) -> None:
@@ -102,27 +102,29 @@ class Dice(commands.Cog):
             result = dataclasses.replace(result, label=label.strip() or None)
         header = f"🎲 **{escape(interaction.user.display_name)}** rolled"
         body = render(result, escape=escape, limit=2000 - len(header) - 1)
+        view = roll_again_view(result, private=private)
         await interaction.response.send_message(
             f"{header}\n{body}",
             ephemeral=private,
             allowed_mentions=NO_MENTIONS,
-            view=self._again_view(result, private=private),
+            view=discord.utils.MISSING if view is None else view,
         )
 
-    @staticmethod
-    def _again_view(result: RollResult, *, private: bool) -> discord.ui.View | discord.utils.MISSING:
-        # The expression travels in the custom_id (100 chars at most). Keep the label if it fits, drop it
-        # if only the dice fit, and leave the button off when even the dice don't: a longer roll is rare
-        # and a database row per message for it would outlive the message.
-        candidates = [result.expression]
-        if result.label:
-            candidates.insert(0, f"{result.expression} # {result.label}")
-        for candidate in candidates:
-            if len(RollAgain.custom_id_for(candidate, private=private)) <= CUSTOM_ID_LIMIT:
-                view = discord.ui.View(timeout=None)
-                view.add_item(RollAgain(candidate, private=private))
-                return view
-        return discord.utils.MISSING
+
+def roll_again_view(result: RollResult, *, private: bool) -> discord.ui.View | None:
+    """A view with the Roll again button, or None when the expression can't travel in a custom_id."""
+    # The expression travels in the custom_id (100 chars at most). Keep the label if it fits, drop it
+    # if only the dice fit, and leave the button off when even the dice don't: a longer roll is rare
+    # and a database row per message for it would outlive the message.
+    candidates = [result.expression]
+    if result.label:
+        candidates.insert(0, f"{result.expression} # {result.label}")
+    for candidate in candidates:
+        if len(RollAgain.custom_id_for(candidate, private=private)) <= CUSTOM_ID_LIMIT:
+            view = discord.ui.View(timeout=None)
+            view.add_item(RollAgain(candidate, private=private))
+            return view
+    return None
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -62,11 +62,6 @@ class RollSet:
         """The dice terms, left to right."""
         return tuple(part for part in self.parts if isinstance(part, DiceGroup))
 
-    @property
-    def value(self) -> int:
-        """What this set is worth: successes when counting them, else the total."""
-        return self.total if self.successes is None else self.successes
-
 
 @dataclass(frozen=True, slots=True)
 class RollResult:
@@ -78,13 +73,3 @@ class RollResult:
     label: str | None = None
     target: int | None = None
     failure: int | None = None
-
-    @property
-    def counts_successes(self) -> bool:
-        """True when each set is worth a number of successes."""
-        return self.target is not None
-
-    @property
-    def dice_count(self) -> int:
-        """Every die that shows in the result (explosions included, rerolls counted once)."""
-        return sum(len(group.faces) for roll_set in self.sets for group in roll_set.groups)

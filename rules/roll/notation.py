@@ -35,11 +35,6 @@ class RollRequest:
     """Dice showing at most this take one success away (``f1``)."""
     label: str | None = None
 
-    @property
-    def counts_successes(self) -> bool:
-        """True when the result is a number of successes rather than a sum."""
-        return self.target is not None
-
     def canonical(self, *, with_label: bool = True) -> str:
         """The request written back in the primary syntax; parsing it gives the same request."""
         parts = [f"{self.sets}x {self.body}" if self.sets > 1 else self.body]
