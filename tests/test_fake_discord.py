@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -236,3 +240,29 @@ async def test_restarted_bot_keeps_its_database(make_bot: MakeBot, fake: FakeDis
     res = await fake.slash(fake.channels[0], fake.members[1], "ping")
     assert (await res.message()).content == "Pong!"
     assert second.settings.database_path == first.settings.database_path
+
+
+SPEC_CHECK = Path(__file__).resolve().parents[1].parent / "shared" / "tools" / "discord_spec_check.py"
+
+
+@pytest.mark.skipif(not SPEC_CHECK.exists(), reason="../shared (Discord's OpenAPI description) is absent")
+async def test_every_request_of_a_tour_is_valid_under_discords_spec(
+    fake: FakeDiscord, probe_bot: TabletopBot, tmp_path: Path
+) -> None:
+    channel, member = fake.channels[0], fake.members[1]
+    for command in ("ping", "probe defer", "probe defer-followup", "probe followups", "probe post", "probe thread"):
+        await (await fake.slash(channel, member, command)).message()
+    board = await (await fake.slash(channel, member, "probe buttons")).message()
+    await (await fake.click(board, "Alpha", member)).message()
+    await (await fake.click(board, "Later", member)).message()
+    await (await fake.select(board, "probe:pick", ["x"], member)).message()
+    await fake.submit_modal(await fake.click(board, "Ask", member), {"answer": "yes"})
+    await fake.wait_for(lambda: len(fake.threads) == 2 and all(fake.messages(t) for t in fake.threads))
+    log = tmp_path / "requests.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in fake.requests))
+    checker = await asyncio.create_subprocess_exec(
+        sys.executable, str(SPEC_CHECK), str(log), stdout=asyncio.subprocess.PIPE
+    )
+    report, _ = await checker.communicate()
+    assert checker.returncode == 0, report.decode()
+    assert " 0 invalid, 0 unknown route" in report.decode()

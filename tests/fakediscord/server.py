@@ -204,18 +204,26 @@ class FakeDiscord:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    def fail(self, problem: str) -> None:
-        """Record something Discord would have refused or that no real bot may do; the fixture fails on it."""
-        if any(pattern in problem for pattern in self._tolerate):
+    def fail(self, problem: str) -> bool:
+        """Record something Discord would have refused or that no real bot may do; the fixture fails on it.
+
+        Returns False if the test declared the problem expected (``tolerate``).
+        """
+        expected = any(pattern in problem for pattern in self._tolerate)
+        if expected:
             log.info("fake Discord (expected by the test): %s", problem)
             self.tolerated.append(problem)
         else:
             log.error("fake Discord: %s", problem)
             self.failures.append(problem)
         self.notify()
+        return not expected
 
     def tolerate(self, pattern: str) -> None:
-        """Record problems containing ``pattern`` in ``tolerated`` instead of ``failures`` (for tests of them)."""
+        """Record problems containing ``pattern`` in ``tolerated`` instead of ``failures`` (for tests of them).
+
+        Requests that caused a tolerated problem stay out of the DISCORD_REQUEST_LOG: they are wrong on purpose.
+        """
         self._tolerate.append(pattern)
 
     async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0, *, what: str = "the condition") -> T:
@@ -437,7 +445,11 @@ class FakeDiscord:
     async def submit_modal(
         self, res: InteractionResult, values: dict[str, Any], member: Member | None = None
     ) -> InteractionResult:
-        """Fill in and submit the modal the bot opened in answer to ``res`` (text inputs by custom_id)."""
+        """Fill in and submit the modal the bot opened in answer to ``res`` (text inputs by custom_id).
+
+        Waits for the bot's response to ``res`` first.
+        """
+        await res.response()
         if res.modal is None:
             raise ValueError(f"the bot did not answer interaction {res.id} with a modal")
         member = member or res.member
