@@ -1,0 +1,216 @@
+"""Interaction round-trip benchmark: ``python bench/latency.py [--subprocess] [-n 200] [-c 50] [--channels 200]``.
+
+Starts the local fake Discord and the bot, then for each scenario sends interactions one at a time (latency)
+and in concurrent bursts spread over many channels (throughput), timing INTERACTION_CREATE sent → initial
+response (callback) received. Prints a table, then as the last line one JSON object.
+
+By default the bot runs in this process, on the same event loop as the fake, so the numbers include the fake's
+own cost; ``--subprocess`` runs ``python -m bot`` as a separate process instead (as in production).
+
+Adding a scenario: write ``async def f(fake, channel, member) -> InteractionResult`` that sends one interaction
+and decorate it with ``@scenario("name")``; it gets ``name_p50_ms`` etc. in the JSON, and ratios against ping.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Run as a script from anywhere: the bot and the fake are imported from the repository.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.app import TabletopBot
+from bot.endpoint import use_api_base
+from bot.settings import Settings
+from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Member
+from tests.fakediscord.process import spawn_bot_process
+
+Scenario = Callable[[FakeDiscord, Channel, Member], Awaitable[InteractionResult]]
+SCENARIOS: dict[str, Scenario] = {}
+BASELINE = "ping"
+DISCORD_DEADLINE_S = 3.0
+
+
+def scenario(name: str) -> Callable[[Scenario], Scenario]:
+    """Register a scenario: a coroutine that sends one interaction and returns its InteractionResult."""
+
+    def register(function: Scenario) -> Scenario:
+        SCENARIOS[name] = function
+        return function
+
+    return register
+
+
+@scenario("ping")
+async def ping(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+    """The cheapest round trip: the baseline."""
+    return await fake.slash(channel, member, "ping")
+
+
+@scenario("roll")
+async def roll(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+    """A typical roll."""
+    return await fake.slash(channel, member, "roll", options={"expression": "4d6kh3"})
+
+
+@dataclass
+class Measurement:
+    """Latencies (seconds) of one scenario, sequential and concurrent, and the burst wall time."""
+
+    sequential: list[float] = field(default_factory=list)
+    concurrent: list[float] = field(default_factory=list)
+    burst_seconds: float = 0.0
+
+    @property
+    def per_second(self) -> float:
+        """Throughput of the concurrent burst."""
+        return len(self.concurrent) / self.burst_seconds if self.burst_seconds else 0.0
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest-rank percentile."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
+
+
+async def one(fake: FakeDiscord, run: Scenario, index: int) -> float:
+    """Send one interaction (channel and member chosen by ``index``) and return its round trip."""
+    channel = fake.channels[index % len(fake.channels)]
+    member = fake.members[index % len(fake.members)]
+    res = await run(fake, channel, member)
+    await res.response(timeout=60)
+    assert res.latency is not None
+    return res.latency
+
+
+async def measure(fake: FakeDiscord, run: Scenario, n: int, concurrency: int) -> Measurement:
+    """Warm up, then ``n`` sequential interactions and ``n`` more in bursts of ``concurrency``."""
+    for i in range(5):
+        await one(fake, run, i)
+    result = Measurement()
+    for i in range(n):
+        result.sequential.append(await one(fake, run, i))
+    started = time.perf_counter()
+    for first in range(0, n, concurrency):
+        burst = range(first, min(n, first + concurrency))
+        result.concurrent += await asyncio.gather(*(one(fake, run, i) for i in burst))
+    result.burst_seconds = time.perf_counter() - started
+    return result
+
+
+async def start_bot(fake: FakeDiscord, workdir: Path, subprocess_bot: bool) -> Callable[[], Awaitable[None]]:
+    """Start the bot (in process or as ``python -m bot``); return a coroutine function that stops it."""
+    db_path = workdir / "bench.sqlite3"
+    if subprocess_bot:
+        proc = await spawn_bot_process(fake, db_path, {"LOG_LEVEL": "WARNING"})
+
+        async def stop_process() -> None:
+            os.kill(proc.pid, signal.SIGTERM)
+            await asyncio.to_thread(proc.wait)
+
+        return stop_process
+    use_api_base(fake.base_url)
+    settings = Settings(discord_token=fake.token, database_path=db_path, dev_guild_id=None, _env_file=None)
+    bot = TabletopBot(settings, guild_ready_timeout=0.1)
+    await bot.login(fake.token)
+    task = asyncio.create_task(bot.connect())
+    await bot.wait_until_ready()
+
+    async def stop_bot() -> None:
+        await bot.close()
+        await task
+
+    return stop_bot
+
+
+def table(results: dict[str, Measurement], skipped: dict[str, str]) -> str:
+    """The human-readable report."""
+    lines = [
+        f"{'scenario':<10} {'mode':<11} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} {'/s':>8}"
+    ]
+    for name, m in results.items():
+        for mode, values in (("sequential", m.sequential), ("concurrent", m.concurrent)):
+            stats = [percentile(values, p) * 1000 for p in (50, 95, 99, 100)]
+            rate = f"{m.per_second:8.0f}" if mode == "concurrent" else f"{len(values) / sum(values):8.0f}"
+            lines.append(f"{name:<10} {mode:<11} {len(values):>5} " + " ".join(f"{s:8.2f}" for s in stats) + f" {rate}")
+        late = sum(v > DISCORD_DEADLINE_S for v in m.sequential + m.concurrent)
+        if late:
+            lines.append(f"{name:<10} {late} interactions over Discord's {DISCORD_DEADLINE_S:.0f} s deadline")
+    lines += [f"{name:<10} skipped: {why}" for name, why in skipped.items()]
+    return "\n".join(lines)
+
+
+def summary(results: dict[str, Measurement]) -> dict[str, float | None]:
+    """The JSON line: p50/p99/throughput per scenario and ratios against the baseline."""
+    out: dict[str, float | None] = {}
+    base = results.get(BASELINE)
+    for name in SCENARIOS:
+        m = results.get(name)
+        p50 = percentile(m.sequential, 50) if m else None
+        p99 = percentile(m.sequential, 99) if m else None
+        out[f"{name}_p50_ms"] = None if p50 is None else round(p50 * 1000, 3)
+        out[f"{name}_p99_ms"] = None if p99 is None else round(p99 * 1000, 3)
+        out[f"{name}_per_s"] = round(m.per_second, 1) if m else None
+        if name != BASELINE:
+            ok = m is not None and base is not None
+            out[f"{name}_ratio_p50"] = round(p50 / percentile(base.sequential, 50), 3) if ok else None  # type: ignore[operator,union-attr]
+            out[f"{name}_ratio_p99"] = round(p99 / percentile(base.sequential, 99), 3) if ok else None  # type: ignore[operator,union-attr]
+    return out
+
+
+async def main(args: argparse.Namespace) -> int:
+    """Run every scenario whose command the bot synced; print the table and the JSON line."""
+    fake = FakeDiscord(channels=args.channels, response_deadline=60.0)
+    await fake.start()
+    results: dict[str, Measurement] = {}
+    skipped: dict[str, str] = {}
+    try:
+        with tempfile.TemporaryDirectory() as workdir:
+            stop = await start_bot(fake, Path(workdir), args.subprocess)
+            try:
+                synced = {c["name"] for c in fake.commands}
+                for name, run in SCENARIOS.items():
+                    if args.only and name not in args.only:
+                        continue
+                    try:
+                        results[name] = await measure(fake, run, args.n, args.concurrency)
+                    except LookupError as exc:  # the scenario's command is not synced (yet)
+                        fake.failures.clear()
+                        skipped[name] = f"{exc} (synced: {sorted(synced)})"
+            finally:
+                await stop()
+    finally:
+        await fake.stop()
+    mode = "subprocess bot" if args.subprocess else "in-process bot (same event loop as the fake)"
+    print(f"Round trip INTERACTION_CREATE → callback; {mode}; {args.channels} channels, bursts of {args.concurrency}")
+    print(table(results, skipped))
+    if fake.failures:
+        print("fake Discord recorded problems:", *fake.failures, sep="\n  ")
+    print(json.dumps(summary(results)))
+    return 1 if fake.failures else 0
+
+
+def parse_args() -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=200, help="interactions per scenario and mode (default 200)")
+    parser.add_argument("-c", "--concurrency", type=int, default=50, help="interactions per burst (default 50)")
+    parser.add_argument("--channels", type=int, default=200, help="text channels in the fake guild (default 200)")
+    parser.add_argument("--subprocess", action="store_true", help="run the bot as `python -m bot`")
+    parser.add_argument("--only", nargs="*", help="run only these scenarios (the baseline is needed for ratios)")
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.WARNING)
+    sys.exit(asyncio.run(main(parse_args())))
