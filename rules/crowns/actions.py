@@ -7,7 +7,8 @@ rolls, RULES.md S5b), so it has no action.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from functools import lru_cache
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -143,6 +144,15 @@ def parse_action(data: dict[str, Any]) -> BaseModel:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
         raise IllegalAction("That is not a Dice of Crowns action.") from exc
+
+
+ActionT = TypeVar("ActionT", bound=_Action)
+
+
+@lru_cache(maxsize=4096)
+def action(cls: type[ActionT], **fields: Any) -> ActionT:
+    """A shared instance of an action; they are immutable, and ``legal_actions`` builds many per step."""
+    return cls(**fields)
 
 
 ROLL = Roll()

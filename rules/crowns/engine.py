@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -26,7 +27,7 @@ from rules.crowns.actions import (
 )
 from rules.crowns.data import DIE_IDS
 from rules.crowns.options import CrownsOptions
-from rules.crowns.scoring import fate_eligible, pending_scrolls
+from rules.crowns.scoring import fate_eligible
 from rules.crowns.state import CrownsState, DieState, Phase, Seat
 from rules.crowns.strategy import choose_action
 from rules.crowns.turn import Table, new_dice
@@ -51,6 +52,11 @@ _PROMPTS: dict[Phase, tuple[str, str]] = {
 }
 
 
+@lru_cache(maxsize=1024)
+def _prompt(player: str, decision: str, label: str, timer: str, ping: bool) -> Prompt:
+    return Prompt(player=player, decision=decision, label=label, timer=timer, ping=ping)
+
+
 def _roll(t: Table, actor: str, action: Roll) -> None:
     handed = [d.id for d in t.s.dice if d.holder == actor and d.state is DieState.HANDED]
     t.own_roll(handed, "turn_roll")
@@ -58,8 +64,6 @@ def _roll(t: Table, actor: str, action: Roll) -> None:
 
 def _assign(t: Table, actor: str, action: AssignScroll) -> None:
     t.assign_scroll(action.die, action.rival)
-    if not pending_scrolls(t.s):
-        t.roll_scrolls()
 
 
 def _give_dagger(t: Table, actor: str, action: GiveDagger) -> None:
@@ -180,14 +184,11 @@ class CrownsEngine:
         if state.phase is Phase.GAME_OVER:
             return []
         if state.phase is Phase.FATE_WINDOW:
-            return [
-                Prompt(player=p, decision="fate_window", label="spend Fate or pass", timer="fate_window", ping=False)
-                for p in fate_eligible(state)
-            ]
+            return [_prompt(p, "fate_window", "spend Fate or pass", "fate_window", False) for p in fate_eligible(state)]
         decision, label = _PROMPTS[state.phase]
         player = legality.decider(state)
         assert player is not None
-        return [Prompt(player=player, decision=decision, label=label)]
+        return [_prompt(player, decision, label, "turn", True)]
 
     def legal_actions(self, state: CrownsState, player: str) -> list[BaseModel]:
         """Every action ``player`` may take now (empty if none)."""

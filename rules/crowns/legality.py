@@ -22,6 +22,7 @@ from rules.crowns.actions import (
     Settle,
     SixSkulls,
     Steal,
+    action,
 )
 from rules.crowns.data import ANY_DIE_REROLL_COST, DIE_IDS, SELF_REROLL_COST
 from rules.crowns.scoring import (
@@ -37,7 +38,7 @@ from rules.crowns.scoring import (
     reroll_groups,
     steal_victims,
 )
-from rules.crowns.state import CrownsState, Phase
+from rules.crowns.state import CrownsState, DieState, Phase
 from rules.engine import IllegalAction
 
 _PHASE_OF: dict[type[BaseModel], Phase] = {
@@ -86,7 +87,7 @@ def decider(state: CrownsState) -> str | None:
 
 def may_end_turn(state: CrownsState) -> bool:
     """End the turn by choice: a house rule, or the only alternative to Settle when nothing can be rerolled."""
-    return state.options.allow_voluntary_end or not reroll_groups(state)
+    return state.options.allow_voluntary_end or not reroll_groups(state.counts())
 
 
 def six_skulls_fate_allowed(state: CrownsState) -> bool:
@@ -129,11 +130,12 @@ def _die_exists(die_id: str) -> str | None:
 def _check_assign(state: CrownsState, actor: str, action: AssignScroll) -> str | None:
     if reason := _die_exists(action.die):
         return reason
-    if action.die not in pending_scrolls(state):
+    die = state.die(action.die)
+    if die.holder != actor or die.state is not DieState.PENDING_SCROLL:
         return f"Die {action.die} is not a new scroll to hand out."
     if action.rival == actor:
         return "Scroll dice go to rivals, not to yourself."
-    if action.rival not in state.rivals(actor):
+    if action.rival not in state.present():
         return "That player is not a rival in this game."
     return None
 
@@ -149,13 +151,15 @@ def _check_dagger(state: CrownsState, actor: str, action: GiveDagger) -> str | N
 
 
 def _check_reroll(state: CrownsState, actor: str, action: Reroll) -> str | None:
-    return None if action.group in reroll_groups(state) else _GROUP_MISSING[action.group]
+    return None if action.group in reroll_groups(state.counts()) else _GROUP_MISSING[action.group]
 
 
 def _check_settle(state: CrownsState, actor: str, action: Settle) -> str | None:
     if not state.options.fate:
         return "Settling needs the Fate module."
-    return None if can_settle(state) else "Settling needs 3 skulls, fewer than 3 daggers and a Fate token in the box."
+    if can_settle(state, state.counts()):
+        return None
+    return "Settling needs 3 skulls, fewer than 3 daggers and a Fate token in the box."
 
 
 def _check_end(state: CrownsState, actor: str, action: EndTurn) -> str | None:
@@ -242,9 +246,9 @@ def legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
         fate = state.seat(player).fate
         actions: list[BaseModel] = []
         if player == state.active and state.window == "post_resolution" and fate >= SELF_REROLL_COST:
-            actions += [FateReroll(die=d) for d in own_reroll_targets(state)]
+            actions += [action(FateReroll, die=d) for d in own_reroll_targets(state)]
         if fate >= ANY_DIE_REROLL_COST:
-            actions += [Meddle(die=d) for d in meddle_targets(state)]
+            actions += [action(Meddle, die=d) for d in meddle_targets(state)]
         return [*actions, PASS_FATE]
     if player != decider(state):
         return []
@@ -252,26 +256,28 @@ def legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
         return [ROLL]
     if phase is Phase.SCROLL_ASSIGN:
         rivals = state.rivals(player)
-        return [AssignScroll(die=d, rival=r) for d in pending_scrolls(state) for r in rivals]
+        return [action(AssignScroll, die=d, rival=r) for d in pending_scrolls(state) for r in rivals]
     if phase is Phase.DAGGER_ASSIGN:
-        gives: list[BaseModel] = [GiveDagger(to=p) for p in dagger_recipients(state)]
-        return [*gives, GiveDagger(to=None)] if state.options.dagger_timeout_default == "random" else gives
+        gives: list[BaseModel] = [action(GiveDagger, to=p) for p in dagger_recipients(state)]
+        return [*gives, action(GiveDagger, to=None)] if state.options.dagger_timeout_default == "random" else gives
     if phase is Phase.DECIDE:
-        decide: list[BaseModel] = [Reroll(group=g) for g in reroll_groups(state)]
-        if can_settle(state):
+        counts = state.counts()
+        groups = reroll_groups(counts)
+        decide: list[BaseModel] = [action(Reroll, group=g) for g in groups]
+        if can_settle(state, counts):
             decide.append(SETTLE)
-        if may_end_turn(state):
+        if state.options.allow_voluntary_end or not groups:
             decide.append(END_TURN)
         return decide
     if phase is Phase.SIX_SKULLS:
         choices = ["claim", "fate"] if six_skulls_fate_allowed(state) else ["claim"]
-        return [SixSkulls(choice=c) for c in choices]
+        return [action(SixSkulls, choice=c) for c in choices]
     if phase is Phase.LAST_STAND:
-        return [LastStandChoice(steal=True), LastStandChoice(steal=False)]
+        return [action(LastStandChoice, steal=True), action(LastStandChoice, steal=False)]
     if phase is Phase.STEAL:
-        return [Steal(rival=r) for r in steal_victims(state)]
+        return [action(Steal, rival=r) for r in steal_victims(state)]
     targets = overkill_targets(state)
-    return [Overkill(die=d, rival=r) for d in own_daggers(state) for r in targets]
+    return [action(Overkill, die=d, rival=r) for d in own_daggers(state) for r in targets]
 
 
 def default_action(state: CrownsState, player: str) -> BaseModel:
@@ -285,20 +291,20 @@ def default_action(state: CrownsState, player: str) -> BaseModel:
         return ROLL
     if phase is Phase.SCROLL_ASSIGN:
         rivals = state.rivals(player)
-        return AssignScroll(die=pending_scrolls(state)[0], rival=rivals[len(state.scroll_queue) % len(rivals)])
+        return action(AssignScroll, die=pending_scrolls(state)[0], rival=rivals[len(state.scroll_queue) % len(rivals)])
     if phase is Phase.DAGGER_ASSIGN:
         random_pick = state.options.dagger_timeout_default == "random"
-        return GiveDagger(to=None if random_pick else dagger_default(state))
+        return action(GiveDagger, to=None if random_pick else dagger_default(state))
     if phase is Phase.DECIDE:
-        groups = reroll_groups(state)
-        return Reroll(group=groups[-1]) if groups else END_TURN
+        groups = reroll_groups(state.counts())
+        return action(Reroll, group=groups[-1]) if groups else END_TURN
     if phase is Phase.SIX_SKULLS:
-        return SixSkulls(choice="claim")
+        return action(SixSkulls, choice="claim")
     if phase is Phase.LAST_STAND:
-        return LastStandChoice(steal=True)
+        return action(LastStandChoice, steal=True)
     if phase is Phase.STEAL:
         victims = steal_victims(state)
         most = max(state.seat(v).claims for v in victims)
-        return Steal(rival=next(v for v in victims if state.seat(v).claims == most))
+        return action(Steal, rival=next(v for v in victims if state.seat(v).claims == most))
     targets = overkill_targets(state)
-    return Overkill(die=own_daggers(state)[0], rival=targets[state.overkill_given % len(targets)])
+    return action(Overkill, die=own_daggers(state)[0], rival=targets[state.overkill_given % len(targets)])

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from rules.crowns.data import (
     ANY_DIE_REROLL_COST,
+    CROWNS_FOR_CLAIM,
     DAGGERS_END_TURN,
     SELF_REROLL_COST,
+    SKULLS_FOR_CLAIM,
     SKULLS_FOR_FATE,
 )
-from rules.crowns.state import CrownsState, DieState, Face
+from rules.crowns.state import Counts, CrownsState, DieState, Face
 
 _ON_TABLE_EXCLUDED = (DieState.HANDED, DieState.IN_TRANSIT, DieState.AT_RIVAL)
 
@@ -61,18 +63,16 @@ def fate_eligible(state: CrownsState) -> list[str]:
     return eligible
 
 
-def can_settle(state: CrownsState) -> bool:
+def can_settle(state: CrownsState, counts: Counts) -> bool:
     """Mistress of Fate: 3+ skulls, fewer than 3 daggers, and a Fate token to take (2.6 #16)."""
     if not state.options.fate:
         return False
-    counts = state.counts()
     supply = state.fate_in_supply()
     return counts.skulls >= SKULLS_FOR_FATE and counts.daggers < DAGGERS_END_TURN and (supply is None or supply > 0)
 
 
-def reroll_groups(state: CrownsState) -> list[str]:
+def reroll_groups(counts: Counts) -> list[str]:
     """The reroll buttons on offer: skulls, scrolls, both, for the groups that exist (C3)."""
-    counts = state.counts()
     groups = []
     if counts.free_skulls:
         groups.append("skulls")
@@ -119,3 +119,9 @@ def dagger_default(state: CrownsState) -> str | None:
         if pid in choices:
             return pid
     return None if roller_left else item.rival
+
+
+def set_reachable(counts: Counts) -> bool:
+    """2.6 #4 (b): could rerolls still bring 3 crowns or 5 skulls?"""
+    rerollable = counts.free_skulls + counts.ret_scrolls
+    return counts.crowns + rerollable >= CROWNS_FOR_CLAIM or counts.skulls + counts.ret_scrolls >= SKULLS_FOR_CLAIM

@@ -7,7 +7,7 @@ and replace only what an action changes; nothing a caller holds is ever mutated.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -53,6 +53,23 @@ class Phase(StrEnum):
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+FrozenT = TypeVar("FrozenT", bound=_Frozen)
+
+
+def replace(model: FrozenT, **changes: Any) -> FrozenT:
+    """A copy of a frozen model with ``changes``, without validation.
+
+    The engine only writes values of the declared types, and pydantic's ``model_copy(update=...)``
+    costs about 5 µs against 0.7 µs here; dice change on nearly every action, so this is the hot path.
+    """
+    new = model.__class__.__new__(model.__class__)
+    object.__setattr__(new, "__dict__", {**model.__dict__, **changes})
+    object.__setattr__(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
 
 
 class Die(_Frozen):
@@ -134,10 +151,9 @@ class CrownsState(BaseModel):
 
     def rivals(self, player: str) -> list[str]:
         """Players still in the game other than ``player``, clockwise starting after them."""
-        ids = [p.id for p in self.players]
-        start = ids.index(player)
-        ordered = ids[start + 1 :] + ids[:start]
-        return [p for p in ordered if not self.seat(p).left]
+        seats = self.players
+        start = next(i for i, p in enumerate(seats) if p.id == player)
+        return [p.id for p in seats[start + 1 :] + seats[:start] if not p.left]
 
     def next_seat(self, player: str) -> str:
         """The next player still in the game clockwise after ``player`` (who may have left)."""
@@ -153,19 +169,24 @@ class CrownsState(BaseModel):
 
     def counts(self) -> Counts:
         """The active player's crowns, daggers, skulls, free skulls and returned scrolls."""
+        active = self.active
         crowns = daggers = skulls = free = ret = 0
         for d in self.dice:
-            if d.holder != self.active or d.state in (DieState.AT_RIVAL, DieState.HANDED):
+            if d.holder != active:
                 continue
-            if d.face is Face.CROWN:
+            state = d.state
+            if state is DieState.AT_RIVAL or state is DieState.HANDED:
+                continue
+            face = d.face
+            if face is Face.CROWN:
                 crowns += 1
-            elif d.face is Face.DAGGER:
+            elif face is Face.DAGGER:
                 daggers += 1
-            elif d.face is Face.SKULL:
+            elif face is Face.SKULL:
                 skulls += 1
-            if d.state is DieState.FREE_SKULL:
+            if state is DieState.FREE_SKULL:
                 free += 1
-            elif d.state is DieState.RETURNED_SCROLL:
+            elif state is DieState.RETURNED_SCROLL:
                 ret += 1
         return Counts(crowns, daggers, skulls, free, ret)
 

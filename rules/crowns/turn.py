@@ -14,6 +14,7 @@ from rules.crowns.data import (
     BIRTHRIGHT_CLAIMS,
     CROWNS_FOR_CLAIM,
     DAGGERS_END_TURN,
+    DIE_IDS,
     FACE_BY_VALUE,
     FEAST_LOSS,
     LEGENDARY_NAMES,
@@ -37,16 +38,18 @@ from rules.crowns.scoring import (
     own_daggers,
     pending_scrolls,
     reroll_groups,
+    set_reachable,
     seven_of_a_kind,
     steal_victims,
 )
-from rules.crowns.state import CrownsState, Die, DieState, Face, Phase, ScrollRoll
+from rules.crowns.state import Counts, CrownsState, Die, DieState, Face, Phase, ScrollRoll, replace
 from rules.dice import DiceSource
 
 _LOCKS = {Face.CROWN: DieState.LOCKED, Face.DAGGER: DieState.LOCKED}
 _OWN_ROLL_STATE = {**_LOCKS, Face.SKULL: DieState.FREE_SKULL, Face.SCROLL: DieState.PENDING_SCROLL}
 _RETURNED_STATE = {**_LOCKS, Face.SKULL: DieState.FREE_SKULL, Face.SCROLL: DieState.RETURNED_SCROLL}
 _FACES = tuple(Face(f) for f in FACE_BY_VALUE)
+_INDEX = {die_id: index for index, die_id in enumerate(DIE_IDS)}
 LAST_STAND_CLAIMS = 4
 """Under Last Stand a Claim that would be the 5th is the Crown instead (S8)."""
 
@@ -55,7 +58,7 @@ class Table:
     """A working copy of one state plus the events of the action being applied."""
 
     def __init__(self, state: CrownsState, dice: DiceSource) -> None:
-        self.s = state.model_copy()
+        self.s = replace(state)
         self.dice = dice
         self.events: list[dict[str, Any]] = []
 
@@ -65,17 +68,26 @@ class Table:
         """Record an event for the narrator."""
         self.events.append({"type": event, **fields})
 
+    def put(self, **fields: Any) -> None:
+        """Set fields of the working copy.
+
+        The copy is ours alone and its fields are only given values of their declared types, so this
+        writes its ``__dict__`` directly: pydantic's per-attribute ``__setattr__`` would cost more than
+        the rest of a typical action.
+        """
+        self.s.__dict__.update(fields)
+
     def set_dice(self, changes: dict[str, dict[str, Any]]) -> None:
         """Replace the dice named in ``changes`` with updated copies."""
         dice = list(self.s.dice)
         for die_id, update in changes.items():
-            index = int(die_id) - 1
-            dice[index] = dice[index].model_copy(update=update)
-        self.s.dice = tuple(dice)
+            index = _INDEX[die_id]
+            dice[index] = replace(dice[index], **update)
+        self.s.__dict__["dice"] = tuple(dice)
 
     def set_seat(self, player: str, **update: Any) -> None:
         """Replace ``player``'s seat with an updated copy."""
-        self.s.players = tuple(p.model_copy(update=update) if p.id == player else p for p in self.s.players)
+        self.put(players=tuple(replace(p, **update) if p.id == player else p for p in self.s.players))
 
     def roll_face(self, die_id: str) -> Face:
         """Roll one die through the dice source."""
@@ -87,8 +99,8 @@ class Table:
         """S1: the active player's turn begins; roll if anything was handed, else go straight on."""
         s = self.s
         active = s.active
-        s.crown_turn = s.options.last_stand and s.crown_holder == active
-        s.seven_roll = None
+        self.put(crown_turn=s.options.last_stand and s.crown_holder == active)
+        self.put(seven_roll=None)
         handed = [d.id for d in s.dice if d.holder == active and d.state is DieState.HANDED]
         held = [d.id for d in s.dice if d.holder == active and d.state is not DieState.HANDED]
         self.emit(
@@ -101,7 +113,7 @@ class Table:
             crown_turn=s.crown_turn,
         )
         if handed:
-            s.phase = Phase.TURN_START
+            self.put(phase=Phase.TURN_START)
         else:
             self.emit("no_roll", player=active)
             self.after_resolution()
@@ -123,7 +135,7 @@ class Table:
             dice=[{"die": i, "face": str(f)} for i, f in faces.items()],
         )
         distinct = set(faces.values())
-        s.seven_roll = distinct.pop() if len(faces) == len(s.dice) and len(distinct) == 1 else None
+        self.put(seven_roll=distinct.pop() if len(faces) == len(s.dice) and len(distinct) == 1 else None)
         if s.options.legendary and seven_of_a_kind(s, Face.SCROLL):
             self.set_seat(active, messenger=True)
             self.emit("legendary", player=active, face=str(Face.SCROLL), name=LEGENDARY_NAMES["SCROLL"])
@@ -141,28 +153,31 @@ class Table:
         if len(rivals) == 1:
             for die_id in pending:
                 self.assign_scroll(die_id, rivals[0])
-            self.roll_scrolls()
         else:
-            self.s.phase = Phase.SCROLL_ASSIGN
+            self.put(phase=Phase.SCROLL_ASSIGN)
 
     def assign_scroll(self, die_id: str, rival: str) -> None:
         """C1: one scroll die goes to ``rival``; rolling starts once every new scroll is out."""
+        s = self.s
         self.set_dice({die_id: {"holder": rival, "state": DieState.AT_RIVAL}})
-        self.s.scroll_queue = (*self.s.scroll_queue, ScrollRoll(die=die_id, rival=rival))
-        self.emit("scroll_assigned", player=self.s.active, die=die_id, rival=rival)
-        if not pending_scrolls(self.s):
-            order = {r: i for i, r in enumerate(self.s.rivals(self.s.active))}
-            # Stable sort: rivals clockwise from the active player, each in assignment order (S5b).
-            self.s.scroll_queue = tuple(sorted(self.s.scroll_queue, key=lambda r: order.get(r.rival, len(order))))
+        self.put(scroll_queue=(*s.scroll_queue, ScrollRoll(die=die_id, rival=rival)))
+        self.emit("scroll_assigned", player=s.active, die=die_id, rival=rival)
+        if any(d.state is DieState.PENDING_SCROLL for d in s.dice):
+            return
+        order = {r: i for i, r in enumerate(s.rivals(s.active))}
+        # Stable sort: rivals clockwise from the active player, each in assignment order (S5b).
+        self.put(scroll_queue=tuple(sorted(s.scroll_queue, key=lambda r: order.get(r.rival, len(order)))))
+        self.roll_scrolls()
 
     def roll_scrolls(self) -> None:
         """S5b: rivals roll their scroll dice one by one; each outcome applies before the next roll."""
         s = self.s
         while s.scroll_queue:
-            item, s.scroll_queue = s.scroll_queue[0], s.scroll_queue[1:]
+            item = s.scroll_queue[0]
+            self.put(scroll_queue=s.scroll_queue[1:])
             face = self.roll_face(item.die)
             self.set_dice({item.die: {"face": face, "by_fate": False}})
-            s.rolling = item
+            self.put(rolling=item)
             self.emit("scroll_rolled", player=item.rival, active=s.active, die=item.die, face=str(face))
             if s.options.fate and s.options.fate_windows == "also_pre_scroll" and self.open_window("pre_scroll"):
                 return
@@ -186,14 +201,14 @@ class Table:
         elif die.face is Face.DAGGER:
             choices = dagger_recipients(s)
             if len(choices) > 1 and not rival_left and not s.seat(s.active).left:
-                s.phase = Phase.DAGGER_ASSIGN
+                self.put(phase=Phase.DAGGER_ASSIGN)
                 return False
             self.give_dagger(self.default_dagger_recipient(), "only_choice" if len(choices) <= 1 else "default")
             return True
         else:
             self.set_dice({die.id: {"holder": s.active, "state": _RETURNED_STATE[die.face]}})
             self.emit("die_returned", player=item.rival, to=s.active, die=die.id, face=str(die.face))
-        s.rolling = None
+        self.put(rolling=None)
         return True
 
     def default_dagger_recipient(self) -> str | None:
@@ -213,7 +228,7 @@ class Table:
         else:
             self.set_dice({item.die: {"holder": to, "state": DieState.LOCKED}})
         self.emit("dagger_given", player=item.rival, to=to, die=item.die, how=how)
-        s.rolling = None
+        self.put(rolling=None)
 
     # -- S6: fate windows ----------------------------------------------------------------------
 
@@ -226,18 +241,18 @@ class Table:
     def open_window(self, kind: Literal["post_resolution", "pre_scroll"]) -> bool:
         """Open a fate window if someone can afford a spend in it (2.6 #19)."""
         s = self.s
-        s.window, s.fate_passed = kind, ()
+        self.put(window=kind, fate_passed=())
         eligible = fate_eligible(s)
         if not eligible:
-            s.window = None
+            self.put(window=None)
             return False
-        s.phase = Phase.FATE_WINDOW
+        self.put(phase=Phase.FATE_WINDOW)
         self.emit("fate_window_opened", kind=kind, players=eligible)
         return True
 
     def pass_fate(self, player: str) -> None:
         """``player`` is done with this window; it closes when everyone who could act has passed."""
-        self.s.fate_passed = (*self.s.fate_passed, player)
+        self.put(fate_passed=(*self.s.fate_passed, player))
         self.emit("fate_passed", player=player)
         if not fate_eligible(self.s):
             self.close_window()
@@ -246,7 +261,7 @@ class Table:
         """Close the fate window and carry on from where it opened."""
         s = self.s
         kind = s.window
-        s.window, s.fate_passed = None, ()
+        self.put(window=None, fate_passed=())
         self.emit("fate_window_closed", kind=kind)
         if kind == "pre_scroll":
             if self.scroll_outcome():
@@ -284,9 +299,9 @@ class Table:
             face=str(face),
             moved_to=moved_to,
         )
-        s.fate_passed = ()
+        self.put(fate_passed=())
         if s.window == "post_resolution" and pending_scrolls(self.s):
-            s.window = None
+            self.put(window=None)
             self.emit("fate_window_closed", kind="post_resolution")
             self.resolve_scrolls()
         elif not fate_eligible(s):
@@ -298,8 +313,8 @@ class Table:
         """S7 (and S10 for the Crown holder), in RULES.md order."""
         s = self.s
         opts = s.options
-        counts = s.counts()
         if s.crown_turn:
+            counts = s.counts()
             if opts.legendary and seven_of_a_kind(s, Face.DAGGER):
                 self.crimson_feast()
             elif counts.daggers >= DAGGERS_END_TURN:
@@ -312,7 +327,7 @@ class Table:
             and s.crown_holder not in (None, s.active)
             and (seven_of_a_kind(s, Face.CROWN) or seven_of_a_kind(s, Face.SKULL))
         ):
-            s.phase = Phase.LAST_STAND
+            self.put(phase=Phase.LAST_STAND)
             return
         self.score_sets()
 
@@ -349,29 +364,23 @@ class Table:
             six = opts.fate and counts.skulls >= SIX_SKULLS
             supply = s.fate_in_supply()
             if six and opts.six_skulls == "choose" and (supply is None or supply > 0):
-                s.phase = Phase.SIX_SKULLS
+                self.put(phase=Phase.SIX_SKULLS)
                 return
             self.six_skulls("fate" if six and opts.six_skulls == "fate" else "claim")
             return
-        self.decide()
+        self.decide(counts)
 
-    def decide(self) -> None:
+    def decide(self, counts: Counts) -> None:
         """S7f–h: offer Settle and the reroll groups, or end the turn when nothing is left to roll."""
         s = self.s
-        groups = reroll_groups(s)
-        settle = can_settle(s)
+        groups = reroll_groups(counts)
+        settle = can_settle(s, counts)
         if not groups and not settle:
             self.end_turn("no_dice")
-        elif s.options.auto_end_unreachable and not settle and not self.set_reachable():
+        elif s.options.auto_end_unreachable and not settle and not set_reachable(counts):
             self.end_turn("unreachable")
         else:
-            s.phase = Phase.DECIDE
-
-    def set_reachable(self) -> bool:
-        """2.6 #4 (b): could rerolls still bring 3 crowns or 5 skulls?"""
-        counts = self.s.counts()
-        rerollable = counts.free_skulls + counts.ret_scrolls
-        return counts.crowns + rerollable >= CROWNS_FOR_CLAIM or counts.skulls + counts.ret_scrolls >= SKULLS_FOR_CLAIM
+            self.put(phase=Phase.DECIDE)
 
     def six_skulls(self, choice: Literal["claim", "fate"]) -> None:
         """C5 (or Fickle Fate without a choice): 1 Claim or 2 Fate, then the turn ends."""
@@ -388,7 +397,7 @@ class Table:
         if len(victims) == 1:
             self.steal_claim(victims[0])
         elif victims:
-            s.phase = Phase.STEAL
+            self.put(phase=Phase.STEAL)
         else:
             if s.options.twists_fallback == "supply_claim":
                 self.gain_claims(s.active, TWISTS_STEAL, "twists_fallback")
@@ -424,8 +433,8 @@ class Table:
         if extras:
             targets = overkill_targets(s)
             if len(targets) > 1:
-                s.overkill_left = extras
-                s.phase = Phase.OVERKILL_ASSIGN
+                self.put(overkill_left=extras)
+                self.put(phase=Phase.OVERKILL_ASSIGN)
                 return
             if targets:
                 for die_id in own_daggers(self.s)[:extras]:
@@ -438,12 +447,12 @@ class Table:
         """C8: an extra dagger goes to ``rival``, locked until their turn."""
         self.set_dice({die_id: {"holder": rival, "state": DieState.LOCKED}})
         self.emit("overkill", player=self.s.active, die=die_id, rival=rival)
-        self.s.overkill_given += 1
+        self.put(overkill_given=self.s.overkill_given + 1)
 
     def chosen_overkill(self, die_id: str, rival: str) -> None:
         """One chosen extra dagger is out; the turn ends once all are."""
         self.give_overkill(die_id, rival)
-        self.s.overkill_left -= 1
+        self.put(overkill_left=self.s.overkill_left - 1)
         if not self.s.overkill_left:
             self.end_turn("betrayal")
 
@@ -468,7 +477,7 @@ class Table:
     def take_crown(self, player: str, reason: str) -> None:
         """The Crown moves to ``player`` (from its holder, or from the box)."""
         self.emit("crown_taken", player=player, rival=self.s.crown_holder, reason=reason)
-        self.s.crown_holder = player
+        self.put(crown_holder=player)
 
     def gain_fate(self, player: str, count: int, reason: str) -> None:
         """Add Fate tokens, as many as the supply allows when it is limited."""
@@ -483,8 +492,7 @@ class Table:
     def game_over(self, winner: str, reason: str) -> None:
         """The game ends with ``winner``; standings list everyone still seated."""
         s = self.s
-        s.winner, s.phase = winner, Phase.GAME_OVER
-        s.window, s.fate_passed, s.rolling = None, (), None
+        self.put(winner=winner, phase=Phase.GAME_OVER, window=None, fate_passed=(), rolling=None)
         standings = [
             {"player": p.id, "claims": p.claims, "fate": p.fate, "crown": s.crown_holder == p.id, "left": p.left}
             for p in sorted(s.players, key=lambda p: (p.id != winner, p.left, -p.claims, -p.fate))
@@ -505,10 +513,15 @@ class Table:
         self.emit("turn_ended", player=active, reason=reason)
         self.emit("dice_passed", player=active, to=nxt, dice=moving)
         ids = [p.id for p in s.players]
-        if ids.index(nxt) <= ids.index(active):
-            s.round_no += 1
-        s.active, s.turn_no = nxt, s.turn_no + 1
-        s.overkill_left, s.overkill_given, s.window, s.fate_passed = 0, 0, None, ()
+        self.put(
+            round_no=s.round_no + (ids.index(nxt) <= ids.index(active)),
+            active=nxt,
+            turn_no=s.turn_no + 1,
+            overkill_left=0,
+            overkill_given=0,
+            window=None,
+            fate_passed=(),
+        )
         self.start_turn()
 
     # -- 2.6 #34: players leaving --------------------------------------------------------------
@@ -521,10 +534,10 @@ class Table:
         if deciding_dagger:
             self.give_dagger(self.default_dagger_recipient(), "default")
         self.set_seat(player, left=True, claims=0, fate=0, messenger=False)
-        s.fate_passed = tuple(p for p in s.fate_passed if p != player)
+        self.put(fate_passed=tuple(p for p in s.fate_passed if p != player))
         self.emit("player_left", player=player)
         if s.crown_holder == player:
-            s.crown_holder = None
+            self.put(crown_holder=None)
             self.emit("crown_returned", player=player)
         present = s.present()
         if len(present) < 2:
@@ -543,17 +556,18 @@ class Table:
         """The active player left: dice at rivals resolve by the defaults, then the turn ends with no token."""
         s = self.s
         if s.rolling is not None:
-            s.window = None
+            self.put(window=None)
             if s.phase is Phase.DAGGER_ASSIGN or s.die(s.rolling.die).face is Face.DAGGER:
                 self.give_dagger(self.default_dagger_recipient(), "default")
             else:
                 self.scroll_outcome()
-        s.window = None
+        self.put(window=None)
         while s.scroll_queue:
-            item, s.scroll_queue = s.scroll_queue[0], s.scroll_queue[1:]
+            item = s.scroll_queue[0]
+            self.put(scroll_queue=s.scroll_queue[1:])
             face = self.roll_face(item.die)
             self.set_dice({item.die: {"face": face, "by_fate": False}})
-            s.rolling = item
+            self.put(rolling=item)
             self.emit("scroll_rolled", player=item.rival, active=s.active, die=item.die, face=str(face))
             self.scroll_outcome()
         self.end_turn("left")
@@ -578,7 +592,6 @@ class Table:
         rival = self.s.rivals(self.s.active)[0]
         for die_id in pending_scrolls(self.s):
             self.assign_scroll(die_id, rival)
-        self.roll_scrolls()
 
     def finish_overkill(self) -> None:
         """Hand the remaining overkill extras to the only allowed rival (or keep them), then end the turn."""
@@ -587,7 +600,7 @@ class Table:
         if targets:
             for die_id in own_daggers(self.s)[: s.overkill_left]:
                 self.give_overkill(die_id, targets[0])
-        s.overkill_left = 0
+        self.put(overkill_left=0)
         self.end_turn("betrayal")
 
 

@@ -1,0 +1,76 @@
+"""Dice of Crowns engine speed: random complete games per second on one core.
+
+Random players (uniform over legal actions) play complete games through the engine's public API
+(prompts, legal_actions, apply), with a seeded dice source. Prints a table, then one JSON line.
+Usage: python bench/engine.py [--games N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules.crowns.options import CrownsOptions  # noqa: E402
+from rules.crowns.playout import SeededDice, play, random_chooser, random_options  # noqa: E402
+
+PLAYERS = ("P1", "P2", "P3", "P4", "P5", "P6")
+
+
+def run(name: str, games: int, pick_options: object) -> dict[str, float]:
+    """Play ``games`` random games and time them."""
+    rng = random.Random(name)
+    actions = 0
+    started = time.perf_counter()
+    for seed in range(games):
+        options, count = pick_options(rng)  # type: ignore[operator]
+        players = PLAYERS[:count]
+        choosers = {p: random_chooser(seed * 7 + i) for i, p in enumerate(players)}
+        actions += play(options, players, SeededDice(seed), choosers).actions
+    elapsed = time.perf_counter() - started
+    return {
+        "games_per_s": games / elapsed,
+        "actions_per_game": actions / games,
+        "us_per_action": elapsed / actions * 1e6,
+    }
+
+
+SCENARIOS = {
+    "quick_3p": lambda rng: (CrownsOptions(), 3),
+    "quick_2to6p": lambda rng: (CrownsOptions(), rng.randint(2, 6)),
+    "all_modules_4p": lambda rng: (CrownsOptions(fate=True, legendary=True, overkill=True, last_stand=True), 4),
+    "random_options": lambda rng: (random_options(rng), rng.randint(2, 6)),
+}
+
+
+def main() -> None:
+    """Run every scenario and report."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=2000)
+    args = parser.parse_args()
+    results = {name: run(name, args.games, pick) for name, pick in SCENARIOS.items()}
+    print(f"{'scenario':<16} {'games/s':>9} {'actions/game':>13} {'µs/action':>10}")
+    for name, r in results.items():
+        print(f"{name:<16} {r['games_per_s']:>9.0f} {r['actions_per_game']:>13.1f} {r['us_per_action']:>10.1f}")
+    headline = results["quick_3p"]
+    print(
+        json.dumps(
+            {
+                "games_per_s": round(headline["games_per_s"], 1),
+                "scenario": "quick_3p",
+                "target": 500,
+                "stretch": 1000,
+                "games": args.games,
+                **{f"{k}_games_per_s": round(v["games_per_s"], 1) for k, v in results.items()},
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
