@@ -82,10 +82,15 @@ async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[MakeBot]:
     try:
         yield factory
     finally:
+        # A bot whose connection died on its own (not closed by the test) is a test failure.
+        crashed = [task.exception() for _, task in running if task.done() and not task.cancelled()]
         for bot, task in running:
             await bot.close()
             with contextlib.suppress(Exception):
                 await task
+        errors = [exc for exc in crashed if exc is not None]
+        if errors:
+            raise errors[0]
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from bot.app import TabletopBot
@@ -122,6 +123,12 @@ async def test_dm_interaction(fake: FakeDiscord, probe_bot: TabletopBot) -> None
     assert (await res.message()).content == "Pong!"
 
 
+async def test_bot_opens_a_dm(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+    member = fake.members[1]
+    await (await fake.slash(fake.channels[0], member, "probe dm")).message()
+    assert [m.content for m in fake.messages(fake.dm_channel(member))] == ["psst in DM"]
+
+
 async def test_allowed_mentions_decide_who_is_pinged(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
     channel, target = fake.channels[0], fake.members[2]
     res = await fake.slash(channel, fake.members[1], "probe mention", options={"who": target})
@@ -148,6 +155,8 @@ async def test_channel_messages_threads_and_permissions(fake: FakeDiscord, probe
     assert public.id == (await threads.message()).id and public.parent_id == channel.id
     assert [m.content for m in fake.messages(public)] == ["first turn"]
     assert [m.content for m in fake.messages(private)] == ["psst"]
+    in_thread = await fake.slash(public, member, "ping")
+    assert (await in_thread.message()).channel_id == public.id
 
     fake.set_channel_permissions(channel, bot_deny=Perm.SEND_MESSAGES)
     denied = await fake.slash(channel, member, "probe post")
@@ -233,6 +242,38 @@ async def test_dropped_gateway_is_resumed(fake: FakeDiscord, bot: TabletopBot) -
     assert len(fake.sessions) == sessions  # resumed, not re-identified
 
 
+async def test_reconnect_request_is_resumed(fake: FakeDiscord, bot: TabletopBot) -> None:
+    fake.request_reconnect()
+    await fake.wait_for_resume()
+    assert (await (await fake.slash(fake.channels[0], fake.members[1], "ping")).message()).content == "Pong!"
+
+
+async def test_invalidated_session_identifies_again(fake: FakeDiscord, bot: TabletopBot) -> None:
+    readies = fake.ready_count
+    fake.invalidate_sessions()
+    # discord.py waits 5 s before any IDENTIFY but the first (its identify rate limit).
+    await fake.wait_for(lambda: fake.ready_count > readies, timeout=15, what="a new IDENTIFY")
+    assert (await (await fake.slash(fake.channels[0], fake.members[1], "ping")).message()).content == "Pong!"
+    assert fake.resume_count == 0
+
+
+async def test_gateway_speaks_plain_text_json_too(fake: FakeDiscord) -> None:
+    url = fake.base_url.replace("http://", "ws://") + "/gateway?v=10&encoding=json"
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+        assert (await ws.receive_json())["op"] == 10
+        await ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 1, "properties": {}}})
+        ready, guild = await ws.receive_json(), await ws.receive_json()
+        assert ready["t"] == "READY" and ready["d"]["resume_gateway_url"] == fake.resume_gateway_url
+        assert guild["t"] == "GUILD_CREATE" and len(guild["d"]["channels"]) == len(fake.channels)
+        await ws.send_json({"op": 1, "d": ready["s"]})
+        assert (await ws.receive_json())["op"] == 11
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+        await ws.receive_json()
+        await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 1, "properties": {}}})
+        await ws.receive()
+        assert ws.close_code == 4004
+
+
 async def test_restarted_bot_keeps_its_database(make_bot: MakeBot, fake: FakeDiscord, tmp_path: object) -> None:
     first = await make_bot()
     await first.close()
@@ -250,7 +291,16 @@ async def test_every_request_of_a_tour_is_valid_under_discords_spec(
     fake: FakeDiscord, probe_bot: TabletopBot, tmp_path: Path
 ) -> None:
     channel, member = fake.channels[0], fake.members[1]
-    for command in ("ping", "probe defer", "probe defer-followup", "probe followups", "probe post", "probe thread"):
+    commands = (
+        "ping",
+        "probe defer",
+        "probe defer-followup",
+        "probe followups",
+        "probe post",
+        "probe thread",
+        "probe dm",
+    )
+    for command in commands:
         await (await fake.slash(channel, member, command)).message()
     board = await (await fake.slash(channel, member, "probe buttons")).message()
     await (await fake.click(board, "Alpha", member)).message()

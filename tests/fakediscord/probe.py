@@ -115,6 +115,12 @@ class Probe(commands.Cog):
         await message.edit(content="posted and edited")
         await interaction.response.send_message("done", ephemeral=True)
 
+    @probe.command(name="dm", description="Send the user a direct message.")
+    async def dm(self, interaction: discord.Interaction) -> None:
+        """POST /users/@me/channels, then a message in the DM channel."""
+        await interaction.user.send("psst in DM")
+        await interaction.response.send_message("sent", ephemeral=True)
+
     @probe.command(name="thread", description="Start a thread on a message and talk in it.")
     async def thread(self, interaction: discord.Interaction) -> None:
         """Thread from the response message, then a private thread."""

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from tests.fakediscord.gateway import Connection, Session, handle_gateway
+from tests.fakediscord.gateway import Connection, Op, Session, handle_gateway
 from tests.fakediscord.guild import Channel, ChannelType, Guild, Member, Perm
 from tests.fakediscord.interactions import (
     InteractionResult,
@@ -565,6 +565,19 @@ class FakeDiscord:
         self._resume_count_at_drop = self.resume_count
         for connection in list(self.connections):
             await connection.close(4000, "Connection dropped by the test.")
+
+    def request_reconnect(self) -> None:
+        """Send RECONNECT (op 7) on every connection: the bot must reconnect and RESUME."""
+        self._resume_count_at_drop = self.resume_count
+        for connection in self.connections:
+            connection.send({"op": Op.RECONNECT, "d": None, "s": None, "t": None})
+
+    def invalidate_sessions(self) -> None:
+        """Send INVALID_SESSION (op 9, not resumable) to every session: the bot must IDENTIFY anew."""
+        for session in self.sessions:
+            if session.connection is not None:
+                session.connection.send({"op": Op.INVALID_SESSION, "d": False, "s": None, "t": None})
+            session.ended = True
 
     async def wait_for_resume(self, timeout: float = 10.0) -> None:
         """Wait until a session has RESUMEd since the last ``drop_gateway``."""
