@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -71,5 +74,24 @@ class RollWorker:
         if self._executor is None:
             # forkserver: workers fork from a clean helper process, not from this one with its threads.
             context = multiprocessing.get_context("forkserver")
-            self._executor = ProcessPoolExecutor(max_workers=_POOL_SIZE, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                max_workers=_POOL_SIZE, mp_context=context, initializer=_exit_with_parent
+            )
         return self._executor
+
+
+def _exit_with_parent() -> None:
+    """Worker initializer: end this worker when the bot's process ends, even if it was killed outright.
+
+    A pool shut down normally stops its workers, but after a SIGKILL or a crash they would wait for work
+    forever. The parent's sentinel becomes readable the moment the parent is gone.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
