@@ -10,7 +10,7 @@ import sys
 import discord
 from pydantic import ValidationError
 
-from bot.app import TabletopBot
+from bot.app import EXTENSIONS, TabletopBot
 from bot.endpoint import use_api_base
 from bot.logs import setup_logging
 from bot.settings import Settings
@@ -20,7 +20,8 @@ log = logging.getLogger("bot")
 
 async def run(settings: Settings) -> int:
     """Run the bot until SIGTERM/SIGINT or a fatal login error; return the exit status."""
-    bot = TabletopBot(settings)
+    extensions = tuple(e.strip() for e in settings.extensions.split(",") if e.strip()) if settings.extensions else None
+    bot = TabletopBot(settings, extensions=extensions or EXTENSIONS)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))

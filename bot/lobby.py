@@ -62,7 +62,7 @@ class Lobby:
         embed.add_field(
             name=f"Players {len(game.seats)}/{engine.max_players}", value="\n".join(lines) or "nobody yet", inline=True
         )
-        options = engine.options_model.model_validate(game.options)
+        options = engine.options_model.model_validate(game.engine_options)
         embed.add_field(name="Options", value=spec.describe_options(options)[:1024] or "defaults", inline=True)
         expiry = next((d.at for d in game.deadlines if d.decision == LOBBY_DECISION), None)
         footer = f"Seating: {game.options.get('_seating', 'join')} order. Needs {engine.min_players}+ players."
@@ -298,17 +298,13 @@ class Lobby:
         engine = self.runner.spec(game.kind).engine
         if len(game.seats) < engine.min_players:
             raise UserError(f"{engine.title} needs at least {engine.min_players} players.")
-        applied = self.start(game)
-        if not await self.db.save_game(applied[0], game.version, applied[1]):
+        applied, entry = self.start(game)
+        if not await self.db.save_game(applied.game, game.version, entry):
             raise UserError("The lobby changed at the same moment; please try again.")
+        await self.runner.publish(applied, interaction)
+        self.runner.after_commit(applied.game)
 
-        new = applied[0]
-        await self.runner.publish(
-            Applied(before=game, game=new, state=applied[2], events=applied[1].events), interaction
-        )
-        self.runner.after_commit(new)
-
-    def start(self, game: Game) -> tuple[Game, LogEntry, BaseModel]:
+    def start(self, game: Game) -> tuple[Applied, LogEntry]:
         """Seat the players and set the game up; the seating shuffle uses the recorded dice."""
         engine = self.runner.spec(game.kind).engine
         dice = RecordingDice(self.runner.dice)
@@ -321,7 +317,7 @@ class Lobby:
         for number, seat in enumerate(seats, start=1):
             seat.player = f"P{number}"
         players = [s.player for s in seats]
-        options = engine.options_model.model_validate(game.options)
+        options = engine.options_model.model_validate(game.engine_options)
         outcome = engine.start(options, players, dice)
         started = game.model_copy(deep=True)
         started.seats = seats

@@ -62,6 +62,11 @@ class Game(BaseModel):
     updated_at: float = 0.0
     winners: list[str] | None = None
 
+    @property
+    def engine_options(self) -> dict[str, Any]:
+        """The options that belong to the engine (the core keeps its own under ``_`` keys)."""
+        return {k: v for k, v in self.options.items() if not k.startswith("_")}
+
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat ``user_id`` sits in and has not left, if any."""
         return next((s for s in self.seats if s.user_id == user_id and not s.left), None)

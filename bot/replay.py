@@ -21,7 +21,7 @@ def replay(engine: GameEngine, game: Game, entries: Iterable[LogEntry]) -> BaseM
     Raises ReplayMismatch if an entry does not use exactly the dice it recorded.
     """
     state: BaseModel | None = None
-    options = engine.options_model.model_validate(game.options)
+    options = engine.options_model.model_validate(game.engine_options)
     for entry in entries:
         dice = ReplayDice(Roll.model_validate(r) for r in entry.dice)
         kind = entry.action.get("kind")

@@ -88,7 +88,7 @@ class GameRunner:
 
     def options_of(self, game: Game) -> BaseModel:
         """The engine options of a game."""
-        return self.spec(game.kind).engine.options_model.model_validate(game.options)
+        return self.spec(game.kind).engine.options_model.model_validate(game.engine_options)
 
     def prompts_of(self, game: Game, state: BaseModel | None = None) -> list[Prompt]:
         """Who must act now in an active game."""
@@ -158,8 +158,8 @@ class GameRunner:
             if seat is None:
                 raise UserError("You're not playing in this game.")
             await interaction.response.edit_message(content="You left the game.", view=None)
-            await self.announce(game, f"{discord.utils.escape_markdown(seat.name)} left the game.")
             await self.remove_player(game, seat.player, how="core", interaction=None)
+            await self.announce(game, f"{discord.utils.escape_markdown(seat.name)} left the game.")
 
     async def kick(self, interaction: discord.Interaction, game: Game, user_id: int) -> None:
         """Remove a member from a lobby or a running game (the caller checked permissions)."""
@@ -173,8 +173,8 @@ class GameRunner:
             if current.status is Status.LOBBY:
                 await self.lobby.remove_seat(current, user_id)
             else:
-                await self.announce(current, f"{name} was removed from the game by the host.")
                 await self.remove_player(current, seat.player, how="core", interaction=None)
+                await self.announce(current, f"{name} was removed from the game by the host.")
 
     async def announce(self, game: Game, text: str) -> None:
         """A short notice in the game's channel that pings nobody."""
@@ -233,11 +233,14 @@ class GameRunner:
         *,
         how: How,
         remove: bool = False,
+        takeover_after: int | None = None,
     ) -> Applied:
         """Apply one engine action (or a player leaving) and commit it with its log entry.
 
         Must be called under the channel's lock. Raises UserError for an illegal action and
-        StaleBoard if another process committed first; in both cases nothing is changed.
+        StaleBoard if another process committed first; in both cases nothing is changed. A
+        timeout counts against the seat; after ``takeover_after`` in a row a computer player takes
+        it (where the game has them), in the same commit.
         """
         engine = self.spec(game.kind).engine
         state = engine.state_model.model_validate(game.state)
@@ -262,6 +265,8 @@ class GameRunner:
             seat.timeouts = 0
         elif how == "timeout":
             seat.timeouts += 1
+            if takeover_after and seat.timeouts >= takeover_after and self.spec(game.kind).has_computer_players:
+                seat.computer = True
         entry = LogEntry(
             seq=new.version,
             actor=player,
@@ -369,8 +374,9 @@ class GameRunner:
         finished = game.status is Status.FINISHED
         payload = self.payload(game, applied.state, applied.events, pings)
         if pings or finished:
-            await self.retire_board(applied, interaction)
+            # New board first, so it is stored before the click is answered by retiring the old one.
             await self.post_board(game, payload)
+            await self.retire_board(applied, interaction)
         else:
             await self.edit_board(game, payload, interaction)
 

@@ -19,6 +19,9 @@ class Settings(BaseSettings):
     skip_sync: bool = Field(False, description="Do not sync the command tree at startup.")
     log_level: str = Field("INFO", description="Python logging level.")
     computer_delay: float = Field(1.5, description="Seconds a computer player waits before moving.")
+    extensions: str | None = Field(
+        None, description="Comma-separated extension modules to load instead of the default cogs."
+    )
     discord_api_base: str | None = Field(
         None, description="Testing only: base URL of a local fake Discord (HTTP API and Gateway)."
     )

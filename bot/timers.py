@@ -99,27 +99,18 @@ class TimerLoop:
             return
         runner = self.runner
         spec = runner.spec(game.kind)
-        state = runner.state_of(game)
-        action = spec.engine.default_action(state, deadline.player).model_dump(mode="json")
-        applied = await runner.apply(game, deadline.player, action, how="timeout")
-        seat = applied.game.seat_of_player(deadline.player)
-        seat.timeouts += 1
-        limit = (
-            (await self.db.guild_settings(game.guild_id)).get("max_timeouts", DEFAULT_MAX_TIMEOUTS)
-            if game.guild_id
-            else DEFAULT_MAX_TIMEOUTS
-        )
-        note = None
-        if seat.timeouts >= limit and not seat.computer and applied.game.status is Status.ACTIVE:
-            if spec.has_computer_players:
-                seat.computer = True
-                note = f"{seat.name} missed {limit} decisions in a row; a computer player takes their seat."
-            else:
-                note = f"{seat.name} missed {limit} decisions in a row and leaves the game."
-            await self.db.save_game(applied.game, applied.game.version)
+        settings = await self.db.guild_settings(game.guild_id) if game.guild_id else {}
+        limit = settings.get("max_timeouts", DEFAULT_MAX_TIMEOUTS)
+        action = spec.engine.default_action(runner.state_of(game), deadline.player).model_dump(mode="json")
+        applied = await runner.apply(game, deadline.player, action, how="timeout", takeover_after=limit)
         await runner.publish(applied, None)
-        if note is not None:
-            await runner.announce(applied.game, note)
-            if not spec.has_computer_players:
-                await runner.remove_player(applied.game, deadline.player, how="timeout", interaction=None)
+        seat = applied.game.seat_of_player(deadline.player)
+        if seat.computer and not game.seat_of_player(deadline.player).computer:
+            await runner.announce(
+                applied.game, f"{seat.name} missed {limit} decisions in a row; a computer player takes their seat."
+            )
+        elif seat.timeouts >= limit and applied.game.status is Status.ACTIVE and not seat.computer:
+            await runner.announce(applied.game, f"{seat.name} missed {limit} decisions in a row and leaves the game.")
+            await runner.remove_player(applied.game, deadline.player, how="timeout", interaction=None)
+            return
         runner.after_commit(applied.game)
