@@ -135,9 +135,12 @@ class Lobby:
         *,
         computers: int = 0,
         seating: str = "join",
-        thread: bool = False,
+        thread: bool | None = None,
     ) -> None:
-        """``/<game> new``: create a lobby in this channel (or a new thread) with the caller as host."""
+        """``/<game> new``: create a lobby in this channel (or a new thread) with the caller as host.
+
+        ``thread`` None means the server's default (``/settings threads``).
+        """
         spec = self.runner.spec(kind)
         engine = spec.engine
         if interaction.guild_id is None:
@@ -151,6 +154,9 @@ class Lobby:
             raise UserError(f"{engine.title} seats at most {engine.max_players} players.")
         if seating not in SEATINGS:
             raise UserError(f"Seating must be one of: {', '.join(SEATINGS)}.")
+        settings = await self.db.guild_settings(interaction.guild_id)
+        if thread is None:
+            thread = bool(settings.get("threads", False)) and isinstance(interaction.channel, discord.TextChannel)
         channel = interaction.channel
         if thread:
             if not isinstance(channel, discord.TextChannel):
@@ -159,7 +165,6 @@ class Lobby:
                 raise UserError("I need the Create Public Threads permission to start a game in a thread.")
         elif await self.db.live_game(interaction.channel_id) is not None:
             raise UserError("This channel already has a game. Use `/game status` to see it, or `/game end` to end it.")
-        settings = await self.db.guild_settings(interaction.guild_id)
         user = interaction.user
         seats = [Seat(user_id=user.id, name=user.display_name)]
         seats += [Seat(name=computer_name(n), computer=True) for n in range(1, computers + 1)]

@@ -138,6 +138,7 @@ class BotCommands(commands.Cog):
     @app_commands.describe(
         lobby_minutes="How long an unstarted lobby stays open.",
         max_timeouts="Missed decisions in a row before a computer (or nobody) takes the seat.",
+        threads="Start each new game in its own thread.",
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -146,6 +147,7 @@ class BotCommands(commands.Cog):
         interaction: discord.Interaction,
         lobby_minutes: app_commands.Range[int, 1, 1440] | None = None,
         max_timeouts: app_commands.Range[int, 1, 20] | None = None,
+        threads: bool | None = None,
     ) -> None:
         if not can_manage(interaction):
             raise UserError("Only members with Manage Server can change these settings.")

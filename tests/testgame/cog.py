@@ -79,9 +79,10 @@ class RaceCog(commands.GroupCog, group_name="race", group_description="A tiny ra
         bots: app_commands.Range[int, 0, 3] = 0,
         timeout: app_commands.Range[int, 10, 3600] = 60,
         seating: str = "join",
+        thread: bool | None = None,
     ) -> None:
         options = RaceOptions(target=target, timeouts={"turn": timeout})
-        await self.bot.runner.lobby.open(interaction, "race", options, computers=bots, seating=seating)
+        await self.bot.runner.lobby.open(interaction, "race", options, computers=bots, seating=seating, thread=thread)
 
 
 async def setup(bot: TabletopBot) -> None:

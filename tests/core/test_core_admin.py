@@ -1,0 +1,70 @@
+"""Server settings, help, games in threads, and a channel the bot can no longer post in."""
+
+from __future__ import annotations
+
+from bot.models import Status
+from rules.dice import ScriptedDice
+from tests.conftest import MakeBot
+from tests.core.clock import FakeClock
+from tests.core.race import live, race_bot, start_race
+from tests.fakediscord.guild import Perm
+from tests.fakediscord.server import FakeDiscord
+
+
+async def test_settings_are_for_managers_and_change_the_defaults(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    clock = FakeClock()
+    bot = await race_bot(make_bot, clock)
+    admin, member = fake.members[0], fake.members[1]
+    channel = fake.channels[0]
+    hidden = await fake.slash(channel, member, "settings")
+    assert hidden.error and "hidden" in hidden.error  # Discord hides it from members without Manage Server
+    reply = await (await fake.slash(channel, admin, "settings", options={"lobby_minutes": 2})).message()
+    assert reply.ephemeral and "2 min" in reply.content
+    assert (await bot.db.guild_settings(fake.guild_id))["lobby_timeout_s"] == 120
+    res = await fake.slash(channel, admin, "race new")
+    lobby = await res.message()
+    clock.advance(121)
+    await fake.wait_for(lambda: "expired" in lobby.content, what="the 2-minute lobby to expire")
+
+
+async def test_help_lists_the_games_and_commands(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    await race_bot(make_bot)
+    reply = await (await fake.slash(fake.channels[0], fake.members[2], "help")).message()
+    assert reply.ephemeral and "/race new" in reply.content and "/roll" in reply.content
+
+
+async def test_game_in_its_own_thread(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await race_bot(make_bot)
+    alice, bob = fake.members[0], fake.members[1]
+    channel = fake.channels[0]
+    reply = await (await fake.slash(channel, alice, "race new", options={"thread": True})).message()
+    assert reply.ephemeral and "Lobby opened in <#" in reply.content
+    thread = fake.threads[-1]
+    lobby = await fake.wait_for_message(thread, lambda m: bool(m.buttons))
+    await (await fake.click(lobby, "Join", bob)).message()
+    bot.runner.dice = ScriptedDice([1])
+    await (await fake.click(lobby, "Start", alice)).message()
+    board = await fake.wait_for_message(thread, lambda m: m.mentions == [alice.id])
+    assert board.channel_id == thread.id
+    assert await bot.db.live_game(channel.id) is None  # the parent channel stays free
+    assert (await bot.db.live_game(thread.id)) is not None
+
+
+async def test_lost_channel_access_abandons_instead_of_stalling(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    clock = FakeClock()
+    bot = await race_bot(make_bot, clock)
+    alice, bob = fake.members[0], fake.members[1]
+    channel = fake.channels[0]
+    bot.runner.dice = ScriptedDice([1, 2])
+    await start_race(fake, channel, alice, [bob], timeout=60)
+    fake.set_channel_permissions(channel, bot_deny=Perm.SEND_MESSAGES | Perm.VIEW_CHANNEL)
+    seen = len(fake.requests)
+    clock.advance(61)  # the default roll can't be shown anywhere: the game is abandoned, not stuck
+    posted = f"/channels/{channel.id}/messages"
+    await fake.wait_for(
+        lambda: any(r["method"] == "POST" and r["path"].endswith(posted) for r in fake.requests[seen:]),
+        what="the refused post",
+    )
+    async with bot.runner.lock(channel.id):  # the timer holds it until it has dealt with the refusal
+        game = await live(bot, channel)
+    assert game.status is Status.ABANDONED
