@@ -492,7 +492,7 @@ class Table:
     def game_over(self, winner: str, reason: str) -> None:
         """The game ends with ``winner``; standings list everyone still seated."""
         s = self.s
-        self.put(winner=winner, phase=Phase.GAME_OVER, window=None, fate_passed=(), rolling=None)
+        self.put(winner=winner, phase=Phase.GAME_OVER, window=None, fate_passed=())
         standings = [
             {"player": p.id, "claims": p.claims, "fate": p.fate, "crown": s.crown_holder == p.id, "left": p.left}
             for p in sorted(s.players, key=lambda p: (p.id != winner, p.left, -p.claims, -p.fate))
