@@ -89,11 +89,24 @@ class BoardContext:
         )
 
 
+@dataclass(frozen=True)
+class LobbyOption:
+    """A game option the host sets from the lobby's Options menu (one select menu each)."""
+
+    key: str
+    """Field of the game's options model."""
+    label: str
+    choices: tuple[tuple[str, Any], ...]
+    """(label, value) pairs; values are JSON scalars."""
+
+
 class GameSpec(Protocol):
     """A game as the core sees it. Implemented by each game's cog."""
 
     engine: GameEngine[Any, Any]
     has_computer_players: bool
+    lobby_options: tuple[LobbyOption, ...]
+    """Options offered in the lobby's Options menu (empty for none)."""
 
     def render(self, ctx: BoardContext) -> Board:
         """Draw the board for the current state, with controls for whoever must act."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -10,7 +11,7 @@ from pydantic import BaseModel
 
 from bot.board import Payload, static_view
 from bot.errors import UserError
-from bot.games import BUTTON_PREFIX, custom_id
+from bot.games import BUTTON_PREFIX, SELECT_PREFIX, custom_id
 from bot.models import Applied, Deadline, Game, LogEntry, Seat, Status
 from bot.storage import ChannelBusy
 from rules.dice import RecordingDice
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 LOBBY_DECISION = "lobby"
 DEFAULT_LOBBY_TIMEOUT_S = 900
+OPTIONS_PER_PAGE = 4
 SEATINGS = ("join", "random")
 # What the bot must be allowed to do in a channel to run a game there.
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "read_message_history")
@@ -89,14 +91,17 @@ class Lobby:
             ),
             self._button(game, "lobby_cancel", "Cancel", discord.ButtonStyle.danger),
         ]
-        return Payload(content=content, embeds=[embed], view=static_view([row]), ping=[])
+        rows = [row]
+        if spec.lobby_options:
+            rows.append([self._button(game, "lobby_options", "Options…", discord.ButtonStyle.secondary)])
+        return Payload(content=content, embeds=[embed], view=static_view(rows), ping=[])
 
     @staticmethod
     def _button(
-        game: Game, key: str, label: str, style: discord.ButtonStyle, *, disabled: bool = False
+        game: Game, key: str, label: str, style: discord.ButtonStyle, *, disabled: bool = False, arg: object = ""
     ) -> discord.ui.Button[Any]:
         return discord.ui.Button(
-            label=label, style=style, custom_id=custom_id(BUTTON_PREFIX, game, key), disabled=disabled
+            label=label, style=style, custom_id=custom_id(BUTTON_PREFIX, game, key, str(arg)), disabled=disabled
         )
 
     def new_lobby(
@@ -201,8 +206,10 @@ class Lobby:
 
     # -- buttons -----------------------------------------------------------------------------------
 
-    async def handle(self, interaction: discord.Interaction, game_id: int, key: str) -> None:
-        """A click on a lobby button."""
+    async def handle(
+        self, interaction: discord.Interaction, game_id: int, key: str, arg: str = "", values: list[str] | None = None
+    ) -> None:
+        """A click on a lobby button, or a choice in its Options menu."""
         game = await self.db.game(game_id)
         if game is None or game.status is not Status.LOBBY:
             raise UserError("This lobby is closed.")
@@ -213,6 +220,16 @@ class Lobby:
             "lobby_start": self._start,
             "lobby_cancel": self._cancel,
         }.get(key)
+        if key == "lobby_options":
+            await self._show_options(interaction, game, int(arg or 0))
+            return
+        if key == "lobby_set":
+            async with self.runner.lock(game.channel_id):
+                current = await self.db.game(game_id)
+                if current is None or current.status is not Status.LOBBY:
+                    raise UserError("This lobby is closed.")
+                await self._set_option(interaction, current, arg, values or [])
+            return
         if handler is None:
             raise UserError("That button is no longer in use.")
         async with self.runner.lock(game.channel_id):
@@ -261,10 +278,82 @@ class Lobby:
         new.updated_at = self.runner.clock.now()
         if not await self.db.save_game(new, game.version):
             raise UserError("The lobby changed at the same moment; please try again.")
-        if new.board_message_id is not None:
-            channel = self.runner.bot.get_partial_messageable(new.channel_id, guild_id=new.guild_id)
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(new.board_message_id).edit(**self.payload(new).kwargs(pinging=False))
+        await self.refresh(new)
+
+    # -- the Options menu (host only, ephemeral) ------------------------------------------------------
+
+    def _options_menu(self, game: Game, page: int) -> dict[str, Any]:
+        """Kwargs for the ephemeral Options menu: a page of selects plus Prev/Next."""
+        spec = self.runner.spec(game.kind)
+        options = spec.engine.options_model.model_validate(game.engine_options).model_dump(mode="json")
+        per_page = OPTIONS_PER_PAGE
+        pages = max(1, -(-len(spec.lobby_options) // per_page))
+        page = max(0, min(page, pages - 1))
+        rows: list[list[discord.ui.Item[Any]]] = []
+        for option in spec.lobby_options[page * per_page : (page + 1) * per_page]:
+            current = options.get(option.key)
+            choices = [
+                discord.SelectOption(label=label[:100], value=json.dumps(value), default=value == current)
+                for label, value in option.choices
+            ]
+            rows.append(
+                [
+                    discord.ui.Select(
+                        custom_id=custom_id(SELECT_PREFIX, game, "lobby_set", option.key),
+                        options=choices,
+                        placeholder=option.label[:150],
+                    )
+                ]
+            )
+        nav: list[discord.ui.Item[Any]] = []
+        if page > 0:
+            nav.append(self._button(game, "lobby_options", "◀ Previous", discord.ButtonStyle.secondary, arg=page - 1))
+        if page < pages - 1:
+            nav.append(self._button(game, "lobby_options", "More ▶", discord.ButtonStyle.secondary, arg=page + 1))
+        if nav:
+            rows.append(nav)
+        text = f"**Options** (page {page + 1}/{pages}). Changes show on the lobby at once."
+        return {"content": text, "view": static_view(rows)}
+
+    async def _show_options(self, interaction: discord.Interaction, game: Game, page: int) -> None:
+        self._host_only(interaction, game, "change the options")
+        menu = self._options_menu(game, page)
+        from_menu = interaction.message is not None and interaction.message.flags.ephemeral
+        if from_menu:
+            await interaction.response.edit_message(**menu)
+        else:
+            await interaction.response.send_message(**menu, ephemeral=True)
+
+    async def _set_option(self, interaction: discord.Interaction, game: Game, key: str, values: list[str]) -> None:
+        self._host_only(interaction, game, "change the options")
+        spec = self.runner.spec(game.kind)
+        option = next((o for o in spec.lobby_options if o.key == key), None)
+        if option is None or len(values) != 1:
+            raise UserError("That option is not available.")
+        value = json.loads(values[0])
+        if value not in [v for _, v in option.choices]:
+            raise UserError("That choice is not available.")
+        new = game.model_copy(deep=True)
+        merged = {**game.engine_options, key: value}
+        new.options = {
+            **spec.engine.options_model.model_validate(merged).model_dump(mode="json"),
+            **{k: v for k, v in game.options.items() if k.startswith("_")},
+        }
+        new.version = game.version + 1
+        new.updated_at = self.runner.clock.now()
+        if not await self.db.save_game(new, game.version):
+            raise UserError("The lobby changed at the same moment; please try again.")
+        page = [o.key for o in spec.lobby_options].index(key) // OPTIONS_PER_PAGE
+        await interaction.response.edit_message(**self._options_menu(new, page))
+        await self.refresh(new)
+
+    async def refresh(self, game: Game) -> None:
+        """Redraw the lobby message after a change made elsewhere (options menu, kick)."""
+        if game.board_message_id is None:
+            return
+        channel = self.runner.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(game.board_message_id).edit(**self.payload(game).kwargs(pinging=False))
 
     async def _add_computer(self, interaction: discord.Interaction, game: Game) -> None:
         self._host_only(interaction, game, "add computer players")

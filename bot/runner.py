@@ -129,7 +129,7 @@ class GameRunner:
     ) -> None:
         """Every click or select on a board comes here, from the custom_id alone."""
         if key.startswith("lobby_"):
-            await self.lobby.handle(interaction, game_id, key)
+            await self.lobby.handle(interaction, game_id, key, arg, values)
         elif key == "rematch":
             await self.lobby.rematch(interaction, game_id)
         elif key in ("confirm_leave", "confirm_end"):

@@ -68,3 +68,19 @@ async def test_lost_channel_access_abandons_instead_of_stalling(fake: FakeDiscor
     async with bot.runner.lock(channel.id):  # the timer holds it until it has dealt with the refusal
         game = await live(bot, channel)
     assert game.status is Status.ABANDONED
+
+
+async def test_lobby_options_menu_is_for_the_host_and_updates_the_lobby(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await race_bot(make_bot)
+    alice, bob = fake.members[0], fake.members[1]
+    channel = fake.channels[0]
+    lobby = await (await fake.slash(channel, alice, "race new")).message()
+    refused = await (await fake.click(lobby, "Options…", bob)).message()
+    assert refused.ephemeral and "Only the host" in refused.content
+    menu = await (await fake.click(lobby, "Options…", alice)).message()
+    assert menu.ephemeral
+    select = menu.selects[0]
+    await (await fake.select(menu, select["custom_id"], ["20"], alice)).message()
+    await fake.wait_for(lambda: "Target: 20" in str(lobby.embeds), what="the lobby to show the new target")
+    game = await bot.db.live_game(channel.id)
+    assert game is not None and game.options["target"] == 20 and game.options["_seating"] == "join"

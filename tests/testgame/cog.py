@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.app import TabletopBot
 from bot.errors import UserError
-from bot.games import Board, BoardContext
+from bot.games import Board, BoardContext, LobbyOption
 from bot.models import Game
 from tests.testgame.engine import RaceEngine, RaceOptions, RaceState
 
@@ -18,6 +18,7 @@ from tests.testgame.engine import RaceEngine, RaceOptions, RaceState
 class RaceSpec:
     engine = RaceEngine()
     has_computer_players = True
+    lobby_options = (LobbyOption("target", "Target score", (("10", 10), ("20", 20), ("30", 30))),)
 
     def render(self, ctx: BoardContext) -> Board:
         state: RaceState = ctx.state  # type: ignore[assignment]
