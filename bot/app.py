@@ -17,7 +17,7 @@ from bot.storage import Database
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.game", "cogs.dice")
+EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns")
 
 
 class TabletopBot(commands.Bot):

@@ -376,26 +376,33 @@ class GameRunner:
         if pings or finished:
             # New board first, so it is stored before the click is answered by retiring the old one.
             await self.post_board(game, payload)
-            await self.retire_board(applied, interaction)
+            await self.retire_board(applied.before, interaction)
         else:
             await self.edit_board(game, payload, interaction)
 
-    async def retire_board(self, applied: Applied, interaction: discord.Interaction | None) -> None:
-        """Take the controls off the previous board (answering the click, if there was one)."""
-        old = applied.before
-        payload = self.payload(applied.game, applied.state, applied.events, [])
-        payload.view = None
-        payload.content = f"{payload.content}\n-# This board has moved on; see below."
+    async def retire_board(
+        self,
+        old: Game,
+        interaction: discord.Interaction | None = None,
+        note: str = "this board has moved on; the game continues below.",
+    ) -> None:
+        """Take the controls off a board, keeping what it showed (answering the click, if there was one)."""
+        title = self.spec(old.kind).engine.title
+        kwargs: dict[str, Any] = {
+            "content": f"**{title}** · {note}",
+            "view": None,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
         if interaction is not None and not interaction.response.is_done():
-            await interaction.response.edit_message(**payload.kwargs(pinging=False))
+            await interaction.response.edit_message(**kwargs)
             return
         if old.board_message_id is None or old.board_posted_at is None:
             return
         if self.clock.now() - old.board_posted_at > EDITABLE_BOARD_AGE_S:
             return
-        channel = self.bot.get_partial_messageable(old.channel_id)
+        channel = self.bot.get_partial_messageable(old.channel_id, guild_id=old.guild_id)
         with contextlib.suppress(discord.NotFound, discord.Forbidden):
-            await channel.get_partial_message(old.board_message_id).edit(**payload.kwargs(pinging=False))
+            await channel.get_partial_message(old.board_message_id).edit(**kwargs)
 
     async def post_board(self, game: Game, payload: Payload) -> None:
         """Post a new board message and remember it; abandon the game if the channel is gone."""
@@ -451,18 +458,8 @@ class GameRunner:
         async with self.lock(game.channel_id):
             current = await self.db.game(game.id)
             if current is not None and current.version == game.version:
-                await self.retire_previous(current)
+                await self.retire_board(current, note="this board was posted again below.")
                 await self.remember_board(current, message.id)
-
-    async def retire_previous(self, game: Game) -> None:
-        """Strip the controls from the current board before a replacement is remembered."""
-        if game.board_message_id is None or game.board_posted_at is None:
-            return
-        if self.clock.now() - game.board_posted_at > EDITABLE_BOARD_AGE_S:
-            return
-        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-        with contextlib.suppress(discord.NotFound, discord.Forbidden):
-            await channel.get_partial_message(game.board_message_id).edit(view=None)
 
     async def abandon(self, game: Game, *, notice: bool = True, reason: str = "This game was ended.") -> Game:
         """Mark a game abandoned (kept for history); tell the channel if it can."""
@@ -475,7 +472,7 @@ class GameRunner:
         entry = LogEntry(seq=new.version, actor=None, action={"kind": "abandon", "how": "core"}, at=new.updated_at)
         await self.db.save_game(new, current.version, entry)
         if notice:
-            await self.retire_previous(current)
+            await self.retire_board(current, note="this game was ended.")
             await self.announce(game, reason)
         self.deadlines_changed.set()
         return new

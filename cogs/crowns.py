@@ -1,0 +1,527 @@
+"""Dice of Crowns in a channel: ``/crowns new``, the board, and a button for every legal decision.
+
+The engine (``rules/crowns``) decides what is legal; this cog only draws the state, offers the legal
+actions of whoever must act as buttons and selects, and narrates what happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import BaseModel
+
+from bot.app import TabletopBot
+from bot.errors import UserError
+from bot.games import Board, BoardContext, LobbyOption
+from bot.models import Game, Status
+from rules.crowns.actions import AssignScroll, FateReroll, GiveDagger, Meddle, Overkill, Reroll, SixSkulls, Steal
+from rules.crowns.data import FACE_NAMES, LEGENDARY_NAMES
+from rules.crowns.engine import ENGINE
+from rules.crowns.options import CrownsOptions
+from rules.crowns.state import CrownsState, Die, DieState, Phase
+
+FACE_EMOJI = {"CROWN": "👑", "DAGGER": "🗡️", "SKULL": "💀", "SCROLL": "📜"}
+CLAIM = "🎖️"
+FATE = "🔮"
+THE_CROWN = "🫅"
+MAX_NEWS_LINES = 14
+ROW_WIDTH = 5
+
+MODULE_NAMES = {
+    "fate": "Fate tokens",
+    "legendary": "Legendary rolls",
+    "overkill": "Overkill",
+    "last_stand": "Last Stand",
+}
+TURN_END_REASONS = {
+    "claim": "a token was earned",
+    "settled": "settled for Fate",
+    "betrayal": "betrayed",
+    "no_dice": "no dice left to reroll",
+    "voluntary": "stopped",
+    "crown_steal": "took the Crown",
+    "unreachable": "no set can be reached",
+}
+
+
+def face(name: str | None) -> str:
+    """A die face as emoji plus its name: ``👑 Rightful Heir``."""
+    if name is None:
+        return "🎲"
+    return f"{FACE_EMOJI[name]} {FACE_NAMES[name]}"
+
+
+def die_chip(die: Die) -> str:
+    """A die in a list: its face emoji (🎲 while waiting to be rolled) and its number, which the Fate menus name."""
+    rolled = die.face is not None and die.state is not DieState.HANDED
+    return f"{FACE_EMOJI[die.face] if rolled else '🎲'}`{die.id}`"
+
+
+def chunks(items: list[Any], size: int = ROW_WIDTH) -> list[list[Any]]:
+    """Split ``items`` into rows of at most ``size``."""
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+class CrownsSpec:
+    """The Dice of Crowns game as the core sees it."""
+
+    engine = ENGINE
+    has_computer_players = True
+    lobby_options = (
+        LobbyOption("first_player", "First player", (("Random first player", "random"), ("First seat starts", "host"))),
+        LobbyOption(
+            "six_skulls",
+            "6 skulls with Fate tokens",
+            (("Choose 1 Claim or 2 Fate", "choose"), ("Always 1 Claim", "claim"), ("Always 2 Fate", "fate")),
+        ),
+        LobbyOption(
+            "dagger_timeout_default",
+            "A dagger nobody assigned in time goes to",
+            (("The rival who rolled it", "self"), ("The active player", "active"), ("A random player", "random")),
+        ),
+        LobbyOption(
+            "fate_windows",
+            "When Fate can be spent",
+            (("After scrolls are resolved", "post_resolution"), ("Also before each scroll result", "also_pre_scroll")),
+        ),
+        LobbyOption(
+            "legendary_mode",
+            "What counts as 7 of a kind",
+            (("All 7 dice you hold", "possession"), ("One roll of all 7 dice", "single_roll")),
+        ),
+        LobbyOption(
+            "twists_fallback",
+            "7 skulls when no rival has a Claim",
+            (("Take a Claim from the supply", "supply_claim"), ("Nothing", "nothing")),
+        ),
+        LobbyOption(
+            "meddle_held_die",
+            "A 2-Fate reroll of a rival's die",
+            (("Skulls and scrolls go to the active player", "scroll_like"), ("The die stays with its holder", "stays")),
+        ),
+        LobbyOption(
+            "legendary_on_fate_reroll",
+            "Fate rerolls count towards 7 of a kind",
+            (("No", False), ("Yes", True)),
+        ),
+        LobbyOption(
+            "auto_end_unreachable",
+            "End the turn when no set can be reached",
+            (("No (reroll until no dice are left)", False), ("Yes", True)),
+        ),
+        LobbyOption("allow_voluntary_end", "Allow ending a turn by choice", (("No", False), ("Yes", True))),
+        LobbyOption("limit_fate_supply", "Limit Fate tokens to the box's 10", (("No", False), ("Yes", True))),
+    )
+
+    # -- the board ---------------------------------------------------------------------------------
+
+    def render(self, ctx: BoardContext) -> Board:
+        """The table, the active player's dice, what just happened, and controls for who must act."""
+        s: CrownsState = ctx.state  # type: ignore[assignment]
+        over = ctx.game.status is Status.FINISHED
+        title = "Dice of Crowns · final standings" if over else f"Dice of Crowns · turn {s.turn_no}, round {s.round_no}"
+        embed = discord.Embed(title=title, colour=discord.Colour.gold())
+        news = self.narrate(ctx.game, ctx.events)
+        if news:
+            embed.description = "\n".join(news[-MAX_NEWS_LINES:])[:4000]
+        embed.add_field(name="Table", value=self._table(ctx, s)[:1024], inline=False)
+        if not over:
+            embed.add_field(name=f"{ctx.name(s.active)}'s dice", value=self._active_dice(s)[:1024], inline=False)
+        if s.phase is Phase.FATE_WINDOW:
+            waiting = ", ".join(ctx.name(p.player) for p in ctx.prompts) or "nobody"
+            embed.add_field(name=f"{FATE} Fate window", value=f"May spend Fate now: {waiting}.", inline=False)
+        embed.set_footer(text=self.short_options(s.options))
+        rows = self._controls(ctx, s) if not over else [[ctx.button("rematch", "Rematch", emoji="🔁")]]
+        return Board(embeds=[embed], rows=rows)
+
+    def _table(self, ctx: BoardContext, s: CrownsState) -> str:
+        lines = []
+        target = s.options.claim_target
+        for seat in s.players:
+            name = ctx.name(seat.id)
+            if seat.left:
+                lines.append(f"· ~~{name}~~ (left)")
+                continue
+            marker = "▶" if seat.id == s.active and s.phase is not Phase.GAME_OVER else "·"
+            parts = [f"{marker} **{name}** {CLAIM} {seat.claims}/{target}"]
+            if s.options.fate:
+                parts.append(f"{FATE} {seat.fate}")
+            if s.crown_holder == seat.id:
+                parts.append(f"{THE_CROWN} holds the Crown")
+            if seat.messenger:
+                parts.append("📜 immune to daggers")
+            if seat.id == s.winner:
+                parts.append("🏆")
+            held = [d for d in s.held(seat.id) if seat.id != s.active and d.state is DieState.LOCKED]
+            if held:
+                parts.append("holds " + " ".join(die_chip(d) for d in held))
+            lines.append(" · ".join(parts))
+        return "\n".join(lines)
+
+    @staticmethod
+    def _active_dice(s: CrownsState) -> str:
+        groups: list[tuple[str, list[Die]]] = [
+            ("To roll", [d for d in s.dice if d.holder == s.active and d.state is DieState.HANDED]),
+            ("Set aside", [d for d in s.dice if d.holder == s.active and d.state is DieState.LOCKED]),
+            ("Skulls", [d for d in s.dice if d.holder == s.active and d.state is DieState.FREE_SKULL]),
+            ("Returned scrolls", [d for d in s.dice if d.holder == s.active and d.state is DieState.RETURNED_SCROLL]),
+            ("New scrolls", [d for d in s.dice if d.holder == s.active and d.state is DieState.PENDING_SCROLL]),
+        ]
+        lines = [f"{label}: {' '.join(die_chip(d) for d in dice)}" for label, dice in groups if dice]
+        out = [f"📜`{q.die}`→{q.rival}" for q in s.scroll_queue]
+        if out:
+            lines.append("With rivals: " + " ".join(out))
+        counts = s.counts()
+        lines.append(
+            f"Count: 👑 {counts.crowns} · 🗡️ {counts.daggers} · 💀 {counts.skulls} · 📜 {counts.ret_scrolls} to reroll"
+        )
+        return "\n".join(lines)
+
+    def _controls(self, ctx: BoardContext, s: CrownsState) -> list[list[discord.ui.Item[Any]]]:
+        """Buttons and selects for exactly the legal actions of whoever must act now."""
+        legal: list[BaseModel] = []
+        for prompt in ctx.prompts:
+            legal += [a for a in self.engine.legal_actions(s, prompt.player) if a not in legal]
+        builder = _CONTROLS.get(s.phase)
+        return builder(self, ctx, s, legal) if builder else []
+
+    def _turn_start(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+        handed = sum(1 for d in s.dice if d.holder == s.active and d.state is DieState.HANDED)
+        return [[ctx.button("roll", f"Roll {handed} dice", style=discord.ButtonStyle.primary, emoji="🎲")]]
+
+    def _scroll_assign(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+        assigns = [a for a in legal if isinstance(a, AssignScroll)]
+        die = assigns[0].die  # one die at a time keeps the choice within a row of buttons
+        buttons = [
+            ctx.button(
+                "assign_scroll", f"Scroll {die} → {ctx.game.name_of(a.rival)}", arg=f"{die}.{a.rival}", emoji="📜"
+            )
+            for a in assigns
+            if a.die == die
+        ]
+        return chunks(buttons)
+
+    def _give_dagger(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+        buttons = [
+            ctx.button(
+                "give_dagger",
+                f"Dagger → {ctx.game.name_of(a.to)}" if a.to else "Dagger → random player",
+                arg=a.to or "random",
+                emoji="🗡️",
+            )
+            for a in legal
+            if isinstance(a, GiveDagger)
+        ]
+        return chunks(buttons)
+
+    def _decide(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+        counts = s.counts()
+        sizes = {"skulls": counts.free_skulls, "scrolls": counts.ret_scrolls}
+        sizes["both"] = sizes["skulls"] + sizes["scrolls"]
+        row: list[Any] = []
+        for a in legal:
+            if isinstance(a, Reroll):
+                row.append(
+                    ctx.button(
+                        "reroll",
+                        f"Reroll {a.group} ({sizes[a.group]})",
+                        arg=a.group,
+                        style=discord.ButtonStyle.primary,
+                        emoji="🎲",
+                    )
+                )
+        types = {a.model_dump()["type"] for a in legal}
+        if "settle" in types:
+            row.append(ctx.button("settle", "Settle for 1 Fate", style=discord.ButtonStyle.success, emoji=FATE))
+        if "end_turn" in types:
+            row.append(ctx.button("end_turn", "End turn", style=discord.ButtonStyle.secondary))
+        return [row]
+
+    def _six_skulls(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+        labels = {"claim": ("Take 1 Claim", CLAIM), "fate": ("Take 2 Fate", FATE)}
+        return [
+            [
+                ctx.button("six_skulls", labels[a.choice][0], arg=a.choice, emoji=labels[a.choice][1])
+                for a in legal
+                if isinstance(a, SixSkulls)
+            ]
+        ]
+
+    def _last_stand(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+        return [
+            [
+                ctx.button("last_stand", "Steal the Crown", arg="steal", style=discord.ButtonStyle.danger, emoji="🫅"),
+                ctx.button("last_stand", "Take my roll", arg="keep", style=discord.ButtonStyle.secondary),
+            ]
+        ]
+
+    def _steal(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+        buttons = [
+            ctx.button(
+                "steal",
+                f"Steal from {ctx.game.name_of(a.rival)} ({s.seat(a.rival).claims})",
+                arg=a.rival,
+                emoji=CLAIM,
+            )
+            for a in legal
+            if isinstance(a, Steal)
+        ]
+        return chunks(buttons)
+
+    def _overkill(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+        extras = [a for a in legal if isinstance(a, Overkill)]
+        die = extras[0].die
+        buttons = [
+            ctx.button("overkill", f"Dagger {die} → {ctx.game.name_of(a.rival)}", arg=f"{die}.{a.rival}", emoji="🗡️")
+            for a in extras
+            if a.die == die
+        ]
+        return chunks(buttons)
+
+    def _fate_window(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+        rows: list[list[Any]] = []
+        own = [a.die for a in legal if isinstance(a, FateReroll)]
+        if own:
+            options = [self._die_option(ctx, s, die) for die in own]
+            who = ctx.game.name_of(s.active)[:60]
+            rows.append([ctx.select("fate_reroll", options, placeholder=f"{who}: reroll one of your dice (1 Fate)")])
+        meddles = [a.die for a in legal if isinstance(a, Meddle)]
+        if meddles:
+            options = [self._die_option(ctx, s, die) for die in meddles]
+            rows.append([ctx.select("meddle", options, placeholder="Reroll any die on the table (2 Fate)")])
+        rows.append([ctx.button("pass_fate", "Pass", emoji="✋")])
+        return rows
+
+    @staticmethod
+    def _die_option(ctx: BoardContext, s: CrownsState, die_id: str) -> discord.SelectOption:
+        die = s.die(die_id)
+        holder = ctx.game.name_of(die.holder) if die.holder else "nobody"
+        label = f"Die {die.id}: {FACE_NAMES[die.face] if die.face else 'not rolled'} — {holder}"
+        return discord.SelectOption(label=label[:100], value=die.id, emoji=FACE_EMOJI.get(die.face or "", "🎲"))
+
+    # -- clicks to actions ---------------------------------------------------------------------
+
+    def action_for(self, ctx: BoardContext, player: str, key: str, arg: str, values: list[str]) -> dict[str, Any]:
+        """A button (``key``, ``arg``) or select (``values``) as the engine's action JSON."""
+        if key in ("roll", "settle", "end_turn", "pass_fate"):
+            return {"type": key}
+        if key in ("assign_scroll", "overkill"):
+            die, _, rival = arg.partition(".")
+            return {"type": key, "die": die, "rival": rival}
+        if key == "give_dagger":
+            return {"type": key, "to": None if arg == "random" else arg}
+        if key == "reroll":
+            return {"type": key, "group": arg}
+        if key == "six_skulls":
+            return {"type": key, "choice": arg}
+        if key == "last_stand":
+            return {"type": key, "steal": arg == "steal"}
+        if key == "steal":
+            return {"type": key, "rival": arg}
+        if key in ("fate_reroll", "meddle") and len(values) == 1:
+            return {"type": key, "die": values[0]}
+        raise UserError("That control is not part of this game.")
+
+    # -- words ---------------------------------------------------------------------------------
+
+    def narrate(self, game: Game, events: list[dict[str, Any]]) -> list[str]:
+        """One plain sentence per event worth telling."""
+
+        def name(player: str | None) -> str:
+            if player is None:
+                return "nobody"
+            return f"**{discord.utils.escape_markdown(game.name_of(player))}**"
+
+        lines = []
+        for event in events:
+            line = _NARRATORS.get(event["type"], lambda e, n: None)(event, name)
+            if line:
+                lines.append(line)
+        return lines
+
+    def describe_options(self, options: CrownsOptions) -> str:  # type: ignore[override]
+        """The options in force, one line each: target, modules, timers, and every changed house rule."""
+        modules = [label for key, label in MODULE_NAMES.items() if getattr(options, key)]
+        lines = [
+            f"Claims to win: {options.claim_target}",
+            f"Modules: {', '.join(modules) if modules else 'none (Quick Play)'}",
+            f"Decision timer: {options.timeouts['turn']} s"
+            + (f"; fate window: {options.timeouts['fate_window']} s" if options.fate else ""),
+        ]
+        defaults = CrownsOptions()
+        for option in self.lobby_options:
+            value = getattr(options, option.key)
+            if value != getattr(defaults, option.key):
+                chosen = next((label for label, v in option.choices if v == value), str(value))
+                lines.append(f"{option.label}: {chosen}")
+        return "\n".join(lines)
+
+    @staticmethod
+    def short_options(options: CrownsOptions) -> str:
+        """One footer line: target and modules."""
+        modules = [label for key, label in MODULE_NAMES.items() if getattr(options, key)]
+        return f"First to {options.claim_target} Claims · " + (", ".join(modules) if modules else "Quick Play")
+
+    def rules_summary(self) -> str:
+        """How a turn goes, in a few lines."""
+        return (
+            "Roll all the dice handed to you. 👑 crowns and 🗡️ daggers are set aside; 📜 scrolls must be given "
+            "to rivals, who roll them for you: a crown stays with them, a dagger goes to whoever they choose, "
+            "a skull or scroll comes back to you.\n"
+            "3 👑 earn a Claim; 5 💀 earn a Claim; 3 🗡️ end your turn with nothing. Otherwise reroll your skulls, "
+            "your returned scrolls, or both — all of a group or none. Your turn ends when you earn a token, are "
+            "betrayed, or have nothing left to reroll; then all your dice go to the next player.\n"
+            "First to the Claim target wins."
+        )
+
+
+_CONTROLS: dict[Phase, Callable[[CrownsSpec, BoardContext, CrownsState, list[BaseModel]], list[list[Any]]]] = {
+    Phase.TURN_START: CrownsSpec._turn_start,
+    Phase.SCROLL_ASSIGN: CrownsSpec._scroll_assign,
+    Phase.DAGGER_ASSIGN: CrownsSpec._give_dagger,
+    Phase.DECIDE: CrownsSpec._decide,
+    Phase.SIX_SKULLS: CrownsSpec._six_skulls,
+    Phase.LAST_STAND: CrownsSpec._last_stand,
+    Phase.STEAL: CrownsSpec._steal,
+    Phase.OVERKILL_ASSIGN: CrownsSpec._overkill,
+    Phase.FATE_WINDOW: CrownsSpec._fate_window,
+}
+
+Narrator = Callable[[dict[str, Any], Callable[[str | None], str]], str | None]
+
+
+def _rolled(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    what = "rolled" if e["reason"] == "turn_roll" else f"rerolled {e['group']}:"
+    return f"{n(e['player'])} {what} " + " ".join(FACE_EMOJI[d["face"]] for d in e["dice"])
+
+
+def _turn_ended(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    reason = TURN_END_REASONS.get(e["reason"], e["reason"].replace("_", " "))
+    return f"{n(e['player'])}'s turn ends ({reason})."
+
+
+def _fate_reroll(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    whose = "their" if e["holder"] == e["player"] else f"{n(e['holder'])}'s"
+    return (
+        f"{FATE} {n(e['player'])} spends {e['cost']} Fate to reroll {whose} die {e['die']} "
+        f"({FACE_EMOJI.get(e['old_face'], '🎲')} → {face(e['face'])})."
+    )
+
+
+def _game_over(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    how = " by forfeit" if e["reason"] == "forfeit" else ""
+    return f"🏆 {n(e['winner'])} seizes the Crown{how}!"
+
+
+_NARRATORS: dict[str, Narrator] = {
+    "game_started": lambda e, n: f"{n(e['first_player'])} goes first, with all 7 dice.",
+    "turn_started": lambda e, n: None,
+    "no_roll": lambda e, n: f"{n(e['player'])} has no dice to roll; their held dice count as they are.",
+    "messenger_ended": lambda e, n: f"{n(e['player'])} rolls again and is no longer immune to daggers.",
+    "rolled": _rolled,
+    "legendary": lambda e, n: f"✨ **{LEGENDARY_NAMES[e['face']]}!** ({n(e['player'])}, 7 × {face(e['face'])})",
+    "scroll_assigned": lambda e, n: f"{n(e['player'])} gives scroll die {e['die']} to {n(e['rival'])}.",
+    "scroll_rolled": lambda e, n: f"{n(e['player'])} rolled {n(e['active'])}'s scroll: {face(e['face'])}.",
+    "die_kept": lambda e, n: f"{n(e['player'])} keeps the Rightful Heir for their own turn.",
+    "die_returned": lambda e, n: f"It goes back to {n(e['to'])}.",
+    "dagger_given": lambda e, n: (
+        f"{n(e['player'])} gives the dagger to {n(e['to'])}"
+        + {"choice": ".", "default": " (time ran out).", "random": " (at random)."}.get(e["how"], ".")
+    ),
+    "fate_window_opened": lambda e, n: f"{FATE} Fate window: " + ", ".join(n(p) for p in e["players"]) + " may act.",
+    "fate_passed": lambda e, n: None,
+    "fate_window_closed": lambda e, n: None,
+    "fate_reroll": _fate_reroll,
+    "claim_gained": lambda e, n: (
+        f"{CLAIM} {n(e['player'])} earns {e['count']} Claim"
+        + ("s" if e["count"] != 1 else "")
+        + f" (now {e['total']})."
+    ),
+    "fate_gained": lambda e, n: f"{FATE} {n(e['player'])} gains {e['count']} Fate (now {e['total']}).",
+    "claim_stolen": lambda e, n: f"{n(e['player'])} steals a Claim from {n(e['rival'])}.",
+    "nothing_to_steal": lambda e, n: f"No rival has a Claim for {n(e['player'])} to steal.",
+    "claim_lost": lambda e, n: f"{n(e['player'])} loses {e['count']} Claim (now {e['total']}).",
+    "betrayal": lambda e, n: (
+        f"🗡️ Betrayal! {n(e['player'])} holds {e['daggers']} daggers: no token this turn."
+        + (" They keep the Crown for another round." if e.get("crown_kept") else "")
+    ),
+    "overkill_kept": lambda e, n: f"No rival can take the extra daggers; {n(e['player'])} keeps them.",
+    "overkill": lambda e, n: f"{n(e['player'])} sends extra dagger {e['die']} to {n(e['rival'])}.",
+    "crown_taken": lambda e, n: (
+        f"{THE_CROWN} {n(e['player'])} takes the Crown" + (f" from {n(e['rival'])}" if e.get("rival") else "") + "!"
+    ),
+    "turn_ended": _turn_ended,
+    "dice_passed": lambda e, n: f"{n(e['player'])} passes {len(e['dice'])} dice to {n(e['to'])}.",
+    "player_left": lambda e, n: f"{n(e['player'])} left the table.",
+    "crown_returned": lambda e, n: "The Crown goes back in the box.",
+    "game_over": _game_over,
+}
+
+
+class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of Crowns."):
+    """``/crowns new``: open a Dice of Crowns lobby in this channel."""
+
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+        bot.runner.register(CrownsSpec())
+        super().__init__()
+
+    @app_commands.command(name="new", description="Open a Dice of Crowns lobby here (2–6 players).")
+    @app_commands.describe(
+        target="Claims needed to win (Last Stand plays to 5).",
+        fate="Advanced: Fate tokens (settle, pictured pair, Fate rerolls).",
+        legendary="Advanced: Legendary rolls (7 of a kind).",
+        overkill="Advanced: Overkill & Cascading Betrayal.",
+        last_stand="Advanced: Last Stand (hold the Crown for a round).",
+        bots="Computer players to seat now (more can be added in the lobby).",
+        timeout="Seconds for each decision before the default is taken.",
+        fate_window="Seconds the fate window stays open.",
+        seating="Seat order: join order or random.",
+        thread="Play in a new thread (default: the server's setting).",
+    )
+    @app_commands.choices(
+        target=[
+            app_commands.Choice(name="3 Claims (Quick Play)", value=3),
+            app_commands.Choice(name="5 Claims", value=5),
+        ],
+        seating=[
+            app_commands.Choice(name="join order", value="join"),
+            app_commands.Choice(name="random", value="random"),
+        ],
+    )
+    @app_commands.guild_only()
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        target: int = 3,
+        fate: bool = False,
+        legendary: bool = False,
+        overkill: bool = False,
+        last_stand: bool = False,
+        bots: app_commands.Range[int, 0, 5] = 0,
+        timeout: app_commands.Range[int, 30, 3600] = 120,
+        fate_window: app_commands.Range[int, 5, 300] = 20,
+        seating: str = "join",
+        thread: bool | None = None,
+    ) -> None:
+        """Open the lobby with the common options; the rest are in the lobby's Options menu."""
+        options = CrownsOptions(
+            claim_target=target,
+            fate=fate,
+            legendary=legendary,
+            overkill=overkill,
+            last_stand=last_stand,
+            timeouts={"turn": timeout, "fate_window": fate_window},
+        )
+        await self.bot.runner.lobby.open(
+            interaction, ENGINE.kind, options, computers=bots, seating=seating, thread=thread
+        )
+
+
+async def setup(bot: TabletopBot) -> None:
+    """discord.py extension entry point."""
+    await bot.add_cog(Crowns(bot))

@@ -1,0 +1,217 @@
+"""Dice of Crowns end to end: the real bot, the local fake Discord, played only by clicks."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.app import TabletopBot
+from bot.models import Game, Status
+from bot.replay import replay
+from rules.crowns.engine import ENGINE
+from rules.crowns.playout import SeededDice
+from rules.dice import ScriptedDice
+from tests.conftest import MakeBot
+from tests.core.clock import FakeClock
+from tests.fakediscord.guild import Channel, Member
+from tests.fakediscord.messages import Message
+from tests.fakediscord.server import FakeDiscord
+
+FACE = {"C": 1, "D": 2, "K": 3, "S": 5}
+EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.crowns")
+
+
+def rolls(codes: str) -> list[int]:
+    """d6 values for face codes (C crown, D dagger, K skull, S scroll)."""
+    return [FACE[c] for c in codes]
+
+
+def per_die(**dice: str) -> dict[str, list[int]]:
+    """A per-die script: ``per_die(d1="SC", first_player=...)`` → {"1": [5, 1], …}."""
+    return {key.removeprefix("d"): rolls(codes) for key, codes in dice.items()}
+
+
+async def crowns_bot(make_bot: MakeBot, clock: FakeClock | None = None, **options: Any) -> TabletopBot:
+    bot = await make_bot(extensions=EXTENSIONS, clock=clock or FakeClock(), **options)
+    bot.settings.computer_delay = 0
+    return bot
+
+
+async def open_and_start(
+    fake: FakeDiscord, channel: Channel, host: Member, others: list[Member], **options: Any
+) -> Message:
+    lobby = await (await fake.slash(channel, host, "crowns new", options=options)).message()
+    for member in others:
+        await (await fake.click(lobby, "Join", member)).message()
+    await (await fake.click(lobby, "Start", host)).message()
+    return await fake.wait_for_message(channel, lambda m: bool(m.buttons) and "Dice of Crowns" in str(m.embeds))
+
+
+async def game_of(bot: TabletopBot, channel: Channel) -> Game:
+    game = await bot.db.live_game(channel.id)
+    if game is None:
+        game = (await bot.db.history(guild_id=None, channel_id=channel.id, limit=1))[0]
+    return game
+
+
+def member_of(fake: FakeDiscord, game: Game, player: str) -> Member:
+    return fake.users[game.seat_of_player(player).user_id]
+
+
+async def play_one_click(fake: FakeDiscord, bot: TabletopBot, channel: Channel, rng: random.Random) -> Game:
+    """Whoever must act clicks one of the controls meant for them on the current board."""
+    game = await game_of(bot, channel)
+    prompt = bot.runner.prompts_of(game)[0]
+    member = member_of(fake, game, prompt.player)
+    board = fake.message(game.board_message_id)
+    assert board is not None and not board.deleted
+    legal = {a.model_dump()["type"] for a in ENGINE.legal_actions(bot.runner.state_of(game), prompt.player)}
+    buttons = [b for b in board.buttons if b["custom_id"].split(":")[3] in legal]
+    selects = [s for s in board.selects if s["custom_id"].split(":")[3] in legal]
+    if selects and rng.random() < 0.3:
+        menu = rng.choice(selects)
+        choice = rng.choice(menu["options"])["value"]
+        res = await fake.select(board, menu["custom_id"], [choice], member)
+    else:
+        assert buttons, f"no control for {legal} on {board.describe_buttons()}"
+        res = await fake.click(board, rng.choice(buttons)["custom_id"], member)
+    reply = await res.message()
+    assert not reply.ephemeral, reply.content
+    return await game_of(bot, channel)
+
+
+async def test_full_three_player_game_by_clicks_with_a_restart(fake: FakeDiscord, make_bot: MakeBot, tmp_path) -> None:
+    clock = FakeClock()
+    db = tmp_path / "crowns.sqlite3"
+    bot = await crowns_bot(make_bot, clock, db_path=db)
+    bot.runner.dice = SeededDice(7)
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    first = await open_and_start(fake, channel, alice, [bob, carol], fate=True, legendary=True, overkill=True)
+    assert len(first.mentions) == 1
+    rng = random.Random(3)
+    clicks = 0
+    restarted = False
+    game = await game_of(bot, channel)
+    while game.status is Status.ACTIVE:
+        game = await play_one_click(fake, bot, channel, rng)
+        clicks += 1
+        assert clicks < 1500, "the game should have ended"
+        if clicks == 25 and not restarted:
+            await bot.close()
+            bot = await crowns_bot(make_bot, clock, db_path=db)
+            bot.runner.dice = SeededDice(8)
+            restarted = True
+    assert restarted and game.status is Status.FINISHED and game.winners
+    final = fake.message(game.board_message_id)
+    assert final is not None and "final standings" in str(final.embeds) and "🏆" in final.content
+    assert any(b.get("label") == "Rematch" for b in final.buttons)
+    entries = await bot.db.log_entries(game.id)
+    assert replay(ENGINE, game, entries).model_dump(mode="json") == game.state
+    history = await (await fake.slash(channel, bob, "game history")).message()
+    assert "Dice of Crowns" in history.content and "won by" in history.content
+    for message in fake.messages(channel):
+        assert len(message.content) <= 2000 and not message.mention_everyone
+
+
+async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await crowns_bot(make_bot)
+    bot.runner.dice = SeededDice(11)
+    channel = fake.channels[1]
+    alice = fake.members[0]
+    lobby = await (await fake.slash(channel, alice, "crowns new", options={"bots": 1})).message()
+    await (await fake.click(lobby, "Add computer", alice)).message()
+    await (await fake.click(lobby, "Start", alice)).message()
+    rng = random.Random(5)
+    game = await game_of(bot, channel)
+    clicks = 0
+    while game.status is Status.ACTIVE:
+        prompts = bot.runner.prompts_of(game)
+        if game.seat_of_player(prompts[0].player).computer:
+            # Computers move on their own: wait until the board shows their move (it is committed by then).
+            board = fake.message(game.board_message_id)
+            seen = (board.edits if board else 0, len(fake.messages(channel)))
+            await fake.wait_for(lambda b=board, s=seen: (b.edits if b else 0, len(fake.messages(channel))) != s)
+        else:
+            await play_one_click(fake, bot, channel, rng)
+            clicks += 1
+            assert clicks < 1000
+        async with bot.runner.lock(channel.id):
+            game = await game_of(bot, channel)
+    assert game.status is Status.FINISHED
+    hows = {e.action.get("how") for e in await bot.db.log_entries(game.id)}
+    assert "computer" in hows
+
+
+async def test_rival_chooses_who_gets_a_dagger_rolled_for_a_scroll(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await crowns_bot(make_bot)
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    # Alice goes first and rolls S C K K C D K; Bob rolls her scroll (die 1) and gets a dagger.
+    bot.runner.dice = ScriptedDice(
+        {"first_player": [1], **per_die(d1="SD", d2="C", d3="K", d4="K", d5="C", d6="D", d7="K")}
+    )
+    board = await open_and_start(fake, channel, alice, [bob, carol])
+    await (await fake.click(board, "Roll 7 dice", alice)).message()
+    board = fake.message((await game_of(bot, channel)).board_message_id)
+    await (await fake.click(board, f"Scroll 1 → {bob.display_name}", alice)).message()
+    ask = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
+    assert "choose who gets the dagger" in ask.content
+    refused = await (await fake.click(ask, f"Dagger → {carol.display_name}", alice)).message()
+    assert refused.ephemeral and "Not your move" in refused.content
+    await (await fake.click(ask, f"Dagger → {carol.display_name}", bob)).message()
+    game = await game_of(bot, channel)
+    state = bot.runner.state_of(game)
+    assert state.die("1").holder == "P3" and state.die("1").face == "DAGGER"
+    log = await (await fake.slash(channel, carol, "game log")).message()
+    assert f"**{bob.display_name}** rolled **{alice.display_name}**'s scroll: 🗡️ Betrayal." in log.content
+    assert f"**{bob.display_name}** gives the dagger to **{carol.display_name}**." in log.content
+
+
+async def test_fate_window_meddle_by_another_player(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await crowns_bot(make_bot)
+    channel = fake.channels[0]
+    alice, bob = fake.members[0], fake.members[1]
+    # Alice rolls six skulls and a crown and takes 2 Fate; Bob then rolls C C C K K K D,
+    # and Alice (2 Fate) may meddle with one of his crowns before it is scored.
+    bot.runner.dice = ScriptedDice(
+        {
+            "first_player": [1],
+            **per_die(d1="KC", d2="KC", d3="KC", d4="KK", d5="KK", d6="KK", d7="CD"),
+        }
+    )
+    bot.runner.dice._per_die["1"].append(FACE["D"])  # the meddled die comes up a dagger
+    board = await open_and_start(fake, channel, alice, [bob], fate=True)
+    await (await fake.click(board, "Roll 7 dice", alice)).message()
+    board = fake.message((await game_of(bot, channel)).board_message_id)
+    await (await fake.click(board, "Take 2 Fate", alice)).message()
+    board = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
+    await (await fake.click(board, "Roll 7 dice", bob)).message()
+    game = await game_of(bot, channel)
+    window = fake.message(game.board_message_id)
+    assert "Fate window" in str(window.embeds) and window.mentions == []
+    meddle = next(s for s in window.selects if ":meddle" in s["custom_id"])
+    await (await fake.select(window, meddle["custom_id"], ["1"], alice)).message()
+    game = await game_of(bot, channel)
+    state = bot.runner.state_of(game)
+    assert state.seat("P1").fate == 0
+    assert state.die("1").face == "DAGGER"
+    log = await (await fake.slash(channel, bob, "game log")).message()
+    assert "spends 2 Fate to reroll" in log.content
+
+
+async def test_roll_deadline_rolls_for_the_player(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    clock = FakeClock()
+    bot = await crowns_bot(make_bot, clock)
+    bot.runner.dice = SeededDice(1)
+    channel = fake.channels[0]
+    alice, bob = fake.members[0], fake.members[1]
+    await open_and_start(fake, channel, alice, [bob], timeout=60)
+    game = await game_of(bot, channel)
+    first = bot.runner.prompts_of(game)[0].player
+    clock.advance(61)
+    await fake.wait_for(lambda: any("rolled" in str(m.embeds) for m in fake.messages(channel)), what="the roll")
+    async with bot.runner.lock(channel.id):
+        entries = await bot.db.log_entries(game.id)
+    assert entries[1].action == {"kind": "act", "how": "timeout", "action": {"type": "roll"}}
+    assert entries[1].actor == first
