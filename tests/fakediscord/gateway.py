@@ -67,10 +67,14 @@ class Connection:
             except ConnectionError:
                 return
 
+    def stop_writing(self) -> None:
+        """Stop the writer task (the websocket is closing)."""
+        self._writer.cancel()
+
     async def close(self, code: int, message: str = "") -> None:
         """Close the websocket with a Gateway close code."""
         self.closed_by_server = True
-        self._writer.cancel()
+        self.stop_writing()
         await self.ws.close(code=code, message=message.encode())
 
 
@@ -128,7 +132,7 @@ async def handle_gateway(fake: FakeDiscord, request: web.Request) -> web.WebSock
         if session is not None and session.connection is connection:
             session.connection = None
             session.ended = not connection.closed_by_server and ws.close_code in (1000, 1001)
-        connection._writer.cancel()
+        connection.stop_writing()
         fake.notify()
     return ws
 
