@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.crowns.options import CrownsOptions  # noqa: E402
-from rules.crowns.playout import SeededDice, play, random_chooser, random_options  # noqa: E402
+from rules.crowns.options import CrownsOptions
+from rules.crowns.playout import SeededDice, play, random_chooser, random_options
 
 PLAYERS = ("P1", "P2", "P3", "P4", "P5", "P6")
 

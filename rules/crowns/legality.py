@@ -100,7 +100,7 @@ def illegal_reason(state: CrownsState, actor: str, action: BaseModel) -> str | N
     """Why ``actor`` may not take ``action`` now, in words a player can read; None if it is legal."""
     if state.phase is Phase.GAME_OVER:
         return "The game is over."
-    if actor not in state.present():
+    if not any(p.id == actor and not p.left for p in state.players):
         return "You are not playing in this game."
     phase = _PHASE_OF.get(type(action))
     if phase is None:

@@ -106,7 +106,7 @@ def deep_checks(state: CrownsState, rng: random.Random, universe: list[BaseModel
 
 
 def play_checked(seed: int) -> int:
-    """One random game with random options, checking invariants at every step; returns its length."""
+    """One random game with random options, checking invariants every few steps; returns its length."""
     rng = random.Random(seed)
     options = random_options(rng)
     players = PLAYERS[: rng.randint(2, 6)]
@@ -114,11 +114,13 @@ def play_checked(seed: int) -> int:
     dice = SeededDice(seed)
     state = ENGINE.start(options, players, dice).state
     leave_at = rng.randint(1, 60) if rng.random() < 0.1 else -1
-    deep_every = 40
+    deep_every = 60
     steps = 0
     while ENGINE.winners(state) is None:
-        check_invariants(state)
+        if steps % 4 == 0:
+            check_invariants(state)
         if steps == leave_at:
+            check_invariants(state)
             state = ENGINE.remove_player(state, rng.choice(state.present()), dice).state
             check_invariants(state)
             steps += 1
@@ -126,12 +128,13 @@ def play_checked(seed: int) -> int:
         prompt = rng.choice(ENGINE.prompts(state))
         legal = ENGINE.legal_actions(state, prompt.player)
         # Random play, except that fate windows are mostly passed so 10,000 games stay quick.
-        action = PASS_FATE if prompt.decision == "fate_window" and rng.random() < 0.7 else rng.choice(legal)
+        action = PASS_FATE if prompt.decision == "fate_window" and rng.random() < 0.85 else rng.choice(legal)
         if steps % deep_every == seed % deep_every:
             deep_checks(state, rng, universe, dice)
             before = state.model_dump_json()
-            state = ENGINE.apply(state, prompt.player, action, dice).state
-            assert ENGINE.state_model.model_validate_json(before).model_dump_json() == before
+            after = ENGINE.apply(state, prompt.player, action, dice).state
+            assert state.model_dump_json() == before  # apply left its input alone
+            state = after
         else:
             state = ENGINE.apply(state, prompt.player, action, dice).state
         steps += 1
