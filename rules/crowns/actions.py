@@ -155,6 +155,22 @@ def action(cls: type[ActionT], **fields: Any) -> ActionT:
     return cls(**fields)
 
 
+DieActionT = TypeVar("DieActionT", FateReroll, Meddle)
+PairActionT = TypeVar("PairActionT", AssignScroll, Overkill)
+
+
+@lru_cache(maxsize=1024)
+def per_die(cls: type[DieActionT], dice: tuple[str, ...]) -> tuple[DieActionT, ...]:
+    """Shared instances of ``cls(die=...)`` for each die, in order."""
+    return tuple(cls(die=d) for d in dice)
+
+
+@lru_cache(maxsize=1024)
+def die_to_rival(cls: type[PairActionT], dice: tuple[str, ...], rivals: tuple[str, ...]) -> tuple[PairActionT, ...]:
+    """Shared instances of ``cls(die=..., rival=...)`` for each die and rival, die by die."""
+    return tuple(cls(die=d, rival=r) for d in dice for r in rivals)
+
+
 ROLL = Roll()
 SETTLE = Settle()
 END_TURN = EndTurn()

@@ -23,6 +23,8 @@ from rules.crowns.actions import (
     SixSkulls,
     Steal,
     action,
+    die_to_rival,
+    per_die,
 )
 from rules.crowns.data import ANY_DIE_REROLL_COST, DIE_IDS, SELF_REROLL_COST
 from rules.crowns.scoring import (
@@ -246,17 +248,16 @@ def legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
         fate = state.seat(player).fate
         actions: list[BaseModel] = []
         if player == state.active and state.window == "post_resolution" and fate >= SELF_REROLL_COST:
-            actions += [action(FateReroll, die=d) for d in own_reroll_targets(state)]
+            actions += per_die(FateReroll, tuple(own_reroll_targets(state)))
         if fate >= ANY_DIE_REROLL_COST:
-            actions += [action(Meddle, die=d) for d in meddle_targets(state)]
+            actions += per_die(Meddle, tuple(meddle_targets(state)))
         return [*actions, PASS_FATE]
     if player != decider(state):
         return []
     if phase is Phase.TURN_START:
         return [ROLL]
     if phase is Phase.SCROLL_ASSIGN:
-        rivals = state.rivals(player)
-        return [action(AssignScroll, die=d, rival=r) for d in pending_scrolls(state) for r in rivals]
+        return list(die_to_rival(AssignScroll, tuple(pending_scrolls(state)), tuple(state.rivals(player))))
     if phase is Phase.DAGGER_ASSIGN:
         gives: list[BaseModel] = [action(GiveDagger, to=p) for p in dagger_recipients(state)]
         return [*gives, action(GiveDagger, to=None)] if state.options.dagger_timeout_default == "random" else gives
@@ -276,8 +277,7 @@ def legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
         return [action(LastStandChoice, steal=True), action(LastStandChoice, steal=False)]
     if phase is Phase.STEAL:
         return [action(Steal, rival=r) for r in steal_victims(state)]
-    targets = overkill_targets(state)
-    return [action(Overkill, die=d, rival=r) for d in own_daggers(state) for r in targets]
+    return list(die_to_rival(Overkill, tuple(own_daggers(state)), tuple(overkill_targets(state))))
 
 
 def default_action(state: CrownsState, player: str) -> BaseModel:
