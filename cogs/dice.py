@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.board import static_view
 from rules.roll import RollError, RollResult, render
 from rules.roll.limits import DEFAULT_LIMITS
 from rules.roll.worker import RollWorker
@@ -121,9 +122,7 @@ def roll_again_view(result: RollResult, *, private: bool) -> discord.ui.View | N
         candidates.insert(0, f"{result.expression} # {result.label}")
     for candidate in candidates:
         if len(RollAgain.custom_id_for(candidate, private=private)) <= CUSTOM_ID_LIMIT:
-            view = discord.ui.View(timeout=None)
-            view.add_item(RollAgain(candidate, private=private))
-            return view
+            return static_view([[RollAgain(candidate, private=private)]])
     return None
 
 

@@ -44,3 +44,16 @@ async def test_process_pool_round_trip() -> None:
         worker.close()
     assert len(result.sets) == 6 and result.label == "Stats"
     assert all(3 <= s.total <= 18 for s in result.sets)
+
+
+def test_light_rolls_are_small_and_bounded() -> None:
+    from rules.roll.engine import is_light
+    from rules.roll.notation import parse_request
+
+    def light(text: str) -> bool:
+        return is_light(parse_request(text))
+
+    assert light("4d6kh3") and light("6x 4d6kh3 # stats") and light("d20 adv")
+    assert not light("101d6") and not light("20x 6d6")  # too many dice
+    assert not light("3d6e6") and not light("4d6rr<3")  # open-ended
+    assert not light("banana") and not light("1d6+")  # the worker explains errors
