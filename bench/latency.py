@@ -9,6 +9,11 @@ own cost; ``--subprocess`` runs ``python -m bot`` as a separate process instead 
 
 Adding a scenario: write ``async def f(fake, channel, member) -> InteractionResult`` that sends one interaction
 and decorate it with ``@scenario("name")``; it gets ``name_p50_ms`` etc. in the JSON, and ratios against ping.
+A scenario that needs a live game in each channel passes ``prepare=``, a coroutine that sets the games up in
+the channels it is given (each such scenario gets its own channels).
+
+Scenarios: ``ping`` (baseline), ``roll`` (/roll 4d6kh3), ``core`` (a persisted move in a live game of the core's
+test game: load, lock, apply, commit, new board, answer), ``crowns`` (a click on a live Dice of Crowns game).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -32,20 +38,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.app import TabletopBot
 from bot.endpoint import use_api_base
 from bot.settings import Settings
-from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Member
+from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Member, Message
 from tests.fakediscord.process import spawn_bot_process
 
 Scenario = Callable[[FakeDiscord, Channel, Member], Awaitable[InteractionResult]]
+Prepare = Callable[[FakeDiscord, list[Channel]], Awaitable[None]]
 SCENARIOS: dict[str, Scenario] = {}
+PREPARE: dict[str, Prepare] = {}
 BASELINE = "ping"
 DISCORD_DEADLINE_S = 3.0
+# The core's test game lives in tests/; the benchmark loads it beside the real cogs.
+EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns", "tests.testgame.cog")
+USER_MENTION = re.compile(r"<@(\d+)>")
 
 
-def scenario(name: str) -> Callable[[Scenario], Scenario]:
+def scenario(name: str, prepare: Prepare | None = None) -> Callable[[Scenario], Scenario]:
     """Register a scenario: a coroutine that sends one interaction and returns its InteractionResult."""
 
     def register(function: Scenario) -> Scenario:
         SCENARIOS[name] = function
+        if prepare is not None:
+            PREPARE[name] = prepare
         return function
 
     return register
@@ -61,6 +74,50 @@ async def ping(fake: FakeDiscord, channel: Channel, member: Member) -> Interacti
 async def roll(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A typical roll."""
     return await fake.slash(channel, member, "roll", options={"expression": "4d6kh3"})
+
+
+async def open_games(fake: FakeDiscord, channels: list[Channel], command: str, **options: object) -> None:
+    """A started two-player game in each channel (members 0 and 1), set up concurrently."""
+
+    async def one_table(channel: Channel) -> None:
+        host, guest = fake.members[0], fake.members[1]
+        lobby = await (await fake.slash(channel, host, command, options=options)).message(timeout=60)
+        await (await fake.click(lobby, "Join", guest)).message(timeout=60)
+        await (await fake.click(lobby, "Start", host)).message(timeout=60)
+
+    await asyncio.gather(*(one_table(c) for c in channels))
+
+
+def board_move(fake: FakeDiscord, channel: Channel) -> tuple[Message, Member, str]:
+    """The channel's current board, the member it waits for (first mention of its status line), and a control."""
+    board = [m for m in fake.messages(channel) if m.buttons][-1]
+    user_id = int(USER_MENTION.search(board.content)[1])  # type: ignore[index]
+    button = next(b for b in board.buttons if not b.get("disabled") and b.get("label") != "Rematch")
+    return board, fake.users[user_id], button["custom_id"]
+
+
+async def prepare_race(fake: FakeDiscord, channels: list[Channel]) -> None:
+    """Race games (the core's test game) with a target no game reaches during the run."""
+    await open_games(fake, channels, "race new", target=100)
+
+
+async def prepare_crowns(fake: FakeDiscord, channels: list[Channel]) -> None:
+    """Dice of Crowns games with every module, played to 5 Claims."""
+    await open_games(fake, channels, "crowns new", target=5, fate=True, legendary=True, overkill=True)
+
+
+@scenario("core", prepare=prepare_race)
+async def core(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+    """A persisted move by the player whose turn it is (the turn passes: a new board pings the next player)."""
+    board, actor, control = board_move(fake, channel)
+    return await fake.click(board, control, actor)
+
+
+@scenario("crowns", prepare=prepare_crowns)
+async def crowns(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+    """A click on a live Dice of Crowns board by whoever it waits for (roll, hand out a scroll, reroll, …)."""
+    board, actor, control = board_move(fake, channel)
+    return await fake.click(board, control, actor)
 
 
 @dataclass
@@ -83,9 +140,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
 
 
-async def one(fake: FakeDiscord, run: Scenario, index: int) -> float:
+async def one(fake: FakeDiscord, run: Scenario, index: int, channels: list[Channel]) -> float:
     """Send one interaction (channel and member chosen by ``index``) and return its round trip."""
-    channel = fake.channels[index % len(fake.channels)]
+    channel = channels[index % len(channels)]
     member = fake.members[index % len(fake.members)]
     res = await run(fake, channel, member)
     await res.response(timeout=60)
@@ -93,17 +150,21 @@ async def one(fake: FakeDiscord, run: Scenario, index: int) -> float:
     return res.latency
 
 
-async def measure(fake: FakeDiscord, run: Scenario, n: int, concurrency: int) -> Measurement:
-    """Warm up, then ``n`` sequential interactions and ``n`` more in bursts of ``concurrency``."""
+async def measure(fake: FakeDiscord, run: Scenario, n: int, concurrency: int, channels: list[Channel]) -> Measurement:
+    """Warm up, then ``n`` sequential interactions and ``n`` more in bursts of ``concurrency``.
+
+    A burst never sends two interactions to one channel, so game scenarios always click a current board.
+    """
+    concurrency = min(concurrency, len(channels))
     for i in range(5):
-        await one(fake, run, i)
+        await one(fake, run, i, channels)
     result = Measurement()
     for i in range(n):
-        result.sequential.append(await one(fake, run, i))
+        result.sequential.append(await one(fake, run, i, channels))
     started = time.perf_counter()
     for first in range(0, n, concurrency):
         burst = range(first, min(n, first + concurrency))
-        result.concurrent += await asyncio.gather(*(one(fake, run, i) for i in burst))
+        result.concurrent += await asyncio.gather(*(one(fake, run, i, channels) for i in burst))
     result.burst_seconds = time.perf_counter() - started
     return result
 
@@ -112,7 +173,7 @@ async def start_bot(fake: FakeDiscord, workdir: Path, subprocess_bot: bool) -> C
     """Start the bot (in process or as ``python -m bot``); return a coroutine function that stops it."""
     db_path = workdir / "bench.sqlite3"
     if subprocess_bot:
-        proc = await spawn_bot_process(fake, db_path, {"LOG_LEVEL": "WARNING"})
+        proc = await spawn_bot_process(fake, db_path, {"LOG_LEVEL": "WARNING", "EXTENSIONS": ",".join(EXTENSIONS)})
 
         async def stop_process() -> None:
             os.kill(proc.pid, signal.SIGTERM)
@@ -121,7 +182,7 @@ async def start_bot(fake: FakeDiscord, workdir: Path, subprocess_bot: bool) -> C
         return stop_process
     use_api_base(fake.base_url)
     settings = Settings(discord_token=fake.token, database_path=db_path, dev_guild_id=None, _env_file=None)
-    bot = TabletopBot(settings, guild_ready_timeout=0.1)
+    bot = TabletopBot(settings, extensions=EXTENSIONS, guild_ready_timeout=0.1)
     await bot.login(fake.token)
     task = asyncio.create_task(bot.connect())
     await bot.wait_until_ready()
@@ -179,11 +240,16 @@ async def main(args: argparse.Namespace) -> int:
             stop = await start_bot(fake, Path(workdir), args.subprocess)
             try:
                 synced = {c["name"] for c in fake.commands}
+                free = list(fake.channels)
                 for name, run in SCENARIOS.items():
                     if args.only and name not in args.only:
                         continue
+                    channels = list(fake.channels)
+                    if name in PREPARE:  # games need channels of their own
+                        channels, free = free[: args.game_channels], free[args.game_channels :]
+                        await PREPARE[name](fake, channels)
                     try:
-                        results[name] = await measure(fake, run, args.n, args.concurrency)
+                        results[name] = await measure(fake, run, args.n, args.concurrency, channels)
                     except LookupError as exc:  # the scenario's command is not synced (yet)
                         fake.failures.clear()
                         skipped[name] = f"{exc} (synced: {sorted(synced)})"
@@ -205,7 +271,10 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="interactions per scenario and mode (default 200)")
     parser.add_argument("-c", "--concurrency", type=int, default=50, help="interactions per burst (default 50)")
-    parser.add_argument("--channels", type=int, default=200, help="text channels in the fake guild (default 200)")
+    parser.add_argument("--channels", type=int, default=400, help="text channels in the fake guild (default 400)")
+    parser.add_argument(
+        "--game-channels", type=int, default=200, help="channels with a live game per game scenario (default 200)"
+    )
     parser.add_argument("--subprocess", action="store_true", help="run the bot as `python -m bot`")
     parser.add_argument("--only", nargs="*", help="run only these scenarios (the baseline is needed for ratios)")
     return parser.parse_args()

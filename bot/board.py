@@ -104,3 +104,12 @@ def jump_url(game: Game) -> str | None:
         return None
     guild = game.guild_id if game.guild_id is not None else "@me"
     return f"https://discord.com/channels/{guild}/{game.channel_id}/{game.board_message_id}"
+
+
+async def sent_message(
+    interaction: discord.Interaction, response: discord.InteractionCallbackResponse
+) -> discord.InteractionMessage | discord.Message:
+    """The message an interaction response created (asking Discord only if the response didn't say)."""
+    if isinstance(response.resource, discord.InteractionMessage | discord.Message):
+        return response.resource
+    return await interaction.original_response()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from pydantic import BaseModel
 
-from bot.board import Payload, static_view
+from bot.board import Payload, sent_message, static_view
 from bot.errors import UserError
 from bot.games import BUTTON_PREFIX, SELECT_PREFIX, custom_id
 from bot.models import Applied, Deadline, Game, LogEntry, Seat, Status
@@ -198,11 +198,9 @@ class Lobby:
             except ChannelBusy:
                 raise UserError("This channel already has a game. Use `/game status` to see it.") from None
             response = await interaction.response.send_message(**self.payload(game).kwargs(pinging=False))
-            message = response.resource if isinstance(response.resource, discord.Message) else None
-            if message is None:
-                message = await interaction.original_response()
+            message = await sent_message(interaction, response)
         await self.runner.remember_board(game, message.id)
-        self.runner.deadlines_changed.set()
+        self.runner.timers.schedule(game.next_deadline)
 
     # -- buttons -----------------------------------------------------------------------------------
 
@@ -251,14 +249,14 @@ class Lobby:
             raise UserError("You're already in this lobby.")
         if len(game.seats) >= engine.max_players:
             raise UserError(f"The table is full ({engine.max_players} players).")
-        new = game.model_copy(deep=True)
+        new = game.clone()
         new.seats.append(Seat(user_id=interaction.user.id, name=interaction.user.display_name))
         await self._save_and_show(interaction, game, new)
 
     async def _leave(self, interaction: discord.Interaction, game: Game) -> None:
         if not game.seat_of_user(interaction.user.id):
             raise UserError("You're not in this lobby.")
-        new = game.model_copy(deep=True)
+        new = game.clone()
         new.seats = [s for s in new.seats if s.user_id != interaction.user.id]
         humans = [s for s in new.seats if not s.computer]
         if not humans:
@@ -272,7 +270,7 @@ class Lobby:
 
     async def remove_seat(self, game: Game, user_id: int) -> None:
         """Kick a member from a lobby and refresh the lobby message."""
-        new = game.model_copy(deep=True)
+        new = game.clone()
         new.seats = [s for s in new.seats if s.user_id != user_id]
         new.version = game.version + 1
         new.updated_at = self.runner.clock.now()
@@ -333,7 +331,7 @@ class Lobby:
         value = json.loads(values[0])
         if value not in [v for _, v in option.choices]:
             raise UserError("That choice is not available.")
-        new = game.model_copy(deep=True)
+        new = game.clone()
         merged = {**game.engine_options, key: value}
         new.options = {
             **spec.engine.options_model.model_validate(merged).model_dump(mode="json"),
@@ -360,7 +358,7 @@ class Lobby:
         engine = self.runner.spec(game.kind).engine
         if len(game.seats) >= engine.max_players:
             raise UserError(f"The table is full ({engine.max_players} players).")
-        new = game.model_copy(deep=True)
+        new = game.clone()
         number = sum(1 for s in game.seats if s.computer) + 1
         new.seats.append(Seat(name=computer_name(number), computer=True))
         await self._save_and_show(interaction, game, new)
@@ -374,7 +372,7 @@ class Lobby:
         await self._close(interaction, game, "The host cancelled this lobby.")
 
     async def _close(self, interaction: discord.Interaction, game: Game, text: str) -> None:
-        new = game.model_copy(deep=True)
+        new = game.clone()
         new.status = Status.ABANDONED
         new.deadlines = []
         new.version = game.version + 1
@@ -385,7 +383,6 @@ class Lobby:
         await interaction.response.edit_message(
             content=f"**{title}** · {text}", embeds=[], view=None, allowed_mentions=discord.AllowedMentions.none()
         )
-        self.runner.deadlines_changed.set()
 
     async def _start(self, interaction: discord.Interaction, game: Game) -> None:
         self._host_only(interaction, game, "start the game")
@@ -395,6 +392,7 @@ class Lobby:
         applied, entry = self.start(game)
         if not await self.db.save_game(applied.game, game.version, entry):
             raise UserError("The lobby changed at the same moment; please try again.")
+        self.runner.remember_state(applied.game, applied.state)
         await self.runner.publish(applied, interaction)
         self.runner.after_commit(applied.game)
 
@@ -413,11 +411,10 @@ class Lobby:
         players = [s.player for s in seats]
         options = engine.options_model.model_validate(game.engine_options)
         outcome = engine.start(options, players, dice)
-        started = game.model_copy(deep=True)
+        started = game.clone()
         started.seats = seats
         started.status = Status.ACTIVE
         started.deadlines = []
-        started.state = {}
         new = self.runner.advance(started, outcome.state)
         entry = LogEntry(
             seq=new.version,
@@ -431,7 +428,7 @@ class Lobby:
 
     async def expire(self, game: Game) -> None:
         """A lobby nobody started in time: close it and say so on its message."""
-        new = game.model_copy(deep=True)
+        new = game.clone()
         new.status = Status.ABANDONED
         new.deadlines = []
         new.version = game.version + 1
@@ -467,8 +464,6 @@ class Lobby:
         except ChannelBusy:
             raise UserError("This channel already has a new game; see `/game status`.") from None
         response = await interaction.response.send_message(**self.payload(new).kwargs(pinging=False))
-        message = response.resource if isinstance(response.resource, discord.Message) else None
-        if message is None:
-            message = await interaction.original_response()
+        message = await sent_message(interaction, response)
         await self.runner.remember_board(new, message.id)
-        self.runner.deadlines_changed.set()
+        self.runner.timers.schedule(new.next_deadline)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -53,7 +54,8 @@ class Game(BaseModel):
     host_id: int
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[Seat] = Field(default_factory=list)
-    state: dict[str, Any] | None = None
+    state_json: str | None = None
+    """The engine state as stored (JSON text); parsed by the runner, which caches it per version."""
     version: int = 0
     board_message_id: int | None = None
     board_posted_at: float | None = None
@@ -61,6 +63,24 @@ class Game(BaseModel):
     created_at: float = 0.0
     updated_at: float = 0.0
     winners: list[str] | None = None
+
+    def clone(self) -> Game:
+        """A copy that can be changed without touching this one (cheaper than a deep copy).
+
+        Seats and deadlines are the only parts the core changes in place; options, state text and
+        winners are replaced whole when they change.
+        """
+        return self.model_copy(
+            update={
+                "seats": [s.model_copy() for s in self.seats],
+                "deadlines": [d.model_copy() for d in self.deadlines],
+            }
+        )
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        """The engine state as plain JSON data (for logs and tests; the runner parses ``state_json``)."""
+        return None if self.state_json is None else json.loads(self.state_json)
 
     @property
     def engine_options(self) -> dict[str, Any]:

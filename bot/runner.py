@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from pydantic import BaseModel, ValidationError
 
-from bot.board import Payload, compose, jump_url, mention, who_must_act
+from bot.board import Payload, compose, jump_url, mention, sent_message, who_must_act
 from bot.clock import Clock
 from bot.errors import UserError
 from bot.games import BoardContext, GameSpec
@@ -33,6 +33,8 @@ How = Literal["player", "timeout", "computer", "core"]
 # Discord refuses edits that would notify nobody anyway, but it also stops us editing very old
 # boards; leave boards older than this as they are (their clicks are refused by the version check).
 EDITABLE_BOARD_AGE_S = 3600
+STATE_CACHE_SIZE = 512
+SHUTDOWN_GRACE_S = 5.0
 
 
 class StaleBoard(UserError):
@@ -56,7 +58,8 @@ class GameRunner:
         self.specs: dict[str, GameSpec] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[None]] = set()
-        self.deadlines_changed = asyncio.Event()
+        self._states: OrderedDict[tuple[int, int], BaseModel] = OrderedDict()
+        self._channels: dict[int, int] = {}
         self.lobby = Lobby(self)
         self.timers = TimerLoop(self)
 
@@ -78,13 +81,36 @@ class GameRunner:
         except KeyError:
             raise UserError("That game is not available on this bot right now.") from None
 
+    async def channel_of(self, game_id: int) -> int:
+        """The channel a game is played in (it never changes, so it is remembered)."""
+        channel_id = self._channels.get(game_id)
+        if channel_id is None:
+            game = await self.db.game(game_id)
+            if game is None:
+                raise UserError("This game is over; start a new one any time.")
+            channel_id = self._channels[game_id] = game.channel_id
+        return channel_id
+
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The lock that serialises every change to the game in a channel."""
         return self._locks[channel_id]
 
     def state_of(self, game: Game) -> BaseModel:
-        """The engine state of an active or finished game."""
-        return self.spec(game.kind).engine.state_model.model_validate(game.state)
+        """The engine state of an active or finished game, parsed once per version (states are immutable)."""
+        key = (game.id, game.version)
+        state = self._states.get(key)
+        if state is None:
+            if game.state_json is None:
+                raise UserError("The game has not started yet.")
+            state = self.spec(game.kind).engine.state_model.model_validate_json(game.state_json)
+            self.remember_state(game, state)
+        return state
+
+    def remember_state(self, game: Game, state: BaseModel) -> None:
+        """Cache a game's parsed state for its current version (a few hundred games at most)."""
+        self._states[(game.id, game.version)] = state
+        if len(self._states) > STATE_CACHE_SIZE:
+            self._states.popitem(last=False)
 
     def options_of(self, game: Game) -> BaseModel:
         """The engine options of a game."""
@@ -116,13 +142,22 @@ class GameRunner:
         self.timers.start()
 
     async def close(self) -> None:
-        """Cancel background work (computer moves in flight are simply redone after a restart)."""
+        """Stop timers and computer moves, then let actions in flight finish (up to a few seconds).
+
+        A computer move that is cancelled is simply made again after a restart; a player's click that
+        has started is allowed to commit and answer before the database closes.
+        """
         await self.timers.stop()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(SHUTDOWN_GRACE_S):
+                for lock in list(self._locks.values()):
+                    async with lock:
+                        pass
 
     async def route(
         self, interaction: discord.Interaction, game_id: int, version: int, key: str, arg: str, values: list[str]
@@ -213,14 +248,17 @@ class GameRunner:
         arg: str,
         values: list[str],
     ) -> None:
-        """A click or select on a game board: check, apply, commit, then answer by editing the board."""
-        game = await self.load_current(game_id, version)
-        spec = self.spec(game.kind)
-        state = self.state_of(game)
-        player = self.actor_check(game, interaction.user.id, state)
-        action = spec.action_for(self.context(game, state, []), player, key, arg, values)
-        async with self.lock(game.channel_id):
+        """A click or select on a game board: check, apply, commit, then answer by editing the board.
+
+        Everything happens under the channel's lock on a freshly loaded game, and every check comes
+        before the first reply, so a refusal can still be private.
+        """
+        async with self.lock(await self.channel_of(game_id)):
             game = await self.load_current(game_id, version)
+            spec = self.spec(game.kind)
+            state = self.state_of(game)
+            player = self.actor_check(game, interaction.user.id, state)
+            action = spec.action_for(self.context(game, state, []), player, key, arg, values)
             applied = await self.apply(game, player, action, how="player")
             await self.publish(applied, interaction)
         self.after_commit(applied.game)
@@ -243,7 +281,7 @@ class GameRunner:
         it (where the game has them), in the same commit.
         """
         engine = self.spec(game.kind).engine
-        state = engine.state_model.model_validate(game.state)
+        state = self.state_of(game)
         dice = RecordingDice(self.dice)
         try:
             if remove:
@@ -277,14 +315,15 @@ class GameRunner:
         )
         if not await self.db.save_game(new, game.version, entry):
             raise StaleBoard(await self.db.game(game.id))
+        self.remember_state(new, outcome.state)
         return Applied(before=game, game=new, state=outcome.state, events=outcome.events)
 
     def advance(self, game: Game, state: BaseModel) -> Game:
         """The game record after a state change: new version, deadlines, status and winners."""
         engine = self.spec(game.kind).engine
         now = self.clock.now()
-        new = game.model_copy(deep=True)
-        new.state = state.model_dump(mode="json")
+        new = game.clone()
+        new.state_json = state.model_dump_json()
         new.version = game.version + 1
         new.updated_at = now
         winners = engine.winners(state)
@@ -317,8 +356,8 @@ class GameRunner:
         return result
 
     def after_commit(self, game: Game) -> None:
-        """Wake the timer loop, and let computer players move if it is their turn."""
-        self.deadlines_changed.set()
+        """Tell the timer loop about new deadlines, and let computer players move if it is their turn."""
+        self.timers.schedule(game.next_deadline)
         if game.status is Status.ACTIVE and any(game.seat_of_player(p.player).computer for p in self.prompts_of(game)):
             self.spawn(self.computer_moves(game.id, game.version))
 
@@ -354,7 +393,7 @@ class GameRunner:
 
     def new_pings(self, applied: Applied) -> list[int]:
         """Users who must act now but did not have to before this action: they get a new message."""
-        before = {p.player for p in self.prompts_of(applied.before)} if applied.before.state else set()
+        before = {p.player for p in self.prompts_of(applied.before)} if applied.before.state_json else set()
         users = []
         for prompt in self.prompts_of(applied.game, applied.state):
             seat = applied.game.seat_of_player(prompt.player)
@@ -374,9 +413,9 @@ class GameRunner:
         finished = game.status is Status.FINISHED
         payload = self.payload(game, applied.state, applied.events, pings)
         if pings or finished:
-            # New board first, so it is stored before the click is answered by retiring the old one.
-            await self.post_board(game, payload)
+            # Answer the click first (it retires the old board), then post the board that pings.
             await self.retire_board(applied.before, interaction)
+            await self.post_board(game, payload)
         else:
             await self.edit_board(game, payload, interaction)
 
@@ -419,20 +458,21 @@ class GameRunner:
         """Store the current board message (no version change: old clicks stay valid)."""
         game.board_message_id = message_id
         game.board_posted_at = self.clock.now()
-        await self.db.save_game(game, game.version)
+        await self.db.set_board(game.id, game.version, message_id, game.board_posted_at)
 
     async def edit_board(self, game: Game, payload: Payload, interaction: discord.Interaction | None) -> None:
-        """Edit the board in place: through the click if it was on the board, else by message id."""
-        if (
-            interaction is not None
-            and not interaction.response.is_done()
-            and interaction.message is not None
-            and interaction.message.id == game.board_message_id
-        ):
+        """Edit the board in place: the clicked message, else the stored board (posted again if deleted).
+
+        Any message whose controls carry the current version shows the current game, so a click always
+        updates the message it came from; if that is not the stored board (``/game status`` posted
+        another), it becomes the board and the old one loses its controls.
+        """
+        if interaction is not None and not interaction.response.is_done() and interaction.message is not None:
             await interaction.response.edit_message(**payload.kwargs(pinging=False))
+            if interaction.message.id != game.board_message_id:
+                await self.retire_board(game)
+                await self.remember_board(game, interaction.message.id)
             return
-        if interaction is not None and not interaction.response.is_done():
-            await interaction.response.defer()
         if game.board_message_id is not None:
             channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
             try:
@@ -445,26 +485,23 @@ class GameRunner:
                 return
         await self.post_board(game, payload)
 
-    async def repost(self, game: Game, interaction: discord.Interaction) -> None:
-        """``/game status``: post the board again as the answer, pinging nobody."""
-        entries = await self.db.log_entries(game.id, last=1)
-        events = entries[-1].events if entries else []
-        state = self.state_of(game) if game.state is not None else None
-        payload = self.payload(game, state, events, []) if state is not None else None
-        if payload is None:
-            raise UserError("The game has not started yet.")
-        await interaction.response.send_message(**payload.kwargs(pinging=False))
-        message = await interaction.original_response()
-        async with self.lock(game.channel_id):
-            current = await self.db.game(game.id)
-            if current is not None and current.version == game.version:
-                await self.retire_board(current, note="this board was posted again below.")
-                await self.remember_board(current, message.id)
+    async def repost(self, game_id: int, interaction: discord.Interaction) -> None:
+        """``/game status``: post the board again as the answer, pinging nobody; it becomes the board."""
+        async with self.lock(await self.channel_of(game_id)):
+            game = await self.db.game(game_id)
+            if game is None or game.status is not Status.ACTIVE:
+                raise UserError("There is no game in progress here.")
+            entries = await self.db.log_entries(game.id, last=1)
+            payload = self.payload(game, self.state_of(game), entries[-1].events if entries else [], [])
+            response = await interaction.response.send_message(**payload.kwargs(pinging=False))
+            message = await sent_message(interaction, response)
+            await self.retire_board(game, note="this board was posted again below.")
+            await self.remember_board(game, message.id)
 
     async def abandon(self, game: Game, *, notice: bool = True, reason: str = "This game was ended.") -> Game:
         """Mark a game abandoned (kept for history); tell the channel if it can."""
         current = await self.db.game(game.id) or game
-        new = current.model_copy(deep=True)
+        new = current.clone()
         new.status = Status.ABANDONED
         new.deadlines = []
         new.version = current.version + 1
@@ -474,7 +511,6 @@ class GameRunner:
         if notice:
             await self.retire_board(current, note="this game was ended.")
             await self.announce(game, reason)
-        self.deadlines_changed.set()
         return new
 
     async def remove_player(

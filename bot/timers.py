@@ -28,6 +28,9 @@ class TimerLoop:
     def __init__(self, runner: GameRunner) -> None:
         self.runner = runner
         self._task: asyncio.Task[None] | None = None
+        self._next: float | None = None
+        """The earliest moment something may be due; the database is asked again only then."""
+        self._wake = asyncio.Event()
 
     @property
     def db(self) -> Database:
@@ -46,19 +49,31 @@ class TimerLoop:
                 await self._task
             self._task = None
 
+    def schedule(self, moment: float | None) -> None:
+        """A commit set a deadline or reminder at ``moment``: wake earlier if it is sooner than planned.
+
+        Keeping the next moment in memory means a commit costs no timer query; a deadline that went
+        away just causes one early look at the database.
+        """
+        if moment is not None and (self._next is None or moment < self._next):
+            self._next = moment
+            self._wake.set()
+
     async def _run(self) -> None:
-        wake = self.runner.deadlines_changed
+        self._next = await self.db.earliest_deadline()
         while True:
-            wake.clear()
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("Timer loop failed; retrying shortly")
-                await asyncio.sleep(1)
-            moment = await self.db.earliest_deadline()
-            await self.runner.clock.wait_until(moment, wake)
+            self._wake.clear()
+            if self._next is not None and self._next <= self.runner.clock.now():
+                try:
+                    await self.tick()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("Timer loop failed; retrying shortly")
+                    await asyncio.sleep(1)
+                self._next = await self.db.earliest_deadline()
+                continue
+            await self.runner.clock.wait_until(self._next, self._wake)
 
     async def tick(self) -> None:
         """Handle everything due now."""

@@ -51,7 +51,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
                 interaction, f"The lobby is open: [join here]({url})." if url else "The lobby is open."
             )
             return
-        await self.runner.repost(game, interaction)
+        await self.runner.repost(game.id, interaction)
 
     @app_commands.command(name="rules", description="How to play the game in this channel, with its options.")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -48,9 +48,11 @@ async def open_and_start(
 
 
 async def game_of(bot: TabletopBot, channel: Channel) -> Game:
-    game = await bot.db.live_game(channel.id)
-    if game is None:
-        game = (await bot.db.history(guild_id=None, channel_id=channel.id, limit=1))[0]
+    """The channel's game once the bot has finished with the latest click (it holds the lock until then)."""
+    async with bot.runner.lock(channel.id):
+        game = await bot.db.live_game(channel.id)
+        if game is None:
+            game = (await bot.db.history(guild_id=None, channel_id=channel.id, limit=1))[0]
     return game
 
 
@@ -136,8 +138,7 @@ async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: M
             await play_one_click(fake, bot, channel, rng)
             clicks += 1
             assert clicks < 1000
-        async with bot.runner.lock(channel.id):
-            game = await game_of(bot, channel)
+        game = await game_of(bot, channel)
     assert game.status is Status.FINISHED
     hows = {e.action.get("how") for e in await bot.db.log_entries(game.id)}
     assert "computer" in hows
@@ -211,7 +212,7 @@ async def test_roll_deadline_rolls_for_the_player(fake: FakeDiscord, make_bot: M
     first = bot.runner.prompts_of(game)[0].player
     clock.advance(61)
     await fake.wait_for(lambda: any("rolled" in str(m.embeds) for m in fake.messages(channel)), what="the roll")
-    async with bot.runner.lock(channel.id):
-        entries = await bot.db.log_entries(game.id)
+    await game_of(bot, channel)
+    entries = await bot.db.log_entries(game.id)
     assert entries[1].action == {"kind": "act", "how": "timeout", "action": {"type": "roll"}}
     assert entries[1].actor == first

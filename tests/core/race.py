@@ -46,11 +46,12 @@ async def current_board(fake: FakeDiscord, channel: Channel) -> Message:
 
 
 async def live(bot: TabletopBot, channel: Channel) -> Game:
-    """The stored game of a channel (live or the latest finished one)."""
-    game = await bot.db.live_game(channel.id)
-    if game is None:
-        games = await bot.db.history(guild_id=None, channel_id=channel.id, limit=1)
-        game = games[0]
+    """The stored game of a channel (live or the latest finished one), once the bot is done with it."""
+    async with bot.runner.lock(channel.id):
+        game = await bot.db.live_game(channel.id)
+        if game is None:
+            games = await bot.db.history(guild_id=None, channel_id=channel.id, limit=1)
+            game = games[0]
     return game
 
 

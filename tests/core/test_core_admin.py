@@ -65,8 +65,7 @@ async def test_lost_channel_access_abandons_instead_of_stalling(fake: FakeDiscor
         lambda: any(r["method"] == "POST" and r["path"].endswith(posted) for r in fake.requests[seen:]),
         what="the refused post",
     )
-    async with bot.runner.lock(channel.id):  # the timer holds it until it has dealt with the refusal
-        game = await live(bot, channel)
+    game = await live(bot, channel)  # live() waits for the lock, which the timer holds until it is done
     assert game.status is Status.ABANDONED
 
 

@@ -63,6 +63,7 @@ async def test_stale_board_click_is_refused_with_a_link(fake: FakeDiscord, make_
     channel = fake.channels[0]
     bot.runner.dice = ScriptedDice([1, 4, 3])
     old = await start_race(fake, channel, alice, [bob], timeout=3600)
+    await live(bot, channel)  # the board is stored, with its time, once the bot lets go of the game
     # Boards over an hour old are left as they are; the deadline passes and the bot rolls for Alice.
     clock.advance(3601)
     await fake.wait_for(lambda: len([m for m in fake.messages(channel) if m.buttons]) >= 2, what="the next board")

@@ -57,9 +57,9 @@ async def test_one_live_game_per_channel_but_history_is_kept(db: Database) -> No
 async def test_save_refuses_a_stale_version_and_writes_nothing(db: Database) -> None:
     game = await db.create_game(lobby())
     entry = LogEntry(seq=1, actor="P1", action={"kind": "act"}, at=1.0)
-    moved = game.model_copy(update={"version": 1, "state": {"x": 1}})
+    moved = game.model_copy(update={"version": 1, "state_json": '{"x": 1}'})
     assert await db.save_game(moved, 0, entry)
-    again = game.model_copy(update={"version": 1, "state": {"x": 2}})
+    again = game.model_copy(update={"version": 1, "state_json": '{"x": 2}'})
     assert not await db.save_game(again, 0, LogEntry(seq=1, actor="P2", action={"kind": "act"}, at=2.0))
     stored = await db.game(game.id)
     assert stored is not None and stored.state == {"x": 1}
