@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -189,18 +190,31 @@ class Lobby:
                 name=f"{engine.title} — {user.display_name}"[:100], type=discord.ChannelType.public_thread
             )
             game.channel_id = made.id
-            game = await self.db.create_game(game)
-            message = await made.send(**self.payload(game).kwargs(pinging=False))
+            await self.publish_new(game, lambda payload: made.send(**payload.kwargs(pinging=False)))
             await interaction.followup.send(f"Lobby opened in {made.mention}.", ephemeral=True)
         else:
+            await self.publish_new(game, lambda payload: self._answer_with(interaction, payload))
+
+    async def publish_new(
+        self, game: Game, post: Callable[[Payload], Awaitable[discord.Message | discord.InteractionMessage]]
+    ) -> Game:
+        """Store a new lobby and post its message, under the channel's lock so no click sees it half made."""
+        async with self.runner.lock(game.channel_id):
             try:
                 game = await self.db.create_game(game)
             except ChannelBusy:
                 raise UserError("This channel already has a game. Use `/game status` to see it.") from None
-            response = await interaction.response.send_message(**self.payload(game).kwargs(pinging=False))
-            message = await sent_message(interaction, response)
-        await self.runner.remember_board(game, message.id)
+            message = await post(self.payload(game))
+            await self.runner.remember_board(game, message.id)
         self.runner.timers.schedule(game.next_deadline)
+        return game
+
+    @staticmethod
+    async def _answer_with(
+        interaction: discord.Interaction, payload: Payload
+    ) -> discord.Message | discord.InteractionMessage:
+        response = await interaction.response.send_message(**payload.kwargs(pinging=False))
+        return await sent_message(interaction, response)
 
     # -- buttons -----------------------------------------------------------------------------------
 
@@ -459,11 +473,4 @@ class Lobby:
         new = self.new_lobby(
             game.guild_id, game.channel_id, game.kind, interaction.user.id, game.options, seats, settings
         )
-        try:
-            new = await self.db.create_game(new)
-        except ChannelBusy:
-            raise UserError("This channel already has a new game; see `/game status`.") from None
-        response = await interaction.response.send_message(**self.payload(new).kwargs(pinging=False))
-        message = await sent_message(interaction, response)
-        await self.runner.remember_board(new, message.id)
-        self.runner.timers.schedule(new.next_deadline)
+        await self.publish_new(new, lambda payload: self._answer_with(interaction, payload))

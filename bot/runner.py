@@ -34,6 +34,7 @@ How = Literal["player", "timeout", "computer", "core"]
 # boards; leave boards older than this as they are (their clicks are refused by the version check).
 EDITABLE_BOARD_AGE_S = 3600
 STATE_CACHE_SIZE = 512
+MOVED_ON = "this board has moved on; the game continues below."
 SHUTDOWN_GRACE_S = 5.0
 
 
@@ -406,42 +407,49 @@ class GameRunner:
         """Show the change: edit the board, or post a new one when someone new must be pinged.
 
         Discord does not notify for a mention added by an edit, so a prompt that must ping is
-        always a new message; the previous board then loses its controls.
+        always a new message; the previous board then loses its controls. When a click caused it,
+        the click is answered first, by retiring the board it came from.
         """
         game = applied.game
         pings = self.new_pings(applied)
         finished = game.status is Status.FINISHED
         payload = self.payload(game, applied.state, applied.events, pings)
-        if pings or finished:
-            # Answer the click first (it retires the old board), then post the board that pings.
-            await self.retire_board(applied.before, interaction)
-            await self.post_board(game, payload)
-        else:
+        if not (pings or finished):
             await self.edit_board(game, payload, interaction)
-
-    async def retire_board(
-        self,
-        old: Game,
-        interaction: discord.Interaction | None = None,
-        note: str = "this board has moved on; the game continues below.",
-    ) -> None:
-        """Take the controls off a board, keeping what it showed (answering the click, if there was one)."""
-        title = self.spec(old.kind).engine.title
-        kwargs: dict[str, Any] = {
-            "content": f"**{title}** · {note}",
-            "view": None,
-            "allowed_mentions": discord.AllowedMentions.none(),
-        }
-        if interaction is not None and not interaction.response.is_done():
-            await interaction.response.edit_message(**kwargs)
             return
+        clicked = interaction.message.id if interaction and interaction.message else None
+        if interaction is not None and not interaction.response.is_done():
+            # Answer the click at once by retiring the clicked board; the board that pings follows.
+            await interaction.response.edit_message(
+                content=self.moved_on(game), view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+        if applied.before.board_message_id != clicked:
+            await self.retire_board(applied.before)
+        await self.post_board(game, payload)
+
+    async def retire_board(self, old: Game, note: str = "") -> None:
+        """Take the controls off a game's stored board, keeping what it showed, if it is still editable.
+
+        Discord stops bots editing old messages, so boards over an hour old are left as they are;
+        the version in their buttons makes the core refuse their clicks.
+        """
         if old.board_message_id is None or old.board_posted_at is None:
             return
         if self.clock.now() - old.board_posted_at > EDITABLE_BOARD_AGE_S:
             return
-        channel = self.bot.get_partial_messageable(old.channel_id, guild_id=old.guild_id)
+        await self.strip_controls(old, old.board_message_id, note or MOVED_ON)
+
+    async def strip_controls(self, game: Game, message_id: int, note: str) -> None:
+        """Replace a board's status line with ``note`` and remove its buttons (a gone message is fine)."""
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         with contextlib.suppress(discord.NotFound, discord.Forbidden):
-            await channel.get_partial_message(old.board_message_id).edit(**kwargs)
+            await channel.get_partial_message(message_id).edit(
+                content=self.moved_on(game, note), view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    def moved_on(self, game: Game, note: str = MOVED_ON) -> str:
+        """The status line of a board that is no longer current."""
+        return f"**{self.spec(game.kind).engine.title}** · {note}"
 
     async def post_board(self, game: Game, payload: Payload) -> None:
         """Post a new board message and remember it; abandon the game if the channel is gone."""

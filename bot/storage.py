@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -62,6 +63,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 
+GAME_CACHE_SIZE = 1024
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, status, host_id, options, seats, state AS state_json, version, "
     "board_message_id, board_posted_at, deadlines, created_at, updated_at, winners"
@@ -98,12 +100,18 @@ class Database:
     Writes go through :meth:`transaction`, which serialises them within the process (one
     connection is shared by every coroutine); the version check in :meth:`save_game` protects
     against other processes writing the same file.
+
+    Games read or written here are kept in a small in-memory cache, so a click does not wait for
+    the database to read back what this process just wrote. Another process writing the same
+    file can make a cached game stale; the version check then refuses the write, and the failed
+    game is dropped from the cache so the next read is fresh.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._conn: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
+        self._games: OrderedDict[int, Game] = OrderedDict()
 
     @property
     def conn(self) -> aiosqlite.Connection:
@@ -170,6 +178,7 @@ class Database:
                     await self._append(conn, game.id, first_entry)
         except aiosqlite.IntegrityError as exc:
             raise ChannelBusy from exc
+        self._cache(game)
         return game
 
     async def save_game(self, game: Game, expected_version: int, entry: LogEntry | None = None) -> bool:
@@ -186,10 +195,19 @@ class Database:
                 {**values, "id": game.id, "expected": expected_version},
             )
             if cur.rowcount != 1:
+                self._games.pop(game.id, None)
                 return False
             if entry is not None:
                 await self._append(conn, game.id, entry)
+        self._cache(game)
         return True
+
+    def _cache(self, game: Game) -> None:
+        """Keep a private copy of the game as stored (callers may go on changing theirs)."""
+        self._games[game.id] = game.clone()
+        self._games.move_to_end(game.id)
+        if len(self._games) > GAME_CACHE_SIZE:
+            self._games.popitem(last=False)
 
     @staticmethod
     async def _append(conn: aiosqlite.Connection, game_id: int, entry: LogEntry) -> None:
@@ -209,10 +227,17 @@ class Database:
     async def _one(self, where: str, params: tuple[Any, ...]) -> Game | None:
         # execute_fetchall: one trip to the database thread instead of three (execute, fetch, close).
         rows = await self.conn.execute_fetchall(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", params)
-        return _game_from_row(rows[0]) if rows else None  # type: ignore[index]
+        if not rows:
+            return None
+        game = _game_from_row(rows[0])  # type: ignore[index]
+        self._cache(game)
+        return game
 
     async def game(self, game_id: int) -> Game | None:
-        """The game with this id."""
+        """The game with this id (a copy the caller may change)."""
+        cached = self._games.get(game_id)
+        if cached is not None:
+            return cached.clone()
         return await self._one("id = ?", (game_id,))
 
     async def live_game(self, channel_id: int) -> Game | None:
@@ -230,6 +255,11 @@ class Database:
                 "UPDATE games SET board_message_id = ?, board_posted_at = ? WHERE id = ? AND version = ?",
                 (message_id, posted_at, game_id, version),
             )
+        cached = self._games.get(game_id)
+        if cur.rowcount != 1:
+            self._games.pop(game_id, None)
+        elif cached is not None:
+            cached.board_message_id, cached.board_posted_at = message_id, posted_at
         return cur.rowcount == 1
 
     async def due_games(self, now: float) -> list[Game]:

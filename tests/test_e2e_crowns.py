@@ -44,7 +44,7 @@ async def open_and_start(
     for member in others:
         await (await fake.click(lobby, "Join", member)).message()
     await (await fake.click(lobby, "Start", host)).message()
-    return await fake.wait_for_message(channel, lambda m: bool(m.buttons) and "Dice of Crowns" in str(m.embeds))
+    return await fake.wait_for_message(channel, lambda m: bool(m.buttons) and bool(m.mentions))
 
 
 async def game_of(bot: TabletopBot, channel: Channel) -> Game:

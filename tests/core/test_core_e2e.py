@@ -136,10 +136,15 @@ async def test_repeated_timeouts_hand_the_seat_to_a_computer(fake: FakeDiscord, 
     channel = fake.channels[0]
     bot.runner.dice = ScriptedDice([1, 2, 2, 2, 2, 2, 2, 2, 2])
     await start_race(fake, channel, alice, [bob], target=100, timeout=60)
+    seen: set[int] = set()
     for _ in range(3):  # Alice sleeps; Bob plays
         clock.advance(61)
-        board = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id] and bool(m.buttons))
+        board = await fake.wait_for_message(
+            channel, lambda m: m.mentions == [bob.id] and bool(m.buttons) and m.id not in seen
+        )
+        seen.add(board.id)
         await (await fake.click(board, "Roll", bob)).message()
+        await live(bot, channel)
     notice = await fake.wait_for_message(channel, lambda m: "computer player takes their seat" in m.content)
     assert notice.mentions == []
     game = await live(bot, channel)
@@ -292,6 +297,7 @@ async def test_deleted_board_is_posted_again(fake: FakeDiscord, make_bot: MakeBo
     board = await start_race(fake, channel, alice, [bob], timeout=60)
     await (await fake.click(board, "Roll", alice)).message()
     steal = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
+    await live(bot, channel)  # the first board has lost its buttons by now
     fake.delete_message(channel, steal.id)
     clock.advance(61)  # Bob's decision times out; his roll comes next, on a board that no longer exists
     reposted = await fake.wait_for_message(channel, lambda m: m.id != steal.id and has_button(m, "Roll"))
