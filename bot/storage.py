@@ -44,7 +44,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             next_deadline REAL,
             created_at REAL NOT NULL,
             updated_at REAL NOT NULL,
-            winners TEXT
+            winners TEXT,
+            last_event TEXT
         )""",
         # At most one lobby-or-active game per channel; finished games stay for history.
         "CREATE UNIQUE INDEX games_one_live_per_channel ON games(channel_id) WHERE status IN ('lobby', 'active')",
@@ -60,6 +61,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at REAL NOT NULL,
             PRIMARY KEY (game_id, seq)
         ) WITHOUT ROWID""",
+        # A game's row carries its latest log entry, and this trigger appends it to the log as part of
+        # the same UPDATE: an action and its log entry are written by one statement, atomically, in
+        # one trip to the database thread (an explicit transaction would take four).
+        """CREATE TRIGGER games_append_event AFTER UPDATE OF version ON games
+        WHEN NEW.last_event IS NOT NULL AND NEW.version <> OLD.version
+        BEGIN
+            INSERT INTO game_events (game_id, seq, actor, action, dice, events, at) VALUES (
+                NEW.id,
+                NEW.version,
+                json_extract(NEW.last_event, '$.actor'),
+                json_extract(NEW.last_event, '$.action'),
+                json_extract(NEW.last_event, '$.dice'),
+                json_extract(NEW.last_event, '$.events'),
+                json_extract(NEW.last_event, '$.at')
+            );
+        END""",
     ),
 )
 
@@ -82,6 +99,13 @@ def _game_from_row(row: aiosqlite.Row) -> Game:
         if data[key] is not None:
             data[key] = json.loads(data[key])
     return Game.model_validate(data)
+
+
+def _entry_json(entry: LogEntry, version: int) -> str:
+    """A log entry as the JSON the ``games_append_event`` trigger unpacks."""
+    if entry.seq != version:
+        raise ValueError(f"log entry {entry.seq} does not match game version {version}")
+    return entry.model_dump_json(exclude={"seq"})
 
 
 def _game_values(game: Game) -> dict[str, Any]:
@@ -152,6 +176,11 @@ class Database:
                 raise
             await self.conn.execute("COMMIT")
 
+    async def _write(self, sql: str, params: Any) -> aiosqlite.Cursor:
+        """One write statement, committed on its own (autocommit), never inside another coroutine's transaction."""
+        async with self._write_lock:
+            return await self.conn.execute(sql, params)
+
     async def _migrate(self) -> None:
         async with self.conn.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
@@ -165,19 +194,16 @@ class Database:
 
     # -- games -------------------------------------------------------------------------------
 
-    async def create_game(self, game: Game, first_entry: LogEntry | None = None) -> Game:
+    async def create_game(self, game: Game) -> Game:
         """Insert a new game; raise ChannelBusy if its channel already has a live one."""
         values = _game_values(game)
         columns = ", ".join(values)
         marks = ", ".join(f":{k}" for k in values)
         try:
-            async with self.transaction() as conn:
-                cur = await conn.execute(f"INSERT INTO games ({columns}) VALUES ({marks})", values)
-                game = game.model_copy(update={"id": cur.lastrowid})
-                if first_entry is not None:
-                    await self._append(conn, game.id, first_entry)
+            cur = await self._write(f"INSERT INTO games ({columns}) VALUES ({marks})", values)
         except aiosqlite.IntegrityError as exc:
             raise ChannelBusy from exc
+        game = game.model_copy(update={"id": cur.lastrowid})
         self._cache(game)
         return game
 
@@ -185,20 +211,19 @@ class Database:
         """Write ``game`` (and its log entry) if it is still at ``expected_version``.
 
         Returns False, changing nothing, if someone else saved the game first. The game's
-        ``version`` must already be the new one.
+        ``version`` must already be the new one, and ``entry.seq`` equal to it. One UPDATE statement:
+        the ``games_append_event`` trigger writes the log entry in the same statement.
         """
         values = _game_values(game)
+        values["last_event"] = None if entry is None else _entry_json(entry, game.version)
         assignments = ", ".join(f"{k} = :{k}" for k in values)
-        async with self.transaction() as conn:
-            cur = await conn.execute(
-                f"UPDATE games SET {assignments} WHERE id = :id AND version = :expected",
-                {**values, "id": game.id, "expected": expected_version},
-            )
-            if cur.rowcount != 1:
-                self._games.pop(game.id, None)
-                return False
-            if entry is not None:
-                await self._append(conn, game.id, entry)
+        cur = await self._write(
+            f"UPDATE games SET {assignments} WHERE id = :id AND version = :expected",
+            {**values, "id": game.id, "expected": expected_version},
+        )
+        if cur.rowcount != 1:
+            self._games.pop(game.id, None)
+            return False
         self._cache(game)
         return True
 
@@ -208,21 +233,6 @@ class Database:
         self._games.move_to_end(game.id)
         if len(self._games) > GAME_CACHE_SIZE:
             self._games.popitem(last=False)
-
-    @staticmethod
-    async def _append(conn: aiosqlite.Connection, game_id: int, entry: LogEntry) -> None:
-        await conn.execute(
-            "INSERT INTO game_events (game_id, seq, actor, action, dice, events, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id,
-                entry.seq,
-                entry.actor,
-                json.dumps(entry.action, separators=(",", ":")),
-                json.dumps(entry.dice, separators=(",", ":")),
-                json.dumps(entry.events, separators=(",", ":")),
-                entry.at,
-            ),
-        )
 
     async def _one(self, where: str, params: tuple[Any, ...]) -> Game | None:
         # execute_fetchall: one trip to the database thread instead of three (execute, fetch, close).
@@ -250,11 +260,10 @@ class Database:
         A single statement, so it needs no explicit transaction: the board is known only after the
         action that led to it was committed and posted.
         """
-        async with self._write_lock:
-            cur = await self.conn.execute(
-                "UPDATE games SET board_message_id = ?, board_posted_at = ? WHERE id = ? AND version = ?",
-                (message_id, posted_at, game_id, version),
-            )
+        cur = await self._write(
+            "UPDATE games SET board_message_id = ?, board_posted_at = ? WHERE id = ? AND version = ?",
+            (message_id, posted_at, game_id, version),
+        )
         cached = self._games.get(game_id)
         if cur.rowcount != 1:
             self._games.pop(game_id, None)
@@ -324,12 +333,11 @@ class Database:
 
     async def set_guild_settings(self, guild_id: int, data: dict[str, Any]) -> None:
         """Replace the guild's settings."""
-        async with self.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, data) VALUES (?, ?) "
-                "ON CONFLICT(guild_id) DO UPDATE SET data = excluded.data",
-                (guild_id, json.dumps(data)),
-            )
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, data) VALUES (?, ?) "
+            "ON CONFLICT(guild_id) DO UPDATE SET data = excluded.data",
+            (guild_id, json.dumps(data)),
+        )
 
 
 __all__ = ["ChannelBusy", "Database", "Status"]
