@@ -91,3 +91,14 @@ async def test_guild_settings_round_trip(db: Database) -> None:
     assert await db.guild_settings(5) == {}
     await db.set_guild_settings(5, {"max_timeouts": 2})
     assert await db.guild_settings(5) == {"max_timeouts": 2}
+
+
+async def test_only_saves_with_an_entry_are_logged_and_seq_must_match(db: Database) -> None:
+    game = await db.create_game(lobby())
+    assert await db.save_game(game.model_copy(update={"version": 1}), 0)  # a lobby change: no log entry
+    assert await db.log_entries(game.id) == []
+    with pytest.raises(ValueError):
+        await db.save_game(game.model_copy(update={"version": 2}), 1, LogEntry(seq=7, actor=None, action={}, at=0))
+    entry = LogEntry(seq=2, actor=None, action={"kind": "abandon"}, dice=[{"die": "1", "sides": 6, "value": 3}], at=5)
+    assert await db.save_game(game.model_copy(update={"version": 2}), 1, entry)
+    assert await db.log_entries(game.id) == [entry]
