@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from pydantic import BaseModel
 
 from rules.crowns.actions import (
@@ -230,15 +232,43 @@ _CHECKS = {
 }
 
 
+class _Offer(NamedTuple):
+    state: CrownsState
+    player: str
+    actions: tuple[BaseModel, ...]
+
+
+_last_offer: _Offer | None = None
+"""The latest ``legal_actions`` answer.
+
+Callers nearly always ask for the legal actions of a state and then apply one of them to that same
+state, so ``check`` can accept an offered action without deriving everything again, and a repeated
+question (prompts, then the chooser) is answered at once. Keyed on the state object itself: states
+are read-only once the engine has returned them, and holding a reference keeps the id from being
+reused. Every action offered passes ``illegal_reason`` (the property tests replay games to check).
+"""
+
+
 def check(state: CrownsState, actor: str, action: BaseModel) -> None:
     """Raise IllegalAction with the reason when ``actor`` may not take ``action`` now."""
+    offer = _last_offer
+    if offer is not None and offer.state is state and offer.player == actor and action in offer.actions:
+        return
     reason = illegal_reason(state, actor, action)
     if reason is not None:
         raise IllegalAction(reason)
 
 
 def legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
-    """Every action ``player`` may take now."""
+    """Every action ``player`` may take now (a new list each call: callers may change it)."""
+    global _last_offer
+    offer = _last_offer
+    if offer is None or offer.state is not state or offer.player != player:
+        offer = _last_offer = _Offer(state, player, tuple(_legal_actions(state, player)))
+    return list(offer.actions)
+
+
+def _legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
     phase = state.phase
     if phase is Phase.GAME_OVER or player not in state.present():
         return []
