@@ -7,6 +7,7 @@ and replace only what an action changes; nothing a caller holds is ever mutated.
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -81,6 +82,24 @@ class Die(_Frozen):
     state: DieState
     by_fate: bool = False
     """The face came from a Fate reroll, so it does not count towards a 7-of-a-kind (2.6 #28)."""
+
+
+@lru_cache(maxsize=8192)
+def die_value(die_id: str, face: Face | None, holder: str | None, state: DieState, by_fate: bool) -> Die:
+    """The shared :class:`Die` with these fields.
+
+    Dice are immutable values and a game reaches only a few hundred distinct ones, so the engine
+    shares one instance per value rather than copying a model each time a die changes (several
+    times per action). Built like :func:`rules.crowns.turn.new_dice` builds dice, then updated, so
+    even ``model_fields_set`` matches a copied die.
+    """
+    return replace(Die(id=die_id, holder=holder, state=state), face=face, by_fate=by_fate)
+
+
+@lru_cache(maxsize=1024)
+def scroll_roll(die_id: str, rival: str) -> ScrollRoll:
+    """The shared :class:`ScrollRoll` for ``die_id`` at ``rival`` (immutable, so one per value will do)."""
+    return ScrollRoll(die=die_id, rival=rival)
 
 
 class Seat(_Frozen):

@@ -42,7 +42,17 @@ from rules.crowns.scoring import (
     seven_of_a_kind,
     steal_victims,
 )
-from rules.crowns.state import Counts, CrownsState, Die, DieState, Face, Phase, ScrollRoll, replace
+from rules.crowns.state import (
+    Counts,
+    CrownsState,
+    Die,
+    DieState,
+    Face,
+    Phase,
+    die_value,
+    replace,
+    scroll_roll,
+)
 from rules.dice import DiceSource
 
 _LOCKS = {Face.CROWN: DieState.LOCKED, Face.DAGGER: DieState.LOCKED}
@@ -77,13 +87,19 @@ class Table:
         """
         self.s.__dict__.update(fields)
 
-    def set_dice(self, changes: dict[str, dict[str, Any]]) -> None:
-        """Replace the dice named in ``changes`` with updated copies."""
-        dice = list(self.s.dice)
-        for die_id, update in changes.items():
-            index = _INDEX[die_id]
-            dice[index] = replace(dice[index], **update)
-        self.s.__dict__["dice"] = tuple(dice)
+    def set_die(self, die_id: str, **update: Any) -> None:
+        """Replace die ``die_id`` with a copy changed by ``update`` (face, holder, state, by_fate)."""
+        dice = self.s.dice
+        index = _INDEX[die_id]
+        old = dice[index]
+        new = die_value(
+            die_id,
+            update.get("face", old.face),
+            update.get("holder", old.holder),
+            update.get("state", old.state),
+            update.get("by_fate", old.by_fate),
+        )
+        self.s.__dict__["dice"] = (*dice[:index], new, *dice[index + 1 :])
 
     def set_seat(self, player: str, **update: Any) -> None:
         """Replace ``player``'s seat with an updated copy."""
@@ -126,7 +142,8 @@ class Table:
             self.set_seat(active, messenger=False)
             self.emit("messenger_ended", player=active)
         faces = {die_id: self.roll_face(die_id) for die_id in sorted(die_ids, key=int)}
-        self.set_dice({i: {"face": f, "state": _OWN_ROLL_STATE[f], "by_fate": False} for i, f in faces.items()})
+        for die_id, face in faces.items():
+            self.set_die(die_id, face=face, state=_OWN_ROLL_STATE[face], by_fate=False)
         self.emit(
             "rolled",
             player=active,
@@ -159,8 +176,8 @@ class Table:
     def assign_scroll(self, die_id: str, rival: str) -> None:
         """C1: one scroll die goes to ``rival``; rolling starts once every new scroll is out."""
         s = self.s
-        self.set_dice({die_id: {"holder": rival, "state": DieState.AT_RIVAL}})
-        self.put(scroll_queue=(*s.scroll_queue, ScrollRoll(die=die_id, rival=rival)))
+        self.set_die(die_id, holder=rival, state=DieState.AT_RIVAL)
+        self.put(scroll_queue=(*s.scroll_queue, scroll_roll(die_id, rival)))
         self.emit("scroll_assigned", player=s.active, die=die_id, rival=rival)
         if any(d.state is DieState.PENDING_SCROLL for d in s.dice):
             return
@@ -176,7 +193,7 @@ class Table:
             item = s.scroll_queue[0]
             self.put(scroll_queue=s.scroll_queue[1:])
             face = self.roll_face(item.die)
-            self.set_dice({item.die: {"face": face, "by_fate": False}})
+            self.set_die(item.die, face=face, by_fate=False)
             self.put(rolling=item)
             self.emit("scroll_rolled", player=item.rival, active=s.active, die=item.die, face=str(face))
             if s.options.fate and s.options.fate_windows == "also_pre_scroll" and self.open_window("pre_scroll"):
@@ -194,9 +211,9 @@ class Table:
         rival_left = s.seat(item.rival).left
         if die.face is Face.CROWN:
             if rival_left:
-                self.set_dice({die.id: {"holder": None, "state": DieState.IN_TRANSIT}})
+                self.set_die(die.id, holder=None, state=DieState.IN_TRANSIT)
             else:
-                self.set_dice({die.id: {"state": DieState.LOCKED}})
+                self.set_die(die.id, state=DieState.LOCKED)
             self.emit("die_kept", player=item.rival, die=die.id, face=str(die.face), in_transit=rival_left)
         elif die.face is Face.DAGGER:
             choices = dagger_recipients(s)
@@ -206,7 +223,7 @@ class Table:
             self.give_dagger(self.default_dagger_recipient(), "only_choice" if len(choices) <= 1 else "default")
             return True
         else:
-            self.set_dice({die.id: {"holder": s.active, "state": _RETURNED_STATE[die.face]}})
+            self.set_die(die.id, holder=s.active, state=_RETURNED_STATE[die.face])
             self.emit("die_returned", player=item.rival, to=s.active, die=die.id, face=str(die.face))
         self.put(rolling=None)
         return True
@@ -224,9 +241,9 @@ class Table:
         item = s.rolling
         assert item is not None
         if to is None:
-            self.set_dice({item.die: {"holder": None, "state": DieState.IN_TRANSIT}})
+            self.set_die(item.die, holder=None, state=DieState.IN_TRANSIT)
         else:
-            self.set_dice({item.die: {"holder": to, "state": DieState.LOCKED}})
+            self.set_die(item.die, holder=to, state=DieState.LOCKED)
         self.emit("dagger_given", player=item.rival, to=to, die=item.die, how=how)
         self.put(rolling=None)
 
@@ -287,7 +304,7 @@ class Table:
         else:
             moved_to = s.active
             update.update(holder=s.active, state=_RETURNED_STATE[face])
-        self.set_dice({die_id: update})
+        self.set_die(die_id, **update)
         self.emit(
             "fate_reroll",
             player=player,
@@ -445,7 +462,7 @@ class Table:
 
     def give_overkill(self, die_id: str, rival: str) -> None:
         """C8: an extra dagger goes to ``rival``, locked until their turn."""
-        self.set_dice({die_id: {"holder": rival, "state": DieState.LOCKED}})
+        self.set_die(die_id, holder=rival, state=DieState.LOCKED)
         self.emit("overkill", player=self.s.active, die=die_id, rival=rival)
         self.put(overkill_given=self.s.overkill_given + 1)
 
@@ -509,7 +526,8 @@ class Table:
         active = s.active
         nxt = s.next_seat(active)
         moving = [d.id for d in s.dice if d.holder == active or d.state is DieState.IN_TRANSIT]
-        self.set_dice({i: {"holder": nxt, "state": DieState.HANDED, "by_fate": False} for i in moving})
+        for die_id in moving:
+            self.set_die(die_id, holder=nxt, state=DieState.HANDED, by_fate=False)
         self.emit("turn_ended", player=active, reason=reason)
         self.emit("dice_passed", player=active, to=nxt, dice=moving)
         ids = [p.id for p in s.players]
@@ -545,8 +563,8 @@ class Table:
         elif was_active:
             self.abandon_turn()
         else:
-            held = {d.id: {"holder": None, "state": DieState.IN_TRANSIT} for d in s.held(player)}
-            self.set_dice(held)
+            for die in s.held(player):
+                self.set_die(die.id, holder=None, state=DieState.IN_TRANSIT)
             if deciding_dagger:
                 self.roll_scrolls()
             else:
@@ -566,7 +584,7 @@ class Table:
             item = s.scroll_queue[0]
             self.put(scroll_queue=s.scroll_queue[1:])
             face = self.roll_face(item.die)
-            self.set_dice({item.die: {"face": face, "by_fate": False}})
+            self.set_die(item.die, face=face, by_fate=False)
             self.put(rolling=item)
             self.emit("scroll_rolled", player=item.rival, active=s.active, die=item.die, face=str(face))
             self.scroll_outcome()
@@ -606,4 +624,4 @@ class Table:
 
 def new_dice(first: str, count: int) -> tuple[Die, ...]:
     """All dice handed to the first player (S0)."""
-    return tuple(Die(id=str(i), holder=first, state=DieState.HANDED) for i in range(1, count + 1))
+    return tuple(die_value(str(i), None, first, DieState.HANDED, False) for i in range(1, count + 1))
