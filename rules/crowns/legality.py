@@ -252,7 +252,13 @@ reused. Every action offered passes ``illegal_reason`` (the property tests repla
 def check(state: CrownsState, actor: str, action: BaseModel) -> None:
     """Raise IllegalAction with the reason when ``actor`` may not take ``action`` now."""
     offer = _last_offer
-    if offer is not None and offer.state is state and offer.player == actor and action in offer.actions:
+    # Identity first: the action is usually one of the offered instances, and model equality is slow.
+    if (
+        offer is not None
+        and offer.state is state
+        and offer.player == actor
+        and (any(a is action for a in offer.actions) or action in offer.actions)
+    ):
         return
     reason = illegal_reason(state, actor, action)
     if reason is not None:

@@ -130,6 +130,42 @@ class Counts(NamedTuple):
     ret_scrolls: int
 
 
+class _SeatOrder(NamedTuple):
+    players: tuple[Seat, ...]
+    present: tuple[str, ...]
+    rivals: dict[str, tuple[str, ...]]
+
+
+_last_seat_order: _SeatOrder | None = None
+"""Seat order facts of the latest players tuple asked about.
+
+A players tuple is never changed (a seat change replaces the tuple), and it usually stays the same
+for a whole turn, while the turn procedure asks who the rivals are several times per action.
+"""
+
+
+def _seat_order(players: tuple[Seat, ...]) -> _SeatOrder:
+    global _last_seat_order
+    order = _last_seat_order
+    if order is None or order.players is not players:
+        rivals = {
+            seat.id: tuple(p.id for p in players[i + 1 :] + players[:i] if not p.left) for i, seat in enumerate(players)
+        }
+        order = _last_seat_order = _SeatOrder(players, tuple(p.id for p in players if not p.left), rivals)
+    return order
+
+
+class _CountsOf(NamedTuple):
+    dice: tuple[Die, ...]
+    active: str
+    counts: Counts
+
+
+_last_counts: _CountsOf | None = None
+"""The latest ``CrownsState.counts`` answer: evaluating a roll and then offering the reroll
+choices both need the counts of the same (never changed) dice tuple."""
+
+
 class CrownsState(BaseModel):
     """A whole game. Treat it as read-only; the engine returns a new one after each action."""
 
@@ -166,13 +202,11 @@ class CrownsState(BaseModel):
 
     def present(self) -> list[str]:
         """Ids of players still in the game, in seat order."""
-        return [p.id for p in self.players if not p.left]
+        return list(_seat_order(self.players).present)
 
     def rivals(self, player: str) -> list[str]:
         """Players still in the game other than ``player``, clockwise starting after them."""
-        seats = self.players
-        start = next(i for i, p in enumerate(seats) if p.id == player)
-        return [p.id for p in seats[start + 1 :] + seats[:start] if not p.left]
+        return list(_seat_order(self.players).rivals[player])
 
     def next_seat(self, player: str) -> str:
         """The next player still in the game clockwise after ``player`` (who may have left)."""
@@ -188,7 +222,11 @@ class CrownsState(BaseModel):
 
     def counts(self) -> Counts:
         """The active player's crowns, daggers, skulls, free skulls and returned scrolls."""
+        global _last_counts
         active = self.active
+        memo = _last_counts
+        if memo is not None and memo.dice is self.dice and memo.active == active:
+            return memo.counts
         crowns = daggers = skulls = free = ret = 0
         for d in self.dice:
             if d.holder != active:
@@ -207,7 +245,9 @@ class CrownsState(BaseModel):
                 free += 1
             elif state is DieState.RETURNED_SCROLL:
                 ret += 1
-        return Counts(crowns, daggers, skulls, free, ret)
+        counts = Counts(crowns, daggers, skulls, free, ret)
+        _last_counts = _CountsOf(self.dice, active, counts)
+        return counts
 
     def fate_in_supply(self) -> int | None:
         """Fate tokens left in the box, or None when the supply is not limited (2.6 #15)."""
