@@ -35,12 +35,17 @@ def static_view(rows: list[list[discord.ui.Item[Any]]]) -> discord.ui.View | Non
     return view
 
 
+def escape_name(name: str) -> str:
+    """A display name made inert: no markdown, no mentions."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
 def mention(game: Game, player: str) -> str:
     """A user mention for a human seat, the escaped name for a computer or a named table seat."""
     seat = game.seat_of_player(player)
     if seat.user_id is not None and not seat.computer:
         return f"<@{seat.user_id}>"
-    return f"**{discord.utils.escape_mentions(discord.utils.escape_markdown(seat.name))}**"
+    return f"**{escape_name(seat.name)}**"
 
 
 def who_must_act(game: Game, prompts: Iterable[Prompt]) -> str:
@@ -88,11 +93,12 @@ class Payload:
         }
 
 
-def compose(game: Game, title: str, prompts: list[Prompt], board: Board, ping: list[int]) -> Payload:
+def compose(game: Game, title: str, prompts: list[Prompt], board: Board, ping: list[int], note: str = "") -> Payload:
     """Build the message for a board; the status line always says who must act."""
     content = status_line(game, title, prompts)
-    if board.text:
-        content += "\n" + board.text
+    for extra in (note, board.text):
+        if extra:
+            content += "\n" + extra
     if len(content) > MAX_CONTENT:
         content = content[: MAX_CONTENT - 1] + "…"
     return Payload(content=content, embeds=board.embeds, view=static_view(board.rows), ping=ping)

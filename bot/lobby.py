@@ -142,10 +142,12 @@ class Lobby:
         computers: int = 0,
         seating: str = "join",
         thread: bool | None = None,
+        turn_timeout: int | None = None,
     ) -> None:
         """``/<game> new``: create a lobby in this channel (or a new thread) with the caller as host.
 
-        ``thread`` None means the server's default (``/settings threads``).
+        ``thread`` None means the server's default (``/settings threads``); so does ``turn_timeout``
+        (``/settings turn_seconds``, else the game's own default), for games whose options have timers.
         """
         spec = self.runner.spec(kind)
         engine = spec.engine
@@ -179,7 +181,10 @@ class Lobby:
             interaction.channel_id,
             kind,
             user.id,
-            {**options.model_dump(mode="json"), "_seating": seating},
+            {
+                **self.with_turn_timer(options.model_dump(mode="json"), turn_timeout or settings.get("turn_timeout_s")),
+                "_seating": seating,
+            },
             seats,
             settings,
         )
@@ -194,6 +199,13 @@ class Lobby:
             await interaction.followup.send(f"Lobby opened in {made.mention}.", ephemeral=True)
         else:
             await self.publish_new(game, lambda payload: self._answer_with(interaction, payload))
+
+    @staticmethod
+    def with_turn_timer(options: dict[str, Any], seconds: int | None) -> dict[str, Any]:
+        """The options with the ``turn`` timer set, if a time is given and the game has timers."""
+        if seconds is None or "timeouts" not in options:
+            return options
+        return {**options, "timeouts": {**options["timeouts"], "turn": seconds}}
 
     async def publish_new(
         self, game: Game, post: Callable[[Payload], Awaitable[discord.Message | discord.InteractionMessage]]
@@ -283,9 +295,15 @@ class Lobby:
         await self._save_and_show(interaction, game, new, note)
 
     async def remove_seat(self, game: Game, user_id: int) -> None:
-        """Kick a member from a lobby and refresh the lobby message."""
+        """Kick a member from a lobby and refresh the lobby message; the host role passes on if needed."""
         new = game.clone()
         new.seats = [s for s in new.seats if s.user_id != user_id]
+        humans = [s.user_id for s in new.seats if s.user_id and not s.computer]
+        if not humans:
+            await self.expire(game, "nobody is left in it")
+            return
+        if new.host_id == user_id:
+            new.host_id = humans[0]
         new.version = game.version + 1
         new.updated_at = self.runner.clock.now()
         if not await self.db.save_game(new, game.version):
@@ -403,27 +421,33 @@ class Lobby:
         engine = self.runner.spec(game.kind).engine
         if len(game.seats) < engine.min_players:
             raise UserError(f"{engine.title} needs at least {engine.min_players} players.")
+        if game.seat_of_user(interaction.user.id) is None:
+            raise UserError("Join the table first: the host plays too.")
         applied, entry = self.start(game)
         if not await self.db.save_game(applied.game, game.version, entry):
             raise UserError("The lobby changed at the same moment; please try again.")
         self.runner.remember_state(applied.game, applied.state)
-        await self.runner.publish(applied, interaction)
-        self.runner.after_commit(applied.game)
+        await self.runner.show(applied, interaction)
 
     def start(self, game: Game) -> tuple[Applied, LogEntry]:
-        """Seat the players and set the game up; the seating shuffle uses the recorded dice."""
+        """Seat the players and set the game up.
+
+        The seating shuffle uses recorded dice of its own, kept in the start entry apart from the
+        engine's setup rolls, so a replay of the log starts the engine with exactly its dice.
+        """
         engine = self.runner.spec(game.kind).engine
-        dice = RecordingDice(self.runner.dice)
+        seating = RecordingDice(self.runner.dice)
         seats = [s.model_copy() for s in game.seats]
         if game.options.get("_seating") == "random":
             # Fisher–Yates with named dice, so the shuffle is in the log like any other roll.
             for i in range(len(seats) - 1, 0, -1):
-                j = dice.roll(f"seat{i}", i + 1) - 1
+                j = seating.roll(f"seat{i}", i + 1) - 1
                 seats[i], seats[j] = seats[j], seats[i]
         for number, seat in enumerate(seats, start=1):
             seat.player = f"P{number}"
         players = [s.player for s in seats]
         options = engine.options_model.model_validate(game.engine_options)
+        dice = RecordingDice(self.runner.dice)
         outcome = engine.start(options, players, dice)
         started = game.clone()
         started.seats = seats
@@ -433,15 +457,20 @@ class Lobby:
         entry = LogEntry(
             seq=new.version,
             actor=None,
-            action={"kind": "start", "how": "core", "players": players},
+            action={
+                "kind": "start",
+                "how": "core",
+                "players": players,
+                "seating_dice": [r.model_dump() for r in seating.rolls],
+            },
             dice=[r.model_dump() for r in dice.rolls],
             events=outcome.events,
             at=self.runner.clock.now(),
         )
         return Applied(before=game, game=new, state=outcome.state, events=outcome.events), entry
 
-    async def expire(self, game: Game) -> None:
-        """A lobby nobody started in time: close it and say so on its message."""
+    async def expire(self, game: Game, why: str = "it expired before the game started") -> None:
+        """Close a lobby that can't go on (nobody started it in time, everyone left) and say why on it."""
         new = game.clone()
         new.status = Status.ABANDONED
         new.deadlines = []
@@ -454,7 +483,7 @@ class Lobby:
             channel = self.runner.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(game.board_message_id).edit(
-                    content=f"**{title}** · this lobby expired before the game started.", embeds=[], view=None
+                    content=f"**{title}** · this lobby is closed: {why}.", embeds=[], view=None
                 )
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:

@@ -125,3 +125,6 @@ class Applied:
     game: Game
     state: BaseModel
     events: list[dict[str, Any]] = field(default_factory=list)
+    how: str = "core"
+    """Who decided: ``player``, ``timeout``, ``computer`` or ``core`` (start, leave)."""
+    actor: str | None = None

@@ -18,7 +18,8 @@ class ReplayMismatch(AssertionError):
 def replay(engine: GameEngine, game: Game, entries: Iterable[LogEntry]) -> BaseModel | None:
     """Apply every logged start, action and departure with the recorded dice; return the final state.
 
-    Raises ReplayMismatch if an entry does not use exactly the dice it recorded.
+    Raises ReplayMismatch if an entry does not use exactly the dice it recorded. The seating
+    shuffle's own rolls are kept apart in the start entry; its outcome is the recorded player order.
     """
     state: BaseModel | None = None
     options = engine.options_model.model_validate(game.engine_options)

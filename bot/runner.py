@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from pydantic import BaseModel, ValidationError
 
-from bot.board import Payload, compose, jump_url, mention, sent_message, who_must_act
+from bot.board import Payload, compose, escape_name, jump_url, mention, sent_message, who_must_act
 from bot.clock import Clock
 from bot.errors import UserError
 from bot.games import BoardContext, GameSpec
 from bot.lobby import Lobby
 from bot.models import Applied, Deadline, Game, LogEntry, Status
+from bot.permissions import DEFAULT_END_RULE, END_RULES, may_end
 from bot.timers import TimerLoop
 from rules.dice import DiceSource, RecordingDice, SystemDice
 from rules.engine import IllegalAction, Prompt
@@ -35,6 +36,8 @@ How = Literal["player", "timeout", "computer", "core"]
 EDITABLE_BOARD_AGE_S = 3600
 STATE_CACHE_SIZE = 512
 MOVED_ON = "this board has moved on; the game continues below."
+GAME_OVER_BELOW = "the game is over; the final standings are below."
+TIMEOUT_NOTE = "⏰ Time ran out for {name}; the bot took the default for them."
 SHUTDOWN_GRACE_S = 5.0
 
 
@@ -139,8 +142,15 @@ class GameRunner:
             log.error("Background game task failed", exc_info=task.exception())
 
     def start(self) -> None:
-        """Start the timer loop (call once the bot is connected)."""
+        """Start the timer loop, and let computer players whose move it was when the bot stopped move."""
         self.timers.start()
+        self.spawn(self.resume_computers())
+
+    async def resume_computers(self) -> None:
+        """After a restart, every game waiting for a computer player gets its move."""
+        for game in await self.db.active_games():
+            if game.kind in self.specs:
+                self.after_commit(game)
 
     async def close(self) -> None:
         """Stop timers and computer moves, then let actions in flight finish (up to a few seconds).
@@ -183,9 +193,10 @@ class GameRunner:
             if game is None or game.status not in (Status.LOBBY, Status.ACTIVE):
                 raise UserError("That game is already over.")
             if what == "end":
-                perms = getattr(interaction.user, "guild_permissions", None)
-                if interaction.user.id != game.host_id and not (perms and perms.manage_guild):
-                    raise UserError("Only the host or someone with Manage Server can end this game.")
+                settings = await self.db.guild_settings(game.guild_id) if game.guild_id else {}
+                rule = settings.get("end_by", DEFAULT_END_RULE)
+                if not may_end(game, interaction, rule):
+                    raise UserError(f"On this server, games are ended by {END_RULES[rule]}.")
                 await interaction.response.edit_message(content="Game ended.", view=None)
                 name = discord.utils.escape_markdown(interaction.user.display_name)
                 await self.abandon(game, reason=f"{name} ended the game. It stays in `/game history`.")
@@ -251,18 +262,37 @@ class GameRunner:
     ) -> None:
         """A click or select on a game board: check, apply, commit, then answer by editing the board.
 
-        Everything happens under the channel's lock on a freshly loaded game, and every check comes
-        before the first reply, so a refusal can still be private.
+        The version and the player are checked first on the cached game, so a refusal is answered
+        at once (and privately) even while another move holds the channel; then again under the
+        channel's lock on the game as stored, where the move is applied and committed.
         """
-        async with self.lock(await self.channel_of(game_id)):
+        game = await self.load_current(game_id, version)
+        self.actor_check(game, interaction.user.id, self.state_of(game))
+        async with self.lock(game.channel_id):
             game = await self.load_current(game_id, version)
             spec = self.spec(game.kind)
             state = self.state_of(game)
             player = self.actor_check(game, interaction.user.id, state)
             action = spec.action_for(self.context(game, state, []), player, key, arg, values)
             applied = await self.apply(game, player, action, how="player")
-            await self.publish(applied, interaction)
-        self.after_commit(applied.game)
+            await self.show(applied, interaction)
+
+    async def show(self, applied: Applied, interaction: discord.Interaction | None) -> None:
+        """Publish a committed change, whatever Discord says, and then let timers and computers go on.
+
+        The change is already stored: if answering through the interaction fails (it expired, say),
+        the board is updated through the channel instead, and the game never stalls on a failed reply.
+        """
+        try:
+            try:
+                await self.publish(applied, interaction)
+            except discord.HTTPException:
+                if interaction is None:
+                    raise
+                log.warning("Game %s: answering the click failed; updating the board directly", applied.game.id)
+                await self.publish(applied, None)
+        finally:
+            self.after_commit(applied.game)
 
     async def apply(
         self,
@@ -273,13 +303,15 @@ class GameRunner:
         how: How,
         remove: bool = False,
         takeover_after: int | None = None,
+        counts: bool = True,
     ) -> Applied:
         """Apply one engine action (or a player leaving) and commit it with its log entry.
 
         Must be called under the channel's lock. Raises UserError for an illegal action and
         StaleBoard if another process committed first; in both cases nothing is changed. A
-        timeout counts against the seat; after ``takeover_after`` in a row a computer player takes
-        it (where the game has them), in the same commit.
+        timeout of a required decision (``counts``) counts against the seat; after ``takeover_after``
+        in a row a computer player takes it (where the game has them), in the same commit. A player
+        whose seat was taken over gets it back by acting.
         """
         engine = self.spec(game.kind).engine
         state = self.state_of(game)
@@ -296,13 +328,16 @@ class GameRunner:
             raise UserError(exc.reason) from None
         except ValidationError:
             raise UserError("That move isn't valid here.") from None
-        new = self.advance(game, outcome.state)
+        new = self.advance(game, outcome.state, actor=player)
         seat = new.seat_of_player(player)
         if remove:
             seat.left = True
+            if new.host_id == seat.user_id:
+                new.host_id = next((s.user_id for s in new.seats if s.user_id and not s.left), new.host_id)
         elif how == "player":
             seat.timeouts = 0
-        elif how == "timeout":
+            seat.computer = seat.computer and seat.user_id is None
+        elif how == "timeout" and counts:
             seat.timeouts += 1
             if takeover_after and seat.timeouts >= takeover_after and self.spec(game.kind).has_computer_players:
                 seat.computer = True
@@ -317,10 +352,14 @@ class GameRunner:
         if not await self.db.save_game(new, game.version, entry):
             raise StaleBoard(await self.db.game(game.id))
         self.remember_state(new, outcome.state)
-        return Applied(before=game, game=new, state=outcome.state, events=outcome.events)
+        return Applied(before=game, game=new, state=outcome.state, events=outcome.events, how=how, actor=player)
 
-    def advance(self, game: Game, state: BaseModel) -> Game:
-        """The game record after a state change: new version, deadlines, status and winners."""
+    def advance(self, game: Game, state: BaseModel, actor: str | None = None) -> Game:
+        """The game record after a state change: new version, deadlines, status and winners.
+
+        Whoever just acted (or had a default applied) starts afresh on their next decision; other
+        pending decisions keep their deadlines.
+        """
         engine = self.spec(game.kind).engine
         now = self.clock.now()
         new = game.clone()
@@ -333,7 +372,8 @@ class GameRunner:
             new.winners = list(winners)
             new.deadlines = []
             return new
-        new.deadlines = self.deadlines_for(new, engine.prompts(state), previous=game.deadlines, now=now)
+        kept = [d for d in game.deadlines if d.player != actor]
+        new.deadlines = self.deadlines_for(new, engine.prompts(state), previous=kept, now=now)
         return new
 
     def deadlines_for(
@@ -379,18 +419,19 @@ class GameRunner:
                 return
             action = engine.computer_action(state, player, self.dice).model_dump(mode="json")
             applied = await self.apply(game, player, action, how="computer")
-            await self.publish(applied, None)
-        self.after_commit(applied.game)
+            await self.show(applied, None)
 
     # -- boards --------------------------------------------------------------------------------
 
-    def payload(self, game: Game, state: BaseModel | None, events: list[dict[str, Any]], ping: list[int]) -> Payload:
-        """The full board message for a game in any status."""
+    def payload(
+        self, game: Game, state: BaseModel | None, events: list[dict[str, Any]], ping: list[int], note: str = ""
+    ) -> Payload:
+        """The full board message for a game in any status, with an optional note under the status line."""
         spec = self.spec(game.kind)
         if state is None:
             state = self.state_of(game)
         ctx = self.context(game, state, events)
-        return compose(game, spec.engine.title, ctx.prompts, spec.render(ctx), ping)
+        return compose(game, spec.engine.title, ctx.prompts, spec.render(ctx), ping, note)
 
     def new_pings(self, applied: Applied) -> list[int]:
         """Users who must act now but did not have to before this action: they get a new message."""
@@ -413,18 +454,22 @@ class GameRunner:
         game = applied.game
         pings = self.new_pings(applied)
         finished = game.status is Status.FINISHED
-        payload = self.payload(game, applied.state, applied.events, pings)
+        note = ""
+        if applied.how == "timeout" and applied.actor is not None:
+            note = TIMEOUT_NOTE.format(name=escape_name(game.name_of(applied.actor)))
+        payload = self.payload(game, applied.state, applied.events, pings, note)
         if not (pings or finished):
             await self.edit_board(game, payload, interaction)
             return
         clicked = interaction.message.id if interaction and interaction.message else None
         if interaction is not None and not interaction.response.is_done():
             # Answer the click at once by retiring the clicked board; the board that pings follows.
+            note = GAME_OVER_BELOW if finished else MOVED_ON
             await interaction.response.edit_message(
-                content=self.moved_on(game), view=None, allowed_mentions=discord.AllowedMentions.none()
+                content=self.moved_on(game, note), view=None, allowed_mentions=discord.AllowedMentions.none()
             )
         if applied.before.board_message_id != clicked:
-            await self.retire_board(applied.before)
+            await self.retire_board(applied.before, GAME_OVER_BELOW if finished else MOVED_ON)
         await self.post_board(game, payload)
 
     async def retire_board(self, old: Game, note: str = "") -> None:
@@ -515,7 +560,8 @@ class GameRunner:
         new.version = current.version + 1
         new.updated_at = self.clock.now()
         entry = LogEntry(seq=new.version, actor=None, action={"kind": "abandon", "how": "core"}, at=new.updated_at)
-        await self.db.save_game(new, current.version, entry)
+        if not await self.db.save_game(new, current.version, entry):
+            raise StaleBoard(await self.db.game(game.id))
         if notice:
             await self.retire_board(current, note="this game was ended.")
             await self.announce(game, reason)
@@ -528,8 +574,7 @@ class GameRunner:
         applied = await self.apply(game, player, {}, how=how, remove=True)
         applied.game.seat_of_player(player).left = True
         await self.db.save_game(applied.game, applied.game.version)
-        await self.publish(applied, interaction)
-        self.after_commit(applied.game)
+        await self.show(applied, interaction)
 
     async def remind(self, game: Game, deadline: Deadline) -> None:
         """Half-time reminder: a new message that mentions the player who must act."""

@@ -271,6 +271,19 @@ class Database:
             cached.board_message_id, cached.board_posted_at = message_id, posted_at
         return cur.rowcount == 1
 
+    async def active_games(self) -> list[Game]:
+        """Every game in progress (used once at startup)."""
+        rows = await self.conn.execute_fetchall(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active'")
+        return [_game_from_row(r) for r in rows]
+
+    async def put_off(self, game_id: int, moment: float) -> None:
+        """Look at a game's deadlines again only at ``moment`` (after handling them failed).
+
+        The next real save of the game sets ``next_deadline`` from its deadlines again.
+        """
+        await self._write("UPDATE games SET next_deadline = ? WHERE id = ?", (moment, game_id))
+        self._games.pop(game_id, None)
+
     async def due_games(self, now: float) -> list[Game]:
         """Live games with a deadline or reminder at or before ``now``."""
         rows = await self.conn.execute_fetchall(

@@ -7,6 +7,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
+from bot.board import escape_name
 from bot.models import Deadline, Game, Status
 from bot.storage import Database
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_TIMEOUTS = 3
+RETRY_S = 60
 
 
 class TimerLoop:
@@ -76,13 +78,14 @@ class TimerLoop:
             await self.runner.clock.wait_until(self._next, self._wake)
 
     async def tick(self) -> None:
-        """Handle everything due now."""
+        """Handle everything due now. A game whose deadline fails is put off, so it can't spin the loop."""
         now = self.runner.clock.now()
         for game in await self.db.due_games(now):
             try:
                 await self.handle(game.id)
             except Exception:
-                log.exception("Deadline handling failed for game %s", game.id)
+                log.exception("Deadline handling failed for game %s; retrying in %d s", game.id, RETRY_S)
+                await self.db.put_off(game.id, now + RETRY_S)
 
     async def handle(self, game_id: int) -> None:
         """Apply every default and reminder due for one game, under its channel lock."""
@@ -114,18 +117,24 @@ class TimerLoop:
             return
         runner = self.runner
         spec = runner.spec(game.kind)
+        state = runner.state_of(game)
+        # Only a decision the game waits for counts as a missed turn; letting an optional window
+        # (one that pings nobody, like spending Fate) close is just passing.
+        required = any(p.player == deadline.player and p.ping for p in runner.prompts_of(game, state))
         settings = await self.db.guild_settings(game.guild_id) if game.guild_id else {}
         limit = settings.get("max_timeouts", DEFAULT_MAX_TIMEOUTS)
-        action = spec.engine.default_action(runner.state_of(game), deadline.player).model_dump(mode="json")
-        applied = await runner.apply(game, deadline.player, action, how="timeout", takeover_after=limit)
-        await runner.publish(applied, None)
+        action = spec.engine.default_action(state, deadline.player).model_dump(mode="json")
+        applied = await runner.apply(
+            game, deadline.player, action, how="timeout", takeover_after=limit, counts=required
+        )
+        await runner.show(applied, None)
         seat = applied.game.seat_of_player(deadline.player)
+        name = escape_name(seat.name)
         if seat.computer and not game.seat_of_player(deadline.player).computer:
             await runner.announce(
-                applied.game, f"{seat.name} missed {limit} decisions in a row; a computer player takes their seat."
+                applied.game,
+                f"{name} missed {limit} decisions in a row; a computer player takes their seat until they act again.",
             )
         elif seat.timeouts >= limit and applied.game.status is Status.ACTIVE and not seat.computer:
-            await runner.announce(applied.game, f"{seat.name} missed {limit} decisions in a row and leaves the game.")
+            await runner.announce(applied.game, f"{name} missed {limit} decisions in a row and leaves the game.")
             await runner.remove_player(applied.game, deadline.player, how="timeout", interaction=None)
-            return
-        runner.after_commit(applied.game)

@@ -478,7 +478,7 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
         overkill="Advanced: Overkill & Cascading Betrayal.",
         last_stand="Advanced: Last Stand (hold the Crown for a round).",
         bots="Computer players to seat now (more can be added in the lobby).",
-        timeout="Seconds for each decision before the default is taken.",
+        timeout="Seconds for each decision before its default is taken (default: server setting, else 120).",
         fate_window="Seconds the fate window stays open.",
         seating="Seat order: join order or random.",
         thread="Play in a new thread (default: the server's setting).",
@@ -503,7 +503,7 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
         overkill: bool = False,
         last_stand: bool = False,
         bots: app_commands.Range[int, 0, 5] = 0,
-        timeout: app_commands.Range[int, 30, 3600] = 120,
+        timeout: app_commands.Range[int, 30, 3600] | None = None,
         fate_window: app_commands.Range[int, 5, 300] = 20,
         seating: str = "join",
         thread: bool | None = None,
@@ -515,10 +515,10 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
             legendary=legendary,
             overkill=overkill,
             last_stand=last_stand,
-            timeouts={"turn": timeout, "fate_window": fate_window},
+            timeouts={"fate_window": fate_window},
         )
         await self.bot.runner.lobby.open(
-            interaction, ENGINE.kind, options, computers=bots, seating=seating, thread=thread
+            interaction, ENGINE.kind, options, computers=bots, seating=seating, thread=thread, turn_timeout=timeout
         )
 
 

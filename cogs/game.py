@@ -9,20 +9,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TabletopBot
-from bot.board import jump_url, static_view
+from bot.board import escape_name, jump_url, static_view
 from bot.errors import UserError, send_ephemeral
 from bot.games import BUTTON_PREFIX, custom_id
 from bot.lobby import DEFAULT_LOBBY_TIMEOUT_S
 from bot.models import Game, Status
+from bot.permissions import DEFAULT_END_RULE, END_RULES, is_manager, may_end, may_moderate
 from bot.timers import DEFAULT_MAX_TIMEOUTS
 
 MAX_LOG_LINES = 15
-
-
-def can_manage(interaction: discord.Interaction) -> bool:
-    """Members with Manage Server may end or moderate any game."""
-    perms = getattr(interaction.user, "guild_permissions", None)
-    return bool(perms and perms.manage_guild)
 
 
 class GameCommands(commands.GroupCog, group_name="game", group_description="The game in this channel."):
@@ -65,9 +60,15 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     @app_commands.command(name="end", description="End the game in this channel (host or Manage Server).")
     async def end(self, interaction: discord.Interaction) -> None:
         game = await self.live(interaction)
-        if interaction.user.id != game.host_id and not can_manage(interaction):
-            raise UserError(f"Only the host, <@{game.host_id}>, or someone with Manage Server can end this game.")
+        rule = await self.end_rule(interaction)
+        if not may_end(game, interaction, rule):
+            raise UserError(f"On this server, games are ended by {END_RULES[rule]}.")
         await self.confirm(interaction, game, "end", "End the game for everyone?", "Yes, end it")
+
+    async def end_rule(self, interaction: discord.Interaction) -> str:
+        """The server's rule for who may end games."""
+        settings = await self.bot.db.guild_settings(interaction.guild_id) if interaction.guild_id else {}
+        return settings.get("end_by", DEFAULT_END_RULE)
 
     @app_commands.command(name="leave", description="Leave the game in this channel.")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -89,7 +90,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     @app_commands.describe(member="The player to remove.")
     async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
         game = await self.live(interaction)
-        if interaction.user.id != game.host_id and not can_manage(interaction):
+        if not may_moderate(game, interaction):
             raise UserError(f"Only the host, <@{game.host_id}>, or someone with Manage Server can kick players.")
         if game.seat_of_user(member.id) is None:
             raise UserError(f"{discord.utils.escape_markdown(member.display_name)} is not in this game.")
@@ -101,6 +102,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         spec = self.runner.spec(game.kind)
         lines: list[str] = []
         for entry in await self.bot.db.log_entries(game.id, last=MAX_LOG_LINES):
+            if entry.action.get("how") == "timeout" and entry.actor:
+                lines.append(f"⏰ Time ran out for {escape_name(game.name_of(entry.actor))}; the bot chose for them.")
             lines += spec.narrate(game, entry.events)
         text = "\n".join(f"• {line}" for line in lines[-MAX_LOG_LINES:]) or "Nothing has happened yet."
         await send_ephemeral(interaction, text[:2000])
@@ -137,8 +140,13 @@ class BotCommands(commands.Cog):
     @app_commands.command(name="settings", description="Server defaults for games (Manage Server only).")
     @app_commands.describe(
         lobby_minutes="How long an unstarted lobby stays open.",
+        turn_seconds="Default time for each decision in new games (a game's own option wins).",
         max_timeouts="Missed decisions in a row before a computer (or nobody) takes the seat.",
         threads="Start each new game in its own thread.",
+        end_by="Who may end a game early.",
+    )
+    @app_commands.choices(
+        end_by=[app_commands.Choice(name=text, value=rule) for rule, text in END_RULES.items()],
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -146,25 +154,36 @@ class BotCommands(commands.Cog):
         self,
         interaction: discord.Interaction,
         lobby_minutes: app_commands.Range[int, 1, 1440] | None = None,
+        turn_seconds: app_commands.Range[int, 30, 86400] | None = None,
         max_timeouts: app_commands.Range[int, 1, 20] | None = None,
         threads: bool | None = None,
+        end_by: str | None = None,
     ) -> None:
-        if not can_manage(interaction):
+        """Show the server's game settings, changing the ones given."""
+        if not is_manager(interaction):
             raise UserError("Only members with Manage Server can change these settings.")
         assert interaction.guild_id is not None
         data: dict[str, Any] = await self.bot.db.guild_settings(interaction.guild_id)
-        if lobby_minutes is not None:
-            data["lobby_timeout_s"] = lobby_minutes * 60
-        if max_timeouts is not None:
-            data["max_timeouts"] = max_timeouts
-        if lobby_minutes is not None or max_timeouts is not None:
+        changes = {
+            "lobby_timeout_s": None if lobby_minutes is None else lobby_minutes * 60,
+            "turn_timeout_s": turn_seconds,
+            "max_timeouts": max_timeouts,
+            "threads": threads,
+            "end_by": end_by,
+        }
+        changes = {k: v for k, v in changes.items() if v is not None}
+        if changes:
+            data |= changes
             await self.bot.db.set_guild_settings(interaction.guild_id, data)
-        lobby = data.get("lobby_timeout_s", DEFAULT_LOBBY_TIMEOUT_S) // 60
-        limit = data.get("max_timeouts", DEFAULT_MAX_TIMEOUTS)
-        await send_ephemeral(
-            interaction,
-            f"Lobbies close after **{lobby} min**. A seat is taken over after **{limit}** missed decisions.",
-        )
+        turn = data.get("turn_timeout_s")
+        lines = [
+            f"Lobbies close after **{data.get('lobby_timeout_s', DEFAULT_LOBBY_TIMEOUT_S) // 60} min**.",
+            f"Decision timer: **{f'{turn} s' if turn else 'each game’s default'}**.",
+            f"A seat is taken over after **{data.get('max_timeouts', DEFAULT_MAX_TIMEOUTS)}** missed decisions.",
+            f"New games start **{'in their own thread' if data.get('threads') else 'in the channel'}**.",
+            f"Games can be ended by **{END_RULES[data.get('end_by', DEFAULT_END_RULE)]}**.",
+        ]
+        await send_ephemeral(interaction, ("Saved. " if changes else "") + "\n".join(lines))
 
     @app_commands.command(name="help", description="What this bot can do.")
     async def help(self, interaction: discord.Interaction) -> None:

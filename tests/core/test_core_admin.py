@@ -83,3 +83,60 @@ async def test_lobby_options_menu_is_for_the_host_and_updates_the_lobby(fake: Fa
     await fake.wait_for(lambda: "Target: 20" in str(lobby.embeds), what="the lobby to show the new target")
     game = await bot.db.live_game(channel.id)
     assert game is not None and game.options["target"] == 20 and game.options["_seating"] == "join"
+
+
+async def test_settings_end_by_players_turn_seconds_and_threads(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await race_bot(make_bot)
+    admin, alice, bob = fake.members[0], fake.members[1], fake.members[2]
+    channel = fake.channels[0]
+    options = {"end_by": "players", "turn_seconds": 300, "threads": False}
+    reply = await (await fake.slash(channel, admin, "settings", options=options)).message()
+    assert "Saved." in reply.content and "any player" in reply.content and "300 s" in reply.content
+    lobby = await (await fake.slash(channel, alice, "race new")).message()
+    game = await bot.db.live_game(channel.id)
+    assert game is not None and game.options["timeouts"]["turn"] == 300  # the server's default
+    await (await fake.click(lobby, "Join", bob)).message()
+    bot.runner.dice = ScriptedDice([1])
+    await (await fake.click(lobby, "Start", alice)).message()
+    confirm = await (await fake.slash(channel, bob, "game end")).message()  # a player, not the host
+    await (await fake.click(confirm, "Yes, end it", bob)).message()
+    assert (await live(bot, channel)).status is Status.ABANDONED
+
+
+async def test_kicking_the_host_passes_the_lobby_on(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await race_bot(make_bot)
+    admin, alice, bob = fake.members[0], fake.members[1], fake.members[2]
+    channel = fake.channels[0]
+    lobby = await (await fake.slash(channel, alice, "race new")).message()
+    await (await fake.click(lobby, "Join", bob)).message()
+    await (await fake.slash(channel, admin, "game kick", options={"member": alice})).message()
+    await fake.wait_for(lambda: f"<@{bob.id}>" in lobby.content, what="Bob to host the lobby")
+    game = await bot.db.live_game(channel.id)
+    assert game is not None and game.host_id == bob.id
+    await (await fake.slash(channel, admin, "game kick", options={"member": bob})).message()
+    await fake.wait_for(lambda: "closed" in lobby.content, what="the empty lobby to close")
+    assert await bot.db.live_game(channel.id) is None
+
+
+async def test_a_deadline_that_keeps_failing_is_put_off(fake: FakeDiscord, make_bot: MakeBot, tmp_path) -> None:
+    clock = FakeClock()
+    db = tmp_path / "orphan.sqlite3"
+    bot = await race_bot(make_bot, clock, db_path=db)
+    bot.runner.dice = ScriptedDice([1])
+    await start_race(fake, fake.channels[0], fake.members[0], [fake.members[1]], timeout=60)
+    await bot.close()
+    # Restarted without the game's cog: its deadline can't be handled, and must not spin the timer loop.
+    orphan = await make_bot(db_path=db, extensions=("cogs.meta", "cogs.game"), clock=clock)
+    put_off: list[float] = []
+    original = orphan.db.put_off
+
+    async def recording(game_id: int, moment: float) -> None:
+        await original(game_id, moment)
+        put_off.append(moment)
+        fake.notify()
+
+    orphan.db.put_off = recording  # type: ignore[method-assign]
+    clock.advance(61)
+    await fake.wait_for(lambda: put_off, what="the failing deadline to be put off")
+    assert put_off == [clock.now() + 60]
+    assert await orphan.db.earliest_deadline() == clock.now() + 60

@@ -261,7 +261,7 @@ async def test_game_commands_status_log_rules_leave_end(fake: FakeDiscord, make_
     game = await live(bot, channel)
     assert game.seat_of_player("P3").left and game.state["players"] == ["P1", "P2"]
     denied = await (await fake.slash(channel, bob, "game end")).message()
-    assert denied.ephemeral and "Only the host" in denied.content
+    assert denied.ephemeral and "ended by the host or members with Manage Server" in denied.content
     confirm = await (await fake.slash(channel, alice, "game end")).message()
     await (await fake.click(confirm, "Yes, end it", alice)).message()
     await fake.wait_for_message(channel, lambda m: "ended the game" in m.content)

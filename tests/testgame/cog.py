@@ -78,12 +78,14 @@ class RaceCog(commands.GroupCog, group_name="race", group_description="A tiny ra
         interaction: discord.Interaction,
         target: app_commands.Range[int, 2, 100] = 10,
         bots: app_commands.Range[int, 0, 3] = 0,
-        timeout: app_commands.Range[int, 10, 3600] = 60,
+        timeout: app_commands.Range[int, 10, 3600] | None = None,
         seating: str = "join",
         thread: bool | None = None,
     ) -> None:
-        options = RaceOptions(target=target, timeouts={"turn": timeout})
-        await self.bot.runner.lobby.open(interaction, "race", options, computers=bots, seating=seating, thread=thread)
+        options = RaceOptions(target=target)
+        await self.bot.runner.lobby.open(
+            interaction, "race", options, computers=bots, seating=seating, thread=thread, turn_timeout=timeout
+        )
 
 
 async def setup(bot: TabletopBot) -> None:

@@ -1,0 +1,103 @@
+"""Dice of Crowns timers, restarts and seating end to end: the cases a first review found wrong."""
+
+from __future__ import annotations
+
+from bot.replay import replay
+from rules.crowns.engine import ENGINE
+from rules.crowns.playout import SeededDice
+from rules.dice import ScriptedDice
+from tests.conftest import MakeBot
+from tests.core.clock import FakeClock
+from tests.fakediscord.server import FakeDiscord
+from tests.test_e2e_crowns import crowns_bot, game_of, open_and_start, per_die
+
+
+async def test_timeout_one_missed_decision_applies_one_default(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    clock = FakeClock()
+    bot = await crowns_bot(make_bot, clock)
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    bot.runner.dice = ScriptedDice(
+        {"first_player": [1], **per_die(d1="S", d2="S", d3="S", d4="K", d5="K", d6="C", d7="D")}
+    )
+    board = await open_and_start(fake, channel, alice, [bob, carol], timeout=60)
+    await (await fake.click(board, "Roll 7 dice", alice)).message()  # three scrolls to hand out, one at a time
+    clock.advance(61)  # Alice misses one decision
+    await fake.wait_for(lambda: any("Time ran out" in m.content for m in fake.messages(channel)), what="a default")
+    game = await game_of(bot, channel)
+    timeouts = [e for e in await bot.db.log_entries(game.id) if e.action.get("how") == "timeout"]
+    assert [e.action["action"]["type"] for e in timeouts] == ["assign_scroll"]
+    seat = game.seat_of_player("P1")
+    assert seat.timeouts == 1 and not seat.computer
+    assert [d.at for d in game.deadlines if d.player == "P1"] == [clock.now() + 60]  # a fresh minute for the next
+
+
+async def test_timeout_of_an_optional_fate_window_is_not_a_missed_turn(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    clock = FakeClock()
+    bot = await crowns_bot(make_bot, clock)
+    channel = fake.channels[0]
+    alice, bob = fake.members[0], fake.members[1]
+    # Alice takes 2 Fate for six skulls; on Bob's turn she may spend them in a fate window and lets it close.
+    bot.runner.dice = ScriptedDice(
+        {"first_player": [1], **per_die(d1="KC", d2="KC", d3="KC", d4="KK", d5="KK", d6="KK", d7="CD")}
+    )
+    board = await open_and_start(fake, channel, alice, [bob], fate=True)
+    await (await fake.click(board, "Roll 7 dice", alice)).message()
+    board = fake.message((await game_of(bot, channel)).board_message_id)
+    await (await fake.click(board, "Take 2 Fate", alice)).message()
+    board = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
+    await (await fake.click(board, "Roll 7 dice", bob)).message()
+    window = await game_of(bot, channel)
+    assert "Fate window" in str(fake.message(window.board_message_id).embeds)
+    clock.advance(21)
+    await fake.wait_for(lambda: "Fate window" not in str(fake.message(window.board_message_id).embeds))
+    game = await game_of(bot, channel)
+    passed = [e for e in await bot.db.log_entries(game.id) if e.action.get("how") == "timeout"]
+    assert [(e.actor, e.action["action"]["type"]) for e in passed] == [("P1", "pass_fate")]
+    assert game.seat_of_player("P1").timeouts == 0
+
+
+async def test_random_seating_replays_exactly(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await crowns_bot(make_bot)
+    bot.runner.dice = SeededDice(3)
+    channel = fake.channels[0]
+    await open_and_start(fake, channel, fake.members[0], [fake.members[1], fake.members[2]], seating="random")
+    game = await game_of(bot, channel)
+    entries = await bot.db.log_entries(game.id)
+    assert entries[0].action["seating_dice"]  # the shuffle's own rolls, apart from the engine's
+    assert replay(ENGINE, game, entries).model_dump(mode="json") == game.state
+
+
+async def test_restart_resumes_a_computer_players_move(fake: FakeDiscord, make_bot: MakeBot, tmp_path) -> None:
+    clock = FakeClock()
+    db = tmp_path / "cpu.sqlite3"
+    bot = await crowns_bot(make_bot, clock, db_path=db)
+    bot.settings.computer_delay = 3600  # the bot stops before the computer gets to move
+    bot.runner.dice = ScriptedDice({"first_player": [2]})
+    channel = fake.channels[0]
+    alice = fake.members[0]
+    lobby = await (await fake.slash(channel, alice, "crowns new", options={"bots": 1})).message()
+    await (await fake.click(lobby, "Start", alice)).message()
+    await bot.close()
+    restarted = await crowns_bot(make_bot, clock, db_path=db)
+    restarted.runner.dice = SeededDice(2)
+    await fake.wait_for_message(channel, lambda m: "Computer 1** rolled" in str(m.embeds), timeout=10)
+    game = await game_of(restarted, channel)
+    assert [e.action["how"] for e in await restarted.db.log_entries(game.id)][:2] == ["core", "computer"]
+
+
+async def test_a_returning_player_takes_their_seat_back(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await crowns_bot(make_bot)
+    bot.runner.dice = ScriptedDice(
+        {"first_player": [1], **per_die(d1="C", d2="C", d3="K", d4="K", d5="D", d6="D", d7="K")}
+    )
+    channel = fake.channels[0]
+    alice, bob = fake.members[0], fake.members[1]
+    board = await open_and_start(fake, channel, alice, [bob])
+    game = await game_of(bot, channel)
+    game.seat_of_player("P1").computer = True  # as after missed turns (stored without waking the computer)
+    assert await bot.db.save_game(game, game.version)
+    await (await fake.click(board, "Roll 7 dice", alice)).message()
+    game = await game_of(bot, channel)
+    seat = game.seat_of_player("P1")
+    assert not seat.computer and seat.timeouts == 0
