@@ -50,3 +50,24 @@ async def test_disallowed_intents_close_ends_with_one_clear_line(fake: FakeDisco
     result = await run_bot_process(fake, tmp_path / "bot.sqlite3")
     assert result.returncode != 0
     assert_one_clear_line(result.stdout, "4014")
+
+
+async def test_sigterm_shuts_down_cleanly_and_closes_the_database(fake: FakeDiscord, tmp_path: Path) -> None:
+    from tests.fakediscord.process import output_path, process_exit
+
+    db = tmp_path / "bot.sqlite3"
+    proc = await spawn_bot_process(fake, db)
+    try:
+        res = await fake.slash(fake.channels[0], fake.members[1], "ping")
+        await res.message()
+        exited = process_exit(proc)
+        os.kill(proc.pid, signal.SIGTERM)
+        assert await exited == 0
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+    output = output_path(db).read_text()
+    assert "Stopped cleanly." in output and "Traceback" not in output, output
+    # SQLite removes the write-ahead log when the last connection closes cleanly.
+    assert not db.with_name(db.name + "-wal").exists()
