@@ -142,8 +142,12 @@ class Table:
             self.set_seat(active, messenger=False)
             self.emit("messenger_ended", player=active)
         faces = {die_id: self.roll_face(die_id) for die_id in sorted(die_ids, key=int)}
+        # One new dice tuple for the whole roll, rather than one per die.
+        dice = list(s.dice)
         for die_id, face in faces.items():
-            self.set_die(die_id, face=face, state=_OWN_ROLL_STATE[face], by_fate=False)
+            index = _INDEX[die_id]
+            dice[index] = die_value(die_id, face, dice[index].holder, _OWN_ROLL_STATE[face], False)
+        self.put(dice=tuple(dice))
         self.emit(
             "rolled",
             player=active,
@@ -525,9 +529,10 @@ class Table:
             return
         active = s.active
         nxt = s.next_seat(active)
-        moving = [d.id for d in s.dice if d.holder == active or d.state is DieState.IN_TRANSIT]
-        for die_id in moving:
-            self.set_die(die_id, holder=nxt, state=DieState.HANDED, by_fate=False)
+        dice = s.dice
+        moving = [d.id for d in dice if d.holder == active or d.state is DieState.IN_TRANSIT]
+        passed = (die_value(d.id, d.face, nxt, DieState.HANDED, False) if d.id in moving else d for d in dice)
+        self.put(dice=tuple(passed))
         self.emit("turn_ended", player=active, reason=reason)
         self.emit("dice_passed", player=active, to=nxt, dice=moving)
         ids = [p.id for p in s.players]
