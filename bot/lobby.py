@@ -262,12 +262,17 @@ class Lobby:
                 raise UserError("This lobby is closed.")
             await handler(interaction, game)
 
-    async def _save_and_show(self, interaction: discord.Interaction, before: Game, game: Game, note: str = "") -> None:
-        game.version = before.version + 1
-        game.updated_at = self.runner.clock.now()
-        if not await self.db.save_game(game, before.version):
+    async def _save_and_show(
+        self, game: Game, interaction: discord.Interaction | None, note: str = "", **changes: Any
+    ) -> None:
+        """Save the lobby's next version and redraw it (through the click, if there was one)."""
+        new = game.successor(self.runner.clock.now(), **changes)
+        if not await self.db.save_game(new, game.version):
             raise UserError("The lobby changed at the same moment; please try again.")
-        await interaction.response.edit_message(**self.payload(game, note=note).kwargs(pinging=False))
+        if interaction is not None:
+            await interaction.response.edit_message(**self.payload(new, note=note).kwargs(pinging=False))
+        else:
+            await self.refresh(new)
 
     async def _join(self, interaction: discord.Interaction, game: Game) -> None:
         engine = self.runner.spec(game.kind).engine
@@ -275,40 +280,24 @@ class Lobby:
             raise UserError("You're already in this lobby.")
         if len(game.seats) >= engine.max_players:
             raise UserError(f"The table is full ({engine.max_players} players).")
-        new = game.clone()
-        new.seats.append(Seat(user_id=interaction.user.id, name=interaction.user.display_name))
-        await self._save_and_show(interaction, game, new)
+        seat = Seat(user_id=interaction.user.id, name=interaction.user.display_name)
+        await self._save_and_show(game, interaction, seats=[*game.seats, seat])
 
     async def _leave(self, interaction: discord.Interaction, game: Game) -> None:
         if not game.seat_of_user(interaction.user.id):
             raise UserError("You're not in this lobby.")
-        new = game.clone()
-        new.seats = [s for s in new.seats if s.user_id != interaction.user.id]
-        humans = [s for s in new.seats if not s.computer]
-        if not humans:
-            await self._close(interaction, game, "Everyone left; the lobby is closed.")
-            return
-        note = ""
-        if game.host_id == interaction.user.id:
-            new.host_id = humans[0].user_id or new.host_id
-            note = f"<@{new.host_id}> is the host now."
-        await self._save_and_show(interaction, game, new, note)
+        await self.drop_seat(game, interaction.user.id, interaction)
 
-    async def remove_seat(self, game: Game, user_id: int) -> None:
-        """Kick a member from a lobby and refresh the lobby message; the host role passes on if needed."""
-        new = game.clone()
-        new.seats = [s for s in new.seats if s.user_id != user_id]
-        humans = [s.user_id for s in new.seats if s.user_id and not s.computer]
+    async def drop_seat(self, game: Game, user_id: int, interaction: discord.Interaction | None = None) -> None:
+        """A member leaves or is kicked from a lobby: the host role passes on, and a lobby with no one closes."""
+        seats = [s for s in game.seats if s.user_id != user_id]
+        humans = [s.user_id for s in seats if s.user_id and not s.computer]
         if not humans:
-            await self.expire(game, "nobody is left in it")
+            await self.close(game, "everyone left", interaction)
             return
-        if new.host_id == user_id:
-            new.host_id = humans[0]
-        new.version = game.version + 1
-        new.updated_at = self.runner.clock.now()
-        if not await self.db.save_game(new, game.version):
-            raise UserError("The lobby changed at the same moment; please try again.")
-        await self.refresh(new)
+        host = humans[0] if game.host_id == user_id else game.host_id
+        note = f"<@{host}> is the host now." if host != game.host_id else ""
+        await self._save_and_show(game, interaction, note, seats=seats, host_id=host)
 
     # -- the Options menu (host only, ephemeral) ------------------------------------------------------
 
@@ -363,14 +352,12 @@ class Lobby:
         value = json.loads(values[0])
         if value not in [v for _, v in option.choices]:
             raise UserError("That choice is not available.")
-        new = game.clone()
         merged = {**game.engine_options, key: value}
-        new.options = {
+        options = {
             **spec.engine.options_model.model_validate(merged).model_dump(mode="json"),
             **{k: v for k, v in game.options.items() if k.startswith("_")},
         }
-        new.version = game.version + 1
-        new.updated_at = self.runner.clock.now()
+        new = game.successor(self.runner.clock.now(), options=options)
         if not await self.db.save_game(new, game.version):
             raise UserError("The lobby changed at the same moment; please try again.")
         page = [o.key for o in spec.lobby_options].index(key) // OPTIONS_PER_PAGE
@@ -390,10 +377,9 @@ class Lobby:
         engine = self.runner.spec(game.kind).engine
         if len(game.seats) >= engine.max_players:
             raise UserError(f"The table is full ({engine.max_players} players).")
-        new = game.clone()
         number = sum(1 for s in game.seats if s.computer) + 1
-        new.seats.append(Seat(name=computer_name(number), computer=True))
-        await self._save_and_show(interaction, game, new)
+        seat = Seat(name=computer_name(number), computer=True)
+        await self._save_and_show(game, interaction, seats=[*game.seats, seat])
 
     def _host_only(self, interaction: discord.Interaction, game: Game, what: str) -> None:
         if interaction.user.id != game.host_id:
@@ -401,20 +387,7 @@ class Lobby:
 
     async def _cancel(self, interaction: discord.Interaction, game: Game) -> None:
         self._host_only(interaction, game, "cancel the lobby")
-        await self._close(interaction, game, "The host cancelled this lobby.")
-
-    async def _close(self, interaction: discord.Interaction, game: Game, text: str) -> None:
-        new = game.clone()
-        new.status = Status.ABANDONED
-        new.deadlines = []
-        new.version = game.version + 1
-        new.updated_at = self.runner.clock.now()
-        if not await self.db.save_game(new, game.version):
-            raise UserError("The lobby changed at the same moment; please try again.")
-        title = self.runner.spec(game.kind).engine.title
-        await interaction.response.edit_message(
-            content=f"**{title}** · {text}", embeds=[], view=None, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await self.close(game, "the host cancelled it", interaction)
 
     async def _start(self, interaction: discord.Interaction, game: Game) -> None:
         self._host_only(interaction, game, "start the game")
@@ -469,22 +442,29 @@ class Lobby:
         )
         return Applied(before=game, game=new, state=outcome.state, events=outcome.events), entry
 
-    async def expire(self, game: Game, why: str = "it expired before the game started") -> None:
-        """Close a lobby that can't go on (nobody started it in time, everyone left) and say why on it."""
-        new = game.clone()
-        new.status = Status.ABANDONED
-        new.deadlines = []
-        new.version = game.version + 1
-        new.updated_at = self.runner.clock.now()
-        if not await self.db.save_game(new, game.version):
-            return
-        if game.board_message_id is not None:
-            title = self.runner.spec(game.kind).engine.title
+    async def expire(self, game: Game) -> None:
+        """A lobby nobody started in time."""
+        await self.close(game, "it expired before the game started")
+
+    async def close(self, game: Game, why: str, interaction: discord.Interaction | None = None) -> None:
+        """Close a lobby that won't start, saying why on its message (through the click, if there was one)."""
+        if not await self.db.save_game(game.ended(self.runner.clock.now()), game.version):
+            if interaction is None:
+                return
+            raise UserError("The lobby changed at the same moment; please try again.")
+        title = self.runner.spec(game.kind).engine.title
+        closed = {
+            "content": f"**{title}** · this lobby is closed: {why}.",
+            "embeds": [],
+            "view": None,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        if interaction is not None:
+            await interaction.response.edit_message(**closed)
+        elif game.board_message_id is not None:
             channel = self.runner.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(game.board_message_id).edit(
-                    content=f"**{title}** · this lobby is closed: {why}.", embeds=[], view=None
-                )
+                await channel.get_partial_message(game.board_message_id).edit(**closed)
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """Open a new lobby with the same options and the same people (the clicker hosts)."""

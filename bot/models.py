@@ -77,6 +77,19 @@ class Game(BaseModel):
             }
         )
 
+    def successor(self, now: float, **changes: Any) -> Game:
+        """The next version of this game (a changeable copy), with ``changes`` applied."""
+        new = self.clone()
+        for name, value in changes.items():
+            setattr(new, name, value)
+        new.version = self.version + 1
+        new.updated_at = now
+        return new
+
+    def ended(self, now: float) -> Game:
+        """The next version, abandoned: kept for history, with nothing pending."""
+        return self.successor(now, status=Status.ABANDONED, deadlines=[])
+
     @property
     def state(self) -> dict[str, Any] | None:
         """The engine state as plain JSON data (for logs and tests; the runner parses ``state_json``)."""

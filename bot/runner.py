@@ -218,7 +218,7 @@ class GameRunner:
             name = discord.utils.escape_markdown(seat.name)
             await interaction.response.send_message(f"{name} was removed from the game.", ephemeral=True)
             if current.status is Status.LOBBY:
-                await self.lobby.remove_seat(current, user_id)
+                await self.lobby.drop_seat(current, user_id)
             else:
                 await self.remove_player(current, seat.player, how="core", interaction=None)
                 await self.announce(current, f"{name} was removed from the game by the host.")
@@ -554,11 +554,7 @@ class GameRunner:
     async def abandon(self, game: Game, *, notice: bool = True, reason: str = "This game was ended.") -> Game:
         """Mark a game abandoned (kept for history); tell the channel if it can."""
         current = await self.db.game(game.id) or game
-        new = current.clone()
-        new.status = Status.ABANDONED
-        new.deadlines = []
-        new.version = current.version + 1
-        new.updated_at = self.clock.now()
+        new = current.ended(self.clock.now())
         entry = LogEntry(seq=new.version, actor=None, action={"kind": "abandon", "how": "core"}, at=new.updated_at)
         if not await self.db.save_game(new, current.version, entry):
             raise StaleBoard(await self.db.game(game.id))
