@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from pydantic import BaseModel
@@ -274,7 +275,8 @@ def legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
     return list(offer.actions)
 
 
-def _legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
+def _legal_actions(state: CrownsState, player: str) -> Sequence[BaseModel]:
+    # Shared tuples are returned as they are: legal_actions copies the answer once, into the offer.
     phase = state.phase
     if phase is Phase.GAME_OVER or player not in state.present():
         return []
@@ -293,7 +295,7 @@ def _legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
     if phase is Phase.TURN_START:
         return [ROLL]
     if phase is Phase.SCROLL_ASSIGN:
-        return list(die_to_rival(AssignScroll, tuple(pending_scrolls(state)), tuple(state.rivals(player))))
+        return die_to_rival(AssignScroll, tuple(pending_scrolls(state)), tuple(state.rivals(player)))
     if phase is Phase.DAGGER_ASSIGN:
         gives: list[BaseModel] = [action(GiveDagger, to=p) for p in dagger_recipients(state)]
         return [*gives, action(GiveDagger, to=None)] if state.options.dagger_timeout_default == "random" else gives
@@ -313,7 +315,7 @@ def _legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
         return [action(LastStandChoice, steal=True), action(LastStandChoice, steal=False)]
     if phase is Phase.STEAL:
         return [action(Steal, rival=r) for r in steal_victims(state)]
-    return list(die_to_rival(Overkill, tuple(own_daggers(state)), tuple(overkill_targets(state))))
+    return die_to_rival(Overkill, tuple(own_daggers(state)), tuple(overkill_targets(state)))
 
 
 def default_action(state: CrownsState, player: str) -> BaseModel:

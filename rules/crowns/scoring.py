@@ -44,7 +44,8 @@ def meddle_targets(state: CrownsState) -> list[str]:
 
 def own_reroll_targets(state: CrownsState) -> list[str]:
     """Dice the active player may reroll for 1 Fate: any die they hold (2.6 #19)."""
-    return [d.id for d in state.dice if d.holder == state.active and d.state not in _ON_TABLE_EXCLUDED]
+    active = state.active
+    return [d.id for d in state.dice if d.holder == active and d.state not in _ON_TABLE_EXCLUDED]
 
 
 def fate_eligible(state: CrownsState) -> list[str]:
@@ -85,7 +86,8 @@ def reroll_groups(counts: Counts) -> list[str]:
 
 def pending_scrolls(state: CrownsState) -> list[str]:
     """The active player's new scroll dice still to hand out."""
-    return [d.id for d in state.dice if d.holder == state.active and d.state is DieState.PENDING_SCROLL]
+    active = state.active
+    return [d.id for d in state.dice if d.holder == active and d.state is DieState.PENDING_SCROLL]
 
 
 def own_daggers(state: CrownsState) -> list[str]:

@@ -132,6 +132,7 @@ class Counts(NamedTuple):
 
 class _SeatOrder(NamedTuple):
     players: tuple[Seat, ...]
+    seats: dict[str, Seat]
     present: tuple[str, ...]
     rivals: dict[str, tuple[str, ...]]
 
@@ -151,7 +152,8 @@ def _seat_order(players: tuple[Seat, ...]) -> _SeatOrder:
         rivals = {
             seat.id: tuple(p.id for p in players[i + 1 :] + players[:i] if not p.left) for i, seat in enumerate(players)
         }
-        order = _last_seat_order = _SeatOrder(players, tuple(p.id for p in players if not p.left), rivals)
+        present = tuple(p.id for p in players if not p.left)
+        order = _last_seat_order = _SeatOrder(players, {p.id: p for p in players}, present, rivals)
     return order
 
 
@@ -195,10 +197,7 @@ class CrownsState(BaseModel):
 
     def seat(self, player: str) -> Seat:
         """The seat of ``player``."""
-        for seat in self.players:
-            if seat.id == player:
-                return seat
-        raise KeyError(player)
+        return _seat_order(self.players).seats[player]
 
     def present(self) -> list[str]:
         """Ids of players still in the game, in seat order."""

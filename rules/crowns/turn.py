@@ -115,8 +115,7 @@ class Table:
         """S1: the active player's turn begins; roll if anything was handed, else go straight on."""
         s = self.s
         active = s.active
-        self.put(crown_turn=s.options.last_stand and s.crown_holder == active)
-        self.put(seven_roll=None)
+        self.put(crown_turn=s.options.last_stand and s.crown_holder == active, seven_roll=None)
         handed = [d.id for d in s.dice if d.holder == active and d.state is DieState.HANDED]
         held = [d.id for d in s.dice if d.holder == active and d.state is not DieState.HANDED]
         self.emit(
@@ -195,10 +194,9 @@ class Table:
         s = self.s
         while s.scroll_queue:
             item = s.scroll_queue[0]
-            self.put(scroll_queue=s.scroll_queue[1:])
+            self.put(scroll_queue=s.scroll_queue[1:], rolling=item)
             face = self.roll_face(item.die)
             self.set_die(item.die, face=face, by_fate=False)
-            self.put(rolling=item)
             self.emit("scroll_rolled", player=item.rival, active=s.active, die=item.die, face=str(face))
             if s.options.fate and s.options.fate_windows == "also_pre_scroll" and self.open_window("pre_scroll"):
                 return
