@@ -40,6 +40,9 @@ _GROUP_STATES = {
     "both": (DieState.FREE_SKULL, DieState.RETURNED_SCROLL),
 }
 
+# Enum members tested in per-die loops, as module names (see rules.crowns.state for why).
+_HANDED = DieState.HANDED
+
 _PROMPTS: dict[Phase, tuple[str, str]] = {
     Phase.TURN_START: ("roll", "roll the dice"),
     Phase.SCROLL_ASSIGN: ("assign_scroll", "give each new scroll die to a rival"),
@@ -58,7 +61,7 @@ def _prompt(player: str, decision: str, label: str, timer: str, ping: bool) -> P
 
 
 def _roll(t: Table, actor: str, action: Roll) -> None:
-    handed = [d.id for d in t.s.dice if d.holder == actor and d.state is DieState.HANDED]
+    handed = [d.id for d in t.s.dice if d.holder == actor and d.state is _HANDED]
     t.own_roll(handed, "turn_roll")
 
 

@@ -14,6 +14,9 @@ from rules.crowns.state import Counts, CrownsState, DieState, Face
 
 _ON_TABLE_EXCLUDED = (DieState.HANDED, DieState.IN_TRANSIT, DieState.AT_RIVAL)
 
+# Enum members tested in per-die loops, as module names (see rules.crowns.state for why).
+_PENDING_SCROLL = DieState.PENDING_SCROLL
+
 
 def seven_of_a_kind(state: CrownsState, face: Face) -> bool:
     """The x7 condition of 2.6 #20 for the active player, under the table's legendary_mode."""
@@ -87,7 +90,7 @@ def reroll_groups(counts: Counts) -> list[str]:
 def pending_scrolls(state: CrownsState) -> list[str]:
     """The active player's new scroll dice still to hand out."""
     active = state.active
-    return [d.id for d in state.dice if d.holder == active and d.state is DieState.PENDING_SCROLL]
+    return [d.id for d in state.dice if d.holder == active and d.state is _PENDING_SCROLL]
 
 
 def own_daggers(state: CrownsState) -> list[str]:

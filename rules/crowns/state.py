@@ -52,6 +52,18 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
 
 
+# Enum members tested in per-die loops, as module names: on Python 3.11 each ``DieState.X`` is a
+# class attribute lookup through the enum metaclass (about ten times a plain name), and these
+# loops run over all seven dice several times per action.
+_AT_RIVAL = DieState.AT_RIVAL
+_HANDED = DieState.HANDED
+_FREE_SKULL = DieState.FREE_SKULL
+_RETURNED_SCROLL = DieState.RETURNED_SCROLL
+_CROWN = Face.CROWN
+_DAGGER = Face.DAGGER
+_SKULL = Face.SKULL
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -217,7 +229,7 @@ class CrownsState(BaseModel):
 
     def held(self, player: str) -> list[Die]:
         """Dice ``player`` holds, in any state except handed-out scrolls."""
-        return [d for d in self.dice if d.holder == player and d.state is not DieState.AT_RIVAL]
+        return [d for d in self.dice if d.holder == player and d.state is not _AT_RIVAL]
 
     def counts(self) -> Counts:
         """The active player's crowns, daggers, skulls, free skulls and returned scrolls."""
@@ -231,18 +243,18 @@ class CrownsState(BaseModel):
             if d.holder != active:
                 continue
             state = d.state
-            if state is DieState.AT_RIVAL or state is DieState.HANDED:
+            if state is _AT_RIVAL or state is _HANDED:
                 continue
             face = d.face
-            if face is Face.CROWN:
+            if face is _CROWN:
                 crowns += 1
-            elif face is Face.DAGGER:
+            elif face is _DAGGER:
                 daggers += 1
-            elif face is Face.SKULL:
+            elif face is _SKULL:
                 skulls += 1
-            if state is DieState.FREE_SKULL:
+            if state is _FREE_SKULL:
                 free += 1
-            elif state is DieState.RETURNED_SCROLL:
+            elif state is _RETURNED_SCROLL:
                 ret += 1
         counts = Counts(crowns, daggers, skulls, free, ret)
         _last_counts = _CountsOf(self.dice, active, counts)

@@ -60,6 +60,11 @@ _OWN_ROLL_STATE = {**_LOCKS, Face.SKULL: DieState.FREE_SKULL, Face.SCROLL: DieSt
 _RETURNED_STATE = {**_LOCKS, Face.SKULL: DieState.FREE_SKULL, Face.SCROLL: DieState.RETURNED_SCROLL}
 _FACES = tuple(Face(f) for f in FACE_BY_VALUE)
 _INDEX = {die_id: index for index, die_id in enumerate(DIE_IDS)}
+
+# Enum members tested in per-die loops, as module names (see rules.crowns.state for why).
+_HANDED = DieState.HANDED
+_PENDING_SCROLL = DieState.PENDING_SCROLL
+_IN_TRANSIT = DieState.IN_TRANSIT
 LAST_STAND_CLAIMS = 4
 """Under Last Stand a Claim that would be the 5th is the Crown instead (S8)."""
 
@@ -116,8 +121,8 @@ class Table:
         s = self.s
         active = s.active
         self.put(crown_turn=s.options.last_stand and s.crown_holder == active, seven_roll=None)
-        handed = [d.id for d in s.dice if d.holder == active and d.state is DieState.HANDED]
-        held = [d.id for d in s.dice if d.holder == active and d.state is not DieState.HANDED]
+        handed = [d.id for d in s.dice if d.holder == active and d.state is _HANDED]
+        held = [d.id for d in s.dice if d.holder == active and d.state is not _HANDED]
         self.emit(
             "turn_started",
             player=active,
@@ -182,7 +187,7 @@ class Table:
         self.set_die(die_id, holder=rival, state=DieState.AT_RIVAL)
         self.put(scroll_queue=(*s.scroll_queue, scroll_roll(die_id, rival)))
         self.emit("scroll_assigned", player=s.active, die=die_id, rival=rival)
-        if any(d.state is DieState.PENDING_SCROLL for d in s.dice):
+        if any(d.state is _PENDING_SCROLL for d in s.dice):
             return
         order = {r: i for i, r in enumerate(s.rivals(s.active))}
         # Stable sort: rivals clockwise from the active player, each in assignment order (S5b).
@@ -528,7 +533,7 @@ class Table:
         active = s.active
         nxt = s.next_seat(active)
         dice = s.dice
-        moving = [d.id for d in dice if d.holder == active or d.state is DieState.IN_TRANSIT]
+        moving = [d.id for d in dice if d.holder == active or d.state is _IN_TRANSIT]
         passed = (die_value(d.id, d.face, nxt, DieState.HANDED, False) if d.id in moving else d for d in dice)
         self.put(dice=tuple(passed))
         self.emit("turn_ended", player=active, reason=reason)
