@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.roll_worker import RollWorker
 from rules.dice import SystemDice
 from rules.roll import DEFAULT_LIMITS, RollError, render, roll
-from rules.roll.worker import RollWorker
 
 REPEATS = 5
 UNCAPPED = replace(DEFAULT_LIMITS, time_limit_s=3600.0)

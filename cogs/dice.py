@@ -11,9 +11,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.board import static_view
+from bot.roll_worker import RollWorker
 from rules.roll import RollError, RollResult, render
 from rules.roll.limits import DEFAULT_LIMITS
-from rules.roll.worker import RollWorker
 
 CUSTOM_ID_LIMIT = 100
 LABEL_MAX_CHARS = 100

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
+from bot.roll_worker import RollWorker
 from rules.dice import ScriptedDice
 from rules.roll import DEFAULT_LIMITS, RollError
-from rules.roll.worker import RollWorker
 
 
 async def test_rolls_with_the_given_source_in_the_given_executor() -> None:
