@@ -130,7 +130,7 @@ class CrownsSpec:
             embed.description = "\n".join(news[-MAX_NEWS_LINES:])[:4000]
         embed.add_field(name="Table", value=self._table(ctx, s)[:1024], inline=False)
         if not over:
-            embed.add_field(name=f"{ctx.name(s.active)}'s dice", value=self._active_dice(s)[:1024], inline=False)
+            embed.add_field(name=f"{ctx.name(s.active)}'s dice", value=self._active_dice(ctx, s)[:1024], inline=False)
         if s.phase is Phase.FATE_WINDOW:
             waiting = ", ".join(ctx.name(p.player) for p in ctx.prompts) or "nobody"
             embed.add_field(name=f"{FATE} Fate window", value=f"May spend Fate now: {waiting}.", inline=False)
@@ -163,16 +163,20 @@ class CrownsSpec:
         return "\n".join(lines)
 
     @staticmethod
-    def _active_dice(s: CrownsState) -> str:
-        groups: list[tuple[str, list[Die]]] = [
-            ("To roll", [d for d in s.dice if d.holder == s.active and d.state is DieState.HANDED]),
-            ("Set aside", [d for d in s.dice if d.holder == s.active and d.state is DieState.LOCKED]),
-            ("Skulls", [d for d in s.dice if d.holder == s.active and d.state is DieState.FREE_SKULL]),
-            ("Returned scrolls", [d for d in s.dice if d.holder == s.active and d.state is DieState.RETURNED_SCROLL]),
-            ("New scrolls", [d for d in s.dice if d.holder == s.active and d.state is DieState.PENDING_SCROLL]),
-        ]
-        lines = [f"{label}: {' '.join(die_chip(d) for d in dice)}" for label, dice in groups if dice]
-        out = [f"📜`{q.die}`→{q.rival}" for q in s.scroll_queue]
+    def _active_dice(ctx: BoardContext, s: CrownsState) -> str:
+        groups = (
+            ("To roll", DieState.HANDED),
+            ("Set aside", DieState.LOCKED),
+            ("Skulls", DieState.FREE_SKULL),
+            ("Returned scrolls", DieState.RETURNED_SCROLL),
+            ("New scrolls", DieState.PENDING_SCROLL),
+        )
+        lines = []
+        for label, state in groups:
+            dice = [die_chip(d) for d in s.dice if d.holder == s.active and d.state is state]
+            if dice:
+                lines.append(f"{label}: {' '.join(dice)}")
+        out = [f"📜`{q.die}` → {ctx.name(q.rival)}" for q in s.scroll_queue]
         if out:
             lines.append("With rivals: " + " ".join(out))
         counts = s.counts()

@@ -46,7 +46,7 @@ _HANDED = DieState.HANDED
 _PROMPTS: dict[Phase, tuple[str, str]] = {
     Phase.TURN_START: ("roll", "roll the dice"),
     Phase.SCROLL_ASSIGN: ("assign_scroll", "give each new scroll die to a rival"),
-    Phase.DAGGER_ASSIGN: ("give_dagger", "choose who gets the dagger you rolled"),
+    Phase.DAGGER_ASSIGN: ("give_dagger", "choose who gets the dagger they rolled"),
     Phase.DECIDE: ("reroll", "reroll skulls, scrolls or both"),
     Phase.SIX_SKULLS: ("six_skulls", "take 1 Claim or 2 Fate"),
     Phase.LAST_STAND: ("last_stand", "steal the Crown or take your roll"),
