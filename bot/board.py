@@ -10,6 +10,7 @@ import discord
 
 from bot.games import Board
 from bot.models import Game, Status
+from bot.names import escape_name
 from rules.engine import Prompt
 
 MAX_CONTENT = 2000
@@ -33,11 +34,6 @@ def static_view(rows: list[list[discord.ui.Item[Any]]]) -> discord.ui.View | Non
             view.add_item(item)
     view.stop()
     return view
-
-
-def escape_name(name: str) -> str:
-    """A display name made inert: no markdown, no mentions."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
 def mention(game: Game, player: str) -> str:

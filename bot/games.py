@@ -10,6 +10,7 @@ import discord
 from pydantic import BaseModel
 
 from bot.models import Game, Seat
+from bot.names import escape_name
 from rules.engine import GameEngine, Prompt
 
 CUSTOM_ID_MAX = 100
@@ -49,7 +50,7 @@ class BoardContext:
 
     def name(self, player: str) -> str:
         """Escaped display name of an engine player."""
-        return discord.utils.escape_markdown(self.game.name_of(player))
+        return escape_name(self.game.name_of(player))
 
     @property
     def seats(self) -> list[Seat]:

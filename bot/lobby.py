@@ -14,6 +14,7 @@ from bot.board import Payload, sent_message, static_view
 from bot.errors import UserError
 from bot.games import BUTTON_PREFIX, SELECT_PREFIX, custom_id
 from bot.models import Applied, Deadline, Game, LogEntry, Seat, Status
+from bot.names import escape_name
 from bot.storage import ChannelBusy
 from rules.dice import RecordingDice
 
@@ -57,8 +58,7 @@ class Lobby:
         engine = spec.engine
         humans = [s for s in game.seats if not s.computer]
         lines = [
-            f"{'👑 ' if s.user_id == game.host_id else ''}{discord.utils.escape_markdown(s.name)}"
-            + (" 🤖" if s.computer else "")
+            f"{'👑 ' if s.user_id == game.host_id else ''}{escape_name(s.name)}" + (" 🤖" if s.computer else "")
             for s in game.seats
         ]
         embed = discord.Embed(title=f"{engine.title} — lobby", colour=discord.Colour.blurple())

@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from pydantic import BaseModel, ValidationError
 
-from bot.board import Payload, compose, escape_name, jump_url, mention, sent_message, who_must_act
+from bot.board import Payload, compose, jump_url, mention, sent_message, who_must_act
 from bot.clock import Clock
 from bot.errors import UserError
 from bot.games import BoardContext, GameSpec
 from bot.lobby import Lobby
 from bot.models import Applied, Deadline, Game, LogEntry, Status
+from bot.names import escape_name
 from bot.permissions import DEFAULT_END_RULE, END_RULES, may_end
 from bot.timers import TimerLoop
 from rules.dice import DiceSource, RecordingDice, SystemDice
@@ -31,8 +32,8 @@ log = logging.getLogger(__name__)
 
 How = Literal["player", "timeout", "computer", "core"]
 
-# Discord refuses edits that would notify nobody anyway, but it also stops us editing very old
-# boards; leave boards older than this as they are (their clicks are refused by the version check).
+# Discord limits edits to old messages, so boards older than this keep their buttons; the version in
+# their custom ids makes the core refuse those clicks.
 EDITABLE_BOARD_AGE_S = 3600
 STATE_CACHE_SIZE = 512
 MOVED_ON = "this board has moved on; the game continues below."
@@ -198,15 +199,18 @@ class GameRunner:
                 if not may_end(game, interaction, rule):
                     raise UserError(f"On this server, games are ended by {END_RULES[rule]}.")
                 await interaction.response.edit_message(content="Game ended.", view=None)
-                name = discord.utils.escape_markdown(interaction.user.display_name)
+                name = escape_name(interaction.user.display_name)
                 await self.abandon(game, reason=f"{name} ended the game. It stays in `/game history`.")
                 return
             seat = game.seat_of_user(interaction.user.id)
             if seat is None:
                 raise UserError("You're not playing in this game.")
             await interaction.response.edit_message(content="You left the game.", view=None)
+            if game.status is Status.LOBBY:
+                await self.lobby.drop_seat(game, interaction.user.id)
+                return
             await self.remove_player(game, seat.player, how="core", interaction=None)
-            await self.announce(game, f"{discord.utils.escape_markdown(seat.name)} left the game.")
+            await self.announce(game, f"{escape_name(seat.name)} left the game.")
 
     async def kick(self, interaction: discord.Interaction, game: Game, user_id: int) -> None:
         """Remove a member from a lobby or a running game (the caller checked permissions)."""
@@ -215,7 +219,7 @@ class GameRunner:
             seat = current.seat_of_user(user_id) if current else None
             if current is None or seat is None or current.status not in (Status.LOBBY, Status.ACTIVE):
                 raise UserError("That player is not in a game here.")
-            name = discord.utils.escape_markdown(seat.name)
+            name = escape_name(seat.name)
             await interaction.response.send_message(f"{name} was removed from the game.", ephemeral=True)
             if current.status is Status.LOBBY:
                 await self.lobby.drop_seat(current, user_id)

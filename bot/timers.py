@@ -7,8 +7,8 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.board import escape_name
 from bot.models import Deadline, Game, Status
+from bot.names import escape_name
 from bot.storage import Database
 
 if TYPE_CHECKING:

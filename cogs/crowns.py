@@ -18,6 +18,7 @@ from bot.app import TabletopBot
 from bot.errors import UserError
 from bot.games import Board, BoardContext, LobbyOption
 from bot.models import Game, Status
+from bot.names import escape_name
 from rules.crowns.actions import AssignScroll, FateReroll, GiveDagger, Meddle, Overkill, Reroll, SixSkulls, Steal
 from rules.crowns.data import FACE_NAMES, LEGENDARY_NAMES
 from rules.crowns.engine import ENGINE
@@ -338,7 +339,7 @@ class CrownsSpec:
         def name(player: str | None) -> str:
             if player is None:
                 return "nobody"
-            return f"**{discord.utils.escape_markdown(game.name_of(player))}**"
+            return f"**{escape_name(game.name_of(player))}**"
 
         lines = []
         for event in events:

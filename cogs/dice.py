@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.board import static_view
+from bot.names import escape_name
 from bot.roll_worker import RollWorker
 from rules.roll import RollError, RollResult, render
 from rules.roll.limits import DEFAULT_LIMITS
@@ -18,11 +19,6 @@ from rules.roll.limits import DEFAULT_LIMITS
 CUSTOM_ID_LIMIT = 100
 LABEL_MAX_CHARS = 100
 NO_MENTIONS = discord.AllowedMentions.none()
-
-
-def escape(text: str) -> str:
-    """Make user text inert: no markdown, no pings."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 class RollAgain(discord.ui.DynamicItem[discord.ui.Button], template=r"(?s)roll:(?P<private>[01]):(?P<expression>.+)"):
@@ -101,8 +97,8 @@ class Dice(commands.Cog):
             return
         if label:
             result = dataclasses.replace(result, label=label.strip() or None)
-        header = f"🎲 **{escape(interaction.user.display_name)}** rolled"
-        body = render(result, escape=escape, limit=2000 - len(header) - 1)
+        header = f"🎲 **{escape_name(interaction.user.display_name)}** rolled"
+        body = render(result, escape=escape_name, limit=2000 - len(header) - 1)
         view = roll_again_view(result, private=private)
         await interaction.response.send_message(
             f"{header}\n{body}",

@@ -9,11 +9,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TabletopBot
-from bot.board import escape_name, jump_url, static_view
+from bot.board import jump_url, static_view
 from bot.errors import UserError, send_ephemeral
 from bot.games import BUTTON_PREFIX, custom_id
 from bot.lobby import DEFAULT_LOBBY_TIMEOUT_S
 from bot.models import Game, Status
+from bot.names import escape_name
 from bot.permissions import DEFAULT_END_RULE, END_RULES, is_manager, may_end, may_moderate
 from bot.timers import DEFAULT_MAX_TIMEOUTS
 
@@ -93,7 +94,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         if not may_moderate(game, interaction):
             raise UserError(f"Only the host, <@{game.host_id}>, or someone with Manage Server can kick players.")
         if game.seat_of_user(member.id) is None:
-            raise UserError(f"{discord.utils.escape_markdown(member.display_name)} is not in this game.")
+            raise UserError(f"{escape_name(member.display_name)} is not in this game.")
         await self.runner.kick(interaction, game, member.id)
 
     @app_commands.command(name="log", description="What happened recently in this channel's game.")
@@ -123,7 +124,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         for game in games:
             title = self.runner.specs[game.kind].engine.title if game.kind in self.runner.specs else game.kind
             if game.status is Status.FINISHED:
-                names = ", ".join(discord.utils.escape_markdown(game.name_of(p)) for p in game.winners or [])
+                names = ", ".join(escape_name(game.name_of(p)) for p in game.winners or [])
                 result = f"won by **{names}**"
             else:
                 result = "ended early"
