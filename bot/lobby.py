@@ -15,7 +15,7 @@ from bot.errors import UserError
 from bot.games import BUTTON_PREFIX, SELECT_PREFIX, custom_id
 from bot.models import Applied, Deadline, Game, LogEntry, Seat, Status
 from bot.names import escape_name
-from bot.storage import ChannelBusy
+from bot.storage import ChannelBusy, Database
 from rules.dice import RecordingDice
 
 if TYPE_CHECKING:
@@ -47,7 +47,8 @@ class Lobby:
         self.runner = runner
 
     @property
-    def db(self):
+    def db(self) -> Database:
+        """The bot's database."""
         return self.runner.db
 
     # -- rendering -------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ class TimerLoop:
 
     @property
     def db(self) -> Database:
+        """The bot's database."""
         return self.runner.db
 
     def start(self) -> None:

@@ -33,6 +33,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         return self.bot.runner
 
     async def live(self, interaction: discord.Interaction) -> Game:
+        """The lobby or game in this channel, or a UserError saying there is none."""
         game = await self.bot.db.live_game(interaction.channel_id)
         if game is None:
             raise UserError("There is no game in this channel. Start one with a game's `new` command.")
@@ -40,6 +41,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     @app_commands.command(name="status", description="Show the current board again.")
     async def status(self, interaction: discord.Interaction) -> None:
+        """Post the board again; it becomes the current board."""
         game = await self.live(interaction)
         if game.status is Status.LOBBY:
             url = jump_url(game)
@@ -51,6 +53,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     @app_commands.command(name="rules", description="How to play the game in this channel, with its options.")
     async def rules(self, interaction: discord.Interaction) -> None:
+        """A short summary of the game and the options in force (private)."""
         game = await self.live(interaction)
         spec = self.runner.spec(game.kind)
         options = self.runner.options_of(game)
@@ -60,6 +63,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     @app_commands.command(name="end", description="End the game in this channel (host or Manage Server).")
     async def end(self, interaction: discord.Interaction) -> None:
+        """Ask to confirm ending the game, if the server's rule allows this member."""
         game = await self.live(interaction)
         rule = await self.end_rule(interaction)
         if not may_end(game, interaction, rule):
@@ -73,6 +77,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     @app_commands.command(name="leave", description="Leave the game in this channel.")
     async def leave(self, interaction: discord.Interaction) -> None:
+        """Ask to confirm leaving a running game."""
         game = await self.live(interaction)
         if game.seat_of_user(interaction.user.id) is None:
             raise UserError("You're not playing in this game.")
@@ -90,6 +95,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     @app_commands.command(name="kick", description="Remove a player from the game (host or Manage Server).")
     @app_commands.describe(member="The player to remove.")
     async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Remove a player from the lobby or the running game."""
         game = await self.live(interaction)
         if not may_moderate(game, interaction):
             raise UserError(f"Only the host, <@{game.host_id}>, or someone with Manage Server can kick players.")
@@ -99,6 +105,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     @app_commands.command(name="log", description="What happened recently in this channel's game.")
     async def log(self, interaction: discord.Interaction) -> None:
+        """The last events of this channel's game, narrated (private)."""
         game = await self.live(interaction)
         spec = self.runner.spec(game.kind)
         lines: list[str] = []
@@ -115,6 +122,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         scope=[app_commands.Choice(name="channel", value="channel"), app_commands.Choice(name="server", value="server")]
     )
     async def history(self, interaction: discord.Interaction, scope: str = "channel") -> None:
+        """Recent finished games, with winners (private)."""
         games = await self.bot.db.history(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id if scope == "channel" else None,
@@ -188,6 +196,7 @@ class BotCommands(commands.Cog):
 
     @app_commands.command(name="help", description="What this bot can do.")
     async def help(self, interaction: discord.Interaction) -> None:
+        """What the bot can do (private)."""
         games = "\n".join(f"• `/{kind} new` — {spec.engine.title}" for kind, spec in self.bot.runner.specs.items())
         text = (
             "**Tabletop games in chat**\n"
