@@ -169,28 +169,30 @@ async def test_rival_chooses_who_gets_a_dagger_rolled_for_a_scroll(fake: FakeDis
     assert f"**{bob.display_name}** gives the dagger to **{carol.display_name}**." in log.content
 
 
-async def test_fate_window_meddle_by_another_player(fake: FakeDiscord, make_bot: MakeBot) -> None:
-    bot = await crowns_bot(make_bot)
-    channel = fake.channels[0]
-    alice, bob = fake.members[0], fake.members[1]
-    # Alice rolls six skulls and a crown and takes 2 Fate; Bob then rolls C C C K K K D,
-    # and Alice (2 Fate) may meddle with one of his crowns before it is scored.
-    bot.runner.dice = ScriptedDice(
-        {
-            "first_player": [1],
-            **per_die(d1="KC", d2="KC", d3="KC", d4="KK", d5="KK", d6="KK", d7="CD"),
-        }
-    )
-    bot.runner.dice._per_die["1"].append(FACE["D"])  # the meddled die comes up a dagger
+async def open_fate_window(
+    fake: FakeDiscord, bot: TabletopBot, channel: Channel, alice: Member, bob: Member, meddled: str = ""
+) -> Message:
+    """Alice rolls six skulls and a crown and takes 2 Fate; Bob then rolls C C C K K K D, and Alice
+    (2 Fate) may meddle with one of his dice before they are scored. ``meddled``: what die 1 rolls next.
+    Returns the board showing the fate window."""
+    script = per_die(d1="KC" + meddled, d2="KC", d3="KC", d4="KK", d5="KK", d6="KK", d7="CD")
+    bot.runner.dice = ScriptedDice({"first_player": [1], **script})
     board = await open_and_start(fake, channel, alice, [bob], fate=True)
     await (await fake.click(board, "Roll 7 dice", alice)).message()
     board = fake.message((await game_of(bot, channel)).board_message_id)
     await (await fake.click(board, "Take 2 Fate", alice)).message()
     board = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
     await (await fake.click(board, "Roll 7 dice", bob)).message()
-    game = await game_of(bot, channel)
-    window = fake.message(game.board_message_id)
-    assert "Fate window" in str(window.embeds) and window.mentions == []
+    window = fake.message((await game_of(bot, channel)).board_message_id)
+    assert window is not None and "Fate window" in str(window.embeds) and window.mentions == []
+    return window
+
+
+async def test_fate_window_meddle_by_another_player(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await crowns_bot(make_bot)
+    channel = fake.channels[0]
+    alice, bob = fake.members[0], fake.members[1]
+    window = await open_fate_window(fake, bot, channel, alice, bob, meddled="D")
     meddle = next(s for s in window.selects if ":meddle" in s["custom_id"])
     await (await fake.select(window, meddle["custom_id"], ["1"], alice)).message()
     game = await game_of(bot, channel)

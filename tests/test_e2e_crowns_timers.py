@@ -9,7 +9,7 @@ from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.fakediscord.server import FakeDiscord
-from tests.test_e2e_crowns import crowns_bot, game_of, open_and_start, per_die
+from tests.test_e2e_crowns import crowns_bot, game_of, open_and_start, open_fate_window, per_die
 
 
 async def test_timeout_one_missed_decision_applies_one_default(fake: FakeDiscord, make_bot: MakeBot) -> None:
@@ -37,20 +37,10 @@ async def test_timeout_of_an_optional_fate_window_is_not_a_missed_turn(fake: Fak
     bot = await crowns_bot(make_bot, clock)
     channel = fake.channels[0]
     alice, bob = fake.members[0], fake.members[1]
-    # Alice takes 2 Fate for six skulls; on Bob's turn she may spend them in a fate window and lets it close.
-    bot.runner.dice = ScriptedDice(
-        {"first_player": [1], **per_die(d1="KC", d2="KC", d3="KC", d4="KK", d5="KK", d6="KK", d7="CD")}
-    )
-    board = await open_and_start(fake, channel, alice, [bob], fate=True)
-    await (await fake.click(board, "Roll 7 dice", alice)).message()
-    board = fake.message((await game_of(bot, channel)).board_message_id)
-    await (await fake.click(board, "Take 2 Fate", alice)).message()
-    board = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
-    await (await fake.click(board, "Roll 7 dice", bob)).message()
-    window = await game_of(bot, channel)
-    assert "Fate window" in str(fake.message(window.board_message_id).embeds)
+    # Alice took 2 Fate; on Bob's turn she may spend them in a fate window, and lets it close.
+    window = await open_fate_window(fake, bot, channel, alice, bob)
     clock.advance(21)
-    await fake.wait_for(lambda: "Fate window" not in str(fake.message(window.board_message_id).embeds))
+    await fake.wait_for(lambda: "Fate window" not in str(window.embeds) or not window.buttons)
     game = await game_of(bot, channel)
     passed = [e for e in await bot.db.log_entries(game.id) if e.action.get("how") == "timeout"]
     assert [(e.actor, e.action["action"]["type"]) for e in passed] == [("P1", "pass_fate")]
