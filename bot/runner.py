@@ -461,20 +461,19 @@ class GameRunner:
         note = ""
         if applied.how == "timeout" and applied.actor is not None:
             note = TIMEOUT_NOTE.format(name=escape_name(game.name_of(applied.actor)))
-        payload = self.payload(game, applied.state, applied.events, pings, note)
         if not (pings or finished):
-            await self.edit_board(game, payload, interaction)
+            await self.edit_board(game, self.payload(game, applied.state, applied.events, pings, note), interaction)
             return
         clicked = interaction.message.id if interaction and interaction.message else None
+        retired = GAME_OVER_BELOW if finished else MOVED_ON
         if interaction is not None and not interaction.response.is_done():
-            # Answer the click at once by retiring the clicked board; the board that pings follows.
-            note = GAME_OVER_BELOW if finished else MOVED_ON
+            # Answer the click at once by retiring the clicked board; the board that pings is drawn after.
             await interaction.response.edit_message(
-                content=self.moved_on(game, note), view=None, allowed_mentions=discord.AllowedMentions.none()
+                content=self.moved_on(game, retired), view=None, allowed_mentions=discord.AllowedMentions.none()
             )
         if applied.before.board_message_id != clicked:
-            await self.retire_board(applied.before, GAME_OVER_BELOW if finished else MOVED_ON)
-        await self.post_board(game, payload)
+            await self.retire_board(applied.before, retired)
+        await self.post_board(game, self.payload(game, applied.state, applied.events, pings, note))
 
     async def retire_board(self, old: Game, note: str = "") -> None:
         """Take the controls off a game's stored board, keeping what it showed, if it is still editable.
