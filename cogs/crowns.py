@@ -30,6 +30,7 @@ CLAIM = "🎖️"
 FATE = "🔮"
 THE_CROWN = "🫅"
 MAX_NEWS_LINES = 14
+LEGEND = " · ".join(f"{emoji} {FACE_NAMES[face]}" for face, emoji in FACE_EMOJI.items())
 ROW_WIDTH = 5
 
 MODULE_NAMES = {
@@ -135,14 +136,18 @@ class CrownsSpec:
         if s.phase is Phase.FATE_WINDOW:
             waiting = ", ".join(ctx.name(p.player) for p in ctx.prompts) or "nobody"
             embed.add_field(name=f"{FATE} Fate window", value=f"May spend Fate now: {waiting}.", inline=False)
-        embed.set_footer(text=self.short_options(s.options))
+        embed.set_footer(text=f"{self.short_options(s.options)}\n{LEGEND}")
         rows = self._controls(ctx, s) if not over else [[ctx.button("rematch", "Rematch", emoji="🔁")]]
         return Board(embeds=[embed], rows=rows)
 
     def _table(self, ctx: BoardContext, s: CrownsState) -> str:
+        """One line per seat; once the game is over, in order of the final standings."""
         lines = []
         target = s.options.claim_target
-        for seat in s.players:
+        seats = s.players
+        if s.phase is Phase.GAME_OVER:
+            seats = tuple(sorted(seats, key=lambda p: (p.id != s.winner, p.left, -p.claims, -p.fate)))
+        for seat in seats:
             name = ctx.name(seat.id)
             if seat.left:
                 lines.append(f"· ~~{name}~~ (left)")
