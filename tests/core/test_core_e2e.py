@@ -317,3 +317,26 @@ async def test_unexpected_error_shows_an_id_and_changes_nothing(fake: FakeDiscor
     assert any(error_id in r.getMessage() for r in caplog.records)
     after = await live(bot, channel)
     assert after.version == before.version
+
+
+async def test_rate_limit_and_dropped_gateway_mid_game_lose_nothing(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await race_bot(make_bot)
+    alice, bob = fake.members[0], fake.members[1]
+    channel = fake.channels[0]
+    bot.runner.dice = ScriptedDice([1, 4, 5])
+    board = await start_race(fake, channel, alice, [bob])
+    posts = f"/channels/{channel.id}/messages"
+    before = sum(r["method"] == "POST" and r["path"].endswith(posts) for r in fake.requests)
+    fake.inject_429(f"POST /api/v10{posts}")  # the next board hits a rate limit and is sent again
+    await (await fake.click(board, "Roll", alice)).message()
+    board = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id] and bool(m.buttons))
+    assert sum(r["method"] == "POST" and r["path"].endswith(posts) for r in fake.requests) == before + 2
+    await fake.drop_gateway()
+    await fake.wait_for_resume()
+    await (await fake.click(board, "Roll", bob)).message()
+    game = await live(bot, channel)
+    assert game.state["scores"] == {"P1": 4, "P2": 5}
+    assert (
+        replay(bot.runner.spec("race").engine, game, await bot.db.log_entries(game.id)).model_dump(mode="json")
+        == game.state
+    )
