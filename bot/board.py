@@ -92,9 +92,8 @@ class Payload:
 def compose(game: Game, title: str, prompts: list[Prompt], board: Board, ping: list[int], note: str = "") -> Payload:
     """Build the message for a board; the status line always says who must act."""
     content = status_line(game, title, prompts)
-    for extra in (note, board.text):
-        if extra:
-            content += "\n" + extra
+    if note:
+        content += "\n" + note
     if len(content) > MAX_CONTENT:
         content = content[: MAX_CONTENT - 1] + "…"
     return Payload(content=content, embeds=board.embeds, view=static_view(board.rows), ping=ping)

@@ -34,8 +34,6 @@ class Board:
 
     embeds: list[discord.Embed] = field(default_factory=list)
     rows: list[list[discord.ui.Item[Any]]] = field(default_factory=list)
-    text: str = ""
-    """Optional extra text shown under the status line."""
 
 
 @dataclass
