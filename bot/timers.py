@@ -90,10 +90,7 @@ class TimerLoop:
 
     async def handle(self, game_id: int) -> None:
         """Apply every default and reminder due for one game, under its channel lock."""
-        game = await self.db.game(game_id)
-        if game is None:
-            return
-        async with self.runner.lock(game.channel_id):
+        async with self.runner.lock(await self.runner.channel_of(game_id)):
             for _ in range(100):  # a default can lead straight to another due decision; stay bounded
                 game = await self.db.game(game_id)
                 if game is None or game.status not in (Status.LOBBY, Status.ACTIVE):
@@ -106,9 +103,7 @@ class TimerLoop:
                 reminder = next((d for d in game.deadlines if d.remind_at is not None and d.remind_at <= now), None)
                 if reminder is None:
                     return
-                for d in game.deadlines:
-                    if d is reminder:
-                        d.remind_at = None
+                reminder.remind_at = None  # one reminder per deadline
                 if await self.db.save_game(game, game.version):
                     await self.runner.remind(game, reminder)
 
