@@ -1,16 +1,33 @@
 """The contract every rules engine keeps, so the bot core can run any game without naming it.
 
-An engine is a stateless object. Its state and actions are pydantic models that round-trip
-exactly through JSON. ``apply`` never mutates the state it is given; it returns a new state and
-the events that explain what happened, or raises :class:`IllegalAction` with a reason a player can
-read. All randomness (including first player or seat order) comes from the dice source passed in.
+An engine is a stateless object. Its options, state and actions are pydantic models that
+round-trip exactly through JSON. ``apply`` never mutates the state it is given; it returns a new
+state and the events that explain what happened, or raises :class:`IllegalAction` with a reason a
+player can read. All randomness (including first player or seat order) comes from the dice source
+passed in, one named die at a time.
+
+Every engine has the three methods of :class:`Engine`. Everything else is an optional
+*capability*, a protocol the core detects with ``isinstance`` and turns features on for:
+
+==========================  =====================================================================
+capability                  what the core does with it
+==========================  =====================================================================
+:class:`Turns`              prompts and "waiting for" lines, deadlines with timeout defaults,
+                            refusing clicks from players who are not asked to act
+:class:`ComputerPlayers`    computer seats in the lobby, seats taken over after missed turns
+:class:`Seats`              a lobby with min/max players, leaving and kicking, winners, rematches
+:class:`HiddenInformation`  every message, log and reply is drawn from ``view(state, viewer)``
+:class:`Permissions`        who may take an action (GM, owner of a record…), checked before apply
+:class:`Records`            sub-records with their own version, so unrelated edits never collide
+:class:`Undo`               undo and redo built on the log
+==========================  =====================================================================
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -25,6 +42,10 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
+class NotPermitted(IllegalAction):
+    """This actor may never take this action (it is someone else's record, or needs the GM)."""
+
+
 class Prompt(BaseModel):
     """Someone who must decide something before the game can go on."""
 
@@ -37,13 +58,63 @@ class Prompt(BaseModel):
     label: str
     """Short text for the board: "roll the dice", "give a scroll die to a rival"."""
     timer: str | None = "turn"
-    """Which of the game's timeouts applies (``Options.timeouts[timer]`` seconds); None = no deadline."""
+    """Which of the game's timeouts applies (``options.timeouts[timer]`` seconds); None = no deadline."""
     ping: bool = True
     """Whether asking for this decision should mention the player (a fate window pings nobody)."""
 
 
+# Roles the core knows. An engine with :class:`Permissions` is told which of them an actor holds.
+HOST = "host"
+"""Opened the lobby, or keeps a scoresheet."""
+PLAYER = "player"
+"""Sits at the table (has a seat that has not left)."""
+GM = "gm"
+"""Runs a campaign; transferable."""
+CO_GM = "co_gm"
+"""Helps the GM and sees what the GM sees."""
+MANAGER = "manager"
+"""Has Manage Server in the session's server."""
+
+GM_ROLES = frozenset({GM, CO_GM})
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who will see something drawn from a state: a channel (``PUBLIC``), or one actor with their roles."""
+
+    id: str | None = None
+    roles: frozenset[str] = frozenset()
+
+    @property
+    def is_gm(self) -> bool:
+        """The GM or a co-GM."""
+        return bool(self.roles & GM_ROLES)
+
+
+PUBLIC = Viewer()
+"""Everyone in the channel: a channel message, or an ephemeral reply to someone with no special role."""
+
+
+def visible(event: Mapping[str, Any], viewer: Viewer) -> bool:
+    """Whether ``viewer`` may see ``event``.
+
+    An event is public unless it has an ``only`` list: then it is for the actor ids and role names
+    listed there (``{"type": "design_added", "only": ["gm"]}`` is for the GM and co-GMs).
+    """
+    only = event.get("only")
+    if not only:
+        return True
+    if viewer.id is not None and viewer.id in only:
+        return True
+    allowed = set(only)
+    if GM in allowed:
+        allowed.add(CO_GM)
+    return bool(viewer.roles & allowed)
+
+
 StateT = TypeVar("StateT", bound=BaseModel)
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
+ActionT = TypeVar("ActionT", bound=BaseModel)
 
 
 @dataclass(slots=True)
@@ -54,45 +125,64 @@ class Outcome(Generic[StateT]):
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
-class GameEngine(Protocol[OptionsT, StateT]):
-    """What the bot core needs from a game."""
+class Engine(Protocol[OptionsT, StateT, ActionT]):
+    """What every game gives the core."""
 
     kind: str
-    """Stable short name stored with each game (``crowns``)."""
+    """Stable short name stored with each session (``crowns``)."""
     title: str
     """Name shown to players (``Dice of Crowns``)."""
-    min_players: int
-    max_players: int
     options_model: type[OptionsT]
     state_model: type[StateT]
 
     def start(self, options: OptionsT, players: Sequence[str], dice: DiceSource) -> Outcome[StateT]:
-        """Set up a new game for ``players`` in seat order."""
+        """Set up a new session; ``players`` are the seated player ids in seat order (may be empty)."""
         ...
 
-    def parse_action(self, data: dict[str, Any]) -> BaseModel:
-        """Validate a JSON action into the game's action model."""
+    def parse_action(self, data: Mapping[str, Any]) -> ActionT:
+        """Validate JSON data (from a click, a command, a modal or the log) into one of the game's actions.
+
+        Raises pydantic's ValidationError for data that is not an action of this game.
+        """
         ...
 
-    def apply(self, state: StateT, actor: str, action: BaseModel, dice: DiceSource) -> Outcome[StateT]:
+    def apply(self, state: StateT, actor: str, action: ActionT, dice: DiceSource) -> Outcome[StateT]:
         """Apply ``action`` by ``actor``; raise IllegalAction if it is not allowed now."""
         ...
 
+
+@runtime_checkable
+class Turns(Protocol[StateT, ActionT]):
+    """The game waits on named decisions by named players."""
+
     def prompts(self, state: StateT) -> list[Prompt]:
-        """Who must act now, and on what. Empty when the game is over."""
+        """Who must act now, and on what. Empty when nobody must (or the game is over)."""
         ...
 
-    def legal_actions(self, state: StateT, player: str) -> list[BaseModel]:
+    def legal_actions(self, state: StateT, player: str) -> Sequence[ActionT]:
         """Every action ``player`` may take now (empty if none)."""
         ...
 
-    def default_action(self, state: StateT, player: str) -> BaseModel:
+    def default_action(self, state: StateT, player: str) -> ActionT:
         """The documented default taken for ``player`` when their decision times out."""
         ...
 
-    def computer_action(self, state: StateT, player: str, dice: DiceSource) -> BaseModel:
+
+@runtime_checkable
+class ComputerPlayers(Protocol[StateT, ActionT]):
+    """A seat can be played by the computer."""
+
+    def computer_action(self, state: StateT, player: str, dice: DiceSource) -> ActionT:
         """The action a computer player in ``player``'s seat takes now."""
         ...
+
+
+@runtime_checkable
+class Seats(Protocol[StateT]):
+    """Players sit at a table: the core runs a lobby, leaving and kicking, winners and rematches."""
+
+    min_players: int
+    max_players: int
 
     def remove_player(self, state: StateT, player: str, dice: DiceSource) -> Outcome[StateT]:
         """``player`` leaves mid-game; the game decides what happens to their seat."""
@@ -100,6 +190,45 @@ class GameEngine(Protocol[OptionsT, StateT]):
 
     def winners(self, state: StateT) -> list[str] | None:
         """None while the game goes on; the winning player ids once it is over."""
+        ...
+
+
+@runtime_checkable
+class HiddenInformation(Protocol[StateT]):
+    """Some of the state is secret: the core draws everything from ``view``."""
+
+    def view(self, state: StateT, viewer: Viewer) -> StateT:
+        """The state as ``viewer`` may see it (secrets removed); ``state`` itself when nothing is hidden."""
+        ...
+
+
+@runtime_checkable
+class Permissions(Protocol[StateT, ActionT]):
+    """Who may take which action, beyond whose turn it is."""
+
+    def authorize(self, state: StateT, actor: str, roles: frozenset[str], action: ActionT) -> None:
+        """Raise NotPermitted with a reason if ``actor`` (holding ``roles``) may not take ``action``.
+
+        Permission only: whether the action is legal *now* is still ``apply``'s to decide.
+        """
+        ...
+
+
+@runtime_checkable
+class Records(Protocol[StateT]):
+    """The state is made of records (a company, each troupe…) that change independently."""
+
+    def records(self, state: StateT) -> Mapping[str, object]:
+        """Every record by a stable key. The core versions a record each time its value changes."""
+        ...
+
+
+@runtime_checkable
+class Undo(Protocol[ActionT]):
+    """Actions can be taken back; the core rebuilds the state from the log without them."""
+
+    def undoable(self, action: ActionT) -> bool:
+        """Whether ``action`` may be undone (and redone) once taken."""
         ...
 
 
