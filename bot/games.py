@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from bot.models import Game, Seat
 from bot.names import escape_name
-from rules.engine import GameEngine, Prompt
+from rules.engine import Prompt
 
 CUSTOM_ID_MAX = 100
 BUTTON_PREFIX = "g"
@@ -102,7 +102,7 @@ class LobbyOption:
 class GameSpec(Protocol):
     """A game as the core sees it. Implemented by each game's cog."""
 
-    engine: GameEngine[Any, Any]
+    engine: Any
     has_computer_players: bool
     lobby_options: tuple[LobbyOption, ...]
     """Options offered in the lobby's Options menu (empty for none)."""

@@ -1,4 +1,4 @@
-"""Dice of Crowns as a :class:`rules.engine.GameEngine`: setup, actions, prompts and defaults."""
+"""Dice of Crowns as a :class:`rules.engine.Engine`: setup, actions, prompts and defaults."""
 
 from __future__ import annotations
 
