@@ -1,27 +1,51 @@
-"""The bot object: opens storage, loads the cogs, syncs the command tree."""
+"""The bot object: wires storage, the service, the publisher and the cogs together, and syncs commands."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock, SystemClock
-from bot.components import GameButton, GameSelect
-from bot.errors import report_error
-from bot.runner import GameRunner
+from bot.computers import ComputerSeats
+from bot.controls import RoutedButton, RoutedSelect, Router
+from bot.deadlines import Deadlines
+from bot.interactions import Interactions
+from bot.lobby import Lobby
+from bot.models import Applied
+from bot.publisher import Publisher
+from bot.registry import Registry
+from bot.replies import Reply, report_error
+from bot.service import Service
 from bot.settings import Settings
-from bot.storage import Database
+from bot.spec import GameSpec
+from bot.storage import open_store
+from bot.timers import TimerLoop
+from rules.dice import DiceSource
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns")
+SHUTDOWN_GRACE_S = 5.0
+MODAL_NAMESPACES = ("m:", "u:")
+
+
+class Tree(app_commands.CommandTree[Any]):
+    """The command tree: every command's answer goes through a Reply that defers it if it runs late."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        command = interaction.command
+        private = bool(command.extras.get("private", True)) if command is not None else True
+        Reply.of(interaction, private=private)
+        return True
 
 
 class TabletopBot(commands.Bot):
-    """A discord.py bot with a database and the game cogs."""
+    """A discord.py bot with the game core and the game cogs."""
 
     def __init__(
         self,
@@ -29,6 +53,7 @@ class TabletopBot(commands.Bot):
         *,
         extensions: tuple[str, ...] = EXTENSIONS,
         clock: Clock | None = None,
+        dice: DiceSource | None = None,
         **options: Any,
     ) -> None:
         # No privileged intents: everything happens through interactions.
@@ -39,27 +64,90 @@ class TabletopBot(commands.Bot):
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
             help_command=None,
+            tree_cls=Tree,
             **options,
         )
         self.settings = settings
         self.extensions_to_load = extensions
-        self.db = Database(settings.database_path)
-        self.runner = GameRunner(self, clock or SystemClock())
+        clock = clock or SystemClock()
+        self.store = open_store(settings.database_path)
+        self.registry = Registry()
+        self.specs: dict[str, GameSpec[Any]] = {}
+        self.service = Service(self.store, self.registry, clock, dice)
+        self.lobby = Lobby(self.service, self.specs)
+        self.timers = TimerLoop(self.store, clock, self._on_due)
+        self.publisher = Publisher(
+            self,
+            self.service,
+            self.specs,
+            clock,
+            lobby=self.lobby.payload,
+            lobby_line=self.lobby.retired_line,
+            deadlines_started=self.timers.schedule,
+        )
+        self.deadlines = Deadlines(
+            self.service, remind=self.publisher.remind, announce=self.publisher.announce, close_lobby=self.lobby.close
+        )
+        self.computers = ComputerSeats(self.service, lambda: self.settings.computer_delay)
+        self.router = Router()
+        self.interactions = Interactions(self.service, self.publisher, self.lobby, self.specs)
+        self.interactions.register(self.router)
+        self.service.on_commit(self.publisher.on_commit)
+        self.service.on_commit(self._schedule)
+        self.service.on_commit(self.computers.on_commit)
+        self._storage_open = False
         self.tree.on_error = self.on_app_command_error
 
+    def register(self, spec: GameSpec[Any]) -> None:
+        """Make a game known to the core (called by its cog)."""
+        self.registry.add(spec.kind)
+        self.specs[spec.kind.kind] = spec
+
+    async def _on_due(self, session_id: int) -> None:
+        await self.deadlines(session_id)
+
+    def _schedule(self, applied: Applied) -> None:
+        self.timers.schedule(applied.session.next_deadline)
+
+    async def open_storage(self) -> None:
+        """Open and migrate the database (before logging in, so a bad database stops the bot at once)."""
+        if not self._storage_open:
+            await self.store.open()
+            self._storage_open = True
+
     async def setup_hook(self) -> None:
-        await self.db.open()
-        self.add_dynamic_items(GameButton, GameSelect)
+        await self.open_storage()
+        self.add_dynamic_items(RoutedButton, RoutedSelect)
         for name in self.extensions_to_load:
             await self.load_extension(name)
         if not self.settings.skip_sync:
             await self.sync_commands()
-        self.runner.start()
+        self.timers.start()
+        await self.publisher.redraw_stale()
+        await self.computers.resume()
+
+    async def settled(self, timeout: float = 10.0) -> None:
+        """Wait until no change is being made or drawn (tests read the database after this)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                await self.service.idle(timeout)
+                await self.publisher.idle()
+                await asyncio.sleep(0)
+                if not self.service.busy and not self.publisher.busy:
+                    return
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Modal submits are routed by their custom_id like clicks (discord.py keeps no modal of ours)."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if custom_id.startswith(MODAL_NAMESPACES):
+            await self.router.dispatch(interaction, custom_id, [])
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
-        """Slash command errors: a short ephemeral reason, or an error id for the unexpected."""
+        """Slash command errors: a short private reason, or an error id for the unexpected."""
         await report_error(interaction, error)
 
     async def sync_commands(self) -> None:
@@ -73,6 +161,17 @@ class TabletopBot(commands.Bot):
         log.info("Synced %d commands", len(synced))
 
     async def close(self) -> None:
-        await self.runner.close()
+        """Stop timers and computer moves, let changes and drawings in flight finish, then disconnect.
+
+        A computer move that is cancelled is simply made again after a restart; a player's click that
+        has started is allowed to commit and be drawn before the database closes.
+        """
+        await self.timers.stop()
+        await self.computers.close()
+        try:
+            await self.service.idle(SHUTDOWN_GRACE_S)
+        except TimeoutError:
+            log.warning("Shutting down with changes still in flight")
+        await self.publisher.drain(SHUTDOWN_GRACE_S)
         await super().close()
-        await self.db.close()
+        await self.store.close()

@@ -1,16 +1,15 @@
-"""Turning a game into a Discord message: the status line, mentions and controls."""
+"""Turning a view of a session into a Discord message: the status line, mentions and controls."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from bot.games import Board
-from bot.models import Game, Status
-from bot.names import escape_name
+from bot.models import Session, Status
+from bot.spec import View
 from rules.engine import Prompt
 
 MAX_CONTENT = 2000
@@ -36,20 +35,17 @@ def static_view(rows: list[list[discord.ui.Item[Any]]]) -> discord.ui.View | Non
     return view
 
 
-def mention(game: Game, player: str) -> str:
-    """A user mention for a human seat, the escaped name for a computer or a named table seat."""
-    seat = game.seat_of_player(player)
-    if seat.user_id is not None and not seat.computer:
-        return f"<@{seat.user_id}>"
-    return f"**{escape_name(seat.name)}**"
+def mention(session: Session, player: str) -> str:
+    """A user mention for a human seat, the escaped name for a computer seat."""
+    return session.seat_of_player(player).mention
 
 
-def who_must_act(game: Game, prompts: Iterable[Prompt]) -> str:
+def who_must_act(session: Session, prompts: Iterable[Prompt]) -> str:
     """``@A to roll the dice (<t:…:R>); @B to choose who gets the dagger``."""
-    deadlines = {(d.player, d.decision): d.at for d in game.deadlines}
+    deadlines = {(d.player, d.decision): d.at for d in session.deadlines}
     parts = []
     for prompt in prompts:
-        part = f"{mention(game, prompt.player)} to {prompt.label}"
+        part = f"{mention(session, prompt.player)} to {prompt.label}"
         at = deadlines.get((prompt.player, prompt.decision))
         if at is not None:
             part += f" (<t:{int(at)}:R>)"
@@ -57,16 +53,16 @@ def who_must_act(game: Game, prompts: Iterable[Prompt]) -> str:
     return "; ".join(parts)
 
 
-def status_line(game: Game, title: str, prompts: list[Prompt]) -> str:
-    """The first line of every board: the game, and who must act by when (or the result)."""
-    if game.status is Status.FINISHED:
-        names = ", ".join(mention(game, p) for p in game.winners or [])
+def status_line(session: Session, title: str, prompts: list[Prompt]) -> str:
+    """The first line of a table's board: the game, and who must act by when (or the result)."""
+    if session.status is Status.FINISHED and session.winners is not None:
+        names = ", ".join(mention(session, p) for p in session.winners)
         return f"**{title}** · game over · 🏆 {names}"
-    if game.status is Status.ABANDONED:
+    if session.status is Status.ABANDONED:
         return f"**{title}** · this game was ended."
-    if not prompts:
+    if not prompts or not session.seats:
         return f"**{title}**"
-    return f"**{title}** · waiting for {who_must_act(game, prompts)}"
+    return f"**{title}** · waiting for {who_must_act(session, prompts)}"
 
 
 @dataclass
@@ -76,41 +72,68 @@ class Payload:
     content: str
     embeds: list[discord.Embed]
     view: discord.ui.View | None
-    ping: list[int]
+    ping: list[int] = field(default_factory=list)
+    files: list[discord.File] = field(default_factory=list)
 
     def kwargs(self, *, pinging: bool) -> dict[str, Any]:
         """For ``send`` (``pinging``: a new message that should notify) or ``edit``."""
         users = [discord.Object(u) for u in self.ping] if pinging else []
-        return {
+        data: dict[str, Any] = {
             "content": self.content,
             "embeds": self.embeds,
             "view": self.view,
             "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False),
         }
+        if self.files:
+            data["files"] = self.files
+        return data
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """For an edit: pictures replace the message's attachments."""
+        data = self.kwargs(pinging=False)
+        files = data.pop("files", None)
+        if files is not None:
+            data["attachments"] = files
+        return data
 
 
-def compose(game: Game, title: str, prompts: list[Prompt], board: Board, ping: list[int], note: str = "") -> Payload:
-    """Build the message for a board; the status line always says who must act."""
-    content = status_line(game, title, prompts)
-    if note:
-        content += "\n" + note
-    if len(content) > MAX_CONTENT:
-        content = content[: MAX_CONTENT - 1] + "…"
-    return Payload(content=content, embeds=board.embeds, view=static_view(board.rows), ping=ping)
+def compose(
+    session: Session,
+    title: str,
+    prompts: list[Prompt],
+    drawn: View,
+    pings: list[int],
+    *,
+    main: bool = True,
+    notes: list[str] | None = None,
+    files: list[discord.File] | None = None,
+) -> Payload:
+    """A drawn view as a message: the status line (for the main view), the core's notes, the view's
+    text, embeds and controls."""
+    lines = [status_line(session, title, prompts)] if main else []
+    lines += notes or []
+    if drawn.content:
+        lines.append(drawn.content)
+    return Payload(
+        content=clip("\n".join(lines)), embeds=drawn.embeds, view=static_view(drawn.rows), ping=pings, files=files or []
+    )
 
 
-def jump_url(game: Game) -> str | None:
-    """Link to the game's current board message."""
-    if game.board_message_id is None:
+def clip(content: str) -> str:
+    """Message content cut to Discord's limit."""
+    return content if len(content) <= MAX_CONTENT else content[: MAX_CONTENT - 1] + "…"
+
+
+def jump_url(session: Session, view: str = "board") -> str | None:
+    """Link to the message showing a session's view."""
+    board = session.boards.get(view)
+    if board is None:
         return None
-    guild = game.guild_id if game.guild_id is not None else "@me"
-    return f"https://discord.com/channels/{guild}/{game.channel_id}/{game.board_message_id}"
+    guild = session.guild_id if session.guild_id is not None else "@me"
+    return f"https://discord.com/channels/{guild}/{board.channel_id}/{board.message_id}"
 
 
-async def sent_message(
-    interaction: discord.Interaction, response: discord.InteractionCallbackResponse
-) -> discord.InteractionMessage | discord.Message:
-    """The message an interaction response created (asking Discord only if the response didn't say)."""
-    if isinstance(response.resource, discord.InteractionMessage | discord.Message):
-        return response.resource
-    return await interaction.original_response()
+def one_line(title: str, text: str) -> str:
+    """The content of a retired board: the game and what happened on it, on one line."""
+    flat = " ".join(text.split())
+    return clip(f"**{title}** · {flat}" if flat else f"**{title}**")

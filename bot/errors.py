@@ -1,57 +1,98 @@
-"""Errors a user sees, and the one place unexpected exceptions are reported."""
+"""Errors a user sees, each with a stable code; Discord-free, so the service can raise them.
+
+The text is short and friendly and shown to the user as is (privately); tests assert on the type
+or the ``code``. Anything that is not a :class:`UserError` is a bug: it is logged with an error id
+(``bot.replies.report_error``).
+"""
 
 from __future__ import annotations
 
-import logging
 import secrets
-
-import discord
-
-log = logging.getLogger(__name__)
 
 
 class UserError(Exception):
     """Something the user did or asked that can't be done; the message is shown to them as is."""
 
+    code = "refused"
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+class NotPlaying(UserError):
+    """The user has no seat in this game."""
+
+    code = "not_playing"
+
+
+class NotYourTurn(UserError):
+    """The user plays, but nobody asked them to decide anything now."""
+
+    code = "not_your_turn"
+
+
+class NotPermitted(UserError):
+    """The user's role doesn't allow this (the host, the GM, the record's owner…)."""
+
+    code = "not_permitted"
+
+
+class IllegalMove(UserError):
+    """The rules don't allow this now; the text is the engine's reason."""
+
+    code = "illegal"
+
+
+class InvalidInput(UserError):
+    """Typed input that doesn't fit (a modal field, a command option)."""
+
+    code = "invalid_input"
+
+
+class StaleBoard(UserError):
+    """A click on a board that no longer shows the game as it is."""
+
+    code = "stale_board"
+
+    def __init__(self, text: str = "This board is out of date; nothing was changed.", *, url: str | None = None):
+        super().__init__(text if url is None else f"{text} Here is the [current board]({url}).")
+        self.url = url
+
+
+class SessionOver(UserError):
+    """The game, sheet or campaign has ended (or never existed)."""
+
+    code = "over"
+
+
+class NoSession(UserError):
+    """There is nothing of that kind in this channel."""
+
+    code = "no_session"
+
+
+class ChannelBusy(UserError):
+    """The channel already has a live session of that kind."""
+
+    code = "channel_busy"
+
+
+class Busy(UserError):
+    """A shared resource is full right now; trying again in a moment will work."""
+
+    code = "busy"
+
+
+class Conflict(UserError):
+    """Someone else changed the same thing at the same moment, and retrying did not help."""
+
+    code = "conflict"
+
+    def __init__(self, text: str = "That changed at the same moment; please try again.") -> None:
+        super().__init__(text)
+
 
 def new_error_id() -> str:
     """A short id to quote in a bug report and find in the logs."""
     return secrets.token_hex(4)
-
-
-async def send_ephemeral(interaction: discord.Interaction, text: str, **kwargs) -> None:
-    """Tell only the user who acted, whether or not the interaction was already answered."""
-    kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
-
-
-async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer a failed command or click: the reason for a user error, an error id otherwise."""
-    original = getattr(error, "original", None) or getattr(error, "__cause__", None)
-    if isinstance(original, UserError) and not isinstance(error, UserError):
-        error = original
-    if isinstance(error, UserError):
-        text = str(error)
-    elif isinstance(error, discord.app_commands.CheckFailure):
-        text = str(error) or "You can't use that here."
-    else:
-        error_id = new_error_id()
-        command = interaction.command.qualified_name if interaction.command else None
-        custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
-        log.error(
-            "Error %s in %s (user %s, channel %s, guild %s)",
-            error_id,
-            command or custom_id or "interaction",
-            interaction.user.id,
-            interaction.channel_id,
-            interaction.guild_id,
-            exc_info=error,
-        )
-        text = f"Something went wrong on my side (error `{error_id}`). Please try again."
-    try:
-        await send_ephemeral(interaction, text)
-    except discord.HTTPException:
-        log.warning("Could not tell user %s about an error", interaction.user.id)

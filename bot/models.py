@@ -1,17 +1,20 @@
-"""Records the core keeps for every game, whatever the game."""
+"""Records the core keeps for every session (a table game, a scoresheet or a campaign), whatever the game."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from bot.names import escape_name
+from rules.engine import HOST, MANAGER, PLAYER
+
 
 class Status(StrEnum):
-    """Where a game is in its life."""
+    """Where a session is in its life."""
 
     LOBBY = "lobby"
     ACTIVE = "active"
@@ -20,6 +23,20 @@ class Status(StrEnum):
 
 
 LIVE_STATUSES = (Status.LOBBY, Status.ACTIVE)
+
+
+class Scope(StrEnum):
+    """What a session occupies: a channel has at most one live session per scope."""
+
+    TABLE = "table"
+    """A table game or a scoresheet: one per channel."""
+    CAMPAIGN = "campaign"
+    """A long-lived campaign: one per channel (or a named one per server), beside any table game."""
+
+
+How = Literal["player", "timeout", "computer", "auto", "core"]
+"""Who decided an action: a player, a deadline's default, a computer seat, the bot taking the only
+legal answer, or the core itself (start, leave, undo)."""
 
 
 class Seat(BaseModel):
@@ -33,52 +50,106 @@ class Seat(BaseModel):
     """Consecutive decisions this seat let time out."""
     left: bool = False
 
+    @property
+    def human(self) -> bool:
+        """A member plays this seat now (not a computer, not gone)."""
+        return self.user_id is not None and not self.computer and not self.left
+
+    @property
+    def mention(self) -> str:
+        """A user mention for a member's seat, the escaped name in bold for a computer seat."""
+        if self.user_id is not None and not self.computer:
+            return f"<@{self.user_id}>"
+        return f"**{escape_name(self.name)}**"
+
 
 class Deadline(BaseModel):
-    """When a pending decision times out, and when its reminder is due."""
+    """When a pending decision times out, and when its reminder is due.
+
+    A deadline starts (``at`` is set) only once the decision has been shown in the channel: a
+    decision nobody was ever shown never times out.
+    """
 
     player: str
     decision: str
-    at: float
+    seconds: float
+    at: float | None = None
     remind_at: float | None = None
+    remind: bool = True
+    """Whether the half-time reminder pings (not for computer seats or optional windows)."""
+
+    def started(self, now: float) -> Deadline:
+        """This deadline, counting from ``now`` if it had not started yet."""
+        if self.at is not None:
+            return self
+        return self.model_copy(
+            update={"at": now + self.seconds, "remind_at": now + self.seconds / 2 if self.remind else None}
+        )
 
 
-class Game(BaseModel):
-    """One game in one channel (a thread counts as a channel)."""
+class Board(BaseModel):
+    """A message that shows one view of a session in a channel (the table's board, a campaign's sheet)."""
+
+    view: str
+    channel_id: int
+    message_id: int
+    shown_version: int
+    """The version (of the session, or of the view's record) the message shows."""
+    posted_at: float
+    asked: list[str] = Field(default_factory=list)
+    """Players the message asked to act (they were pinged, or did not need to be)."""
+    first_seq: int = 0
+    """Log sequence number when the message was posted: what happened on it is the log from there on."""
+    status: Status = Status.ACTIVE
+    """The session's status when the message was last drawn (a lobby, a game in progress…)."""
+
+
+class Session(BaseModel):
+    """One table game, scoresheet or campaign in one channel (a thread counts as a channel)."""
 
     id: int = 0
     guild_id: int | None
     channel_id: int
     kind: str
+    scope: Scope = Scope.TABLE
+    name: str | None = None
+    """A campaign's name, unique among the server's live campaigns; None for the channel's own."""
     status: Status
     host_id: int
+    roles: dict[str, list[str]] = Field(default_factory=dict)
+    """Roles beyond host and player, by user id (as text): ``{"123": ["gm"]}``."""
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[Seat] = Field(default_factory=list)
     state_json: str | None = None
-    """The engine state as stored (JSON text); parsed by the runner, which caches it per version."""
+    """The engine state as stored (JSON text); parsed once per version by the service."""
     version: int = 0
-    board_message_id: int | None = None
-    board_posted_at: float | None = None
+    records: dict[str, int] = Field(default_factory=dict)
+    """For engines with records: the session version at which each record last changed."""
     deadlines: list[Deadline] = Field(default_factory=list)
+    boards: dict[str, Board] = Field(default_factory=dict)
+    """The live message of each view, stored beside the session (its changes don't bump the version)."""
     created_at: float = 0.0
     updated_at: float = 0.0
     winners: list[str] | None = None
 
-    def clone(self) -> Game:
+    def clone(self) -> Session:
         """A copy that can be changed without touching this one (cheaper than a deep copy).
 
-        Seats and deadlines are the only parts the core changes in place; options, state text and
-        winners are replaced whole when they change.
+        Seats, deadlines, roles, records and boards are the parts the core changes in place; options,
+        state text and winners are replaced whole when they change.
         """
         return self.model_copy(
             update={
                 "seats": [s.model_copy() for s in self.seats],
-                "deadlines": [d.model_copy() for d in self.deadlines],
+                "deadlines": list(self.deadlines),
+                "roles": {k: list(v) for k, v in self.roles.items()},
+                "records": dict(self.records),
+                "boards": dict(self.boards),
             }
         )
 
-    def successor(self, now: float, **changes: Any) -> Game:
-        """The next version of this game (a changeable copy), with ``changes`` applied."""
+    def successor(self, now: float, **changes: Any) -> Session:
+        """The next version of this session (a changeable copy), with ``changes`` applied."""
         new = self.clone()
         for name, value in changes.items():
             setattr(new, name, value)
@@ -86,13 +157,18 @@ class Game(BaseModel):
         new.updated_at = now
         return new
 
-    def ended(self, now: float) -> Game:
+    def ended(self, now: float) -> Session:
         """The next version, abandoned: kept for history, with nothing pending."""
         return self.successor(now, status=Status.ABANDONED, deadlines=[])
 
     @property
+    def live(self) -> bool:
+        """A lobby or a session in progress."""
+        return self.status in LIVE_STATUSES
+
+    @property
     def state(self) -> dict[str, Any] | None:
-        """The engine state as plain JSON data (for logs and tests; the runner parses ``state_json``)."""
+        """The engine state as plain JSON data (for logs and tests; the service parses ``state_json``)."""
         return None if self.state_json is None else json.loads(self.state_json)
 
     @property
@@ -113,14 +189,54 @@ class Game(BaseModel):
         return self.seat_of_player(player).name
 
     @property
+    def humans(self) -> list[Seat]:
+        """Seats a member plays now."""
+        return [s for s in self.seats if s.human]
+
+    @property
+    def board(self) -> Board | None:
+        """The table's board message (the main view)."""
+        return self.boards.get(MAIN_VIEW)
+
+    @property
     def next_deadline(self) -> float | None:
-        """The earliest moment the timer loop has something to do for this game."""
+        """The earliest moment the timer loop has something to do for this session."""
         moments = [m for d in self.deadlines for m in (d.at, d.remind_at) if m is not None]
         return min(moments, default=None)
 
+    def view_version(self, view: str) -> int:
+        """The version a message showing ``view`` must be at to be current."""
+        return self.version if view == MAIN_VIEW else self.records.get(view, 0)
+
+
+MAIN_VIEW = "board"
+"""The view every session has: the table's board, the sheet, the campaign's overview."""
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """A Discord user acting on a session, as the Discord-free core needs to know them."""
+
+    user_id: int
+    name: str
+    manager: bool = False
+    """Holds Manage Server where the session is."""
+
+
+def roles_of(session: Session, actor: Actor) -> frozenset[str]:
+    """Every role ``actor`` holds in ``session``."""
+    roles = set(session.roles.get(str(actor.user_id), ()))
+    if actor.user_id == session.host_id:
+        roles.add(HOST)
+    if session.seat_of_user(actor.user_id) is not None:
+        roles.add(PLAYER)
+    if actor.manager:
+        roles.add(MANAGER)
+    return frozenset(roles)
+
 
 class LogEntry(BaseModel):
-    """One entry of a game's append-only event log."""
+    """One entry of a session's append-only event log."""
 
     seq: int
     actor: str | None
@@ -130,14 +246,33 @@ class LogEntry(BaseModel):
     at: float
 
 
+class GuildSettings(BaseModel):
+    """A server's defaults for games (``/settings``)."""
+
+    lobby_timeout_s: int = 900
+    turn_timeout_s: int | None = None
+    """Default seconds per decision in new games; None: each game's own default."""
+    max_timeouts: int = 3
+    threads: bool = False
+    end_by: Literal["host", "players", "managers"] = "host"
+    lobbies_per_member: int = 1
+    """Open lobbies one member may host at once in this server."""
+
+
 @dataclass
 class Applied:
-    """A committed change: the game before and after, and what happened."""
+    """A committed change: the session before and after, and what happened."""
 
-    before: Game
-    game: Game
-    state: BaseModel
+    before: Session
+    session: Session
+    state: BaseModel | None
     events: list[dict[str, Any]] = field(default_factory=list)
-    how: str = "core"
-    """Who decided: ``player``, ``timeout``, ``computer`` or ``core`` (start, leave)."""
+    how: How = "core"
     actor: str | None = None
+    """The engine player (or actor id) who acted, if anyone."""
+    user_id: int | None = None
+    """The member whose click or command caused it, if any: they are never pinged for it."""
+    origin: Any = None
+    """Opaque to the service: the Discord side's handle on the interaction to answer (a Reply)."""
+    touched: frozenset[str] = frozenset()
+    """Records whose value changed (engines with records)."""

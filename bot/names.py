@@ -1,10 +1,23 @@
-"""Making text typed by players (display names, labels) safe to show."""
+"""Making text typed by players (display names, labels, notes) safe to show in Discord markdown.
+
+Discord-free on purpose: the service formats refusals ("Waiting for Bob.") without importing discord.
+"""
 
 from __future__ import annotations
 
-import discord
+import re
+
+# Characters that format text anywhere, and the block markers that only count at a line's start.
+_INLINE = re.compile(r"([\\*_~`|\[\]])")
+_LINE_START = re.compile(r"^(\s*)([>#-])", re.MULTILINE)
+# @everyone, @here, and raw user or role mentions: a zero-width space after the @ makes them inert.
+_MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
+_ANGLE_MENTION = re.compile(r"<([@#])")
 
 
 def escape_name(name: str) -> str:
-    """A display name made inert: no markdown, no mentions."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    """A display name (or any typed text) made inert: no markdown, no mentions, no masked links."""
+    text = _INLINE.sub(r"\\\1", name)
+    text = _LINE_START.sub(r"\1\\\2", text)
+    text = _ANGLE_MENTION.sub("<\u200b\\1", text)
+    return _MENTION.sub("@\u200b\\1", text)

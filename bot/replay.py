@@ -1,13 +1,21 @@
-"""Rebuild a game's state from its event log: the proof that the log is complete."""
+"""Rebuild a session's state from its log: the proof that the log is complete, and how undo works.
+
+Undo and redo are entries of the log like any other, so a replay of the whole log gives the
+current state. ``fold`` keeps, beside the state, the stack of undoable actions (with the state
+before each) and the stack of undone ones; an action that can't be undone (a player leaving, a
+keeper handing over) is a barrier that clears both.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
-from bot.models import Game, LogEntry
+from bot.models import LogEntry
+from bot.registry import GameKind
 from rules.dice import ReplayDice, Roll
 
 
@@ -15,25 +23,70 @@ class ReplayMismatch(AssertionError):
     """The log does not reproduce the stored state."""
 
 
-def replay(engine: Any, game: Game, entries: Iterable[LogEntry]) -> BaseModel | None:
-    """Apply every logged start, action and departure with the recorded dice; return the final state.
+@dataclass
+class Folded:
+    """A state rebuilt from the log, with what undo and redo would act on."""
+
+    state: BaseModel | None = None
+    done: list[tuple[LogEntry, BaseModel]] = field(default_factory=list)
+    """Undoable action entries, oldest first, each with the state before it."""
+    undone: list[LogEntry] = field(default_factory=list)
+    """Undone action entries, the next one to redo last."""
+
+
+def fold(kind: GameKind, options: dict[str, Any], entries: Iterable[LogEntry]) -> Folded:
+    """Apply every logged start, action, departure, undo and redo with the recorded dice.
 
     Raises ReplayMismatch if an entry does not use exactly the dice it recorded. The seating
     shuffle's own rolls are kept apart in the start entry; its outcome is the recorded player order.
     """
-    state: BaseModel | None = None
-    options = engine.options_model.model_validate(game.engine_options)
+    engine = kind.engine
+    undo = kind.undo
+    result = Folded()
+    parsed_options = kind.parse_options(options)
     for entry in entries:
         dice = ReplayDice(Roll.model_validate(r) for r in entry.dice)
-        kind = entry.action.get("kind")
-        if kind == "start":
-            state = engine.start(options, entry.action["players"], dice).state
-        elif kind == "act":
-            assert state is not None and entry.actor is not None
-            state = engine.apply(state, entry.actor, engine.parse_action(entry.action["action"]), dice).state
-        elif kind == "leave":
-            assert state is not None and entry.actor is not None
-            state = engine.remove_player(state, entry.actor, dice).state
+        what = entry.action.get("kind")
+        state = result.state
+        if what == "start":
+            result = Folded(state=engine.start(parsed_options, entry.action["players"], dice).state)
+        elif what == "act":
+            if state is None or entry.actor is None:
+                raise ReplayMismatch(f"entry {entry.seq} acts before the session started")
+            action = engine.parse_action(entry.action["action"])
+            result.state = engine.apply(state, entry.actor, action, dice).state
+            if undo is not None and undo.undoable(action) and entry.action.get("how") == "player":
+                result.done.append((entry, state))
+                result.undone.clear()
+            else:
+                result.done.clear()
+                result.undone.clear()
+        elif what == "leave":
+            seats = kind.seats
+            if state is None or entry.actor is None or seats is None:
+                raise ReplayMismatch(f"entry {entry.seq} removes a player from a session without seats")
+            result.state = seats.remove_player(state, entry.actor, dice).state
+            result.done.clear()
+            result.undone.clear()
+        elif what == "undo":
+            if not result.done or result.done[-1][0].seq != entry.action["target"]:
+                raise ReplayMismatch(f"entry {entry.seq} undoes something that is not the latest action")
+            target, before = result.done.pop()
+            result.state = before
+            result.undone.append(target)
+        elif what == "redo":
+            if state is None or not result.undone or result.undone[-1].seq != entry.action["target"]:
+                raise ReplayMismatch(f"entry {entry.seq} redoes something that was not undone last")
+            target = result.undone.pop()
+            assert target.actor is not None
+            action = engine.parse_action(target.action["action"])
+            result.state = engine.apply(state, target.actor, action, dice).state
+            result.done.append((target, state))
         if not dice.exhausted:
             raise ReplayMismatch(f"entry {entry.seq} recorded dice that replay did not use")
-    return state
+    return result
+
+
+def replay(kind: GameKind, options: dict[str, Any], entries: Iterable[LogEntry]) -> BaseModel | None:
+    """The state a log leads to."""
+    return fold(kind, options, entries).state

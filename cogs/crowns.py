@@ -15,11 +15,26 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.app import TabletopBot
-from bot.errors import UserError
-from bot.games import Board, BoardContext, LobbyOption
-from bot.models import Game, Status
+from bot.models import Session
 from bot.names import escape_name
-from rules.crowns.actions import AssignScroll, FateReroll, GiveDagger, Meddle, Overkill, Reroll, SixSkulls, Steal
+from bot.registry import GameKind
+from bot.replies import Reply
+from bot.spec import Choice, GameSpec, LobbyOption, View, ViewContext
+from rules.crowns.actions import (
+    END_TURN,
+    PASS_FATE,
+    ROLL,
+    SETTLE,
+    AssignScroll,
+    FateReroll,
+    GiveDagger,
+    LastStandChoice,
+    Meddle,
+    Overkill,
+    Reroll,
+    SixSkulls,
+    Steal,
+)
 from rules.crowns.data import FACE_NAMES, LEGENDARY_NAMES
 from rules.crowns.engine import ENGINE
 from rules.crowns.options import CrownsOptions
@@ -32,6 +47,7 @@ THE_CROWN = "🫅"
 MAX_NEWS_LINES = 14
 LEGEND = " · ".join(f"{emoji} {FACE_NAMES[face]}" for face, emoji in FACE_EMOJI.items())
 ROW_WIDTH = 5
+PUBLIC = {"private": False}
 
 MODULE_NAMES = {
     "fate": "Fate tokens",
@@ -68,11 +84,13 @@ def chunks(items: list[Any], size: int = ROW_WIDTH) -> list[list[Any]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-class CrownsSpec:
+Ctx = ViewContext[CrownsState]
+
+
+class CrownsSpec(GameSpec[CrownsState]):
     """The Dice of Crowns game as the core sees it."""
 
-    engine = ENGINE
-    has_computer_players = True
+    kind = GameKind(ENGINE)
     lobby_options = (
         LobbyOption("first_player", "First player", (("Random first player", "random"), ("First seat starts", "host"))),
         LobbyOption(
@@ -121,13 +139,13 @@ class CrownsSpec:
 
     # -- the board ---------------------------------------------------------------------------------
 
-    def render(self, ctx: BoardContext) -> Board:
+    def render(self, ctx: Ctx) -> View:
         """The table, the active player's dice, what just happened, and controls for who must act."""
-        s: CrownsState = ctx.state  # type: ignore[assignment]
-        over = ctx.game.status is Status.FINISHED
+        s = ctx.state
+        over = ctx.over
         title = "Dice of Crowns · final standings" if over else f"Dice of Crowns · turn {s.turn_no}, round {s.round_no}"
         embed = discord.Embed(title=title, colour=discord.Colour.gold())
-        news = self.narrate(ctx.game, ctx.events)
+        news = self.narrate(ctx.session, ctx.events)
         if news:
             embed.description = "\n".join(news[-MAX_NEWS_LINES:])[:4000]
         embed.add_field(name="Table", value=self._table(ctx, s)[:1024], inline=False)
@@ -137,10 +155,10 @@ class CrownsSpec:
             waiting = ", ".join(ctx.name(p.player) for p in ctx.prompts) or "nobody"
             embed.add_field(name=f"{FATE} Fate window", value=f"May spend Fate now: {waiting}.", inline=False)
         embed.set_footer(text=f"{self.short_options(s.options)}\n{LEGEND}")
-        rows = self._controls(ctx, s) if not over else [[ctx.button("rematch", "Rematch", emoji="🔁")]]
-        return Board(embeds=[embed], rows=rows)
+        rows = self._controls(ctx, s) if not over else [[ctx.core_button("Rematch", "rematch", emoji="🔁")]]
+        return View(embeds=[embed], rows=rows)
 
-    def _table(self, ctx: BoardContext, s: CrownsState) -> str:
+    def _table(self, ctx: Ctx, s: CrownsState) -> str:
         """One line per seat; once the game is over, in order of the final standings."""
         lines = []
         target = s.options.claim_target
@@ -169,7 +187,7 @@ class CrownsSpec:
         return "\n".join(lines)
 
     @staticmethod
-    def _active_dice(ctx: BoardContext, s: CrownsState) -> str:
+    def _active_dice(ctx: Ctx, s: CrownsState) -> str:
         groups = (
             ("To roll", DieState.HANDED),
             ("Set aside", DieState.LOCKED),
@@ -191,160 +209,111 @@ class CrownsSpec:
         )
         return "\n".join(lines)
 
-    def _controls(self, ctx: BoardContext, s: CrownsState) -> list[list[discord.ui.Item[Any]]]:
+    def _controls(self, ctx: Ctx, s: CrownsState) -> list[list[discord.ui.Item[Any]]]:
         """Buttons and selects for exactly the legal actions of whoever must act now."""
         legal: list[BaseModel] = []
         for prompt in ctx.prompts:
-            legal += [a for a in self.engine.legal_actions(s, prompt.player) if a not in legal]
+            legal += [a for a in ENGINE.legal_actions(s, prompt.player) if a not in legal]
         builder = _CONTROLS.get(s.phase)
         return builder(self, ctx, s, legal) if builder else []
 
-    def _turn_start(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+    def _turn_start(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         handed = sum(1 for d in s.dice if d.holder == s.active and d.state is DieState.HANDED)
-        return [[ctx.button("roll", f"Roll {handed} dice", style=discord.ButtonStyle.primary, emoji="🎲")]]
+        return [[ctx.button(f"Roll {handed} dice", ROLL, style=discord.ButtonStyle.primary, emoji="🎲")]]
 
-    def _scroll_assign(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+    def _scroll_assign(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         assigns = [a for a in legal if isinstance(a, AssignScroll)]
         die = assigns[0].die  # one die at a time keeps the choice within a row of buttons
         buttons = [
-            ctx.button(
-                "assign_scroll", f"Scroll {die} → {ctx.game.name_of(a.rival)}", arg=f"{die}.{a.rival}", emoji="📜"
-            )
-            for a in assigns
-            if a.die == die
+            ctx.button(f"Scroll {die} → {ctx.session.name_of(a.rival)}", a, emoji="📜") for a in assigns if a.die == die
         ]
         return chunks(buttons)
 
-    def _give_dagger(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+    def _give_dagger(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         buttons = [
-            ctx.button(
-                "give_dagger",
-                f"Dagger → {ctx.game.name_of(a.to)}" if a.to else "Dagger → random player",
-                arg=a.to or "random",
-                emoji="🗡️",
-            )
+            ctx.button(f"Dagger → {ctx.session.name_of(a.to)}" if a.to else "Dagger → random player", a, emoji="🗡️")
             for a in legal
             if isinstance(a, GiveDagger)
         ]
         return chunks(buttons)
 
-    def _decide(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+    def _decide(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         counts = s.counts()
         sizes = {"skulls": counts.free_skulls, "scrolls": counts.ret_scrolls}
         sizes["both"] = sizes["skulls"] + sizes["scrolls"]
         row: list[Any] = []
         for a in legal:
             if isinstance(a, Reroll):
-                row.append(
-                    ctx.button(
-                        "reroll",
-                        f"Reroll {a.group} ({sizes[a.group]})",
-                        arg=a.group,
-                        style=discord.ButtonStyle.primary,
-                        emoji="🎲",
-                    )
-                )
-        types = {a.model_dump()["type"] for a in legal}
-        if "settle" in types:
-            row.append(ctx.button("settle", "Settle for 1 Fate", style=discord.ButtonStyle.success, emoji=FATE))
-        if "end_turn" in types:
-            row.append(ctx.button("end_turn", "End turn", style=discord.ButtonStyle.secondary))
+                label = f"Reroll {a.group} ({sizes[a.group]})"
+                row.append(ctx.button(label, a, style=discord.ButtonStyle.primary, emoji="🎲"))
+        if SETTLE in legal:
+            row.append(ctx.button("Settle for 1 Fate", SETTLE, style=discord.ButtonStyle.success, emoji=FATE))
+        if END_TURN in legal:
+            row.append(ctx.button("End turn", END_TURN))
         return [row]
 
-    def _six_skulls(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+    def _six_skulls(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         labels = {"claim": ("Take 1 Claim", CLAIM), "fate": ("Take 2 Fate", FATE)}
         return [
-            [
-                ctx.button("six_skulls", labels[a.choice][0], arg=a.choice, emoji=labels[a.choice][1])
-                for a in legal
-                if isinstance(a, SixSkulls)
-            ]
+            [ctx.button(labels[a.choice][0], a, emoji=labels[a.choice][1]) for a in legal if isinstance(a, SixSkulls)]
         ]
 
-    def _last_stand(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+    def _last_stand(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         return [
             [
-                ctx.button("last_stand", "Steal the Crown", arg="steal", style=discord.ButtonStyle.danger, emoji="🫅"),
-                ctx.button("last_stand", "Take my roll", arg="keep", style=discord.ButtonStyle.secondary),
+                ctx.button(
+                    "Steal the Crown", LastStandChoice(steal=True), style=discord.ButtonStyle.danger, emoji=THE_CROWN
+                ),
+                ctx.button("Take my roll", LastStandChoice(steal=False)),
             ]
         ]
 
-    def _steal(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+    def _steal(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         buttons = [
-            ctx.button(
-                "steal",
-                f"Steal from {ctx.game.name_of(a.rival)} ({s.seat(a.rival).claims})",
-                arg=a.rival,
-                emoji=CLAIM,
-            )
+            ctx.button(f"Steal from {ctx.session.name_of(a.rival)} ({s.seat(a.rival).claims})", a, emoji=CLAIM)
             for a in legal
             if isinstance(a, Steal)
         ]
         return chunks(buttons)
 
-    def _overkill(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+    def _overkill(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         extras = [a for a in legal if isinstance(a, Overkill)]
         die = extras[0].die
         buttons = [
-            ctx.button("overkill", f"Dagger {die} → {ctx.game.name_of(a.rival)}", arg=f"{die}.{a.rival}", emoji="🗡️")
-            for a in extras
-            if a.die == die
+            ctx.button(f"Dagger {die} → {ctx.session.name_of(a.rival)}", a, emoji="🗡️") for a in extras if a.die == die
         ]
         return chunks(buttons)
 
-    def _fate_window(self, ctx: BoardContext, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
+    def _fate_window(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         rows: list[list[Any]] = []
-        own = [a.die for a in legal if isinstance(a, FateReroll)]
+        own = [a for a in legal if isinstance(a, FateReroll)]
         if own:
-            options = [self._die_option(ctx, s, die) for die in own]
-            who = ctx.game.name_of(s.active)[:60]
-            rows.append([ctx.select("fate_reroll", options, placeholder=f"{who}: reroll one of your dice (1 Fate)")])
-        meddles = [a.die for a in legal if isinstance(a, Meddle)]
+            choices = [self._die_choice(ctx, s, a) for a in own]
+            who = ctx.session.name_of(s.active)[:60]
+            rows.append([ctx.select(choices, placeholder=f"{who}: reroll one of your dice (1 Fate)")])
+        meddles = [a for a in legal if isinstance(a, Meddle)]
         if meddles:
-            options = [self._die_option(ctx, s, die) for die in meddles]
-            rows.append([ctx.select("meddle", options, placeholder="Reroll any die on the table (2 Fate)")])
-        rows.append([ctx.button("pass_fate", "Pass", emoji="✋")])
+            choices = [self._die_choice(ctx, s, a) for a in meddles]
+            rows.append([ctx.select(choices, placeholder="Reroll any die on the table (2 Fate)")])
+        rows.append([ctx.button("Pass", PASS_FATE, emoji="✋")])
         return rows
 
     @staticmethod
-    def _die_option(ctx: BoardContext, s: CrownsState, die_id: str) -> discord.SelectOption:
-        die = s.die(die_id)
-        holder = ctx.game.name_of(die.holder) if die.holder else "nobody"
+    def _die_choice(ctx: Ctx, s: CrownsState, action: FateReroll | Meddle) -> Choice:
+        die = s.die(action.die)
+        holder = ctx.session.name_of(die.holder) if die.holder else "nobody"
         label = f"Die {die.id}: {FACE_NAMES[die.face] if die.face else 'not rolled'} — {holder}"
-        return discord.SelectOption(label=label[:100], value=die.id, emoji=FACE_EMOJI.get(die.face or "", "🎲"))
-
-    # -- clicks to actions ---------------------------------------------------------------------
-
-    def action_for(self, ctx: BoardContext, player: str, key: str, arg: str, values: list[str]) -> dict[str, Any]:
-        """A button (``key``, ``arg``) or select (``values``) as the engine's action JSON."""
-        if key in ("roll", "settle", "end_turn", "pass_fate"):
-            return {"type": key}
-        if key in ("assign_scroll", "overkill"):
-            die, _, rival = arg.partition(".")
-            return {"type": key, "die": die, "rival": rival}
-        if key == "give_dagger":
-            return {"type": key, "to": None if arg == "random" else arg}
-        if key == "reroll":
-            return {"type": key, "group": arg}
-        if key == "six_skulls":
-            return {"type": key, "choice": arg}
-        if key == "last_stand":
-            return {"type": key, "steal": arg == "steal"}
-        if key == "steal":
-            return {"type": key, "rival": arg}
-        if key in ("fate_reroll", "meddle") and len(values) == 1:
-            return {"type": key, "die": values[0]}
-        raise UserError("That control is not part of this game.")
+        return Choice(label=label, action=action, emoji=FACE_EMOJI.get(die.face or "", "🎲"))
 
     # -- words ---------------------------------------------------------------------------------
 
-    def narrate(self, game: Game, events: list[dict[str, Any]]) -> list[str]:
+    def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
         """One plain sentence per event worth telling."""
 
         def name(player: str | None) -> str:
             if player is None:
                 return "nobody"
-            return f"**{escape_name(game.name_of(player))}**"
+            return f"**{escape_name(session.name_of(player))}**"
 
         lines = []
         for event in events:
@@ -353,8 +322,9 @@ class CrownsSpec:
                 lines.append(line)
         return lines
 
-    def describe_options(self, options: CrownsOptions) -> str:  # type: ignore[override]
+    def describe_options(self, options: BaseModel) -> str:
         """The options in force, one line each: target, modules, timers, and every changed house rule."""
+        assert isinstance(options, CrownsOptions)
         modules = [label for key, label in MODULE_NAMES.items() if getattr(options, key)]
         lines = [
             f"Claims to win: {options.claim_target}",
@@ -389,7 +359,7 @@ class CrownsSpec:
         )
 
 
-_CONTROLS: dict[Phase, Callable[[CrownsSpec, BoardContext, CrownsState, list[BaseModel]], list[list[Any]]]] = {
+_CONTROLS: dict[Phase, Callable[[CrownsSpec, Ctx, CrownsState, list[BaseModel]], list[list[Any]]]] = {
     Phase.TURN_START: CrownsSpec._turn_start,
     Phase.SCROLL_ASSIGN: CrownsSpec._scroll_assign,
     Phase.DAGGER_ASSIGN: CrownsSpec._give_dagger,
@@ -477,10 +447,10 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
 
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
-        bot.runner.register(CrownsSpec())
+        bot.register(CrownsSpec())
         super().__init__()
 
-    @app_commands.command(name="new", description="Open a Dice of Crowns lobby here (2–6 players).")
+    @app_commands.command(name="new", description="Open a Dice of Crowns lobby here (2–6 players).", extras=PUBLIC)
     @app_commands.describe(
         target="Claims needed to win (Last Stand plays to 5).",
         fate="Advanced: Fate tokens (settle, pictured pair, Fate rerolls).",
@@ -527,8 +497,14 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
             last_stand=last_stand,
             timeouts={"fate_window": fate_window},
         )
-        await self.bot.runner.lobby.open(
-            interaction, ENGINE.kind, options, computers=bots, seating=seating, thread=thread, turn_timeout=timeout
+        await self.bot.lobby.open(
+            Reply.of(interaction),
+            ENGINE.kind,
+            options,
+            computers=bots,
+            seating=seating,
+            thread=thread,
+            turn_timeout=timeout,
         )
 
 

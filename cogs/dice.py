@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.board import static_view
 from bot.names import escape_name
+from bot.replies import Reply
 from bot.roll_worker import RollWorker
 from rules.roll import RollError, RollResult, render
 from rules.roll.limits import DEFAULT_LIMITS
@@ -90,17 +91,18 @@ class Dice(commands.Cog):
         self, interaction: discord.Interaction, expression: str, *, private: bool, label: str | None
     ) -> None:
         """Shared by the command and the button: roll, then answer with the result or a private error."""
+        reply = Reply.of(interaction, private=private)
         try:
             result = await self.worker.roll(expression)
         except RollError as error:
-            await interaction.response.send_message(f"⚠️ {error}", ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await reply.refuse(f"⚠️ {error}")
             return
         if label:
             result = dataclasses.replace(result, label=label.strip() or None)
         header = f"🎲 **{escape_name(interaction.user.display_name)}** rolled"
         body = render(result, escape=escape_name, limit=2000 - len(header) - 1)
         view = roll_again_view(result, private=private)
-        await interaction.response.send_message(
+        await reply.send(
             f"{header}\n{body}",
             ephemeral=private,
             allowed_mentions=NO_MENTIONS,

@@ -1,4 +1,4 @@
-"""Commands shared by every game: /game …, /settings and /help."""
+"""Commands shared by every table game: /game …, /settings and /help."""
 
 from __future__ import annotations
 
@@ -9,16 +9,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TabletopBot
-from bot.board import jump_url, static_view
-from bot.errors import UserError, send_ephemeral
-from bot.games import BUTTON_PREFIX, custom_id
-from bot.lobby import DEFAULT_LOBBY_TIMEOUT_S
-from bot.models import Game, Status
+from bot.errors import NoSession, NotPermitted, NotPlaying, UserError
+from bot.lobby import actor_of
+from bot.models import MAIN_VIEW, GuildSettings, Session, Status, roles_of
 from bot.names import escape_name
-from bot.permissions import DEFAULT_END_RULE, END_RULES, is_manager, may_end, may_moderate
-from bot.timers import DEFAULT_MAX_TIMEOUTS
+from bot.permissions import END_RULES, may_end, may_moderate
+from bot.replies import Reply
+from rules.engine import Viewer, visible
 
 MAX_LOG_LINES = 15
+PUBLIC_ANSWER = {"private": False}
 
 
 class GameCommands(commands.GroupCog, group_name="game", group_description="The game in this channel."):
@@ -28,116 +28,172 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         self.bot = bot
         super().__init__()
 
-    @property
-    def runner(self):
-        return self.bot.runner
+    async def live(self, interaction: discord.Interaction) -> Session:
+        """The lobby or table session in this channel, or a UserError saying there is none."""
+        assert interaction.channel_id is not None
+        session = await self.bot.service.live_table(interaction.channel_id)
+        if session is None:
+            raise NoSession("There is no game in this channel. Start one with a game's `new` command.")
+        return session
 
-    async def live(self, interaction: discord.Interaction) -> Game:
-        """The lobby or game in this channel, or a UserError saying there is none."""
-        game = await self.bot.db.live_game(interaction.channel_id)
-        if game is None:
-            raise UserError("There is no game in this channel. Start one with a game's `new` command.")
-        return game
-
-    @app_commands.command(name="status", description="Show the current board again.")
+    @app_commands.command(name="status", description="Show the current board again.", extras=PUBLIC_ANSWER)
+    @app_commands.guild_only()
     async def status(self, interaction: discord.Interaction) -> None:
-        """Post the board again; it becomes the current board."""
-        game = await self.live(interaction)
-        if game.status is Status.LOBBY:
-            url = jump_url(game)
-            await send_ephemeral(
-                interaction, f"The lobby is open: [join here]({url})." if url else "The lobby is open."
-            )
+        """Players get the board posted again (it becomes the board); anyone else a private copy."""
+        reply = Reply.of(interaction)
+        session = await self.live(interaction)
+        if session.status is Status.LOBBY:
+            await reply.send(await self.bot.lobby.jump(session), ephemeral=True)
             return
-        await self.runner.repost(game.id, interaction)
+        actor = actor_of(interaction)
+        if session.seat_of_user(actor.user_id) is None:
+            viewer = Viewer(str(actor.user_id), roles_of(session, actor))
+            await self.bot.publisher.send_private(reply, session, viewer)
+            return
+        await self.bot.publisher.post_view(session, MAIN_VIEW, reply)
 
-    @app_commands.command(name="rules", description="How to play the game in this channel, with its options.")
-    async def rules(self, interaction: discord.Interaction) -> None:
-        """A short summary of the game and the options in force (private)."""
-        game = await self.live(interaction)
-        spec = self.runner.spec(game.kind)
-        options = self.runner.options_of(game)
-        embed = discord.Embed(title=spec.engine.title, description=spec.rules_summary()[:4000])
-        embed.add_field(name="Options in force", value=spec.describe_options(options)[:1024] or "defaults")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+    @app_commands.command(name="rules", description="How to play a game, with the options in force here.")
+    @app_commands.describe(game="Which game (default: the one in this channel).")
+    @app_commands.guild_only()
+    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """A short summary of a game and, for the game in this channel, the options in force (private)."""
+        reply = Reply.of(interaction)
+        session = None if game else await self.live(interaction)
+        kind_name = game or (session.kind if session else "")
+        if kind_name not in self.bot.specs:
+            raise UserError("I don't know that game. Pick one from the list.")
+        spec = self.bot.specs[kind_name]
+        embed = discord.Embed(title=spec.kind.title, description=spec.rules_summary()[:4000])
+        if spec.legend:
+            embed.add_field(name="Key", value=spec.legend[:1024], inline=False)
+        if session is not None:
+            options = spec.kind.parse_options(session.engine_options)
+            embed.add_field(name="Options in force", value=spec.describe_options(options)[:1024] or "defaults")
+        await reply.send(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="end", description="End the game in this channel (host or Manage Server).")
+    @rules.autocomplete("game")
+    async def _games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=spec.kind.title, value=kind)
+            for kind, spec in self.bot.specs.items()
+            if current.lower() in spec.kind.title.lower()
+        ][:25]
+
+    @app_commands.command(name="end", description="End the game in this channel.")
+    @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
         """Ask to confirm ending the game, if the server's rule allows this member."""
-        game = await self.live(interaction)
+        reply = Reply.of(interaction)
+        session = await self.live(interaction)
         rule = await self.end_rule(interaction)
-        if not may_end(game, interaction, rule):
-            raise UserError(f"On this server, games are ended by {END_RULES[rule]}.")
-        await self.confirm(interaction, game, "end", "End the game for everyone?", "Yes, end it")
+        if not may_end(session, actor_of(interaction), rule):
+            raise NotPermitted(f"On this server, games are ended by {END_RULES[rule]}.")
+        await self.bot.interactions.confirm(reply, session, "end")
 
     async def end_rule(self, interaction: discord.Interaction) -> str:
         """The server's rule for who may end games."""
-        settings = await self.bot.db.guild_settings(interaction.guild_id) if interaction.guild_id else {}
-        return settings.get("end_by", DEFAULT_END_RULE)
+        return (await self.settings_of(interaction)).end_by
+
+    async def settings_of(self, interaction: discord.Interaction) -> GuildSettings:
+        """The server's settings (defaults outside a server)."""
+        if interaction.guild_id is None:
+            return GuildSettings()
+        return await self.bot.store.guild_settings(interaction.guild_id)
 
     @app_commands.command(name="leave", description="Leave the game in this channel.")
+    @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
-        """Ask to confirm leaving a running game."""
-        game = await self.live(interaction)
-        if game.seat_of_user(interaction.user.id) is None:
-            raise UserError("You're not playing in this game.")
-        if game.status is Status.LOBBY:
+        """Ask to confirm leaving a running game (a lobby has its own Leave button)."""
+        reply = Reply.of(interaction)
+        session = await self.live(interaction)
+        if session.seat_of_user(interaction.user.id) is None:
+            raise NotPlaying("You're not playing in this game.")
+        if session.status is Status.LOBBY:
             raise UserError("Use the lobby's Leave button.")
-        await self.confirm(interaction, game, "leave", "Leave this game? You can't come back to it.", "Yes, leave")
-
-    async def confirm(self, interaction: discord.Interaction, game: Game, what: str, text: str, label: str) -> None:
-        """An ephemeral question with one confirm button, routed like any board button."""
-        button = discord.ui.Button(
-            label=label, style=discord.ButtonStyle.danger, custom_id=custom_id(BUTTON_PREFIX, game, f"confirm_{what}")
-        )
-        await interaction.response.send_message(text, view=static_view([[button]]), ephemeral=True)
+        await self.bot.interactions.confirm(reply, session, "leave")
 
     @app_commands.command(name="kick", description="Remove a player from the game (host or Manage Server).")
-    @app_commands.describe(member="The player to remove.")
-    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        """Remove a player from the lobby or the running game."""
-        game = await self.live(interaction)
-        if not may_moderate(game, interaction):
-            raise UserError(f"Only the host, <@{game.host_id}>, or someone with Manage Server can kick players.")
-        if game.seat_of_user(member.id) is None:
-            raise UserError(f"{escape_name(member.display_name)} is not in this game.")
-        await self.runner.kick(interaction, game, member.id)
+    @app_commands.describe(player="The player to remove (computer players too).")
+    @app_commands.guild_only()
+    async def kick(self, interaction: discord.Interaction, player: str) -> None:
+        """Remove a player (a member or a computer seat) from the lobby or the running game."""
+        reply = Reply.of(interaction)
+        session = await self.live(interaction)
+        actor = actor_of(interaction)
+        if not may_moderate(session, actor):
+            raise NotPermitted(f"Only the host, <@{session.host_id}>, or someone with Manage Server can kick players.")
+        seat = next((s for s in session.seats if not s.left and _seat_key(s) == player), None)
+        if seat is None:
+            raise NotPlaying("That player is not in this game. Pick one from the list.")
+        by = "the host" if actor.user_id == session.host_id else "a moderator"
+        name = escape_name(seat.name)
+        if session.status is Status.LOBBY:
+            await self.bot.lobby.change(session.id, actor, lambda s, a: self.bot.lobby.drop(s, _seat_key(seat)), None)
+        else:
+            await self.bot.service.remove_player(session.id, seat.player, actor=actor)
+            await self.bot.publisher.announce(session, f"{name} was removed from the game by {by}.")
+        await reply.send(f"{name} was removed from the game.", ephemeral=True)
+
+    @kick.autocomplete("player")
+    async def _seated(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        assert interaction.channel_id is not None
+        session = await self.bot.service.live_table(interaction.channel_id)
+        if session is None:
+            return []
+        return [
+            app_commands.Choice(name=(s.name + (" (computer)" if s.computer else ""))[:100], value=_seat_key(s))
+            for s in session.seats
+            if not s.left and current.lower() in s.name.lower()
+        ][:25]
 
     @app_commands.command(name="log", description="What happened recently in this channel's game.")
+    @app_commands.guild_only()
     async def log(self, interaction: discord.Interaction) -> None:
-        """The last events of this channel's game, narrated (private)."""
-        game = await self.live(interaction)
-        spec = self.runner.spec(game.kind)
+        """The last events of this channel's game, narrated, as this member may see them (private)."""
+        reply = Reply.of(interaction)
+        session = await self.live(interaction)
+        spec = self.bot.specs[session.kind]
+        actor = actor_of(interaction)
+        viewer = Viewer(str(actor.user_id), roles_of(session, actor))
         lines: list[str] = []
-        for entry in await self.bot.db.log_entries(game.id, last=MAX_LOG_LINES):
+        for entry in await self.bot.store.log_entries(session.id, last=MAX_LOG_LINES):
             if entry.action.get("how") == "timeout" and entry.actor:
-                lines.append(f"⏰ Time ran out for {escape_name(game.name_of(entry.actor))}; the bot chose for them.")
-            lines += spec.narrate(game, entry.events)
+                name = escape_name(self.bot.service.display_name(session, entry.actor))
+                lines.append(f"⏰ Time ran out for {name}; the bot chose for them.")
+            lines += spec.narrate(session, [e for e in entry.events if visible(e, viewer)])
         text = "\n".join(f"• {line}" for line in lines[-MAX_LOG_LINES:]) or "Nothing has happened yet."
-        await send_ephemeral(interaction, text[:2000])
+        await reply.send(text[:2000], ephemeral=True)
 
     @app_commands.command(name="history", description="Recent games and their winners.")
     @app_commands.describe(scope="This channel (default) or the whole server.")
     @app_commands.choices(
         scope=[app_commands.Choice(name="channel", value="channel"), app_commands.Choice(name="server", value="server")]
     )
+    @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction, scope: str = "channel") -> None:
         """Recent finished games, with winners (private)."""
-        games = await self.bot.db.history(
+        reply = Reply.of(interaction)
+        sessions = await self.bot.store.history(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id if scope == "channel" else None,
             limit=10,
         )
         lines = []
-        for game in games:
-            title = self.runner.specs[game.kind].engine.title if game.kind in self.runner.specs else game.kind
-            if game.status is Status.FINISHED:
-                names = ", ".join(escape_name(game.name_of(p)) for p in game.winners or [])
+        for session in sessions:
+            spec = self.bot.specs.get(session.kind)
+            title = spec.kind.title if spec else session.kind
+            if session.status is Status.FINISHED:
+                names = ", ".join(escape_name(session.name_of(p)) for p in session.winners or [])
                 result = f"won by **{names}**"
             else:
                 result = "ended early"
-            lines.append(f"<t:{int(game.updated_at)}:d> · {title} · {result} · <#{game.channel_id}>")
-        await send_ephemeral(interaction, "\n".join(lines) or "No finished games yet.")
+            lines.append(f"<t:{int(session.updated_at)}:d> · {title} · {result} · <#{session.channel_id}>")
+        await reply.send("\n".join(lines) or "No finished games yet.", ephemeral=True)
+
+
+def _seat_key(seat: Any) -> str:
+    """How /game kick names a seat: the member's id, or the computer seat's name."""
+    return str(seat.user_id) if seat.user_id is not None else f"cpu:{seat.name}"
 
 
 class BotCommands(commands.Cog):
@@ -153,6 +209,7 @@ class BotCommands(commands.Cog):
         max_timeouts="Missed decisions in a row before a computer (or nobody) takes the seat.",
         threads="Start each new game in its own thread.",
         end_by="Who may end a game early.",
+        lobbies_per_member="Open lobbies one member may host at once.",
     )
     @app_commands.choices(
         end_by=[app_commands.Choice(name=text, value=rule) for rule, text in END_RULES.items()],
@@ -167,45 +224,57 @@ class BotCommands(commands.Cog):
         max_timeouts: app_commands.Range[int, 1, 20] | None = None,
         threads: bool | None = None,
         end_by: str | None = None,
+        lobbies_per_member: app_commands.Range[int, 1, 10] | None = None,
     ) -> None:
         """Show the server's game settings, changing the ones given."""
-        if not is_manager(interaction):
-            raise UserError("Only members with Manage Server can change these settings.")
+        reply = Reply.of(interaction)
+        if not actor_of(interaction).manager:
+            raise NotPermitted("Only members with Manage Server can change these settings.")
         assert interaction.guild_id is not None
-        data: dict[str, Any] = await self.bot.db.guild_settings(interaction.guild_id)
+        current = await self.bot.store.guild_settings(interaction.guild_id)
         changes = {
             "lobby_timeout_s": None if lobby_minutes is None else lobby_minutes * 60,
             "turn_timeout_s": turn_seconds,
             "max_timeouts": max_timeouts,
             "threads": threads,
             "end_by": end_by,
+            "lobbies_per_member": lobbies_per_member,
         }
         changes = {k: v for k, v in changes.items() if v is not None}
         if changes:
-            data |= changes
-            await self.bot.db.set_guild_settings(interaction.guild_id, data)
-        turn = data.get("turn_timeout_s")
+            current = current.model_copy(update=changes)
+            await self.bot.store.set_guild_settings(interaction.guild_id, current)
+        turn = current.turn_timeout_s
         lines = [
-            f"Lobbies close after **{data.get('lobby_timeout_s', DEFAULT_LOBBY_TIMEOUT_S) // 60} min**.",
+            f"Lobbies close after **{current.lobby_timeout_s // 60} min**.",
             f"Decision timer: **{f'{turn} s' if turn else 'each game’s default'}**.",
-            f"A seat is taken over after **{data.get('max_timeouts', DEFAULT_MAX_TIMEOUTS)}** missed decisions.",
-            f"New games start **{'in their own thread' if data.get('threads') else 'in the channel'}**.",
-            f"Games can be ended by **{END_RULES[data.get('end_by', DEFAULT_END_RULE)]}**.",
+            f"A seat is taken over after **{current.max_timeouts}** missed decisions.",
+            f"New games start **{'in their own thread' if current.threads else 'in the channel'}**.",
+            f"Games can be ended by **{END_RULES[current.end_by]}**.",
+            f"Each member may host **{current.lobbies_per_member}** open "
+            f"lobb{'y' if current.lobbies_per_member == 1 else 'ies'} at once.",
         ]
-        await send_ephemeral(interaction, ("Saved. " if changes else "") + "\n".join(lines))
+        await reply.send(("Saved. " if changes else "") + "\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="help", description="What this bot can do.")
     async def help(self, interaction: discord.Interaction) -> None:
-        """What the bot can do (private)."""
-        games = "\n".join(f"• `/{kind} new` — {spec.engine.title}" for kind, spec in self.bot.runner.specs.items())
+        """What the bot can do, with the rules in force on this server (private)."""
+        reply = Reply.of(interaction)
+        games = "\n".join(
+            f"• `/{spec.command or kind} new` — {spec.kind.title}" for kind, spec in self.bot.specs.items()
+        )
+        rule = "the host or members with Manage Server"
+        if interaction.guild_id is not None:
+            rule = END_RULES[(await self.bot.store.guild_settings(interaction.guild_id)).end_by]
         text = (
             "**Tabletop games in chat**\n"
             f"{games or '• (no games loaded)'}\n"
             "• `/roll` — roll dice, e.g. `/roll 4d6kh3`\n"
-            "• `/game status | rules | log | leave | end | kick | history` — the game in this channel\n"
+            "• `/game status | rules | log | leave | end | kick | history` — the game in this channel "
+            f"(games here are ended by {rule})\n"
             "• `/settings` — server defaults (Manage Server)"
         )
-        await send_ephemeral(interaction, text)
+        await reply.send(text, ephemeral=True)
 
 
 async def setup(bot: TabletopBot) -> None:

@@ -6,6 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.replies import Reply
+
 
 class Meta(commands.Cog):
     """The bot's own commands."""
@@ -16,7 +18,7 @@ class Meta(commands.Cog):
     @app_commands.command(name="ping", description="Check that the bot is awake.")
     async def ping(self, interaction: discord.Interaction) -> None:
         """Answer at once; the cheapest possible round trip (also the benchmark baseline)."""
-        await interaction.response.send_message("Pong!", ephemeral=True)
+        await Reply.of(interaction, private=True).send("Pong!")
 
 
 async def setup(bot: commands.Bot) -> None:

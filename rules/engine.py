@@ -20,6 +20,7 @@ capability                  what the core does with it
 :class:`Permissions`        who may take an action (GM, owner of a record…), checked before apply
 :class:`Records`            sub-records with their own version, so unrelated edits never collide
 :class:`Undo`               undo and redo built on the log
+:class:`ForcedMoves`        the bot takes a move the player has no real choice about, and says so
 ==========================  =====================================================================
 """
 
@@ -115,6 +116,12 @@ def visible(event: Mapping[str, Any], viewer: Viewer) -> bool:
 StateT = TypeVar("StateT", bound=BaseModel)
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
 ActionT = TypeVar("ActionT", bound=BaseModel)
+# Capabilities that only take a state (or an action) are contravariant in it, and those that only
+# return an action covariant: a protocol's type variables must say so.
+StateIn = TypeVar("StateIn", bound=BaseModel, contravariant=True)
+OptionsIn = TypeVar("OptionsIn", bound=BaseModel, contravariant=True)
+ActionIn = TypeVar("ActionIn", bound=BaseModel, contravariant=True)
+ActionOut = TypeVar("ActionOut", bound=BaseModel, covariant=True)
 
 
 @dataclass(slots=True)
@@ -125,17 +132,25 @@ class Outcome(Generic[StateT]):
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
-class Engine(Protocol[OptionsT, StateT, ActionT]):
+class Engine(Protocol[OptionsIn, StateT, ActionT]):
     """What every game gives the core."""
 
     kind: str
     """Stable short name stored with each session (``crowns``)."""
     title: str
     """Name shown to players (``Dice of Crowns``)."""
-    options_model: type[OptionsT]
-    state_model: type[StateT]
 
-    def start(self, options: OptionsT, players: Sequence[str], dice: DiceSource) -> Outcome[StateT]:
+    @property
+    def options_model(self) -> type[BaseModel]:
+        """The model of the options a session is opened with."""
+        ...
+
+    @property
+    def state_model(self) -> type[StateT]:
+        """The model of the state."""
+        ...
+
+    def start(self, options: OptionsIn, players: Sequence[str], dice: DiceSource) -> Outcome[StateT]:
         """Set up a new session; ``players`` are the seated player ids in seat order (may be empty)."""
         ...
 
@@ -152,27 +167,27 @@ class Engine(Protocol[OptionsT, StateT, ActionT]):
 
 
 @runtime_checkable
-class Turns(Protocol[StateT, ActionT]):
+class Turns(Protocol[StateIn, ActionOut]):
     """The game waits on named decisions by named players."""
 
-    def prompts(self, state: StateT) -> list[Prompt]:
+    def prompts(self, state: StateIn) -> list[Prompt]:
         """Who must act now, and on what. Empty when nobody must (or the game is over)."""
         ...
 
-    def legal_actions(self, state: StateT, player: str) -> Sequence[ActionT]:
+    def legal_actions(self, state: StateIn, player: str) -> Sequence[ActionOut]:
         """Every action ``player`` may take now (empty if none)."""
         ...
 
-    def default_action(self, state: StateT, player: str) -> ActionT:
+    def default_action(self, state: StateIn, player: str) -> ActionOut:
         """The documented default taken for ``player`` when their decision times out."""
         ...
 
 
 @runtime_checkable
-class ComputerPlayers(Protocol[StateT, ActionT]):
+class ComputerPlayers(Protocol[StateIn, ActionOut]):
     """A seat can be played by the computer."""
 
-    def computer_action(self, state: StateT, player: str, dice: DiceSource) -> ActionT:
+    def computer_action(self, state: StateIn, player: str, dice: DiceSource) -> ActionOut:
         """The action a computer player in ``player``'s seat takes now."""
         ...
 
@@ -181,8 +196,15 @@ class ComputerPlayers(Protocol[StateT, ActionT]):
 class Seats(Protocol[StateT]):
     """Players sit at a table: the core runs a lobby, leaving and kicking, winners and rematches."""
 
-    min_players: int
-    max_players: int
+    @property
+    def min_players(self) -> int:
+        """The fewest players the game can seat."""
+        ...
+
+    @property
+    def max_players(self) -> int:
+        """The most players the game can seat."""
+        ...
 
     def remove_player(self, state: StateT, player: str, dice: DiceSource) -> Outcome[StateT]:
         """``player`` leaves mid-game; the game decides what happens to their seat."""
@@ -203,10 +225,10 @@ class HiddenInformation(Protocol[StateT]):
 
 
 @runtime_checkable
-class Permissions(Protocol[StateT, ActionT]):
+class Permissions(Protocol[StateIn, ActionIn]):
     """Who may take which action, beyond whose turn it is."""
 
-    def authorize(self, state: StateT, actor: str, roles: frozenset[str], action: ActionT) -> None:
+    def authorize(self, state: StateIn, actor: str, roles: frozenset[str], action: ActionIn) -> None:
         """Raise NotPermitted with a reason if ``actor`` (holding ``roles``) may not take ``action``.
 
         Permission only: whether the action is legal *now* is still ``apply``'s to decide.
@@ -215,20 +237,31 @@ class Permissions(Protocol[StateT, ActionT]):
 
 
 @runtime_checkable
-class Records(Protocol[StateT]):
+class Records(Protocol[StateIn]):
     """The state is made of records (a company, each troupe…) that change independently."""
 
-    def records(self, state: StateT) -> Mapping[str, object]:
+    def records(self, state: StateIn) -> Mapping[str, object]:
         """Every record by a stable key. The core versions a record each time its value changes."""
         ...
 
 
 @runtime_checkable
-class Undo(Protocol[ActionT]):
+class Undo(Protocol[ActionIn]):
     """Actions can be taken back; the core rebuilds the state from the log without them."""
 
-    def undoable(self, action: ActionT) -> bool:
+    def undoable(self, action: ActionIn) -> bool:
         """Whether ``action`` may be undone (and redone) once taken."""
+        ...
+
+
+@runtime_checkable
+class ForcedMoves(Protocol[StateIn, ActionOut]):
+    """Some decisions have only one real answer; the bot takes it instead of asking for a click."""
+
+    def forced_action(self, state: StateIn, player: str) -> ActionOut | None:
+        """The action ``player`` has no real choice about now (the only legal one, or one of several
+        equivalent ones), or None when the choice is theirs. A dramatic moment that has one legal
+        answer, such as the roll that starts a turn, is still the player's to take: return None."""
         ...
 
 

@@ -12,8 +12,8 @@ import discord
 import pytest
 
 from bot.board import compose
-from bot.games import BoardContext
-from bot.models import Game, Seat, Status
+from bot.models import Seat, Session, Status
+from bot.spec import ViewContext
 from cogs.crowns import CrownsSpec
 from rules.crowns.engine import ENGINE
 from rules.crowns.playout import SeededDice, random_options
@@ -24,9 +24,9 @@ GAMES = 120
 LONG_NAME = "Ｗ" * 32  # the longest display name, in wide characters
 
 
-def table(players: int, options: dict) -> Game:
+def table(players: int, options: dict) -> Session:
     seats = [Seat(player=f"P{i}", user_id=10**18 + i, name=f"{LONG_NAME[:31]}{i}") for i in range(1, players + 1)]
-    return Game(
+    return Session(
         id=987654321,
         guild_id=1,
         channel_id=2,
@@ -39,7 +39,7 @@ def table(players: int, options: dict) -> Game:
     )
 
 
-def wire(game: Game, ctx: BoardContext) -> dict:
+def wire(game: Session, ctx: ViewContext) -> dict:
     """The message body discord.py would send for this board."""
     payload = compose(game, ENGINE.title, ctx.prompts, CrownsSpec().render(ctx), [])
     return {
@@ -63,7 +63,7 @@ def test_every_board_fits_discords_limits(seed: int) -> None:
         while True:
             game.status = Status.FINISHED if ENGINE.winners(state) else Status.ACTIVE
             game.winners = ENGINE.winners(state)
-            ctx = BoardContext(game=game, state=state, prompts=ENGINE.prompts(state), events=events)
+            ctx = ViewContext(session=game, state=state, prompts=ENGINE.prompts(state), events=events)
             body = wire(game, ctx)
             try:
                 check_message(body)

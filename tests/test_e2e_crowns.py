@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from bot.app import TabletopBot
-from bot.models import Game, Status
+from bot.models import Session, Status
 from bot.replay import replay
 from rules.crowns.engine import ENGINE
 from rules.crowns.playout import SeededDice
@@ -44,32 +44,38 @@ async def open_and_start(
     for member in others:
         await (await fake.click(lobby, "Join", member)).message()
     await (await fake.click(lobby, "Start", host)).message()
-    return await fake.wait_for_message(channel, lambda m: bool(m.buttons) and bool(m.mentions))
+    # The first board: the lobby itself when the host plays first (nobody to ping), else a new message.
+    return await fake.wait_for_message(channel, lambda m: bool(m.buttons) and "waiting for" in m.content)
 
 
-async def game_of(bot: TabletopBot, channel: Channel) -> Game:
-    """The channel's game once the bot has finished with the latest click (it holds the lock until then)."""
-    async with bot.runner.lock(channel.id):
-        game = await bot.db.live_game(channel.id)
-        if game is None:
-            game = (await bot.db.history(guild_id=None, channel_id=channel.id, limit=1))[0]
+def action_type(value: str) -> str:
+    """The engine action type a control's encoded action (its custom_id tail or option value) takes."""
+    return value.split(";")[0]
+
+
+async def game_of(bot: TabletopBot, channel: Channel) -> Session:
+    """The channel's game once the bot has finished with the latest click (every change and drawing is done)."""
+    await bot.settled()
+    game = await bot.service.live_table(channel.id)
+    if game is None:
+        game = (await bot.store.history(guild_id=None, channel_id=channel.id, limit=1))[0]
     return game
 
 
-def member_of(fake: FakeDiscord, game: Game, player: str) -> Member:
+def member_of(fake: FakeDiscord, game: Session, player: str) -> Member:
     return fake.users[game.seat_of_player(player).user_id]
 
 
-async def play_one_click(fake: FakeDiscord, bot: TabletopBot, channel: Channel, rng: random.Random) -> Game:
+async def play_one_click(fake: FakeDiscord, bot: TabletopBot, channel: Channel, rng: random.Random) -> Session:
     """Whoever must act clicks one of the controls meant for them on the current board."""
     game = await game_of(bot, channel)
-    prompt = bot.runner.prompts_of(game)[0]
+    prompt = bot.service.prompts(game)[0]
     member = member_of(fake, game, prompt.player)
-    board = fake.message(game.board_message_id)
+    board = fake.message(game.board.message_id)
     assert board is not None and not board.deleted
-    legal = {a.model_dump()["type"] for a in ENGINE.legal_actions(bot.runner.state_of(game), prompt.player)}
-    buttons = [b for b in board.buttons if b["custom_id"].split(":")[3] in legal]
-    selects = [s for s in board.selects if s["custom_id"].split(":")[3] in legal]
+    legal = {a.model_dump()["type"] for a in ENGINE.legal_actions(bot.service.state_of(game), prompt.player)}
+    buttons = [b for b in board.buttons if action_type(b["custom_id"].split(":", 3)[3]) in legal]
+    selects = [s for s in board.selects if action_type(s["options"][0]["value"]) in legal]
     if selects and rng.random() < 0.3:
         menu = rng.choice(selects)
         choice = rng.choice(menu["options"])["value"]
@@ -86,11 +92,11 @@ async def test_full_three_player_game_by_clicks_with_a_restart(fake: FakeDiscord
     clock = FakeClock()
     db = tmp_path / "crowns.sqlite3"
     bot = await crowns_bot(make_bot, clock, db_path=db)
-    bot.runner.dice = SeededDice(7)
+    bot.service.dice = SeededDice(7)
     channel = fake.channels[0]
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     first = await open_and_start(fake, channel, alice, [bob, carol], fate=True, legendary=True, overkill=True)
-    assert len(first.mentions) == 1
+    assert len(first.mentions) <= 1 and alice.id not in first.mentions  # Alice clicked Start: no ping for her
     rng = random.Random(3)
     clicks = 0
     restarted = False
@@ -102,14 +108,14 @@ async def test_full_three_player_game_by_clicks_with_a_restart(fake: FakeDiscord
         if clicks == 25 and not restarted:
             await bot.close()
             bot = await crowns_bot(make_bot, clock, db_path=db)
-            bot.runner.dice = SeededDice(8)
+            bot.service.dice = SeededDice(8)
             restarted = True
     assert restarted and game.status is Status.FINISHED and game.winners
-    final = fake.message(game.board_message_id)
+    final = fake.message(game.board.message_id)
     assert final is not None and "final standings" in str(final.embeds) and "🏆" in final.content
     assert any(b.get("label") == "Rematch" for b in final.buttons)
-    entries = await bot.db.log_entries(game.id)
-    assert replay(ENGINE, game, entries).model_dump(mode="json") == game.state
+    entries = await bot.store.log_entries(game.id)
+    assert replay(bot.registry.get("crowns"), game.engine_options, entries).model_dump(mode="json") == game.state
     history = await (await fake.slash(channel, bob, "game history")).message()
     assert "Dice of Crowns" in history.content and "won by" in history.content
     for message in fake.messages(channel):
@@ -118,7 +124,7 @@ async def test_full_three_player_game_by_clicks_with_a_restart(fake: FakeDiscord
 
 async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
-    bot.runner.dice = SeededDice(11)
+    bot.service.dice = SeededDice(11)
     channel = fake.channels[1]
     alice = fake.members[0]
     lobby = await (await fake.slash(channel, alice, "crowns new", options={"bots": 1})).message()
@@ -128,10 +134,10 @@ async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: M
     game = await game_of(bot, channel)
     clicks = 0
     while game.status is Status.ACTIVE:
-        prompts = bot.runner.prompts_of(game)
+        prompts = bot.service.prompts(game)
         if game.seat_of_player(prompts[0].player).computer:
             # Computers move on their own: wait until the board shows their move (it is committed by then).
-            board = fake.message(game.board_message_id)
+            board = fake.message(game.board.message_id)
             seen = (board.edits if board else 0, len(fake.messages(channel)))
             await fake.wait_for(lambda b=board, s=seen: (b.edits if b else 0, len(fake.messages(channel))) != s)
         else:
@@ -140,7 +146,7 @@ async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: M
             assert clicks < 1000
         game = await game_of(bot, channel)
     assert game.status is Status.FINISHED
-    hows = {e.action.get("how") for e in await bot.db.log_entries(game.id)}
+    hows = {e.action.get("how") for e in await bot.store.log_entries(game.id)}
     assert "computer" in hows
 
 
@@ -149,12 +155,12 @@ async def test_rival_chooses_who_gets_a_dagger_rolled_for_a_scroll(fake: FakeDis
     channel = fake.channels[0]
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     # Alice goes first and rolls S C K K C D K; Bob rolls her scroll (die 1) and gets a dagger.
-    bot.runner.dice = ScriptedDice(
+    bot.service.dice = ScriptedDice(
         {"first_player": [1], **per_die(d1="SD", d2="C", d3="K", d4="K", d5="C", d6="D", d7="K")}
     )
     board = await open_and_start(fake, channel, alice, [bob, carol])
     await (await fake.click(board, "Roll 7 dice", alice)).message()
-    board = fake.message((await game_of(bot, channel)).board_message_id)
+    board = fake.message((await game_of(bot, channel)).board.message_id)
     await (await fake.click(board, f"Scroll 1 → {bob.display_name}", alice)).message()
     ask = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
     assert "choose who gets the dagger" in ask.content
@@ -162,7 +168,7 @@ async def test_rival_chooses_who_gets_a_dagger_rolled_for_a_scroll(fake: FakeDis
     assert refused.ephemeral and "Not your move" in refused.content
     await (await fake.click(ask, f"Dagger → {carol.display_name}", bob)).message()
     game = await game_of(bot, channel)
-    state = bot.runner.state_of(game)
+    state = bot.service.state_of(game)
     assert state.die("1").holder == "P3" and state.die("1").face == "DAGGER"
     log = await (await fake.slash(channel, carol, "game log")).message()
     assert f"**{bob.display_name}** rolled **{alice.display_name}**'s scroll: 🗡️ Betrayal." in log.content
@@ -176,14 +182,14 @@ async def open_fate_window(
     (2 Fate) may meddle with one of his dice before they are scored. ``meddled``: what die 1 rolls next.
     Returns the board showing the fate window."""
     script = per_die(d1="KC" + meddled, d2="KC", d3="KC", d4="KK", d5="KK", d6="KK", d7="CD")
-    bot.runner.dice = ScriptedDice({"first_player": [1], **script})
+    bot.service.dice = ScriptedDice({"first_player": [1], **script})
     board = await open_and_start(fake, channel, alice, [bob], fate=True)
     await (await fake.click(board, "Roll 7 dice", alice)).message()
-    board = fake.message((await game_of(bot, channel)).board_message_id)
+    board = fake.message((await game_of(bot, channel)).board.message_id)
     await (await fake.click(board, "Take 2 Fate", alice)).message()
     board = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
     await (await fake.click(board, "Roll 7 dice", bob)).message()
-    window = fake.message((await game_of(bot, channel)).board_message_id)
+    window = fake.message((await game_of(bot, channel)).board.message_id)
     assert window is not None and "Fate window" in str(window.embeds) and window.mentions == []
     return window
 
@@ -193,10 +199,11 @@ async def test_fate_window_meddle_by_another_player(fake: FakeDiscord, make_bot:
     channel = fake.channels[0]
     alice, bob = fake.members[0], fake.members[1]
     window = await open_fate_window(fake, bot, channel, alice, bob, meddled="D")
-    meddle = next(s for s in window.selects if ":meddle" in s["custom_id"])
-    await (await fake.select(window, meddle["custom_id"], ["1"], alice)).message()
+    meddle = next(s for s in window.selects if action_type(s["options"][0]["value"]) == "meddle")
+    die_1 = next(o["value"] for o in meddle["options"] if o["value"].endswith('die="1"'))
+    await (await fake.select(window, meddle["custom_id"], [die_1], alice)).message()
     game = await game_of(bot, channel)
-    state = bot.runner.state_of(game)
+    state = bot.service.state_of(game)
     assert state.seat("P1").fate == 0
     assert state.die("1").face == "DAGGER"
     log = await (await fake.slash(channel, bob, "game log")).message()
@@ -206,15 +213,15 @@ async def test_fate_window_meddle_by_another_player(fake: FakeDiscord, make_bot:
 async def test_roll_deadline_rolls_for_the_player(fake: FakeDiscord, make_bot: MakeBot) -> None:
     clock = FakeClock()
     bot = await crowns_bot(make_bot, clock)
-    bot.runner.dice = SeededDice(1)
+    bot.service.dice = SeededDice(1)
     channel = fake.channels[0]
     alice, bob = fake.members[0], fake.members[1]
     await open_and_start(fake, channel, alice, [bob], timeout=60)
     game = await game_of(bot, channel)
-    first = bot.runner.prompts_of(game)[0].player
+    first = bot.service.prompts(game)[0].player
     clock.advance(61)
     await fake.wait_for(lambda: any("rolled" in str(m.embeds) for m in fake.messages(channel)), what="the roll")
     await game_of(bot, channel)
-    entries = await bot.db.log_entries(game.id)
+    entries = await bot.store.log_entries(game.id)
     assert entries[1].action == {"kind": "act", "how": "timeout", "action": {"type": "roll"}}
     assert entries[1].actor == first

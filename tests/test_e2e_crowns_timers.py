@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bot.replay import replay
-from rules.crowns.engine import ENGINE
 from rules.crowns.playout import SeededDice
 from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
@@ -17,7 +16,7 @@ async def test_timeout_one_missed_decision_applies_one_default(fake: FakeDiscord
     bot = await crowns_bot(make_bot, clock)
     channel = fake.channels[0]
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
-    bot.runner.dice = ScriptedDice(
+    bot.service.dice = ScriptedDice(
         {"first_player": [1], **per_die(d1="S", d2="S", d3="S", d4="K", d5="K", d6="C", d7="D")}
     )
     board = await open_and_start(fake, channel, alice, [bob, carol], timeout=60)
@@ -25,7 +24,7 @@ async def test_timeout_one_missed_decision_applies_one_default(fake: FakeDiscord
     clock.advance(61)  # Alice misses one decision
     await fake.wait_for(lambda: any("Time ran out" in m.content for m in fake.messages(channel)), what="a default")
     game = await game_of(bot, channel)
-    timeouts = [e for e in await bot.db.log_entries(game.id) if e.action.get("how") == "timeout"]
+    timeouts = [e for e in await bot.store.log_entries(game.id) if e.action.get("how") == "timeout"]
     assert [e.action["action"]["type"] for e in timeouts] == ["assign_scroll"]
     seat = game.seat_of_player("P1")
     assert seat.timeouts == 1 and not seat.computer
@@ -42,20 +41,20 @@ async def test_timeout_of_an_optional_fate_window_is_not_a_missed_turn(fake: Fak
     clock.advance(21)
     await fake.wait_for(lambda: "Fate window" not in str(window.embeds) or not window.buttons)
     game = await game_of(bot, channel)
-    passed = [e for e in await bot.db.log_entries(game.id) if e.action.get("how") == "timeout"]
+    passed = [e for e in await bot.store.log_entries(game.id) if e.action.get("how") == "timeout"]
     assert [(e.actor, e.action["action"]["type"]) for e in passed] == [("P1", "pass_fate")]
     assert game.seat_of_player("P1").timeouts == 0
 
 
 async def test_random_seating_replays_exactly(fake: FakeDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
-    bot.runner.dice = SeededDice(3)
+    bot.service.dice = SeededDice(3)
     channel = fake.channels[0]
     await open_and_start(fake, channel, fake.members[0], [fake.members[1], fake.members[2]], seating="random")
     game = await game_of(bot, channel)
-    entries = await bot.db.log_entries(game.id)
+    entries = await bot.store.log_entries(game.id)
     assert entries[0].action["seating_dice"]  # the shuffle's own rolls, apart from the engine's
-    assert replay(ENGINE, game, entries).model_dump(mode="json") == game.state
+    assert replay(bot.registry.get("crowns"), game.engine_options, entries).model_dump(mode="json") == game.state
 
 
 async def test_restart_resumes_a_computer_players_move(fake: FakeDiscord, make_bot: MakeBot, tmp_path) -> None:
@@ -63,22 +62,22 @@ async def test_restart_resumes_a_computer_players_move(fake: FakeDiscord, make_b
     db = tmp_path / "cpu.sqlite3"
     bot = await crowns_bot(make_bot, clock, db_path=db)
     bot.settings.computer_delay = 3600  # the bot stops before the computer gets to move
-    bot.runner.dice = ScriptedDice({"first_player": [2]})
+    bot.service.dice = ScriptedDice({"first_player": [2]})
     channel = fake.channels[0]
     alice = fake.members[0]
     lobby = await (await fake.slash(channel, alice, "crowns new", options={"bots": 1})).message()
     await (await fake.click(lobby, "Start", alice)).message()
     await bot.close()
     restarted = await crowns_bot(make_bot, clock, db_path=db)
-    restarted.runner.dice = SeededDice(2)
+    restarted.service.dice = SeededDice(2)
     await fake.wait_for_message(channel, lambda m: "Computer 1** rolled" in str(m.embeds), timeout=10)
     game = await game_of(restarted, channel)
-    assert [e.action["how"] for e in await restarted.db.log_entries(game.id)][:2] == ["core", "computer"]
+    assert [e.action["how"] for e in await restarted.store.log_entries(game.id)][:2] == ["core", "computer"]
 
 
 async def test_a_returning_player_takes_their_seat_back(fake: FakeDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
-    bot.runner.dice = ScriptedDice(
+    bot.service.dice = ScriptedDice(
         {"first_player": [1], **per_die(d1="C", d2="C", d3="K", d4="K", d5="D", d6="D", d7="K")}
     )
     channel = fake.channels[0]
@@ -86,7 +85,7 @@ async def test_a_returning_player_takes_their_seat_back(fake: FakeDiscord, make_
     board = await open_and_start(fake, channel, alice, [bob])
     game = await game_of(bot, channel)
     game.seat_of_player("P1").computer = True  # as after missed turns (stored without waking the computer)
-    assert await bot.db.save_game(game, game.version)
+    assert await bot.store.save(game, game.version)
     await (await fake.click(board, "Roll 7 dice", alice)).message()
     game = await game_of(bot, channel)
     seat = game.seat_of_player("P1")

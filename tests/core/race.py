@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import TabletopBot
-from bot.models import Game
+from bot.models import Session
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.fakediscord.guild import Channel, Member
@@ -45,19 +45,19 @@ async def current_board(fake: FakeDiscord, channel: Channel) -> Message:
     return [m for m in fake.messages(channel) if m.buttons][-1]
 
 
-async def live(bot: TabletopBot, channel: Channel) -> Game:
+async def live(bot: TabletopBot, channel: Channel) -> Session:
     """The stored game of a channel (live or the latest finished one), once the bot is done with it."""
-    async with bot.runner.lock(channel.id):
-        game = await bot.db.live_game(channel.id)
-        if game is None:
-            games = await bot.db.history(guild_id=None, channel_id=channel.id, limit=1)
-            game = games[0]
+    await bot.settled()
+    game = await bot.service.live_table(channel.id)
+    if game is None:
+        games = await bot.store.history(guild_id=None, channel_id=channel.id, limit=1)
+        game = games[0]
     return game
 
 
 async def member_to_act(bot: TabletopBot, fake: FakeDiscord, channel: Channel) -> Member:
     """The member who must act now in the channel's race."""
     game = await live(bot, channel)
-    prompts = bot.runner.prompts_of(game)
+    prompts = bot.service.prompts(game)
     user_id = game.seat_of_player(prompts[0].player).user_id
     return fake.users[user_id]

@@ -20,7 +20,7 @@ async def test_settings_are_for_managers_and_change_the_defaults(fake: FakeDisco
     assert hidden.error and "hidden" in hidden.error  # Discord hides it from members without Manage Server
     reply = await (await fake.slash(channel, admin, "settings", options={"lobby_minutes": 2})).message()
     assert reply.ephemeral and "2 min" in reply.content
-    assert (await bot.db.guild_settings(fake.guild_id))["lobby_timeout_s"] == 120
+    assert (await bot.store.guild_settings(fake.guild_id)).lobby_timeout_s == 120
     res = await fake.slash(channel, admin, "race new")
     lobby = await res.message()
     clock.advance(121)
@@ -42,12 +42,12 @@ async def test_game_in_its_own_thread(fake: FakeDiscord, make_bot: MakeBot) -> N
     thread = fake.threads[-1]
     lobby = await fake.wait_for_message(thread, lambda m: bool(m.buttons))
     await (await fake.click(lobby, "Join", bob)).message()
-    bot.runner.dice = ScriptedDice([1])
+    bot.service.dice = ScriptedDice([1])
     await (await fake.click(lobby, "Start", alice)).message()
-    board = await fake.wait_for_message(thread, lambda m: m.mentions == [alice.id])
-    assert board.channel_id == thread.id
-    assert await bot.db.live_game(channel.id) is None  # the parent channel stays free
-    assert (await bot.db.live_game(thread.id)) is not None
+    board = await fake.wait_for_message(thread, lambda m: any(b.get("label") == "Roll" for b in m.buttons))
+    assert board.channel_id == thread.id and board.mentions == []  # Alice clicked Start: no ping for her
+    assert await bot.service.live_table(channel.id) is None  # the parent channel stays free
+    assert (await bot.service.live_table(thread.id)) is not None
 
 
 async def test_lost_channel_access_abandons_instead_of_stalling(fake: FakeDiscord, make_bot: MakeBot) -> None:
@@ -55,7 +55,7 @@ async def test_lost_channel_access_abandons_instead_of_stalling(fake: FakeDiscor
     bot = await race_bot(make_bot, clock)
     alice, bob = fake.members[0], fake.members[1]
     channel = fake.channels[0]
-    bot.runner.dice = ScriptedDice([1, 2])
+    bot.service.dice = ScriptedDice([1, 2])
     await start_race(fake, channel, alice, [bob], timeout=60)
     fake.set_channel_permissions(channel, bot_deny=Perm.SEND_MESSAGES | Perm.VIEW_CHANNEL)
     seen = len(fake.requests)
@@ -81,7 +81,7 @@ async def test_lobby_options_menu_is_for_the_host_and_updates_the_lobby(fake: Fa
     select = menu.selects[0]
     await (await fake.select(menu, select["custom_id"], ["20"], alice)).message()
     await fake.wait_for(lambda: "Target: 20" in str(lobby.embeds), what="the lobby to show the new target")
-    game = await bot.db.live_game(channel.id)
+    game = await bot.service.live_table(channel.id)
     assert game is not None and game.options["target"] == 20 and game.options["_seating"] == "join"
 
 
@@ -93,10 +93,10 @@ async def test_settings_end_by_players_turn_seconds_and_threads(fake: FakeDiscor
     reply = await (await fake.slash(channel, admin, "settings", options=options)).message()
     assert "Saved." in reply.content and "any player" in reply.content and "300 s" in reply.content
     lobby = await (await fake.slash(channel, alice, "race new")).message()
-    game = await bot.db.live_game(channel.id)
+    game = await bot.service.live_table(channel.id)
     assert game is not None and game.options["timeouts"]["turn"] == 300  # the server's default
     await (await fake.click(lobby, "Join", bob)).message()
-    bot.runner.dice = ScriptedDice([1])
+    bot.service.dice = ScriptedDice([1])
     await (await fake.click(lobby, "Start", alice)).message()
     confirm = await (await fake.slash(channel, bob, "game end")).message()  # a player, not the host
     await (await fake.click(confirm, "Yes, end it", bob)).message()
@@ -109,34 +109,34 @@ async def test_kicking_the_host_passes_the_lobby_on(fake: FakeDiscord, make_bot:
     channel = fake.channels[0]
     lobby = await (await fake.slash(channel, alice, "race new")).message()
     await (await fake.click(lobby, "Join", bob)).message()
-    await (await fake.slash(channel, admin, "game kick", options={"member": alice})).message()
+    await (await fake.slash(channel, admin, "game kick", options={"player": str(alice.id)})).message()
     await fake.wait_for(lambda: f"<@{bob.id}>" in lobby.content, what="Bob to host the lobby")
-    game = await bot.db.live_game(channel.id)
+    game = await bot.service.live_table(channel.id)
     assert game is not None and game.host_id == bob.id
-    await (await fake.slash(channel, admin, "game kick", options={"member": bob})).message()
+    await (await fake.slash(channel, admin, "game kick", options={"player": str(bob.id)})).message()
     await fake.wait_for(lambda: "closed" in lobby.content, what="the empty lobby to close")
-    assert await bot.db.live_game(channel.id) is None
+    assert await bot.service.live_table(channel.id) is None
 
 
 async def test_a_deadline_that_keeps_failing_is_put_off(fake: FakeDiscord, make_bot: MakeBot, tmp_path) -> None:
     clock = FakeClock()
     db = tmp_path / "orphan.sqlite3"
     bot = await race_bot(make_bot, clock, db_path=db)
-    bot.runner.dice = ScriptedDice([1])
+    bot.service.dice = ScriptedDice([1])
     await start_race(fake, fake.channels[0], fake.members[0], [fake.members[1]], timeout=60)
     await bot.close()
     # Restarted without the game's cog: its deadline can't be handled, and must not spin the timer loop.
     orphan = await make_bot(db_path=db, extensions=("cogs.meta", "cogs.game"), clock=clock)
     put_off: list[float] = []
-    original = orphan.db.put_off
+    original = orphan.store.put_off
 
     async def recording(game_id: int, moment: float) -> None:
         await original(game_id, moment)
         put_off.append(moment)
         fake.notify()
 
-    orphan.db.put_off = recording  # type: ignore[method-assign]
+    orphan.store.put_off = recording  # type: ignore[method-assign]
     clock.advance(61)
     await fake.wait_for(lambda: put_off, what="the failing deadline to be put off")
     assert put_off == [clock.now() + 60]
-    assert await orphan.db.earliest_deadline() == clock.now() + 60
+    assert await orphan.store.earliest_deadline() == clock.now() + 60

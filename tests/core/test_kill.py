@@ -13,9 +13,10 @@ import signal
 import subprocess
 from pathlib import Path
 
-from bot.models import Status
+from bot.models import Scope, Status
+from bot.registry import GameKind
 from bot.replay import replay
-from bot.storage import Database
+from bot.storage import SqliteStore
 from tests.core.race import start_race
 from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.process import process_exit, spawn_bot_process
@@ -29,10 +30,10 @@ KILLS = 4
 
 async def read_game(db_path: Path, channel_id: int):
     """The channel's game as stored right now (a second connection; WAL lets it read beside the bot)."""
-    db = Database(db_path)
+    db = SqliteStore(db_path)
     await db.open()
     try:
-        return await db.live_game(channel_id)
+        return await db.live_session(channel_id, Scope.TABLE)
     finally:
         await db.close()
 
@@ -79,12 +80,12 @@ async def test_kill_at_random_moments_loses_no_acknowledged_action(fake: FakeDis
     finally:
         if proc.poll() is None:
             await kill(proc)
-    db = Database(db_path)
+    db = SqliteStore(db_path)
     await db.open()
     try:
-        engine = RaceEngine()
+        kind = GameKind(RaceEngine())
         for channel in channels:
-            game = await db.live_game(channel.id)
+            game = await db.live_session(channel.id, Scope.TABLE)
             assert game is not None
             entries = await db.log_entries(game.id)
             by_seq = {e.seq: e for e in entries}
@@ -92,7 +93,7 @@ async def test_kill_at_random_moments_loses_no_acknowledged_action(fake: FakeDis
                 if channel_id == channel.id:
                     entry = by_seq[version + 1]
                     assert game.seat_of_player(entry.actor).user_id == user_id
-            assert replay(engine, game, entries).model_dump(mode="json") == game.state
+            assert replay(kind, game.engine_options, entries).model_dump(mode="json") == game.state
             assert len([e for e in entries if e.action["kind"] == "act"]) >= ACTIONS // 2 - KILLS
     finally:
         await db.close()

@@ -110,6 +110,9 @@ class HttpApi:
     async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         # Injected faults first, then unknown routes (loudly), auth, and Discord's errors in Discord's shape.
         fake = self.fake
+        hold = fake.take_hold(request.method, request.path)
+        if hold is not None and not await hold.wait():
+            return error_response(503, 0, "503: the test dropped this request")
         retry_after = fake.take_429(request.method, request.path)
         if retry_after is not None:
             return json_response(

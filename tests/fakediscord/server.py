@@ -32,6 +32,43 @@ DEFAULT_DEADLINE = 3.0
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 
+class Hold:
+    """Requests the fake keeps waiting (``FakeDiscord.hold``) until the test releases or drops them."""
+
+    def __init__(self, fake: FakeDiscord, pattern: str, count: int) -> None:
+        self.fake = fake
+        self.pattern = pattern
+        self.count = count
+        self.caught = 0
+        self.dropped = False
+        self._gate = asyncio.Event()
+
+    def matches(self, method: str, path: str) -> bool:
+        """Whether this hold takes the request (it takes ``count`` of them, then lets everything pass)."""
+        return self.caught < self.count and self.pattern in f"{method} {path}"
+
+    async def arrived(self, timeout: float = 5.0) -> None:
+        """Wait until a request is being held."""
+        await self.fake.wait_for(lambda: self.caught > 0, timeout, what=f"a request matching {self.pattern!r}")
+
+    def release(self) -> None:
+        """Let the held requests (and any later ones) through, as if the network had been slow."""
+        self.count = self.caught
+        self._gate.set()
+
+    def drop(self) -> None:
+        """Fail the held requests without doing anything, as if the connection had died with the bot."""
+        self.dropped = True
+        self.release()
+
+    async def wait(self) -> bool:
+        """Called by the server for a held request: block until released; False if it was dropped."""
+        self.caught += 1
+        self.fake.notify()
+        await self._gate.wait()
+        return not self.dropped
+
+
 class FakeDiscord:
     """A protocol-level fake of Discord for end-to-end tests and benchmarks.
 
@@ -84,6 +121,7 @@ class FakeDiscord:
         self._messages: dict[int, Message] = {}
         self._channel_messages: dict[int, list[Message]] = {}
         self._injected_429: list[list[Any]] = []
+        self.holds: list[Hold] = []
         self._callback_500s = 0
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -548,6 +586,19 @@ class FakeDiscord:
                 entry[2] -= 1
                 return entry[1]
         return None
+
+    def hold(self, route_substring: str, count: int = 1) -> Hold:
+        """Keep the next ``count`` requests whose "METHOD /api/v10/path" contains ``route_substring`` waiting.
+
+        The test then releases them (a slow network) or drops them (the bot died while they were in flight).
+        """
+        hold = Hold(self, route_substring, count)
+        self.holds.append(hold)
+        return hold
+
+    def take_hold(self, method: str, path: str) -> Hold | None:
+        """The hold that catches this request, if any."""
+        return next((h for h in self.holds if h.matches(method, path)), None)
 
     def inject_500_on_next_callback(self, count: int = 1) -> None:
         """Answer the next ``count`` interaction callbacks with 500 (not acknowledging them)."""

@@ -7,47 +7,45 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from pydantic import BaseModel
 
 from bot.app import TabletopBot
-from bot.errors import UserError
-from bot.games import Board, BoardContext, LobbyOption
-from bot.models import Game
-from tests.testgame.engine import RaceEngine, RaceOptions, RaceState
+from bot.models import Session
+from bot.names import escape_name
+from bot.registry import GameKind
+from bot.replies import Reply
+from bot.spec import GameSpec, LobbyOption, View, ViewContext
+from tests.testgame.engine import RaceEngine, RaceOptions, RaceState, Roll, Steal
 
 
-class RaceSpec:
-    engine = RaceEngine()
-    has_computer_players = True
+class RaceSpec(GameSpec[RaceState]):
+    kind = GameKind(RaceEngine())
     lobby_options = (LobbyOption("target", "Target score", (("10", 10), ("20", 20), ("30", 30))),)
 
-    def render(self, ctx: BoardContext) -> Board:
-        state: RaceState = ctx.state  # type: ignore[assignment]
+    def render(self, ctx: ViewContext[RaceState]) -> View:
+        state = ctx.state
         scores = "\n".join(f"{ctx.name(p)}: {state.scores[p]}" for p in state.players)
         embed = discord.Embed(title=f"Race to {state.target}", description=scores)
-        news = self.narrate(ctx.game, ctx.events)
+        news = self.narrate(ctx.session, ctx.events)
         if news:
-            embed.add_field(name="Just now", value="\n".join(news)[:1024])
+            embed.add_field(name="Just now", value="\n".join(news)[-1024:])
         rows: list[list[Any]] = []
         if ctx.prompts:
             if state.pending_steal:
-                rows.append([ctx.button("take", "Take a point"), ctx.button("leave", "Leave it")])
+                rows.append([ctx.button("Take a point", Steal(take=True)), ctx.button("Leave it", Steal(take=False))])
             else:
-                rows.append([ctx.button("roll", "Roll", style=discord.ButtonStyle.primary, emoji="🎲")])
-        elif ctx.game.status == "finished":
-            rows.append([ctx.button("rematch", "Rematch", style=discord.ButtonStyle.success)])
-        return Board(embeds=[embed], rows=rows)
+                rows.append([ctx.button("Roll", Roll(), style=discord.ButtonStyle.primary, emoji="🎲")])
+        elif ctx.over:
+            rows.append([ctx.core_button("Rematch", "rematch")])
+        return View(embeds=[embed], rows=rows)
 
-    def action_for(self, ctx: BoardContext, player: str, key: str, arg: str, values: list[str]) -> dict[str, Any]:
-        actions = {"roll": {"type": "roll"}, "take": {"type": "steal", "take": True}}
-        actions["leave"] = {"type": "steal", "take": False}
-        if key not in actions:
-            raise UserError("That button is not part of this game.")
-        return actions[key]
+    def retired(self, ctx: ViewContext[RaceState]) -> str:
+        return " ".join(self.narrate(ctx.session, ctx.events)) or "nothing happened."
 
-    def narrate(self, game: Game, events: list[dict[str, Any]]) -> list[str]:
+    def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
         lines = []
         for e in events:
-            name = discord.utils.escape_markdown(game.name_of(e["player"])) if "player" in e else ""
+            name = escape_name(session.name_of(e["player"])) if "player" in e else ""
             if e["type"] == "rolled":
                 lines.append(f"{name} rolled {e['value']}.")
             elif e["type"] == "steal":
@@ -55,10 +53,11 @@ class RaceSpec:
             elif e["type"] == "won":
                 lines.append(f"{name} wins!")
             elif e["type"] == "left":
-                lines.append(f"{name} left.")
+                lines.append(f"{name} left the game.")
         return lines
 
-    def describe_options(self, options: RaceOptions) -> str:  # type: ignore[override]
+    def describe_options(self, options: BaseModel) -> str:
+        assert isinstance(options, RaceOptions)
         return f"Target: {options.target}\nTurn timeout: {options.timeouts.get('turn')} s"
 
     def rules_summary(self) -> str:
@@ -68,10 +67,10 @@ class RaceSpec:
 class RaceCog(commands.GroupCog, group_name="race", group_description="A tiny race game (tests)."):
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
-        bot.runner.register(RaceSpec())
+        bot.register(RaceSpec())
         super().__init__()
 
-    @app_commands.command(name="new", description="Open a race lobby.")
+    @app_commands.command(name="new", description="Open a race lobby.", extras={"private": False})
     @app_commands.describe(target="Score to reach.", bots="Computer players.", timeout="Seconds per turn.")
     async def new(
         self,
@@ -83,8 +82,8 @@ class RaceCog(commands.GroupCog, group_name="race", group_description="A tiny ra
         thread: bool | None = None,
     ) -> None:
         options = RaceOptions(target=target)
-        await self.bot.runner.lobby.open(
-            interaction, "race", options, computers=bots, seating=seating, thread=thread, turn_timeout=timeout
+        await self.bot.lobby.open(
+            Reply.of(interaction), "race", options, computers=bots, seating=seating, thread=thread, turn_timeout=timeout
         )
 
 

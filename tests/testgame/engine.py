@@ -6,7 +6,7 @@ is exercised with a non-active player's choice as well as turns.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
@@ -56,7 +56,7 @@ class RaceEngine:
         state = RaceState(players=list(players), scores=dict.fromkeys(players, 0), active=first, target=options.target)
         return Outcome(state, [{"type": "started", "first": first}])
 
-    def parse_action(self, data: dict[str, Any]) -> BaseModel:
+    def parse_action(self, data: Mapping[str, Any]) -> BaseModel:
         return _ADAPTER.validate_python(data)
 
     def apply(self, state: RaceState, actor: str, action: BaseModel, dice: DiceSource) -> Outcome[RaceState]:

@@ -1,0 +1,233 @@
+"""Restart-safe controls: everything needed to route a click, a select or a modal is in its custom_id.
+
+Each owner of controls has its own namespace, the first field of the custom_id:
+
+=====  ==================================================================  ============================
+``a``  an engine action: ``a:<session>:<version>[@<record>]:<action>``     the service, via ``act``
+``m``  a modal whose inputs fill in an action: same fields as ``a``       the service, via ``act``
+``l``  the lobby: ``l:<session>:<key>[:<arg>]``                          ``bot.lobby``
+``c``  the core's own buttons (confirm, undo, redo): ``c:<session>:<key>``  ``bot.core``
+``u``  a game's own controls: ``u:<kind>:<session>:<key>[:<arg>]``        the game's spec
+=====  ==================================================================  ============================
+
+An engine action travels as ``type;field=value;…`` (see :func:`encode_action`), so no game writes a
+click codec of its own. Two DynamicItems (a button and a select) route every namespace; modal
+submits are routed from the bot's ``on_interaction``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.replies import Reply, report_error
+
+if TYPE_CHECKING:
+    from bot.service import Expect
+
+CUSTOM_ID_MAX = 100
+SELECTED = "$"
+"""An action field whose value is the option picked in a select (``$*`` for every option picked)."""
+SELECTED_ALL = "$*"
+
+Handler = Callable[[Reply, str, list[str]], Awaitable[None]]
+_PLAIN = re.compile(r"[A-Za-z_][\w.\-]*")
+_JSON_START = re.compile(r'["\[{]|-?\d|true$|false$|null$')
+
+
+class ControlTooLong(ValueError):
+    """An action does not fit in a custom_id (a game drew a control it must shorten)."""
+
+
+def encode_value(value: Any) -> str:
+    """A field value: a plain identifier (or a select marker) as is, anything else as compact JSON."""
+    if value in (SELECTED, SELECTED_ALL):
+        return str(value)
+    if isinstance(value, str) and _PLAIN.fullmatch(value) and value not in ("true", "false", "null"):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode_value(text: str) -> Any:
+    """The inverse of :func:`encode_value`."""
+    return json.loads(text) if _JSON_START.match(text) else text
+
+
+def encode_action(action: Mapping[str, Any]) -> str:
+    """``{"type": "assign_scroll", "die": "3", "rival": "P2"}`` → ``assign_scroll;die="3";rival=P2``.
+
+    ``;`` never appears outside a JSON string, since anything but a plain identifier is JSON.
+    """
+    data = dict(action)
+    parts = [str(data.pop("type"))]
+    for key, value in data.items():
+        parts.append(f"{key}={encode_value(value)}")
+    return ";".join(parts)
+
+
+def decode_action(text: str, values: list[str] | None = None) -> dict[str, Any]:
+    """The action encoded by :func:`encode_action`; ``$`` / ``$*`` take the select's chosen values."""
+    kind, *fields = _split(text)
+    action: dict[str, Any] = {"type": kind}
+    for field in fields:
+        key, _, raw = field.partition("=")
+        if raw == SELECTED:
+            action[key] = (values or [None])[0]
+        elif raw == SELECTED_ALL:
+            action[key] = list(values or [])
+        else:
+            action[key] = decode_value(raw)
+    return action
+
+
+def _split(text: str) -> list[str]:
+    """Split on ``;`` outside JSON strings."""
+    parts, current, quoted, escaped = [], [], False, False
+    for char in text:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char == ";":
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
+def _checked(custom_id: str) -> str:
+    if len(custom_id) > CUSTOM_ID_MAX:
+        raise ControlTooLong(f"custom_id over {CUSTOM_ID_MAX} characters: {custom_id!r}")
+    return custom_id
+
+
+def action_id(session_id: int, expect: Expect, action: Mapping[str, Any], *, namespace: str = "a") -> str:
+    """The custom_id of a control that takes ``action`` on ``session_id`` as it was at ``expect``."""
+    version = f"{expect.version}@{expect.record}" if expect.record else str(expect.version)
+    return _checked(f"{namespace}:{session_id}:{version}:{encode_action(action)}")
+
+
+@dataclass(frozen=True)
+class ActionRoute:
+    """A decoded ``a:``/``m:`` custom_id."""
+
+    session_id: int
+    version: int
+    record: str | None
+    action: str
+    """The encoded action, decoded with the chosen values by :func:`decode_action`."""
+
+
+def parse_action_id(rest: str) -> ActionRoute:
+    """The fields after the namespace of an action or modal custom_id."""
+    session, version, action = rest.split(":", 2)
+    number, _, record = version.partition("@")
+    return ActionRoute(int(session), int(number), record or None, action)
+
+
+def lobby_id(session_id: int, key: str, arg: object = "") -> str:
+    """The custom_id of a lobby control."""
+    return _checked(f"l:{session_id}:{key}" + (f":{arg}" if arg != "" else ""))
+
+
+def core_id(session_id: int, key: str) -> str:
+    """The custom_id of one of the core's own buttons (confirm, undo, redo)."""
+    return _checked(f"c:{session_id}:{key}")
+
+
+def ui_id(kind: str, session_id: int, key: str, arg: object = "") -> str:
+    """The custom_id of a game's own control, routed to its spec's ``on_ui``."""
+    return _checked(f"u:{kind}:{session_id}:{key}" + (f":{arg}" if arg != "" else ""))
+
+
+class Router:
+    """Dispatches every routed control to the handler of its namespace."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, Handler] = {}
+
+    def on(self, namespace: str, handler: Handler) -> None:
+        """Send controls of ``namespace`` to ``handler(reply, rest_of_custom_id, chosen_values)``."""
+        self._handlers[namespace] = handler
+
+    async def dispatch(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        """Route one interaction; every failure becomes a private answer."""
+        namespace, _, rest = custom_id.partition(":")
+        handler = self._handlers.get(namespace)
+        reply = Reply.of(interaction, private=True)
+        try:
+            if handler is None:
+                raise LookupError(f"no handler for custom_id {custom_id!r}")
+            await handler(reply, rest, values)
+        except Exception as exc:
+            await report_error(interaction, exc)
+        finally:
+            reply.disarm()
+
+
+_TEMPLATE = r"(?P<custom_id>[almcu]:.+)"
+
+
+def _router(interaction: discord.Interaction) -> Router:
+    router = getattr(interaction.client, "router", None)
+    if not isinstance(router, Router):
+        raise RuntimeError("the client has no Router")
+    return router
+
+
+class RoutedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMPLATE):
+    """Any button of a session (board, lobby, sheet, confirmations)."""
+
+    def __init__(self, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RoutedButton:
+        return cls(discord.ui.Button(custom_id=match["custom_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        assert self.item.custom_id is not None
+        await _router(interaction).dispatch(interaction, self.item.custom_id, [])
+
+
+class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_TEMPLATE):
+    """Any select menu of a session."""
+
+    def __init__(self, select: discord.ui.Select[Any]) -> None:
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RoutedSelect:
+        return cls(discord.ui.Select(custom_id=match["custom_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        assert self.item.custom_id is not None
+        values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        await _router(interaction).dispatch(interaction, self.item.custom_id, values)
+
+
+def modal_fields(interaction: discord.Interaction) -> dict[str, str]:
+    """The text inputs of a submitted modal, by custom_id (both row and label layouts)."""
+    fields: dict[str, str] = {}
+    for row in (interaction.data or {}).get("components", []):  # type: ignore[union-attr]
+        children = row.get("components") or ([row["component"]] if "component" in row else [])
+        for child in children:
+            if "custom_id" in child and "value" in child:
+                fields[child["custom_id"]] = child["value"]
+    return fields

@@ -1,0 +1,174 @@
+"""Clicks, selects and modals on sessions, turned into service calls (namespaces ``a``, ``m``, ``c``, ``u``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+from pydantic import ValidationError
+
+from bot.board import static_view
+from bot.controls import (
+    Router,
+    action_id,
+    core_id,
+    decode_action,
+    modal_fields,
+    parse_action_id,
+)
+from bot.errors import InvalidInput, NotPermitted, NotPlaying, SessionOver, StaleBoard, UserError
+from bot.lobby import Lobby, actor_of
+from bot.models import Session, Status
+from bot.names import escape_name
+from bot.permissions import END_RULES, may_end
+from bot.publisher import Publisher
+from bot.replies import Reply
+from bot.service import Expect, Service
+from bot.spec import ANY_ACTION, GameSpec
+
+CONFIRMATIONS = {
+    "leave": ("Leave this game? You can't come back to it.", "Yes, leave"),
+    "end": ("End the game for everyone?", "Yes, end it"),
+}
+
+
+class Interactions:
+    """The handlers of every routed control. Collaborators: service, publisher, lobby, specs."""
+
+    def __init__(
+        self, service: Service, publisher: Publisher, lobby: Lobby, specs: Mapping[str, GameSpec[Any]]
+    ) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.lobby = lobby
+        self.specs = specs
+
+    def register(self, router: Router) -> None:
+        """Route the core's namespaces here."""
+        router.on("a", self.action)
+        router.on("m", self.modal)
+        router.on("c", self.core)
+        router.on("u", self.game_ui)
+        router.on("l", self.lobby.handle)
+
+    # -- engine actions -----------------------------------------------------------------------------
+
+    async def action(self, reply: Reply, rest: str, values: list[str]) -> None:
+        """A button or select that takes an engine action."""
+        route = parse_action_id(rest)
+        reply.session_id = route.session_id
+        if route.action.partition(";")[0] == ANY_ACTION:
+            if len(values) != 1:
+                raise InvalidInput("Pick one option.")
+            action = decode_action(values[0])
+        else:
+            action = decode_action(route.action, values)
+        await self._act(reply, route.session_id, Expect(route.version, route.record), action)
+
+    async def modal(self, reply: Reply, rest: str, values: list[str]) -> None:
+        """A submitted modal: its inputs fill in the fields of the action it was opened for."""
+        route = parse_action_id(rest)
+        reply.session_id = route.session_id
+        action = {**decode_action(route.action), **modal_fields(reply.interaction)}
+        session = await self.service.session(route.session_id)
+        try:
+            self.service.kind_of(session).engine.parse_action(action)
+        except ValidationError as exc:
+            raise InvalidInput(_field_problem(exc)) from None
+        await self._act(reply, route.session_id, Expect(route.version, route.record), action)
+
+    async def _act(self, reply: Reply, session_id: int, expect: Expect, action: dict[str, Any]) -> None:
+        try:
+            await self.service.act(session_id, actor_of(reply.interaction), action, expect=expect, origin=reply)
+        except StaleBoard:
+            session = await self.service.session(session_id)
+            error = self.publisher.stale(session, reply)
+            if error is not None:
+                raise error from None
+
+    # -- the core's own buttons ----------------------------------------------------------------------
+
+    async def core(self, reply: Reply, rest: str, values: list[str]) -> None:
+        """Confirmations (leave, end), undo, redo, rematch."""
+        session_id, _, key = rest.partition(":")
+        sid = int(session_id)
+        reply.session_id = sid
+        actor = actor_of(reply.interaction)
+        if key == "rematch":
+            await self.lobby.rematch(reply, sid)
+        elif key in ("undo", "redo"):
+            await self.service.undo(sid, actor, redo=key == "redo", origin=reply)
+        elif key == "confirm_end":
+            session = await self.service.session(sid)
+            await self._check_may_end(session, reply)
+            await reply.update(content="Game ended.", view=None)
+            await self.service.end(sid, actor=actor, why=f"{escape_name(actor.name)} ended the game.")
+        elif key == "confirm_leave":
+            session = await self.service.session(sid)
+            seat = session.seat_of_user(actor.user_id)
+            if seat is None:
+                raise NotPlaying("You're not playing in this game.")
+            await reply.update(content="You left the game.", view=None)
+            if session.status is Status.LOBBY:
+                await self.lobby.change(sid, actor, lambda s, a: self.lobby.without(s, a.user_id), None)
+            else:
+                await self.service.remove_player(sid, seat.player, actor=actor)
+        else:
+            raise UserError("That button is no longer in use.")
+
+    async def _check_may_end(self, session: Session, reply: Reply) -> None:
+        if session.guild_id is None:
+            return
+        rule = (await self.service.store.guild_settings(session.guild_id)).end_by
+        if not may_end(session, actor_of(reply.interaction), rule):
+            raise NotPermitted(f"On this server, games are ended by {END_RULES[rule]}.")
+
+    async def confirm(self, reply: Reply, session: Session, what: str) -> None:
+        """A private question with one confirm button (``leave`` or ``end``)."""
+        text, label = CONFIRMATIONS[what]
+        button = discord.ui.Button(
+            label=label, style=discord.ButtonStyle.danger, custom_id=core_id(session.id, f"confirm_{what}")
+        )
+        await reply.send(text, ephemeral=True, view=static_view([[button]]))
+
+    # -- the games' own controls -----------------------------------------------------------------------
+
+    async def game_ui(self, reply: Reply, rest: str, values: list[str]) -> None:
+        """``u:<kind>:<session>:<key>[:<arg>]``: handed to the game's spec."""
+        kind, _, rest = rest.partition(":")
+        session_id, _, rest = rest.partition(":")
+        key, _, arg = rest.partition(":")
+        spec = self.specs.get(kind)
+        session = await self.service.store.session(int(session_id))
+        reply.session_id = int(session_id)
+        if spec is None or session is None or not session.live:
+            raise SessionOver("This is over; start a new one any time.")
+        await spec.on_ui(reply, session, key, arg, values)
+
+
+def action_modal(
+    session: Session,
+    expect: Expect,
+    action: Mapping[str, Any],
+    *,
+    title: str,
+    inputs: Sequence[discord.ui.TextInput[Any]],
+) -> discord.ui.Modal:
+    """A modal that takes ``action`` with the fields typed into ``inputs`` (each input's custom_id is a field).
+
+    It is routed by its custom_id alone (so it survives a restart), never stored by discord.py.
+    """
+    modal = discord.ui.Modal(title=title[:45], custom_id=action_id(session.id, expect, action, namespace="m"))
+    for text_input in inputs:
+        modal.add_item(text_input)
+    modal.stop()
+    return modal
+
+
+def _field_problem(exc: ValidationError) -> str:
+    """The first problem pydantic found, as a short sentence naming the field."""
+    error = exc.errors()[0]
+    where = " ".join(str(part) for part in error["loc"] if isinstance(part, str)).replace("_", " ")
+    message = str(error["msg"]).removeprefix("Value error, ")
+    return f"{where.capitalize()}: {message}." if where else f"{message}."

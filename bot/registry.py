@@ -1,0 +1,132 @@
+"""The games this bot runs, each an engine with the capabilities the core detected on it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.errors import NoSession
+from bot.models import Scope
+from rules.engine import (
+    PUBLIC,
+    ComputerPlayers,
+    Engine,
+    ForcedMoves,
+    HiddenInformation,
+    Permissions,
+    Prompt,
+    Records,
+    Seats,
+    Turns,
+    Undo,
+    Viewer,
+)
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """One game as the core runs it: its engine, the scope its sessions take, and its capabilities."""
+
+    engine: Engine[Any, Any, Any]
+    scope: Scope = Scope.TABLE
+
+    @property
+    def kind(self) -> str:
+        """The engine's stable short name."""
+        return self.engine.kind
+
+    @property
+    def title(self) -> str:
+        """The game's name for players."""
+        return self.engine.title
+
+    @property
+    def turns(self) -> Turns[Any, Any] | None:
+        """The engine, if it waits on named decisions."""
+        return self.engine if isinstance(self.engine, Turns) else None
+
+    @property
+    def computers(self) -> ComputerPlayers[Any, Any] | None:
+        """The engine, if seats can be played by the computer."""
+        return self.engine if isinstance(self.engine, ComputerPlayers) else None
+
+    @property
+    def seats(self) -> Seats[Any] | None:
+        """The engine, if players sit at a table (lobby, leaving, winners)."""
+        return self.engine if isinstance(self.engine, Seats) else None
+
+    @property
+    def permissions(self) -> Permissions[Any, Any] | None:
+        """The engine, if it says who may take which action."""
+        return self.engine if isinstance(self.engine, Permissions) else None
+
+    @property
+    def records(self) -> Records[Any] | None:
+        """The engine, if its state is made of separately versioned records."""
+        return self.engine if isinstance(self.engine, Records) else None
+
+    @property
+    def forced(self) -> ForcedMoves[Any, Any] | None:
+        """The engine, if it can say which decisions have only one real answer."""
+        return self.engine if isinstance(self.engine, ForcedMoves) else None
+
+    @property
+    def undo(self) -> Undo[Any] | None:
+        """The engine, if actions can be undone."""
+        return self.engine if isinstance(self.engine, Undo) else None
+
+    def prompts(self, state: BaseModel) -> list[Prompt]:
+        """Who must act now (nobody, for an engine without turns)."""
+        turns = self.turns
+        return turns.prompts(state) if turns is not None else []
+
+    def legal_actions(self, state: BaseModel, player: str) -> Sequence[BaseModel]:
+        """What ``player`` may do now (nothing listed, for an engine without turns)."""
+        turns = self.turns
+        return turns.legal_actions(state, player) if turns is not None else ()
+
+    def view(self, state: BaseModel, viewer: Viewer = PUBLIC) -> BaseModel:
+        """The state as ``viewer`` may see it: the only way the Discord side gets a state to draw."""
+        if isinstance(self.engine, HiddenInformation):
+            return self.engine.view(state, viewer)
+        return state
+
+    def seat_limits(self, options: BaseModel) -> tuple[int, int]:
+        """How many players a table of this game seats with these options."""
+        seats = self.seats
+        if seats is None:
+            return (0, 0)
+        limits = getattr(self.engine, "seat_limits", None)
+        return limits(options) if limits is not None else (seats.min_players, seats.max_players)
+
+    def parse_options(self, data: dict[str, Any]) -> BaseModel:
+        """The engine's options model from stored JSON."""
+        model: type[BaseModel] = self.engine.options_model
+        return model.model_validate(data)
+
+
+class Registry:
+    """Every game kind loaded (cogs register theirs at load time)."""
+
+    def __init__(self) -> None:
+        self._kinds: dict[str, GameKind] = {}
+
+    def add(self, kind: GameKind) -> None:
+        """Make a game known to the core."""
+        self._kinds[kind.kind] = kind
+
+    def get(self, kind: str) -> GameKind:
+        """A registered game kind; a friendly error for a game this bot no longer loads."""
+        try:
+            return self._kinds[kind]
+        except KeyError:
+            raise NoSession("That game is not available on this bot right now.") from None
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._kinds
+
+    def __iter__(self) -> Iterator[GameKind]:
+        return iter(self._kinds.values())

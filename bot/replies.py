@@ -1,0 +1,198 @@
+"""Answering an interaction exactly once, in time, whatever path the answer takes.
+
+Discord wants a first response within 3 s. A :class:`Reply` owns an interaction's answer: every
+send, update, modal or refusal goes through it, and a watchdog defers the interaction by itself
+when nothing was sent after ``DEFER_AFTER_S`` (the session was locked, the database slow, Discord
+rate-limiting a board). The defer is the right kind: a deferred update for a click (nothing
+visible changes until the answer), a "thinking…" reply for a command, private when its answer
+would be. What comes after a defer is sent as its follow-up, so the caller never has to know.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from bot.errors import UserError, new_error_id
+
+log = logging.getLogger(__name__)
+
+DEFER_AFTER_S = 2.0
+REPLY_KEY = "reply"
+NO_PINGS = discord.AllowedMentions.none()
+
+
+class Reply:
+    """The answer to one interaction. Use it as an async context manager to arm the watchdog."""
+
+    def __init__(self, interaction: discord.Interaction, *, private: bool = False) -> None:
+        self.interaction = interaction
+        self.private = private
+        """Whether the normal answer to a command is private (decides how a late command is deferred)."""
+        self._lock = asyncio.Lock()
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._deferring: asyncio.Task[None] | None = None
+        self.deferred = False
+        self.session_id: int | None = None
+        """The session whose control was clicked, once a handler knows it."""
+        interaction.extras[REPLY_KEY] = self
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction, *, private: bool = False) -> Reply:
+        """The interaction's Reply, made (with its watchdog armed) if it has none yet."""
+        existing = interaction.extras.get(REPLY_KEY)
+        if isinstance(existing, Reply):
+            return existing
+        reply = cls(interaction, private=private)
+        reply.arm()
+        return reply
+
+    async def __aenter__(self) -> Reply:
+        self.arm()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.disarm()
+
+    def arm(self, after: float = DEFER_AFTER_S) -> None:
+        """Defer by itself if nothing has been sent ``after`` seconds from now."""
+        if self._watchdog is None and not self.done:
+            loop = asyncio.get_running_loop()
+            self._watchdog = loop.call_later(after, self._fire)
+
+    def disarm(self) -> None:
+        """Stop the watchdog (the answer is complete, or someone else owns it now)."""
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
+
+    def _fire(self) -> None:
+        self._watchdog = None
+        if not self.done:
+            self._deferring = asyncio.get_running_loop().create_task(self.defer())
+
+    @property
+    def done(self) -> bool:
+        """The interaction has been answered (or deferred)."""
+        return self.interaction.response.is_done()
+
+    @property
+    def is_component(self) -> bool:
+        """A click or a select on a message (its answer can update that message)."""
+        return self.interaction.type is discord.InteractionType.component
+
+    @property
+    def message_id(self) -> int | None:
+        """The message the click came from (also for a modal opened by a click)."""
+        message = self.interaction.message
+        return message.id if message is not None else None
+
+    async def defer(self, *, private: bool | None = None) -> None:
+        """Acknowledge now, answer later: an invisible deferred update for clicks, "thinking" for commands
+        (private if ``private``, else as the command's answer would be)."""
+        async with self._lock:
+            if self.done:
+                return
+            if private is not None:
+                self.private = private
+            with contextlib.suppress(discord.HTTPException):
+                if self.interaction.message is not None:
+                    await self.interaction.response.defer()
+                else:
+                    await self.interaction.response.defer(ephemeral=self.private, thinking=True)
+                self.deferred = True
+                log.debug("Deferred interaction %s", self.interaction.id)
+
+    async def send(
+        self, content: str | None = None, *, ephemeral: bool | None = None, **kwargs: Any
+    ) -> discord.Message | None:
+        """A message in answer (a new one, or the deferred "thinking" reply filled in); returns it if known."""
+        private = self.private if ephemeral is None else ephemeral
+        kwargs.setdefault("allowed_mentions", NO_PINGS)
+        async with self._lock:
+            self.disarm()
+            response = self.interaction.response
+            if not response.is_done():
+                result = await response.send_message(content, ephemeral=private, **kwargs)
+                resource = result.resource if result is not None else None
+                if isinstance(resource, discord.InteractionMessage | discord.Message):
+                    return resource
+                return await self.interaction.original_response()
+            thinking = response.type is discord.InteractionResponseType.deferred_channel_message
+            if thinking and private == self.private:
+                return await self.interaction.edit_original_response(content=content, **_edit_kwargs(kwargs))
+            if thinking:
+                # A public "thinking…" can't turn private: remove it and answer privately instead.
+                with contextlib.suppress(discord.HTTPException):
+                    await self.interaction.delete_original_response()
+            return await self.interaction.followup.send(content or "", ephemeral=private, wait=True, **kwargs)
+
+    async def update(self, **kwargs: Any) -> None:
+        """Edit the message the click came from (through the click, or after a deferred update)."""
+        kwargs.setdefault("allowed_mentions", NO_PINGS)
+        async with self._lock:
+            self.disarm()
+            response = self.interaction.response
+            if not response.is_done():
+                await response.edit_message(**kwargs)
+            else:
+                await self.interaction.edit_original_response(**_edit_kwargs(kwargs))
+
+    async def modal(self, modal: discord.ui.Modal) -> None:
+        """Open a modal; only possible as the first answer."""
+        async with self._lock:
+            self.disarm()
+            if self.done:
+                raise UserError("That took too long to open; please click again.")
+            await self.interaction.response.send_modal(modal)
+
+    async def ack(self) -> None:
+        """Make sure the interaction is answered, changing nothing visible."""
+        if not self.done:
+            await self.defer()
+
+    async def refuse(self, text: str) -> None:
+        """A short private answer (a refusal, an error): only the user who acted sees it."""
+        try:
+            await self.send(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("Could not tell user %s why their interaction was refused", self.interaction.user.id)
+
+
+def _edit_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Send-style keyword arguments as ``edit_original_response`` takes them."""
+    edit = {k: v for k, v in kwargs.items() if k not in ("ephemeral", "files", "file")}
+    files = kwargs.get("files") or ([kwargs["file"]] if "file" in kwargs else None)
+    if files:
+        edit["attachments"] = files
+    return edit
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer a failed command or click: the reason for a user error, an error id otherwise."""
+    original = getattr(error, "original", None) or getattr(error, "__cause__", None)
+    if isinstance(original, UserError) and not isinstance(error, UserError):
+        error = original
+    if isinstance(error, UserError):
+        text = error.text
+    elif isinstance(error, discord.app_commands.CheckFailure):
+        text = str(error) or "You can't use that here."
+    else:
+        error_id = new_error_id()
+        command = interaction.command.qualified_name if interaction.command else None
+        custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
+        log.error(
+            "Error %s in %s (user %s, channel %s, guild %s)",
+            error_id,
+            command or custom_id or "interaction",
+            interaction.user.id,
+            interaction.channel_id,
+            interaction.guild_id,
+            exc_info=error,
+        )
+        text = f"Something went wrong on my side (error `{error_id}`). Please try again."
+    await Reply.of(interaction, private=True).refuse(text)

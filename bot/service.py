@@ -1,0 +1,736 @@
+"""The one way anything changes a session, whatever asked for it: buttons, selects, slash commands,
+modals, deadlines, computer players. Discord-free.
+
+Every change goes load → lock → check (version, actor, role) → apply → commit with its log entry
+→ ``on_commit`` hooks, and nothing is told about it before the commit. Refusals are checked once
+before the lock on the cached session, so they are answered at once even while another change
+holds the session, and again under the lock on the session as stored. The lock is per session,
+so a campaign never waits on the table game in the same channel; it is never held across anything
+but the engine and the database.
+
+In-process caches and locks are an optimisation only: every write carries the version it expects,
+and a write refused because another process got there first is retried on fresh data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict, defaultdict
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from bot.clock import Clock
+from bot.errors import (
+    ChannelBusy,
+    Conflict,
+    IllegalMove,
+    InvalidInput,
+    NotPermitted,
+    NotPlaying,
+    NotYourTurn,
+    SessionOver,
+    StaleBoard,
+)
+from bot.models import (
+    Actor,
+    Applied,
+    Deadline,
+    How,
+    LogEntry,
+    Scope,
+    Seat,
+    Session,
+    Status,
+    roles_of,
+)
+from bot.names import escape_name
+from bot.registry import GameKind, Registry
+from bot.replay import fold
+from bot.storage import Duplicate, Store
+from rules import engine as contract
+from rules.dice import DiceSource, RecordingDice, ReplayDice, Roll, SystemDice
+from rules.engine import IllegalAction, Prompt
+
+log = logging.getLogger(__name__)
+
+STATE_CACHE_SIZE = 1024
+COMMIT_ATTEMPTS = 3
+MAX_FORCED_MOVES = 50
+"""Forced moves taken in a row after one action, at most (a guard against an engine that loops)."""
+LOBBY_DECISION = "lobby"
+TIMED_OUT = "timed_out"
+"""The core's own event, before a default's events: whose time ran out."""
+
+Hook = Callable[[Applied], None]
+Change = Callable[[Session], Awaitable[tuple[Applied, LogEntry | None]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """The version a click or command was made against: of the session, or of one of its records."""
+
+    version: int
+    record: str | None = None
+
+
+class Service:
+    """Applies actions to sessions and commits them; tells its hooks about every commit."""
+
+    def __init__(self, store: Store, registry: Registry, clock: Clock, dice: DiceSource | None = None) -> None:
+        self.store = store
+        self.registry = registry
+        self.clock = clock
+        self.dice: DiceSource = dice or SystemDice()
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._states: OrderedDict[tuple[int, int], BaseModel] = OrderedDict()
+        self._hooks: list[Hook] = []
+
+    # -- hooks, locks, reading -------------------------------------------------------------------
+
+    def on_commit(self, hook: Hook) -> None:
+        """Call ``hook`` (synchronously, after the lock is released) with every committed change."""
+        self._hooks.append(hook)
+
+    def lock(self, session_id: int) -> asyncio.Lock:
+        """The lock that serialises changes to one session within this process."""
+        return self._locks[session_id]
+
+    async def idle(self, timeout: float) -> None:
+        """Wait (up to ``timeout`` seconds) until no change is being made: for a clean shutdown."""
+        async with asyncio.timeout(timeout):
+            for lock in list(self._locks.values()):
+                async with lock:
+                    pass
+
+    @property
+    def busy(self) -> bool:
+        """A change is being made."""
+        return any(lock.locked() for lock in self._locks.values())
+
+    def kind_of(self, session: Session) -> GameKind:
+        """The game kind of a session."""
+        return self.registry.get(session.kind)
+
+    def state_of(self, session: Session) -> BaseModel:
+        """The engine state of a started session, parsed once per version (states are immutable)."""
+        key = (session.id, session.version)
+        state = self._states.get(key)
+        if state is None:
+            if session.state_json is None:
+                raise SessionOver("The game has not started yet.")
+            state = self.kind_of(session).engine.state_model.model_validate_json(session.state_json)
+            self.remember(session, state)
+        return state
+
+    def state_at(self, session_id: int, version: int) -> BaseModel | None:
+        """A state this process saw at ``version``, if it still remembers it."""
+        return self._states.get((session_id, version))
+
+    def remember(self, session: Session, state: BaseModel) -> None:
+        """Cache a session's parsed state for its current version."""
+        self._states[(session.id, session.version)] = state
+        if len(self._states) > STATE_CACHE_SIZE:
+            self._states.popitem(last=False)
+
+    def prompts(self, session: Session, state: BaseModel | None = None) -> list[Prompt]:
+        """Who must act now in an active session."""
+        if session.status is not Status.ACTIVE:
+            return []
+        return self.kind_of(session).prompts(state if state is not None else self.state_of(session))
+
+    @staticmethod
+    def waiting_text(session: Session, prompts: Iterable[Prompt]) -> str:
+        """``@Alice to roll the dice; @Bob to choose who gets the dagger`` (for private refusals: no pings)."""
+        names = []
+        for prompt in prompts:
+            seat = next((s for s in session.seats if s.player == prompt.player), None)
+            who = seat.mention if seat is not None else escape_name(prompt.player)
+            names.append(f"{who} to {prompt.label}")
+        return "; ".join(names) or "nobody"
+
+    @staticmethod
+    def display_name(session: Session, player: str) -> str:
+        """The name of a seated player, or the id itself for open sessions."""
+        seat = next((s for s in session.seats if s.player == player), None)
+        return seat.name if seat is not None else player
+
+    async def session(self, session_id: int) -> Session:
+        """A live session, or a friendly error."""
+        session = await self.store.session(session_id)
+        if session is None or not session.live:
+            raise SessionOver("This game is over; start a new one any time.")
+        return session
+
+    def player_of(self, session: Session, actor: Actor) -> str:
+        """The engine player ``actor`` plays: their seat at a table, their user id in an open session."""
+        if self.kind_of(session).seats is None:
+            return str(actor.user_id)
+        seat = session.seat_of_user(actor.user_id)
+        if seat is None:
+            raise NotPlaying(
+                f"You're not playing in this game. Waiting for {self.waiting_text(session, self.prompts(session))}."
+            )
+        return seat.player
+
+    # -- the pipeline ------------------------------------------------------------------------------
+
+    async def act(
+        self,
+        session_id: int,
+        actor: Actor | None,
+        action: Mapping[str, Any] | BaseModel,
+        *,
+        expect: Expect | None = None,
+        how: How = "player",
+        player: str | None = None,
+        origin: Any = None,
+        takeover_after: int | None = None,
+    ) -> Applied:
+        """Apply one engine action to a session and commit it.
+
+        ``actor`` is the member acting (None for a deadline or a computer seat, which name the
+        ``player``). ``expect`` is the version the click was made on: a click is refused as stale
+        only when it has to be (see ``_still_valid``). After the commit, moves that are forced (the
+        engine says the player has no real choice) are taken at once, each its own log entry.
+        A timeout that counts as a missed turn gives ``takeover_after``: after that many in a row, a
+        computer keeps the seat (where the game has computer players).
+        """
+        current = await self.session(session_id)
+        self._check(current, self.state_of(current), actor, action, expect, how, player)
+
+        async def change(session: Session) -> tuple[Applied, LogEntry | None]:
+            state = self.state_of(session)
+            acting, parsed = self._check(session, state, actor, action, expect, how, player)
+            return self._apply(
+                session, state, acting, parsed, how=how, actor=actor, origin=origin, takeover_after=takeover_after
+            )
+
+        return await self._change(session_id, change, forced_after=True)
+
+    def _check(
+        self,
+        session: Session,
+        state: BaseModel,
+        actor: Actor | None,
+        action: Mapping[str, Any] | BaseModel,
+        expect: Expect | None,
+        how: How,
+        player: str | None,
+    ) -> tuple[str, BaseModel]:
+        """Who acts and the parsed action, or the UserError that refuses it."""
+        if not session.live or session.status is not Status.ACTIVE:
+            raise SessionOver("This game is over; start a new one any time.")
+        kind = self.kind_of(session)
+        acting = player if player is not None else self.player_of(session, self._required(actor))
+        try:
+            parsed = action if isinstance(action, BaseModel) else kind.engine.parse_action(action)
+        except ValidationError:
+            raise InvalidInput("That move isn't valid here.") from None
+        if expect is not None and not self._still_valid(session, state, acting, expect):
+            raise StaleBoard()
+        if how != "player":
+            return acting, parsed
+        permissions = kind.permissions
+        if permissions is not None:
+            assert actor is not None
+            try:
+                permissions.authorize(state, acting, roles_of(session, actor), parsed)
+            except IllegalAction as exc:
+                raise NotPermitted(exc.reason) from None
+        if kind.turns is not None:
+            prompts = kind.prompts(state)
+            if acting not in {p.player for p in prompts}:
+                raise NotYourTurn(f"Not your move: waiting for {self.waiting_text(session, prompts)}.")
+        return acting, parsed
+
+    @staticmethod
+    def _required(actor: Actor | None) -> Actor:
+        if actor is None:
+            raise ValueError("an action by nobody must name its player")
+        return actor
+
+    def _still_valid(self, session: Session, state: BaseModel, player: str, expect: Expect) -> bool:
+        """Whether a click made at ``expect`` may still be applied.
+
+        It may if nothing it was drawn from changed; or, for a table, if what changed left the
+        clicker's own pending decision as it was (the same decision, the same legal options): two
+        players passing in the same window don't make each other's buttons stale.
+        """
+        if expect.record is not None:
+            return session.records.get(expect.record, 0) == expect.version
+        if session.version == expect.version:
+            return True
+        old = self.state_at(session.id, expect.version)
+        if old is None:
+            return False
+        kind = self.kind_of(session)
+        mine_then = [p.decision for p in kind.prompts(old) if p.player == player]
+        mine_now = [p.decision for p in kind.prompts(state) if p.player == player]
+        if not mine_then or mine_then != mine_now:
+            return False
+        return list(kind.legal_actions(old, player)) == list(kind.legal_actions(state, player))
+
+    def _apply(
+        self,
+        session: Session,
+        state: BaseModel,
+        player: str,
+        action: BaseModel,
+        *,
+        how: How,
+        actor: Actor | None = None,
+        origin: Any = None,
+        takeover_after: int | None = None,
+    ) -> tuple[Applied, LogEntry]:
+        kind = self.kind_of(session)
+        dice = RecordingDice(self.dice)
+        try:
+            outcome = kind.engine.apply(state, player, action, dice)
+        except contract.NotPermitted as exc:
+            raise NotPermitted(exc.reason) from None
+        except IllegalAction as exc:
+            raise IllegalMove(exc.reason) from None
+        new = self.advance(session, state, outcome.state, actor=player)
+        seat = next((s for s in new.seats if s.player == player), None)
+        if seat is not None:
+            self._count_turn(kind, state, seat, how, takeover_after)
+        events = outcome.events
+        if how == "timeout":
+            events = [{"type": TIMED_OUT, "player": player}, *events]
+        entry = LogEntry(
+            seq=new.version,
+            actor=player,
+            action={"kind": "act", "how": how, "action": action.model_dump(mode="json")},
+            dice=[r.model_dump() for r in dice.rolls],
+            events=events,
+            at=self.clock.now(),
+        )
+        applied = Applied(
+            before=session,
+            session=new,
+            state=outcome.state,
+            events=events,
+            how=how,
+            actor=player,
+            user_id=actor.user_id if actor else None,
+            origin=origin,
+            touched=self._touched(kind, state, outcome.state),
+        )
+        return applied, entry
+
+    def _count_turn(self, kind: GameKind, state: BaseModel, seat: Seat, how: How, takeover_after: int | None) -> None:
+        """Missed turns in a row: reset by acting (which also takes back a seat a computer was
+        keeping), counted for a timeout of a decision the game waited for."""
+        if how == "player":
+            seat.timeouts = 0
+            seat.computer = seat.computer and seat.user_id is None
+        elif how == "timeout" and takeover_after is not None:
+            seat.timeouts += 1
+            if seat.timeouts >= takeover_after and kind.computers is not None:
+                seat.computer = True
+
+    @staticmethod
+    def _touched(kind: GameKind, before: BaseModel, after: BaseModel) -> frozenset[str]:
+        records = kind.records
+        if records is None:
+            return frozenset()
+        old, new = records.records(before), records.records(after)
+        changed = {key for key, value in new.items() if key not in old or (old[key] is not value and old[key] != value)}
+        return frozenset(changed | (old.keys() - new.keys()))
+
+    def advance(
+        self, session: Session, before: BaseModel | None, state: BaseModel, actor: str | None = None
+    ) -> Session:
+        """The session record after a state change: new version, deadlines, records, status and winners.
+
+        Whoever just acted (or had a default applied) starts afresh on their next decision; other
+        pending decisions keep their deadlines, started or not.
+        """
+        kind = self.kind_of(session)
+        now = self.clock.now()
+        new = session.successor(now, state_json=state.model_dump_json())
+        if kind.records is not None and before is not None:
+            for key in self._touched(kind, before, state):
+                new.records[key] = new.version
+        elif kind.records is not None:
+            new.records = dict.fromkeys(kind.records.records(state), new.version)
+        seats = kind.seats
+        winners = seats.winners(state) if seats is not None else None
+        if winners is not None:
+            new.status = Status.FINISHED
+            new.winners = list(winners)
+            new.deadlines = []
+            return new
+        kept = [d for d in session.deadlines if d.player != actor]
+        new.deadlines = self.deadlines_for(new, kind.prompts(state), previous=kept)
+        return new
+
+    def deadlines_for(
+        self, session: Session, prompts: Iterable[Prompt], *, previous: Iterable[Deadline]
+    ) -> list[Deadline]:
+        """One deadline per pending decision with a timer; a decision still pending keeps its deadline.
+
+        New deadlines are not started: they start when the decision is first shown.
+        """
+        kept = {(d.player, d.decision): d for d in previous}
+        timeouts: dict[str, int] = session.options.get("timeouts", {})
+        result = []
+        for prompt in prompts:
+            old = kept.get((prompt.player, prompt.decision))
+            if old is not None:
+                result.append(old)
+                continue
+            seconds = timeouts.get(prompt.timer) if prompt.timer else None
+            if not seconds:
+                continue
+            seat = next((s for s in session.seats if s.player == prompt.player), None)
+            remind = prompt.ping and seat is not None and seat.human
+            result.append(Deadline(player=prompt.player, decision=prompt.decision, seconds=seconds, remind=remind))
+        return result
+
+    async def _change(self, session_id: int, change: Change, *, forced_after: bool = False) -> Applied:
+        """Run ``change`` under the session's lock on the session as stored, commit it, then tell the hooks.
+
+        A write refused because another process committed first is tried again on fresh data.
+        """
+        async with self.lock(session_id):
+            for _ in range(COMMIT_ATTEMPTS):
+                session = await self.store.session(session_id)
+                if session is None:
+                    raise SessionOver("This game is over; start a new one any time.")
+                applied, entry = await change(session)
+                if await self.store.save(applied.session, session.version, entry):
+                    break
+                log.info("Session %s changed in another process; retrying on fresh data", session_id)
+            else:
+                raise Conflict()
+            if applied.state is not None:
+                self.remember(applied.session, applied.state)
+            if forced_after:
+                applied = await self._forced_moves(applied)
+        self._notify(applied)
+        return applied
+
+    async def _forced_moves(self, applied: Applied) -> Applied:
+        """Take every move nobody has a real choice about, each committed with its own log entry."""
+        kind = self.kind_of(applied.session)
+        forced = kind.forced
+        if forced is None:
+            return applied
+        for _ in range(MAX_FORCED_MOVES):
+            session, state = applied.session, applied.state
+            if session.status is not Status.ACTIVE or state is None:
+                return applied
+            move = next(
+                (
+                    (p.player, a)
+                    for p in kind.prompts(state)
+                    if (a := forced.forced_action(state, p.player)) is not None
+                ),
+                None,
+            )
+            if move is None:
+                return applied
+            step, entry = self._apply(session, state, move[0], move[1], how="auto")
+            if not await self.store.save(step.session, session.version, entry):
+                return applied  # another process moved on; whatever it did will be drawn
+            assert step.state is not None
+            self.remember(step.session, step.state)
+            applied = replace(
+                applied,
+                session=step.session,
+                state=step.state,
+                events=[*applied.events, *({**e, "forced": True} for e in step.events)],
+                touched=applied.touched | step.touched,
+            )
+        log.warning("Session %s: stopped after %d forced moves in a row", applied.session.id, MAX_FORCED_MOVES)
+        return applied
+
+    def _notify(self, applied: Applied) -> None:
+        for hook in self._hooks:
+            try:
+                hook(applied)
+            except Exception:
+                log.exception("A commit hook failed for session %s", applied.session.id)
+
+    # -- sessions: create, update, start, leave, end -------------------------------------------------
+
+    async def create(
+        self,
+        kind_name: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host: Actor,
+        options: BaseModel,
+        core_options: Mapping[str, Any] | None = None,
+        seats: Sequence[Seat] = (),
+        lobby_seconds: float | None = None,
+        name: str | None = None,
+        roles: Mapping[str, list[str]] | None = None,
+        origin: Any = None,
+    ) -> Applied:
+        """A new session: a lobby (for games with seats, expiring after ``lobby_seconds``), or one
+        started at once (a scoresheet, a campaign). Raises ChannelBusy if the channel already has one."""
+        kind = self.registry.get(kind_name)
+        now = self.clock.now()
+        session = Session(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            kind=kind.kind,
+            scope=kind.scope,
+            name=name,
+            status=Status.LOBBY,
+            host_id=host.user_id,
+            roles={k: list(v) for k, v in (roles or {}).items()},
+            options={**options.model_dump(mode="json"), **(core_options or {})},
+            seats=list(seats),
+            created_at=now,
+            updated_at=now,
+        )
+        entry = None
+        state: BaseModel | None = None
+        events: list[dict[str, Any]] = []
+        if kind.seats is not None:
+            seconds = lobby_seconds or 900
+            session.deadlines = [Deadline(player="", decision=LOBBY_DECISION, seconds=seconds, at=now + seconds)]
+        else:
+            dice = RecordingDice(self.dice)
+            outcome = kind.engine.start(options, [], dice)
+            state, events = outcome.state, outcome.events
+            session = self.advance(session.model_copy(update={"status": Status.ACTIVE}), None, state)
+            entry = LogEntry(
+                seq=session.version,
+                actor=None,
+                action={"kind": "start", "how": "core", "players": []},
+                dice=[r.model_dump() for r in dice.rolls],
+                events=events,
+                at=now,
+            )
+        try:
+            created = await self.store.create_session(session, entry)
+        except Duplicate:
+            where = "server already has a campaign with that name" if name else "channel already has one"
+            raise ChannelBusy(f"This {where}. Use `/game status` to see it.") from None
+        if state is not None:
+            self.remember(created, state)
+        applied = Applied(
+            before=created, session=created, state=state, events=events, how="core", user_id=host.user_id, origin=origin
+        )
+        self._notify(applied)
+        return applied
+
+    async def update(
+        self,
+        session_id: int,
+        edit: Callable[[Session], Session],
+        *,
+        actor: Actor | None = None,
+        record: Mapping[str, Any] | Callable[[Session], Mapping[str, Any] | None] | None = None,
+        origin: Any = None,
+        statuses: tuple[Status, ...] = (Status.LOBBY, Status.ACTIVE),
+    ) -> Applied:
+        """A change the core makes itself (a lobby seat, an option, a role): ``edit`` returns the next
+        version, or raises a UserError. ``record`` (or what it returns for the new version) is logged
+        as the change's entry."""
+
+        async def change(session: Session) -> tuple[Applied, LogEntry | None]:
+            if session.status not in statuses:
+                raise SessionOver("That's already over.")
+            new = edit(session)
+            logged = record(new) if callable(record) else record
+            entry = None
+            if logged is not None:
+                entry = LogEntry(seq=new.version, actor=None, action={"how": "core", **logged}, at=self.clock.now())
+            state = self.state_of(new) if new.state_json is not None else None
+            user = actor.user_id if actor else None
+            return Applied(before=session, session=new, state=state, how="core", user_id=user, origin=origin), entry
+
+        return await self._change(session_id, change)
+
+    async def start(self, session_id: int, actor: Actor, *, origin: Any = None) -> Applied:
+        """The host starts a lobby: seats are ordered (join order, or shuffled with logged dice) and the
+        engine sets the game up."""
+
+        async def change(session: Session) -> tuple[Applied, LogEntry | None]:
+            if session.status is not Status.LOBBY:
+                raise SessionOver("This lobby is closed.")
+            kind = self.kind_of(session)
+            options = kind.parse_options(session.engine_options)
+            low, _ = kind.seat_limits(options)
+            if actor.user_id != session.host_id:
+                raise NotPermitted(f"Only the host, <@{session.host_id}>, can start the game.")
+            if session.seat_of_user(actor.user_id) is None:
+                raise NotPermitted("Join the table first: the host plays too.")
+            if len(session.seats) < low:
+                raise IllegalMove(f"{kind.title} needs at least {low} players.")
+            seating = RecordingDice(self.dice)
+            seats = [s.model_copy() for s in session.seats]
+            if session.options.get("_seating") == "random":
+                # Fisher–Yates with named dice, so the shuffle is in the log like any other roll.
+                for i in range(len(seats) - 1, 0, -1):
+                    j = seating.roll(f"seat{i}", i + 1) - 1
+                    seats[i], seats[j] = seats[j], seats[i]
+            for number, seat in enumerate(seats, start=1):
+                seat.player = f"P{number}"
+            players = [s.player for s in seats]
+            dice = RecordingDice(self.dice)
+            try:
+                outcome = kind.engine.start(options, players, dice)
+            except IllegalAction as exc:
+                raise IllegalMove(exc.reason) from None
+            started = session.model_copy(update={"seats": seats, "status": Status.ACTIVE, "deadlines": []})
+            new = self.advance(started, None, outcome.state)
+            entry = LogEntry(
+                seq=new.version,
+                actor=None,
+                action={
+                    "kind": "start",
+                    "how": "core",
+                    "players": players,
+                    "seating_dice": [r.model_dump() for r in seating.rolls],
+                },
+                dice=[r.model_dump() for r in dice.rolls],
+                events=outcome.events,
+                at=self.clock.now(),
+            )
+            applied = Applied(
+                before=session,
+                session=new,
+                state=outcome.state,
+                events=outcome.events,
+                user_id=actor.user_id,
+                origin=origin,
+            )
+            return applied, entry
+
+        return await self._change(session_id, change, forced_after=True)
+
+    async def remove_player(
+        self, session_id: int, player: str, *, how: How = "core", actor: Actor | None = None, origin: Any = None
+    ) -> Applied:
+        """A seat leaves mid-game (left, kicked, or removed after missed turns); the engine decides the rest.
+
+        The host role passes to the next member still seated. When no member is left at the table,
+        the game ends as abandoned: computers don't play it out alone.
+        """
+
+        async def change(session: Session) -> tuple[Applied, LogEntry | None]:
+            if session.status is not Status.ACTIVE:
+                raise SessionOver("This game is over.")
+            kind = self.kind_of(session)
+            seats = kind.seats
+            assert seats is not None
+            state = self.state_of(session)
+            seat = session.seat_of_player(player)
+            if seat.left:
+                raise NotPlaying("That player already left.")
+            remaining = [s for s in session.humans if s.player != player]
+            if not remaining:
+                new = session.ended(self.clock.now())
+                new.seat_of_player(player).left = True
+                entry = LogEntry(
+                    seq=new.version, actor=player, action={"kind": "abandon", "how": how}, at=new.updated_at
+                )
+                return Applied(before=session, session=new, state=state, how=how, actor=player, origin=origin), entry
+            dice = RecordingDice(self.dice)
+            outcome = seats.remove_player(state, player, dice)
+            new = self.advance(session, state, outcome.state, actor=player)
+            gone = new.seat_of_player(player)
+            gone.left = True
+            if new.host_id == gone.user_id:
+                new.host_id = next(s.user_id for s in remaining if s.user_id is not None)
+            new.deadlines = [d for d in new.deadlines if d.player != player]
+            entry = LogEntry(
+                seq=new.version,
+                actor=player,
+                action={"kind": "leave", "how": how},
+                dice=[r.model_dump() for r in dice.rolls],
+                events=outcome.events,
+                at=self.clock.now(),
+            )
+            applied = Applied(
+                before=session,
+                session=new,
+                state=outcome.state,
+                events=outcome.events,
+                how=how,
+                actor=player,
+                user_id=actor.user_id if actor else None,
+                origin=origin,
+            )
+            return applied, entry
+
+        return await self._change(session_id, change, forced_after=True)
+
+    async def end(
+        self, session_id: int, *, actor: Actor | None = None, why: str = "ended", origin: Any = None
+    ) -> Applied:
+        """End a lobby or a session early: it is kept (abandoned) for history, with nothing pending."""
+
+        def edit(session: Session) -> Session:
+            return session.ended(self.clock.now())
+
+        return await self.update(session_id, edit, actor=actor, record={"kind": "abandon", "why": why}, origin=origin)
+
+    # -- undo and redo -----------------------------------------------------------------------------
+
+    async def undo(self, session_id: int, actor: Actor, *, redo: bool = False, origin: Any = None) -> Applied:
+        """Take back the latest undoable action (or redo the latest undone one), if the actor may take it."""
+
+        async def change(session: Session) -> tuple[Applied, LogEntry | None]:
+            kind = self.kind_of(session)
+            if kind.undo is None or session.status is not Status.ACTIVE:
+                raise IllegalMove("There is nothing to undo here.")
+            folded = fold(kind, session.engine_options, await self.store.log_entries(session.id))
+            stack = folded.undone if redo else [entry for entry, _ in folded.done]
+            if not stack:
+                raise IllegalMove("There is nothing to redo." if redo else "There is nothing to undo.")
+            target = stack[-1]
+            assert target.actor is not None and folded.state is not None
+            action = kind.engine.parse_action(target.action["action"])
+            state = self.state_of(session)
+            permissions = kind.permissions
+            if permissions is not None:
+                try:
+                    permissions.authorize(state, self.player_of(session, actor), roles_of(session, actor), action)
+                except IllegalAction as exc:
+                    raise NotPermitted(exc.reason) from None
+            # A redo rolls exactly what the undone action rolled, recorded again in the redo's own entry.
+            dice = RecordingDice(ReplayDice(Roll.model_validate(r) for r in target.dice))
+            if redo:
+                outcome_state = kind.engine.apply(folded.state, target.actor, action, dice).state
+            else:
+                outcome_state = next(before for entry, before in folded.done if entry.seq == target.seq)
+            new = self.advance(session, state, outcome_state)
+            entry = LogEntry(
+                seq=new.version,
+                actor=str(actor.user_id),
+                action={"kind": "redo" if redo else "undo", "how": "player", "target": target.seq},
+                dice=[r.model_dump() for r in dice.rolls],
+                events=[{"type": "redone" if redo else "undone", "seq": target.seq, "by": str(actor.user_id)}],
+                at=self.clock.now(),
+            )
+            applied = Applied(
+                before=session,
+                session=new,
+                state=outcome_state,
+                events=entry.events,
+                actor=str(actor.user_id),
+                user_id=actor.user_id,
+                origin=origin,
+                touched=self._touched(kind, state, outcome_state),
+            )
+            return applied, entry
+
+        return await self._change(session_id, change)
+
+    # -- finding sessions ----------------------------------------------------------------------------
+
+    async def live_table(self, channel_id: int) -> Session | None:
+        """The channel's lobby, table game or scoresheet, if any."""
+        return await self.store.live_session(channel_id, Scope.TABLE)

@@ -1,0 +1,237 @@
+"""What a game's cog gives the core (a GameSpec), and what the core gives it back to draw a view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import discord
+from pydantic import BaseModel
+
+from bot.controls import SELECTED_ALL, action_id, core_id, encode_action, ui_id
+from bot.errors import UserError
+from bot.models import MAIN_VIEW, Session, Status
+from bot.names import escape_name
+from bot.registry import GameKind
+from bot.service import Expect
+from rules.engine import PUBLIC, Prompt, Viewer
+
+if TYPE_CHECKING:
+    from bot.replies import Reply
+
+StateT = TypeVar("StateT", bound=BaseModel)
+MAX_SELECT_OPTIONS = 25
+ANY_ACTION = "*"
+"""The encoded action of a select whose option values are themselves encoded actions."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    """An image attached to a view, drawn off the event loop when the view is published."""
+
+    filename: str
+    draw: Callable[[], bytes]
+
+
+@dataclass
+class View:
+    """A view of a session, minus the core's status line: text, embeds, rows of controls, pictures."""
+
+    embeds: list[discord.Embed] = field(default_factory=list)
+    rows: list[list[discord.ui.Item[Any]]] = field(default_factory=list)
+    content: str = ""
+    pictures: list[Picture] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a select: what it says and the action it takes."""
+
+    label: str
+    action: BaseModel | Mapping[str, Any]
+    description: str | None = None
+    emoji: str | None = None
+
+
+@dataclass(frozen=True)
+class LobbyOption:
+    """A game option the host sets from the lobby's Options menu (one select menu each)."""
+
+    key: str
+    """Field of the game's options model."""
+    label: str
+    choices: tuple[tuple[str, Any], ...]
+    """(label, value) pairs; values are JSON scalars."""
+
+
+def _data(action: BaseModel | Mapping[str, Any]) -> Mapping[str, Any]:
+    return action.model_dump(mode="json") if isinstance(action, BaseModel) else action
+
+
+@dataclass
+class ViewContext(Generic[StateT]):
+    """Everything a cog needs to draw a view and its controls, for one viewer."""
+
+    session: Session
+    state: StateT
+    """The state as ``viewer`` may see it (the core removed what they may not)."""
+    prompts: list[Prompt]
+    events: list[dict[str, Any]]
+    """What happened since the view was last drawn anew, as ``viewer`` may see it."""
+    viewer: Viewer = PUBLIC
+    view: str = MAIN_VIEW
+    first: bool = False
+    """This is the first board of the game (the place for a legend of the faces, say)."""
+    _selects: int = field(default=0, init=False, repr=False)
+
+    @property
+    def over(self) -> bool:
+        """The session has finished."""
+        return self.session.status is Status.FINISHED
+
+    def name(self, player: str) -> str:
+        """Escaped display name of a seated player (or the id itself in an open session)."""
+        seat = next((s for s in self.session.seats if s.player == player), None)
+        return escape_name(seat.name if seat is not None else player)
+
+    def expect(self, record: str | None = None) -> Expect:
+        """The version a control drawn now is made against: the session's, or one record's."""
+        if record is None:
+            return Expect(self.session.version)
+        return Expect(self.session.records.get(record, 0), record)
+
+    def button(
+        self,
+        label: str,
+        action: BaseModel | Mapping[str, Any],
+        *,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        disabled: bool = False,
+        record: str | None = None,
+    ) -> discord.ui.Button[Any]:
+        """A button that takes ``action`` (an engine action) when clicked."""
+        return discord.ui.Button(
+            label=label[:80],
+            style=style,
+            emoji=emoji,
+            disabled=disabled,
+            custom_id=action_id(self.session.id, self.expect(record), _data(action)),
+        )
+
+    def select(
+        self, choices: Sequence[Choice], *, placeholder: str, record: str | None = None
+    ) -> discord.ui.Select[Any]:
+        """A select menu (≤ 25 choices): picking one takes its action."""
+        if not 1 <= len(choices) <= MAX_SELECT_OPTIONS:
+            raise ValueError("a select needs 1 to 25 choices")
+        options = [
+            discord.SelectOption(
+                label=c.label[:100],
+                value=encode_action(_data(c.action))[:100],
+                description=(c.description or None) and c.description[:100],
+                emoji=c.emoji,
+            )
+            for c in choices
+        ]
+        # Several such selects may share a message, and custom ids must differ: number them.
+        self._selects += 1
+        return discord.ui.Select(
+            custom_id=action_id(self.session.id, self.expect(record), {"type": ANY_ACTION, "n": self._selects}),
+            options=options,
+            placeholder=placeholder[:150],
+        )
+
+    def multi_select(
+        self,
+        action: BaseModel | Mapping[str, Any],
+        field_name: str,
+        options: Sequence[discord.SelectOption],
+        *,
+        placeholder: str,
+        min_values: int = 1,
+        record: str | None = None,
+    ) -> discord.ui.Select[Any]:
+        """A select of several values: the values picked become ``action[field_name]`` (a list)."""
+        if not 1 <= len(options) <= MAX_SELECT_OPTIONS:
+            raise ValueError("a select needs 1 to 25 options")
+        template = {**_data(action), field_name: SELECTED_ALL}
+        return discord.ui.Select(
+            custom_id=action_id(self.session.id, self.expect(record), template),
+            options=list(options),
+            placeholder=placeholder[:150],
+            min_values=min_values,
+            max_values=len(options),
+        )
+
+    def ui_button(
+        self,
+        label: str,
+        key: str,
+        arg: object = "",
+        *,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        disabled: bool = False,
+    ) -> discord.ui.Button[Any]:
+        """A button handled by the game's own ``on_ui`` (open a modal, page a sheet…)."""
+        return discord.ui.Button(
+            label=label[:80],
+            style=style,
+            emoji=emoji,
+            disabled=disabled,
+            custom_id=ui_id(self.session.kind, self.session.id, key, arg),
+        )
+
+    def core_button(
+        self, label: str, key: str, *, emoji: str | None = None, disabled: bool = False
+    ) -> discord.ui.Button[Any]:
+        """One of the core's own buttons: ``undo``, ``redo``, ``rematch``."""
+        return discord.ui.Button(
+            label=label[:80],
+            style=discord.ButtonStyle.secondary,
+            emoji=emoji,
+            disabled=disabled,
+            custom_id=core_id(self.session.id, key),
+        )
+
+
+class GameSpec(Generic[StateT]):
+    """A game as the core sees it on the Discord side. Implemented by each game's cog.
+
+    ``render`` is the one method every game writes; the rest have sensible defaults.
+    """
+
+    kind: GameKind
+    command: str = ""
+    """The slash command group that starts the game (``/crowns new``); the kind's name if empty."""
+    lobby_options: tuple[LobbyOption, ...] = ()
+    """Options offered in the lobby's Options menu."""
+    legend: str = ""
+    """A short key to the board (the dice faces…), shown on the first board and in ``/game rules``."""
+
+    def render(self, ctx: ViewContext[StateT]) -> View:
+        """Draw one view of the session (``ctx.view``), with controls for whoever must act."""
+        raise NotImplementedError
+
+    def retired(self, ctx: ViewContext[StateT]) -> str:
+        """One line saying what happened on a board that is being replaced (``ctx.events``)."""
+        lines = self.narrate(ctx.session, ctx.events)
+        return lines[-1] if lines else ""
+
+    def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
+        """Plain sentences for events, for boards and ``/game log``."""
+        return []
+
+    def describe_options(self, options: BaseModel) -> str:
+        """The options in force, one short line each, for the lobby and ``/game rules``."""
+        return ""
+
+    def rules_summary(self) -> str:
+        """A few lines on how to play."""
+        return ""
+
+    async def on_ui(self, reply: Reply, session: Session, key: str, arg: str, values: list[str]) -> None:
+        """A click on one of the game's own controls (``ViewContext.ui_button``)."""
+        raise UserError("That button is no longer in use.")

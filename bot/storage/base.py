@@ -1,0 +1,109 @@
+"""The one interface every storage backend implements; games and the rest of the core see only this.
+
+Guarantees every backend keeps:
+- an action, its log entry and the new version are one atomic write, made only if the session is
+  still at the expected version (``save``); a refused write changes nothing;
+- finished sessions stay, with their whole log, for history and replay;
+- writes that don't change what happened (which message shows a view, when a shown deadline
+  started) never bump a session's version.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session
+
+
+class Duplicate(Exception):
+    """The channel (or server, for a named campaign) already has a live session of that scope."""
+
+
+class StorageError(Exception):
+    """The database can't be used; ``str(error)`` is one line saying what to do."""
+
+
+class Store(Protocol):
+    """Sessions, their logs, the messages that show them, and server settings."""
+
+    async def open(self) -> None:
+        """Connect and bring the schema up to date; raise StorageError with advice if that fails."""
+        ...
+
+    async def close(self) -> None:
+        """Close the connection(s), if open."""
+        ...
+
+    async def create_session(self, session: Session, entry: LogEntry | None = None) -> Session:
+        """Insert a new session (and its first log entry) and return it with its id; raise Duplicate."""
+        ...
+
+    async def session(self, session_id: int) -> Session | None:
+        """The session with this id (a copy the caller may change)."""
+        ...
+
+    async def live_session(self, channel_id: int, scope: Scope) -> Session | None:
+        """The channel's own live session of ``scope`` (not a named campaign), if any."""
+        ...
+
+    async def live_named(self, guild_id: int, name: str) -> Session | None:
+        """The server's live campaign called ``name`` (case-insensitive), if any."""
+        ...
+
+    async def live_in_guild(self, guild_id: int, scope: Scope) -> list[Session]:
+        """Every live session of ``scope`` in a server (for autocomplete)."""
+        ...
+
+    async def save(self, session: Session, expected_version: int, entry: LogEntry | None = None) -> bool:
+        """Write ``session`` (and its log entry) if it is still at ``expected_version``; False if not.
+
+        ``session.version`` is already the new version, and ``entry.seq`` equals it.
+        """
+        ...
+
+    async def shown(self, session_id: int, board: Board | None, deadlines: list[Deadline] | None, version: int) -> None:
+        """Record that ``board`` shows its view, and store ``deadlines`` (started, or reminded) if the
+        session is still at ``version``; neither bumps the version."""
+        ...
+
+    async def drop_board(self, session_id: int, view: str, message_id: int) -> None:
+        """Forget a view's message (it was retired or deleted), if it is still that message."""
+        ...
+
+    async def active_sessions(self) -> list[Session]:
+        """Every session in progress (at startup: redraw what is stale, resume computer moves)."""
+        ...
+
+    async def due_sessions(self, now: float) -> list[Session]:
+        """Live sessions with a deadline or reminder at or before ``now``."""
+        ...
+
+    async def earliest_deadline(self) -> float | None:
+        """The soonest deadline or reminder of any live session."""
+        ...
+
+    async def put_off(self, session_id: int, moment: float) -> None:
+        """Look at a session's deadlines again only at ``moment`` (after handling them failed)."""
+        ...
+
+    async def history(self, *, guild_id: int | None, channel_id: int | None, limit: int = 10) -> list[Session]:
+        """Most recent finished or abandoned table sessions of a channel (or a whole server)."""
+        ...
+
+    async def log_entries(
+        self, session_id: int, *, after: int | None = None, last: int | None = None
+    ) -> list[LogEntry]:
+        """The session's log, oldest first: all of it, the entries after seq ``after``, or the ``last`` ones."""
+        ...
+
+    async def open_lobbies(self, guild_id: int, host_id: int) -> int:
+        """How many lobbies ``host_id`` has open in the server."""
+        ...
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings (defaults if none were stored)."""
+        ...
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
+        """Replace the server's settings."""
+        ...

@@ -1,0 +1,402 @@
+"""SQLite storage (WAL, one aiosqlite connection), with the numbered migrations of ``bot.storage.migrations``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session, Status
+from bot.storage.base import Duplicate, StorageError
+from bot.storage.migrations import SQLITE_MIGRATIONS
+
+log = logging.getLogger(__name__)
+
+SESSION_CACHE_SIZE = 1024
+# Another process may hold the write lock for a while (a backup, a second bot process): wait rather
+# than fail. Interactions don't wait on this: they are deferred after ~2 s (bot.replies).
+BUSY_TIMEOUT_MS = 30_000
+_BOARDS = (
+    "(SELECT json_group_array(json_object('view', b.view, 'channel_id', b.channel_id, 'message_id', b.message_id, "
+    "'shown_version', b.shown_version, 'posted_at', b.posted_at, 'asked', json(b.asked), "
+    "'first_seq', b.first_seq, 'status', b.status)) "
+    "FROM boards b WHERE b.session_id = s.id) AS boards"
+)
+_COLUMNS = (
+    "s.id, s.guild_id, s.channel_id, s.kind, s.scope, s.name, s.status, s.host_id, s.roles, s.options, s.seats, "
+    f"s.state AS state_json, s.version, s.records, s.deadlines, s.created_at, s.updated_at, s.winners, {_BOARDS}"
+)
+_SELECT = f"SELECT {_COLUMNS} FROM sessions s"
+# Stored as JSON text and parsed with the row; the state stays text until the service needs it.
+_JSON_FIELDS = ("roles", "options", "seats", "records", "deadlines", "winners")
+_LIVE = "s.status IN ('lobby', 'active')"
+
+
+def _session_from_row(row: aiosqlite.Row) -> Session:
+    data = dict(row)
+    for key in _JSON_FIELDS:
+        if data[key] is not None:
+            data[key] = json.loads(data[key])
+    data["boards"] = {b["view"]: b for b in json.loads(data["boards"])}
+    return Session.model_validate(data)
+
+
+def _entry_json(entry: LogEntry, version: int) -> str:
+    """A log entry as the JSON the ``sessions_append_event`` trigger unpacks."""
+    if entry.seq != version:
+        raise ValueError(f"log entry {entry.seq} does not match session version {version}")
+    return entry.model_dump_json(exclude={"seq"})
+
+
+def _session_values(session: Session) -> dict[str, Any]:
+    data = session.model_dump(mode="json", exclude={"id", "boards"})
+    for key in _JSON_FIELDS:
+        if data[key] is not None:
+            data[key] = json.dumps(data[key], separators=(",", ":"))
+    data["state"] = data.pop("state_json")
+    data["next_deadline"] = session.next_deadline
+    return data
+
+
+def _deadline_values(deadlines: list[Deadline]) -> tuple[str, float | None]:
+    text = json.dumps([d.model_dump(mode="json") for d in deadlines], separators=(",", ":"))
+    moments = [m for d in deadlines for m in (d.at, d.remind_at) if m is not None]
+    return text, min(moments, default=None)
+
+
+class SqliteStore:
+    """One aiosqlite connection, opened in WAL mode and migrated to the latest schema.
+
+    Sessions read or written here are kept in a small in-memory cache, so a click does not wait for
+    the database to read back what this process just wrote. Correctness never depends on it: every
+    write is ``… WHERE version = :expected``, and a refused write drops the cached session, so a
+    second process on the same file only causes a retry on fresh data.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
+        self._sessions: OrderedDict[int, Session] = OrderedDict()
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        """The open connection."""
+        if self._conn is None:
+            raise RuntimeError("database is not open")
+        return self._conn
+
+    async def open(self) -> None:
+        """Open the file (creating its folder), switch to WAL, apply pending migrations.
+
+        Every way this can fail ends in a StorageError whose text names the path and what to do.
+        """
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise StorageError(
+                f"DATABASE_PATH {self.path}: {self.path.parent} is a file, not a folder; choose another path."
+            ) from None
+        except PermissionError:
+            raise StorageError(
+                f"DATABASE_PATH {self.path}: no permission to create {self.path.parent}; "
+                "choose a writable path or fix the folder's owner."
+            ) from None
+        try:
+            self._conn = await aiosqlite.connect(self.path, isolation_level=None)
+            self._conn.row_factory = aiosqlite.Row
+            await self._conn.execute("PRAGMA journal_mode=WAL")
+            # NORMAL with WAL: a committed action survives the bot being killed at any moment; only a
+            # power cut or OS crash could lose the last few commits. FULL would add an fsync to every click.
+            await self._conn.execute("PRAGMA synchronous=NORMAL")
+            await self._conn.execute("PRAGMA foreign_keys=ON")
+            await self._conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            await self._check_integrity()
+            await self._migrate()
+        except sqlite3.DatabaseError as exc:
+            await self.close()
+            raise StorageError(self._advice(exc)) from exc
+        except BaseException:
+            await self.close()  # its thread would keep the process alive
+            raise
+
+    def _advice(self, exc: sqlite3.DatabaseError) -> str:
+        text = str(exc)
+        if "readonly" in text or "unable to open" in text:
+            return (
+                f"DATABASE_PATH {self.path}: can't write the database file ({text}); "
+                "check that the file and its folder are writable by this user."
+            )
+        if "not a database" in text or "malformed" in text or "corrupt" in text:
+            return (
+                f"DATABASE_PATH {self.path}: the file is not a healthy SQLite database ({text}); "
+                "restore it from a backup or move it aside to start afresh."
+            )
+        return f"DATABASE_PATH {self.path}: {text}"
+
+    async def _check_integrity(self) -> None:
+        # quick_check reads every page, so a corrupt file is found now rather than on the first click.
+        rows = await self.conn.execute_fetchall("PRAGMA quick_check")
+        problems = [r[0] for r in rows if r[0] != "ok"]
+        if problems:
+            raise sqlite3.DatabaseError(f"database disk image is malformed: {problems[0]}")
+
+    async def close(self) -> None:
+        """Close the connection if open."""
+        if self._conn is not None:
+            await self._conn.close()
+            self._conn = None
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error."""
+        async with self._write_lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+
+    async def _write(self, sql: str, params: Any) -> aiosqlite.Cursor:
+        """One write statement, committed on its own, never inside another coroutine's transaction."""
+        async with self._write_lock:
+            return await self.conn.execute(sql, params)
+
+    async def _migrate(self) -> None:
+        rows = await self.conn.execute_fetchall("PRAGMA user_version")
+        current = rows[0][0] if rows else 0  # type: ignore[index]
+        if current > len(SQLITE_MIGRATIONS):
+            raise StorageError(
+                f"DATABASE_PATH {self.path}: the database was made by a newer version of the bot "
+                f"(schema {current}, this version knows {len(SQLITE_MIGRATIONS)}); upgrade the bot."
+            )
+        for number, statements in enumerate(SQLITE_MIGRATIONS[current:], start=current + 1):
+            async with self._transaction() as conn:
+                for statement in statements:
+                    await conn.execute(statement)
+                await conn.execute(f"PRAGMA user_version = {number}")
+            log.info("Applied migration %d", number)
+
+    # -- sessions ------------------------------------------------------------------------------
+
+    async def create_session(self, session: Session, entry: LogEntry | None = None) -> Session:
+        values = _session_values(session)
+        values["last_event"] = None
+        columns = ", ".join(values)
+        marks = ", ".join(f":{k}" for k in values)
+        try:
+            async with self._transaction() as conn:
+                cur = await conn.execute(f"INSERT INTO sessions ({columns}) VALUES ({marks})", values)
+                session_id = cur.lastrowid
+                if entry is not None:
+                    await conn.execute(
+                        "INSERT INTO session_events (session_id, seq, actor, action, dice, events, at) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            session_id,
+                            entry.seq,
+                            entry.actor,
+                            json.dumps(entry.action),
+                            json.dumps(entry.dice),
+                            json.dumps(entry.events),
+                            entry.at,
+                        ),
+                    )
+        except sqlite3.IntegrityError as exc:
+            raise Duplicate from exc
+        assert session_id is not None
+        created = session.model_copy(update={"id": session_id})
+        self._cache(created)
+        return created
+
+    async def save(self, session: Session, expected_version: int, entry: LogEntry | None = None) -> bool:
+        # One UPDATE statement: the sessions_append_event trigger writes the log entry in the same
+        # statement, atomically, in one trip to the database thread.
+        values = _session_values(session)
+        values["last_event"] = None if entry is None else _entry_json(entry, session.version)
+        assignments = ", ".join(f"{k} = :{k}" for k in values)
+        cur = await self._write(
+            f"UPDATE sessions SET {assignments} WHERE id = :id AND version = :expected",
+            {**values, "id": session.id, "expected": expected_version},
+        )
+        if cur.rowcount != 1:
+            self._sessions.pop(session.id, None)
+            return False
+        # Which message shows a view is written apart from versions (``shown``), straight into this
+        # cache: the writer's copy may be older there, so the cached boards win.
+        cached = self._sessions.get(session.id)
+        if cached is not None:
+            session.boards = dict(cached.boards)
+        self._cache(session)
+        return True
+
+    def _cache(self, session: Session) -> None:
+        """Keep a private copy of the session as stored (callers may go on changing theirs)."""
+        self._sessions[session.id] = session.clone()
+        self._sessions.move_to_end(session.id)
+        if len(self._sessions) > SESSION_CACHE_SIZE:
+            self._sessions.popitem(last=False)
+
+    async def _one(self, where: str, params: tuple[Any, ...]) -> Session | None:
+        # execute_fetchall: one trip to the database thread instead of three (execute, fetch, close).
+        rows = await self.conn.execute_fetchall(f"{_SELECT} WHERE {where}", params)
+        if not rows:
+            return None
+        session = _session_from_row(rows[0])  # type: ignore[index]
+        self._cache(session)
+        return session.clone()
+
+    async def _many(self, where: str, params: tuple[Any, ...] = ()) -> list[Session]:
+        rows = await self.conn.execute_fetchall(f"{_SELECT} WHERE {where}", params)
+        return [_session_from_row(r) for r in rows]
+
+    async def session(self, session_id: int) -> Session | None:
+        cached = self._sessions.get(session_id)
+        if cached is not None:
+            return cached.clone()
+        return await self._one("s.id = ?", (session_id,))
+
+    async def live_session(self, channel_id: int, scope: Scope) -> Session | None:
+        return await self._one(f"s.channel_id = ? AND s.scope = ? AND s.name IS NULL AND {_LIVE}", (channel_id, scope))
+
+    async def live_named(self, guild_id: int, name: str) -> Session | None:
+        return await self._one(f"s.guild_id = ? AND lower(s.name) = lower(?) AND {_LIVE}", (guild_id, name))
+
+    async def live_in_guild(self, guild_id: int, scope: Scope) -> list[Session]:
+        return await self._many(f"s.guild_id = ? AND s.scope = ? AND {_LIVE}", (guild_id, scope))
+
+    async def shown(self, session_id: int, board: Board | None, deadlines: list[Deadline] | None, version: int) -> None:
+        # A board row only moves forward: an older drawing finishing late never replaces a newer one.
+        async with self._transaction() as conn:
+            if board is not None:
+                await self._upsert_board(conn, session_id, board)
+            started = 0
+            if deadlines is not None:
+                text, moment = _deadline_values(deadlines)
+                cur = await conn.execute(
+                    "UPDATE sessions SET deadlines = ?, next_deadline = ? WHERE id = ? AND version = ?",
+                    (text, moment, session_id, version),
+                )
+                started = cur.rowcount
+        cached = self._sessions.get(session_id)
+        if cached is not None:
+            old = cached.boards.get(board.view) if board is not None else None
+            if board is not None and (old is None or board.shown_version >= old.shown_version):
+                cached.boards[board.view] = board
+            if started and cached.version == version and deadlines is not None:
+                cached.deadlines = list(deadlines)
+
+    @staticmethod
+    async def _upsert_board(conn: aiosqlite.Connection, session_id: int, board: Board) -> None:
+        await conn.execute(
+            "INSERT INTO boards (session_id, view, channel_id, message_id, shown_version, posted_at, asked, "
+            "first_seq, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, view) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+            "shown_version = excluded.shown_version, posted_at = excluded.posted_at, asked = excluded.asked, "
+            "first_seq = excluded.first_seq, status = excluded.status "
+            "WHERE excluded.shown_version >= boards.shown_version",
+            (
+                session_id,
+                board.view,
+                board.channel_id,
+                board.message_id,
+                board.shown_version,
+                board.posted_at,
+                json.dumps(board.asked),
+                board.first_seq,
+                board.status,
+            ),
+        )
+
+    async def drop_board(self, session_id: int, view: str, message_id: int) -> None:
+        await self._write(
+            "DELETE FROM boards WHERE session_id = ? AND view = ? AND message_id = ?", (session_id, view, message_id)
+        )
+        cached = self._sessions.get(session_id)
+        if cached is not None and (board := cached.boards.get(view)) is not None and board.message_id == message_id:
+            del cached.boards[view]
+
+    async def active_sessions(self) -> list[Session]:
+        return await self._many("s.status = 'active'")
+
+    async def due_sessions(self, now: float) -> list[Session]:
+        return await self._many(
+            f"s.next_deadline IS NOT NULL AND s.next_deadline <= ? AND {_LIVE} ORDER BY s.next_deadline", (now,)
+        )
+
+    async def earliest_deadline(self) -> float | None:
+        rows = await self.conn.execute_fetchall(
+            f"SELECT MIN(s.next_deadline) FROM sessions s WHERE s.next_deadline IS NOT NULL AND {_LIVE}"
+        )
+        return rows[0][0] if rows else None  # type: ignore[index]
+
+    async def put_off(self, session_id: int, moment: float) -> None:
+        # The next real save of the session sets next_deadline from its deadlines again.
+        await self._write("UPDATE sessions SET next_deadline = ? WHERE id = ?", (moment, session_id))
+        self._sessions.pop(session_id, None)
+
+    async def history(self, *, guild_id: int | None, channel_id: int | None, limit: int = 10) -> list[Session]:
+        where = "s.status IN ('finished', 'abandoned') AND s.scope = 'table'"
+        params: list[Any] = []
+        if channel_id is not None:
+            where += " AND s.channel_id = ?"
+            params.append(channel_id)
+        else:
+            where += " AND s.guild_id IS ?"
+            params.append(guild_id)
+        return await self._many(f"{where} ORDER BY s.updated_at DESC LIMIT ?", (*params, limit))
+
+    async def log_entries(
+        self, session_id: int, *, after: int | None = None, last: int | None = None
+    ) -> list[LogEntry]:
+        sql = "SELECT seq, actor, action, dice, events, at FROM session_events WHERE session_id = ?"
+        params: tuple[Any, ...] = (session_id,)
+        if after is not None:
+            sql += " AND seq > ?"
+            params = (session_id, after)
+        sql += " ORDER BY seq"
+        if last is not None:
+            sql = f"SELECT * FROM ({sql} DESC LIMIT ?) ORDER BY seq"
+            params = (*params, last)
+        rows = await self.conn.execute_fetchall(sql, params)
+        return [
+            LogEntry(
+                seq=r["seq"],
+                actor=r["actor"],
+                action=json.loads(r["action"]),
+                dice=json.loads(r["dice"]),
+                events=json.loads(r["events"]),
+                at=r["at"],
+            )
+            for r in rows
+        ]
+
+    async def open_lobbies(self, guild_id: int, host_id: int) -> int:
+        rows = await self.conn.execute_fetchall(
+            "SELECT COUNT(*) FROM sessions WHERE guild_id = ? AND host_id = ? AND status = ?",
+            (guild_id, host_id, Status.LOBBY),
+        )
+        return int(rows[0][0])  # type: ignore[index]
+
+    # -- guild settings ------------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        rows = await self.conn.execute_fetchall("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return GuildSettings.model_validate_json(rows[0][0]) if rows else GuildSettings()  # type: ignore[index]
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, data) VALUES (?, ?) "
+            "ON CONFLICT(guild_id) DO UPDATE SET data = excluded.data",
+            (guild_id, settings.model_dump_json(exclude_defaults=True)),
+        )
