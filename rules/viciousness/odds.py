@@ -139,7 +139,7 @@ def _face_ways(faces: int, rattled: bool) -> tuple[int, ...]:
 
 def _outcomes(pool: Pool) -> int:
     """The number of equally likely outcomes of the whole pool."""
-    return math.prod(die.faces ** (2 if die.rattled else 1) for die in pool.dice)
+    return math.prod(sum(_face_ways(die.faces, die.rattled)) ** n for die, n in pool.groups())
 
 
 def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
