@@ -8,7 +8,7 @@ from typing import Any
 from rules.engine import IllegalAction
 from rules.viciousness.actions import Action, SetChallenges, Thwart
 from rules.viciousness.dicepool import FREE_PUSH_FACE, is_rattled, report, roll_combatant
-from rules.viciousness.state import Challenge, KnaveryPool, Lockout
+from rules.viciousness.state import CampaignState, Challenge, KnaveryPool, Lockout
 from rules.viciousness.work import Work
 
 SUCCESS_RULE = "A success is a die showing 4 or more; each 6 is a free push if the scheme fails."
@@ -97,20 +97,20 @@ def settle(w: Work, pool: KnaveryPool) -> None:
             free_pushes=pool.free_pushes,
             chooser="group" if pool.prepared else "gm",
         )
-    if pool.successes == 0 and not can_reroll(w, pool):
+    if pool.successes == 0 and not can_reroll(w.s, pool):
         fail(w, pool, ())
 
 
-def can_reroll(w: Work, pool: KnaveryPool) -> bool:
+def can_reroll(state: CampaignState, pool: KnaveryPool) -> bool:
     """Whether anyone could still reroll in the failed scheme (a push, or a free push)."""
-    use = w.s.options.free_push_use
-    lockout = w.s.company.lockout
+    use = state.options.free_push_use
+    lockout = state.company.lockout
     if pool.free_pushes and use != "fallout":
         return True
     if lockout is not None and lockout.free_pushes and use != "immediate":
         return True
     for c in pool.combatants:
-        pc = w.s.find_pc(c.id) if c.pc else None
+        pc = state.find_pc(c.id) if c.pc else None
         if pc is not None and pc.active and not pc.rattled and not c.pushed:
             return True
     return False
