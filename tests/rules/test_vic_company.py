@@ -213,7 +213,7 @@ def test_custom_traits_need_the_gm() -> None:
 
 def test_contacts_limit_and_promotion() -> None:
     c = Campaign()
-    kestrel, mott = c.join(P1, KESTREL, [MOTT])
+    _kestrel, mott = c.join(P1, KESTREL, [MOTT])
     c.act(P1, {"type": "contact", "pc": mott, "name": "Old ringmaster", "trait": "Strongman"})
     c.reject(
         P1, {"type": "contact", "pc": mott, "name": "Other", "trait": "Strongman"}, "already gave a strong contact"
@@ -307,7 +307,7 @@ def test_replacement_at_the_base_costs_two_and_can_demote() -> None:
 
 def test_dead_captain_dissolves_the_troupe() -> None:
     c = Campaign()
-    kestrel, mott = c.join(P1, KESTREL, [MOTT])
+    kestrel, _mott = c.join(P1, KESTREL, [MOTT])
     events = c.act(P1, {"type": "retire", "pc": kestrel})
     assert "troupe_dissolved" in c.kinds(events) and c.troupe(P1).dissolved
     c.reject(P1, {"type": "add_pc", "owner": P1, "pc": {"name": "N", "traits": ["Hacker", "Lurker"]}}, "has dissolved")

@@ -103,7 +103,7 @@ def test_four_sides_and_choosing_whose_hits_to_cancel() -> None:
 
 def test_players_speak_for_their_side() -> None:
     c = Campaign()
-    kestrel, mott = c.join(P1, KESTREL, [MOTT])
+    kestrel, _mott = c.join(P1, KESTREL, [MOTT])
     pool = c.gm({"type": "open_violence", "sides": ["Crew", "Guards"]})[0]["pool"]
     c.act(P1, {"type": "join", "pool": pool, "pc": kestrel, "side": "a"})
     c.gm({"type": "add_npc", "pool": pool, "side": "b", "name": "Guard", "count": 3})
