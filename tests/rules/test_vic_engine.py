@@ -38,10 +38,24 @@ def test_permissions() -> None:
     (pip,) = c.join(P2, PIP)
     c.forbid(P2, {"type": "edit_troupe", "owner": P1, "name": "Mine now"}, "That troupe isn't yours")
     c.forbid(P2, {"type": "edit_pc", "pc": kestrel, "name": "X"}, "That character isn't yours")
-    c.forbid(P2, {"type": "create_troupe", "owner": P1, "name": "T", "captain": {"name": "X", "traits": ["Driver", "Duelist", "Hacker"]}, "asset": "favor"}, "Only the GM can create a troupe for someone else.")
+    c.forbid(
+        P2,
+        {
+            "type": "create_troupe",
+            "owner": P1,
+            "name": "T",
+            "captain": {"name": "X", "traits": ["Driver", "Duelist", "Hacker"]},
+            "asset": "favor",
+        },
+        "Only the GM can create a troupe for someone else.",
+    )
     c.forbid(P1, {"type": "turn_start"}, "Only the GM can start a turn.")
     c.forbid(P1, {"type": "add_rival", "name": "X", "rank": 3}, "Only the GM can manage rivals.")
-    c.forbid(P1, {"type": "buy", "item": "Ale", "rank": 2, "pay": [{"coins": "turn"}]}, "Only the GM can buy without a character.")
+    c.forbid(
+        P1,
+        {"type": "buy", "item": "Ale", "rank": 2, "pay": [{"coins": "turn"}]},
+        "Only the GM can buy without a character.",
+    )
     c.gm({"type": "edit_troupe", "owner": P1, "name": "Renamed by the GM"})
     c.gm({"type": "edit_pc", "pc": pip, "concept": "A thief"})
     pool = c.gm({"type": "open_knavery", "total": 1})[0]["pool"]
@@ -142,13 +156,21 @@ def test_rival_limits_and_rejections() -> None:
     c = Campaign()
     rival = vey(c)
     c.gm({"type": "add_design", "rival": rival, "text": "Third"})
-    c.reject(GM, {"type": "add_design", "rival": rival, "text": "Fourth"}, "Countess Vey already has 3 designs under way.")
-    c.reject(GM, {"type": "edit_design", "rival": rival, "design": "d3", "asset": "A dragon"}, "Countess Vey has no asset called 'A dragon'.")
+    c.reject(
+        GM, {"type": "add_design", "rival": rival, "text": "Fourth"}, "Countess Vey already has 3 designs under way."
+    )
+    c.reject(
+        GM,
+        {"type": "edit_design", "rival": rival, "design": "d3", "asset": "A dragon"},
+        "Countess Vey has no asset called 'A dragon'.",
+    )
     c.reject(GM, {"type": "split", "rival": rival, "points": {"d1": 1}}, "exactly 3 points")
     c.reject(GM, {"type": "initiate", "rival": rival, "design": "d1"}, "no move waiting")
     c.gm({"type": "turn_start"})
     c.gm({"type": "turn_end"}, [2])
-    c.reject(GM, {"type": "initiate", "rival": rival, "design": "d2"}, "The rival die (2) didn't make that design eligible.")
+    c.reject(
+        GM, {"type": "initiate", "rival": rival, "design": "d2"}, "The rival die (2) didn't make that design eligible."
+    )
     c.gm({"type": "initiate", "rival": rival})
     assert c.state.rivals[rival].move is None
 
