@@ -1,0 +1,80 @@
+"""What happens to a character, whoever causes it: new PCs, turn actions, wounds, death and retirement."""
+
+from __future__ import annotations
+
+from rules.engine import IllegalAction
+from rules.viciousness.actions import PCSpec
+from rules.viciousness.catalogue import trait_names
+from rules.viciousness.data import CHARACTERS, MAX_TRAITS, RECOVERY_TURNS
+from rules.viciousness.state import PC, Fate, PCTrait, Role, Troupe, owner_of
+from rules.viciousness.work import Work
+
+
+def new_pc(w: Work, pc_id: str, role: Role, spec: PCSpec, traits: int | None = None) -> PC:
+    """PC ``pc_id`` built from ``spec`` with exactly ``traits`` traits (default: the role's count)."""
+    wanted = CHARACTERS.traits_at_creation[role] if traits is None else traits
+    if len(spec.traits) != wanted:
+        raise IllegalAction(f"A new {role} has {wanted} traits; {spec.name} has {len(spec.traits)}.")
+    if wanted > MAX_TRAITS:
+        raise IllegalAction(f"A character has {MAX_TRAITS} traits at most.")
+    names = trait_names(w.s, spec.traits)
+    return PC(
+        id=pc_id,
+        name=spec.name,
+        concept=spec.concept,
+        role=role,
+        traits=tuple(PCTrait(name=n) for n in names),
+    )
+
+
+def next_id(troupe: Troupe) -> str:
+    """The id the troupe's next PC gets."""
+    return f"{troupe.owner}.{troupe.pc_seq + 1}"
+
+
+def with_pc(troupe: Troupe, pc: PC) -> Troupe:
+    """``troupe`` with the new ``pc`` added (and its id used up)."""
+    return troupe.model_copy(update={"pcs": (*troupe.pcs, pc), "pc_seq": troupe.pc_seq + 1})
+
+
+def take_action(w: Work, pc: PC, kind: str, note: str = "") -> None:
+    """Mark ``pc``'s one turn action as used (seed L100)."""
+    turn = w.s.turn
+    if not turn.running:
+        raise IllegalAction("No turn is under way: the GM starts the next one.")
+    if pc.action_turn == turn.number:
+        raise IllegalAction(f"{pc.name} has already taken an action this turn ({pc.action}).")
+    w.update_pc(pc.id, action_turn=turn.number, action=kind)
+    w.emit("action_taken", pc=pc.id, name=pc.name, kind=kind, note=note, turn=turn.number)
+
+
+def wound(w: Work, pc_id: str, cause: str) -> None:
+    """Wound a PC: 3 turns of bed rest before recovery (seed L71)."""
+    pc = w.update_pc(pc_id, wounded=True, recovery=RECOVERY_TURNS)
+    w.emit("pc_wounded", pc=pc_id, name=pc.name, recovery=RECOVERY_TURNS, cause=cause)
+
+
+def rattle(w: Work, pc_id: str, cause: str) -> None:
+    """Rattle a PC (seed L22)."""
+    pc = w.pc(pc_id)
+    if not pc.rattled:
+        w.update_pc(pc_id, rattled=True)
+        w.emit("pc_rattled", pc=pc_id, name=pc.name, cause=cause)
+
+
+def shorten_recovery(w: Work, pc_id: str, turns: int, cause: str) -> None:
+    """Take ``turns`` off a wounded PC's recovery; at 0 the wound is healed."""
+    pc = w.pc(pc_id)
+    left = max(0, pc.recovery - turns)
+    w.update_pc(pc_id, recovery=left, wounded=left > 0)
+    w.emit("recovery", pc=pc_id, name=pc.name, recovery=left, healed=left == 0, cause=cause)
+
+
+def end_pc(w: Work, pc_id: str, fate: Fate, cause: str) -> None:
+    """A PC dies or retires; a captain's end dissolves the troupe (seed L61)."""
+    pc = w.update_pc(pc_id, fate=fate)
+    w.emit("pc_ended", pc=pc_id, name=pc.name, fate=fate, cause=cause)
+    if pc.role == "captain":
+        troupe = w.troupe(owner_of(pc_id))
+        w.put_troupe(troupe.model_copy(update={"dissolved": True}))
+        w.emit("troupe_dissolved", owner=troupe.owner, name=troupe.name)

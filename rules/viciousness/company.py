@@ -1,0 +1,216 @@
+"""The company and its wealth (RULES.md P1, P10; 3.6 #29–38): names, rank and IP, coins, rewards, buying."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rules.engine import IllegalAction
+from rules.viciousness.actions import (
+    Action,
+    AdjustLiquid,
+    AmbitionDone,
+    Buy,
+    ClearLockout,
+    DefineTrait,
+    Divest,
+    Invest,
+    Notes,
+    Pay,
+    Reveal,
+    Reward,
+    SetCompany,
+    SetIP,
+    SetRank,
+)
+from rules.viciousness.catalogue import find_trait
+from rules.viciousness.characters import take_action
+from rules.viciousness.data import ECONOMY, MIN_IP
+from rules.viciousness.economy import Quote, covers, quote, reward, unobtainable
+from rules.viciousness.state import Coins, owner_of
+from rules.viciousness.work import Work
+
+
+def _company(w: Work, a: SetCompany) -> None:
+    changes: dict[str, Any] = {k: v for k, v in (("name", a.name), ("ambition", a.ambition)) if v is not None}
+    if changes:
+        w.company(**changes)
+    if a.turn_length is not None:
+        w.put(turn=w.s.turn.model_copy(update={"length": a.turn_length}))
+        changes["turn_length"] = a.turn_length
+    if not changes:
+        raise IllegalAction("Nothing to change: give a name, an ambition or a turn length.")
+    w.emit("company_changed", **changes)
+
+
+def _set_rank(w: Work, a: SetRank) -> None:
+    w.set_ip(MIN_IP[a.rank], "rank_set")
+
+
+def _set_ip(w: Work, a: SetIP) -> None:
+    w.set_ip(a.ip, "ip_set")
+
+
+def _liquid(w: Work, a: AdjustLiquid) -> None:
+    have = w.s.company.liquid_at(a.rank)
+    if have + a.delta < 0:
+        raise IllegalAction(f"The company has only {have} liquid coins of rank {a.rank}.")
+    w.add_liquid(a.rank, a.delta)
+    w.emit("liquid_changed", rank=a.rank, delta=a.delta, count=have + a.delta, reason="gm")
+
+
+def _ambition_done(w: Work, a: AmbitionDone) -> None:
+    company = w.s.company
+    w.company(advancements=company.advancements + 1, ambition=a.next)
+    for troupe in w.s.troupes.values():
+        if not troupe.dissolved:
+            w.put_troupe(troupe.model_copy(update={"pending_advancements": troupe.pending_advancements + 1}))
+    w.emit("ambition_completed", completed=company.ambition, next=a.next, advancements=company.advancements + 1)
+
+
+def _reward(w: Work, a: Reward) -> None:
+    rank = w.s.company.rank
+    coins = reward(a.method, a.npc_rank, rank)
+    if coins:
+        w.add_liquid(rank, coins)
+    w.emit("reward", method=a.method, npc_rank=a.npc_rank, company_rank=rank, coins=coins, rank=rank)
+
+
+def _invest(w: Work, a: Invest) -> None:
+    company = w.s.company
+    if w.s.options.invest_rank_rule == "current_rank_only" and a.rank != company.rank:
+        raise IllegalAction(f"Only liquid coins of the company's rank ({company.rank}) can be invested.")
+    have = company.liquid_at(a.rank)
+    if have < a.n:
+        raise IllegalAction(f"The company has {have} liquid coins of rank {a.rank}, not {a.n}.")
+    w.add_liquid(a.rank, -a.n)
+    w.emit("invested", coins=a.n, rank=a.rank)
+    w.set_ip(company.ip + a.n * ECONOMY.liquid_coin_to_ip, "invest")
+
+
+def _divest(w: Work, a: Divest) -> None:
+    company = w.s.company
+    cost = a.n * ECONOMY.ip_to_liquid_coin
+    if company.ip < cost:
+        raise IllegalAction(
+            f"Divesting {a.n} coin{'s' if a.n > 1 else ''} takes {cost} IP; the company has {company.ip}."
+        )
+    # The coin is worth the rank the company has before any demotion the divestment causes (3.6 #36).
+    w.add_liquid(company.rank, a.n)
+    w.emit("divested", coins=a.n, rank=company.rank, ip=cost)
+    w.set_ip(company.ip - cost, "divest")
+
+
+def _available(w: Work, pay: Pay) -> tuple[int, int]:
+    """The rank and number of the coins ``pay`` names."""
+    company = w.s.company
+    if pay.coins == "turn":
+        if company.turn_coins is None:
+            raise IllegalAction("There are no turn coins left this turn.")
+        return company.turn_coins.rank, company.turn_coins.count
+    if pay.rank is None:
+        raise IllegalAction("Say which rank of liquid coins pays.")
+    return pay.rank, company.liquid_at(pay.rank)
+
+
+def _spend(w: Work, pay: Pay, rank: int, n: int) -> None:
+    if pay.coins == "liquid":
+        w.add_liquid(rank, -n)
+        return
+    coins = w.s.company.turn_coins
+    assert coins is not None
+    w.company(turn_coins=Coins(rank=rank, count=coins.count - n) if coins.count > n else None)
+
+
+def _buy(w: Work, a: Buy) -> None:
+    if len(a.pay) > 1 and not w.s.options.mixed_rank_payment:
+        raise IllegalAction("One purchase is paid with coins of a single rank.")
+    if len({(p.coins, p.rank) for p in a.pay}) != len(a.pay):
+        raise IllegalAction("Name each kind of coin once.")
+    offers = [(p, *_available(w, p)) for p in a.pay]
+    quotes = [(p, rank, have, quote(a.rank, rank, a.mods)) for p, rank, have in offers]
+    pc = w.active_pc(a.pc) if a.pc is not None else None
+    spent: list[dict[str, Any]] = []
+    if not any(q.verdict == "free" for *_, q in quotes):
+        if len(quotes) == 1:
+            p, rank, have, q = quotes[0]
+            if q.verdict == "unobtainable":
+                raise unobtainable(q)
+            if p.n is not None and p.n != q.coins:
+                raise IllegalAction(f"That costs {q.coins} coins ({q.arithmetic}), not {p.n}.")
+            plan = [(p, rank, have, q, q.coins)]
+        else:
+            plan = [(p, rank, have, q, p.n) for p, rank, have, q in quotes if p.n is not None]
+            if len(plan) != len(quotes):
+                raise IllegalAction("Combining coins of several ranks, say how many of each.")
+            for *_, q, _n in plan:
+                if q.verdict == "unobtainable":
+                    raise unobtainable(q)
+            if not covers([(n, q) for *_, q, n in plan]):
+                raise IllegalAction("Those coins don't pay for it exactly (a coin of rank r pays 1/price at rank r).")
+        for p, rank, have, q, n in plan:
+            if have < n:
+                kind = "turn coins" if p.coins == "turn" else f"liquid coins of rank {rank}"
+                raise IllegalAction(f"That costs {n} {kind} ({q.arithmetic}) and the company has {have}.")
+        for p, rank, _, q, n in plan:
+            _spend(w, p, rank, n)
+            spent.append({"coins": p.coins, "rank": rank, "n": n, "arithmetic": q.arithmetic})
+    if pc is not None:
+        take_action(w, pc, "acquire", a.item)
+        troupe = w.troupe(owner_of(pc.id))
+        w.put_troupe(troupe.model_copy(update={"assets": (*troupe.assets, a.item)}))
+    w.emit(
+        "bought",
+        item=a.item,
+        rank=a.rank,
+        pc=a.pc,
+        free=not spent,
+        spent=spent,
+        quotes=[_describe(q) for *_, q in quotes],
+    )
+
+
+def _describe(q: Quote) -> dict[str, Any]:
+    return {"coin_rank": q.coin_rank, "total": q.total, "verdict": q.verdict, "arithmetic": q.arithmetic}
+
+
+def _reveal(w: Work, a: Reveal) -> None:
+    w.emit("revealed", text=a.text)
+
+
+def _notes(w: Work, a: Notes) -> None:
+    w.put(notes=a.text)
+    w.emit("notes_changed", gm_only=True)
+
+
+def _define_trait(w: Work, a: DefineTrait) -> None:
+    existing = find_trait(w.s, a.trait.name)
+    if existing is not None and existing not in w.s.traits:
+        raise IllegalAction(f"{existing.name} is one of the seed's traits already.")
+    w.put(traits=(*(t for t in w.s.traits if t is not existing), a.trait))
+    w.emit("trait_defined", name=a.trait.name, kind=a.trait.kind)
+
+
+def _clear_lockout(w: Work, a: ClearLockout) -> None:
+    lockout = w.s.company.lockout
+    if lockout is None:
+        raise IllegalAction("Group rolls aren't locked.")
+    w.company(lockout=None)
+    w.emit("lockout_cleared", lapsed_free_pushes=lockout.free_pushes)
+
+
+HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
+    SetCompany: _company,
+    SetRank: _set_rank,
+    SetIP: _set_ip,
+    AdjustLiquid: _liquid,
+    AmbitionDone: _ambition_done,
+    Reward: _reward,
+    Invest: _invest,
+    Divest: _divest,
+    Buy: _buy,
+    Reveal: _reveal,
+    Notes: _notes,
+    DefineTrait: _define_trait,
+    ClearLockout: _clear_lockout,
+}

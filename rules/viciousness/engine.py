@@ -1,0 +1,96 @@
+"""Viciousness as a :class:`rules.engine.Engine` with permissions, records and hidden information.
+
+A campaign is one long-lived session without seats or turn order: ``start`` makes an empty one (the
+core records the GM), players join by creating troupes, and everything else is an action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from rules.dice import DiceSource
+from rules.engine import Engine, HiddenInformation, Outcome, Permissions, Records, Undo, Viewer
+from rules.viciousness import checks, company, knavery, pools, rivals, troupes, turns, violence
+from rules.viciousness.actions import Action, parse_action
+from rules.viciousness.options import VicOptions
+from rules.viciousness.permissions import authorize
+from rules.viciousness.state import CampaignState
+from rules.viciousness.work import Work
+
+HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
+    **company.HANDLERS,
+    **troupes.HANDLERS,
+    **checks.HANDLERS,
+    **pools.HANDLERS,
+    **violence.HANDLERS,
+    **knavery.HANDLERS,
+    **rivals.HANDLERS,
+    **turns.HANDLERS,
+}
+
+
+def records(state: CampaignState) -> dict[str, object]:
+    """Every record by its stable key: what an action did not change keeps the very same value."""
+    out: dict[str, object] = {
+        "options": state.options,
+        "company": state.company,
+        "turn": state.turn,
+        "traits": state.traits,
+        "notes": state.notes,
+    }
+    out.update({f"troupe:{owner}": t for owner, t in state.troupes.items()})
+    out.update({f"rival:{rid}": r for rid, r in state.rivals.items()})
+    out.update({f"pool:{pid}": p for pid, p in state.pools.items()})
+    return out
+
+
+class ViciousnessEngine:
+    """The rules of Viciousness for a GM's campaign: company, troupes, turns, pools and rivals."""
+
+    kind = "viciousness"
+    title = "Viciousness"
+    options_model = VicOptions
+    state_model = CampaignState
+
+    def start(self, options: VicOptions, players: Sequence[str], dice: DiceSource) -> Outcome[CampaignState]:
+        """An empty campaign at wealth rank 2 (the GM names it and sets the rank through actions)."""
+        state = CampaignState(options=options)
+        return Outcome(state, [{"type": "campaign_started", "rank": state.company.rank, "ip": state.company.ip}])
+
+    def parse_action(self, data: Mapping[str, Any]) -> Action:
+        """Validate JSON data (``{"type": "turn_start"}``) into its action model."""
+        return parse_action(data)
+
+    def apply(self, state: CampaignState, actor: str, action: Action, dice: DiceSource) -> Outcome[CampaignState]:
+        """Apply ``action``; raises IllegalAction with a readable reason. Never checks who (see ``authorize``)."""
+        work = Work(state, actor, dice)
+        HANDLERS[type(action)](work, action)
+        return Outcome(work.s, work.events)
+
+    def authorize(self, state: CampaignState, actor: str, roles: frozenset[str], action: Action) -> None:
+        """Raise NotPermitted if ``actor`` may not take ``action`` (players: their own troupe and PCs)."""
+        authorize(state, actor, roles, action)
+
+    def records(self, state: CampaignState) -> Mapping[str, object]:
+        """company, turn, options, traits, notes, troupe:<owner>, rival:<id>, pool:<id>."""
+        return records(state)
+
+    def view(self, state: CampaignState, viewer: Viewer) -> CampaignState:
+        """The GM sees everything; anyone else sees no rivals and no GM notes."""
+        if viewer.is_gm:
+            return state
+        return state.model_copy(update={"rivals": {}, "notes": ""})
+
+    def undoable(self, action: Action) -> bool:
+        """GM corrections: any action that rolls no dice can be undone (rolls can't be taken back)."""
+        return not action.rolls()
+
+
+ENGINE = ViciousnessEngine()
+
+_engine: Engine[VicOptions, CampaignState, Action] = ENGINE
+_permissions: Permissions[CampaignState, Action] = ENGINE
+_records: Records[CampaignState] = ENGINE
+_hidden: HiddenInformation[CampaignState] = ENGINE
+_undo: Undo[Action] = ENGINE

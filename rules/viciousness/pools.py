@@ -1,0 +1,270 @@
+"""Building dice pools together (RULES.md P3.1, P4.2, P5): open, join, pick trait dice, roll, reroll, close."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from string import ascii_lowercase
+from typing import Any
+
+from rules.engine import IllegalAction
+from rules.viciousness.actions import (
+    Action,
+    AddNPC,
+    ClosePool,
+    Grant,
+    Join,
+    Leave,
+    OpenKnavery,
+    OpenViolence,
+    Pick,
+    Reroll,
+    RollPool,
+    Veto,
+)
+from rules.viciousness.catalogue import trait
+from rules.viciousness.characters import rattle
+from rules.viciousness.dicepool import (
+    FREE_PUSH_FACE,
+    combatant,
+    prefix,
+    report,
+    roll_one,
+    spend_free_push,
+    with_combatant,
+)
+from rules.viciousness.knavery import challenges, check_group, roll_knavery, settle
+from rules.viciousness.state import Combatant, KnaveryPool, Pool, Side, TraitPick, ViolencePool
+from rules.viciousness.violence import describe_sides, end_crisis, roll_violence
+from rules.viciousness.work import Work
+
+
+def _new_id(w: Work) -> str:
+    turn = w.s.turn
+    w.put(turn=turn.model_copy(update={"pools": turn.pools + 1}))
+    return f"t{turn.number}p{turn.pools + 1}"
+
+
+def _open_violence(w: Work, a: OpenViolence) -> None:
+    sides = tuple(Side(id=ascii_lowercase[i], name=name) for i, name in enumerate(a.sides))
+    pool = ViolencePool(id=_new_id(w), title=a.title, sides=sides)
+    w.put_pool(pool)
+    w.emit(
+        "pool_opened",
+        pool=pool.id,
+        kind="violence",
+        title=a.title,
+        sides=[{"side": s.id, "name": s.name} for s in sides],
+    )
+
+
+def _open_knavery(w: Work, a: OpenKnavery) -> None:
+    pool = KnaveryPool(id=_new_id(w), title=a.title, challenges=challenges(a.total, a.known))
+    w.put_pool(pool)
+    w.emit(
+        "pool_opened",
+        pool=pool.id,
+        kind="knavery",
+        title=a.title,
+        total=a.total,
+        known=list(a.known),
+        prepared=pool.prepared,
+    )
+
+
+def _gathering(pool: Pool) -> None:
+    if pool.stage != "gather":
+        raise IllegalAction(
+            "This round's dice are rolled: wait for the next round."
+            if isinstance(pool, ViolencePool)
+            else "The scheme's dice are rolled already."
+        )
+
+
+def _side(pool: Pool, side: str | None) -> str | None:
+    if isinstance(pool, KnaveryPool):
+        if side is not None:
+            raise IllegalAction("A scheme has no sides.")
+        return None
+    if side is None:
+        raise IllegalAction("Choose a side.")
+    if all(s.id != side for s in pool.sides):
+        raise IllegalAction("There is no such side in this fight.")
+    return side
+
+
+def _join(w: Work, a: Join) -> None:
+    pool = w.pool(a.pool)
+    pc = w.active_pc(a.pc)
+    _gathering(pool)
+    side = _side(pool, a.side)
+    for other in w.s.pools.values():
+        if any(c.id == pc.id for c in other.combatants):
+            raise IllegalAction(
+                f"{pc.name} is already in {'this pool' if other.id == pool.id else 'pool ' + other.id}."
+            )
+    if isinstance(pool, ViolencePool) and pc.wounded:
+        raise IllegalAction(f"{pc.name} is wounded: a wounded character can't fight.")
+    if isinstance(pool, KnaveryPool):
+        check_group(w, len(pool.combatants) + 1)
+    c = Combatant(id=pc.id, name=pc.name, pc=True, side=side)
+    w.put_pool(pool.model_copy(update={"combatants": (*pool.combatants, c)}))
+    w.emit("joined", pool=pool.id, who=pc.id, name=pc.name, side=side)
+
+
+def _add_npc(w: Work, a: AddNPC) -> None:
+    pool = w.pool(a.pool)
+    _gathering(pool)
+    side = _side(pool, a.side)
+    if isinstance(pool, KnaveryPool):
+        check_group(w, len(pool.combatants) + a.count)
+    names = [a.name] if a.count == 1 else [f"{a.name} {i}" for i in range(1, a.count + 1)]
+    new = tuple(Combatant(id=f"n{pool.npcs + i}", name=n, side=side, extra=a.dice) for i, n in enumerate(names, 1))
+    w.put_pool(pool.model_copy(update={"combatants": pool.combatants + new, "npcs": pool.npcs + a.count}))
+    w.emit("npcs_added", pool=pool.id, side=side, npcs=[{"who": c.id, "name": c.name} for c in new], dice=list(a.dice))
+
+
+def _leave(w: Work, a: Leave) -> None:
+    pool = w.pool(a.pool)
+    c = combatant(pool, a.who)
+    _gathering(pool)
+    if c.death:
+        raise IllegalAction(f"{c.name}'s death test comes first.")
+    w.put_pool(pool.model_copy(update={"combatants": tuple(x for x in pool.combatants if x.id != c.id)}))
+    w.emit("left_pool", pool=pool.id, who=c.id, name=c.name)
+
+
+def _pick(w: Work, a: Pick) -> None:
+    pool = w.pool(a.pool)
+    c = combatant(pool, a.who)
+    _gathering(pool)
+    if not c.pc:
+        raise IllegalAction("NPCs have no traits: the GM grants their dice.")
+    pc = w.pc(c.id)
+    picks: list[TraitPick] = []
+    for p in a.picks:
+        t = trait(w.s, p.trait)
+        if not pc.has_trait(t.name):
+            raise IllegalAction(f"{pc.name} doesn't have {t.name}.")
+        if not t.dice:
+            raise IllegalAction(f"{t.name} gives no dice.")
+        if p.clause >= len(t.dice):
+            raise IllegalAction(f"{t.name} has {len(t.dice)} dice clause{'s' if len(t.dice) > 1 else ''}.")
+        picks.append(TraitPick(trait=t.name, clause=p.clause))
+    if len(set(picks)) != len(picks):
+        raise IllegalAction("Each dice clause counts once.")
+    for p in picks:
+        t = trait(w.s, p.trait)
+        gains = {i for i, cl in enumerate(t.dice) if cl.when == "gain"}
+        if t.dice[p.clause].when == "add" and not any(q.trait == p.trait and q.clause in gains for q in picks):
+            raise IllegalAction(
+                f"{t.name}'s add die needs its gain die: a gain condition must be met before an add condition applies."
+            )
+    order = [t.name for t in pc.traits]
+    picks.sort(key=lambda p: (order.index(p.trait), p.clause))
+    # The GM choosing a trait the GM vetoed lifts the veto (players are stopped by the permission check).
+    vetoed = tuple(v for v in c.vetoed if all(p.trait != v for p in picks))
+    w.put_pool(with_combatant(pool, c.model_copy(update={"picks": tuple(picks), "vetoed": vetoed})))
+    w.emit("picked", pool=pool.id, who=c.id, picks=[p.model_dump() for p in picks])
+
+
+def _veto(w: Work, a: Veto) -> None:
+    pool = w.pool(a.pool)
+    c = combatant(pool, a.who)
+    name = trait(w.s, a.trait).name
+    picks = tuple(p for p in c.picks if p.trait != name)
+    w.put_pool(with_combatant(pool, c.model_copy(update={"picks": picks, "vetoed": (*{*c.vetoed, name},)})))
+    w.emit("vetoed", pool=pool.id, who=c.id, trait=name)
+
+
+def _grant(w: Work, a: Grant) -> None:
+    pool = w.pool(a.pool)
+    c = combatant(pool, a.who)
+    _gathering(pool)
+    w.put_pool(with_combatant(pool, c.model_copy(update={"extra": a.dice})))
+    w.emit("granted", pool=pool.id, who=c.id, dice=list(a.dice))
+
+
+def _roll(w: Work, a: RollPool) -> None:
+    pool = w.pool(a.pool)
+    _gathering(pool)
+    if isinstance(pool, ViolencePool):
+        roll_violence(w, pool)
+    else:
+        roll_knavery(w, pool)
+
+
+def _reroll(w: Work, a: Reroll) -> None:
+    pool = w.pool(a.pool)
+    c = combatant(pool, a.who)
+    if isinstance(pool, ViolencePool) and pool.stage != "rolled":
+        raise IllegalAction("Dice are rerolled right after the roll, before the hits are worked out.")
+    if isinstance(pool, KnaveryPool) and pool.stage != "failed":
+        raise IllegalAction("A scheme's dice are rerolled after a failed roll.")
+    if not c.pc:
+        raise IllegalAction("Only PCs push to reroll.")
+    pc = w.active_pc(c.id)
+    if not a.free:
+        if pc.rattled:
+            raise IllegalAction("You can't push while rattled.")
+        if c.pushed:
+            raise IllegalAction(f"{pc.name} has already pushed to reroll in this pool.")
+    indexes = list(range(len(c.dice)))
+    if a.dice is not None:
+        if not w.s.options.push_reroll_subset:
+            raise IllegalAction("A push rerolls all of the PC's dice in the pool.")
+        if not a.dice or len(set(a.dice)) != len(a.dice) or not set(a.dice) <= set(indexes):
+            raise IllegalAction(f"Pick different dice of {pc.name}'s, numbered 0 to {len(c.dice) - 1}.")
+        indexes = sorted(a.dice)
+    source = spend_free_push(w, pool) if a.free else "push"
+    pool = w.pool(pool.id)
+    # The push reroll is normal and the rattle follows it (3.6 #13); a free push leaves a rattled PC's dice doubled.
+    doubled = pc.rattled if a.free else w.s.options.push_reroll_rattled
+    n = c.rerolls + 1
+    stem = f"{prefix(pool, c.id)}.re{n}"
+    dice = list(c.dice)
+    for k in indexes:
+        dice[k] = roll_one(w, f"{stem}.{k}", dice[k].sides, dice[k].source, doubled)
+    before = report(pool, c, pc.rattled)["dice"]
+    c = c.model_copy(update={"dice": tuple(dice), "pushed": c.pushed or not a.free, "rerolls": n})
+    pool = with_combatant(pool, c)
+    w.put_pool(pool)
+    after = report(pool, c, doubled)["dice"]
+    w.emit("rerolled", pool=pool.id, who=c.id, name=c.name, free=a.free, source=source, before=before, after=after)
+    if not a.free:
+        rattle(w, pc.id, "push")
+    if isinstance(pool, ViolencePool):
+        w.emit("violence_rerolled", pool=pool.id, sides=describe_sides(w, pool))
+        return
+    if w.s.options.free_push_from_rerolls:
+        sixes = sum(1 for k in indexes if dice[k].value == FREE_PUSH_FACE)
+        pool = pool.model_copy(update={"free_pushes": pool.free_pushes + sixes})
+        w.put_pool(pool)
+    settle(w, pool)
+
+
+def _close(w: Work, a: ClosePool) -> None:
+    pool = w.pool(a.pool)
+    if isinstance(pool, ViolencePool):
+        if pool.stage == "ended":
+            raise IllegalAction("The fight is over: make the death tests that are waiting.")
+        end_crisis(w, pool)
+        return
+    if pool.stage == "failed":
+        raise IllegalAction("Choose the thwarted challenges first: the scheme has failed.")
+    w.drop_pool(pool.id)
+    w.emit("pool_closed", pool=pool.id)
+
+
+HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
+    OpenViolence: _open_violence,
+    OpenKnavery: _open_knavery,
+    Join: _join,
+    AddNPC: _add_npc,
+    Leave: _leave,
+    Pick: _pick,
+    Veto: _veto,
+    Grant: _grant,
+    RollPool: _roll,
+    Reroll: _reroll,
+    ClosePool: _close,
+}
