@@ -33,6 +33,13 @@ class Remove(_Action):
     units: tuple[str, ...] = Field(default=(), max_length=40)
 
 
+class RemoveZeros(_Action):
+    """D2/D3 shortcut: remove every unit that scores 0 on this roll (offered when there are at least two),
+    short enough for a button where listing the units would not fit."""
+
+    type: Literal["zeros"] = "zeros"
+
+
 class Wrath(_Action):
     """D4: which of the defender's Sins Wrath destroys."""
 
@@ -76,7 +83,7 @@ class PickPair(_Action):
     pair: str
 
 
-VicesAction = ClaimSin | Remove | Wrath | Gluttony | Greed | Envy | Lust | PickPair
+VicesAction = ClaimSin | Remove | RemoveZeros | Wrath | Gluttony | Greed | Envy | Lust | PickPair
 EffectAction = Wrath | Gluttony | Greed | Envy | Lust
 
 _ADAPTER: TypeAdapter[VicesAction] = TypeAdapter(Annotated[VicesAction, Field(discriminator="type")])
@@ -90,6 +97,7 @@ def parse_action(data: Mapping[str, Any]) -> VicesAction:
 DECISION: dict[type[BaseModel], str] = {
     ClaimSin: "claim",
     Remove: "remove",
+    RemoveZeros: "remove",
     Wrath: "wrath",
     Gluttony: "gluttony",
     Greed: "greed",

@@ -16,6 +16,7 @@ from rules.vices.actions import (
     Lust,
     PickPair,
     Remove,
+    RemoveZeros,
     VicesAction,
     Wrath,
     parse_action,
@@ -51,6 +52,10 @@ def _remove(t: Table, actor: str, action: Remove) -> None:
     turn.remove(t, action.units)
 
 
+def _zeros(t: Table, actor: str, action: RemoveZeros) -> None:
+    turn.remove(t, [u.id for u in pool.zero_units(pool.removable_units(t.s))])
+
+
 def _effect(t: Table, actor: str, action: Wrath | Gluttony | Greed | Lust | Envy) -> None:
     effects.choose(t, action)
     turn.after_choice(t)
@@ -63,6 +68,7 @@ def _pair(t: Table, actor: str, action: PickPair) -> None:
 _HANDLERS: dict[type[VicesAction], Callable[[Table, str, Any], None]] = {
     ClaimSin: _claim,
     Remove: _remove,
+    RemoveZeros: _zeros,
     Wrath: _effect,
     Gluttony: _effect,
     Greed: _effect,

@@ -14,6 +14,7 @@ from rules.vices.actions import (
     Lust,
     PickPair,
     Remove,
+    RemoveZeros,
     VicesAction,
     Wrath,
 )
@@ -79,6 +80,10 @@ def illegal_reason(state: VicesState, actor: str, action: VicesAction) -> str | 
         return f"It's not your decision: waiting for {WAITING_FOR[waiting.name]}."
     if isinstance(action, Remove):
         return removal_problem(state, action.units)
+    if isinstance(action, RemoveZeros):
+        return (
+            None if len(zero_units(removable_units(state))) > 1 else "Fewer than two dice score 0: pick them yourself."
+        )
     if isinstance(action, ClaimSin):
         assert state.claim is not None
         if action.sin in state.claim.sins:
@@ -133,9 +138,8 @@ def legal_actions(state: VicesState, player: str) -> list[VicesAction]:
         assert state.turn is not None
         if state.turn.penalty_met:
             actions.insert(0, Remove(units=()))
-        zeros = zero_units(units)
-        if len(zeros) > 1:
-            actions.append(Remove(units=tuple(u.id for u in zeros)))
+        if len(zero_units(units)) > 1:
+            actions.append(RemoveZeros())
         return actions
     if name == "claim":
         assert state.claim is not None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.vices.actions import PickPair, Remove, Wrath
+from rules.vices.actions import PickPair, Remove, RemoveZeros, Wrath
 from rules.vices.data import BASE_POOL
 from rules.vices.engine import ENGINE
 from rules.vices.scoring import die_points, pair_points
@@ -205,9 +205,9 @@ def test_vv7_variant_wrath_chooses_and_greed_takes_the_other() -> None:
 def _last_turn(seats: dict[str, str], totals: dict[str, int], defender: str) -> Game:
     """``defender`` plays a turn that scores 0 (every die at its maximum, the own d20 at 20)."""
     g = Game.turn(table(seats, totals=totals), defender, {f"N.{seats[defender]}": [20]}, strict=False)
-    zero_all = ENGINE.legal_actions(g.state, defender)[-1]
-    assert isinstance(zero_all, Remove)
-    g.remove(*zero_all.units)
+    assert ENGINE.legal_actions(g.state, defender)[-1] == RemoveZeros()
+    g.act(defender, RemoveZeros())
+    assert g.of_type("removed")[0]["points"] == 0
     return g
 
 

@@ -31,7 +31,8 @@ class QuietDice:
     def __init__(self, script: Script | None = None) -> None:
         self.scripted = ScriptedDice({k: list(v) for k, v in (script or {}).items()})
         self.left = {k: len(v) for k, v in (script or {}).items()}
-        self.rolls: list[tuple[str, int]] = []
+        self.rolls: list[tuple[str, int, int]] = []
+        """(die, sides, value) of every roll, in order."""
 
     def roll(self, die_id: str, sides: int) -> int:
         if self.left.get(die_id):
@@ -43,7 +44,7 @@ class QuietDice:
             value = 11 + PRECEDENCE[die_id[2:]]
         else:
             value = sides
-        self.rolls.append((die_id, value))
+        self.rolls.append((die_id, sides, value))
         return value
 
     @property
@@ -54,7 +55,13 @@ class QuietDice:
 
 def options(**flags: Any) -> VicesOptions:
     """Options for a hand-built table (seats as given, Sins chosen)."""
-    return VicesOptions(seat_order="join_order", sin_assignment="choose", min_players=2, max_players=7, **flags)
+    defaults: dict[str, Any] = {
+        "seat_order": "join_order",
+        "sin_assignment": "choose",
+        "min_players": 2,
+        "max_players": 7,
+    }
+    return VicesOptions(**{**defaults, **flags})
 
 
 def table(
