@@ -52,27 +52,33 @@ def units_of(turn: Turn, zero_rule: str, wild_face: int | None) -> list[Unit]:
     for i, die in enumerate(pool):
         if die.joined:
             continue
-        pair = PAIR_OF.get(die.id)
-        if pair is not None:
-            # Pairs leave the pool whole and sit side by side in it, so the first die stands for both.
-            if die.id == pair.dice[0]:
-                units.append(_pair_unit(pair.key, die.value, pool[i + 1].value, wild_face))
-            continue
-        if SIDES[die.id] == 20:
+        kind = _KIND[die.id]
+        if kind is _SINGLE:
+            units.append(_single(die.id, die.value))
+        elif kind is _D20:
             d20s.append(die)
-            if matched_scores_zero and die.id in turn.matched:
-                units.append(_single(die.id, 0))
-                continue
-        units.append(_single(die.id, die_points(SIDES[die.id], die.value)))
+            zero = matched_scores_zero and die.id in turn.matched
+            units.append(_single(die.id, 20) if zero else _single(die.id, die.value))
+        elif kind is not _SECOND:
+            # Pairs leave the pool whole and sit side by side in it, so the first die stands for both.
+            units.append(_pair_unit(kind, die.value, pool[i + 1].value, wild_face))
     if zero_rule != "matched_die" and len(d20s) > 1:
         units += _zero_groups(d20s)
     return units
 
 
+_SINGLE, _D20, _SECOND = "single", "d20", "second"
+_KIND: dict[str, str] = {
+    die: (_D20 if sides == 20 else _SINGLE) if die not in PAIR_OF else PAIR_OF[die].key for die, sides in SIDES.items()
+}
+"""How each die is removed: alone, as a d20, or with its pair (the pair's key on its first die)."""
+_KIND.update({pair.dice[1]: _SECOND for pair in PAIRS})
+
+
 # Units are immutable values and a game only ever meets a few hundred, so they are shared.
 @cache
-def _single(die_id: str, points: int) -> Unit:
-    return Unit(die_id, (die_id,), points)
+def _single(die_id: str, value: int) -> Unit:
+    return Unit(die_id, (die_id,), die_points(SIDES[die_id], value))
 
 
 @cache

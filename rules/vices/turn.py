@@ -8,9 +8,10 @@ is followed by the next roll at once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rules.vices import effects
-from rules.vices.data import BASE_POOL, LARGE, PRECEDENCE, SIDES, SIN_OF_DIE, SMALL, TRIGGER_AT
+from rules.vices.data import BASE_POOL, LARGE, PRECEDENCE, SIDES, SIN_OF_DIE, SINS, SMALL, TRIGGER_AT
 from rules.vices.ending import finish_game
 from rules.vices.pool import removable_units
 from rules.vices.state import Match, PoolDie, Turn, large_dice, pool_die
@@ -33,9 +34,10 @@ def start_turn(t: Table, defender: str) -> None:
     roll(t, dice)
 
 
-def roll(t: Table, dice: Sequence[str]) -> None:
+def roll(t: Table, dice: Sequence[str], **turn_changes: Any) -> None:
     """T2–T3: the defender rolls every die of the pool; attackers, clockwise from the defender, roll the
-    large dice that can still match and their d20 if the pool holds one. Then the matches are resolved."""
+    large dice that can still match and their d20 if the pool holds one. Then the matches are resolved.
+    ``turn_changes`` are other changes to the turn (a removal's), made along with the roll's."""
     s = t.s
     turn = t.turn
     defender = turn.defender
@@ -46,14 +48,17 @@ def roll(t: Table, dice: Sequence[str]) -> None:
     matches: list[Match] = []
     absorbing: list[PoolDie] = []
     matched: set[str] = set()
+    can_match: dict[str, list[str]] = {}
+    for sin in SINS:
+        if sin in small:
+            can_match.setdefault(s.sins[sin], []).append(sin)
     for attacker in s.clockwise_from(defender):
         rolled = []
-        for sin in s.sins_of(attacker):
-            if sin in small:
-                value = t.roll(LARGE[sin])
-                rolled.append({"die": LARGE[sin], "value": value})
-                if value == small[sin]:
-                    matches.append(Match(sin=sin, player=attacker))
+        for sin in can_match.get(attacker, ()):
+            value = t.roll(LARGE[sin])
+            rolled.append({"die": LARGE[sin], "value": value})
+            if value == small[sin]:
+                matches.append(Match(sin=sin, player=attacker))
         own = s.own_nemesis(attacker)
         if d20s and own is not None and own not in turn.absorbed:
             value = t.roll(own)
@@ -66,6 +71,7 @@ def roll(t: Table, dice: Sequence[str]) -> None:
             groups.append({"player": attacker, "role": "attacker", "dice": rolled})
     matches.sort(key=lambda m: PRECEDENCE[m.sin])
     t.put_turn(
+        **turn_changes,
         roll=turn.roll + 1,
         pool=pool,
         matched=tuple(d.id for d in d20s if d.id in matched),
@@ -147,7 +153,6 @@ def remove(t: Table, unit_ids: Sequence[str]) -> None:
     points = sum(u.points for u in chosen)
     pool = tuple(d for d in turn.pool if d.id not in gone)
     scored = turn.scored + tuple(d.id for d in turn.pool if d.id in gone)
-    t.put_turn(pool=pool, scored=scored, score=turn.score + points)
     t.emit(
         "removed",
         player=turn.defender,
@@ -159,8 +164,9 @@ def remove(t: Table, unit_ids: Sequence[str]) -> None:
         left_in_pool=len(pool),
     )
     if pool:
-        roll(t, [d.id for d in pool])
+        roll(t, [d.id for d in pool], scored=scored, score=turn.score + points)
     else:
+        t.put_turn(pool=pool, scored=scored, score=turn.score + points)
         end_turn(t)
 
 
