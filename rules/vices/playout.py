@@ -79,6 +79,12 @@ def random_player(seed: int) -> Chooser:
     return choose
 
 
+def uniform_player(seed: int) -> Chooser:
+    """Picks uniformly among ``legal_actions`` (for a removal: mostly one unit, see its docstring)."""
+    rng = random.Random(seed)
+    return lambda state, player: rng.choice(ENGINE.legal_actions(state, player))
+
+
 def greedy_player(state: VicesState, player: str) -> VicesAction:
     """Removes only the single lowest-scoring die or pair on every roll; any other choice is the first legal."""
     waiting = decision(state)

@@ -6,8 +6,8 @@ still costs if it gets ``r`` more rolls and is taken at its best moment (optimal
 W(1) = E[points], W(r) = E[min(points, W(r-1))]), plus what keeping it risks on each roll: a small Sin
 die an attacker can match may become a penalty roll, and a d20 may attract attackers' d20s. The defender
 removes every unit showing no more than its keep value; with nothing that good, the one it regrets least
-(unless a penalty already counted as the removal). ``r`` is a share of the units kept, since at least one
-unit leaves the pool on every roll.
+(unless a penalty already counted as the removal). ``r`` grows with the number of units kept: with more
+dice left, a die can wait longer for its best face.
 
 Attackers. A Sin held protects its holder (a Sin's small die can only be matched by someone else's large
 die) and threatens everyone else, so effects take Sins from the leader — the player on exactly 70, else
@@ -36,8 +36,9 @@ SIN_VALUE: dict[str, float] = {
     "Sloth": 1.0,
 }
 """How much a Sin is worth to its holder: Pride's penalty rolls three dice, Gluttony's three or four."""
-ROLL_SHARE = 0.6
-"""Rolls a kept unit can expect, as a share of the units kept."""
+ROLL_SHARE = 2.0
+"""Rolls a kept unit is assumed to get, per other unit kept. Tuned by simulation against greedy players
+(bench/vices_bots.py): from 1.2 to 3 the computer scores about the same, below it it grows impatient."""
 MATCH_CHANCE = 1 / 6
 """A large d6 matches its small die."""
 
