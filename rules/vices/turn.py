@@ -140,7 +140,7 @@ def _absorb(t: Table) -> None:
         if die in joined:
             t.emit("absorbed", die=die.id, owner=owner, defender=turn.defender, value=die.value)
         else:
-            t.emit("not_absorbed", die=die.id, owner=owner, reason="removed_by_sloth")
+            t.emit("not_absorbed", die=die.id, owner=owner, reason=t.s.nemesis_out[SIN_OF_DIE[die.id]])
 
 
 def remove(t: Table, unit_ids: Sequence[str]) -> None:
