@@ -47,10 +47,15 @@ def remove_player(t: Table, player: str) -> None:
 def _leave_turn(t: Table, player: str) -> None:
     turn = t.turn
     sin = t.seat(player).sin
-    die = next((d for d in turn.pool if sin is not None and d.id == NEMESIS[sin]), None)
-    if die is not None:
-        t.put_turn(pool=tuple(d for d in turn.pool if d is not die))
-        t.emit("nemesis_removed", die=die.id, owner=player, player=player, reason="left", from_pool=True)
+    die = NEMESIS[sin] if sin is not None else None
+    in_pool = any(d.id == die for d in turn.pool)
+    if in_pool or any(d.id == die for d in turn.absorbing):
+        # Absorbed or about to be: it leaves with its owner, unscored.
+        t.put_turn(
+            pool=tuple(d for d in turn.pool if d.id != die),
+            absorbing=tuple(d for d in turn.absorbing if d.id != die),
+        )
+        t.emit("nemesis_removed", die=die, owner=player, player=player, reason="left", from_pool=in_pool)
     if player == turn.defender:
         end_turn(t, abandoned=True)
     elif turn.choice is not None and turn.choice.player == player:

@@ -60,9 +60,7 @@ def test_a_sloth_die_removed_on_the_roll_is_not_absorbed() -> None:
     script = {"s.Sloth": [4, 6], "L.Sloth": [4, 6], "N.Wrath": [9], "N.Sloth": [9]}
     g = Game.turn(table(FOUR), "P1", script, strict=False)
     assert g.state.nemesis_out == {"Sloth": "sloth"}
-    assert g.of_type("not_absorbed") == [
-        {"type": "not_absorbed", "die": "N.Sloth", "owner": "P2", "reason": "sloth"}
-    ]
+    assert g.of_type("not_absorbed") == [{"type": "not_absorbed", "die": "N.Sloth", "owner": "P2", "reason": "sloth"}]
     assert "N.Sloth" not in g.pool()
 
 
