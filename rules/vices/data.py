@@ -13,6 +13,8 @@ from typing import NamedTuple
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rules.vices.scoring import SILVER_BULLET_PAIR
+
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "vices"
 SINS_PATH = DATA_DIR / "sins.yaml"
 DICE_PATH = DATA_DIR / "dice.yaml"
@@ -157,6 +159,8 @@ PAIR_KEYS: tuple[str, ...] = tuple(p.key for p in PAIRS)
 PAIR_OF: dict[str, Pair] = {die: pair for pair in PAIRS for die in pair.dice}
 """The pair each Mythical die belongs to."""
 DEFAULT_WILD_FACE: int | None = next((p.wild.face for p in DICE.mythical_pairs if p.wild), None)
+if [p.key for p in DICE.mythical_pairs if p.wild] != [SILVER_BULLET_PAIR]:
+    raise ValueError(f"dice.yaml: the wild die must be in the {SILVER_BULLET_PAIR} pair (rules.vices.scoring)")
 
 SPOILERS: tuple[str, ...] = DICE.defender_pool.spoilers
 BASE_POOL: tuple[str, ...] = (

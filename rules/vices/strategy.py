@@ -22,12 +22,13 @@ from __future__ import annotations
 import math
 from functools import cache
 
+from rules.engine import IllegalAction
 from rules.vices.actions import ClaimSin, Envy, PickPair, Remove, VicesAction
 from rules.vices.data import EXACT_TARGET, GLUTTONY, PAIR_KEYS, PAIR_OF, PRIDE, SIDES, SIN_OF_DIE, SMALL
 from rules.vices.legality import decision, legal_actions
 from rules.vices.pool import GROUP_JOIN, Unit, removable_units
 from rules.vices.scoring import pair_points
-from rules.vices.state import RESERVES, VicesState
+from rules.vices.state import OUT, RESERVES, VicesState
 
 SIN_VALUE: dict[str, float] = {
     "Pride": 3.0,
@@ -62,8 +63,8 @@ def _points(kind: str, wild_face: int | None) -> tuple[int, ...]:
 def keep_value(kind: str, wild_face: int | None, rolls: int, risk: float, risk_cost: float) -> float:
     """Expected points of a unit of ``kind`` kept for ``rolls`` more rolls and taken at its best moment.
 
-    On each roll, with probability ``risk`` the unit costs ``risk_cost`` instead (a penalty roll that
-    replaces a small Sin die; for a d20, ``risk_cost`` is added: an absorbed d20 to score later).
+    A small Sin die costs ``risk_cost`` instead with probability ``risk`` (matched: a penalty roll replaces
+    it). A d20 adds ``risk_cost`` with probability ``risk`` on each roll (an attacker's d20 absorbed).
     """
     points = _points(kind, wild_face)
     value = sum(points) / len(points)
@@ -93,7 +94,7 @@ def _unit_value(state: VicesState, unit: Unit, rolls: int, d20_risk: float) -> f
         sin = SIN_OF_DIE[first]
         turn = state.turn
         holder = state.sins[sin]
-        if turn is not None and holder not in (RESERVES, "out", turn.defender):
+        if turn is not None and holder not in (RESERVES, OUT, turn.defender):
             return keep_value(f"d{sides}", None, rolls, MATCH_CHANCE, _penalty_cost(_penalty_dice(state, sin)))
     return keep_value(f"d{sides}", None, rolls, 0.0, 0.0)
 
@@ -179,7 +180,7 @@ def choose_action(state: VicesState, player: str) -> VicesAction:
     waiting = decision(state)
     legal = legal_actions(state, player)
     if waiting is None or not legal:
-        raise ValueError(f"{player} has nothing to decide")
+        raise IllegalAction("There is nothing for you to decide now.")
     name = waiting.name
     if name == "remove":
         return choose_removal(state)
