@@ -60,18 +60,18 @@ def option_count(state: VicesState, effect: Effect, player: str) -> int:
 def resolve(t: Table, match: Match) -> bool:
     """Resolve one Sin match: (Gluttony's take), the penalty roll, the effect. False when it waits for the
     owner's choice (a Choice is then pending)."""
-    owner_here = not t.seat(match.player).left
+    if t.seat(match.player).left:
+        _penalty(t, match)
+        t.emit("effect_none", sin=match.sin, player=match.player, reason="player_left")
+        return True
     if match.sin == GLUTTONY:
-        reserves = t.s.reserves() if owner_here else []
+        reserves = t.s.reserves()
         if len(reserves) > 1:
             _ask(t, "gluttony", match.player)
             return False
         _gluttony(t, match, reserves[0] if reserves else None)
         return True
     _penalty(t, match)
-    if not owner_here:
-        t.emit("effect_none", sin=match.sin, player=match.player, reason="player_left")
-        return True
     if match.sin == SLOTH:
         _sloth(t, match)
         return True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from rules.engine import IllegalAction
 from rules.vices.actions import (
@@ -149,7 +149,7 @@ def legal_actions(state: VicesState, player: str) -> list[VicesAction]:
     if name == "envy":
         swaps: list[VicesAction] = [Envy(give=g, take=t) for g, t in envy_swaps(state, player)]
         return [*swaps, Envy(give=None, take=None)] if state.options.envy_optional else swaps
-    effect: Effect = name  # type: ignore[assignment]
+    effect = cast(Effect, name)
     cls = _EFFECT_ACTION[effect]
     return [cls(sin=s) for s in sin_targets(state, effect, player)]
 

@@ -51,8 +51,12 @@ def assign_sins(t: Table) -> None:
             break
         player = waiting[0]
         free = unassigned(t.s)
-        mode = t.s.options.sin_assignment
-        if mode == "random":
+        mode: str = t.s.options.sin_assignment
+        if len(free) == 1:
+            # Nothing to roll for or choose: the last Sin goes to the last player (7 players only).
+            mode = "last_sin"
+            choices = free
+        elif mode == "random":
             choices = [free[t.roll(f"sin.{player}", len(free)) - 1]]
         elif mode == "choose":
             choices = free
@@ -62,7 +66,7 @@ def assign_sins(t: Table) -> None:
             t.put(claim=Claim(player=player, sins=tuple(choices)))
             t.emit("claim_needed", player=player, sins=choices)
             return
-        claim(t, player, choices[0], mode if mode != "choose" else "last_sin")
+        claim(t, player, choices[0], mode)
     t.put(claim=None)
     t.emit("setup_done", sins={p.id: p.sin for p in t.s.players if not p.left}, reserves=t.s.reserves())
     start_turn(t, t.s.first_seat)

@@ -23,7 +23,7 @@ import math
 from functools import cache
 
 from rules.engine import IllegalAction
-from rules.vices.actions import ClaimSin, Envy, PickPair, Remove, VicesAction
+from rules.vices.actions import ClaimSin, Envy, Gluttony, Greed, Lust, PickPair, Remove, VicesAction, Wrath
 from rules.vices.data import EXACT_TARGET, GLUTTONY, PAIR_KEYS, PAIR_OF, PRIDE, SIDES, SIN_OF_DIE, SMALL
 from rules.vices.legality import decision, legal_actions
 from rules.vices.pool import GROUP_JOIN, Unit, removable_units
@@ -201,4 +201,5 @@ def choose_action(state: VicesState, player: str) -> VicesAction:
             return Envy(give=None, take=None)
         return best
     # Wrath, Greed, Gluttony, Lust: the Sin that hurts the leader most.
-    return max(legal, key=lambda a: _take_key(state, player, a.sin))  # type: ignore[union-attr]
+    targets = [a for a in legal if isinstance(a, Wrath | Gluttony | Greed | Lust)]
+    return max(targets, key=lambda a: _take_key(state, player, a.sin))

@@ -17,6 +17,8 @@ from rules.vices.pool import removable_units
 from rules.vices.state import Match, PoolDie, Turn, large_dice, pool_die
 from rules.vices.table import Table
 
+_SMALL_DICE = frozenset(SMALL.values())
+
 
 def start_turn(t: Table, defender: str) -> None:
     """T1: the defender's pool is the 16 common dice and their own d20 unless Sloth removed it; their
@@ -96,9 +98,6 @@ def roll(t: Table, dice: Sequence[str], **turn_changes: Any) -> None:
             ],
         )
     settle(t)
-
-
-_SMALL_DICE = frozenset(SMALL.values())
 
 
 def settle(t: Table) -> None:
