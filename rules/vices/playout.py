@@ -12,7 +12,7 @@ from rules.vices.actions import Remove, VicesAction
 from rules.vices.engine import ENGINE
 from rules.vices.legality import decision
 from rules.vices.options import VicesOptions
-from rules.vices.pool import lowest_unit, removable_units
+from rules.vices.pool import GROUP_JOIN, lowest_unit, removable_units
 from rules.vices.state import VicesState
 
 
@@ -62,7 +62,7 @@ def random_removal(state: VicesState, rng: random.Random) -> Remove:
             chosen.append(unit.id)
             used.update(unit.dice)
     if not chosen:
-        chosen = [rng.choice([u for u in units if "+" not in u.id]).id]
+        chosen = [rng.choice([u for u in units if GROUP_JOIN not in u.id]).id]
     return Remove(units=tuple(chosen))
 
 

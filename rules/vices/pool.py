@@ -57,8 +57,9 @@ def units_of(turn: Turn, zero_rule: str, wild_face: int | None) -> list[Unit]:
             units.append(_single(die.id, die.value))
         elif kind is _D20:
             d20s.append(die)
+            # A matched d20 scores as if it showed its maximum, 0.
             zero = matched_scores_zero and die.id in turn.matched
-            units.append(_single(die.id, 20) if zero else _single(die.id, die.value))
+            units.append(_single(die.id, 20 if zero else die.value))
         elif kind is not _SECOND:
             # Pairs leave the pool whole and sit side by side in it, so the first die stands for both.
             units.append(_pair_unit(kind, die.value, pool[i + 1].value, wild_face))
@@ -68,11 +69,17 @@ def units_of(turn: Turn, zero_rule: str, wild_face: int | None) -> list[Unit]:
 
 
 _SINGLE, _D20, _SECOND = "single", "d20", "second"
-_KIND: dict[str, str] = {
-    die: (_D20 if sides == 20 else _SINGLE) if die not in PAIR_OF else PAIR_OF[die].key for die, sides in SIDES.items()
-}
+
+
+def _kind(die: str, sides: int) -> str:
+    pair = PAIR_OF.get(die)
+    if pair is None:
+        return _D20 if sides == 20 else _SINGLE
+    return pair.key if die == pair.dice[0] else _SECOND
+
+
+_KIND: dict[str, str] = {die: _kind(die, sides) for die, sides in SIDES.items()}
 """How each die is removed: alone, as a d20, or with its pair (the pair's key on its first die)."""
-_KIND.update({pair.dice[1]: _SECOND for pair in PAIRS})
 
 
 # Units are immutable values and a game only ever meets a few hundred, so they are shared.
