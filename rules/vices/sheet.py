@@ -51,7 +51,6 @@ from rules.vices.sheet_actions import (
 )
 from rules.vices.sheet_data import PAIRS, SIN_NAMES, SinName
 from rules.vices.sheet_state import (
-    OUT_OF_PLAY,
     RESERVES,
     PastGame,
     Phase,
@@ -67,18 +66,10 @@ from rules.vices.sheet_state import (
     seat_of,
     tie_points,
     totals,
+    where,
 )
 
 Event = dict[str, Any]
-
-
-def _where(state: SheetState, place: Place) -> str:
-    """Where a Sin is, in words; IllegalAction for a row nobody plays."""
-    if place == RESERVES:
-        return "in the reserves"
-    if place == OUT_OF_PLAY:
-        return "out of play"
-    return f"with {row_of(state, place).name}"
 
 
 def _replace_row(state: SheetState, row: Row) -> tuple[Row, ...]:
@@ -160,8 +151,8 @@ def _rename(state: SheetState, action: Rename) -> tuple[SheetState, list[Event]]
 def _move_sin(state: SheetState, action: MoveSin) -> tuple[SheetState, list[Event]]:
     before = state.sins[action.sin]
     if action.to == before:
-        raise IllegalAction(f"{action.sin} is already {_where(state, before)}.")
-    _where(state, action.to)  # refuses a row nobody plays before anything moves
+        raise IllegalAction(f"{action.sin} is already {where(state, before)}.")
+    where(state, action.to)  # refuses a row nobody plays before anything moves
     new = state.model_copy(update={"sins": {**state.sins, action.sin: action.to}})
     return new, [{"type": "sin_moved", "sin": action.sin, "from": before, "to": action.to}]
 

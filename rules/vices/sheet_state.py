@@ -9,6 +9,7 @@ never leave a stale flag behind.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Final, Literal
@@ -212,6 +213,18 @@ def row_of(state: SheetState, sin: SinName) -> Row:
         if row.sin == sin:
             return row
     raise IllegalAction(f"Nobody on this sheet started with {sin}.")
+
+
+def where(state: SheetState, place: Place, name: Callable[[str], str] = str) -> str:
+    """Where a Sin is, in words ("with Casey", "in the reserves", "out of play"); ``name`` formats a player's name.
+
+    IllegalAction if ``place`` is a row nobody plays.
+    """
+    if place == RESERVES:
+        return "in the reserves"
+    if place == OUT_OF_PLAY:
+        return "out of play"
+    return f"with {name(row_of(state, place).name)}"
 
 
 def seat_of(state: SheetState, sin: SinName) -> int:
