@@ -65,8 +65,11 @@ MAX_TIEBREAK_SHOWN = 2
 
 _DRAWABLE = frozenset(chr(c) for c in range(32, 127)) | frozenset("‘’“”…‹›·°")
 """What the built-in font has glyphs for (tests check it against the font)."""
-_NO_DECOMPOSITION = {"ß": "ss", "Æ": "AE", "æ": "ae", "Ø": "O", "ø": "o", "Ł": "L", "ł": "l", "Đ": "D", "đ": "d"}
-_NO_DECOMPOSITION |= {"Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th", "ı": "i", "–": "-", "—": "-"}
+_NO_DECOMPOSITION = {
+    **{"ß": "ss", "Æ": "AE", "æ": "ae", "Ø": "O", "ø": "o", "Ł": "L", "ł": "l", "Đ": "D", "đ": "d"},
+    **{"Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th", "ı": "i", "–": "-", "—": "-"},
+}
+"""Letters NFKD does not take apart, spelled in ASCII."""
 
 
 def drawable(text: str) -> str:
@@ -169,7 +172,6 @@ def _status(state: SheetState, p: Progress, name: Callable[[str], str]) -> str:
 class _Grid:
     """Where things go; every size follows from the number of players and rounds shown."""
 
-    width: int
     col_w: int
     rounds: tuple[int, ...]
     """Round numbers with a row of their own (older ones fold into the first row)."""
@@ -193,7 +195,12 @@ class _Grid:
 
     @property
     def total_y(self) -> int:
-        return self.rows_y + (len(self.rounds) + (1 if self.folded else 0)) * ROW_H
+        return self.rows_y + (len(self.rounds) + self.folded_rows) * ROW_H
+
+    @property
+    def folded_rows(self) -> int:
+        """1 when older rounds are folded into the first row, else 0."""
+        return 1 if self.folded else 0
 
     @property
     def bottom(self) -> int:
@@ -222,7 +229,7 @@ def draw_sheet(sheet: SheetState) -> bytes:
     last_round = max([len(r.scores) for r in sheet.rows] + [rnd for _, rnd in pending] + [1])
     folded = max(0, last_round - MAX_ROUNDS_SHOWN)
     shown_tiebreak = tuple(range(len(sheet.tiebreak)))[-MAX_TIEBREAK_SHOWN:]
-    grid = _Grid(width, col_w, tuple(range(folded + 1, last_round + 1)), folded, shown_tiebreak, MARGIN + 104)
+    grid = _Grid(col_w, tuple(range(folded + 1, last_round + 1)), folded, shown_tiebreak, MARGIN + 104)
     status = _wrap(_status(sheet, p, drawable), f["status"], width - 2 * MARGIN - 40, 3)
     status_h = 28 + 36 * len(status)
     sins_y = grid.bottom + 28 + status_h + 28
@@ -342,10 +349,10 @@ def _draw_column(
     # Rounds: "+score" small on the left, the running total large on the right.
     running = running_totals(row)
     trigger_round = p.trigger.round if p.trigger is not None and p.trigger.row == row.sin else None
-    if g.folded and len(running) >= g.folded:
+    if g.folded:
         _cell_total(d, f, x, g.rows_y, w, running[g.folded - 1], False)
     for i, rnd in enumerate(g.rounds):
-        y = g.rows_y + (i + (1 if g.folded else 0)) * ROW_H
+        y = g.rows_y + (i + g.folded_rows) * ROW_H
         if rnd <= len(row.scores):
             d.text((x + 12, y + ROW_H // 2), f"+{row.scores[rnd - 1]}", font=f["small"], fill=MUTED, anchor="lm")
             _cell_total(d, f, x, y, w, running[rnd - 1], rnd == trigger_round)
