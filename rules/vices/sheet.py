@@ -76,7 +76,7 @@ def _replace_row(state: SheetState, row: Row) -> tuple[Row, ...]:
     return tuple(row if r.sin == row.sin else r for r in state.rows)
 
 
-def _game_over_reason(p: Progress, state: SheetState) -> str:
+def _game_over_reason(state: SheetState, p: Progress) -> str:
     if p.winner is not None:
         return f"The game is over: {row_of(state, p.winner).name} won. Start a new game to play again."
     return "The game is over: the tie-break decides the winner."
@@ -85,7 +85,7 @@ def _game_over_reason(p: Progress, state: SheetState) -> str:
 def _score(state: SheetState, action: EnterScore) -> tuple[SheetState, list[Event]]:
     p = progress(state)
     if p.up is None:
-        raise IllegalAction(_game_over_reason(p, state))
+        raise IllegalAction(_game_over_reason(state, p))
     row = row_of(state, action.row)
     if row.sin != p.up:
         raise IllegalAction(f"It is {row_of(state, p.up).name}'s turn, not {row.name}'s.")
@@ -111,8 +111,8 @@ def _correct(state: SheetState, action: Correct) -> tuple[SheetState, list[Event
     if trigger is not None and sum(len(r.scores) for r in new.rows) > trigger.last_turn:
         # The 70 would now come earlier than before, and the game would have ended before turns already entered.
         raise IllegalAction(
-            f"With {action.value} there, the game would have ended after round {trigger.round}: "
-            "undo the later scores first."
+            f"With {action.value} there, {row_of(new, trigger.row).name} reaches {trigger.total} in round "
+            f"{trigger.round} and the game is over before the later scores: undo those first."
         )
     event = {
         "type": "corrected",
@@ -176,7 +176,7 @@ def _hand_over(state: SheetState, action: HandOver) -> tuple[SheetState, list[Ev
 def _tiebreak(state: SheetState, action: TieBreak, dice: DiceSource) -> tuple[SheetState, list[Event]]:
     p = progress(state)
     if p.phase is not Phase.TIEBREAK:
-        raise IllegalAction(_game_over_reason(p, state) if p.winner else "There is no tie-break now.")
+        raise IllegalAction(_game_over_reason(state, p) if p.winner else "There is no tie-break now.")
     row = row_of(state, action.row)
     if row.sin not in p.contenders:
         raise IllegalAction(f"{row.name} is not in the tie-break.")

@@ -188,7 +188,7 @@ def test_a_correction_can_set_off_or_call_off_the_70_rule() -> None:
     refused(
         state,
         {"type": "correct", "row": "Wrath", "round": 1, "value": 70},
-        "With 70 there, the game would have ended after round 1: undo the later scores first.",
+        "With 70 there, Jordan reaches 70 in round 1 and the game is over before the later scores: undo those first.",
     )
     over = play(act(state, {"type": "correct", "row": "Wrath", "round": 2, "value": 40}), 5)
     assert progress(over).phase is Phase.OVER
