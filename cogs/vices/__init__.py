@@ -1,0 +1,1 @@
+"""Vices & Vengeance in Discord."""
