@@ -41,7 +41,7 @@ async def run(settings: Settings) -> int:
 def main() -> int:
     """Entry point: exit with one clear line on a configuration problem, never a traceback."""
     try:
-        settings = Settings()  # type: ignore[call-arg]  # filled from the environment
+        settings = Settings()  # filled from the environment
     except ValidationError as exc:
         missing = ", ".join(str(e["loc"][0]).upper() for e in exc.errors())
         print(f"Configuration error: set {missing} (environment or .env).", file=sys.stderr)

@@ -96,7 +96,7 @@ class TabletopBot(commands.Bot):
         self.service.on_commit(self._schedule)
         self.service.on_commit(self.computers.on_commit)
         self._storage_open = False
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
 
     def register(self, spec: GameSpec[Any]) -> None:
         """Make a game known to the core (called by its cog)."""
@@ -140,7 +140,8 @@ class TabletopBot(commands.Bot):
         """Modal submits are routed by their custom_id like clicks (discord.py keeps no modal of ours)."""
         if interaction.type is not discord.InteractionType.modal_submit:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if custom_id.startswith(MODAL_NAMESPACES):
             await self.router.dispatch(interaction, custom_id, [])
 

@@ -77,7 +77,7 @@ def decode_action(text: str, values: list[str] | None = None) -> dict[str, Any]:
     for field in fields:
         key, _, raw = field.partition("=")
         if raw == SELECTED:
-            action[key] = (values or [None])[0]
+            action[key] = values[0] if values else None
         elif raw == SELECTED_ALL:
             action[key] = list(values or [])
         else:
@@ -87,7 +87,9 @@ def decode_action(text: str, values: list[str] | None = None) -> dict[str, Any]:
 
 def _split(text: str) -> list[str]:
     """Split on ``;`` outside JSON strings."""
-    parts, current, quoted, escaped = [], [], False, False
+    parts: list[str] = []
+    current: list[str] = []
+    quoted = escaped = False
     for char in text:
         if quoted:
             if escaped:
@@ -218,14 +220,16 @@ class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_TEM
 
     async def callback(self, interaction: discord.Interaction) -> None:
         assert self.item.custom_id is not None
-        values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(v) for v in data.get("values", [])]
         await _router(interaction).dispatch(interaction, self.item.custom_id, values)
 
 
 def modal_fields(interaction: discord.Interaction) -> dict[str, str]:
     """The text inputs of a submitted modal, by custom_id (both row and label layouts)."""
     fields: dict[str, str] = {}
-    for row in (interaction.data or {}).get("components", []):  # type: ignore[union-attr]
+    data: dict[str, Any] = dict(interaction.data or {})
+    for row in data.get("components", []):
         children = row.get("components") or ([row["component"]] if "component" in row else [])
         for child in children:
             if "custom_id" in child and "value" in child:

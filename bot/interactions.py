@@ -127,7 +127,7 @@ class Interactions:
     async def confirm(self, reply: Reply, session: Session, what: str) -> None:
         """A private question with one confirm button (``leave`` or ``end``)."""
         text, label = CONFIRMATIONS[what]
-        button = discord.ui.Button(
+        button: discord.ui.Button[Any] = discord.ui.Button(
             label=label, style=discord.ButtonStyle.danger, custom_id=core_id(session.id, f"confirm_{what}")
         )
         await reply.send(text, ephemeral=True, view=static_view([[button]]))

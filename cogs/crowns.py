@@ -75,8 +75,8 @@ def face(name: str | None) -> str:
 
 def die_chip(die: Die) -> str:
     """A die in a list: its face emoji (🎲 while waiting to be rolled) and its number, which the Fate menus name."""
-    rolled = die.face is not None and die.state is not DieState.HANDED
-    return f"{FACE_EMOJI[die.face] if rolled else '🎲'}`{die.id}`"
+    shown = die.face if die.face is not None and die.state is not DieState.HANDED else None
+    return f"{FACE_EMOJI[shown] if shown is not None else '🎲'}`{die.id}`"
 
 
 def chunks(items: list[Any], size: int = ROW_WIDTH) -> list[list[Any]]:
@@ -155,6 +155,7 @@ class CrownsSpec(GameSpec[CrownsState]):
             waiting = ", ".join(ctx.name(p.player) for p in ctx.prompts) or "nobody"
             embed.add_field(name=f"{FATE} Fate window", value=f"May spend Fate now: {waiting}.", inline=False)
         embed.set_footer(text=f"{self.short_options(s.options)}\n{LEGEND}")
+        rows: list[list[discord.ui.Item[Any]]]
         rows = self._controls(ctx, s) if not over else [[ctx.core_button("Rematch", "rematch", emoji="🔁")]]
         return View(embeds=[embed], rows=rows)
 
@@ -467,11 +468,13 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
         target=[
             app_commands.Choice(name="3 Claims (Quick Play)", value=3),
             app_commands.Choice(name="5 Claims", value=5),
-        ],
+        ]
+    )
+    @app_commands.choices(
         seating=[
             app_commands.Choice(name="join order", value="join"),
             app_commands.Choice(name="random", value="random"),
-        ],
+        ]
     )
     @app_commands.guild_only()
     async def new(
@@ -490,7 +493,7 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
     ) -> None:
         """Open the lobby with the common options; the rest are in the lobby's Options menu."""
         options = CrownsOptions(
-            claim_target=target,
+            claim_target=5 if target == 5 else 3,
             fate=fate,
             legendary=legendary,
             overkill=overkill,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -44,14 +45,16 @@ class RollAgain(discord.ui.DynamicItem[discord.ui.Button], template=r"(?s)roll:(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> RollAgain:
         """Rebuild the button from a click, even one on a message sent before a restart."""
         return cls(match["expression"], private=match["private"] == "1")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Roll the same thing again as a new message, for whoever clicked."""
-        cog = interaction.client.get_cog(Dice.__cog_name__)
+        client = interaction.client
+        assert isinstance(client, commands.Bot)
+        cog = client.get_cog(Dice.__cog_name__)
         assert isinstance(cog, Dice)
         await cog.roll_and_reply(interaction, self.expression, private=self.private, label=None)
 

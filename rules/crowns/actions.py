@@ -7,6 +7,7 @@ rolls, RULES.md S5b), so it has no action.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -132,7 +133,7 @@ CrownsAction = Annotated[
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(CrownsAction)
 
 
-def parse_action(data: dict[str, Any]) -> BaseModel:
+def parse_action(data: Mapping[str, Any]) -> BaseModel:
     """Validate a JSON action; an unknown or malformed one is an IllegalAction."""
     if data.get("type") == "reroll" and "dice" in data:
         # Players (and UIs) may try to pick single dice; the rules only allow whole groups (2.6 #6).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -171,7 +171,7 @@ class CrownsEngine:
         table.start_turn()
         return Outcome(table.s, table.events)
 
-    def parse_action(self, data: dict[str, Any]) -> BaseModel:
+    def parse_action(self, data: Mapping[str, Any]) -> BaseModel:
         """Validate a JSON action (``{"type": "reroll", "group": "skulls"}``) into its model."""
         return parse_action(data)
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -121,11 +121,8 @@ def illegal_reason(state: CrownsState, actor: str, action: BaseModel) -> str | N
         if phase is Phase.DAGGER_ASSIGN:
             return "Only the rival who rolled that dagger chooses who gets it."
         return "It's not your turn."
-    return _CHECKS.get(type(action), _always)(state, actor, action)
-
-
-def _always(state: CrownsState, actor: str, action: BaseModel) -> str | None:
-    return None
+    check = _CHECKS.get(type(action))
+    return check(state, actor, action) if check is not None else None
 
 
 def _die_exists(die_id: str) -> str | None:
@@ -219,7 +216,7 @@ def _check_steal(state: CrownsState, actor: str, action: Steal) -> str | None:
     return None if action.rival in steal_victims(state) else "That rival has no Claim to steal."
 
 
-_CHECKS = {
+_CHECKS: dict[type[BaseModel], Callable[[CrownsState, str, Any], str | None]] = {
     AssignScroll: _check_assign,
     GiveDagger: _check_dagger,
     Reroll: _check_reroll,
@@ -233,34 +230,8 @@ _CHECKS = {
 }
 
 
-class _Offer(NamedTuple):
-    state: CrownsState
-    player: str
-    actions: tuple[BaseModel, ...]
-
-
-_last_offer: _Offer | None = None
-"""The latest ``legal_actions`` answer.
-
-Callers nearly always ask for the legal actions of a state and then apply one of them to that same
-state, so ``check`` can accept an offered action without deriving everything again, and a repeated
-question (prompts, then the chooser) is answered at once. Keyed on the state object itself: states
-are read-only once the engine has returned them, and holding a reference keeps the id from being
-reused. Every action offered passes ``illegal_reason`` (the property tests replay games to check).
-"""
-
-
 def check(state: CrownsState, actor: str, action: BaseModel) -> None:
     """Raise IllegalAction with the reason when ``actor`` may not take ``action`` now."""
-    offer = _last_offer
-    # Identity first: the action is usually one of the offered instances, and model equality is slow.
-    if (
-        offer is not None
-        and offer.state is state
-        and offer.player == actor
-        and (any(a is action for a in offer.actions) or action in offer.actions)
-    ):
-        return
     reason = illegal_reason(state, actor, action)
     if reason is not None:
         raise IllegalAction(reason)
@@ -268,15 +239,11 @@ def check(state: CrownsState, actor: str, action: BaseModel) -> None:
 
 def legal_actions(state: CrownsState, player: str) -> list[BaseModel]:
     """Every action ``player`` may take now (a new list each call: callers may change it)."""
-    global _last_offer
-    offer = _last_offer
-    if offer is None or offer.state is not state or offer.player != player:
-        offer = _last_offer = _Offer(state, player, tuple(_legal_actions(state, player)))
-    return list(offer.actions)
+    return list(_legal_actions(state, player))
 
 
 def _legal_actions(state: CrownsState, player: str) -> Sequence[BaseModel]:
-    # Shared tuples are returned as they are: legal_actions copies the answer once, into the offer.
+    # Shared tuples are returned as they are: legal_actions copies the answer.
     phase = state.phase
     if phase is Phase.GAME_OVER or player not in state.present():
         return []

@@ -1,16 +1,17 @@
 """The state of a Dice of Crowns game (RULES.md 2.2) and read-only questions about it.
 
 Every container is a tuple of frozen models, so the engine can copy the top-level state shallowly
-and replace only what an action changes; nothing a caller holds is ever mutated.
+and replace only what an action changes; nothing a caller holds is ever mutated. Nothing here keeps
+state between calls: the caches are keyed by the values they describe.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from functools import lru_cache
-from typing import Any, Literal, NamedTuple, TypeVar
+from functools import cached_property, lru_cache
+from typing import Annotated, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from rules.crowns.data import FATE_SUPPLY
 from rules.crowns.options import CrownsOptions
@@ -68,23 +69,6 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-FrozenT = TypeVar("FrozenT", bound=_Frozen)
-
-
-def replace(model: FrozenT, **changes: Any) -> FrozenT:
-    """A copy of a frozen model with ``changes``, without validation.
-
-    The engine only writes values of the declared types, and pydantic's ``model_copy(update=...)``
-    costs about 5 µs against 0.7 µs here; dice change on nearly every action, so this is the hot path.
-    """
-    new = model.__class__.__new__(model.__class__)
-    object.__setattr__(new, "__dict__", {**model.__dict__, **changes})
-    object.__setattr__(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
-    return new
-
-
 class Die(_Frozen):
     """One of the seven dice. ``face`` is None only before its first roll."""
 
@@ -101,11 +85,10 @@ def die_value(die_id: str, face: Face | None, holder: str | None, state: DieStat
     """The shared :class:`Die` with these fields.
 
     Dice are immutable values and a game reaches only a few hundred distinct ones, so the engine
-    shares one instance per value rather than copying a model each time a die changes (several
-    times per action). Built like :func:`rules.crowns.turn.new_dice` builds dice, then updated, so
-    even ``model_fields_set`` matches a copied die.
+    shares one instance per value rather than building a model each time a die changes (several
+    times per action). The engine only passes values of the declared types, so no validation.
     """
-    return replace(Die(id=die_id, holder=holder, state=state), face=face, by_fate=by_fate)
+    return Die.model_construct(id=die_id, face=face, holder=holder, state=state, by_fate=by_fate)
 
 
 @lru_cache(maxsize=1024)
@@ -149,35 +132,31 @@ class _SeatOrder(NamedTuple):
     rivals: dict[str, tuple[str, ...]]
 
 
-_last_seat_order: _SeatOrder | None = None
-"""Seat order facts of the latest players tuple asked about.
-
-A players tuple is never changed (a seat change replaces the tuple), and it usually stays the same
-for a whole turn, while the turn procedure asks who the rivals are several times per action.
-"""
-
-
+@lru_cache(maxsize=512)
 def _seat_order(players: tuple[Seat, ...]) -> _SeatOrder:
-    global _last_seat_order
-    order = _last_seat_order
-    if order is None or order.players is not players:
-        rivals = {
-            seat.id: tuple(p.id for p in players[i + 1 :] + players[:i] if not p.left) for i, seat in enumerate(players)
-        }
-        present = tuple(p.id for p in players if not p.left)
-        order = _last_seat_order = _SeatOrder(players, {p.id: p for p in players}, present, rivals)
-    return order
+    """Seat order facts of a players tuple, worked out once per distinct tuple.
+
+    The turn procedure asks who the rivals are several times per action, and the players tuple
+    changes only when a seat does (a seat change makes a new tuple).
+    """
+    rivals = {
+        seat.id: tuple(p.id for p in players[i + 1 :] + players[:i] if not p.left) for i, seat in enumerate(players)
+    }
+    present = tuple(p.id for p in players if not p.left)
+    return _SeatOrder(players, {p.id: p for p in players}, present, rivals)
 
 
-class _CountsOf(NamedTuple):
-    dice: tuple[Die, ...]
-    active: str
-    counts: Counts
+class Players(tuple[Seat, ...]):
+    """The seats in order, knowing their seat order facts (worked out on first use).
 
+    The turn procedure asks who the rivals are several times per action, and a seat change always
+    makes a new tuple, so the facts belong with the tuple.
+    """
 
-_last_counts: _CountsOf | None = None
-"""The latest ``CrownsState.counts`` answer: evaluating a roll and then offering the reroll
-choices both need the counts of the same (never changed) dice tuple."""
+    @cached_property
+    def order(self) -> _SeatOrder:
+        """Who is present, each player's rivals clockwise, and seats by id."""
+        return _seat_order(self)
 
 
 class CrownsState(BaseModel):
@@ -186,7 +165,7 @@ class CrownsState(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     options: CrownsOptions
-    players: tuple[Seat, ...]
+    players: Annotated[tuple[Seat, ...], AfterValidator(lambda seats: Players(seats))]
     dice: tuple[Die, ...]
     active: str
     phase: Phase
@@ -207,17 +186,21 @@ class CrownsState(BaseModel):
     """Face of this turn's latest roll of all 7 dice if they all matched (legendary_mode=single_roll)."""
     winner: str | None = None
 
+    def _seats(self) -> _SeatOrder:
+        players = self.players
+        return players.order if isinstance(players, Players) else _seat_order(players)
+
     def seat(self, player: str) -> Seat:
         """The seat of ``player``."""
-        return _seat_order(self.players).seats[player]
+        return self._seats().seats[player]
 
     def present(self) -> list[str]:
         """Ids of players still in the game, in seat order."""
-        return list(_seat_order(self.players).present)
+        return list(self._seats().present)
 
     def rivals(self, player: str) -> list[str]:
         """Players still in the game other than ``player``, clockwise starting after them."""
-        return list(_seat_order(self.players).rivals[player])
+        return list(self._seats().rivals[player])
 
     def next_seat(self, player: str) -> str:
         """The next player still in the game clockwise after ``player`` (who may have left)."""
@@ -233,11 +216,7 @@ class CrownsState(BaseModel):
 
     def counts(self) -> Counts:
         """The active player's crowns, daggers, skulls, free skulls and returned scrolls."""
-        global _last_counts
         active = self.active
-        memo = _last_counts
-        if memo is not None and memo.dice is self.dice and memo.active == active:
-            return memo.counts
         crowns = daggers = skulls = free = ret = 0
         for d in self.dice:
             if d.holder != active:
@@ -256,9 +235,7 @@ class CrownsState(BaseModel):
                 free += 1
             elif state is _RETURNED_SCROLL:
                 ret += 1
-        counts = Counts(crowns, daggers, skulls, free, ret)
-        _last_counts = _CountsOf(self.dice, active, counts)
-        return counts
+        return Counts(crowns, daggers, skulls, free, ret)
 
     def fate_in_supply(self) -> int | None:
         """Fate tokens left in the box, or None when the supply is not limited (2.6 #15)."""

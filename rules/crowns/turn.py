@@ -49,8 +49,8 @@ from rules.crowns.state import (
     DieState,
     Face,
     Phase,
+    Players,
     die_value,
-    replace,
     scroll_roll,
 )
 from rules.dice import DiceSource
@@ -73,7 +73,7 @@ class Table:
     """A working copy of one state plus the events of the action being applied."""
 
     def __init__(self, state: CrownsState, dice: DiceSource) -> None:
-        self.s = replace(state)
+        self.s = state.model_copy()
         self.dice = dice
         self.events: list[dict[str, Any]] = []
 
@@ -84,13 +84,9 @@ class Table:
         self.events.append({"type": event, **fields})
 
     def put(self, **fields: Any) -> None:
-        """Set fields of the working copy.
-
-        The copy is ours alone and its fields are only given values of their declared types, so this
-        writes its ``__dict__`` directly: pydantic's per-attribute ``__setattr__`` would cost more than
-        the rest of a typical action.
-        """
-        self.s.__dict__.update(fields)
+        """Set fields of the working copy (ours alone; only values of the declared types, so unvalidated)."""
+        for name, value in fields.items():
+            setattr(self.s, name, value)
 
     def set_die(self, die_id: str, **update: Any) -> None:
         """Replace die ``die_id`` with a copy changed by ``update`` (face, holder, state, by_fate)."""
@@ -104,11 +100,11 @@ class Table:
             update.get("state", old.state),
             update.get("by_fate", old.by_fate),
         )
-        self.s.__dict__["dice"] = (*dice[:index], new, *dice[index + 1 :])
+        self.s.dice = (*dice[:index], new, *dice[index + 1 :])
 
     def set_seat(self, player: str, **update: Any) -> None:
         """Replace ``player``'s seat with an updated copy."""
-        self.put(players=tuple(replace(p, **update) if p.id == player else p for p in self.s.players))
+        self.put(players=Players(p.model_copy(update=update) if p.id == player else p for p in self.s.players))
 
     def roll_face(self, die_id: str) -> Face:
         """Roll one die through the dice source."""
@@ -230,6 +226,7 @@ class Table:
             self.give_dagger(self.default_dagger_recipient(), "only_choice" if len(choices) <= 1 else "default")
             return True
         else:
+            assert die.face is not None  # it was just rolled
             self.set_die(die.id, holder=s.active, state=_RETURNED_STATE[die.face])
             self.emit("die_returned", player=item.rival, to=s.active, die=die.id, face=str(die.face))
         self.put(rolling=None)

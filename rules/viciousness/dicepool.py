@@ -58,7 +58,7 @@ def roll_one(w: Work, die_id: str, sides: int, source: str, rattled: bool) -> Po
     """Roll one pool die; a rattled PC's die is rolled twice (``<id>.2``) and the lower counts."""
     first = w.roll(die_id, sides)
     rolls = (first, w.roll(f"{die_id}.2", sides)) if rattled else (first,)
-    return PoolDie(id=die_id, sides=sides, source=source, rolls=rolls)  # type: ignore[arg-type]
+    return PoolDie(id=die_id, sides=sides, source=source, rolls=rolls)
 
 
 def is_rattled(state: CampaignState, c: Combatant) -> bool:
