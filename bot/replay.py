@@ -50,6 +50,8 @@ def fold(kind: GameKind, options: dict[str, Any], entries: Iterable[LogEntry]) -
         state = result.state
         if what == "start":
             result = Folded(state=engine.start(parsed_options, entry.action["players"], dice).state)
+        elif what == "import":
+            result = Folded(state=engine.state_model.model_validate(entry.action["state"]))
         elif what == "act":
             if state is None or entry.actor is None:
                 raise ReplayMismatch(f"entry {entry.seq} acts before the session started")

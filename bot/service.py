@@ -472,10 +472,13 @@ class Service:
         lobby_seconds: float | None = None,
         name: str | None = None,
         roles: Mapping[str, list[str]] | None = None,
+        imported: BaseModel | None = None,
         origin: Any = None,
     ) -> Applied:
         """A new session: a lobby (for games with seats, expiring after ``lobby_seconds``), or one
-        started at once (a scoresheet, a campaign). Raises ChannelBusy if the channel already has one."""
+        started at once (a scoresheet, a campaign), from the engine's ``start`` or from an
+        ``imported`` state (a campaign moved from another channel). Raises ChannelBusy if the channel
+        already has one."""
         kind = self.registry.get(kind_name)
         now = self.clock.now()
         session = Session(
@@ -500,13 +503,19 @@ class Service:
             session.deadlines = [Deadline(player="", decision=LOBBY_DECISION, seconds=seconds, at=now + seconds)]
         else:
             dice = RecordingDice(self.dice)
-            outcome = kind.engine.start(options, [], dice)
-            state, events = outcome.state, outcome.events
+            logged: dict[str, Any]
+            if imported is not None:
+                state, events = imported, [{"type": "imported"}]
+                logged = {"kind": "import", "how": "core", "state": imported.model_dump(mode="json")}
+            else:
+                outcome = kind.engine.start(options, [], dice)
+                state, events = outcome.state, outcome.events
+                logged = {"kind": "start", "how": "core", "players": []}
             session = self.advance(session.model_copy(update={"status": Status.ACTIVE}), None, state)
             entry = LogEntry(
                 seq=session.version,
                 actor=None,
-                action={"kind": "start", "how": "core", "players": []},
+                action=logged,
                 dice=[r.model_dump() for r in dice.rolls],
                 events=events,
                 at=now,
@@ -677,6 +686,41 @@ class Service:
 
         return await self.update(session_id, edit, actor=actor, record={"kind": "abandon", "why": why}, origin=origin)
 
+    async def set_role(
+        self, session_id: int, actor: Actor, user_id: int, role: str, *, on: bool = True, origin: Any = None
+    ) -> Applied:
+        """Give or take a role (a co-GM), or hand the GM role over (``role=GM``: the old GM keeps none).
+
+        Only the GM, or a member with Manage Server, may change roles; every change is logged.
+        """
+
+        def edit(session: Session) -> Session:
+            held = roles_of(session, actor)
+            if contract.GM not in held and contract.MANAGER not in held:
+                raise NotPermitted("Only the GM (or someone with Manage Server) can change who runs this.")
+            new = session.successor(self.clock.now())
+            key = str(user_id)
+            if role == contract.GM:
+                if not on:
+                    raise IllegalMove("Hand the GM role to someone else instead.")
+                for roles in new.roles.values():
+                    if contract.GM in roles:
+                        roles.remove(contract.GM)
+                new.roles[key] = [r for r in new.roles.get(key, []) if r != contract.CO_GM] + [contract.GM]
+            elif on:
+                if role in new.roles.get(key, []):
+                    raise IllegalMove("They already have that role.")
+                new.roles[key] = [*new.roles.get(key, []), role]
+            else:
+                if role not in new.roles.get(key, []):
+                    raise IllegalMove("They don't have that role.")
+                new.roles[key] = [r for r in new.roles[key] if r != role]
+            new.roles = {k: v for k, v in new.roles.items() if v}
+            return new
+
+        record = {"kind": "roles", "user": str(user_id), "role": role, "on": on, "by": str(actor.user_id)}
+        return await self.update(session_id, edit, actor=actor, record=record, origin=origin, statuses=(Status.ACTIVE,))
+
     # -- undo and redo -----------------------------------------------------------------------------
 
     async def undo(self, session_id: int, actor: Actor, *, redo: bool = False, origin: Any = None) -> Applied:
@@ -734,3 +778,9 @@ class Service:
     async def live_table(self, channel_id: int) -> Session | None:
         """The channel's lobby, table game or scoresheet, if any."""
         return await self.store.live_session(channel_id, Scope.TABLE)
+
+    async def campaign(self, channel_id: int, guild_id: int | None, name: str | None = None) -> Session | None:
+        """The campaign called ``name`` in the server, else the channel's own campaign, if any."""
+        if name and guild_id is not None:
+            return await self.store.live_named(guild_id, name)
+        return await self.store.live_session(channel_id, Scope.CAMPAIGN)
