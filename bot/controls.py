@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote, unquote
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -117,7 +118,8 @@ def _checked(custom_id: str) -> str:
 
 def action_id(session_id: int, expect: Expect, action: Mapping[str, Any], *, namespace: str = "a") -> str:
     """The custom_id of a control that takes ``action`` on ``session_id`` as it was at ``expect``."""
-    version = f"{expect.version}@{expect.record}" if expect.record else str(expect.version)
+    # A record key may hold colons (``troupe:123``): quoted, it stays one field of the custom_id.
+    version = f"{expect.version}@{quote(expect.record, safe='')}" if expect.record else str(expect.version)
     return _checked(f"{namespace}:{session_id}:{version}:{encode_action(action)}")
 
 
@@ -136,7 +138,7 @@ def parse_action_id(rest: str) -> ActionRoute:
     """The fields after the namespace of an action or modal custom_id."""
     session, version, action = rest.split(":", 2)
     number, _, record = version.partition("@")
-    return ActionRoute(int(session), int(number), record or None, action)
+    return ActionRoute(int(session), int(number), unquote(record) or None, action)
 
 
 def lobby_id(session_id: int, key: str, arg: object = "") -> str:

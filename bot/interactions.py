@@ -166,9 +166,19 @@ def action_modal(
     return modal
 
 
+_PLAIN_PROBLEMS = {
+    "int_parsing": "please enter a whole number",
+    "int_from_float": "please enter a whole number",
+    "float_parsing": "please enter a number",
+    "missing": "please fill this in",
+}
+
+
 def _field_problem(exc: ValidationError) -> str:
-    """The first problem pydantic found, as a short sentence naming the field."""
+    """The first problem pydantic found, as a short sentence naming the field typed into."""
     error = exc.errors()[0]
-    where = " ".join(str(part) for part in error["loc"] if isinstance(part, str)).replace("_", " ")
-    message = str(error["msg"]).removeprefix("Value error, ")
-    return f"{where.capitalize()}: {message}." if where else f"{message}."
+    # The location ends with the field (after the action's tag, for a union of actions).
+    field = next((str(part) for part in reversed(error["loc"]) if isinstance(part, str)), "")
+    message = _PLAIN_PROBLEMS.get(error["type"]) or str(error["msg"]).removeprefix("Value error, ")
+    where = field.replace("_", " ").capitalize()
+    return f"{where}: {message}." if where else f"{message[:1].upper()}{message[1:]}."

@@ -30,7 +30,7 @@ import discord
 from bot.board import Payload, compose, jump_url, one_line
 from bot.clock import Clock
 from bot.errors import StaleBoard
-from bot.models import MAIN_VIEW, Applied, Board, Deadline, Session, Status
+from bot.models import MAIN_VIEW, Applied, Board, Deadline, Scope, Session, Status
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.service import TIMED_OUT, Service
@@ -149,7 +149,12 @@ class Publisher:
 
     @staticmethod
     def _stale_views(session: Session) -> list[str]:
-        return [view for view, board in session.boards.items() if board.shown_version < session.view_version(view)]
+        """Views whose message is behind the session, and a table's board if it has none (it was
+        retired and the bot stopped before posting the next one)."""
+        stale = [view for view, board in session.boards.items() if board.shown_version < session.view_version(view)]
+        if session.scope is Scope.TABLE and MAIN_VIEW not in session.boards:
+            stale.append(MAIN_VIEW)
+        return stale
 
     # -- the worker ------------------------------------------------------------------------------
 
@@ -217,7 +222,7 @@ class Publisher:
         # The decisions this drawing shows start their deadlines now: draw them with their times.
         session = self._started(session)
         board = session.board
-        reply = job.reply if job.reply is not None and not job.reply.done else None
+        reply = job.reply if job.reply is not None and job.reply.pending else None
         clicked = _clicked(reply, session)
         if board is not None and board.shown_version >= session.version:
             if reply is not None and clicked == board.message_id:
@@ -378,7 +383,7 @@ class Publisher:
     async def _post(self, session: Session, payload: Payload, reply: Reply | None) -> discord.Message | None:
         """Post a new message: as the answer to the command (or the click elsewhere) that asked for it,
         else in the channel."""
-        if reply is not None and not reply.done and _clicked(reply, session) is None:
+        if reply is not None and reply.pending and _clicked(reply, session) is None:
             message = await reply.send(ephemeral=False, **payload.kwargs(pinging=True))
             if message is not None:
                 return message
@@ -415,7 +420,7 @@ class Publisher:
 
     async def _draw_view(self, session: Session, view: str, job: _Job) -> None:
         board = session.boards[view]
-        reply = job.reply if job.reply is not None and not job.reply.done else None
+        reply = job.reply if job.reply is not None and job.reply.pending else None
         ctx = self._context(session, events=[], view=view)
         payload = await self.compose(session, ctx, [])
         if await self._edit(session, board, payload, reply if reply and reply.message_id == board.message_id else None):

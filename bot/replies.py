@@ -37,6 +37,7 @@ class Reply:
         self._watchdog: asyncio.TimerHandle | None = None
         self._deferring: asyncio.Task[None] | None = None
         self.deferred = False
+        self._filled = False
         self.session_id: int | None = None
         """The session whose control was clicked, once a handler knows it."""
         interaction.extras[REPLY_KEY] = self
@@ -81,6 +82,11 @@ class Reply:
         return self.interaction.response.is_done()
 
     @property
+    def pending(self) -> bool:
+        """Nothing has been said in answer yet (it may have been deferred): the next send or update is the answer."""
+        return not self._filled
+
+    @property
     def is_component(self) -> bool:
         """A click or a select on a message (its answer can update that message)."""
         return self.interaction.type is discord.InteractionType.component
@@ -113,8 +119,11 @@ class Reply:
         """A message in answer (a new one, or the deferred "thinking" reply filled in); returns it if known."""
         private = self.private if ephemeral is None else ephemeral
         kwargs.setdefault("allowed_mentions", NO_PINGS)
+        if kwargs.get("view", discord.utils.MISSING) is None:
+            del kwargs["view"]  # a new message without controls: discord.py wants no view at all
         async with self._lock:
             self.disarm()
+            self._filled = True
             response = self.interaction.response
             if not response.is_done():
                 result = await response.send_message(content, ephemeral=private, **kwargs)
@@ -136,6 +145,7 @@ class Reply:
         kwargs.setdefault("allowed_mentions", NO_PINGS)
         async with self._lock:
             self.disarm()
+            self._filled = True
             response = self.interaction.response
             if not response.is_done():
                 await response.edit_message(**kwargs)
@@ -148,6 +158,7 @@ class Reply:
             self.disarm()
             if self.done:
                 raise UserError("That took too long to open; please click again.")
+            self._filled = True
             await self.interaction.response.send_modal(modal)
 
     async def ack(self) -> None:

@@ -76,6 +76,13 @@ class Expect:
     version: int
     record: str | None = None
 
+    @classmethod
+    def of(cls, session: Session, record: str | None = None) -> Expect:
+        """What a control drawn now on ``session`` (or on one of its records) is made against."""
+        if record is None:
+            return cls(session.version)
+        return cls(session.records.get(record, 0), record)
+
 
 class Service:
     """Applies actions to sessions and commits them; tells its hooks about every commit."""
@@ -256,23 +263,33 @@ class Service:
     def _still_valid(self, session: Session, state: BaseModel, player: str, expect: Expect) -> bool:
         """Whether a click made at ``expect`` may still be applied.
 
-        It may if nothing it was drawn from changed; or, for a table, if what changed left the
-        clicker's own pending decision as it was (the same decision, the same legal options): two
-        players passing in the same window don't make each other's buttons stale.
+        It may if nothing it was drawn from changed; or, for a table, if every commit since left the
+        clicker's own pending decision as it was (the same decision, the same legal options, pending
+        all along): two players passing in the same window don't make each other's buttons stale,
+        but a decision taken and then asked again is a new one.
         """
         if expect.record is not None:
             return session.records.get(expect.record, 0) == expect.version
         if session.version == expect.version:
             return True
-        old = self.state_at(session.id, expect.version)
-        if old is None:
-            return False
         kind = self.kind_of(session)
-        mine_then = [p.decision for p in kind.prompts(old) if p.player == player]
-        mine_now = [p.decision for p in kind.prompts(state) if p.player == player]
-        if not mine_then or mine_then != mine_now:
+        then = self.state_at(session.id, expect.version)
+        if then is None:
             return False
-        return list(kind.legal_actions(old, player)) == list(kind.legal_actions(state, player))
+        mine = self._decision(kind, then, player)
+        if not mine[0]:
+            return False
+        for version in range(expect.version + 1, session.version):
+            between = self.state_at(session.id, version)
+            if between is None or self._decision(kind, between, player) != mine:
+                return False
+        return self._decision(kind, state, player) == mine
+
+    @staticmethod
+    def _decision(kind: GameKind, state: BaseModel, player: str) -> tuple[list[str], list[BaseModel]]:
+        """What ``player`` is asked to decide in ``state``, and the legal answers."""
+        decisions = [p.decision for p in kind.prompts(state) if p.player == player]
+        return decisions, list(kind.legal_actions(state, player)) if decisions else []
 
     def _apply(
         self,

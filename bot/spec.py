@@ -97,9 +97,7 @@ class ViewContext(Generic[StateT]):
 
     def expect(self, record: str | None = None) -> Expect:
         """The version a control drawn now is made against: the session's, or one record's."""
-        if record is None:
-            return Expect(self.session.version)
-        return Expect(self.session.records.get(record, 0), record)
+        return Expect.of(self.session, record)
 
     def button(
         self,

@@ -1,0 +1,83 @@
+"""The shape of the code: the core's Discord-free part stays Discord-free, rules stay pure, bot/ has no import cycle."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DISCORD_FREE = (
+    "bot.service",
+    "bot.models",
+    "bot.errors",
+    "bot.registry",
+    "bot.replay",
+    "bot.storage",
+    "bot.timers",
+    "bot.deadlines",
+    "bot.computers",
+    "bot.names",
+    "bot.clock",
+    "bot.permissions",
+)
+
+
+def imports_of(path: Path, package: str) -> set[str]:
+    """Every module ``path`` imports (type-only imports included), as dotted names."""
+    tree = ast.parse(path.read_text())
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            base = node.module if node.level == 0 else f"{package}.{node.module}"
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_the_service_and_its_collaborators_import_no_discord() -> None:
+    code = "import sys, " + ", ".join(DISCORD_FREE) + "; print('discord' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
+def test_rules_import_nothing_of_the_bot_or_discord() -> None:
+    for path in (ROOT / "rules").rglob("*.py"):
+        for name in imports_of(path, "rules"):
+            assert not name.startswith(("bot", "discord", "cogs")), f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_bot_has_no_import_cycle() -> None:
+    modules = {}
+    for path in (ROOT / "bot").rglob("*.py"):
+        dotted = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        modules[dotted] = path
+    graph = {
+        name: {
+            m
+            for m in modules
+            if m != name and any(i == m or i.startswith(f"{m}.") for i in imports_of(path, name.rsplit(".", 1)[0]))
+        }
+        for name, path in modules.items()
+    }
+    # A package's __init__ importing its own submodules is not a cycle through the package.
+    for name in graph:
+        graph[name] = {m for m in graph[name] if not m.startswith(f"{name}.")}
+
+    def cycle_from(start: str) -> list[str] | None:
+        stack = [(start, [start])]
+        while stack:
+            node, path = stack.pop()
+            for nxt in graph[node]:
+                if nxt == start:
+                    return [*path, start]
+                if nxt not in path:
+                    stack.append((nxt, [*path, nxt]))
+        return None
+
+    for name in graph:
+        found = cycle_from(name)
+        assert found is None, " → ".join(found)
