@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import quote, unquote
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote
 
 import discord
 
