@@ -7,7 +7,8 @@ without spaces (``Mirror``, ``Medusa``, ``David``, ``Goliath``, ``SilverBullet``
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import NamedTuple
 
 import yaml
@@ -15,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.vices.scoring import SILVER_BULLET_PAIR
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "vices"
+DATA_DIR = resources.files("data") / "vices"
 SINS_PATH = DATA_DIR / "sins.yaml"
 DICE_PATH = DATA_DIR / "dice.yaml"
 
@@ -115,13 +116,13 @@ def die_id(name: str) -> str:
     return name.replace(" ", "")
 
 
-def load_sins(path: Path = SINS_PATH) -> SinList:
+def load_sins(path: Traversable = SINS_PATH) -> SinList:
     """Read and check sins.yaml."""
     with path.open(encoding="utf-8") as fh:
         return SinList(sins=yaml.safe_load(fh))
 
 
-def load_dice(path: Path = DICE_PATH) -> DiceSpec:
+def load_dice(path: Traversable = DICE_PATH) -> DiceSpec:
     """Read and check dice.yaml."""
     with path.open(encoding="utf-8") as fh:
         return DiceSpec.model_validate(yaml.safe_load(fh))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib import resources
 from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "viciousness"
+DATA_DIR = resources.files("data") / "viciousness"
 
 Severity = Literal["light", "medium", "heavy"]
 Temperament = Literal["rash", "default", "shrewd"]
