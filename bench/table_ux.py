@@ -111,11 +111,9 @@ def build_bot(fake: FakeDiscord, db_path: Path, seed: int) -> TabletopBot:
         computer_delay=0,
         _env_file=None,  # a developer's .env must not change the figures
     )
-    bot = TabletopBot(settings, extensions=BOT_EXTENSIONS, clock=FrozenClock(), guild_ready_timeout=0.1)
-    # TabletopBot builds its GameRunner itself and passes it no dice source, so there is no constructor
-    # argument for the dice: the seeded source replaces the runner's SystemDice before the bot connects.
-    bot.runner.dice = SeededDice(seed)
-    return bot
+    return TabletopBot(
+        settings, extensions=BOT_EXTENSIONS, clock=FrozenClock(), dice=SeededDice(seed), guild_ready_timeout=0.1
+    )
 
 
 # =====================================================================================================
@@ -165,6 +163,9 @@ POLL_S = 0.05
 # A refusal is one private answer; a moment's quiet shows the board did not change after it.
 REFUSAL_QUIET_S = 0.02
 MAX_CLICKS = 3000
+SHORTCUT_PREFIX = "All "
+SHORTCUT_SHARE = 0.8
+"""How often a player takes the shortcut a board offers for the usual choice instead of a control at random."""
 OWN_INTERACTION = "own interaction"
 NOTHING_TO_DO = "nothing to do"
 
@@ -533,6 +534,14 @@ class Table:
                         f"no decision after {STEP_TIMEOUT_S:.0f} s; waiting for {view.waiting}"
                     ) from None
 
+    def pick(self, controls: list[tuple[Message, dict[str, Any]]]) -> tuple[Message, dict[str, Any]]:
+        """The control a player clicks: a one-click shortcut for the usual choice when the board offers
+        one ("All scrolls → Bob"), as people mostly do (SHORTCUT_SHARE of the time), else any at random."""
+        shortcuts = [c for c in controls if str(c[1].get("label", "")).startswith(SHORTCUT_PREFIX)]
+        if shortcuts and self.rng.random() < SHORTCUT_SHARE:
+            return self.rng.choice(shortcuts)
+        return self.rng.choice(controls)
+
     async def play(self) -> None:
         """Click what the board offers, as whoever it waits for, until the game is over."""
         previous = ""  # the first board counts as a change
@@ -553,7 +562,7 @@ class Table:
                 controls = self.controls_for(view, member)
                 if not controls:
                     continue
-                message, control = self.rng.choice(controls)
+                message, control = self.pick(controls)
                 if probing:
                     self.figures.probes += 1
                 res = await self.press(message, control, member)

@@ -237,6 +237,8 @@ class Service:
             parsed = action if isinstance(action, BaseModel) else kind.engine.parse_action(action)
         except ValidationError:
             raise InvalidInput("That move isn't valid here.") from None
+        except IllegalAction as exc:  # an engine that explains what is wrong with the action's shape
+            raise IllegalMove(exc.reason) from None
         if expect is not None and not self._still_valid(session, state, acting, expect):
             raise StaleBoard()
         if how != "player":
@@ -452,8 +454,14 @@ class Service:
             )
             if move is None:
                 return applied
-            step, entry = self._apply(session, state, move[0], move[1], how="auto")
-            if not await self.store.save(step.session, session.version, entry):
+            try:
+                step, entry = self._apply(session, state, move[0], move[1], how="auto")
+                saved = await self.store.save(step.session, session.version, entry)
+            except Exception:
+                # What is committed stays committed and is drawn; the move waits for the next change.
+                log.exception("Session %s: a forced move for %s failed", session.id, move[0])
+                return applied
+            if not saved:
                 return applied  # another process moved on; whatever it did will be drawn
             assert step.state is not None
             self.remember(step.session, step.state)

@@ -25,12 +25,14 @@ from rules.crowns.actions import (
     PASS_FATE,
     ROLL,
     SETTLE,
+    AssignAll,
     AssignScroll,
     FateReroll,
     GiveDagger,
     LastStandChoice,
     Meddle,
     Overkill,
+    OverkillAll,
     Reroll,
     SixSkulls,
     Steal,
@@ -91,6 +93,7 @@ class CrownsSpec(GameSpec[CrownsState]):
     """The Dice of Crowns game as the core sees it."""
 
     kind = GameKind(ENGINE)
+    legend = LEGEND
     lobby_options = (
         LobbyOption("first_player", "First player", (("Random first player", "random"), ("First seat starts", "host"))),
         LobbyOption(
@@ -154,7 +157,8 @@ class CrownsSpec(GameSpec[CrownsState]):
         if s.phase is Phase.FATE_WINDOW:
             waiting = ", ".join(ctx.name(p.player) for p in ctx.prompts) or "nobody"
             embed.add_field(name=f"{FATE} Fate window", value=f"May spend Fate now: {waiting}.", inline=False)
-        embed.set_footer(text=f"{self.short_options(s.options)}\n{LEGEND}")
+        footer = self.short_options(s.options)
+        embed.set_footer(text=f"{footer}\n{LEGEND}" if ctx.first else footer)  # the key to the faces, once
         rows: list[list[discord.ui.Item[Any]]]
         rows = self._controls(ctx, s) if not over else [[ctx.core_button("Rematch", "rematch", emoji="🔁")]]
         return View(embeds=[embed], rows=rows)
@@ -204,10 +208,14 @@ class CrownsSpec(GameSpec[CrownsState]):
         out = [f"📜`{q.die}` → {ctx.name(q.rival)}" for q in s.scroll_queue]
         if out:
             lines.append("With rivals: " + " ".join(out))
+        if s.rolling is not None:
+            # The die a rival has just rolled for this player stays in sight while its fate is decided.
+            lines.append(f"Rolled by {ctx.name(s.rolling.rival)}: {die_chip(s.die(s.rolling.die))}")
         counts = s.counts()
-        lines.append(
-            f"Count: 👑 {counts.crowns} · 🗡️ {counts.daggers} · 💀 {counts.skulls} · 📜 {counts.ret_scrolls} to reroll"
-        )
+        lines.append(f"Count: 👑 {counts.crowns} · 🗡️ {counts.daggers} · 💀 {counts.skulls}")
+        rerollable = [f"{n} {what}" for n, what in ((counts.free_skulls, "skull"), (counts.ret_scrolls, "scroll")) if n]
+        if rerollable and s.phase is Phase.DECIDE:
+            lines.append("Can reroll: " + ", ".join(f"{r}{'s' if not r.startswith('1 ') else ''}" for r in rerollable))
         return "\n".join(lines)
 
     def _controls(self, ctx: Ctx, s: CrownsState) -> list[list[discord.ui.Item[Any]]]:
@@ -228,7 +236,12 @@ class CrownsSpec(GameSpec[CrownsState]):
         buttons = [
             ctx.button(f"Scroll {die} → {ctx.session.name_of(a.rival)}", a, emoji="📜") for a in assigns if a.die == die
         ]
-        return chunks(buttons)
+        every = [
+            ctx.button(f"All scrolls → {ctx.session.name_of(a.rival)}", a, style=discord.ButtonStyle.primary)
+            for a in legal
+            if isinstance(a, AssignAll)
+        ]
+        return chunks(buttons) + chunks(every)
 
     def _give_dagger(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         buttons = [
@@ -283,7 +296,12 @@ class CrownsSpec(GameSpec[CrownsState]):
         buttons = [
             ctx.button(f"Dagger {die} → {ctx.session.name_of(a.rival)}", a, emoji="🗡️") for a in extras if a.die == die
         ]
-        return chunks(buttons)
+        every = [
+            ctx.button(f"All extra daggers → {ctx.session.name_of(a.rival)}", a, style=discord.ButtonStyle.primary)
+            for a in legal
+            if isinstance(a, OverkillAll)
+        ]
+        return chunks(buttons) + chunks(every)
 
     def _fate_window(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         rows: list[list[Any]] = []
@@ -307,6 +325,10 @@ class CrownsSpec(GameSpec[CrownsState]):
         return Choice(label=label, action=action, emoji=FACE_EMOJI.get(die.face or "", "🎲"))
 
     # -- words ---------------------------------------------------------------------------------
+
+    def retired(self, ctx: Ctx) -> str:
+        """One line for a board that is replaced: "Turn 3 · Bob rolled 👑👑💀 and earned a Claim"."""
+        return retired_line(ctx.session, ctx.events)
 
     def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
         """One plain sentence per event worth telling."""
@@ -360,6 +382,37 @@ class CrownsSpec(GameSpec[CrownsState]):
         )
 
 
+def retired_line(session: Session, events: list[dict[str, Any]]) -> str:
+    """What happened on a board, in one line: the turn, the last roll, and how it ended."""
+
+    def name(player: str) -> str:
+        return f"**{escape_name(session.name_of(player))}**"
+
+    turn = next((e["turn"] for e in events if e["type"] == "turn_started" and "turn" in e), None)
+    rolls = [e for e in events if e["type"] == "rolled"]
+    parts: list[str] = []
+    if rolls:
+        last = rolls[-1]
+        faces = "".join(FACE_EMOJI[d["face"]] for d in last["dice"])
+        parts.append(f"{name(last['player'])} {'rolled' if last['reason'] == 'turn_roll' else 'rerolled'} {faces}")
+    outcome = next((_OUTCOMES[e["type"]](e) for e in reversed(events) if e["type"] in _OUTCOMES), None)
+    if outcome:
+        parts.append(outcome)
+    elif not rolls:
+        parts += [line for line in (_NARRATORS.get(e["type"], lambda e, n: None)(e, name) for e in events) if line][-1:]
+    text = " and ".join(parts) if parts else "the game moved on."
+    return f"Turn {turn} · {text}" if turn is not None else text
+
+
+_OUTCOMES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "game_over": lambda e: "won the game 🏆",
+    "claim_gained": lambda e: f"earned {e['count']} Claim" + ("s" if e["count"] != 1 else ""),
+    "betrayal": lambda e: "was betrayed 🗡️",
+    "fate_gained": lambda e: f"took {e['count']} Fate",
+    "crown_taken": lambda e: "took the Crown",
+}
+
+
 _CONTROLS: dict[Phase, Callable[[CrownsSpec, Ctx, CrownsState, list[BaseModel]], list[list[Any]]]] = {
     Phase.TURN_START: CrownsSpec._turn_start,
     Phase.SCROLL_ASSIGN: CrownsSpec._scroll_assign,
@@ -377,7 +430,9 @@ Narrator = Callable[[dict[str, Any], Callable[[str | None], str]], str | None]
 
 def _rolled(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
     what = "rolled" if e["reason"] == "turn_roll" else f"rerolled {e['group']}:"
-    return f"{n(e['player'])} {what} " + " ".join(FACE_EMOJI[d["face"]] for d in e["dice"])
+    # A reroll with no alternative is the bot's: say so (the roll that starts a turn always is).
+    only = " (the only choice)" if e.get("forced") and e["reason"] != "turn_roll" else ""
+    return f"{n(e['player'])} {what} " + " ".join(FACE_EMOJI[d["face"]] for d in e["dice"]) + only
 
 
 def _turn_ended(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
@@ -406,7 +461,9 @@ _NARRATORS: dict[str, Narrator] = {
     "rolled": _rolled,
     "legendary": lambda e, n: f"✨ **{LEGENDARY_NAMES[e['face']]}!** ({n(e['player'])}, 7 × {face(e['face'])})",
     "scroll_assigned": lambda e, n: f"{n(e['player'])} gives scroll die {e['die']} to {n(e['rival'])}.",
-    "scroll_rolled": lambda e, n: f"{n(e['player'])} rolled {n(e['active'])}'s scroll: {face(e['face'])}.",
+    "scroll_rolled": lambda e, n: (
+        f"{n(e['player'])} rolled {n(e['active'])}'s scroll die {e['die']}: {face(e['face'])}."
+    ),
     "die_kept": lambda e, n: f"{n(e['player'])} keeps the Rightful Heir for their own turn.",
     "die_returned": lambda e, n: f"It goes back to {n(e['to'])}.",
     "dagger_given": lambda e, n: (

@@ -158,9 +158,7 @@ async def test_rival_chooses_who_gets_a_dagger_rolled_for_a_scroll(fake: FakeDis
     bot.service.dice = ScriptedDice(
         {"first_player": [1], **per_die(d1="SD", d2="C", d3="K", d4="K", d5="C", d6="D", d7="K")}
     )
-    board = await open_and_start(fake, channel, alice, [bob, carol])
-    await (await fake.click(board, "Roll 7 dice", alice)).message()
-    board = fake.message((await game_of(bot, channel)).board.message_id)
+    board = await open_and_start(fake, channel, alice, [bob, carol])  # the bot rolls for her: no choice there
     await (await fake.click(board, f"Scroll 1 → {bob.display_name}", alice)).message()
     ask = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
     assert "choose who gets the dagger" in ask.content
@@ -171,7 +169,7 @@ async def test_rival_chooses_who_gets_a_dagger_rolled_for_a_scroll(fake: FakeDis
     state = bot.service.state_of(game)
     assert state.die("1").holder == "P3" and state.die("1").face == "DAGGER"
     log = await (await fake.slash(channel, carol, "game log")).message()
-    assert f"**{bob.display_name}** rolled **{alice.display_name}**'s scroll: 🗡️ Betrayal." in log.content
+    assert f"**{bob.display_name}** rolled **{alice.display_name}**'s scroll die 1: 🗡️ Betrayal." in log.content
     assert f"**{bob.display_name}** gives the dagger to **{carol.display_name}**." in log.content
 
 
@@ -184,11 +182,9 @@ async def open_fate_window(
     script = per_die(d1="KC" + meddled, d2="KC", d3="KC", d4="KK", d5="KK", d6="KK", d7="CD")
     bot.service.dice = ScriptedDice({"first_player": [1], **script})
     board = await open_and_start(fake, channel, alice, [bob], fate=True)
-    await (await fake.click(board, "Roll 7 dice", alice)).message()
-    board = fake.message((await game_of(bot, channel)).board.message_id)
     await (await fake.click(board, "Take 2 Fate", alice)).message()
-    board = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
-    await (await fake.click(board, "Roll 7 dice", bob)).message()
+    # Bob's turn starts with the bot's roll; Alice may spend her Fate on it.
+    await fake.wait_for(lambda: "Fate window" in str(fake.messages(channel)[-1].embeds), what="the fate window")
     window = fake.message((await game_of(bot, channel)).board.message_id)
     assert window is not None and "Fate window" in str(window.embeds) and window.mentions == []
     return window
@@ -210,18 +206,18 @@ async def test_fate_window_meddle_by_another_player(fake: FakeDiscord, make_bot:
     assert "spends 2 Fate to reroll" in log.content
 
 
-async def test_roll_deadline_rolls_for_the_player(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_the_roll_that_starts_a_turn_is_the_bots(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    """A roll every turn starts with has one answer: the bot rolls it (logged as such), nobody clicks."""
     clock = FakeClock()
     bot = await crowns_bot(make_bot, clock)
-    bot.service.dice = SeededDice(1)
+    bot.service.dice = ScriptedDice(
+        {"first_player": [1], **per_die(d1="S", d2="C", d3="K", d4="K", d5="C", d6="D", d7="K")}
+    )
     channel = fake.channels[0]
-    alice, bob = fake.members[0], fake.members[1]
-    await open_and_start(fake, channel, alice, [bob], timeout=60)
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    board = await open_and_start(fake, channel, alice, [bob, carol], timeout=60)
+    assert "rolled" in str(board.embeds) and board.button(f"Scroll 1 → {bob.display_name}")
     game = await game_of(bot, channel)
-    first = bot.service.prompts(game)[0].player
-    clock.advance(61)
-    await fake.wait_for(lambda: any("rolled" in str(m.embeds) for m in fake.messages(channel)), what="the roll")
-    await game_of(bot, channel)
     entries = await bot.store.log_entries(game.id)
-    assert entries[1].action == {"kind": "act", "how": "timeout", "action": {"type": "roll"}}
-    assert entries[1].actor == first
+    assert entries[1].action == {"kind": "act", "how": "auto", "action": {"type": "roll"}}
+    assert entries[1].actor == "P1" and not any(b.get("label", "").startswith("Roll") for b in board.buttons)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from bot.replay import replay
 from rules.crowns.playout import SeededDice
 from rules.dice import ScriptedDice
@@ -19,8 +21,7 @@ async def test_timeout_one_missed_decision_applies_one_default(fake: FakeDiscord
     bot.service.dice = ScriptedDice(
         {"first_player": [1], **per_die(d1="S", d2="S", d3="S", d4="K", d5="K", d6="C", d7="D")}
     )
-    board = await open_and_start(fake, channel, alice, [bob, carol], timeout=60)
-    await (await fake.click(board, "Roll 7 dice", alice)).message()  # three scrolls to hand out, one at a time
+    await open_and_start(fake, channel, alice, [bob, carol], timeout=60)  # rolled: three scrolls to hand out
     clock.advance(61)  # Alice misses one decision
     await fake.wait_for(lambda: any("Time ran out" in m.content for m in fake.messages(channel)), what="a default")
     game = await game_of(bot, channel)
@@ -38,8 +39,10 @@ async def test_timeout_of_an_optional_fate_window_is_not_a_missed_turn(fake: Fak
     alice, bob = fake.members[0], fake.members[1]
     # Alice took 2 Fate; on Bob's turn she may spend them in a fate window, and lets it close.
     window = await open_fate_window(fake, bot, channel, alice, bob)
+    bot.service.dice = SeededDice(5)  # the turns after the window roll by themselves
     clock.advance(21)
-    await fake.wait_for(lambda: "Fate window" not in str(window.embeds) or not window.buttons)
+    # The window closes and Bob's dice count: three crowns, a Claim.
+    await fake.wait_for(lambda: "**Bob** 🎖️ 1/3" in json.dumps(window.embeds, ensure_ascii=False), what="Bob's Claim")
     game = await game_of(bot, channel)
     passed = [e for e in await bot.store.log_entries(game.id) if e.action.get("how") == "timeout"]
     assert [(e.actor, e.action["action"]["type"]) for e in passed] == [("P1", "pass_fate")]
@@ -78,15 +81,15 @@ async def test_restart_resumes_a_computer_players_move(fake: FakeDiscord, make_b
 async def test_a_returning_player_takes_their_seat_back(fake: FakeDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
     bot.service.dice = ScriptedDice(
-        {"first_player": [1], **per_die(d1="C", d2="C", d3="K", d4="K", d5="D", d6="D", d7="K")}
+        {"first_player": [1], **per_die(d1="SK", d2="C", d3="K", d4="K", d5="D", d6="D", d7="K")}
     )
     channel = fake.channels[0]
-    alice, bob = fake.members[0], fake.members[1]
-    board = await open_and_start(fake, channel, alice, [bob])
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    board = await open_and_start(fake, channel, alice, [bob, carol])
     game = await game_of(bot, channel)
     game.seat_of_player("P1").computer = True  # as after missed turns (stored without waking the computer)
     assert await bot.store.save(game, game.version)
-    await (await fake.click(board, "Roll 7 dice", alice)).message()
+    await (await fake.click(board, f"Scroll 1 → {bob.display_name}", alice)).message()
     game = await game_of(bot, channel)
     seat = game.seat_of_player("P1")
     assert not seat.computer and seat.timeouts == 0

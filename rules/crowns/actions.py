@@ -99,6 +99,20 @@ class Overkill(_Action):
     rival: str
 
 
+class AssignAll(_Action):
+    """C1, the usual case in one go: every new scroll die to the same rival."""
+
+    type: Literal["assign_all"] = "assign_all"
+    rival: str
+
+
+class OverkillAll(_Action):
+    """C8, the usual case in one go: every extra dagger still to give to the same rival."""
+
+    type: Literal["overkill_all"] = "overkill_all"
+    rival: str
+
+
 class Steal(_Action):
     """C9: Twists of Fate, steal a Claim from this rival."""
 
@@ -116,6 +130,7 @@ class LastStandChoice(_Action):
 CrownsAction = Annotated[
     Roll
     | AssignScroll
+    | AssignAll
     | GiveDagger
     | Reroll
     | Settle
@@ -125,6 +140,7 @@ CrownsAction = Annotated[
     | Meddle
     | PassFate
     | Overkill
+    | OverkillAll
     | Steal
     | LastStandChoice,
     Field(discriminator="type"),

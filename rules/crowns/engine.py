@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from rules.crowns import legality
 from rules.crowns.actions import (
+    AssignAll,
     AssignScroll,
     EndTurn,
     FateReroll,
@@ -17,6 +18,7 @@ from rules.crowns.actions import (
     LastStandChoice,
     Meddle,
     Overkill,
+    OverkillAll,
     PassFate,
     Reroll,
     Roll,
@@ -27,7 +29,8 @@ from rules.crowns.actions import (
 )
 from rules.crowns.data import DIE_IDS
 from rules.crowns.options import CrownsOptions
-from rules.crowns.scoring import fate_eligible
+from rules.crowns.phases import PHASES
+from rules.crowns.scoring import fate_eligible, own_daggers, pending_scrolls
 from rules.crowns.state import CrownsState, DieState, Phase, Seat
 from rules.crowns.strategy import choose_action
 from rules.crowns.turn import Table, new_dice
@@ -43,17 +46,6 @@ _GROUP_STATES = {
 # Enum members tested in per-die loops, as module names (see rules.crowns.state for why).
 _HANDED = DieState.HANDED
 
-_PROMPTS: dict[Phase, tuple[str, str]] = {
-    Phase.TURN_START: ("roll", "roll the dice"),
-    Phase.SCROLL_ASSIGN: ("assign_scroll", "give each new scroll die to a rival"),
-    Phase.DAGGER_ASSIGN: ("give_dagger", "choose who gets the dagger they rolled"),
-    Phase.DECIDE: ("reroll", "reroll skulls, scrolls or both"),
-    Phase.SIX_SKULLS: ("six_skulls", "take 1 Claim or 2 Fate"),
-    Phase.LAST_STAND: ("last_stand", "steal the Crown or take your roll"),
-    Phase.STEAL: ("steal", "steal a Claim from a rival"),
-    Phase.OVERKILL_ASSIGN: ("overkill", "give an extra dagger to a rival"),
-}
-
 
 @lru_cache(maxsize=1024)
 def _prompt(player: str, decision: str, label: str, timer: str, ping: bool) -> Prompt:
@@ -67,6 +59,11 @@ def _roll(t: Table, actor: str, action: Roll) -> None:
 
 def _assign(t: Table, actor: str, action: AssignScroll) -> None:
     t.assign_scroll(action.die, action.rival)
+
+
+def _assign_all(t: Table, actor: str, action: AssignAll) -> None:
+    for die_id in pending_scrolls(t.s):
+        t.assign_scroll(die_id, action.rival)
 
 
 def _give_dagger(t: Table, actor: str, action: GiveDagger) -> None:
@@ -112,6 +109,11 @@ def _overkill(t: Table, actor: str, action: Overkill) -> None:
     t.chosen_overkill(action.die, action.rival)
 
 
+def _overkill_all(t: Table, actor: str, action: OverkillAll) -> None:
+    for die_id in own_daggers(t.s)[: t.s.overkill_left]:
+        t.chosen_overkill(die_id, action.rival)
+
+
 def _steal(t: Table, actor: str, action: Steal) -> None:
     t.steal_claim(action.rival)
 
@@ -127,6 +129,7 @@ def _last_stand(t: Table, actor: str, action: LastStandChoice) -> None:
 _HANDLERS: dict[type[BaseModel], Callable[[Table, str, Any], None]] = {
     Roll: _roll,
     AssignScroll: _assign,
+    AssignAll: _assign_all,
     GiveDagger: _give_dagger,
     Reroll: _reroll,
     Settle: _settle,
@@ -136,6 +139,7 @@ _HANDLERS: dict[type[BaseModel], Callable[[Table, str, Any], None]] = {
     Meddle: _meddle,
     PassFate: _pass_fate,
     Overkill: _overkill,
+    OverkillAll: _overkill_all,
     Steal: _steal,
     LastStandChoice: _last_stand,
 }
@@ -187,15 +191,24 @@ class CrownsEngine:
         if state.phase is Phase.GAME_OVER:
             return []
         if state.phase is Phase.FATE_WINDOW:
-            return [_prompt(p, "fate_window", "spend Fate or pass", "fate_window", False) for p in fate_eligible(state)]
-        decision, label = _PROMPTS[state.phase]
+            rule = PHASES[Phase.FATE_WINDOW]
+            return [_prompt(p, rule.decision, rule.label, "fate_window", False) for p in fate_eligible(state)]
+        rule = PHASES[state.phase]
         player = legality.decider(state)
         assert player is not None
-        return [_prompt(player, decision, label, "turn", True)]
+        return [_prompt(player, rule.decision, rule.label, "turn", True)]
 
     def legal_actions(self, state: CrownsState, player: str) -> list[BaseModel]:
         """Every action ``player`` may take now (empty if none)."""
         return legality.legal_actions(state, player)
+
+    def forced_action(self, state: CrownsState, player: str) -> BaseModel | None:
+        """The only legal action, when there is just one: the roll every turn starts with, the one
+        group left to reroll, a Claim when 2 Fate can't be had. The bot takes it; no click."""
+        if state.phase is Phase.FATE_WINDOW:
+            return None  # passing is the one answer there only for someone nobody asked
+        legal = legality.legal_actions(state, player)
+        return legal[0] if len(legal) == 1 else None
 
     def default_action(self, state: CrownsState, player: str) -> BaseModel:
         """The timeout default of RULES.md 2.6 #37 for ``player``'s pending decision."""

@@ -12,6 +12,7 @@ from rules.crowns.actions import (
     PASS_FATE,
     ROLL,
     SETTLE,
+    AssignAll,
     AssignScroll,
     EndTurn,
     FateReroll,
@@ -19,9 +20,8 @@ from rules.crowns.actions import (
     LastStandChoice,
     Meddle,
     Overkill,
-    PassFate,
+    OverkillAll,
     Reroll,
-    Roll,
     Settle,
     SixSkulls,
     Steal,
@@ -30,6 +30,7 @@ from rules.crowns.actions import (
     per_die,
 )
 from rules.crowns.data import ANY_DIE_REROLL_COST, DIE_IDS, SELF_REROLL_COST
+from rules.crowns.phases import PHASE_OF, PHASES
 from rules.crowns.scoring import (
     can_settle,
     dagger_default,
@@ -45,34 +46,6 @@ from rules.crowns.scoring import (
 )
 from rules.crowns.state import CrownsState, DieState, Phase
 from rules.engine import IllegalAction
-
-_PHASE_OF: dict[type[BaseModel], Phase] = {
-    Roll: Phase.TURN_START,
-    AssignScroll: Phase.SCROLL_ASSIGN,
-    GiveDagger: Phase.DAGGER_ASSIGN,
-    Reroll: Phase.DECIDE,
-    Settle: Phase.DECIDE,
-    EndTurn: Phase.DECIDE,
-    SixSkulls: Phase.SIX_SKULLS,
-    FateReroll: Phase.FATE_WINDOW,
-    Meddle: Phase.FATE_WINDOW,
-    PassFate: Phase.FATE_WINDOW,
-    Overkill: Phase.OVERKILL_ASSIGN,
-    Steal: Phase.STEAL,
-    LastStandChoice: Phase.LAST_STAND,
-}
-
-WAITING_FOR: dict[Phase, str] = {
-    Phase.TURN_START: "the active player to roll",
-    Phase.SCROLL_ASSIGN: "the active player to hand out scroll dice",
-    Phase.DAGGER_ASSIGN: "a rival to choose who gets a dagger",
-    Phase.FATE_WINDOW: "the fate window to close",
-    Phase.DECIDE: "the active player to reroll",
-    Phase.SIX_SKULLS: "the active player to take a Claim or 2 Fate",
-    Phase.LAST_STAND: "the active player to decide about the Crown",
-    Phase.STEAL: "the active player to choose whom to steal from",
-    Phase.OVERKILL_ASSIGN: "the active player to hand out extra daggers",
-}
 
 _GROUP_MISSING = {
     "skulls": "You have no free skulls to reroll.",
@@ -107,11 +80,11 @@ def illegal_reason(state: CrownsState, actor: str, action: BaseModel) -> str | N
         return "The game is over."
     if not any(p.id == actor and not p.left for p in state.players):
         return "You are not playing in this game."
-    phase = _PHASE_OF.get(type(action))
+    phase = PHASE_OF.get(type(action))
     if phase is None:
         return "That is not a Dice of Crowns action."
     if phase is not state.phase:
-        return f"You can't do that now: waiting for {WAITING_FOR[state.phase]}."
+        return f"You can't do that now: waiting for {PHASES[state.phase].waiting}."
     if phase is Phase.FATE_WINDOW:
         if actor in state.fate_passed:
             return "You have already passed in this fate window."
@@ -135,6 +108,16 @@ def _check_assign(state: CrownsState, actor: str, action: AssignScroll) -> str |
     die = state.die(action.die)
     if die.holder != actor or die.state is not DieState.PENDING_SCROLL:
         return f"Die {action.die} is not a new scroll to hand out."
+    if action.rival == actor:
+        return "Scroll dice go to rivals, not to yourself."
+    if action.rival not in state.present():
+        return "That player is not a rival in this game."
+    return None
+
+
+def _check_assign_all(state: CrownsState, actor: str, action: AssignAll) -> str | None:
+    if not pending_scrolls(state):
+        return "There are no new scroll dice to hand out."
     if action.rival == actor:
         return "Scroll dice go to rivals, not to yourself."
     if action.rival not in state.present():
@@ -210,6 +193,14 @@ def _check_overkill(state: CrownsState, actor: str, action: Overkill) -> str | N
     return None
 
 
+def _check_overkill_all(state: CrownsState, actor: str, action: OverkillAll) -> str | None:
+    if action.rival == actor:
+        return "Extra daggers go to rivals."
+    if action.rival not in overkill_targets(state):
+        return "That rival is protected by The Messenger, or not in this game."
+    return None
+
+
 def _check_steal(state: CrownsState, actor: str, action: Steal) -> str | None:
     if action.rival not in state.rivals(actor):
         return "That player is not a rival in this game."
@@ -218,6 +209,7 @@ def _check_steal(state: CrownsState, actor: str, action: Steal) -> str | None:
 
 _CHECKS: dict[type[BaseModel], Callable[[CrownsState, str, Any], str | None]] = {
     AssignScroll: _check_assign,
+    AssignAll: _check_assign_all,
     GiveDagger: _check_dagger,
     Reroll: _check_reroll,
     Settle: _check_settle,
@@ -226,6 +218,7 @@ _CHECKS: dict[type[BaseModel], Callable[[CrownsState, str, Any], str | None]] = 
     FateReroll: _check_fate_reroll,
     Meddle: _check_meddle,
     Overkill: _check_overkill,
+    OverkillAll: _check_overkill_all,
     Steal: _check_steal,
 }
 
@@ -262,7 +255,9 @@ def _legal_actions(state: CrownsState, player: str) -> Sequence[BaseModel]:
     if phase is Phase.TURN_START:
         return [ROLL]
     if phase is Phase.SCROLL_ASSIGN:
-        return die_to_rival(AssignScroll, tuple(pending_scrolls(state)), tuple(state.rivals(player)))
+        pending, rivals = tuple(pending_scrolls(state)), tuple(state.rivals(player))
+        every = [action(AssignAll, rival=r) for r in rivals] if len(pending) > 1 else []
+        return [*die_to_rival(AssignScroll, pending, rivals), *every]
     if phase is Phase.DAGGER_ASSIGN:
         gives: list[BaseModel] = [action(GiveDagger, to=p) for p in dagger_recipients(state)]
         return [*gives, action(GiveDagger, to=None)] if state.options.dagger_timeout_default == "random" else gives
@@ -282,7 +277,9 @@ def _legal_actions(state: CrownsState, player: str) -> Sequence[BaseModel]:
         return [action(LastStandChoice, steal=True), action(LastStandChoice, steal=False)]
     if phase is Phase.STEAL:
         return [action(Steal, rival=r) for r in steal_victims(state)]
-    return die_to_rival(Overkill, tuple(own_daggers(state)), tuple(overkill_targets(state)))
+    targets = tuple(overkill_targets(state))
+    every = [action(OverkillAll, rival=r) for r in targets] if state.overkill_left > 1 else []
+    return [*die_to_rival(Overkill, tuple(own_daggers(state)), targets), *every]
 
 
 def default_action(state: CrownsState, player: str) -> BaseModel:

@@ -12,6 +12,7 @@ from rules.crowns.actions import (
     LastStandChoice,
     Meddle,
     Overkill,
+    OverkillAll,
     PassFate,
     Reroll,
     Roll,
@@ -37,7 +38,9 @@ def test_overkill_extras_go_to_chosen_rivals() -> None:
     events = g.act("P1", Roll(), "DDDDDCK")
     assert {"type": "betrayal", "player": "P1", "daggers": 5, "crown_kept": False} in events
     assert g.phase is Phase.OVERKILL_ASSIGN and g.state.overkill_left == 2
-    assert [(a.die, a.rival) for a in g.legal()] == [(d, r) for d in "12345" for r in ("P2", "P3")]
+    singles = [a for a in g.legal() if isinstance(a, Overkill)]
+    assert [(a.die, a.rival) for a in singles] == [(d, r) for d in "12345" for r in ("P2", "P3")]
+    assert [a for a in g.legal() if isinstance(a, OverkillAll)] == [OverkillAll(rival="P2"), OverkillAll(rival="P3")]
     assert ENGINE.default_action(g.state, "P1") == Overkill(die="1", rival="P2")
     reject(g, "P1", Overkill(die="6", rival="P2"), "Die 6 is not one of your daggers.")
     reject(g, "P1", Overkill(die="1", rival="P1"), "Extra daggers go to rivals.")
@@ -54,6 +57,15 @@ def test_overkill_extras_go_to_chosen_rivals() -> None:
     # The extras count on P2's turn: 2 held daggers + 1 rolled = Betrayal.
     events = g.act("P2", Roll(), "DCCKK")
     assert {"type": "betrayal", "player": "P2", "daggers": 3, "crown_kept": False} in events
+
+
+def test_all_extra_daggers_to_one_rival_in_one_go() -> None:
+    g = Game(table(overkill=True))
+    g.act("P1", Roll(), "DDDDDCK")
+    reject(g, "P1", OverkillAll(rival="P1"), "Extra daggers go to rivals.")
+    events = g.act("P1", OverkillAll(rival="P3"))
+    assert [e["die"] for e in events if e["type"] == "overkill"] == ["1", "2"]
+    assert {"type": "turn_ended", "player": "P1", "reason": "betrayal"} in events
 
 
 def test_seven_daggers_without_legendary_give_three_extras() -> None:

@@ -1,0 +1,84 @@
+"""One declaration per phase: the decision it asks for, how the board says so, and the actions it takes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from rules.crowns.actions import (
+    AssignAll,
+    AssignScroll,
+    EndTurn,
+    FateReroll,
+    GiveDagger,
+    LastStandChoice,
+    Meddle,
+    Overkill,
+    OverkillAll,
+    PassFate,
+    Reroll,
+    Roll,
+    Settle,
+    SixSkulls,
+    Steal,
+)
+from rules.crowns.state import Phase
+
+
+@dataclass(frozen=True)
+class PhaseRule:
+    """What a phase waits for."""
+
+    decision: str
+    """Machine name of the decision (the prompt's ``decision``)."""
+    label: str
+    """What the player is asked, after "waiting for @player to …"."""
+    waiting: str
+    """Who the phase waits for, in a refusal: "You can't do that now: waiting for …"."""
+    actions: tuple[type[BaseModel], ...]
+    """The actions taken in this phase."""
+
+
+PHASES: dict[Phase, PhaseRule] = {
+    Phase.TURN_START: PhaseRule("roll", "roll the dice", "the active player to roll", (Roll,)),
+    Phase.SCROLL_ASSIGN: PhaseRule(
+        "assign_scroll",
+        "give each new scroll die to a rival",
+        "the active player to hand out scroll dice",
+        (AssignScroll, AssignAll),
+    ),
+    Phase.DAGGER_ASSIGN: PhaseRule(
+        "give_dagger",
+        "choose who gets the dagger they rolled",
+        "a rival to choose who gets a dagger",
+        (GiveDagger,),
+    ),
+    Phase.FATE_WINDOW: PhaseRule(
+        "fate_window", "spend Fate or pass", "the fate window to close", (FateReroll, Meddle, PassFate)
+    ),
+    Phase.DECIDE: PhaseRule(
+        "reroll", "reroll skulls, scrolls or both", "the active player to reroll", (Reroll, Settle, EndTurn)
+    ),
+    Phase.SIX_SKULLS: PhaseRule(
+        "six_skulls", "take 1 Claim or 2 Fate", "the active player to take a Claim or 2 Fate", (SixSkulls,)
+    ),
+    Phase.LAST_STAND: PhaseRule(
+        "last_stand",
+        "steal the Crown or take your roll",
+        "the active player to decide about the Crown",
+        (LastStandChoice,),
+    ),
+    Phase.STEAL: PhaseRule(
+        "steal", "steal a Claim from a rival", "the active player to choose whom to steal from", (Steal,)
+    ),
+    Phase.OVERKILL_ASSIGN: PhaseRule(
+        "overkill",
+        "give an extra dagger to a rival",
+        "the active player to hand out extra daggers",
+        (Overkill, OverkillAll),
+    ),
+}
+
+PHASE_OF: dict[type[BaseModel], Phase] = {action: phase for phase, rule in PHASES.items() for action in rule.actions}
+"""The phase each action belongs to."""
