@@ -500,6 +500,7 @@ _NARRATORS: dict[str, Narrator] = {
 }
 
 
+@app_commands.guild_only()
 class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of Crowns."):
     """``/crowns new``: open a Dice of Crowns lobby in this channel."""
 
@@ -533,7 +534,6 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
             app_commands.Choice(name="random", value="random"),
         ]
     )
-    @app_commands.guild_only()
     async def new(
         self,
         interaction: discord.Interaction,

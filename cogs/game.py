@@ -21,6 +21,7 @@ MAX_LOG_LINES = 15
 PUBLIC_ANSWER = {"private": False}
 
 
+@app_commands.guild_only()
 class GameCommands(commands.GroupCog, group_name="game", group_description="The game in this channel."):
     """``/game status|rules|end|leave|kick|log|history``."""
 
@@ -37,7 +38,6 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         return session
 
     @app_commands.command(name="status", description="Show the current board again.", extras=PUBLIC_ANSWER)
-    @app_commands.guild_only()
     async def status(self, interaction: discord.Interaction) -> None:
         """Players get the board posted again (it becomes the board); anyone else a private copy."""
         reply = Reply.of(interaction)
@@ -54,7 +54,6 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     @app_commands.command(name="rules", description="How to play a game, with the options in force here.")
     @app_commands.describe(game="Which game (default: the one in this channel).")
-    @app_commands.guild_only()
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """A short summary of a game and, for the game in this channel, the options in force (private)."""
         reply = Reply.of(interaction)
@@ -80,7 +79,6 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         ][:25]
 
     @app_commands.command(name="end", description="End the game in this channel.")
-    @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
         """Ask to confirm ending the game, if the server's rule allows this member."""
         reply = Reply.of(interaction)
@@ -101,7 +99,6 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         return await self.bot.store.guild_settings(interaction.guild_id)
 
     @app_commands.command(name="leave", description="Leave the game in this channel.")
-    @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         """Ask to confirm leaving a running game (a lobby has its own Leave button)."""
         reply = Reply.of(interaction)
@@ -114,7 +111,6 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     @app_commands.command(name="kick", description="Remove a player from the game (host or Manage Server).")
     @app_commands.describe(player="The player to remove (computer players too).")
-    @app_commands.guild_only()
     async def kick(self, interaction: discord.Interaction, player: str) -> None:
         """Remove a player (a member or a computer seat) from the lobby or the running game."""
         reply = Reply.of(interaction)
@@ -147,7 +143,6 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         ][:25]
 
     @app_commands.command(name="log", description="What happened recently in this channel's game.")
-    @app_commands.guild_only()
     async def log(self, interaction: discord.Interaction) -> None:
         """The last events of this channel's game, narrated, as this member may see them (private)."""
         reply = Reply.of(interaction)
@@ -169,7 +164,6 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     @app_commands.choices(
         scope=[app_commands.Choice(name="channel", value="channel"), app_commands.Choice(name="server", value="server")]
     )
-    @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction, scope: str = "channel") -> None:
         """Recent finished games, with winners (private)."""
         reply = Reply.of(interaction)

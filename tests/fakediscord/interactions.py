@@ -20,6 +20,7 @@ class InteractionType:
 
     APPLICATION_COMMAND = 2
     MESSAGE_COMPONENT = 3
+    AUTOCOMPLETE = 4
     MODAL_SUBMIT = 5
 
 
@@ -30,6 +31,7 @@ class CallbackType:
     DEFERRED_CHANNEL_MESSAGE = 5
     DEFERRED_UPDATE_MESSAGE = 6
     UPDATE_MESSAGE = 7
+    AUTOCOMPLETE_RESULT = 8
     MODAL = 9
 
 
@@ -37,6 +39,7 @@ class CallbackType:
 ALLOWED_CALLBACKS = {
     InteractionType.APPLICATION_COMMAND: {4, 5, 9},
     InteractionType.MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+    InteractionType.AUTOCOMPLETE: {8},
     InteractionType.MODAL_SUBMIT: {4, 5, 6, 7},
 }
 
@@ -116,6 +119,13 @@ class InteractionResult:
         assert self.original is not None
         return self.original
 
+    async def choices(self, timeout: float = 5.0) -> list[dict[str, Any]]:
+        """The choices the bot offered in answer to an autocomplete request."""
+        response = await self.response(timeout)
+        if response["type"] != CallbackType.AUTOCOMPLETE_RESULT:
+            raise AssertionError(f"interaction {self.id} was not answered with autocomplete choices")
+        return list((response["data"] or {}).get("choices", []))
+
     async def followups(self, n: int = 1, timeout: float = 5.0) -> list[Message]:
         """Wait until at least ``n`` follow-up messages exist; return them all, oldest first."""
         await self.fake.wait_for(lambda: len(self.followup_messages) >= n or self.errors, timeout, what="follow-ups")
@@ -132,9 +142,18 @@ def find_command(commands: list[dict[str, Any]], name: str) -> dict[str, Any] | 
 
 
 def build_command_data(
-    fake: FakeDiscord, command: dict[str, Any], path: list[str], options: dict[str, Any], channel: Channel
+    fake: FakeDiscord,
+    command: dict[str, Any],
+    path: list[str],
+    options: dict[str, Any],
+    channel: Channel,
+    *,
+    focused: str | None = None,
 ) -> dict[str, Any]:
     """The ``data`` of an APPLICATION_COMMAND interaction, options typed per the synced schema.
+
+    With ``focused``, the data of an autocomplete request instead: that option is being typed (its
+    value is the partial text, sent as typed) and required options may still be missing.
 
     Raises ValueError for an invocation no client could produce (unknown subcommand or option) and
     OptionRejected for one Discord's client refuses (missing required option, value out of range).
@@ -151,14 +170,21 @@ def build_command_data(
         names = [o["name"] for o in schema_options]
         raise ValueError(f"/{' '.join([command['name'], *path])} needs a subcommand: one of {names}")
     resolved: dict[str, dict[str, Any]] = {}
-    leaf = [
-        _typed_option(fake, o, options[o["name"]], resolved, channel) for o in schema_options if o["name"] in options
-    ]
+    leaf = []
+    for option in schema_options:
+        if option["name"] == focused:
+            if not option.get("autocomplete"):
+                raise ValueError(f"option {focused!r} of /{command['name']} has no autocomplete")
+            leaf.append(
+                {"name": focused, "type": option["type"], "value": str(options.get(focused, "")), "focused": True}
+            )
+        elif option["name"] in options:
+            leaf.append(_typed_option(fake, option, options[option["name"]], resolved, channel))
     unknown = set(options) - {o["name"] for o in schema_options}
     if unknown:
         raise ValueError(f"/{command['name']} has no option(s) {sorted(unknown)}")
     missing = [o["name"] for o in schema_options if o.get("required") and o["name"] not in options]
-    if missing:
+    if missing and focused is None:
         raise OptionRejected(f"missing required option(s) {missing}")
     wrapped = leaf
     for level in reversed(nesting):

@@ -14,7 +14,7 @@ from tests.fakediscord.interactions import ALLOWED_CALLBACKS, CallbackType, Inte
 from tests.fakediscord.messages import LOADING, Message
 from tests.fakediscord.requestlog import log_request
 from tests.fakediscord.responses import DiscordError, error_response, json_response
-from tests.fakediscord.validation import FormErrors, check_commands, check_message, check_modal
+from tests.fakediscord.validation import FormErrors, check_choices, check_commands, check_message, check_modal
 
 if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
@@ -321,6 +321,8 @@ class HttpApi:
         if kind == CallbackType.MODAL:
             check_modal(data)
             res.modal = data
+        if kind == CallbackType.AUTOCOMPLETE_RESULT:
+            check_choices(data)
         return res.source if kind == CallbackType.DEFERRED_UPDATE_MESSAGE else None
 
     def _interaction_for_webhook(self, request: web.Request) -> InteractionResult:

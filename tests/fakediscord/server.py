@@ -431,6 +431,25 @@ class FakeDiscord:
         self._dispatch(res, data)
         return res
 
+    async def autocomplete(
+        self,
+        channel: Channel,
+        member: Member,
+        command: str,
+        focused: str,
+        options: dict[str, Any] | None = None,
+    ) -> InteractionResult:
+        """``member`` is typing option ``focused`` of ``/command`` (its partial text in ``options``):
+        the client asks the bot for choices. ``await res.choices()`` gives them."""
+        parts = command.split()
+        schema = find_command(self._commands_for(channel), parts[0])
+        if schema is None:
+            raise LookupError(f"/{parts[0]} is not a synced command")
+        res = self._new_interaction(InteractionType.AUTOCOMPLETE, channel, member)
+        data = build_command_data(self, schema, parts[1:], options or {}, channel, focused=focused)
+        self._dispatch(res, data)
+        return res
+
     def _commands_for(self, channel: Channel) -> list[dict[str, Any]]:
         guild_commands = [] if channel.is_dm else self.guild_commands.get(self.guild.id, [])
         return guild_commands + self.global_commands

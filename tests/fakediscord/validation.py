@@ -185,6 +185,21 @@ def check_modal(data: dict[str, Any]) -> None:
     form.raise_if_any()
 
 
+def check_choices(data: dict[str, Any]) -> None:
+    """Raise DiscordError if Discord would reject these autocomplete choices (type 8 callback data)."""
+    form = FormErrors()
+    choices = data.get("choices")
+    if not isinstance(choices, list) or len(choices) > 25:
+        form.add(("choices",), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+        form.raise_if_any()
+    for i, choice in enumerate(choices or []):
+        if not 1 <= len(str(choice.get("name", ""))) <= 100:
+            form.add(("choices", i, "name"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        if isinstance(choice.get("value"), str) and len(choice["value"]) > 100:
+            form.add(("choices", i, "value"), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+    form.raise_if_any()
+
+
 def modal_fields(row: dict[str, Any]) -> list[dict[str, Any]]:
     """The input components in one top-level modal component: an action row's children or a label's child."""
     if row.get("type") == 1:

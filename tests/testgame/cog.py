@@ -64,6 +64,7 @@ class RaceSpec(GameSpec[RaceState]):
         return "Roll a d6 on your turn; first to the target wins. After a 1, the next player may take a point."
 
 
+@app_commands.guild_only()
 class RaceCog(commands.GroupCog, group_name="race", group_description="A tiny race game (tests)."):
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot

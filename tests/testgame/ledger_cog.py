@@ -68,6 +68,7 @@ class LedgerSpec(GameSpec[LedgerState]):
         await reply.modal(modal)
 
 
+@app_commands.guild_only()
 class LedgerCog(commands.GroupCog, group_name="ledger", group_description="A campaign-like test game."):
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
