@@ -13,7 +13,8 @@ A scenario that needs a live game in each channel passes ``prepare=``, a corouti
 the channels it is given (each such scenario gets its own channels).
 
 Scenarios: ``ping`` (baseline), ``roll`` (/roll 4d6kh3), ``core`` (a persisted move in a live game of the core's
-test game: load, lock, apply, commit, new board, answer), ``crowns`` (a click on a live Dice of Crowns game).
+test game: load, lock, apply, commit, new board, answer), ``crowns`` (a click on a live Dice of Crowns game),
+``command`` (a persisted slash-command action on a campaign-like session, the core's ledger test game).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ PREPARE: dict[str, Prepare] = {}
 BASELINE = "ping"
 DISCORD_DEADLINE_S = 3.0
 # The core's test game lives in tests/; the benchmark loads it beside the real cogs.
-EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns", "tests.testgame.cog")
+EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns", "tests.testgame.cog", "tests.testgame.ledger_cog")
 USER_MENTION = re.compile(r"<@(\d+)>")
 
 
@@ -77,15 +78,13 @@ async def roll(fake: FakeDiscord, channel: Channel, member: Member) -> Interacti
 
 
 async def open_games(fake: FakeDiscord, channels: list[Channel], command: str, **options: object) -> None:
-    """A started two-player game in each channel (members 0 and 1), set up concurrently."""
-
-    async def one_table(channel: Channel) -> None:
-        host, guest = fake.members[0], fake.members[1]
+    """A started two-player game in each channel (members 0 and 1), one after the other: a member may
+    host one open lobby at a time."""
+    host, guest = fake.members[0], fake.members[1]
+    for channel in channels:
         lobby = await (await fake.slash(channel, host, command, options=options)).message(timeout=60)
         await (await fake.click(lobby, "Join", guest)).message(timeout=60)
         await (await fake.click(lobby, "Start", host)).message(timeout=60)
-
-    await asyncio.gather(*(one_table(c) for c in channels))
 
 
 def board_move(fake: FakeDiscord, channel: Channel) -> tuple[Message, Member, str]:
@@ -118,6 +117,22 @@ async def crowns(fake: FakeDiscord, channel: Channel, member: Member) -> Interac
     """A click on a live Dice of Crowns board by whoever it waits for (roll, hand out a scroll, reroll, …)."""
     board, actor, control = board_move(fake, channel)
     return await fake.click(board, control, actor)
+
+
+async def prepare_ledger(fake: FakeDiscord, channels: list[Channel]) -> None:
+    """A campaign-like session (the core's ledger test game) in each channel, with member 1's page open."""
+
+    async def one_ledger(channel: Channel) -> None:
+        await (await fake.slash(channel, fake.members[0], "ledger new")).message(timeout=60)
+        await (await fake.slash(channel, fake.members[1], "ledger join", options={"name": "Bob"})).message(timeout=60)
+
+    await asyncio.gather(*(one_ledger(c) for c in channels))
+
+
+@scenario("command", prepare=prepare_ledger)
+async def command(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+    """A persisted slash-command action on a campaign-like session: it edits a record, and its sheet is redrawn."""
+    return await fake.slash(channel, fake.members[1], "ledger add", options={"amount": 1})
 
 
 @dataclass
@@ -271,9 +286,9 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="interactions per scenario and mode (default 200)")
     parser.add_argument("-c", "--concurrency", type=int, default=50, help="interactions per burst (default 50)")
-    parser.add_argument("--channels", type=int, default=400, help="text channels in the fake guild (default 400)")
+    parser.add_argument("--channels", type=int, default=1000, help="text channels in the fake guild (default 1000)")
     parser.add_argument(
-        "--game-channels", type=int, default=200, help="channels with a live game per game scenario (default 200)"
+        "--game-channels", type=int, default=100, help="channels with a live game per game scenario (default 100)"
     )
     parser.add_argument("--subprocess", action="store_true", help="run the bot as `python -m bot`")
     parser.add_argument("--only", nargs="*", help="run only these scenarios (the baseline is needed for ratios)")

@@ -220,7 +220,7 @@ class Publisher:
 
     async def _draw_main(self, session: Session, job: _Job) -> None:
         # The decisions this drawing shows start their deadlines now: draw them with their times.
-        session = self._started(session)
+        stored, session = session, self._started(session)
         board = session.board
         reply = job.reply if job.reply is not None and job.reply.pending else None
         clicked = _clicked(reply, session)
@@ -242,10 +242,11 @@ class Publisher:
                 await self._retire(session, None, reply, clicked)  # a click on an older copy of the board
             if await self._edit(session, board, payload, reply if clicked == board.message_id else None):
                 shown = {"shown_version": session.version, "asked": asked, "status": session.status}
-                await self._shown(session, board.model_copy(update=shown))
+                await self._shown(stored, session, board.model_copy(update=shown))
                 return
             board = None  # it was deleted: post a new one
-        await self._retire(session, board, reply, clicked)
+        # The new board replaces the old one's record when it is shown (no write of its own here).
+        await self._retire(session, board, reply, clicked, drop=False)
         first_seq = session.version
         payload = await self._payload(session, None, pings=pings, first_seq=first_seq)
         message = await self._post(session, payload, reply)
@@ -261,7 +262,7 @@ class Publisher:
             first_seq=first_seq,
             status=session.status,
         )
-        await self._shown(session, new)
+        await self._shown(stored, session, new)
 
     def _asked(self, session: Session) -> list[str]:
         """Members asked to act now (a prompt that pings, in a seat a member plays)."""
@@ -274,8 +275,11 @@ class Publisher:
                 asked.append(prompt.player)
         return asked
 
-    async def _retire(self, session: Session, board: Board | None, reply: Reply | None, clicked: int | None) -> None:
-        """Shrink the current board to one line saying what happened on it, and drop its controls."""
+    async def _retire(
+        self, session: Session, board: Board | None, reply: Reply | None, clicked: int | None, *, drop: bool = True
+    ) -> None:
+        """Shrink the current board to one line saying what happened on it, and drop its controls
+        (and its record, if ``drop``: a board that no other replaces)."""
         line = await self._retired_text(session, board)
         data: dict[str, Any] = {"content": line, "embeds": [], "view": None, "attachments": []}
         if board is not None and not (reply is not None and clicked == board.message_id):
@@ -287,7 +291,7 @@ class Publisher:
         if reply is not None and clicked is not None:
             # The click's own message: the board itself, or an older copy of it (a /game status repost).
             await reply.update(**data)
-        if board is not None:
+        if board is not None and drop:
             await self.service.store.drop_board(session.id, board.view, board.message_id)
 
     async def _retired_text(self, session: Session, board: Board | None) -> str:
@@ -406,11 +410,11 @@ class Publisher:
         now = self.clock.now()
         return session.model_copy(update={"deadlines": [d.started(now) for d in session.deadlines]})
 
-    async def _shown(self, session: Session, board: Board) -> None:
-        """Record what a message shows; the decisions the main board asks for start their deadlines."""
-        stored = await self.service.store.session(session.id)
+    async def _shown(self, stored: Session, session: Session, board: Board) -> None:
+        """Record what a message shows; the decisions the main board asks for start their deadlines
+        (``session`` is ``stored`` with its deadlines started)."""
         deadlines = None
-        if board.view == MAIN_VIEW and stored is not None and stored.deadlines != session.deadlines:
+        if board.view == MAIN_VIEW and stored.deadlines != session.deadlines:
             deadlines = session.deadlines
         await self.service.store.shown(session.id, board, deadlines, session.version)
         if deadlines is not None:
@@ -424,7 +428,7 @@ class Publisher:
         ctx = self._context(session, events=[], view=view)
         payload = await self.compose(session, ctx, [])
         if await self._edit(session, board, payload, reply if reply and reply.message_id == board.message_id else None):
-            await self._shown(session, board.model_copy(update={"shown_version": session.view_version(view)}))
+            await self._shown(session, session, board.model_copy(update={"shown_version": session.view_version(view)}))
         else:
             await self.service.store.drop_board(session.id, view, board.message_id)
 
@@ -475,7 +479,7 @@ class Publisher:
             first_seq=old.first_seq if old is not None else session.version,
             status=session.status,
         )
-        await self._shown(session, new)
+        await self._shown(found, session, new)
 
     async def send_private(self, reply: Reply, session: Session, viewer: Viewer, view: str = MAIN_VIEW) -> None:
         """A view drawn for one viewer (what their roles let them see), sent to them privately."""

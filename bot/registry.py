@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel
@@ -28,7 +29,11 @@ from rules.engine import (
 
 @dataclass(frozen=True)
 class GameKind:
-    """One game as the core runs it: its engine, the scope its sessions take, and its capabilities."""
+    """One game as the core runs it: its engine, the scope its sessions take, and its capabilities.
+
+    Each capability is detected once (an ``isinstance`` check against a runtime protocol costs tens
+    of microseconds, and the core asks on every action).
+    """
 
     engine: Engine[Any, Any, Any]
     scope: Scope = Scope.TABLE
@@ -43,37 +48,37 @@ class GameKind:
         """The game's name for players."""
         return self.engine.title
 
-    @property
+    @cached_property
     def turns(self) -> Turns[Any, Any] | None:
         """The engine, if it waits on named decisions."""
         return self.engine if isinstance(self.engine, Turns) else None
 
-    @property
+    @cached_property
     def computers(self) -> ComputerPlayers[Any, Any] | None:
         """The engine, if seats can be played by the computer."""
         return self.engine if isinstance(self.engine, ComputerPlayers) else None
 
-    @property
+    @cached_property
     def seats(self) -> Seats[Any] | None:
         """The engine, if players sit at a table (lobby, leaving, winners)."""
         return self.engine if isinstance(self.engine, Seats) else None
 
-    @property
+    @cached_property
     def permissions(self) -> Permissions[Any, Any] | None:
         """The engine, if it says who may take which action."""
         return self.engine if isinstance(self.engine, Permissions) else None
 
-    @property
+    @cached_property
     def records(self) -> Records[Any] | None:
         """The engine, if its state is made of separately versioned records."""
         return self.engine if isinstance(self.engine, Records) else None
 
-    @property
+    @cached_property
     def forced(self) -> ForcedMoves[Any, Any] | None:
         """The engine, if it can say which decisions have only one real answer."""
         return self.engine if isinstance(self.engine, ForcedMoves) else None
 
-    @property
+    @cached_property
     def undo(self) -> Undo[Any] | None:
         """The engine, if actions can be undone."""
         return self.engine if isinstance(self.engine, Undo) else None

@@ -39,7 +39,7 @@ class Store(Protocol):
         ...
 
     async def session(self, session_id: int) -> Session | None:
-        """The session with this id (a copy the caller may change)."""
+        """The session with this id, read-only (change a ``successor()``)."""
         ...
 
     async def live_session(self, channel_id: int, scope: Scope) -> Session | None:

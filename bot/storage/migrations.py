@@ -66,7 +66,7 @@ SQLITE_MIGRATIONS: tuple[tuple[str, ...], ...] = (
         END""",
     ),
     # 3: games become sessions (table games, scoresheets, campaigns): a scope, roles, record
-    # versions, and the messages that show each view in their own table.
+    # versions, and the messages that show each view.
     (
         "ALTER TABLE games RENAME TO sessions",
         "ALTER TABLE game_events RENAME TO session_events",
@@ -79,21 +79,12 @@ SQLITE_MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE sessions ADD COLUMN name TEXT",
         "ALTER TABLE sessions ADD COLUMN roles TEXT NOT NULL DEFAULT '{}'",
         "ALTER TABLE sessions ADD COLUMN records TEXT NOT NULL DEFAULT '{}'",
-        """CREATE TABLE boards (
-            session_id INTEGER NOT NULL REFERENCES sessions(id),
-            view TEXT NOT NULL,
-            channel_id INTEGER NOT NULL,
-            message_id INTEGER NOT NULL,
-            shown_version INTEGER NOT NULL,
-            posted_at REAL NOT NULL,
-            asked TEXT NOT NULL DEFAULT '[]',
-            first_seq INTEGER NOT NULL DEFAULT 0,
-            status TEXT NOT NULL DEFAULT 'active',
-            PRIMARY KEY (session_id, view)
-        ) WITHOUT ROWID""",
-        """INSERT INTO boards (session_id, view, channel_id, message_id, shown_version, posted_at, first_seq, status)
-        SELECT id, 'board', channel_id, board_message_id, version, board_posted_at, version, status
-        FROM sessions WHERE board_message_id IS NOT NULL AND board_posted_at IS NOT NULL""",
+        # Which message shows each view, beside the version it shows: written apart from versions.
+        "ALTER TABLE sessions ADD COLUMN boards TEXT NOT NULL DEFAULT '{}'",
+        """UPDATE sessions SET boards = json_object('board', json_object(
+            'view', 'board', 'channel_id', channel_id, 'message_id', board_message_id, 'shown_version', version,
+            'posted_at', board_posted_at, 'asked', json('[]'), 'first_seq', version, 'status', status))
+        WHERE board_message_id IS NOT NULL AND board_posted_at IS NOT NULL""",
         "ALTER TABLE sessions DROP COLUMN board_message_id",
         "ALTER TABLE sessions DROP COLUMN board_posted_at",
         # Deadlines now carry their length, so one can start when its decision is first shown.

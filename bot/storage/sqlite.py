@@ -24,19 +24,13 @@ SESSION_CACHE_SIZE = 1024
 # Another process may hold the write lock for a while (a backup, a second bot process): wait rather
 # than fail. Interactions don't wait on this: they are deferred after ~2 s (bot.replies).
 BUSY_TIMEOUT_MS = 30_000
-_BOARDS = (
-    "(SELECT json_group_array(json_object('view', b.view, 'channel_id', b.channel_id, 'message_id', b.message_id, "
-    "'shown_version', b.shown_version, 'posted_at', b.posted_at, 'asked', json(b.asked), "
-    "'first_seq', b.first_seq, 'status', b.status)) "
-    "FROM boards b WHERE b.session_id = s.id) AS boards"
-)
 _COLUMNS = (
     "s.id, s.guild_id, s.channel_id, s.kind, s.scope, s.name, s.status, s.host_id, s.roles, s.options, s.seats, "
-    f"s.state AS state_json, s.version, s.records, s.deadlines, s.created_at, s.updated_at, s.winners, {_BOARDS}"
+    "s.state AS state_json, s.version, s.records, s.deadlines, s.created_at, s.updated_at, s.winners, s.boards"
 )
 _SELECT = f"SELECT {_COLUMNS} FROM sessions s"
 # Stored as JSON text and parsed with the row; the state stays text until the service needs it.
-_JSON_FIELDS = ("roles", "options", "seats", "records", "deadlines", "winners")
+_JSON_FIELDS = ("roles", "options", "seats", "records", "deadlines", "winners", "boards")
 _LIVE = "s.status IN ('lobby', 'active')"
 
 
@@ -45,7 +39,6 @@ def _session_from_row(row: aiosqlite.Row) -> Session:
     for key in _JSON_FIELDS:
         if data[key] is not None:
             data[key] = json.loads(data[key])
-    data["boards"] = {b["view"]: b for b in json.loads(data["boards"])}
     return Session.model_validate(data)
 
 
@@ -57,13 +50,21 @@ def _entry_json(entry: LogEntry, version: int) -> str:
 
 
 def _session_values(session: Session) -> dict[str, Any]:
+    # Boards are written only by ``shown`` and ``drop_board``: a writer's copy may hold older ones.
     data = session.model_dump(mode="json", exclude={"id", "boards"})
     for key in _JSON_FIELDS:
-        if data[key] is not None:
+        if data.get(key) is not None:
             data[key] = json.dumps(data[key], separators=(",", ":"))
     data["state"] = data.pop("state_json")
     data["next_deadline"] = session.next_deadline
     return data
+
+
+def _view_path(view: str) -> str:
+    """The JSON path of a view in the ``boards`` column (a view is a record key such as ``troupe:123``)."""
+    if '"' in view:
+        raise ValueError(f"a view name can't hold a double quote: {view!r}")
+    return f'$."{view}"'
 
 
 def _deadline_values(deadlines: list[Deadline]) -> tuple[str, float | None]:
@@ -79,6 +80,9 @@ class SqliteStore:
     the database to read back what this process just wrote. Correctness never depends on it: every
     write is ``… WHERE version = :expected``, and a refused write drops the cached session, so a
     second process on the same file only causes a retry on fresh data.
+
+    The sessions it returns are shared, not copied: treat them as read-only and make changes on
+    ``Session.successor()`` (or ``clone()``), as the service does.
     """
 
     def __init__(self, path: Path) -> None:
@@ -241,8 +245,8 @@ class SqliteStore:
         return True
 
     def _cache(self, session: Session) -> None:
-        """Keep a private copy of the session as stored (callers may go on changing theirs)."""
-        self._sessions[session.id] = session.clone()
+        """Keep the session as stored (it is read-only from now on)."""
+        self._sessions[session.id] = session
         self._sessions.move_to_end(session.id)
         if len(self._sessions) > SESSION_CACHE_SIZE:
             self._sessions.popitem(last=False)
@@ -254,7 +258,7 @@ class SqliteStore:
             return None
         session = _session_from_row(rows[0])  # type: ignore[index]
         self._cache(session)
-        return session.clone()
+        return session
 
     async def _many(self, where: str, params: tuple[Any, ...] = ()) -> list[Session]:
         rows = await self.conn.execute_fetchall(f"{_SELECT} WHERE {where}", params)
@@ -263,7 +267,7 @@ class SqliteStore:
     async def session(self, session_id: int) -> Session | None:
         cached = self._sessions.get(session_id)
         if cached is not None:
-            return cached.clone()
+            return cached
         return await self._one("s.id = ?", (session_id,))
 
     async def live_session(self, channel_id: int, scope: Scope) -> Session | None:
@@ -276,55 +280,52 @@ class SqliteStore:
         return await self._many(f"s.guild_id = ? AND s.scope = ? AND {_LIVE}", (guild_id, scope))
 
     async def shown(self, session_id: int, board: Board | None, deadlines: list[Deadline] | None, version: int) -> None:
-        # A board row only moves forward: an older drawing finishing late never replaces a newer one.
-        async with self._transaction() as conn:
-            if board is not None:
-                await self._upsert_board(conn, session_id, board)
-            started = 0
-            if deadlines is not None:
-                text, moment = _deadline_values(deadlines)
-                cur = await conn.execute(
-                    "UPDATE sessions SET deadlines = ?, next_deadline = ? WHERE id = ? AND version = ?",
-                    (text, moment, session_id, version),
-                )
-                started = cur.rowcount
+        # One statement. A view's message only moves forward (an older drawing finishing late never
+        # replaces a newer one); deadlines are stored only if the session is still at ``version``.
+        path = _view_path(board.view) if board is not None else None
+        text, moment = _deadline_values(deadlines) if deadlines is not None else (None, None)
+        await self._write(
+            "UPDATE sessions SET "
+            "boards = CASE WHEN :path IS NULL THEN boards "
+            "WHEN COALESCE(json_extract(boards, :path || '.shown_version'), -1) <= :shown "
+            "THEN json_set(boards, :path, json(:board)) ELSE boards END, "
+            "deadlines = CASE WHEN :deadlines IS NOT NULL AND version = :version THEN :deadlines ELSE deadlines END, "
+            "next_deadline = CASE WHEN :deadlines IS NOT NULL AND version = :version THEN :moment "
+            "ELSE next_deadline END "
+            "WHERE id = :id",
+            {
+                "path": path,
+                "shown": board.shown_version if board is not None else None,
+                "board": board.model_dump_json() if board is not None else None,
+                "deadlines": text,
+                "moment": moment,
+                "version": version,
+                "id": session_id,
+            },
+        )
         cached = self._sessions.get(session_id)
         if cached is not None:
+            # Cached sessions are shared and read-only: the cache gets a changed copy.
+            changes: dict[str, Any] = {}
             old = cached.boards.get(board.view) if board is not None else None
             if board is not None and (old is None or board.shown_version >= old.shown_version):
-                cached.boards[board.view] = board
-            if started and cached.version == version and deadlines is not None:
-                cached.deadlines = list(deadlines)
-
-    @staticmethod
-    async def _upsert_board(conn: aiosqlite.Connection, session_id: int, board: Board) -> None:
-        await conn.execute(
-            "INSERT INTO boards (session_id, view, channel_id, message_id, shown_version, posted_at, asked, "
-            "first_seq, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, view) DO UPDATE SET "
-            "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-            "shown_version = excluded.shown_version, posted_at = excluded.posted_at, asked = excluded.asked, "
-            "first_seq = excluded.first_seq, status = excluded.status "
-            "WHERE excluded.shown_version >= boards.shown_version",
-            (
-                session_id,
-                board.view,
-                board.channel_id,
-                board.message_id,
-                board.shown_version,
-                board.posted_at,
-                json.dumps(board.asked),
-                board.first_seq,
-                board.status,
-            ),
-        )
+                changes["boards"] = {**cached.boards, board.view: board}
+            if deadlines is not None and cached.version == version:
+                changes["deadlines"] = list(deadlines)
+            if changes:
+                self._sessions[session_id] = cached.model_copy(update=changes)
 
     async def drop_board(self, session_id: int, view: str, message_id: int) -> None:
+        path = _view_path(view)
         await self._write(
-            "DELETE FROM boards WHERE session_id = ? AND view = ? AND message_id = ?", (session_id, view, message_id)
+            "UPDATE sessions SET boards = json_remove(boards, :path) "
+            "WHERE id = :id AND json_extract(boards, :path || '.message_id') = :message",
+            {"path": path, "id": session_id, "message": message_id},
         )
         cached = self._sessions.get(session_id)
         if cached is not None and (board := cached.boards.get(view)) is not None and board.message_id == message_id:
-            del cached.boards[view]
+            boards = {k: v for k, v in cached.boards.items() if k != view}
+            self._sessions[session_id] = cached.model_copy(update={"boards": boards})
 
     async def active_sessions(self) -> list[Session]:
         return await self._many("s.status = 'active'")
