@@ -222,3 +222,9 @@ async def test_missing_and_invalid_together_on_one_line(fake: FakeDiscord, tmp_p
         "Configuration error: set DISCORD_TOKEN (environment or .env); "
         "COMPUTER_DELAY: invalid value 'abc' (input should be a valid number)."
     )
+
+
+async def test_anything_unforeseen_still_ends_with_one_line(fake: FakeDiscord, tmp_path: Path) -> None:
+    line = await fail_to_start(fake, tmp_path, {"EXTENSIONS": "cogs.no_such_cog"})
+    assert line.startswith("Stopped by an unexpected error: ExtensionNotFound: Extension 'cogs.no_such_cog'")
+    assert line.endswith("(LOG_LEVEL=DEBUG shows where).")
