@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.storage.base import StorageError
 from bot.storage.migrations import SQLITE_MIGRATIONS
 from bot.storage.sqlite import SqliteStore
 from tests.fakediscord import FakeDiscord
@@ -228,3 +229,24 @@ async def test_anything_unforeseen_still_ends_with_one_line(fake: FakeDiscord, t
     line = await fail_to_start(fake, tmp_path, {"EXTENSIONS": "cogs.no_such_cog"})
     assert line.startswith("Stopped by an unexpected error: ExtensionNotFound: Extension 'cogs.no_such_cog'")
     assert line.endswith("(LOG_LEVEL=DEBUG shows where).")
+
+
+# The rarer database paths, checked on the store directly (the process tests above show the line reaches the user).
+
+
+async def test_database_path_that_is_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(StorageError) as caught:
+        await SqliteStore(tmp_path).open()
+    assert (
+        str(caught.value)
+        == f"DATABASE_PATH {tmp_path} is a folder; give the path of a file in it, e.g. {tmp_path}/bot.sqlite3."
+    )
+
+
+async def test_folder_that_cannot_be_created_even_by_root() -> None:
+    with pytest.raises(StorageError) as caught:
+        await SqliteStore(Path("/proc/no-such-folder/bot.sqlite3")).open()
+    assert str(caught.value) == (
+        "DATABASE_PATH /proc/no-such-folder/bot.sqlite3: can't create the folder /proc/no-such-folder "
+        "(No such file or directory); create it yourself or choose another path."
+    )
