@@ -1,4 +1,8 @@
-"""``python -m bot``: read settings, set up logging, run until stopped."""
+"""``python -m bot``: read settings, set up logging, open the database, run until stopped.
+
+Every way startup can fail ends with one line saying what is wrong and what to do, and a non-zero exit;
+the traceback is only shown with ``LOG_LEVEL=DEBUG``.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +11,26 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
 from bot.app import EXTENSIONS, TabletopBot
 from bot.endpoint import use_api_base
 from bot.logs import setup_logging
-from bot.settings import Settings
+from bot.settings import Settings, config_problem, env_file_problem
+from bot.storage.base import StorageError
 
 log = logging.getLogger("bot")
 
+# 2: the set-up needs fixing (settings, token, database, network); 1: anything we did not foresee.
+EXIT_SETUP = 2
+EXIT_UNEXPECTED = 1
+DISCORD_HOME = "https://discord.com"
+
 
 async def run(settings: Settings) -> int:
-    """Run the bot until SIGTERM/SIGINT or a fatal login error; return the exit status."""
+    """Open the database, then run the bot until SIGTERM/SIGINT or a fatal error; return the exit status."""
     extensions = tuple(e.strip() for e in settings.extensions.split(",") if e.strip()) if settings.extensions else None
     bot = TabletopBot(settings, extensions=extensions or EXTENSIONS)
     loop = asyncio.get_running_loop()
@@ -27,32 +38,53 @@ async def run(settings: Settings) -> int:
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
     try:
         async with bot:
+            # Before logging in: a database the bot can't use should stop it before it shows up online.
+            await bot.open_storage()
             await bot.start(settings.discord_token.get_secret_value())
-    except discord.LoginFailure:
-        log.error("Discord rejected the token: check DISCORD_TOKEN.")
-        return 2
-    except discord.PrivilegedIntentsRequired:
-        log.error("Discord refused the connection for disallowed intents (4014); this bot needs none.")
-        return 2
+    except StorageError as exc:
+        return _fatal(str(exc), exc)
+    except discord.LoginFailure as exc:
+        return _fatal("Discord rejected the token: check DISCORD_TOKEN.", exc)
+    except discord.PrivilegedIntentsRequired as exc:
+        return _fatal("Discord refused the connection for disallowed intents (4014); this bot needs none.", exc)
+    except aiohttp.ClientConnectorError as exc:
+        # discord.py retries a dropped Gateway forever, but the first login is a plain request: it fails once.
+        where = settings.discord_api_base or DISCORD_HOME
+        return _fatal(f"Can't reach Discord at {where}: check the network.", exc)
+    except Exception as exc:
+        message = f"Stopped by an unexpected error: {type(exc).__name__}: {exc} (LOG_LEVEL=DEBUG shows where)."
+        return _fatal(message, exc, status=EXIT_UNEXPECTED)
     log.info("Stopped cleanly.")
     return 0
 
 
+def _fatal(message: str, exc: BaseException, *, status: int = EXIT_SETUP) -> int:
+    """Log the traceback at DEBUG and then ``message`` as the one last ERROR line; return ``status``."""
+    log.debug("What went wrong, in detail:", exc_info=exc)
+    log.error(" ".join(message.split()))  # one line, even when it quotes a multi-line error
+    return status
+
+
 def main() -> int:
-    """Entry point: exit with one clear line on a configuration problem, never a traceback."""
+    """Entry point: a configuration problem ends with one line on stderr, before anything else starts."""
     try:
         settings = Settings()  # filled from the environment
     except ValidationError as exc:
-        missing = ", ".join(str(e["loc"][0]).upper() for e in exc.errors())
-        print(f"Configuration error: set {missing} (environment or .env).", file=sys.stderr)
-        return 2
+        return _config_error(config_problem(exc))
+    except UnicodeDecodeError as exc:
+        return _config_error(env_file_problem(exc))
     token = settings.discord_token.get_secret_value()
     if not token.strip():
-        print("Configuration error: DISCORD_TOKEN is empty.", file=sys.stderr)
-        return 2
+        return _config_error("Configuration error: DISCORD_TOKEN is empty.")
     setup_logging(settings.log_level, token)
     use_api_base(settings.discord_api_base)
     return asyncio.run(run(settings))
+
+
+def _config_error(line: str) -> int:
+    # Logging is not set up yet (its level is one of the settings), so this goes straight to stderr.
+    print(line, file=sys.stderr)
+    return EXIT_SETUP
 
 
 if __name__ == "__main__":

@@ -3,16 +3,22 @@
 Rolls run in a small process pool: a CPU-bound roll in a thread would still hold the GIL and slow the
 event loop down (bench/roll_worst.py measures both). The cap is enforced twice: the roll checks its own
 deadline while rolling (so a worker never stays busy past it), and the caller stops waiting shortly after.
+
+Only as many rolls as there are workers are handed to the pool; the rest wait here, in a bounded line.
+So the caller's clock starts when a worker is free to start the roll, not when the roll joined the line
+(a burst of big rolls used to run out of time while queueing), and a full line is refused at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
 import threading
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from rules.dice import DiceSource, SystemDice
@@ -25,13 +31,23 @@ from rules.roll.notation import parse_request
 # Time for pickling and the hop between processes on a busy machine, on top of the roll's own cap.
 _HANDOFF_GRACE_S = 0.5
 _POOL_SIZE = 2
+# A big roll takes ~15 ms; the last in a full line waits for 8 others per worker, so ~0.1 s usually and
+# 8 time caps (8 s, still within a deferred reply's life) if every roll ahead of it is pathological.
+_WAITING_PER_WORKER = 8
+BUSY = "I'm busy rolling for others; try again in a moment."
+
+
+class RollerBusy(RollError):
+    """Too many big rolls are already waiting for a worker; the caller should answer at once."""
 
 
 class RollWorker:
     """Evaluates roll strings away from the event loop.
 
-    By default it owns a process pool (started on first use, so merely loading the cog is cheap)
-    and rolls with :class:`SystemDice` inside the workers. Tests pass a thread pool and scripted dice.
+    By default it owns a process pool of ``workers`` processes (started on first use, so merely loading
+    the cog is cheap) and rolls with :class:`SystemDice` inside them. Tests pass a thread pool and
+    scripted dice; ``workers`` is then the size of that pool. At most ``max_waiting`` big rolls wait for
+    a worker (by default 8 per worker); one more is refused with :class:`RollerBusy`.
     """
 
     def __init__(
@@ -39,14 +55,27 @@ class RollWorker:
         source: DiceSource | None = None,
         limits: RollLimits = DEFAULT_LIMITS,
         executor: Executor | None = None,
+        *,
+        workers: int = _POOL_SIZE,
+        max_waiting: int | None = None,
     ) -> None:
         self.source = source or SystemDice()
         self.limits = limits
         self._executor = executor
         self._owns_executor = executor is None
+        self.workers = workers
+        self.max_waiting = _WAITING_PER_WORKER * workers if max_waiting is None else max_waiting
+        self._free = asyncio.Semaphore(workers)
+        self._waiting = 0
+
+    @property
+    def waiting(self) -> int:
+        """Big rolls waiting for a worker right now."""
+        return self._waiting
 
     async def roll(self, text: str) -> RollResult:
-        """Roll ``text``; raise :class:`RollError` for bad input, a limit, or a roll that runs out of time.
+        """Roll ``text``; raise :class:`RollError` for bad input, a limit, or a roll that runs out of time,
+        and :class:`RollerBusy` when too many big rolls are already waiting.
 
         A light roll (``is_light``: a hundred dice or fewer, nothing open-ended) costs about 0.1 ms and
         is rolled right here; the process hop would cost ten times that. Anything bigger goes to the pool.
@@ -54,21 +83,45 @@ class RollWorker:
         request = parse_request(text, self.limits)
         if is_light(request):
             return evaluate(request, self.source, self.limits)
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool(), roll, text, self.source, self.limits)
+        if self._free.locked() and self._waiting >= self.max_waiting:
+            raise RollerBusy(BUSY)
+        self._waiting += 1
         try:
-            return await asyncio.wait_for(future, timeout=self.limits.time_limit_s + _HANDOFF_GRACE_S)
+            await self._free.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            job = self._pool().submit(roll, text, self.source, self.limits)
+        except BrokenProcessPool:
+            self._free.release()
+            raise self._restart() from None
+        job.add_done_callback(self._release_when_done(asyncio.get_running_loop()))
+        try:
+            # A worker is free, so the roll starts now: the clock counts rolling, not waiting in line.
+            return await asyncio.wait_for(asyncio.wrap_future(job), timeout=self.limits.time_limit_s + _HANDOFF_GRACE_S)
         except TimeoutError:
             raise RollError("That roll took too long to work out. Try fewer dice or fewer rerolls.") from None
         except BrokenProcessPool:
-            # A worker died (killed by the OS, say); start afresh next time rather than fail forever.
-            self.close()
-            raise RollError("The dice roller had a hiccup. Please try again.") from None
+            raise self._restart() from None
+
+    def _release_when_done(self, loop: asyncio.AbstractEventLoop) -> Callable[[Future[RollResult]], None]:
+        # The worker is free again when the roll ends, not when the caller gives up on it (a roll out of
+        # time still runs until it notices its own deadline). Called from the executor's thread.
+        def release(_: Future[RollResult]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting any more
+                loop.call_soon_threadsafe(self._free.release)
+
+        return release
+
+    def _restart(self) -> RollError:
+        # A worker died (killed by the OS, say); start afresh next time rather than fail forever.
+        self.close()
+        return RollError("The dice roller had a hiccup. Please try again.")
 
     def warm_up(self) -> None:
         """Start the pool's processes now, so the first roll doesn't pay for it (~0.25 s); doesn't wait."""
         pool = self._pool()
-        for _ in range(_POOL_SIZE):
+        for _ in range(self.workers):
             pool.submit(int)
 
     def close(self) -> None:
@@ -83,7 +136,7 @@ class RollWorker:
             # forkserver: workers fork from a clean helper process, not from this one with its threads.
             context = multiprocessing.get_context("forkserver")
             self._executor = ProcessPoolExecutor(
-                max_workers=_POOL_SIZE, mp_context=context, initializer=_exit_with_parent
+                max_workers=self.workers, mp_context=context, initializer=_exit_with_parent
             )
         return self._executor
 

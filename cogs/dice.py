@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.board import static_view
 from bot.names import escape_name
 from bot.replies import Reply
-from bot.roll_worker import RollWorker
+from bot.roll_worker import RollerBusy, RollWorker
 from rules.roll import RollError, RollResult, render
 from rules.roll.limits import DEFAULT_LIMITS
 
@@ -97,6 +97,9 @@ class Dice(commands.Cog):
         reply = Reply.of(interaction, private=private)
         try:
             result = await self.worker.roll(expression)
+        except RollerBusy as busy:
+            await reply.refuse(f"⏳ {busy}")  # not the user's mistake: no warning sign
+            return
         except RollError as error:
             await reply.refuse(f"⚠️ {error}")
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import sqlite3
 from collections import OrderedDict
 from collections.abc import AsyncIterator
@@ -73,6 +74,19 @@ def _deadline_values(deadlines: list[Deadline]) -> tuple[str, float | None]:
     return text, min(moments, default=None)
 
 
+def _try_open(path: Path) -> None:
+    """Open and close ``path`` with plain sqlite3 (creating it if missing): raises what opening would raise."""
+    sqlite3.connect(path).close()
+
+
+def _first_file(path: Path) -> Path:
+    """The first part of ``path`` that exists and is not a folder (``path`` itself if none is)."""
+    for part in reversed(path.parents):
+        if part.exists() and not part.is_dir():
+            return part
+    return path
+
+
 class SqliteStore:
     """One aiosqlite connection, opened in WAL mode and migrated to the latest schema.
 
@@ -103,18 +117,11 @@ class SqliteStore:
 
         Every way this can fail ends in a StorageError whose text names the path and what to do.
         """
+        self._make_folder()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except (FileExistsError, NotADirectoryError):
-            raise StorageError(
-                f"DATABASE_PATH {self.path}: {self.path.parent} is a file, not a folder; choose another path."
-            ) from None
-        except PermissionError:
-            raise StorageError(
-                f"DATABASE_PATH {self.path}: no permission to create {self.path.parent}; "
-                "choose a writable path or fix the folder's owner."
-            ) from None
-        try:
+            # Plain sqlite3 first: when aiosqlite fails to open a file, its thread outlives the attempt
+            # and later trips over the closed event loop, printing a traceback after our one clear line.
+            await asyncio.to_thread(_try_open, self.path)
             self._conn = await aiosqlite.connect(self.path, isolation_level=None)
             self._conn.row_factory = aiosqlite.Row
             await self._conn.execute("PRAGMA journal_mode=WAL")
@@ -125,6 +132,7 @@ class SqliteStore:
             await self._conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             await self._check_integrity()
             await self._migrate()
+            await self._check_writable()
         except sqlite3.DatabaseError as exc:
             await self.close()
             raise StorageError(self._advice(exc)) from exc
@@ -132,26 +140,60 @@ class SqliteStore:
             await self.close()  # its thread would keep the process alive
             raise
 
+    def _make_folder(self) -> None:
+        folder = self.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise StorageError(
+                f"DATABASE_PATH {self.path}: {_first_file(folder)} is a file, not a folder; choose another path."
+            ) from None
+        except OSError as exc:
+            raise StorageError(
+                f"DATABASE_PATH {self.path}: can't create the folder {folder} ({exc.strerror}); "
+                "create it yourself or choose another path."
+            ) from None
+
     def _advice(self, exc: sqlite3.DatabaseError) -> str:
+        """What to do, judged from the file and its folder as this user sees them (the error text is vague)."""
         text = str(exc)
-        if "readonly" in text or "unable to open" in text:
-            return (
-                f"DATABASE_PATH {self.path}: can't write the database file ({text}); "
-                "check that the file and its folder are writable by this user."
-            )
+        where = f"DATABASE_PATH {self.path}"
         if "not a database" in text or "malformed" in text or "corrupt" in text:
             return (
-                f"DATABASE_PATH {self.path}: the file is not a healthy SQLite database ({text}); "
+                f"{where}: the file is not a healthy SQLite database ({text}); "
                 "restore it from a backup or move it aside to start afresh."
             )
-        return f"DATABASE_PATH {self.path}: {text}"
+        if "readonly" not in text and "unable to open" not in text:
+            return f"{where}: {text}"
+        if self.path.is_dir():
+            return f"{where} is a folder; give the path of a file in it, e.g. {self.path / 'bot.sqlite3'}."
+        user = f"this user (uid {os.getuid()})"
+        if self.path.exists() and not os.access(self.path, os.W_OK):
+            return f"{where}: the file is read-only for {user}; make it writable or choose another path."
+        if not os.access(self.path.parent, os.W_OK | os.X_OK):
+            # SQLite also creates its -wal and -shm files beside the database, so the folder matters too.
+            return (
+                f"{where}: the folder {self.path.parent} is not writable by {user}; make it writable "
+                f"(for a Docker bind mount: chown {os.getuid()} on the host folder) or choose another path."
+            )
+        # Permissions look fine yet writing fails: a read-only file system, or /proc and the like.
+        return f"{where}: can't write there ({text}); choose a path on a writable disk."
 
     async def _check_integrity(self) -> None:
         # quick_check reads every page, so a corrupt file is found now rather than on the first click.
         rows = await self.conn.execute_fetchall("PRAGMA quick_check")
         problems = [r[0] for r in rows if r[0] != "ok"]
         if problems:
-            raise sqlite3.DatabaseError(f"database disk image is malformed: {problems[0]}")
+            # The first report reads "*** in database main ***\nPage 6: …": keep the page, on one line.
+            first = " ".join(line for line in problems[0].splitlines() if not line.startswith("***"))
+            raise sqlite3.DatabaseError(f"database disk image is malformed: {first}")
+
+    async def _check_writable(self) -> None:
+        # Reading works on a read-only file, and there may be nothing to migrate: write once now, so a
+        # file the bot can't change stops it at startup rather than failing the first click.
+        rows = await self.conn.execute_fetchall("PRAGMA user_version")
+        async with self._transaction() as conn:
+            await conn.execute(f"PRAGMA user_version = {rows[0][0]}")  # type: ignore[index]
 
     async def close(self) -> None:
         """Close the connection if open."""
