@@ -174,6 +174,7 @@ def action(cls: type[ActionT], **fields: Any) -> ActionT:
 
 DieActionT = TypeVar("DieActionT", FateReroll, Meddle)
 PairActionT = TypeVar("PairActionT", AssignScroll, Overkill)
+AllActionT = TypeVar("AllActionT", AssignAll, OverkillAll)
 
 
 @lru_cache(maxsize=1024)
@@ -186,6 +187,12 @@ def per_die(cls: type[DieActionT], dice: tuple[str, ...]) -> tuple[DieActionT, .
 def die_to_rival(cls: type[PairActionT], dice: tuple[str, ...], rivals: tuple[str, ...]) -> tuple[PairActionT, ...]:
     """Shared instances of ``cls(die=..., rival=...)`` for each die and rival, die by die."""
     return tuple(cls(die=d, rival=r) for d in dice for r in rivals)
+
+
+@lru_cache(maxsize=256)
+def to_each_rival(cls: type[AllActionT], rivals: tuple[str, ...]) -> tuple[AllActionT, ...]:
+    """Shared instances of ``cls(rival=...)`` for each rival."""
+    return tuple(cls(rival=r) for r in rivals)
 
 
 ROLL = Roll()

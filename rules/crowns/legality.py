@@ -28,6 +28,7 @@ from rules.crowns.actions import (
     action,
     die_to_rival,
     per_die,
+    to_each_rival,
 )
 from rules.crowns.data import ANY_DIE_REROLL_COST, DIE_IDS, SELF_REROLL_COST
 from rules.crowns.phases import PHASE_OF, PHASES
@@ -256,7 +257,7 @@ def _legal_actions(state: CrownsState, player: str) -> Sequence[BaseModel]:
         return [ROLL]
     if phase is Phase.SCROLL_ASSIGN:
         pending, rivals = tuple(pending_scrolls(state)), tuple(state.rivals(player))
-        every = [action(AssignAll, rival=r) for r in rivals] if len(pending) > 1 else []
+        every = to_each_rival(AssignAll, rivals) if len(pending) > 1 else ()
         return [*die_to_rival(AssignScroll, pending, rivals), *every]
     if phase is Phase.DAGGER_ASSIGN:
         gives: list[BaseModel] = [action(GiveDagger, to=p) for p in dagger_recipients(state)]
@@ -278,7 +279,7 @@ def _legal_actions(state: CrownsState, player: str) -> Sequence[BaseModel]:
     if phase is Phase.STEAL:
         return [action(Steal, rival=r) for r in steal_victims(state)]
     targets = tuple(overkill_targets(state))
-    every = [action(OverkillAll, rival=r) for r in targets] if state.overkill_left > 1 else []
+    every = to_each_rival(OverkillAll, targets) if state.overkill_left > 1 else ()
     return [*die_to_rival(Overkill, tuple(own_daggers(state)), targets), *every]
 
 

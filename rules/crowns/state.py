@@ -146,6 +146,48 @@ def _seat_order(players: tuple[Seat, ...]) -> _SeatOrder:
     return _SeatOrder(players, {p.id: p for p in players}, present, rivals)
 
 
+def _count(dice: tuple[Die, ...], active: str) -> Counts:
+    """The counts of ``active``'s dice."""
+    crowns = daggers = skulls = free = ret = 0
+    for d in dice:
+        if d.holder != active:
+            continue
+        state = d.state
+        if state is _AT_RIVAL or state is _HANDED:
+            continue
+        face = d.face
+        if face is _CROWN:
+            crowns += 1
+        elif face is _DAGGER:
+            daggers += 1
+        elif face is _SKULL:
+            skulls += 1
+        if state is _FREE_SKULL:
+            free += 1
+        elif state is _RETURNED_SCROLL:
+            ret += 1
+    return Counts(crowns, daggers, skulls, free, ret)
+
+
+class Dice(tuple[Die, ...]):
+    """The seven dice, remembering the counts worked out from them.
+
+    Evaluating a roll and then offering the reroll choices both need the counts of the same dice,
+    and any change to a die makes a new tuple, so the counts belong with the tuple.
+    """
+
+    @cached_property
+    def _counts(self) -> dict[str, Counts]:
+        return {}
+
+    def counts(self, active: str) -> Counts:
+        """``active``'s crowns, daggers, skulls, free skulls and returned scrolls."""
+        known = self._counts.get(active)
+        if known is None:
+            known = self._counts[active] = _count(self, active)
+        return known
+
+
 class Players(tuple[Seat, ...]):
     """The seats in order, knowing their seat order facts (worked out on first use).
 
@@ -166,7 +208,7 @@ class CrownsState(BaseModel):
 
     options: CrownsOptions
     players: Annotated[tuple[Seat, ...], AfterValidator(lambda seats: Players(seats))]
-    dice: tuple[Die, ...]
+    dice: Annotated[tuple[Die, ...], AfterValidator(lambda dice: Dice(dice))]
     active: str
     phase: Phase
     turn_no: int = 1
@@ -216,26 +258,8 @@ class CrownsState(BaseModel):
 
     def counts(self) -> Counts:
         """The active player's crowns, daggers, skulls, free skulls and returned scrolls."""
-        active = self.active
-        crowns = daggers = skulls = free = ret = 0
-        for d in self.dice:
-            if d.holder != active:
-                continue
-            state = d.state
-            if state is _AT_RIVAL or state is _HANDED:
-                continue
-            face = d.face
-            if face is _CROWN:
-                crowns += 1
-            elif face is _DAGGER:
-                daggers += 1
-            elif face is _SKULL:
-                skulls += 1
-            if state is _FREE_SKULL:
-                free += 1
-            elif state is _RETURNED_SCROLL:
-                ret += 1
-        return Counts(crowns, daggers, skulls, free, ret)
+        dice = self.dice
+        return dice.counts(self.active) if isinstance(dice, Dice) else _count(dice, self.active)
 
     def fate_in_supply(self) -> int | None:
         """Fate tokens left in the box, or None when the supply is not limited (2.6 #15)."""
