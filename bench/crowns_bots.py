@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.crowns.engine import ENGINE
 from rules.crowns.options import CrownsOptions
-from rules.crowns.playout import Chooser, SeededDice, play, random_chooser
+from rules.crowns.playout import Chooser, play, random_chooser
+from rules.dice import SeededDice
 
 
 def main() -> None:

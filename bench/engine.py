@@ -20,7 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.crowns.options import CrownsOptions
-from rules.crowns.playout import SeededDice, play, random_chooser, random_options
+from rules.crowns.playout import play, random_chooser, random_options
+from rules.dice import SeededDice
 from rules.vices import playout as vices_playout
 from rules.vices.options import VicesOptions
 

@@ -23,8 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from rules.dice import SeededDice
 from rules.vices.options import VicesOptions
-from rules.vices.playout import Chooser, SeededDice, computer_player, greedy_player, play, random_player
+from rules.vices.playout import Chooser, computer_player, greedy_player, play, random_player
 
 OPTIONS = VicesOptions(seat_order="join_order")
 

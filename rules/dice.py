@@ -8,6 +8,7 @@ wraps any source and keeps every roll, so an action's log entry can replay it ex
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections import deque
 from collections.abc import Iterable, Mapping
@@ -39,6 +40,17 @@ class SystemDice:
 
     def roll(self, die_id: str, sides: int) -> int:
         return secrets.randbelow(sides) + 1
+
+
+class SeededDice:
+    """A reproducible pseudo-random source for simulations, benchmarks and tests (real games use SystemDice)."""
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed).random
+
+    def roll(self, die_id: str, sides: int) -> int:
+        """A value in 1..sides."""
+        return int(self._random() * sides) + 1
 
 
 class DiceScriptError(AssertionError):

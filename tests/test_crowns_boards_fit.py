@@ -16,7 +16,8 @@ from bot.models import Seat, Session, Status
 from bot.spec import ViewContext
 from cogs.crowns import CrownsSpec
 from rules.crowns.engine import ENGINE
-from rules.crowns.playout import SeededDice, random_options
+from rules.crowns.playout import random_options
+from rules.dice import SeededDice
 from tests.fakediscord.responses import DiscordError
 from tests.fakediscord.validation import check_message
 

@@ -9,8 +9,7 @@ from bot.app import TabletopBot
 from bot.models import Session, Status
 from bot.replay import replay
 from rules.crowns.engine import ENGINE
-from rules.crowns.playout import SeededDice
-from rules.dice import ScriptedDice
+from rules.dice import ScriptedDice, SeededDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.fakediscord.guild import Channel, Member

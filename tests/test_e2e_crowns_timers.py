@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 from bot.replay import replay
-from rules.crowns.playout import SeededDice
-from rules.dice import ScriptedDice
+from rules.dice import ScriptedDice, SeededDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.fakediscord.server import FakeDiscord

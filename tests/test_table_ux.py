@@ -9,8 +9,7 @@ from typing import Any
 
 from bot.app import TabletopBot
 from bot.models import Status
-from rules.crowns.playout import SeededDice
-from rules.dice import ScriptedDice
+from rules.dice import ScriptedDice, SeededDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.core.race import current_board, live, open_lobby, race_bot, start_race

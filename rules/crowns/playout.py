@@ -20,17 +20,6 @@ MAX_ACTIONS = 20_000
 """A game longer than this is treated as a bug (RULES.md 2.5: every turn ends with probability 1)."""
 
 
-class SeededDice:
-    """A reproducible pseudo-random dice source (not for real games: those use SystemDice)."""
-
-    def __init__(self, seed: int) -> None:
-        self._random = random.Random(seed).random
-
-    def roll(self, die_id: str, sides: int) -> int:
-        """A value in 1..sides."""
-        return int(self._random() * sides) + 1
-
-
 def random_chooser(seed: int) -> Chooser:
     """A player who picks uniformly among the legal actions."""
     rng = random.Random(seed)

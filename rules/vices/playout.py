@@ -15,18 +15,6 @@ from rules.vices.options import VicesOptions
 from rules.vices.pool import GROUP_JOIN, lowest_unit, removable_units
 from rules.vices.state import VicesState
 
-
-class SeededDice:
-    """A reproducible pseudo-random dice source for simulations and tests (real games use SystemDice)."""
-
-    def __init__(self, seed: int) -> None:
-        self._random = random.Random(seed).random
-
-    def roll(self, die_id: str, sides: int) -> int:
-        """A value in 1..sides."""
-        return int(self._random() * sides) + 1
-
-
 Chooser = Callable[[VicesState, str], VicesAction]
 """Picks an action for a player who must decide."""
 

@@ -25,9 +25,9 @@ from rules.crowns.actions import (
     Steal,
 )
 from rules.crowns.data import DIE_IDS, FATE_SUPPLY
-from rules.crowns.playout import MAX_ACTIONS, SeededDice, random_options
+from rules.crowns.playout import MAX_ACTIONS, random_options
 from rules.crowns.state import DieState, Phase
-from rules.dice import RecordingDice, ReplayDice
+from rules.dice import RecordingDice, ReplayDice, SeededDice
 from rules.engine import IllegalAction
 
 PLAYERS = ("P1", "P2", "P3", "P4", "P5", "P6")

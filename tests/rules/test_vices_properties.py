@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from rules.dice import RecordingDice, ReplayDice
+from rules.dice import RecordingDice, ReplayDice, SeededDice
 from rules.engine import IllegalAction
 from rules.vices.actions import (
     ClaimSin,
@@ -25,7 +25,7 @@ from rules.vices.actions import (
 from rules.vices.data import BASE_POOL, EXACT_TARGET, LARGE, METALLIC, NEMESIS, PAIR_KEYS, PRIDE, SINS
 from rules.vices.engine import ENGINE
 from rules.vices.legality import decision
-from rules.vices.playout import MAX_ACTIONS, SeededDice, random_options, random_removal
+from rules.vices.playout import MAX_ACTIONS, random_options, random_removal
 from rules.vices.pool import removable_units
 from rules.vices.state import OUT, RESERVES, VicesState
 
