@@ -78,7 +78,12 @@ async def read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
             else:
                 content = await part.read()
                 files.append(
-                    {"filename": part.filename, "size": len(content), "content_type": part.headers.get("Content-Type")}
+                    {
+                        "filename": part.filename,
+                        "size": len(content),
+                        "content_type": part.headers.get("Content-Type"),
+                        "content": content,
+                    }
                 )
         return payload, files
     text = await request.text() if request.can_read_body else ""
@@ -486,6 +491,7 @@ class HttpApi:
         attachments = []
         for upload in request[FILES]:
             attachment_id = self.fake.ids.next()
+            self.fake.uploads[attachment_id] = upload["content"]
             url = f"{self.fake.base_url}/attachments/{channel.id}/{attachment_id}/{upload['filename']}"
             attachments.append(
                 {

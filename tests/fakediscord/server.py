@@ -119,6 +119,8 @@ class FakeDiscord:
         self.resume_count = 0
         self._resume_count_at_drop = 0
         self._messages: dict[int, Message] = {}
+        self.uploads: dict[int, bytes] = {}
+        """The bytes of every file the bot uploaded, by attachment id (see ``attachment_bytes``)."""
         self._channel_messages: dict[int, list[Message]] = {}
         self._injected_429: list[list[Any]] = []
         self.holds: list[Hold] = []
@@ -304,6 +306,10 @@ class FakeDiscord:
             return next((m for m in self.messages(channel) if predicate is None or predicate(m)), None)
 
         return await self.wait_for(find, timeout, what=f"a message in #{channel.name}")
+
+    def attachment_bytes(self, attachment: dict[str, Any]) -> bytes:
+        """The content of an attachment of a stored message (``message.attachments[i]``), as the bot uploaded it."""
+        return self.uploads[int(attachment["id"])]
 
     def delete_message(self, channel: Channel, message_id: int) -> None:
         """A user (a moderator) deletes a message; the bot is not told (it has no message intents)."""
