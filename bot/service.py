@@ -533,7 +533,10 @@ class Service:
                 state, events = imported, [{"type": "imported"}]
                 logged = {"kind": "import", "how": "core", "state": imported.model_dump(mode="json")}
             else:
-                outcome = kind.engine.start(options, [], dice)
+                try:
+                    outcome = kind.engine.start(options, [], dice)
+                except IllegalAction as exc:
+                    raise IllegalMove(exc.reason) from None
                 state, events = outcome.state, outcome.events
                 logged = {"kind": "start", "how": "core", "players": []}
             session = self.advance(session.model_copy(update={"status": Status.ACTIVE}), None, state)
