@@ -203,7 +203,8 @@ class GameSpec(Generic[StateT]):
 
     kind: GameKind
     command: str = ""
-    """The slash command group that starts the game (``/crowns new``); the kind's name if empty."""
+    """The slash command group that starts the game (``crowns`` for ``/crowns new``), or the whole command when
+    it is not ``new`` (``vv sheet``); the kind's name if empty."""
     lobby_options: tuple[LobbyOption, ...] = ()
     """Options offered in the lobby's Options menu."""
     legend: str = ""

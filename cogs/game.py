@@ -15,6 +15,7 @@ from bot.models import MAIN_VIEW, GuildSettings, Session, Status, roles_of
 from bot.names import escape_name
 from bot.permissions import END_RULES, may_end, may_moderate
 from bot.replies import Reply
+from bot.spec import GameSpec
 from rules.engine import Viewer, visible
 
 MAX_LOG_LINES = 15
@@ -185,6 +186,12 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         await reply.send("\n".join(lines) or "No finished games yet.", ephemeral=True)
 
 
+def start_command(kind: str, spec: GameSpec[Any]) -> str:
+    """The command that starts a game: ``crowns new`` for a group, or the whole command a spec names (``vv sheet``)."""
+    command = spec.command or kind
+    return command if " " in command else f"{command} new"
+
+
 def _seat_key(seat: Any) -> str:
     """How /game kick names a seat: the member's id, or the computer seat's name."""
     return str(seat.user_id) if seat.user_id is not None else f"cpu:{seat.name}"
@@ -254,9 +261,8 @@ class BotCommands(commands.Cog):
     async def help(self, interaction: discord.Interaction) -> None:
         """What the bot can do, with the rules in force on this server (private)."""
         reply = Reply.of(interaction)
-        games = "\n".join(
-            f"• `/{spec.command or kind} new` — {spec.kind.title}" for kind, spec in self.bot.specs.items()
-        )
+        specs = self.bot.specs.items()
+        games = "\n".join(f"• `/{start_command(kind, spec)}` — {spec.kind.title}" for kind, spec in specs)
         rule = "the host or members with Manage Server"
         if interaction.guild_id is not None:
             rule = END_RULES[(await self.bot.store.guild_settings(interaction.guild_id)).end_by]
