@@ -1,0 +1,283 @@
+"""How a Vices & Vengeance scoresheet looks in Discord: the sheet's message and the sentences it tells.
+
+The message is the picture (``draw_sheet``, attached and drawn off the event loop by the publisher),
+an embed with the same facts as text (``alt_text``) and what just happened, and the controls for
+the moment: the score button for whoever is up, the Sins menu, corrections and names, the order
+before the first score, the tie-break's pairs, a new game once someone has won.
+
+Every control names the row it is for by its original Sin, which never changes, so a click means
+the same thing whatever happened since; the engine refuses what no longer fits ("It is Casey's
+turn, not Jordan's").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any
+
+import discord
+
+from bot.board import clip
+from bot.controls import ui_id
+from bot.names import escape_name
+from bot.spec import Choice, Picture, View, ViewContext
+from cogs.vices.picture import alt_text, draw_sheet
+from rules.vices.sheet_actions import NewGame, Reorder, TieBreak
+from rules.vices.sheet_data import EXACT_TARGET, PAIR_TITLES, PAIRS, SIN_BY_NAME, SIN_NAMES, PairKey
+from rules.vices.sheet_state import OUT_OF_PLAY, RESERVES, Phase, Progress, SheetState, progress, row_of, where
+
+FILENAME = "vv-sheet.png"
+NEWS_LINES = 4
+"""What just happened, at most this many sentences on the sheet (``/game log`` has the rest)."""
+SLOTH_DIE = "sloth"
+"""The Sins menu's value for the Sloth Nemesis die."""
+DIE_NAMES = {"SilverBullet": "Silver Bullet"}
+
+Ctx = ViewContext[SheetState]
+Row = list[discord.ui.Item[Any]]
+
+
+def die_name(die: str) -> str:
+    """A Mythical die as players call it: ``Silver Bullet``, ``Medusa``."""
+    return DIE_NAMES.get(die, die)
+
+
+def player(state: SheetState, sin: str) -> str:
+    """The name of the row headed by ``sin``, in bold and made inert (the Sin itself if nobody has it)."""
+    row = next((r for r in state.rows if r.sin == sin), None)
+    return f"**{escape_name(row.name)}**" if row is not None else sin
+
+
+def place(state: SheetState, where_to: str) -> str:
+    """Where a Sin is, in words: ``with **Casey**``, ``in the reserves``, ``out of play``."""
+    if where_to in (RESERVES, OUT_OF_PLAY) or any(r.sin == where_to for r in state.rows):
+        return where(state, where_to, lambda name: f"**{escape_name(name)}**")  # type: ignore[arg-type]
+    return where_to
+
+
+def names(state: SheetState, sins: Iterable[str]) -> str:
+    """``**Jordan**, **Taylor** and **Casey**``."""
+    named = [player(state, s) for s in sins]
+    if len(named) < 2:
+        return named[0] if named else "nobody"
+    return ", ".join(named[:-1]) + " and " + named[-1]
+
+
+# -- sentences ------------------------------------------------------------------------------------------------
+
+Narrator = Callable[[SheetState, dict[str, Any]], str | None]
+
+
+def _scored(s: SheetState, e: dict[str, Any]) -> str:
+    return f"✏️ {player(s, e['row'])} scores {e['value']} in round {e['round']} (total {e['total']})."
+
+
+def _corrected(s: SheetState, e: dict[str, Any]) -> str:
+    return f"🩹 {player(s, e['row'])}'s round {e['round']} corrected: {e['old']} → {e['value']} (total {e['total']})."
+
+
+def _finish(s: SheetState, e: dict[str, Any]) -> str:
+    then = "finish the round" if s.settings.end_mode == "finish_round" else "everyone else plays once more"
+    rest = f" Still to play: {names(s, e['to_play'])}." if e["to_play"] else ""
+    return f"🏁 {player(s, e['row'])} reached {e['total']}: {then}.{rest}"
+
+
+def _game_over(s: SheetState, e: dict[str, Any]) -> str:
+    finalists = e["finalists"]
+    total = e["totals"][finalists[0]]
+    why = "on exactly 70" if total == EXACT_TARGET else f"lowest, on {total}"
+    return f"🔔 Game over: {names(s, finalists)} {'is' if len(finalists) == 1 else 'are'} {why}."
+
+
+def _tiebreak_roll(s: SheetState, e: dict[str, Any]) -> str:
+    a, b = e["dice"]
+    how = "rolls" if e["rolled"] else "rolled (entered)"
+    return f"🎲 {player(s, e['row'])} {how} {PAIR_TITLES[e['pair']]}: {a} and {b} → {e['points']}."
+
+
+def _sin_moved(s: SheetState, e: dict[str, Any]) -> str:
+    return f"🔀 {e['sin']} is now {place(s, e['to'])} (was {place(s, e['from'])})."
+
+
+_NARRATORS: dict[str, Narrator] = {
+    "sheet_started": lambda s, e: f"📋 New sheet: {names(s, e['order'])}, in seat order.",
+    "scored": _scored,
+    "corrected": _corrected,
+    "reordered": lambda s, e: f"↕️ Seat order: {names(s, e['order'])}.",
+    "renamed": lambda s, e: f"🏷️ {escape_name(e['old'])} is now called **{escape_name(e['name'])}**.",
+    "sin_moved": _sin_moved,
+    "sloth_die": lambda s, e: (
+        "🦥 The Sloth Nemesis die is " + ("removed from play." if e["removed"] else "back in play.")
+    ),
+    "keeper": lambda s, e: f"🗝️ **{escape_name(e['name'])}** keeps the sheet now.",
+    "finish_round": _finish,
+    "end_cancelled": lambda s, e: "↩️ Nobody is on 70 or more any more: play goes on.",
+    "game_over": _game_over,
+    "game_resumed": lambda s, e: f"↩️ The game goes on: {player(s, e['up'])} to play." if e.get("up") else None,
+    "tiebreak": lambda s, e: f"⚔️ Tie-break {e['round']}: {names(s, e['contenders'])} each pick a Mythical pair.",
+    "tiebreak_roll": _tiebreak_roll,
+    "winner": lambda s, e: f"🏆 {player(s, e['row'])} wins with {e['total']}!",
+    "new_game": lambda s, e: f"🔁 Game {e['game']}: {names(s, e['order'])}; last game's winner sits last.",
+    "undone": lambda s, e: f"↩️ <@{e['by']}> took back an entry.",
+    "redone": lambda s, e: f"↪️ <@{e['by']}> put an entry back.",
+}
+
+
+def narrate(state: SheetState, events: Iterable[dict[str, Any]]) -> list[str]:
+    """One sentence per event worth telling, names as the sheet has them now."""
+    lines = []
+    for event in events:
+        narrator = _NARRATORS.get(str(event.get("type")))
+        line = narrator(state, event) if narrator is not None else None
+        if line:
+            lines.append(line)
+    return lines
+
+
+# -- the message ------------------------------------------------------------------------------------------------
+
+
+def render_sheet(ctx: Ctx) -> View:
+    """The sheet's message: picture, facts as text, what just happened, and the controls for now."""
+    state = ctx.state
+    p = progress(state)
+    embed = discord.Embed(
+        title=f"Vices & Vengeance · game {len(state.history) + 1} · round {p.round}",
+        description=alt_text(state, escape_name),
+        colour=_colour(state, p),
+    )
+    news = narrate(state, ctx.events)[-NEWS_LINES:]
+    if news:
+        embed.add_field(name="Just now", value=clip("\n".join(news))[:1024], inline=False)
+    embed.set_image(url=f"attachment://{FILENAME}")
+    writes = "everyone listed scores their own turn" if state.settings.self_scoring else "only the keeper writes"
+    embed.set_footer(text=f"Keeper: {state.keeper_name} · {writes}. /vv help for the commands.")
+    return View(
+        embeds=[embed],
+        rows=[] if ctx.over else controls(ctx, state, p),
+        content=_headline(state, p),
+        pictures=[Picture(FILENAME, partial(draw_sheet, state))],
+    )
+
+
+def _colour(state: SheetState, p: Progress) -> discord.Colour:
+    if p.up is not None:
+        return discord.Colour.from_rgb(*SIN_BY_NAME[p.up].rgb)
+    return discord.Colour.gold() if p.winner is not None else discord.Colour.orange()
+
+
+def _headline(state: SheetState, p: Progress) -> str:
+    """The line under the status line: who is up (their mention, which never pings on an edited sheet)."""
+    if p.up is not None:
+        row = row_of(state, p.up)
+        member = f" (<@{row.member}>)" if row.member is not None else ""
+        last = " · finish the round" if p.phase is Phase.FINISHING else ""
+        return f"🎲 {player(state, p.up)}{member} to play, round {p.round}{last}."
+    if p.roller is not None:
+        return f"⚔️ Tie-break {p.tiebreak_round}: {player(state, p.roller)} picks a Mythical pair."
+    assert p.winner is not None
+    return f"🏆 {player(state, p.winner)} wins! A new game seats them last."
+
+
+def controls(ctx: Ctx, state: SheetState, p: Progress) -> list[Row]:
+    """At most five rows: the main action and undo/redo, then the menus that fit the moment."""
+    undo: Row = [ctx.core_button("Undo", "undo", emoji="↩️"), ctx.core_button("Redo", "redo", emoji="↪️")]
+    rows: list[Row] = []
+    if p.up is not None:
+        up = row_of(state, p.up)
+        score = ctx.ui_button(f"Score for {up.name}", "score", up.sin, style=discord.ButtonStyle.primary, emoji="✏️")
+        rows += [[score, *undo], [sins_menu(ctx, state)]]
+    elif p.roller is not None:
+        roller = row_of(state, p.roller)
+        rolls: Row = [ctx.button(PAIR_TITLES[pair], TieBreak(row=roller.sin, pair=pair), emoji="🎲") for pair in PAIRS]
+        entered = [discord.SelectOption(label=f"{PAIR_TITLES[pair]}: enter the dice", value=pair) for pair in PAIRS]
+        rows += [rolls, [ui_select(ctx, "dice", entered, f"{roller.name} rolled physical dice? Enter them")], undo]
+    else:
+        assert p.winner is not None
+        winner = row_of(state, p.winner)
+        again = ctx.button(
+            f"New game ({winner.name} sits last)", NewGame(), style=discord.ButtonStyle.success, emoji="🔁"
+        )
+        rows.append([again, *undo])
+    rows.append([edit_menu(ctx, state)])
+    if p.up is not None and not any(r.scores for r in state.rows):
+        rows.append([order_menu(ctx, state)])
+    return rows
+
+
+def ui_select(ctx: Ctx, key: str, options: list[discord.SelectOption], placeholder: str) -> discord.ui.Select[Any]:
+    """A select handled by the sheet's ``on_ui`` (``key``, the value picked)."""
+    return discord.ui.Select(
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, key), options=options, placeholder=placeholder[:150]
+    )
+
+
+def sins_menu(ctx: Ctx, state: SheetState) -> discord.ui.Select[Any]:
+    """Where each Sin is now, and the Sloth Nemesis die: picking one asks where it went (or turns the die)."""
+    options = [
+        discord.SelectOption(
+            label=sin, value=sin, description=f"Now {where(state, state.sins[sin])}"[:100], emoji=_SIN_EMOJI[sin]
+        )
+        for sin in SIN_NAMES
+    ]
+    if any(r.sin == "Sloth" for r in state.rows):
+        turn = "put back in play" if state.sloth_removed else "remove from play"
+        now = "removed" if state.sloth_removed else "in play"
+        options.append(
+            discord.SelectOption(label=f"Sloth Nemesis die: {turn}", value=SLOTH_DIE, description=f"Now {now}")
+        )
+    return ui_select(ctx, "sin", options, "A Sin moved? Record where it is now")
+
+
+def edit_menu(ctx: Ctx, state: SheetState) -> discord.ui.Select[Any]:
+    """Correct a past score (until a tie-break roll is in) or rename a player."""
+    options = []
+    for row in state.rows:
+        if row.scores and not state.tiebreak:
+            last = f"Round {len(row.scores)}: {row.scores[-1]}, total {sum(row.scores)}"
+            options.append(
+                discord.SelectOption(label=f"Correct {row.name}'s score", value=f"fix:{row.sin}", description=last)
+            )
+    options += [discord.SelectOption(label=f"Rename {row.name}", value=f"name:{row.sin}") for row in state.rows]
+    return ui_select(ctx, "edit", options, "Correct a score or a name")
+
+
+def order_menu(ctx: Ctx, state: SheetState) -> discord.ui.Select[Any]:
+    """Before the first score: move a player one seat up or down."""
+    last = len(state.rows) - 1
+    choices = []
+    for seat, row in enumerate(state.rows):
+        if seat > 0:
+            choices.append(Choice(f"Move {row.name} up", Reorder(row=row.sin, dir="up"), emoji="⬆️"))
+        if seat < last:
+            choices.append(Choice(f"Move {row.name} down", Reorder(row=row.sin, dir="down"), emoji="⬇️"))
+    return ctx.select(choices, placeholder="Change the seat order (until the first score)")
+
+
+def destinations(state: SheetState, sin: str) -> list[discord.SelectOption]:
+    """Where ``sin`` can go from where it is: a player, the reserves, out of play."""
+    options = [discord.SelectOption(label=f"With {row.name}"[:100], value=row.sin) for row in state.rows]
+    options += [
+        discord.SelectOption(label="In the reserves", value=RESERVES),
+        discord.SelectOption(label="Out of play (destroyed by Wrath)", value=OUT_OF_PLAY),
+    ]
+    here = state.sins[sin]  # type: ignore[index]
+    return [o for o in options if o.value != here]
+
+
+def pair_dice(pair: PairKey) -> tuple[str, str]:
+    """The two dice of a Mythical pair, as players call them."""
+    first, second = PAIRS[pair]
+    return die_name(first), die_name(second)
+
+
+_SIN_EMOJI = {
+    "Wrath": "🟥",
+    "Sloth": "🟦",
+    "Pride": "🟪",
+    "Lust": "🔵",
+    "Greed": "🟨",
+    "Gluttony": "🟧",
+    "Envy": "🟩",
+}
