@@ -14,7 +14,8 @@ the channels it is given (each such scenario gets its own channels).
 
 Scenarios: ``ping`` (baseline), ``roll`` (/roll 4d6kh3), ``core`` (a persisted move in a live game of the core's
 test game: load, lock, apply, commit, new board, answer), ``crowns`` (a click on a live Dice of Crowns game),
-``command`` (a persisted slash-command action on a campaign-like session, the core's ledger test game).
+``command`` (a persisted slash-command action on a campaign-like session, the core's ledger test game),
+``sheet`` (a score entered on a V&V scoresheet, its picture redrawn: ``bench/scenarios_sheet.py``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from pathlib import Path
 # Run as a script from anywhere: the bot and the fake are imported from the repository.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import scenarios_sheet
 from bot.app import TabletopBot
 from bot.endpoint import use_api_base
 from bot.settings import Settings
@@ -49,7 +51,15 @@ PREPARE: dict[str, Prepare] = {}
 BASELINE = "ping"
 DISCORD_DEADLINE_S = 3.0
 # The core's test game lives in tests/; the benchmark loads it beside the real cogs.
-EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns", "tests.testgame.cog", "tests.testgame.ledger_cog")
+EXTENSIONS = (
+    "cogs.meta",
+    "cogs.game",
+    "cogs.dice",
+    "cogs.crowns",
+    "cogs.vices",
+    "tests.testgame.cog",
+    "tests.testgame.ledger_cog",
+)
 USER_MENTION = re.compile(r"<@(\d+)>")
 
 
@@ -133,6 +143,9 @@ async def prepare_ledger(fake: FakeDiscord, channels: list[Channel]) -> None:
 async def command(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A persisted slash-command action on a campaign-like session: it edits a record, and its sheet is redrawn."""
     return await fake.slash(channel, fake.members[1], "ledger add", options={"amount": 1})
+
+
+scenario("sheet", prepare=scenarios_sheet.prepare)(scenarios_sheet.score_entry)
 
 
 @dataclass

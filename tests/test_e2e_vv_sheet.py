@@ -82,8 +82,7 @@ async def test_a_whole_sheet_from_the_first_score_to_the_next_game(fake: FakeDis
     await (await fake.click(the_sheet(fake, channel), "Undo", alice)).message()
     await enter(bot, fake, channel, bob, 8)
     fix = await pick(fake, the_sheet(fake, channel), "Correct a score", "Correct Jordan's score", alice)
-    corrected = await fake.submit_modal(fix, {"round": "2", "value": "17"})
-    await corrected.response()
+    await (await fake.submit_modal(fix, {"round": "2", "value": "17"})).response()
     assert (await state_of(bot, channel)).rows[0].scores == (14, 17)
     # Casey's turn: Greed goes to Carol (a menu, then where to), and the Sloth Nemesis die leaves play.
     ask = await (await pick(fake, the_sheet(fake, channel), "A Sin moved?", "Greed", alice)).message()
@@ -131,6 +130,7 @@ async def test_a_whole_sheet_from_the_first_score_to_the_next_game(fake: FakeDis
         fake, the_sheet(fake, channel), "Casey rolled physical dice?", "Silver Bullet & Werewolf: enter the dice", alice
     )
     await (await fake.submit_modal(casey, {"a": "4", "b": "5"})).response()
+    await bot.settled()
     sheet = the_sheet(fake, channel)
     assert "Tie-break 2" in sheet.content and "Tie-break 2 between Jordan, Bob" in sheet.embeds[0]["description"]
     await (await fake.click(sheet, "David & Goliath", alice)).message()

@@ -369,7 +369,10 @@ class SheetSpec(GameSpec[SheetState]):
             data = {"type": "tiebreak", "row": row, "pair": pair, "dice": [fields.get("a", ""), fields.get("b", "")]}
         else:
             raise UserError("That form is no longer in use.")
-        await write(self.bot, session, actor, parse(data), origin=reply)
+        await write(self.bot, session, actor, parse(data))
+        # The form closes as soon as the entry is committed; the sheet's message is redrawn (its picture in a
+        # thread) after that, so a busy moment for pictures never makes a form wait.
+        await reply.ack()
 
     async def _open_score(self, reply: Reply, session: Session, state: SheetState, actor: Actor, sin: str) -> None:
         action = parse({"type": "score", "row": sin, "value": 0})
@@ -472,6 +475,7 @@ class NewSheetForm(discord.ui.Modal):
         self.settings = settings
         self.players: discord.ui.TextInput[NewSheetForm] = discord.ui.TextInput(
             label="Players in seat order, each with their Sin",
+            custom_id="players",
             style=discord.TextStyle.paragraph,
             placeholder=EXAMPLE.replace(", ", "\n"),
             default="\n".join(f"{m.display_name}: " for m in members) or None,
