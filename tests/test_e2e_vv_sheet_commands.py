@@ -88,20 +88,20 @@ async def test_commands_with_players_offered_as_you_type(fake: FakeDiscord, make
     channel = fake.channels[0]
     bot = await sheet_bot(make_bot)
     await new_sheet(fake, channel, alice, member1=bob, member2=carol)
-    offered = await fake.autocomplete(channel, alice, "vv score", "player", {"points": 5})
+    offered = await (await fake.autocomplete(channel, alice, "vv score", "player", {"points": 5})).choices()
     assert offered == [
         {"name": "Jordan (Wrath) · up now", "value": "Wrath"},
         {"name": "Bob (Sloth)", "value": "Sloth"},
         {"name": "Casey (Greed)", "value": "Greed"},
         {"name": "Carol (Pride)", "value": "Pride"},
     ]
-    assert await fake.autocomplete(channel, alice, "vv correct", "player", {"player": "ca"}) == [
+    assert await (await fake.autocomplete(channel, alice, "vv correct", "player", {"player": "ca"})).choices() == [
         {"name": "Casey (Greed)", "value": "Greed"},
         {"name": "Carol (Pride)", "value": "Pride"},
     ]
-    places = await fake.autocomplete(channel, alice, "vv sin", "to", {"sin": "Greed", "to": "reser"})
+    places = await (await fake.autocomplete(channel, alice, "vv sin", "to", {"sin": "Greed", "to": "reser"})).choices()
     assert places == [{"name": "In the reserves", "value": "reserves"}]
-    elsewhere = await fake.autocomplete(fake.channels[3], alice, "vv score", "player", {"player": ""})
+    elsewhere = await (await fake.autocomplete(fake.channels[3], alice, "vv score", "player", {"player": ""})).choices()
     assert elsewhere == []
 
     wrong = await (await fake.slash(channel, alice, "vv score", options={"points": 5, "player": "Greed"})).message()

@@ -502,9 +502,9 @@ END_CHOICES = [
     app_commands.Choice(name="finish the round (default)", value="finish_round"),
     app_commands.Choice(name="everyone else plays once more", value="one_more_each"),
 ]
-SIN_CHOICES = [app_commands.Choice(name=f"{s.name} ({s.colour})", value=s.name) for s in SINS]
+SIN_CHOICES = [app_commands.Choice(name=s.name, value=s.name) for s in SINS]
 PAIR_CHOICES = [app_commands.Choice(name=title, value=key) for key, title in PAIR_TITLES.items()]
-MEMBER_HELP = "A member at the table: linked to the player with their name (they can then score their own turn)"
+MEMBER_HELP = "A member playing (linked to the player with their name)"
 
 
 if TYPE_CHECKING:
@@ -520,19 +520,18 @@ class SheetCommands(_Mixin):
 
     @app_commands.command(name="sheet", description="A scoresheet for a table rolling physical dice.", extras=PUBLIC)
     @app_commands.describe(
-        players="Seat order, each with their Sin: Jordan: Wrath, Taylor: Sloth, … (leave out to use a form)",
+        players="Seat order with Sins: Jordan: Wrath, Taylor: Sloth, … (or leave out for a form)",
         member1=MEMBER_HELP,
         member2=MEMBER_HELP,
         member3=MEMBER_HELP,
         member4=MEMBER_HELP,
         member5=MEMBER_HELP,
         member6=MEMBER_HELP,
-        self_scoring="Everyone listed scores their own turn (default: only you, the keeper, write)",
-        end="What happens after someone reaches 70",
-        house="Allow 2 to 7 players (house rule; the game says 3 to 6)",
+        self_scoring="Members listed score their own turns (default: only you, the keeper)",
+        end="After someone reaches 70",
+        house="Allow 2 to 7 players (house rule)",
     )
     @app_commands.choices(end=END_CHOICES)
-    @app_commands.guild_only()
     async def sheet(
         self,
         interaction: discord.Interaction,
@@ -549,6 +548,8 @@ class SheetCommands(_Mixin):
     ) -> None:
         """Start a sheet in this channel, kept by you: at once with ``players``, else through a form."""
         reply = Reply.of(interaction)
+        if interaction.guild_id is None:
+            raise UserError("A scoresheet lives in a server channel: use `/vv sheet` there.")
         check_channel(interaction)
         if await self.bot.service.live_table(interaction.channel_id or 0) is not None:
             raise ChannelBusy("This channel already has a game or a sheet: `/game status` shows it.")
@@ -564,9 +565,8 @@ class SheetCommands(_Mixin):
             return
         await start_sheet(self.bot, interaction, reply, players, members, settings)
 
-    @app_commands.command(name="score", description="Write the turn score of whoever is up on this channel's sheet.")
-    @app_commands.describe(points="Points this turn (0 or more)", player="Whose turn (default: whoever is up)")
-    @app_commands.guild_only()
+    @app_commands.command(name="score", description="Write the turn score of whoever is up.")
+    @app_commands.describe(points="Points this turn", player="Whose turn (default: whoever is up)")
     async def score(
         self, interaction: discord.Interaction, points: app_commands.Range[int, 0, 300], player: str | None = None
     ) -> None:
@@ -575,9 +575,8 @@ class SheetCommands(_Mixin):
         row = resolve_row(state, player) if player else up_row(state)
         await self._write(interaction, session, EnterScore(row=row, value=points))
 
-    @app_commands.command(name="correct", description="Correct a past turn score on this channel's sheet.")
-    @app_commands.describe(player="Whose score", round="Which round", points="The right score (0 or more)")
-    @app_commands.guild_only()
+    @app_commands.command(name="correct", description="Correct a past turn score.")
+    @app_commands.describe(player="Whose score", round="Which round", points="The right score")
     async def correct(
         self,
         interaction: discord.Interaction,
@@ -589,9 +588,8 @@ class SheetCommands(_Mixin):
         session, state = await live_sheet(self.bot, interaction.channel_id)
         await self._write(interaction, session, Correct(row=resolve_row(state, player), round=round, value=points))
 
-    @app_commands.command(name="rename", description="Correct a player's name on this channel's sheet.")
+    @app_commands.command(name="rename", description="Correct a player's name.")
     @app_commands.describe(player="Who", name="Their name")
-    @app_commands.guild_only()
     async def rename(
         self, interaction: discord.Interaction, player: str, name: app_commands.Range[str, 1, NAME_MAX]
     ) -> None:
@@ -600,26 +598,23 @@ class SheetCommands(_Mixin):
         action = parse({"type": "rename", "row": resolve_row(state, player), "name": name})
         await self._write(interaction, session, action)
 
-    @app_commands.command(name="sin", description="Record where a Sin is now: a player, the reserves, or out of play.")
+    @app_commands.command(name="sin", description="Record where a Sin is now.")
     @app_commands.describe(sin="Which Sin", to="Where it is now")
     @app_commands.choices(sin=SIN_CHOICES)
-    @app_commands.guild_only()
     async def sin(self, interaction: discord.Interaction, sin: str, to: str) -> None:
         """A Sin moved (Greed, Lust, Envy, Gluttony) or was destroyed (Wrath)."""
         session, state = await live_sheet(self.bot, interaction.channel_id)
         await self._write(interaction, session, parse({"type": "sin", "sin": sin, "to": resolve_place(state, to)}))
 
     @app_commands.command(name="sloth", description="Record whether the Sloth Nemesis die is out of play.")
-    @app_commands.describe(removed="True: removed from play; False: back in play")
-    @app_commands.guild_only()
+    @app_commands.describe(removed="Removed from play (or back in play)")
     async def sloth(self, interaction: discord.Interaction, removed: bool) -> None:
         """Sloth's effect removes its Nemesis die for the rest of the game."""
         session, _ = await live_sheet(self.bot, interaction.channel_id)
         await self._write(interaction, session, SetSloth(removed=removed))
 
-    @app_commands.command(name="keeper", description="Hand this channel's sheet over to another member to keep.")
+    @app_commands.command(name="keeper", description="Hand the sheet over to another keeper.")
     @app_commands.describe(member="The new keeper")
-    @app_commands.guild_only()
     async def keeper(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """The keeper (or someone with Manage Server) hands the sheet over."""
         if member.bot:
@@ -628,10 +623,9 @@ class SheetCommands(_Mixin):
         name = member.display_name[:NAME_MAX]
         await self._write(interaction, session, parse({"type": "keeper", "to": str(member.id), "name": name}))
 
-    @app_commands.command(name="tiebreak", description="The next tie-break roll: the bot rolls, or enter your dice.")
-    @app_commands.describe(pair="The Mythical pair", dice="Your physical dice, e.g. 3,5 (leave out and the bot rolls)")
+    @app_commands.command(name="tiebreak", description="The next tie-break roll: the bot rolls, or give your dice.")
+    @app_commands.describe(pair="The Mythical pair", dice="Your dice, e.g. 3,5 (leave out: the bot rolls)")
     @app_commands.choices(pair=PAIR_CHOICES)
-    @app_commands.guild_only()
     async def tiebreak(self, interaction: discord.Interaction, pair: str, dice: str | None = None) -> None:
         """One contender's roll of a Mythical pair (seat order)."""
         session, state = await live_sheet(self.bot, interaction.channel_id)
@@ -647,8 +641,7 @@ class SheetCommands(_Mixin):
             data["dice"] = values
         await self._write(interaction, session, parse(data))
 
-    @app_commands.command(name="show", description="Post this channel's scoresheet again, below.", extras=PUBLIC)
-    @app_commands.guild_only()
+    @app_commands.command(name="show", description="Post the sheet again, below.", extras=PUBLIC)
     async def show(self, interaction: discord.Interaction) -> None:
         """People on the sheet get it posted again (the old message points here); anyone else a private copy."""
         reply = Reply.of(interaction)
@@ -660,8 +653,8 @@ class SheetCommands(_Mixin):
             viewer = contract.Viewer(str(actor.user_id), roles_of(session, actor))
             await self.bot.publisher.send_private(reply, session, viewer)
 
-    @app_commands.command(name="calc", description="Add up dice the V&V way: d12:8 d8:3 pair:3,5 penalty:2,2,5")
-    @app_commands.describe(dice="Terms like d12:8 d8:3 pair:3,5 penalty:2,2,5 d20:17 (see /vv help)")
+    @app_commands.command(name="calc", description="Add up dice the V&V way.")
+    @app_commands.describe(dice="e.g. d12:8 d8:3 pair:3,5 penalty:2,2,5 d20:17 (see /vv help)")
     async def calc(self, interaction: discord.Interaction, dice: app_commands.Range[str, 1, 300]) -> None:
         """Each part's points and the total, privately."""
         reply = Reply.of(interaction)
@@ -675,12 +668,12 @@ class SheetCommands(_Mixin):
             raise InvalidInput(str(exc)) from None
         await reply.send(clip(f"🧮 **{result.total}**\n{result.render()}"), ephemeral=True)
 
-    @app_commands.command(name="sins", description="What each Sin does, in the order the effects resolve.")
+    @app_commands.command(name="sins", description="What each Sin does, in precedence order.")
     async def sins(self, interaction: discord.Interaction) -> None:
         """The Sin reference card, privately."""
         await Reply.of(interaction).send(embed=sins_embed(), ephemeral=True)
 
-    @app_commands.command(name="help", description="Vices & Vengeance: the commands, the calculator and the sheet.")
+    @app_commands.command(name="help", description="Every /vv command, and the calculator.")
     async def help(self, interaction: discord.Interaction) -> None:
         """Both ways to play and every command, privately."""
         table = any(kind == TABLE_KIND or spec.command == "vv" for kind, spec in self.bot.specs.items())
