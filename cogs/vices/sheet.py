@@ -112,7 +112,10 @@ def parse_players(text: str) -> list[tuple[str, SinName]]:
         name = " ".join(match["name"].split()).lstrip("@").strip() if match else ""
         if match is None or not name:
             raise InvalidInput(f"`{_short(entry)}`: give a name and their Sin, e.g. `Jordan: Wrath`.")
-        players.append((name, sin_called(match["sin"])))
+        try:
+            players.append((name, sin_called(match["sin"])))
+        except InvalidInput as exc:
+            raise InvalidInput(f"`{_short(entry)}`: {exc.text}") from None
     return players
 
 
@@ -225,7 +228,7 @@ def check_may(session: Session, state: SheetState, actor: Actor, action: SheetAc
         raise NotPermitted(exc.reason) from None
 
 
-def may_write(state: SheetState, actor: Actor) -> bool:
+def on_sheet(state: SheetState, actor: Actor) -> bool:
     """The keeper, or a member listed on the sheet."""
     return str(actor.user_id) == state.keeper or any(r.member == str(actor.user_id) for r in state.rows)
 
@@ -235,7 +238,7 @@ async def write(bot: TabletopBot, session: Session, actor: Actor, action: SheetA
     return await bot.service.act(session.id, actor, action, origin=origin)
 
 
-def done_text(session: Session, applied: Applied) -> str:
+def done_text(applied: Applied) -> str:
     """What a command wrote, as the sheet tells it, with a link to the sheet."""
     state = cast(SheetState, applied.state)
     lines = narrate(state, applied.events) or ["Done."]
@@ -265,7 +268,10 @@ def form(
     return modal
 
 
-def _input(label: str, key: str, *, default: str | None = None, placeholder: str | None = None, max_length: int = 6):
+def _input(
+    label: str, key: str, *, default: str | None = None, placeholder: str | None = None, max_length: int = 6
+) -> discord.ui.TextInput[Any]:
+    """One required line of a form; its ``key`` is the field it fills in."""
     return discord.ui.TextInput(
         label=label[:45],
         custom_id=key,
@@ -348,7 +354,7 @@ class SheetSpec(GameSpec[SheetState]):
             await self._sins_menu(reply, session, state, actor, picked)
         elif key == "to":
             applied = await write(self.bot, session, actor, parse({"type": "sin", "sin": arg, "to": picked}))
-            await reply.update(content=done_text(session, applied), view=None)
+            await reply.update(content=done_text(applied), view=None)
         elif key == "dice":
             await self._open_dice(reply, session, state, actor, picked)
         else:
@@ -430,7 +436,7 @@ class SheetSpec(GameSpec[SheetState]):
         check_may(session, state, actor, action)
         assert isinstance(action, TieBreak)
         first, second = pair_dice(action.pair)
-        inputs = [_input(first, "a", placeholder="1 to 6", max_length=1), _input(second, "b", placeholder="1 to 6")]
+        inputs = [_input(die, key, placeholder="1 to 6", max_length=2) for die, key in ((first, "a"), (second, "b"))]
         title = f"{row_of(state, roller).name}: {PAIR_TITLES[action.pair]}"
         await reply.modal(form(session, "tb", f"{roller}.{action.pair}", title, inputs))
 
@@ -461,7 +467,7 @@ def check_channel(interaction: discord.Interaction) -> None:
     if not interaction.app_permissions.attach_files:
         missing.append("Attach Files")
     if missing:
-        raise NotPermitted(f"I need these permissions in this channel to keep a sheet: {', '.join(missing)}.")
+        raise UserError(f"I need these permissions in this channel to keep a sheet: {', '.join(missing)}.")
 
 
 class NewSheetForm(discord.ui.Modal):
@@ -647,7 +653,7 @@ class SheetCommands(_Mixin):
         reply = Reply.of(interaction)
         session, state = await live_sheet(self.bot, interaction.channel_id)
         actor = actor_of(interaction)
-        if may_write(state, actor):
+        if on_sheet(state, actor):
             await self.bot.publisher.post_view(session, MAIN_VIEW, reply)
         else:
             viewer = contract.Viewer(str(actor.user_id), roles_of(session, actor))
@@ -715,7 +721,7 @@ class SheetCommands(_Mixin):
     async def _write(self, interaction: discord.Interaction, session: Session, action: SheetAction) -> None:
         reply = Reply.of(interaction)
         applied = await write(self.bot, session, actor_of(interaction), action)
-        await reply.send(done_text(session, applied), ephemeral=True)
+        await reply.send(done_text(applied), ephemeral=True)
 
 
 # -- reference cards ----------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -24,8 +24,18 @@ from bot.names import escape_name
 from bot.spec import Choice, Picture, View, ViewContext
 from cogs.vices.picture import alt_text, draw_sheet
 from rules.vices.sheet_actions import NewGame, Reorder, TieBreak
-from rules.vices.sheet_data import EXACT_TARGET, PAIR_TITLES, PAIRS, SIN_BY_NAME, SIN_NAMES, PairKey
-from rules.vices.sheet_state import OUT_OF_PLAY, RESERVES, Phase, Progress, SheetState, progress, row_of, where
+from rules.vices.sheet_data import EXACT_TARGET, PAIR_TITLES, PAIRS, SIN_BY_NAME, SIN_NAMES, PairKey, SinName
+from rules.vices.sheet_state import (
+    OUT_OF_PLAY,
+    RESERVES,
+    Phase,
+    Place,
+    Progress,
+    SheetState,
+    progress,
+    row_of,
+    where,
+)
 
 FILENAME = "vv-sheet.png"
 NEWS_LINES = 4
@@ -52,7 +62,7 @@ def player(state: SheetState, sin: str) -> str:
 def place(state: SheetState, where_to: str) -> str:
     """Where a Sin is, in words: ``with **Casey**``, ``in the reserves``, ``out of play``."""
     if where_to in (RESERVES, OUT_OF_PLAY) or any(r.sin == where_to for r in state.rows):
-        return where(state, where_to, lambda name: f"**{escape_name(name)}**")  # type: ignore[arg-type]
+        return where(state, cast(Place, where_to), lambda name: f"**{escape_name(name)}**")
     return where_to
 
 
@@ -145,7 +155,7 @@ def render_sheet(ctx: Ctx) -> View:
     embed = discord.Embed(
         title=f"Vices & Vengeance · game {len(state.history) + 1} · round {p.round}",
         description=alt_text(state, escape_name),
-        colour=_colour(state, p),
+        colour=_colour(p),
     )
     news = narrate(state, ctx.events)[-NEWS_LINES:]
     if news:
@@ -161,7 +171,7 @@ def render_sheet(ctx: Ctx) -> View:
     )
 
 
-def _colour(state: SheetState, p: Progress) -> discord.Colour:
+def _colour(p: Progress) -> discord.Colour:
     if p.up is not None:
         return discord.Colour.from_rgb(*SIN_BY_NAME[p.up].rgb)
     return discord.Colour.gold() if p.winner is not None else discord.Colour.orange()
@@ -262,7 +272,7 @@ def destinations(state: SheetState, sin: str) -> list[discord.SelectOption]:
         discord.SelectOption(label="In the reserves", value=RESERVES),
         discord.SelectOption(label="Out of play (destroyed by Wrath)", value=OUT_OF_PLAY),
     ]
-    here = state.sins[sin]  # type: ignore[index]
+    here = state.sins[cast(SinName, sin)]
     return [o for o in options if o.value != here]
 
 
