@@ -32,6 +32,7 @@ from bot.clock import Clock
 from bot.errors import StaleBoard
 from bot.models import MAIN_VIEW, Applied, Board, Deadline, Scope, Session, Status
 from bot.names import escape_name
+from bot.pictures import PictureWorker
 from bot.replies import Reply
 from bot.service import TIMED_OUT, Service
 from bot.spec import GameSpec, ViewContext
@@ -97,6 +98,7 @@ class Publisher:
         self._retries: dict[int, asyncio.TimerHandle] = {}
         self._failures: defaultdict[int, int] = defaultdict(int)
         self._news: dict[int, deque[tuple[int, list[dict[str, Any]]]]] = {}
+        self.pictures = PictureWorker()
         self.closing = False
 
     # -- requests ------------------------------------------------------------------------------
@@ -136,6 +138,7 @@ class Publisher:
         workers = list(self._workers.values())
         if workers:
             await asyncio.wait(workers, timeout=timeout)
+        await asyncio.to_thread(self.pictures.close)
 
     async def idle(self) -> None:
         """Wait until nothing is being drawn."""
@@ -358,7 +361,7 @@ class Publisher:
         drawn = spec.render(ctx)
         files = []
         for picture in drawn.pictures:
-            data = await asyncio.to_thread(picture.draw)
+            data = await self.pictures.draw(picture.draw)
             files.append(discord.File(io.BytesIO(data), filename=picture.filename))
         main = ctx.view == MAIN_VIEW
         notes = _notes(session, ctx.events) if main else []

@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import multiprocessing
-import multiprocessing.connection
-import os
-import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 
+from bot.processes import process_pool
 from rules.dice import DiceSource, SystemDice
 from rules.roll.engine import evaluate, is_light, roll
 from rules.roll.errors import RollError
@@ -133,26 +130,5 @@ class RollWorker:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            # forkserver: workers fork from a clean helper process, not from this one with its threads.
-            context = multiprocessing.get_context("forkserver")
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=_exit_with_parent
-            )
+            self._executor = process_pool(self.workers)
         return self._executor
-
-
-def _exit_with_parent() -> None:
-    """Worker initializer: end this worker when the bot's process ends, even if it was killed outright.
-
-    A pool shut down normally stops its workers, but after a SIGKILL or a crash they would wait for work
-    forever. The parent's sentinel becomes readable the moment the parent is gone.
-    """
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch() -> None:
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()

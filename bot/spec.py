@@ -28,7 +28,11 @@ ANY_ACTION = "*"
 
 @dataclass(frozen=True)
 class Picture:
-    """An image attached to a view, drawn off the event loop when the view is published."""
+    """An image attached to a view, drawn in a worker process when the view is published.
+
+    ``draw`` must be picklable: a module-level function with its arguments bound
+    (``functools.partial(draw_sheet, state)``), not a lambda or a closure.
+    """
 
     filename: str
     draw: Callable[[], bytes]
