@@ -67,3 +67,18 @@ async def new_troupe(
     opened = await fake.slash(channel, member, "vic troupe new", options={"asset": asset})
     sent = await fill_form(fake, opened, captain, traits, troupe=troupe, concept=concept)
     return await sent.message()
+
+
+def option_value(message: Message, label: str) -> tuple[str, str]:
+    """(select custom_id, option value) of the select option labelled ``label`` on ``message``."""
+    for select in message.selects:
+        for option in select.get("options", []):
+            if option["label"] == label:
+                return select["custom_id"], option["value"]
+    raise LookupError(f"no option {label!r} on message {message.id}: {[s.get('options') for s in message.selects]}")
+
+
+async def pick(fake: FakeDiscord, message: Message, label: str, member: Member) -> Message:
+    """``member`` picks the option ``label`` in a select of ``message``; the answer."""
+    custom_id, value = option_value(message, label)
+    return await (await fake.select(message, custom_id, [value], member)).message()

@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.models import MAIN_VIEW
+from bot.models import MAIN_VIEW, VIEW_RECORDS_JOIN
 from bot.names import escape_name
 from bot.spec import Choice, View, ViewContext
 from cogs.viciousness.spec import VIEWS
@@ -123,9 +123,9 @@ def render_company(ctx: ViewContext[CampaignState]) -> View:
     turn = ctx.state.turn
     buttons: list[discord.ui.Item[Any]] = [ctx.ui_button("My troupe", "me", emoji="🗡️")]
     if turn.running:
-        buttons.append(ctx.button(f"End turn {turn.number}", TurnEnd(), emoji="⏹️"))
+        buttons.append(ctx.button(f"End turn {turn.number}", TurnEnd(), emoji="⏹️", record="turn"))
     else:
-        buttons.append(ctx.button(f"Start turn {turn.number + 1}", TurnStart(), emoji="▶️"))
+        buttons.append(ctx.button(f"Start turn {turn.number + 1}", TurnStart(), emoji="▶️", record="turn"))
     buttons.append(ctx.ui_button("Log", "log", emoji="📜"))
     return View(embeds=[company_embed(ctx.state)], rows=[buttons])
 
@@ -136,14 +136,19 @@ VIEWS[MAIN_VIEW] = render_company
 # -- a troupe ------------------------------------------------------------------------------------------
 
 
-def troupe_view(owner: str) -> str:
-    """The view (and record) key of a troupe's sheet."""
+def troupe_record(owner: str) -> str:
+    """The record key of a troupe."""
     return f"troupe:{owner}"
 
 
+def troupe_view(owner: str) -> str:
+    """The view key of a troupe's sheet: it follows the troupe and the turn (which offers this turn's actions)."""
+    return f"{troupe_record(owner)}{VIEW_RECORDS_JOIN}turn"
+
+
 def owner_in(view: str) -> str:
-    """The owner a ``troupe:<owner>`` view key names."""
-    return view.partition(":")[2]
+    """The owner a troupe's view key names."""
+    return view.partition(":")[2].partition(VIEW_RECORDS_JOIN)[0]
 
 
 def contacts_text(pc: PC, *, notes: int = 0) -> str:
@@ -226,7 +231,7 @@ def render_troupe(ctx: ViewContext[CampaignState]) -> View:
     if may_edit(ctx, owner) and not troupe.dissolved:
         choices = turn_choices(troupe, ctx.state)
         if choices:
-            rows.append([ctx.select(choices, placeholder="This turn's action…", record=ctx.view)])
+            rows.append([ctx.select(choices, placeholder="This turn's action…", record=troupe_record(owner))])
         buttons: list[discord.ui.Item[Any]] = []
         if troupe.original_minions < troupe.minion_places:
             buttons.append(ctx.ui_button("Add a minion", "npform", owner, emoji="➕"))
