@@ -26,6 +26,7 @@ DESCRIPTION = 4096
 TITLE = 256
 SHEET_BUDGET = 5800
 """What a sheet's embed may hold, a little under Discord's 6,000 for the footer and rounding."""
+PC_NAME_ON_COMPANY = 40
 KIND_MARKS = {"knowledge": "💡", "magic": "✨"}
 
 
@@ -82,11 +83,11 @@ def trait_label(name: str) -> str:
 
 
 def pc_line(pc: PC, state: CampaignState) -> str:
-    """One line for the company sheet: name, role, traits, status."""
+    """One line for the company sheet: name (cut short), role, traits, status."""
     role = "★ " if pc.role == "captain" else ""
     traits = ", ".join(trait_label(t.name) for t in pc.traits)
     status = pc_status(pc, state)
-    return f"{role}**{escape_name(pc.name)}**: {traits}" + (f" · {status}" if status else "")
+    return f"{role}**{cut(escape_name(pc.name), PC_NAME_ON_COMPANY)}**: {traits}" + (f" · {status}" if status else "")
 
 
 def troupe_field(troupe: Troupe, state: CampaignState) -> tuple[str, str]:
@@ -166,39 +167,40 @@ def contacts_text(pc: PC, *, notes: int = 0) -> str:
     return "\n".join(lines)
 
 
-def pc_field(pc: PC, state: CampaignState) -> tuple[str, str]:
-    """A troupe sheet's field for one character: concept, traits, contacts, status."""
+def pc_field(pc: PC, state: CampaignState) -> tuple[str, str, str]:
+    """A troupe sheet's field for one character: (name, what must show — traits and status —, what may be cut —
+    the concept and contacts)."""
     role = "★ captain" if pc.role == "captain" else "minion"
     name = cut(f"{escape_name(pc.name)} · {role}", FIELD_NAME)
-    lines = [f"*{escape_name(pc.concept)}*"] if pc.concept else []
-    lines.append("Traits: " + ", ".join(trait_label(t.name) for t in pc.traits))
-    contacts = contacts_text(pc)
-    if contacts:
-        lines.append(contacts)
     status = pc_status(pc, state)
-    if status:
-        lines.append(status)
-    return name, "\n".join(lines)
+    must = "Traits: " + ", ".join(trait_label(t.name) for t in pc.traits) + (f"\n{status}" if status else "")
+    extra = "\n".join(p for p in (f"📝 {escape_name(pc.concept)}" if pc.concept else "", contacts_text(pc)) if p)
+    return name, must, extra
 
 
 def troupe_embed(troupe: Troupe, state: CampaignState) -> discord.Embed:
-    """A troupe's sheet: its player, assets, henchmen, places and advancements, then each character."""
+    """A troupe's sheet: its player, places and advancements, assets and henchmen, then each character.
+
+    What must show (traits, conditions, whose troupe) is never cut; concepts, contacts, assets and henchmen
+    share what room is left, and ``Details`` shows them in full.
+    """
     title = cut(escape_name(troupe.name) + (" (dissolved)" if troupe.dissolved else ""), TITLE)
-    head = [f"Player: <@{troupe.owner}>"]
-    if troupe.assets:
-        head.append("**Assets:** " + "; ".join(escape_name(a) for a in troupe.assets))
-    if troupe.henchmen:
-        head.append("**Henchmen:** " + ", ".join(escape_name(h) for h in troupe.henchmen))
-    minions = troupe.original_minions
-    head.append(f"Minions: {minions} of {troupe.minion_places} places")
+    head = [f"Player: <@{troupe.owner}> · minions: {troupe.original_minions} of {troupe.minion_places} places"]
     if troupe.pending_advancements:
         head.append(f"⭐ {plural(troupe.pending_advancements, 'advancement')} to take (`/vic pc advance`)")
+    extras = []
+    if troupe.assets:
+        extras.append("**Assets:** " + "; ".join(escape_name(a) for a in troupe.assets))
+    if troupe.henchmen:
+        extras.append("**Henchmen:** " + ", ".join(escape_name(h) for h in troupe.henchmen))
     pcs = [pc_field(pc, state) for pc in troupe.pcs][:24]
-    used = len(title) + sum(len(n) for n, _ in pcs)
-    parts = fit(["\n".join(head)] + [v for _, v in pcs], SHEET_BUDGET - used)
-    embed = discord.Embed(title=title, description=cut(parts[0], DESCRIPTION))
-    for (name, _), value in zip(pcs, parts[1:], strict=True):
-        embed.add_field(name=name, value=cut(value, FIELD_VALUE) or "—", inline=False)
+    fixed = "\n".join(head)
+    used = len(title) + len(fixed) + sum(len(n) + len(m) + 2 for n, m, _ in pcs) + 2
+    room = [FIELD_VALUE - len(m) - 1 for _, m, _ in pcs]
+    parts = fit(["\n".join(extras)] + [cut(x, r) for (_, _, x), r in zip(pcs, room, strict=True)], SHEET_BUDGET - used)
+    embed = discord.Embed(title=title, description=cut("\n".join(p for p in (fixed, parts[0]) if p), DESCRIPTION))
+    for (name, must, _), extra in zip(pcs, parts[1:], strict=True):
+        embed.add_field(name=name, value=cut("\n".join(p for p in (must, extra) if p), FIELD_VALUE), inline=False)
     return embed
 
 
