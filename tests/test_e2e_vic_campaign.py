@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from tests.conftest import MakeBot
+from tests.core.clock import FakeClock
 from tests.fakediscord.server import FakeDiscord
-from tests.vic_e2e_support import campaign_state, vic_bot
+from tests.vic_e2e_support import EXTENSIONS, campaign_state, vic_bot
 
 
 async def test_a_new_campaign_posts_the_company_sheet(fake: FakeDiscord, make_bot: MakeBot) -> None:
@@ -67,3 +68,17 @@ async def test_a_commands_answer_goes_before_the_sheets_redraw(fake: FakeDiscord
     callback.release()
     assert "3 coins of rank 2" in (await res.message()).content
     await fake.wait_for(lambda: "Liquid: 3 of rank 2" in str(sheet.embeds), what="the sheet redrawn after")
+
+
+async def test_a_campaign_and_a_table_game_share_a_channel(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await make_bot(extensions=(*EXTENSIONS, "tests.testgame.cog"), clock=FakeClock())
+    channel, gm, bob = fake.channels[0], fake.members[0], fake.members[1]
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    lobby = await (await fake.slash(channel, bob, "race new")).message()
+    await (await fake.click(lobby, "Join", gm)).message()
+    await (await fake.click(lobby, "Start", bob)).message()
+    reward = await (await fake.slash(channel, gm, "vic reward", options={"method": "rare", "npc_rank": 2})).message()
+    assert "2 coins of rank 2" in reward.content
+    table = await bot.service.live_table(channel.id)
+    assert table is not None and table.kind == "race"
+    assert (await campaign_state(bot, channel)).company.liquid_at(2) == 2
