@@ -27,7 +27,8 @@ async def test_roles_archive_export_and_import(fake: FakeDiscord, make_bot: Make
     bot = await vic_bot(make_bot)
     channel, other = fake.channels[0], fake.channels[1]
     gm, bob, carol = fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new", options={"company": "Knives"})).message()
+    sheet = await (await fake.slash(channel, gm, "vic campaign new", options={"company": "Knives"})).message()
+    assert f"GM <@{gm.id}>" in str(sheet.embeds)
     refused = await (await fake.slash(channel, bob, "vic campaign export")).message()
     assert refused.ephemeral and "Only the GM" in refused.content
     refused = await (await fake.slash(channel, bob, "vic campaign cogm", options={"member": carol})).message()
@@ -38,6 +39,8 @@ async def test_roles_archive_export_and_import(fake: FakeDiscord, make_bot: Make
     data = fake.attachment_bytes(exported.attachments[0])
     handed = await (await fake.slash(channel, gm, "vic campaign handover", options={"member": bob})).message()
     assert not handed.ephemeral and f"<@{bob.id}>" in handed.content
+    runners = f"GM <@{bob.id}> · co-GMs <@{carol.id}>"
+    await fake.wait_for(lambda: runners in str(sheet.embeds), what="the sheet to show who runs the campaign")
     refused = await (await fake.slash(channel, carol, "vic campaign archive")).message()
     assert refused.ephemeral and "Only the GM" in refused.content  # a co-GM runs it, the GM ends it
     before = await campaign_state(bot, channel)
