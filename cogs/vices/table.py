@@ -332,9 +332,10 @@ class TableSpec(GameSpec[VicesState]):
         except (IndexError, ValueError):
             raise StaleBoard("The game has moved on: look at the latest board.") from None
         action = Remove(units=tuple(picked))
+        points = sum(u.points for u in units if u.id in picked)
         await self.bot.service.act(session.id, actor_of(reply.interaction), action, expect=Expect(int(version)))
-        # Committed: the board is redrawn by the publisher; the preview says it is done.
-        await reply.update(content="✅ Removed.", view=None)
+        # Committed: the publisher redraws the board; the preview only says it is done.
+        await reply.update(content=f"✅ Removed: {points} point{'s' if points != 1 else ''}.", view=None)
 
     # -- words -------------------------------------------------------------------------------------------
 

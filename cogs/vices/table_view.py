@@ -220,7 +220,8 @@ def _removed(e: dict[str, Any], n: Name) -> str:
     if not e["units"]:
         return f"{n(e['player'])} keeps every die this roll."
     units = e["units"]
-    what = ", ".join(unit_name(u["unit"]) for u in units) if len(units) <= 3 else f"{len(units)} dice"
+    dice = sum(len(u["dice"]) for u in units)
+    what = ", ".join(unit_name(u["unit"]) for u in units) if len(units) <= 3 else f"{dice} dice"
     return f"{n(e['player'])} removes {what} → {e['points']} (turn {e['turn_score']})."
 
 
