@@ -263,3 +263,27 @@ async def test_a_removal_timeout_removes_the_lowest_die(fake: FakeDiscord, make_
     timeouts = [e for e in await bot.store.log_entries(game.id) if e.action.get("how") == "timeout"]
     assert [e.action["action"] for e in timeouts] == [{"type": "remove", "units": ["d12"]}]
     assert game.seat_of_player("P1").timeouts == 1
+
+
+async def test_lobby_options_and_game_rules(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vices_bot(make_bot)
+    bot.service.dice = QuietDice()
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    lobby = await (await fake.slash(channel, alice, "vv new", options=SCRIPTED)).message()
+    assert "How Sins are dealt: At random" in str(lobby.embeds)
+    menu = await (await fake.click(lobby, "Options…", alice)).message()
+    wild = next(s for s in menu.selects if s["placeholder"] == "Silver Bullet's wild face")
+    await (await fake.select(menu, wild["custom_id"], ["null"], alice)).message()
+    await fake.wait_for(lambda: "wild face: No wild face" in str(lobby.embeds), what="the lobby to show the option")
+    for member in (bob, carol):
+        await (await fake.click(lobby, "Join", member)).message()
+    await (await fake.click(lobby, "Start", alice)).message()
+    game = await game_of(bot, channel)
+    assert bot.service.state_of(game).options.silver_bullet_wild_face is None
+    rules = await (await fake.slash(channel, bob, "game rules")).message()
+    embed = rules.embeds[0]
+    sins = [line.split(" — ")[0] for line in embed["description"].splitlines() if line[:1].isdigit()]
+    assert sins == ["1. 🟥Wrath", "2. 🟦Sloth", "3. 🟪Pride", "4. 🔵Lust", "5. 🟨Greed", "6. 🟧Gluttony", "7. 🟩Envy"]
+    in_force = next(f["value"] for f in embed["fields"] if f["name"] == "Options in force")
+    assert "Silver Bullet's wild face: No wild face" in in_force and "Players: 3–6" in in_force
