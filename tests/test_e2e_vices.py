@@ -287,3 +287,20 @@ async def test_lobby_options_and_game_rules(fake: FakeDiscord, make_bot: MakeBot
     assert sins == ["1. 🟥Wrath", "2. 🟦Sloth", "3. 🟪Pride", "4. 🔵Lust", "5. 🟨Greed", "6. 🟧Gluttony", "7. 🟩Envy"]
     in_force = next(f["value"] for f in embed["fields"] if f["name"] == "Options in force")
     assert "Silver Bullet's wild face: No wild face" in in_force and "Players: 3–6" in in_force
+
+
+async def test_a_preview_left_open_goes_out_of_date(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vices_bot(make_bot)
+    bot.service.dice = QuietDice()
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    board = await open_and_start(fake, channel, alice, [bob, carol], **SCRIPTED)
+    menu = next(s for s in board.selects if s["custom_id"].startswith(PICK))
+    preview = await (await fake.select(board, menu["custom_id"], ["d10", "d8"], alice)).message()
+    assert "**0 points**" in preview.content and "15 dice roll again" in preview.content
+    await (await fake.click(board, "Remove the lowest: d12 12 → 0", alice)).message()
+    await (await fake.click(preview, preview.buttons[0]["custom_id"], alice)).message()
+    assert "out of date" in preview.content and not preview.buttons
+    game = await game_of(bot, channel)
+    turn = bot.service.state_of(game).turn
+    assert turn.scored == ("d12",) and turn.roll == 2

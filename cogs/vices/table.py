@@ -326,6 +326,10 @@ class TableSpec(GameSpec[VicesState]):
 
     async def _confirm(self, reply: Reply, session: Session, state: VicesState, arg: str) -> None:
         version, _, mask = arg.partition(".")
+        if version != str(session.version):
+            # The dice have been rolled again since: this preview's pick means nothing now, so it goes.
+            await reply.update(content="This preview is out of date: pick again on the latest board.", view=None)
+            return
         units = self._defender_units(reply, session, state)
         try:
             picked = [units[i].id for i in decode_mask(mask)]
@@ -333,7 +337,7 @@ class TableSpec(GameSpec[VicesState]):
             raise StaleBoard("The game has moved on: look at the latest board.") from None
         action = Remove(units=tuple(picked))
         points = sum(u.points for u in units if u.id in picked)
-        await self.bot.service.act(session.id, actor_of(reply.interaction), action, expect=Expect(int(version)))
+        await self.bot.service.act(session.id, actor_of(reply.interaction), action, expect=Expect(session.version))
         # Committed: the publisher redraws the board; the preview only says it is done.
         await reply.update(content=f"✅ Removed: {points} point{'s' if points != 1 else ''}.", view=None)
 
