@@ -101,10 +101,15 @@ async def open_games(
         await (await fake.click(lobby, "Start", host)).message(timeout=60)
 
 
-def board_move(fake: FakeDiscord, channel: Channel, prefer: str = "") -> tuple[Message, Member, str]:
+async def board_move(fake: FakeDiscord, channel: Channel, prefer: str = "") -> tuple[Message, Member, str]:
     """The channel's current board, the member it waits for (first mention of its status line), and a control:
-    the first whose label starts with ``prefer`` if there is one, else the first."""
-    board = [m for m in fake.messages(channel) if m.buttons][-1]
+    the first whose label starts with ``prefer`` if there is one, else the first. A click that passed the turn
+    is answered before the next board is posted: wait (untimed) until it is there."""
+
+    def live() -> list[Message]:
+        return [m for m in fake.messages(channel) if any(not b.get("disabled") for b in m.buttons)]
+
+    board = (await fake.wait_for(live, timeout=60, what="a board"))[-1]
     user_id = int(USER_MENTION.search(board.content)[1])  # type: ignore[index]
     buttons = [b for b in board.buttons if not b.get("disabled") and b.get("label") != "Rematch"]
     button = next((b for b in buttons if prefer and str(b.get("label", "")).startswith(prefer)), buttons[0])
@@ -124,14 +129,14 @@ async def prepare_crowns(fake: FakeDiscord, channels: list[Channel]) -> None:
 @scenario("core", prepare=prepare_race)
 async def core(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A persisted move by the player whose turn it is (the turn passes: a new board pings the next player)."""
-    board, actor, control = board_move(fake, channel)
+    board, actor, control = await board_move(fake, channel)
     return await fake.click(board, control, actor)
 
 
 @scenario("crowns", prepare=prepare_crowns)
 async def crowns(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A click on a live Dice of Crowns board by whoever it waits for (roll, hand out a scroll, reroll, …)."""
-    board, actor, control = board_move(fake, channel)
+    board, actor, control = await board_move(fake, channel)
     return await fake.click(board, control, actor)
 
 
@@ -144,7 +149,7 @@ async def prepare_vices(fake: FakeDiscord, channels: list[Channel]) -> None:
 async def vices(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A removal on a live V&V board by the defender ("Remove the lowest": scored, the rest rolled again,
     committed, the board redrawn); an attacker's effect choice when the board waits for one."""
-    board, actor, control = board_move(fake, channel, prefer="Remove the lowest")
+    board, actor, control = await board_move(fake, channel, prefer="Remove the lowest")
     return await fake.click(board, control, actor)
 
 
