@@ -25,6 +25,7 @@ from bot.controls import ui_id
 from bot.errors import IllegalMove, NotYourTurn, StaleBoard, UserError
 from bot.lobby import actor_of
 from bot.models import Session
+from bot.names import escape_name
 from bot.registry import GameKind
 from bot.replies import Reply
 from bot.service import Expect
@@ -94,7 +95,7 @@ def preview_text(session: Session, state: VicesState, units: list[Unit], picked:
     assert turn is not None
     chosen = [u for u in units if u.id in picked]
     values = {d.id: d.value for d in turn.pool}
-    labels = [tv.unit_label(state, u, values, lambda p: tv.plain(p, session)) for u in chosen]
+    labels = [tv.unit_label(state, u, values, lambda p: escape_name(tv.plain(p, session))) for u in chosen]
     left = len(turn.pool) - sum(len(u.dice) for u in chosen)
     after = f"{left} dice roll again." if left else "That ends your turn."
     text = (
