@@ -160,9 +160,10 @@ class TableSpec(GameSpec[VicesState]):
     def render(self, ctx: Ctx) -> View:
         """News, the defender's dice and the attackers' last roll, the scoreboard, and the controls."""
         s = ctx.state
+        names = {p.id: f"**{ctx.name(p.id)}**" for p in s.players}  # escaped once per drawing
 
         def name(player: str | None) -> str:
-            return f"**{ctx.name(player)}**" if player else "nobody"
+            return names[player] if player else "nobody"
 
         embed = discord.Embed(title=self._title(ctx, s), colour=discord.Colour.dark_red())
         news = self.narrate(ctx.session, ctx.events)
