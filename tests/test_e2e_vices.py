@@ -304,3 +304,29 @@ async def test_a_preview_left_open_goes_out_of_date(fake: FakeDiscord, make_bot:
     game = await game_of(bot, channel)
     turn = bot.service.state_of(game).turn
     assert turn.scored == ("d12",) and turn.roll == 2
+
+
+async def test_an_attacker_leaving_mid_turn(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    """1.8 #36 at the table: Bob leaves during Alice's turn; his Sin goes to the reserves, his d20 out of play,
+    and the game goes on with two players (the table allows 2 at least here)."""
+    bot = await vices_bot(make_bot)
+    bot.service.dice = QuietDice()
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    lobby = await (await fake.slash(channel, alice, "vv new", options=SCRIPTED)).message()
+    menu = await (await fake.click(lobby, "Options…", alice)).message()
+    while not any(s["placeholder"] == "Fewest players" for s in menu.selects):
+        await (await fake.click(menu, "More ▶", alice)).message()  # the menu pages in place
+    fewest = next(s for s in menu.selects if s["placeholder"] == "Fewest players")
+    await (await fake.select(menu, fewest["custom_id"], ["2"], alice)).message()
+    for member in (bob, carol):
+        await (await fake.click(lobby, "Join", member)).message()
+    await (await fake.click(lobby, "Start", alice)).message()
+    confirm = await (await fake.slash(channel, bob, "game leave")).message()
+    await (await fake.click(confirm, "Yes, leave", bob)).message()
+    game = await game_of(bot, channel)
+    state = bot.service.state_of(game)
+    assert state.sins["Gluttony"] == "reserves" and "Gluttony" in state.nemesis_out
+    board = await board_of(fake, bot, channel)
+    text = str(board.embeds)
+    assert f"~~**{bob.display_name}**~~ left" in text and "waiting for" in board.content
