@@ -13,7 +13,7 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
-from cogs.viciousness.common import Autocomplete, choice_name, owner_for, parse, viewer_of
+from cogs.viciousness.common import Autocomplete, campaign_state, choice_name, owner_for, parse, viewer_of
 from cogs.viciousness.forms import pc_form, pc_spec
 from cogs.viciousness.spec import UI
 from rules.viciousness.actions import (
@@ -68,8 +68,7 @@ async def _advance_minion(bot: TabletopBot, reply: Reply, session: Session, arg:
 
 async def _replace(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """A replacement's form was sent (``arg``: the dead or retired minion); extra traits cost IP."""
-    state = bot.service.state_of(session)
-    assert isinstance(state, CampaignState)
+    state = campaign_state(bot, session)
     spec = pc_spec(reply.interaction, replacement_traits(pc_of(state, arg)))
     await _take(bot, reply, session, parse({"type": "replace", "old": arg, "pc": spec}))
 
@@ -83,8 +82,7 @@ async def _open_form(key: str, bot: TabletopBot, reply: Reply, session: Session,
     """``Add a minion`` / ``Advance: new minion`` on a troupe's sheet: the form, for its player or a GM."""
     if owner != str(reply.interaction.user.id) and not viewer_of(session, reply.interaction).is_gm:
         raise NotPermitted("That troupe isn't yours: only its player and the GM can change it.")
-    state = bot.service.state_of(session)
-    assert isinstance(state, CampaignState)
+    state = campaign_state(bot, session)
     title = "A new minion" if key == "np" else "Advancement: a new minion"
     await reply.modal(pc_form(session, state, key=key, arg=owner, title=title, traits=(MINION_TRAITS, MINION_TRAITS)))
 

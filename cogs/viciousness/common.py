@@ -50,6 +50,13 @@ def parse(data: Mapping[str, Any]) -> Action:
         raise InvalidInput(f"{where}: {message}." if where else f"{message}.") from None
 
 
+def campaign_state(bot: TabletopBot, session: Session) -> CampaignState:
+    """A campaign's state (parsed once per version by the service)."""
+    state = bot.service.state_of(session)
+    assert isinstance(state, CampaignState)
+    return state
+
+
 def viewer_of(session: Session, interaction: discord.Interaction) -> Viewer:
     """The viewer a private reply is drawn for: the member with their roles in the campaign."""
     return Viewer(str(interaction.user.id), roles_of(session, actor_of(interaction)))
@@ -84,9 +91,7 @@ class VicBase(_Mixin):
 
     def state(self, session: Session) -> CampaignState:
         """The campaign's state (cached by the service per version)."""
-        state = self.bot.service.state_of(session)
-        assert isinstance(state, CampaignState)
-        return state
+        return campaign_state(self.bot, session)
 
     async def act(
         self,

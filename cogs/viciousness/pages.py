@@ -17,7 +17,7 @@ from bot.errors import InvalidInput
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
-from cogs.viciousness.common import KIND, VicBase, viewer_of
+from cogs.viciousness.common import KIND, VicBase, campaign_state, viewer_of
 from cogs.viciousness.forms import trait_text
 from cogs.viciousness.sheets import contacts_text, pc_status, troupe_view
 from cogs.viciousness.spec import UI
@@ -89,8 +89,7 @@ async def _page(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
     """``Details`` on a sheet (a new private message), or ◀ ▶ on one (that message turns the page)."""
     owner, _, rest = arg.partition(":")
     number, _, turning = rest.partition(":")
-    state = bot.service.state_of(session)
-    assert isinstance(state, CampaignState)
+    state = campaign_state(bot, session)
     troupe = state.troupes.get(owner)
     if troupe is None:
         raise InvalidInput("This troupe is gone.")
@@ -124,8 +123,7 @@ class SheetCommands(VicBase):
 
 async def _me(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """``My troupe`` on the company sheet: the clicker's troupe, privately."""
-    state = bot.service.state_of(session)
-    assert isinstance(state, CampaignState)
+    state = campaign_state(bot, session)
     me = str(reply.interaction.user.id)
     if me not in state.troupes:
         raise InvalidInput("You have no troupe yet: `/vic troupe new` makes one.")

@@ -20,7 +20,7 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, Autocomplete, choice_name, viewer_of
+from cogs.viciousness.common import KIND, PUBLIC_REPLY, Autocomplete, campaign_state, choice_name, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.spec import UI
 from cogs.viciousness.text import cut, plural
@@ -140,18 +140,12 @@ def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: b
     return {"embed": embed, "view": static_view(rows)}
 
 
-def _state(bot: TabletopBot, session: Session) -> CampaignState:
-    state = bot.service.state_of(session)
-    assert isinstance(state, CampaignState)
-    return state
-
-
 async def _modifiers(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """Modifiers picked: the price again."""
     old = parse_draft(arg)
     draft = Draft(old.rank, tuple(m for m in MODIFIERS if m in values), old.pc, old.item)
     gm = viewer_of(session, reply.interaction).is_gm
-    await reply.update(**price_message(session, _state(bot, session), draft, gm=gm))
+    await reply.update(**price_message(session, campaign_state(bot, session), draft, gm=gm))
 
 
 async def _pay(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
@@ -161,7 +155,7 @@ async def _pay(bot: TabletopBot, reply: Reply, session: Session, arg: str, value
     pay = Pay(coins="turn") if code == "t" else Pay(coins="liquid", rank=int(code[1:]))
     action = Buy(pc=draft.pc or None, item=draft.item, rank=draft.rank, mods=draft.mods, pay=(pay,))
     applied = await bot.service.act(session.id, actor_of(reply.interaction), action)
-    lines = narrate(_state(bot, applied.session), [e for e in applied.events if visible(e, PUBLIC)])
+    lines = narrate(campaign_state(bot, applied.session), [e for e in applied.events if visible(e, PUBLIC)])
     text = "\n".join(lines)
     await reply.update(content=cut(text, 2000), embed=None, view=None)
     await bot.publisher.announce(applied.session, cut(text, 2000))
