@@ -135,3 +135,42 @@ async def test_a_characters_life_contacts_advancement_death_and_replacement(
     # Retiring the captain dissolves the troupe.
     await (await fake.slash(channel, gm, "vic pc retire", options={"pc": vex})).message()
     assert (await campaign_state(bot, channel)).troupes[str(bob.id)].dissolved
+
+
+async def test_the_gm_and_players_edit_through_commands(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vic_bot(make_bot)
+    channel = fake.channels[0]
+    gm, bob = fake.members[0], fake.members[1]
+    company = await (await fake.slash(channel, gm, "vic campaign new")).message()
+    sheet = await new_troupe(fake, channel, bob, "Rats", "Vex", ["Acrobat", "Lurker", "Machinist"])
+    vex = f"{bob.id}.1"
+    settings = {"name": "The Knives", "ambition": "Own the river", "turn_length": "1 week"}
+    await (await fake.slash(channel, gm, "vic company set", options=settings)).message()
+    ranked = await (await fake.slash(channel, gm, "vic company rank", options={"rank": 4})).message()
+    assert "rose to **wealth rank 4** (IP 45)" in ranked.content
+    await (await fake.slash(channel, gm, "vic company liquid", options={"rank": 3, "change": 2})).message()
+    await fake.wait_for(lambda: "Liquid: 2 of rank 3" in str(company.embeds), what="the coins on the sheet")
+    assert "The Knives" in str(company.embeds) and "Own the river" in str(company.embeds)
+    edit = {"name": "The Rats", "henchmen": "Gus, Old Meg"}
+    await (await fake.slash(channel, bob, "vic troupe edit", options=edit)).message()
+    await (await fake.slash(channel, bob, "vic troupe gain", options={"asset": "A rowboat"})).message()
+    assets = await (await fake.autocomplete(channel, bob, "vic troupe lose", "asset", {"asset": "row"})).choices()
+    assert assets == [{"name": "A rowboat", "value": 1}]
+    await (await fake.slash(channel, bob, "vic troupe lose", options={"asset": 1})).message()
+    refused = await (
+        await fake.slash(channel, bob, "vic troupe minions", options={"member": bob, "places": 3})
+    ).message()
+    assert refused.ephemeral and "Only the GM" in refused.content
+    await (await fake.slash(channel, gm, "vic troupe minions", options={"member": bob, "places": 3})).message()
+    await (await fake.slash(channel, bob, "vic pc edit", options={"pc": vex, "concept": "A retired acrobat"})).message()
+    early = await (await fake.slash(channel, bob, "vic pc act", options={"pc": vex, "action": "rest"})).message()
+    assert early.ephemeral and "No turn is under way" in early.content
+    await (await fake.slash(channel, gm, "vic turn start")).message()
+    acted = await (await fake.slash(channel, bob, "vic pc act", options={"pc": vex, "action": "knavery"})).message()
+    assert "Vex" in acted.content and "knavery" in acted.content
+    await fake.wait_for(lambda: "✔ acted" in str(sheet.embeds), what="Vex's action marked on the sheet")
+    state = await campaign_state(bot, channel)
+    troupe = state.troupes[str(bob.id)]
+    assert (troupe.name, troupe.henchmen, troupe.minion_places) == ("The Rats", ("Gus", "Old Meg"), 3)
+    assert troupe.pcs[0].concept == "A retired acrobat" and state.turn.length == "1 week"
+    assert "Add a minion" in str(sheet.components) and "Gus" in str(sheet.embeds)
