@@ -20,6 +20,7 @@ from bot.models import Applied, Session, roles_of
 from bot.replies import Reply
 from cogs.viciousness.forms import all_traits, trait_text
 from cogs.viciousness.narrate import narrate
+from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
 from rules.viciousness.actions import Action
 from rules.viciousness.engine import ENGINE
@@ -35,6 +36,8 @@ else:
 KIND = ENGINE.kind
 PUBLIC_REPLY = {"private": False}
 """``extras`` of a command whose answer the channel sees."""
+MAX_CONTENT = 2000
+CHOICE_NAME = 100
 NO_CAMPAIGN = "There is no Viciousness campaign in this channel: start one with `/vic campaign new`."
 
 
@@ -117,15 +120,14 @@ class VicBase(_Mixin):
         interaction: discord.Interaction,
         action: BaseModel | Mapping[str, Any],
         *,
-        done: str = "Done.",
         session: Session | None = None,
     ) -> Applied:
-        """Take an action and answer with what happened (as the channel may read it), or ``done``."""
+        """Take an action and answer with what happened (as the channel may read it)."""
         reply = Reply.of(interaction)
         reply.answers_first = True  # the sheets are redrawn once this answer is on its way
         applied = await self.act(interaction, action, session, origin=reply)
         lines = narrate(self.state(applied.session), [e for e in applied.events if visible(e, PUBLIC)])
-        await reply.send("\n".join(lines)[:2000] or done)
+        await reply.send(cut("\n".join(lines), MAX_CONTENT) or "Done.")
         return applied
 
 
@@ -136,7 +138,7 @@ def owner_for(interaction: discord.Interaction, member: discord.abc.User | None)
 
 def choice_name(text: str) -> str:
     """An autocomplete choice's name within Discord's 100 characters."""
-    return text if len(text) <= 100 else text[:99] + "…"
+    return cut(text, CHOICE_NAME)
 
 
 class Autocomplete(VicBase):
