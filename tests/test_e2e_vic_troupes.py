@@ -174,3 +174,18 @@ async def test_the_gm_and_players_edit_through_commands(fake: FakeDiscord, make_
     assert (troupe.name, troupe.henchmen, troupe.minion_places) == ("The Rats", ("Gus", "Old Meg"), 3)
     assert troupe.pcs[0].concept == "A retired acrobat" and state.turn.length == "1 week"
     assert "Add a minion" in str(sheet.components) and "Gus" in str(sheet.embeds)
+
+
+async def test_a_form_opened_before_a_restart_is_taken_after_it(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vic_bot(make_bot)
+    channel, gm, bob = fake.channels[0], fake.members[0], fake.members[1]
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    opened = await fake.slash(channel, bob, "vic troupe new", options={"asset": "favor"})
+    await opened.response()
+    await bot.close()
+    bot = await vic_bot(make_bot)
+    sheet = await (await fill_form(fake, opened, "Vex", ["Acrobat", "Lurker", "Driver"], troupe="Rats")).message()
+    assert "Rats" in str(sheet.embeds)
+    assert (await campaign_state(bot, channel)).troupes[str(bob.id)].assets == (
+        "A favor owed by an NPC of 1 rank above theirs",
+    )
