@@ -142,7 +142,7 @@ async def test_the_gm_and_players_edit_through_commands(fake: FakeDiscord, make_
     channel = fake.channels[0]
     gm, bob = fake.members[0], fake.members[1]
     company = await (await fake.slash(channel, gm, "vic campaign new")).message()
-    sheet = await new_troupe(fake, channel, bob, "Rats", "Vex", ["Acrobat", "Lurker", "Machinist"])
+    sheet = await new_troupe(fake, channel, bob, "Rats", "Vex", ["Acrobat", "Lurker", "Wizard of Mind"])
     vex = f"{bob.id}.1"
     settings = {"name": "The Knives", "ambition": "Own the river", "turn_length": "1 week"}
     await (await fake.slash(channel, gm, "vic company set", options=settings)).message()
@@ -174,6 +174,12 @@ async def test_the_gm_and_players_edit_through_commands(fake: FakeDiscord, make_
     assert (troupe.name, troupe.henchmen, troupe.minion_places) == ("The Rats", ("Gus", "Old Meg"), 3)
     assert troupe.pcs[0].concept == "A retired acrobat" and state.turn.length == "1 week"
     assert "Add a minion" in str(sheet.components) and "Gus" in str(sheet.embeds)
+    spell = {"pc": vex, "trait": "Wizard of Mind", "text": "Make someone forget your face."}
+    refused = await (await fake.slash(channel, bob, "vic pc spell", options=spell)).message()
+    assert refused.ephemeral and "Only the GM" in refused.content
+    await (await fake.slash(channel, gm, "vic pc spell", options=spell)).message()
+    page = await (await fake.click(await (await fake.click(sheet, "Details", bob)).message(), "▶", bob)).message()
+    assert "Make someone forget your face." in str(page.embeds) and "Touch someone" not in str(page.embeds)
 
 
 async def test_a_form_opened_before_a_restart_is_taken_after_it(fake: FakeDiscord, make_bot: MakeBot) -> None:

@@ -27,6 +27,7 @@ from rules.viciousness.actions import (
     GMControl,
     Promote,
     Retire,
+    SetSpell,
 )
 from rules.viciousness.data import CHARACTERS
 from rules.viciousness.state import PC, CampaignState, owner_of
@@ -112,7 +113,7 @@ def pc_of(state: CampaignState, pc_id: str) -> PC:
 
 
 class CharacterCommands(Autocomplete):
-    """``/vic pc new|edit|advance|trait|contact|promote|forget|act|condition|retire|replace|gm``."""
+    """``/vic pc new|edit|advance|trait|spell|contact|promote|forget|act|condition|retire|replace|gm``."""
 
     pc = app_commands.Group(name="pc", description="Characters")
 
@@ -179,6 +180,13 @@ class CharacterCommands(Autocomplete):
     async def pc_trait(self, interaction: discord.Interaction, pc: str, trait: str) -> None:
         """A correction: at most four traits still."""
         await self.act_and_tell(interaction, AddTrait(pc=pc, trait=trait))
+
+    @pc.command(name="spell", description="A magic trait's new spell (GM)")
+    async def pc_spell(
+        self, interaction: discord.Interaction, pc: str, trait: str, text: app_commands.Range[str, 1, 1000]
+    ) -> None:
+        """Replaces the spell of one of the character's magic traits (with the GM's permission, seed L27)."""
+        await self.act_and_tell(interaction, SetSpell(pc=pc, trait=trait, text=text))
 
     @pc.command(name="contact", description="A strong or weak contact")
     @app_commands.describe(trait="Strong: the trait it came from")
@@ -257,6 +265,7 @@ class CharacterCommands(Autocomplete):
     @pc_edit.autocomplete("pc")
     @pc_advance.autocomplete("pc")
     @pc_trait.autocomplete("pc")
+    @pc_spell.autocomplete("pc")
     @pc_contact.autocomplete("pc")
     @pc_promote.autocomplete("pc")
     @pc_forget.autocomplete("pc")
@@ -270,6 +279,7 @@ class CharacterCommands(Autocomplete):
 
     @pc_advance.autocomplete("trait")
     @pc_trait.autocomplete("trait")
+    @pc_spell.autocomplete("trait")
     @pc_contact.autocomplete("trait")
     async def _traits(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self.trait_choices(interaction, current)
