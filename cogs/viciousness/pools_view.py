@@ -1,0 +1,440 @@
+"""A dice pool's board (the view ``pool:<id>``) and the sentences its rolls are told in.
+
+The board is drawn for the channel from the engine's state: each side (or the schemers) with every
+die as a face and its owner, what counts, the clash, and controls for exactly what the pool waits
+for. Controls are the game's own (``u:`` custom ids, handled by :mod:`cogs.viciousness.pools`), each
+carrying the engine action it takes, so the answer to a click can be the roll's result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import product
+from typing import Any
+
+import discord
+
+from bot.controls import SELECTED_ALL, encode_action, ui_id
+from bot.names import escape_name
+from bot.spec import View, ViewContext
+from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face, face, legend, tally
+from cogs.viciousness.odds import odds_now
+from rules.viciousness.dicepool import is_rattled
+from rules.viciousness.knavery import can_reroll, label
+from rules.viciousness.state import CampaignState, KnaveryPool, Pool, ViolencePool
+from rules.viciousness.violence import Need, clash, fighters
+
+POOL_VIEW = "pool:"
+ACT = "act"
+"""The ``on_ui`` key of a control that takes the engine action in its arg (``*``: the option picked)."""
+ANY = "*"
+FIELD_MAX = 1024
+MAX_OPTIONS = 25
+COLOUR_FIGHT = discord.Colour.dark_red()
+COLOUR_SCHEME = discord.Colour.dark_purple()
+
+Ctx = ViewContext[CampaignState]
+Item = discord.ui.Item[Any]
+
+
+def view_key(pool_id: str) -> str:
+    """The view (and record) of a pool."""
+    return f"{POOL_VIEW}{pool_id}"
+
+
+# -- controls -----------------------------------------------------------------------------------------------------
+
+
+def act_button(
+    ctx: Ctx, label_text: str, action: Mapping[str, Any], *, style: discord.ButtonStyle = discord.ButtonStyle.secondary
+) -> discord.ui.Button[Any]:
+    """A button that takes ``action`` through the game's own handler (which answers with the result)."""
+    return discord.ui.Button(
+        label=label_text[:80], style=style, custom_id=ui_id(ctx.session.kind, ctx.session.id, ACT, encode_action(action))
+    )
+
+
+def ui_button(ctx: Ctx, label_text: str, key: str, arg: str, *, emoji: str | None = None) -> discord.ui.Button[Any]:
+    """A button for a private follow-up (join, pick dice, push…)."""
+    return ctx.ui_button(label_text, key, arg, emoji=emoji, style=discord.ButtonStyle.primary)
+
+
+def act_select(
+    ctx: Ctx, options: Sequence[tuple[str, Mapping[str, Any]]], placeholder: str, tag: str
+) -> discord.ui.Select[Any]:
+    """A select whose every option is an engine action (``tag`` tells two selects of one message apart)."""
+    return discord.ui.Select(
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, ACT, f"{ANY}{tag}"),
+        options=[discord.SelectOption(label=text[:100], value=encode_action(a)[:100]) for text, a in options[:25]],
+        placeholder=placeholder[:150],
+    )
+
+
+def act_multi(
+    ctx: Ctx, action: Mapping[str, Any], field: str, options: Sequence[tuple[str, str]], n: int, placeholder: str
+) -> discord.ui.Select[Any]:
+    """A select of exactly ``n`` values, which become ``action[field]``."""
+    template = encode_action({**action, field: SELECTED_ALL})
+    return discord.ui.Select(
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, ACT, template),
+        options=[discord.SelectOption(label=text[:100], value=value) for text, value in options[:MAX_OPTIONS]],
+        placeholder=placeholder[:150],
+        min_values=min(n, len(options)),
+        max_values=min(n, len(options)),
+    )
+
+
+def splits(amount: int, caps: Mapping[str, int | None], exact: bool) -> list[dict[str, int]]:
+    """Every way to share ``amount`` hits among the keys of ``caps`` (each at most its cap), or up to it."""
+    keys = list(caps)
+    ranges = [range(0, min(amount, caps[k] or amount) + 1) for k in keys]
+    out = []
+    for counts in product(*ranges):
+        total = sum(counts)
+        if total == amount or (not exact and total < amount):
+            out.append(dict(zip(keys, counts, strict=True)))
+        if len(out) > MAX_OPTIONS:
+            break
+    return out
+
+
+def _side_name(pool: ViolencePool, side: str) -> str:
+    found = next((s for s in pool.sides if s.id == side), None)
+    return escape_name(found.name) if found is not None else side
+
+
+def _need_control(ctx: Ctx, pool: ViolencePool, need: Need) -> Item | None:
+    base = {"pool": pool.id, "side": need.side}
+    who = _side_name(pool, need.side)
+    if need.kind == "aim":
+        names = {c.id: c.name for c in pool.combatants}
+        options = [(names.get(c, c), c) for c in need.choices]
+        action = {"type": "aim", **base, "target": need.target}
+        return act_multi(ctx, action, "at", options, need.amount, f"{who}: who do the {need.amount} hits wound?")
+    caps: dict[str, int | None] = (
+        {s: n for s, n in need.options.items()} if need.kind == "cancel" else dict.fromkeys(need.options)
+    )
+    ways = [w for w in splits(need.amount, caps, need.exact) if need.kind != "cancel" or sum(w.values())]
+    if not ways or len(ways) > MAX_OPTIONS:
+        return None
+    field = "cancels" if need.kind == "cancel" else "to"
+    verb = "cancels" if need.kind == "cancel" else "sends"
+    options = []
+    for way in ways:
+        parts = [f"{n} {'of' if need.kind == 'cancel' else 'at'} {_side_name(pool, s)}" for s, n in way.items() if n]
+        options.append((f"{who} {verb} " + ", ".join(parts), {"type": need.kind, **base, field: way}))
+    placeholder = f"{who}: {'cancel whose hits?' if need.kind == 'cancel' else 'send hits where?'}"
+    return act_select(ctx, options, placeholder, "clash")
+
+
+def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
+    state = ctx.state
+    options: list[tuple[str, Mapping[str, Any]]] = []
+    medics = [
+        c
+        for c in pool.combatants
+        if c.pc and (pc := state.find_pc(c.id)) is not None and pc.has_trait("Medic") and not pc.wounded
+    ]
+    for c in pool.combatants:
+        if not c.death:
+            continue
+        base = {"type": "death_test", "pool": pool.id, "who": c.id}
+        options.append((f"{c.name}: death test (d4, dies on 1–2)", {**base, "care": "none"}))
+        options.append((f"{c.name}: with medical attention (dies on 1)", {**base, "care": "attention"}))
+        for m in medics:
+            if m.id != c.id:
+                options.append((f"{c.name}: {m.name} the Medic attends (no roll)", {**base, "care": "medic", "medic": m.id}))
+    return act_select(ctx, options, "GM: death tests", "death") if options else None
+
+
+def _gather_rows(ctx: Ctx, pool: Pool, closing: str) -> list[list[Item]]:
+    return [
+        [
+            ui_button(ctx, "Join", "join", pool.id, emoji="➕"),
+            ui_button(ctx, "Choose my dice", "pick", pool.id, emoji="🎲"),
+            ctx.ui_button("Leave", "leave", pool.id),
+        ],
+        [
+            act_button(ctx, "Roll", {"type": "roll", "pool": pool.id}, style=discord.ButtonStyle.success),
+            ctx.ui_button("GM: dice…", "gmdice", pool.id),
+            act_button(ctx, closing, {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger),
+        ],
+    ]
+
+
+def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
+    if pool.stage == "gather":
+        return _gather_rows(ctx, pool, "End the fight")
+    rows: list[list[Item]] = []
+    if pool.stage == "rolled":
+        rows.append(
+            [
+                ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥"),
+                act_button(ctx, "Work out the hits", {"type": "resolve", "pool": pool.id}, style=discord.ButtonStyle.success),
+            ]
+        )
+    elif pool.stage == "clash":
+        need = clash(pool, ctx.state.options).need
+        control = _need_control(ctx, pool, need) if need is not None else None
+        if control is not None:
+            rows.append([control])
+        elif need is not None:
+            rows.append([ctx.ui_button("Share the hits…", "share", pool.id)])
+    elif pool.stage == "flight":
+        rows.append(
+            [
+                ui_button(ctx, "Flee", "flee", pool.id, emoji="🏃"),
+                act_button(ctx, "Next round", {"type": "next_round", "pool": pool.id}, style=discord.ButtonStyle.success),
+                act_button(ctx, "End the fight", {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger),
+            ]
+        )
+    death = _death_select(ctx, pool)
+    if death is not None:
+        rows.append([death])
+    return rows
+
+
+def _knavery_rows(ctx: Ctx, pool: KnaveryPool) -> list[list[Item]]:
+    if pool.stage == "gather":
+        return _gather_rows(ctx, pool, "Abandon")
+    rows: list[list[Item]] = []
+    n = pool.successes
+    if n:
+        options = [(label(pool, i), str(i)) for i in range(len(pool.challenges))]
+        action = {"type": "thwart", "pool": pool.id}
+        who = "the group" if pool.prepared else "GM"
+        rows.append([act_multi(ctx, action, "picks", options, n, f"{who}: the {n} thwarted challenges")])
+    else:
+        rows.append([act_button(ctx, "Accept the failure", {"type": "thwart", "pool": pool.id, "picks": []})])
+    if can_reroll(ctx.state, pool):
+        rows.append(
+            [
+                ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥"),
+                ui_button(ctx, "Free push: reroll", "freeroll", pool.id, emoji="🆓"),
+            ]
+        )
+    return rows
+
+
+# -- the board ----------------------------------------------------------------------------------------------------
+
+
+def _clip(lines: Sequence[str], limit: int = FIELD_MAX) -> str:
+    out: list[str] = []
+    used = 0
+    for i, line in enumerate(lines):
+        more = f"… and {len(lines) - i} more"
+        if used + len(line) + 1 > limit - len(more) - 1 and i < len(lines) - 1 or used + len(line) > limit:
+            out.append(more)
+            break
+        out.append(line)
+        used += len(line) + 1
+    return "\n".join(out) or "—"
+
+
+STAGES = {
+    "gather": "Join with the button, then choose the trait dice that apply. The GM rolls.",
+    "rolled": "Rolled. Anyone not rattled may push to reroll their dice (once); then the GM works out the hits.",
+    "clash": "The clash: sides with more hits act first; equal sides can't hit each other.",
+    "wounds": "Wounds: the GM makes the death tests.",
+    "flight": "Flight: flee now, or fight on in the next round.",
+    "ended": "The fight is over: death tests are waiting.",
+    "failed": "The scheme fails. Push or spend free pushes to reroll, or choose the thwarted challenges.",
+}
+
+
+def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
+    state = ctx.state
+    title = f"⚔️ {escape_name(pool.title) or 'Fight'} · round {pool.round}"
+    lines = [STAGES[pool.stage], f"-# {legend(pool)}"]
+    if pool.stage == "gather" and (line := odds_now(state, pool)):
+        lines.append(f"📊 {escape_name(line)}")
+    embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=COLOUR_FIGHT)
+    result = clash(pool, state.options) if pool.stage in ("clash", "wounds", "flight", "ended") else None
+    for side in pool.sides:
+        members = [c for c in pool.combatants if c.side == side.id]
+        head = f"{side.id.upper()}. {escape_name(side.name)}"
+        if pool.stage != "gather" and fighters(pool, side.id):
+            n = sum(1 for c in fighters(pool, side.id) for d in c.dice if d.value == 4)
+            n += sum(1 for d in side.equipment_dice if d.value == 4)
+            head += f" · {n} hit{'' if n == 1 else 's'}"
+        rows = [combatant_line(state, pool, c, escape_name(c.name)) for c in members] or ["nobody yet"]
+        if side.equipment:
+            faces = " ".join(dieface(d) for d in side.equipment_dice)
+            rows.append(f"🛡️ equipment: {faces or f'{side.equipment}d4'}")
+        embed.add_field(name=head[:256], value=_clip(rows), inline=False)
+    if result is not None and result.sent:
+        hits = []
+        for (s, t), n in result.sent.items():
+            cancelled = result.cancelled.get((s, t), 0)
+            hits.append(
+                f"{_side_name(pool, s)} → {_side_name(pool, t)}: {n} sent"
+                + (f", {cancelled} cancelled" if cancelled else "")
+                + f", **{result.landed(s, t)} land**"
+            )
+        embed.add_field(name="Hits", value=_clip(hits), inline=False)
+    if any(is_rattled(state, c) for c in pool.combatants):
+        embed.set_footer(text=f"{pool.id} · {RATTLED_LEGEND}")
+    else:
+        embed.set_footer(text=pool.id)
+    return embed
+
+
+def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
+    state = ctx.state
+    title = f"🗝️ {escape_name(pool.title) or 'Scheme'}"
+    lines = [STAGES[pool.stage]]
+    lines.append(f"-# {legend(pool)}")
+    if pool.stage == "gather" and (line := odds_now(state, pool)):
+        lines.append(f"📊 {escape_name(line)}")
+    lockout = state.company.lockout
+    if lockout is not None:
+        lines.append(f"🔒 Group rolls are locked until the GM clears the fallout ({lockout.free_pushes} free pushes kept).")
+    embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=COLOUR_SCHEME)
+    known = [f"• {escape_name(c.label)}" for c in pool.challenges if c.known]
+    unknown = sum(1 for c in pool.challenges if not c.known)
+    if unknown:
+        known.append(f"• {unknown} the group doesn't know")
+    prepared = "prepared" if pool.prepared else "not prepared"
+    embed.add_field(name=f"Challenges: {len(pool.challenges)} ({prepared})", value=_clip(known or ["none"]), inline=False)
+    rows = [combatant_line(state, pool, c, escape_name(c.name)) for c in pool.combatants] or ["nobody yet"]
+    embed.add_field(name="Schemers", value=_clip(rows), inline=False)
+    if pool.stage == "failed":
+        dice = tuple(d for c in pool.combatants for d in c.dice)
+        chooser = "the group picks" if pool.prepared else "the GM picks"
+        embed.add_field(
+            name="Failed",
+            value=f"{tally(pool, dice)} against {len(pool.challenges)} challenges: {chooser} "
+            f"the {pool.successes} thwarted.\n🆓 Free pushes: {pool.free_pushes}",
+            inline=False,
+        )
+    footer = pool.id + (f" · {RATTLED_LEGEND}" if any(is_rattled(state, c) for c in pool.combatants) else "")
+    embed.set_footer(text=footer)
+    return embed
+
+
+def render_pool(ctx: Ctx, pool_id: str) -> View:
+    """The board of pool ``pool_id``: its dice and the controls for what it waits for; a closed pool says so."""
+    pool = ctx.state.pools.get(pool_id)
+    if pool is None:
+        lockout = ctx.state.company.lockout
+        text = "This pool is over: its results are in the messages below it."
+        if lockout is not None:
+            text += f"\n🔒 Group rolls stay locked until the GM clears the fallout ({lockout.free_pushes} free pushes kept)."
+            rows: list[list[Item]] = [[act_button(ctx, "GM: clear the fallout", {"type": "clear_lockout"})]]
+            return View(embeds=[discord.Embed(title=f"Pool {pool_id}", description=text)], rows=rows)
+        return View(embeds=[discord.Embed(title=f"Pool {pool_id}", description=text)])
+    if isinstance(pool, ViolencePool):
+        return View(embeds=[_fight_embed(ctx, pool)], rows=_violence_rows(ctx, pool))
+    return View(embeds=[_scheme_embed(ctx, pool)], rows=_knavery_rows(ctx, pool))
+
+
+# -- what happened ------------------------------------------------------------------------------------------------
+
+
+def _dice_lines(report: Mapping[str, Any], free_push: bool) -> str:
+    faces = []
+    for d in report["dice"]:
+        rolls = d["rolls"]
+        kept = d["value"]
+        text = f"{face(d['sides'], kept)}"
+        if len(rolls) == 2:
+            other = rolls[1] if rolls[0] == kept else rolls[0]
+            text += f"({face(d['sides'], other)})"
+        faces.append(text)
+    n = sum(1 for d in report["dice"] if d["counts"])
+    noun = ("success" if n == 1 else "successes") if free_push else ("hit" if n == 1 else "hits")
+    sixes = sum(1 for d in report["dice"] if d.get("free_push"))
+    extra = f", {sixes} free push{'es' if sixes != 1 else ''}" if free_push and sixes else ""
+    mark = " 😵" if report.get("rattled") else ""
+    return f"**{escape_name(report['name'])}**{mark}: {' '.join(faces)} → {n} {noun}{extra}"
+
+
+def _sides_text(sides: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines = []
+    for s in sides:
+        lines.append(f"__{escape_name(s['name'])}__ · {s['hits']} hit{'' if s['hits'] == 1 else 's'}")
+        lines += [_dice_lines(c, False) for c in s["combatants"]]
+        if s["equipment"]:
+            lines.append("🛡️ equipment: " + " ".join(face(4, d["value"]) for d in s["equipment"]))
+    return lines
+
+
+def narrate(state: CampaignState, events: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The channel's sentences for what pools, pushes, knowledge and discovery did (events as it may see them)."""
+    names = {c.id: c.name for p in state.pools.values() for c in p.combatants}
+    out: list[str] = []
+    for e in events:
+        kind = e["type"]
+        if kind == "violence_rolled":
+            out.append(f"🎲 **Round {e['round']}** ({escape_name(e['rule'])})")
+            out += _sides_text(e["sides"])
+        elif kind == "knavery_rolled":
+            out.append(f"🎲 **The scheme is rolled**: {e['successes']} of {e['challenges']} needed")
+            out += [_dice_lines(c, True) for c in e["combatants"]]
+        elif kind == "rerolled":
+            how = "spends a free push" if e["free"] else "pushes (now rattled)"
+            out.append(f"💥 {escape_name(e['name'])} {how} and rerolls:")
+            scheme = any("free_push" in d for d in e["after"])
+            out.append(_dice_lines({"name": e["name"], "dice": e["after"]}, scheme))
+        elif kind == "hits":
+            wounded = ", ".join(escape_name(names.get(w, w)) for w in e["wounded"])
+            out.append(
+                f"🗡️ {e['landed']} hit{'' if e['landed'] == 1 else 's'} land"
+                + (f" ({e['cancelled']} cancelled)" if e["cancelled"] else "")
+                + (f": {wounded} wounded" if wounded else "")
+            )
+        elif kind == "hits_wasted":
+            out.append(f"{e['n']} hit{'s' if e['n'] != 1 else ''} found nobody left to wound.")
+        elif kind == "death_test":
+            if e["roll"] is None:
+                out.append(f"🩺 {escape_name(e['name'])} is attended by a Medic: no death test.")
+            else:
+                fate = "💀 dies" if e["died"] else "survives"
+                out.append(f"🎲 Death test for {escape_name(e['name'])}: {face(4, e['roll'])} → {fate}.")
+        elif kind == "fled":
+            out.append(f"🏃 {escape_name(e['name'])} flees.")
+        elif kind == "round_started":
+            out.append(f"⚔️ Round {e['round']} begins: join, choose dice, roll.")
+        elif kind == "fight_ended":
+            out.append(f"The fight is over after {e['rounds']} round{'s' if e['rounds'] != 1 else ''}.")
+        elif kind == "scheme_succeeded":
+            out.append(f"✅ **The scheme succeeds** ({e['successes']} successes, {e['challenges']} challenges).")
+        elif kind == "scheme_failing":
+            who = "the group chooses" if e["chooser"] == "group" else "the GM chooses"
+            out.append(
+                f"❌ **The scheme fails** ({e['successes']} of {e['challenges']}): {who} the thwarted challenges; "
+                f"{e['free_pushes']} free push{'es' if e['free_pushes'] != 1 else ''}."
+            )
+        elif kind == "scheme_failed":
+            thwarted = ", ".join(escape_name(t) for t in e["thwarted"]) or "none"
+            active = ", ".join(escape_name(t) for t in e["active"]) or "none"
+            out.append(
+                f"Thwarted: {thwarted}. Still in play: {active}. 🔒 Group rolls are locked until the GM clears "
+                f"the fallout; {e['free_pushes']} free push{'es' if e['free_pushes'] != 1 else ''} kept for it."
+            )
+        elif kind == "pc_rattled":
+            out.append(f"😵 {escape_name(e['name'])} is rattled.")
+        elif kind == "pc_calmed":
+            out.append(f"😌 {escape_name(e['name'])} is no longer rattled.")
+        elif kind == "pc_wounded":
+            out.append(f"🩸 {escape_name(e['name'])} is wounded ({e['recovery']} turns of rest to recover).")
+        elif kind == "pc_ended":
+            out.append(f"💀 {escape_name(e['name'])} is {e['fate']}.")
+        elif kind == "pushed":
+            how = "spends a free push" if e["free"] else "pushes"
+            out.append(f"💥 {escape_name(e['name'])} {how}: **{escape_name(e['trait'])}**. {escape_name(e['text'] or '')}")
+        elif kind == "knowledge":
+            rolls = " ".join(face(6, r) for r in e["rolls"])
+            result = {"answer": "knows the answer", "where": "knows where to find it", "nothing": "knows nothing"}
+            out.append(f"💡 {escape_name(e['name'])} ({escape_name(e['trait'])}): {rolls} → {result[e['result']]}.")
+        elif kind == "discovery":
+            how = f"{face(6, e['roll'])} against {e['value']}" if e["roll"] is not None else f"value {e['value']}"
+            out.append(f"🔎 Discovery ({how}): {'found!' if e['found'] else 'not found.'}")
+        elif kind == "lockout_cleared":
+            out.append("🔓 The fallout is over: group rolls are allowed again.")
+        elif kind in ("ip_changed",):
+            out.append(f"💰 Investment points {e['delta']:+d} → {e['ip']}.")
+        elif kind == "rank_changed":
+            out.append(f"📉 The company's wealth rank is now {e['new']}." if e["new"] < e["old"] else f"📈 Wealth rank {e['new']}!")
+    return out
