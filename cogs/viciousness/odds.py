@@ -6,22 +6,18 @@ this module reads the command's text and turns a pool being gathered into the od
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
 from bot.errors import InvalidInput
 from bot.names import escape_name
 from bot.replies import Reply
+from cogs.viciousness.common import VicBase
 from rules.viciousness import odds as exact
 from rules.viciousness.dicepool import dice_plan, is_rattled
 from rules.viciousness.odds_parse import OddsInputError, parse_knavery, parse_violence
 from rules.viciousness.state import CampaignState, KnaveryPool, Pool, ViolencePool
 from rules.viciousness.violence import fighters
-
-if TYPE_CHECKING:
-    from bot.app import TabletopBot
 
 ODDS_HELP = (
     "A fight: `3d4 1d6 vs 2d4` (`r` before a group marks rattled dice: `r1d6`), up to 6 sides. "
@@ -73,11 +69,13 @@ def odds_text(dice: str, challenges: int | None) -> str:
     try:
         if challenges is not None or _is_scheme(dice) or "vs" not in dice.casefold():
             pool, n = parse_knavery(dice, challenges)
-            result: exact.ViolenceOdds | exact.KnaveryOdds = exact.knavery_odds(pool, n)
-            table = exact.render_knavery(result)
+            scheme = exact.knavery_odds(pool, n)
+            result: exact.ViolenceOdds | exact.KnaveryOdds = scheme
+            table = exact.render_knavery(scheme)
         else:
-            result = exact.violence_odds(*parse_violence(dice))
-            table = exact.render_violence(result)
+            fight = exact.violence_odds(*parse_violence(dice))
+            result = fight
+            table = exact.render_violence(fight)
     except OddsInputError as exc:
         raise InvalidInput(f"{escape_name(str(exc))} {ODDS_HELP}") from None
     line = exact.summary(result).removeprefix("odds now: ")
@@ -90,10 +88,8 @@ def _is_scheme(text: str) -> bool:
     return tail.isdigit()
 
 
-class OddsCommands:
+class OddsCommands(VicBase):
     """``/vic odds``: a mixin of the ``/vic`` group cog."""
-
-    bot: TabletopBot
 
     @app_commands.command(name="odds", description="Exact odds of a fight (3d4 1d6 vs 2d4) or a scheme (4d6 vs 3).")
     @app_commands.describe(

@@ -18,6 +18,7 @@ from bot.controls import SELECTED_ALL, encode_action, ui_id
 from bot.names import escape_name
 from bot.spec import View, ViewContext
 from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face, face, legend, tally
+from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.odds import odds_now
 from rules.viciousness.dicepool import is_rattled
 from rules.viciousness.knavery import can_reroll, label
@@ -50,7 +51,9 @@ def act_button(
 ) -> discord.ui.Button[Any]:
     """A button that takes ``action`` through the game's own handler (which answers with the result)."""
     return discord.ui.Button(
-        label=label_text[:80], style=style, custom_id=ui_id(ctx.session.kind, ctx.session.id, ACT, encode_action(action))
+        label=label_text[:80],
+        style=style,
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, ACT, encode_action(action)),
     )
 
 
@@ -104,22 +107,20 @@ def _side_name(pool: ViolencePool, side: str) -> str:
 
 
 def _need_control(ctx: Ctx, pool: ViolencePool, need: Need) -> Item | None:
-    base = {"pool": pool.id, "side": need.side}
+    base: dict[str, Any] = {"pool": pool.id, "side": need.side}
     who = _side_name(pool, need.side)
     if need.kind == "aim":
         names = {c.id: c.name for c in pool.combatants}
-        options = [(names.get(c, c), c) for c in need.choices]
+        targets = [(names.get(c, c), c) for c in need.choices]
         action = {"type": "aim", **base, "target": need.target}
-        return act_multi(ctx, action, "at", options, need.amount, f"{who}: who do the {need.amount} hits wound?")
-    caps: dict[str, int | None] = (
-        {s: n for s, n in need.options.items()} if need.kind == "cancel" else dict.fromkeys(need.options)
-    )
-    ways = [w for w in splits(need.amount, caps, need.exact) if need.kind != "cancel" or sum(w.values())]
+        return act_multi(ctx, action, "at", targets, need.amount, f"{who}: who do the {need.amount} hits wound?")
+    caps: dict[str, int | None] = dict(need.options) if need.kind == "cancel" else dict.fromkeys(need.options)
+    ways = [w for w in splits(need.amount, caps, need.exact) if need.kind != "cancel" or any(w.values())]
     if not ways or len(ways) > MAX_OPTIONS:
         return None
     field = "cancels" if need.kind == "cancel" else "to"
     verb = "cancels" if need.kind == "cancel" else "sends"
-    options = []
+    options: list[tuple[str, Mapping[str, Any]]] = []
     for way in ways:
         parts = [f"{n} {'of' if need.kind == 'cancel' else 'at'} {_side_name(pool, s)}" for s, n in way.items() if n]
         options.append((f"{who} {verb} " + ", ".join(parts), {"type": need.kind, **base, field: way}))
@@ -143,7 +144,9 @@ def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
         options.append((f"{c.name}: with medical attention (dies on 1)", {**base, "care": "attention"}))
         for m in medics:
             if m.id != c.id:
-                options.append((f"{c.name}: {m.name} the Medic attends (no roll)", {**base, "care": "medic", "medic": m.id}))
+                options.append(
+                    (f"{c.name}: {m.name} the Medic attends (no roll)", {**base, "care": "medic", "medic": m.id})
+                )
     return act_select(ctx, options, "GM: death tests", "death") if options else None
 
 
@@ -170,7 +173,9 @@ def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
         rows.append(
             [
                 ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥"),
-                act_button(ctx, "Work out the hits", {"type": "resolve", "pool": pool.id}, style=discord.ButtonStyle.success),
+                act_button(
+                    ctx, "Work out the hits", {"type": "resolve", "pool": pool.id}, style=discord.ButtonStyle.success
+                ),
             ]
         )
     elif pool.stage == "clash":
@@ -184,7 +189,9 @@ def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
         rows.append(
             [
                 ui_button(ctx, "Flee", "flee", pool.id, emoji="🏃"),
-                act_button(ctx, "Next round", {"type": "next_round", "pool": pool.id}, style=discord.ButtonStyle.success),
+                act_button(
+                    ctx, "Next round", {"type": "next_round", "pool": pool.id}, style=discord.ButtonStyle.success
+                ),
                 act_button(ctx, "End the fight", {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger),
             ]
         )
@@ -224,7 +231,7 @@ def _clip(lines: Sequence[str], limit: int = FIELD_MAX) -> str:
     used = 0
     for i, line in enumerate(lines):
         more = f"… and {len(lines) - i} more"
-        if used + len(line) + 1 > limit - len(more) - 1 and i < len(lines) - 1 or used + len(line) > limit:
+        if (used + len(line) + 1 > limit - len(more) - 1 and i < len(lines) - 1) or used + len(line) > limit:
             out.append(more)
             break
         out.append(line)
@@ -260,7 +267,7 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
             head += f" · {n} hit{'' if n == 1 else 's'}"
         rows = [combatant_line(state, pool, c, escape_name(c.name)) for c in members] or ["nobody yet"]
         if side.equipment:
-            faces = " ".join(dieface(d) for d in side.equipment_dice)
+            faces = " ".join(die_face(d) for d in side.equipment_dice)
             rows.append(f"🛡️ equipment: {faces or f'{side.equipment}d4'}")
         embed.add_field(name=head[:256], value=_clip(rows), inline=False)
     if result is not None and result.sent:
@@ -289,14 +296,18 @@ def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
         lines.append(f"📊 {escape_name(line)}")
     lockout = state.company.lockout
     if lockout is not None:
-        lines.append(f"🔒 Group rolls are locked until the GM clears the fallout ({lockout.free_pushes} free pushes kept).")
+        lines.append(
+            f"🔒 Group rolls are locked until the GM clears the fallout ({lockout.free_pushes} free pushes kept)."
+        )
     embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=COLOUR_SCHEME)
     known = [f"• {escape_name(c.label)}" for c in pool.challenges if c.known]
     unknown = sum(1 for c in pool.challenges if not c.known)
     if unknown:
         known.append(f"• {unknown} the group doesn't know")
     prepared = "prepared" if pool.prepared else "not prepared"
-    embed.add_field(name=f"Challenges: {len(pool.challenges)} ({prepared})", value=_clip(known or ["none"]), inline=False)
+    embed.add_field(
+        name=f"Challenges: {len(pool.challenges)} ({prepared})", value=_clip(known or ["none"]), inline=False
+    )
     rows = [combatant_line(state, pool, c, escape_name(c.name)) for c in pool.combatants] or ["nobody yet"]
     embed.add_field(name="Schemers", value=_clip(rows), inline=False)
     if pool.stage == "failed":
@@ -320,7 +331,8 @@ def render_pool(ctx: Ctx, pool_id: str) -> View:
         lockout = ctx.state.company.lockout
         text = "This pool is over: its results are in the messages below it."
         if lockout is not None:
-            text += f"\n🔒 Group rolls stay locked until the GM clears the fallout ({lockout.free_pushes} free pushes kept)."
+            kept = lockout.free_pushes
+            text += f"\n🔒 Group rolls stay locked until the GM clears the fallout ({kept} free pushes kept)."
             rows: list[list[Item]] = [[act_button(ctx, "GM: clear the fallout", {"type": "clear_lockout"})]]
             return View(embeds=[discord.Embed(title=f"Pool {pool_id}", description=text)], rows=rows)
         return View(embeds=[discord.Embed(title=f"Pool {pool_id}", description=text)])
@@ -360,81 +372,113 @@ def _sides_text(sides: Sequence[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
-def narrate(state: CampaignState, events: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The channel's sentences for what pools, pushes, knowledge and discovery did (events as it may see them)."""
-    names = {c.id: c.name for p in state.pools.values() for c in p.combatants}
-    out: list[str] = []
-    for e in events:
-        kind = e["type"]
-        if kind == "violence_rolled":
-            out.append(f"🎲 **Round {e['round']}** ({escape_name(e['rule'])})")
-            out += _sides_text(e["sides"])
-        elif kind == "knavery_rolled":
-            out.append(f"🎲 **The scheme is rolled**: {e['successes']} of {e['challenges']} needed")
-            out += [_dice_lines(c, True) for c in e["combatants"]]
-        elif kind == "rerolled":
-            how = "spends a free push" if e["free"] else "pushes (now rattled)"
-            out.append(f"💥 {escape_name(e['name'])} {how} and rerolls:")
-            scheme = any("free_push" in d for d in e["after"])
-            out.append(_dice_lines({"name": e["name"], "dice": e["after"]}, scheme))
-        elif kind == "hits":
-            wounded = ", ".join(escape_name(names.get(w, w)) for w in e["wounded"])
-            out.append(
-                f"🗡️ {e['landed']} hit{'' if e['landed'] == 1 else 's'} land"
-                + (f" ({e['cancelled']} cancelled)" if e["cancelled"] else "")
-                + (f": {wounded} wounded" if wounded else "")
-            )
-        elif kind == "hits_wasted":
-            out.append(f"{e['n']} hit{'s' if e['n'] != 1 else ''} found nobody left to wound.")
-        elif kind == "death_test":
-            if e["roll"] is None:
-                out.append(f"🩺 {escape_name(e['name'])} is attended by a Medic: no death test.")
-            else:
-                fate = "💀 dies" if e["died"] else "survives"
-                out.append(f"🎲 Death test for {escape_name(e['name'])}: {face(4, e['roll'])} → {fate}.")
-        elif kind == "fled":
-            out.append(f"🏃 {escape_name(e['name'])} flees.")
-        elif kind == "round_started":
-            out.append(f"⚔️ Round {e['round']} begins: join, choose dice, roll.")
-        elif kind == "fight_ended":
-            out.append(f"The fight is over after {e['rounds']} round{'s' if e['rounds'] != 1 else ''}.")
-        elif kind == "scheme_succeeded":
-            out.append(f"✅ **The scheme succeeds** ({e['successes']} successes, {e['challenges']} challenges).")
-        elif kind == "scheme_failing":
-            who = "the group chooses" if e["chooser"] == "group" else "the GM chooses"
-            out.append(
-                f"❌ **The scheme fails** ({e['successes']} of {e['challenges']}): {who} the thwarted challenges; "
-                f"{e['free_pushes']} free push{'es' if e['free_pushes'] != 1 else ''}."
-            )
-        elif kind == "scheme_failed":
-            thwarted = ", ".join(escape_name(t) for t in e["thwarted"]) or "none"
-            active = ", ".join(escape_name(t) for t in e["active"]) or "none"
-            out.append(
-                f"Thwarted: {thwarted}. Still in play: {active}. 🔒 Group rolls are locked until the GM clears "
-                f"the fallout; {e['free_pushes']} free push{'es' if e['free_pushes'] != 1 else ''} kept for it."
-            )
-        elif kind == "pc_rattled":
-            out.append(f"😵 {escape_name(e['name'])} is rattled.")
-        elif kind == "pc_calmed":
-            out.append(f"😌 {escape_name(e['name'])} is no longer rattled.")
-        elif kind == "pc_wounded":
-            out.append(f"🩸 {escape_name(e['name'])} is wounded ({e['recovery']} turns of rest to recover).")
-        elif kind == "pc_ended":
-            out.append(f"💀 {escape_name(e['name'])} is {e['fate']}.")
-        elif kind == "pushed":
-            how = "spends a free push" if e["free"] else "pushes"
-            out.append(f"💥 {escape_name(e['name'])} {how}: **{escape_name(e['trait'])}**. {escape_name(e['text'] or '')}")
-        elif kind == "knowledge":
-            rolls = " ".join(face(6, r) for r in e["rolls"])
-            result = {"answer": "knows the answer", "where": "knows where to find it", "nothing": "knows nothing"}
-            out.append(f"💡 {escape_name(e['name'])} ({escape_name(e['trait'])}): {rolls} → {result[e['result']]}.")
-        elif kind == "discovery":
-            how = f"{face(6, e['roll'])} against {e['value']}" if e["roll"] is not None else f"value {e['value']}"
-            out.append(f"🔎 Discovery ({how}): {'found!' if e['found'] else 'not found.'}")
-        elif kind == "lockout_cleared":
-            out.append("🔓 The fallout is over: group rolls are allowed again.")
-        elif kind in ("ip_changed",):
-            out.append(f"💰 Investment points {e['delta']:+d} → {e['ip']}.")
-        elif kind == "rank_changed":
-            out.append(f"📉 The company's wealth rank is now {e['new']}." if e["new"] < e["old"] else f"📈 Wealth rank {e['new']}!")
-    return out
+def _rolled(s: CampaignState, e: Event) -> str:
+    return "\n".join([f"🎲 **Round {e['round']}** ({escape_name(e['rule'])})", *_sides_text(e["sides"])])
+
+
+def _scheme_rolled(s: CampaignState, e: Event) -> str:
+    head = f"🎲 **The scheme is rolled**: {e['successes']} of {e['challenges']} successes needed"
+    return "\n".join([head, *(_dice_lines(c, True) for c in e["combatants"])])
+
+
+def _rerolled(s: CampaignState, e: Event) -> str:
+    how = "spends a free push and rerolls" if e["free"] else "pushes and rerolls"
+    scheme = any("free_push" in d for d in e["after"])
+    return f"💥 {escape_name(e['name'])} {how}: " + _dice_lines({"name": e["name"], "dice": e["after"]}, scheme)
+
+
+def _pc_name(s: CampaignState, pc_id: str) -> str:
+    pc = s.find_pc(pc_id)
+    return pc.name if pc is not None else pc_id
+
+
+def _hits(s: CampaignState, e: Event) -> str:
+    names = {c.id: c.name for p in s.pools.values() for c in p.combatants}
+    wounded = ", ".join(escape_name(names.get(w) or _pc_name(s, w)) for w in e["wounded"])
+    pool = s.pools.get(e["pool"])
+    side = _side_name(pool, e["side"]) if isinstance(pool, ViolencePool) else e["side"].upper()
+    target = _side_name(pool, e["target"]) if isinstance(pool, ViolencePool) else e["target"].upper()
+    cancelled = f", {e['cancelled']} cancelled" if e["cancelled"] else ""
+    return f"🗡️ {side} → {target}: {e['sent']} sent{cancelled}, **{e['landed']} land**" + (
+        f": {wounded} wounded" if wounded else ""
+    )
+
+
+def _death(s: CampaignState, e: Event) -> str:
+    if e["roll"] is None:
+        return f"🩺 A Medic attends {escape_name(e['name'])}: no death test."
+    fate = "💀 dies" if e["died"] else "survives"
+    care = " (with medical attention)" if e["care"] == "attention" else ""
+    return f"🎲 Death test for {escape_name(e['name'])}{care}: {face(4, e['roll'])} → {fate}."
+
+
+def _failing(s: CampaignState, e: Event) -> str:
+    who = "the group chooses" if e["chooser"] == "group" else "the GM chooses"
+    pushes = e["free_pushes"]
+    return (
+        f"❌ **The scheme fails** ({e['successes']} of {e['challenges']}): {who} the thwarted challenges; "
+        f"{pushes} free push{'es' if pushes != 1 else ''}."
+    )
+
+
+def _failed(s: CampaignState, e: Event) -> str:
+    thwarted = ", ".join(escape_name(t) for t in e["thwarted"]) or "none"
+    active = ", ".join(escape_name(t) for t in e["active"]) or "none"
+    pushes = e["free_pushes"]
+    return (
+        f"Thwarted: {thwarted}. Still in play: {active}. 🔒 Group rolls are locked until the GM clears the "
+        f"fallout; {pushes} free push{'es' if pushes != 1 else ''} kept for it."
+    )
+
+
+def _pushed(s: CampaignState, e: Event) -> str:
+    how = "spends a free push" if e["free"] else "pushes (and is rattled)"
+    return f"💥 {escape_name(e['name'])} {how}: **{escape_name(e['trait'])}**. {escape_name(e['text'] or '')}"
+
+
+def _knowledge(s: CampaignState, e: Event) -> str:
+    rolls = " ".join(face(6, r) for r in e["rolls"])
+    result = {"answer": "knows the answer", "where": "knows where to find it", "nothing": "knows nothing"}
+    question = f" “{escape_name(e['question'])}”" if e.get("question") else ""
+    return f"💡 {escape_name(e['name'])} ({escape_name(e['trait'])}){question}: {rolls} → {result[e['result']]}."
+
+
+def _discovery(s: CampaignState, e: Event) -> str:
+    how = f"{face(6, e['roll'])} against {e['value']}" if e["roll"] is not None else f"value {e['value']}, no roll"
+    return f"🔎 Discovery ({how}): {'found!' if e['found'] else 'not found.'}"
+
+
+def _opened(s: CampaignState, e: Event) -> str:
+    what = "⚔️ A fight" if e["kind"] == "violence" else "🗝️ A scheme"
+    title = f": {escape_name(e['title'])}" if e.get("title") else ""
+    return f"{what} begins{title}."
+
+
+NARRATORS.update(
+    {
+        "pool_opened": _opened,
+        "violence_rolled": _rolled,
+        "violence_rerolled": lambda s, e: None,
+        "knavery_rolled": _scheme_rolled,
+        "rerolled": _rerolled,
+        "hits": _hits,
+        "hits_wasted": lambda s, e: f"{e['n']} hit{'s' if e['n'] != 1 else ''} found nobody left to wound.",
+        "npc_wounded": lambda s, e: f"🩸 {escape_name(e['name'])} is wounded.",
+        "death_test": _death,
+        "fled": lambda s, e: f"🏃 {escape_name(e['name'])} flees.",
+        "flight": lambda s, e: "Flight: flee now, or fight on.",
+        "round_started": lambda s, e: f"⚔️ Round {e['round']} begins.",
+        "fight_ending": lambda s, e: "The fight is over; death tests are waiting.",
+        "fight_ended": lambda s, e: f"The fight is over after {e['rounds']} round{'s' if e['rounds'] != 1 else ''}.",
+        "scheme_succeeded": lambda s, e: (
+            f"✅ **The scheme succeeds** ({e['successes']} successes, {e['challenges']} challenges)."
+        ),
+        "scheme_failing": _failing,
+        "scheme_failed": _failed,
+        "pool_closed": lambda s, e: f"Pool {e['pool']} was closed.",
+        "pushed": _pushed,
+        "knowledge": _knowledge,
+        "discovery": _discovery,
+        "lockout_cleared": lambda s, e: "🔓 The fallout is over: group rolls are allowed again.",
+    }
+)
