@@ -18,3 +18,33 @@ async def test_a_new_campaign_posts_the_company_sheet(fake: FakeDiscord, make_bo
     assert state.company.name == "The Gilded Knives" and state.company.rank == 2
     again = await (await fake.slash(channel, gm, "vic campaign new")).message()
     assert again.ephemeral and "already" in again.content
+
+
+async def test_roles_archive_export_and_import(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vic_bot(make_bot)
+    channel, other = fake.channels[0], fake.channels[1]
+    gm, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    await (await fake.slash(channel, gm, "vic campaign new", options={"company": "Knives"})).message()
+    refused = await (await fake.slash(channel, bob, "vic campaign export")).message()
+    assert refused.ephemeral and "Only the GM" in refused.content
+    refused = await (await fake.slash(channel, bob, "vic campaign cogm", options={"member": carol})).message()
+    assert refused.ephemeral and "Only the GM" in refused.content
+    await (await fake.slash(channel, gm, "vic campaign cogm", options={"member": carol})).message()
+    exported = await (await fake.slash(channel, carol, "vic campaign export")).message()
+    assert exported.ephemeral and exported.attachments
+    data = fake.attachment_bytes(exported.attachments[0])
+    handed = await (await fake.slash(channel, gm, "vic campaign handover", options={"member": bob})).message()
+    assert not handed.ephemeral and f"<@{bob.id}>" in handed.content
+    refused = await (await fake.slash(channel, carol, "vic campaign archive")).message()
+    assert refused.ephemeral and "Only the GM" in refused.content  # a co-GM runs it, the GM ends it
+    before = await campaign_state(bot, channel)
+    await (await fake.slash(channel, bob, "vic campaign archive")).message()
+    assert await bot.service.campaign(channel.id, fake.guild.id) is None
+    bad = await fake.slash(other, bob, "vic campaign import", options={"file": ("x.json", b'{"format": "other"}')})
+    assert "isn't a campaign file" in (await bad.message()).content
+    broken = data.replace(b'"ip": 15', b'"ip": -3')
+    bad = await fake.slash(other, bob, "vic campaign import", options={"file": ("x.json", broken)})
+    assert "company.ip" in (await bad.message()).content
+    sheet = await (await fake.slash(other, bob, "vic campaign import", options={"file": ("c.json", data)})).message()
+    assert not sheet.ephemeral and "Knives" in str(sheet.embeds)
+    assert await campaign_state(bot, other) == before
