@@ -111,11 +111,11 @@ async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> N
             f"t1p1.{ana}.re1.0": [4],
             f"t1p1.{ana}.re1.1": [2],
             # the fight: Ana is rattled (two rolls each), the guards hit twice.
-            f"t1p2.r1.{ana}.0": [4],
-            f"t1p2.r1.{ana}.0.2": [4],
-            "t1p2.r1.n1.0": [4],
-            "t1p2.r1.n2.0": [4],
-            f"t1p2.r1.death.{bo}": [3],
+            f"t1p3.r1.{ana}.0": [4],
+            f"t1p3.r1.{ana}.0.2": [4],
+            "t1p3.r1.n1.0": [4],
+            "t1p3.r1.n2.0": [4],
+            f"t1p3.r1.death.{bo}": [3],
             # turn ends: the rival die initiates the design; turn 2 starts: the d4 succeeds.
             "rival.r1.t1.d20": [2],
             "rival.r1.t2.d4": [1],
@@ -155,6 +155,19 @@ async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> N
     assert "Thwarted: The lock" in thwarted.content and "Group rolls are locked" in thwarted.content
     state = await campaign_state(bot, channel)
     assert state.company.lockout is not None and state.company.lockout.free_pushes == 1
+    # The fallout: a free push doesn't rattle; group rolls stay locked (solo ones don't) until the GM clears it.
+    free = {"pc": bo, "trait": "Duelist", "free": True, "note": "Demands satisfaction"}
+    spent = await (await fake.slash(channel, cal, "vic push", options=free)).message()
+    assert not spent.ephemeral and "spends a free push" in spent.content
+    state = await campaign_state(bot, channel)
+    assert not state.find_pc(bo).rattled and state.company.lockout.free_pushes == 0  # type: ignore[union-attr]
+    solo = await (await fake.slash(channel, gm, "vic knavery", options={"challenges": 1})).message()
+    await (await fake.click(solo, "Join", bea)).message()
+    locked = await (await fake.click(solo, "Join", cal)).message()
+    assert locked.ephemeral and "Group rolls are locked" in locked.content
+    await click_when_shown(fake, solo, "Abandon", gm)
+    cleared = await click_when_shown(fake, solo, "GM: clear the fallout", gm)
+    assert "group rolls are allowed again" in cleared.content
 
     # -- a restart in the middle ----------------------------------------------------------------------------------
     await bot.close()
@@ -209,6 +222,14 @@ async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> N
     state = await campaign_state(bot, channel)
     assert state.find_pc(bo).rattled and state.rivals["r1"].move is None  # type: ignore[union-attr]
 
+    # A co-GM sees what the GM sees.
+    dan = fake.members[3]
+    await (await fake.slash(channel, gm, "vic campaign cogm", options={"member": dan})).message()
+    cogm_screen = await (await fake.slash(channel, dan, "vic gm")).message()
+    assert cogm_screen.ephemeral and CANARY in str(cogm_screen.embeds)
+    players_screen = await (await fake.slash(channel, bea, "vic gm")).message()
+    assert players_screen.ephemeral and "Only the GM" in players_screen.content
+
     # -- knowledge, discovery, odds ------------------------------------------------------------------------------
     knew = await (
         await fake.slash(channel, cal, "vic knowledge", options={"pc": bo, "trait": "Historian", "question": "Who?"})
@@ -227,7 +248,11 @@ async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> N
     await campaign_state(bot, channel)
 
     # -- the canary: only the GM was ever told about the rival ------------------------------------------------
+    for member in (gm, bea, cal):
+        await (await fake.slash(channel, member, "game log")).response()
+    await bot.settled()
     assert CANARY not in shown(fake, channel)
     for member in (bea, cal):
         assert not any(CANARY in json.dumps(m.data, ensure_ascii=False) for m in fake.ephemerals(member))
-    assert any(CANARY in json.dumps(m.data, ensure_ascii=False) for m in fake.ephemerals(gm))
+    for member in (gm, dan):
+        assert any(CANARY in json.dumps(m.data, ensure_ascii=False) for m in fake.ephemerals(member))
