@@ -17,8 +17,8 @@ import discord
 from discord import app_commands
 
 from bot.board import static_view
-from bot.controls import decode_action, ui_id
-from bot.errors import IllegalMove, NotPermitted, UserError
+from bot.controls import decode_action, modal_fields, ui_id
+from bot.errors import IllegalMove, InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Session, roles_of
 from bot.names import escape_name
@@ -32,6 +32,7 @@ from cogs.viciousness.spec import UI, VIEWS
 from rules.engine import GM_ROLES, PUBLIC, visible
 from rules.viciousness.actions import AddNPC, OpenKnavery, OpenViolence
 from rules.viciousness.state import PC, CampaignState, Combatant, Pool, ViolencePool
+from rules.viciousness.violence import clash
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
@@ -96,8 +97,11 @@ async def tell(
 ) -> None:
     """Answer a click: what happened, as a message of its own (``news``), else silently (the board is redrawn)."""
     lines = narrate(state_of(bot, session), [dict(e) for e in events if visible(e, PUBLIC)])
+    message = reply.interaction.message
     if news and lines:
         await reply.send("\n".join(lines)[:2000], ephemeral=False)
+    elif message is not None and message.flags.ephemeral:
+        await reply.update(content=("✅ " + "\n".join(lines))[:2000] if lines else "✅ Done.")
     else:
         await reply.ack()
 
@@ -278,9 +282,50 @@ async def _gm_dice(bot: TabletopBot, reply: Reply, session: Session, arg: str, v
     )
 
 
+MAX_INPUTS = 5
+
+
+async def _share(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """Cancelling or sending hits with more ways than a select holds: a form with a number per side."""
+    state = state_of(bot, session)
+    pool = pool_of(state, arg)
+    need = clash(pool, state.options).need if isinstance(pool, ViolencePool) and pool.stage == "clash" else None
+    if need is None or need.kind == "aim":
+        raise IllegalMove("The fight isn't waiting for hits to be shared now.")
+    assert isinstance(pool, ViolencePool)
+    field = "cancels" if need.kind == "cancel" else "to"
+    if reply.interaction.type is discord.InteractionType.modal_submit:
+        typed = modal_fields(reply.interaction)
+        shares = {}
+        for side, text in typed.items():
+            if not text.strip().isdigit():
+                raise InvalidInput(f"{side.upper()}: write a whole number of hits (0 or more).")
+            shares[side] = int(text)
+        await take(bot, reply, session, {"type": need.kind, "pool": pool.id, "side": need.side, field: shares})
+        return
+    names = {s.id: s.name for s in pool.sides}
+    verb = "Cancel" if need.kind == "cancel" else "Send"
+    inputs: list[discord.ui.TextInput[Any]] = [
+        discord.ui.TextInput(
+            label=f"{'Of' if need.kind == 'cancel' else 'At'} {names[s]}"[:45],
+            custom_id=s,
+            default="0",
+            max_length=3,
+        )
+        for s in list(need.options)[:MAX_INPUTS]
+    ]
+    amount = f"{'up to ' if not need.exact else ''}{need.amount}"
+    modal = discord.ui.Modal(title=f"{verb} {amount} hits"[:45], custom_id=ui_id(KIND, session.id, "share", pool.id))
+    for text_input in inputs:
+        modal.add_item(text_input)
+    modal.stop()
+    await reply.modal(modal)
+
+
 UI.update(
     {
         ACT: _act,
+        "share": _share,
         "join": _join,
         "pick": _pick,
         "picks": _picks,

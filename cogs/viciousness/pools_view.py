@@ -392,6 +392,13 @@ def _pc_name(s: CampaignState, pc_id: str) -> str:
     return pc.name if pc is not None else pc_id
 
 
+def _who(s: CampaignState, e: Event) -> str:
+    """The combatant an event names, by its name in the pool (an NPC's too)."""
+    pool = s.pools.get(e["pool"])
+    found = next((c.name for c in pool.combatants if c.id == e["who"]), None) if pool is not None else None
+    return escape_name(found or _pc_name(s, e["who"]))
+
+
 def _hits(s: CampaignState, e: Event) -> str:
     names = {c.id: c.name for p in s.pools.values() for c in p.combatants}
     wounded = ", ".join(escape_name(names.get(w) or _pc_name(s, w)) for w in e["wounded"])
@@ -457,6 +464,14 @@ def _opened(s: CampaignState, e: Event) -> str:
 NARRATORS.update(
     {
         "pool_opened": _opened,
+        "joined": lambda s, e: f"{escape_name(e['name'])} joins pool {e['pool']}.",
+        "left_pool": lambda s, e: f"{escape_name(e['name'])} leaves pool {e['pool']}.",
+        "npcs_added": lambda s, e: f"{', '.join(escape_name(n['name']) for n in e['npcs'])} join pool {e['pool']}.",
+        "vetoed": lambda s, e: f"The GM vetoed {escape_name(e['trait'])} for {_who(s, e)}.",
+        "granted": lambda s, e: (
+            f"The GM granted {_who(s, e)} " + (" ".join(f"d{n}" for n in e["dice"]) or "no extra dice") + "."
+        ),
+        "equipment": lambda s, e: f"Side {e['side'].upper()} gets {e['n']} equipment d4.",
         "violence_rolled": _rolled,
         "violence_rerolled": lambda s, e: None,
         "knavery_rolled": _scheme_rolled,
