@@ -50,12 +50,16 @@ def tally(pool: Pool, dice: tuple[PoolDie, ...]) -> str:
 
 
 def planned(state: CampaignState, pool: Pool, c: Combatant) -> str:
-    """The dice a combatant will roll, grouped by where they come from: ``d4 · d6 Acrobat · d4 extra``."""
-    parts: list[str] = []
+    """The dice a combatant will roll, grouped by where they come from: ``d4 · d6 Acrobat · 2d4 extra``."""
+    groups: list[list[object]] = []
     for sides, source in dice_plan(state, pool, c):
-        label = "" if source == "base" else f" {source}"
-        parts.append(f"d{sides}{label}")
-    return " · ".join(parts)
+        if groups and groups[-1][1:] == [sides, source]:
+            groups[-1][0] = int(str(groups[-1][0])) + 1
+        else:
+            groups.append([1, sides, source])
+    return " · ".join(
+        f"{n if n != 1 else ''}d{sides}{'' if source == 'base' else f' {source}'}" for n, sides, source in groups
+    )
 
 
 def combatant_line(state: CampaignState, pool: Pool, c: Combatant, name: str) -> str:

@@ -30,6 +30,9 @@ ACT = "act"
 """The ``on_ui`` key of a control that takes the engine action in its arg (``*``: the option picked)."""
 ANY = "*"
 FIELD_MAX = 1024
+FIELD_NAME = 256
+EMBED_BUDGET = 5600
+"""What a board's embed may hold, under Discord's 6,000 with room for the title and footer."""
 MAX_OPTIONS = 25
 COLOUR_FIGHT = discord.Colour.dark_red()
 COLOUR_SCHEME = discord.Colour.dark_purple()
@@ -258,6 +261,8 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
         lines.append(f"📊 {escape_name(line)}")
     embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=COLOUR_FIGHT)
     result = clash(pool, state.options) if pool.stage in ("clash", "wounds", "flight", "ended") else None
+    # Every side gets an equal share of what an embed may hold (a hits field comes last).
+    budget = min(FIELD_MAX, (EMBED_BUDGET - len(embed.description or "")) // (len(pool.sides) + 1) - FIELD_NAME)
     for side in pool.sides:
         members = [c for c in pool.combatants if c.side == side.id]
         head = f"{side.id.upper()}. {escape_name(side.name)}"
@@ -269,7 +274,7 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
         if side.equipment:
             faces = " ".join(die_face(d) for d in side.equipment_dice)
             rows.append(f"🛡️ equipment: {faces or f'{side.equipment}d4'}")
-        embed.add_field(name=head[:256], value=_clip(rows), inline=False)
+        embed.add_field(name=head[:FIELD_NAME], value=_clip(rows, budget), inline=False)
     if result is not None and result.sent:
         hits = []
         for (s, t), n in result.sent.items():
@@ -279,7 +284,7 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
                 + (f", {cancelled} cancelled" if cancelled else "")
                 + f", **{result.landed(s, t)} land**"
             )
-        embed.add_field(name="Hits", value=_clip(hits), inline=False)
+        embed.add_field(name="Hits", value=_clip(hits, budget), inline=False)
     if any(is_rattled(state, c) for c in pool.combatants):
         embed.set_footer(text=f"{pool.id} · {RATTLED_LEGEND}")
     else:
