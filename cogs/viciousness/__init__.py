@@ -8,7 +8,8 @@ The group is one cog made of mixins, one module per area of the game:
 - ``characters.py``: ``/vic pc …`` (characters, traits, contacts, conditions, advancement, replacement)
 - ``wealth.py``: ``/vic price``, ``/vic reward``, ``/vic invest``, ``/vic divest``
 - ``turns.py``: ``/vic turn start|end``, ``/vic log``
-- ``sheets.py``: the company sheet and the troupes' sheets (views, paging, ``/vic me``)
+- ``sheets.py``: the company sheet and the troupes' sheets; ``pages.py``: their details, ``/vic me``
+- ``forms.py``: the character form (name, concept, traits)
 
 The spec (``spec.py``) draws each view and routes the game's own controls; ``narrate.py`` turns
 events into sentences.
@@ -20,12 +21,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TabletopBot
-from cogs.viciousness import sheets as _sheets  # noqa: F401  (registers the sheets' views)
 from cogs.viciousness.campaign import CampaignCommands
 from cogs.viciousness.characters import CharacterCommands
 from cogs.viciousness.checks import CheckCommands
 from cogs.viciousness.company import CompanyCommands
 from cogs.viciousness.odds import OddsCommands
+from cogs.viciousness.pages import SheetCommands
 from cogs.viciousness.pools import PoolCommands
 from cogs.viciousness.rivals import RivalCommands
 from cogs.viciousness.spec import VicSpec
@@ -43,6 +44,7 @@ class Viciousness(
     CharacterCommands,
     WealthCommands,
     TurnCommands,
+    SheetCommands,
     # The table's (issue 12) go here, one a line:
     PoolCommands,
     CheckCommands,

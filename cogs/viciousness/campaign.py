@@ -13,7 +13,7 @@ from bot.models import MAIN_VIEW, roles_of
 from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase
-from cogs.viciousness.sheets import cut
+from cogs.viciousness.text import cut
 from rules.engine import CO_GM, GM, GM_ROLES, MANAGER
 from rules.viciousness.actions import SetCompany
 from rules.viciousness.options import VicOptions
@@ -26,10 +26,9 @@ MAX_IMPORT_BYTES = 2_000_000
 class CampaignCommands(VicBase):
     """``/vic campaign new|show|…``."""
 
-    campaign = app_commands.Group(name="campaign", description="Start, run, archive or move a campaign.")
+    campaign = app_commands.Group(name="campaign", description="Start, run or move a campaign")
 
-    @campaign.command(name="new", description="Start a campaign in this channel; you are its GM.", extras=PUBLIC_REPLY)
-    @app_commands.describe(company="The company's name (you can set it later)")
+    @campaign.command(name="new", description="Start one here; you are its GM", extras=PUBLIC_REPLY)
     async def campaign_new(self, interaction: discord.Interaction, company: str | None = None) -> None:
         """A new campaign at wealth rank 2; its sheet is posted here and kept up to date."""
         reply = Reply.of(interaction)
@@ -48,8 +47,7 @@ class CampaignCommands(VicBase):
             session = (await self.act(interaction, SetCompany(name=company[:80]), session)).session
         await self.bot.publisher.post_view(session, MAIN_VIEW, reply)
 
-    @campaign.command(name="cogm", description="Add or remove a co-GM (GM only).")
-    @app_commands.describe(member="Who", remove="Take the role away instead")
+    @campaign.command(name="cogm", description="Add or remove a co-GM")
     async def campaign_cogm(
         self, interaction: discord.Interaction, member: discord.Member, remove: bool = False
     ) -> None:
@@ -62,8 +60,7 @@ class CampaignCommands(VicBase):
         name = escape_name(member.display_name)
         await reply.send(f"{name} is no longer a co-GM." if remove else f"{name} is a co-GM now.")
 
-    @campaign.command(name="handover", description="Hand the GM role to someone else.", extras=PUBLIC_REPLY)
-    @app_commands.describe(member="The new GM")
+    @campaign.command(name="handover", description="Make someone else the GM", extras=PUBLIC_REPLY)
     async def campaign_handover(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """The new GM takes over; the old one keeps no role (make them a co-GM to keep them)."""
         reply = Reply.of(interaction)
@@ -73,7 +70,7 @@ class CampaignCommands(VicBase):
         await self.bot.service.set_role(session.id, actor_of(interaction), member.id, GM)
         await reply.send(f"<@{member.id}> is the GM of this campaign now.")
 
-    @campaign.command(name="archive", description="End the campaign here, keeping it (GM only).", extras=PUBLIC_REPLY)
+    @campaign.command(name="archive", description="End it here (export first)", extras=PUBLIC_REPLY)
     async def campaign_archive(self, interaction: discord.Interaction) -> None:
         """The campaign stops in this channel; export it first to play it on elsewhere."""
         reply = Reply.of(interaction)
@@ -84,7 +81,7 @@ class CampaignCommands(VicBase):
         await self.bot.service.end(session.id, actor=actor, why=f"{escape_name(actor.name)} archived the campaign.")
         await reply.send("The campaign is archived. Its log stays; `/vic campaign import` brings an export back.")
 
-    @campaign.command(name="export", description="The whole campaign as a JSON file (GM only).")
+    @campaign.command(name="export", description="The campaign as a file")
     async def campaign_export(self, interaction: discord.Interaction) -> None:
         """A file to keep as a backup or to import in another channel; it holds the GM's secrets."""
         reply = Reply.of(interaction)
@@ -95,8 +92,7 @@ class CampaignCommands(VicBase):
         file = discord.File(io.BytesIO(data), filename=EXPORT_NAME)
         await reply.send("The campaign as a file (keep it private: it holds your notes and rivals).", file=file)
 
-    @campaign.command(name="import", description="Start a campaign here from an exported file.", extras=PUBLIC_REPLY)
-    @app_commands.describe(file="A file made by /vic campaign export")
+    @campaign.command(name="import", description="Start one from an export", extras=PUBLIC_REPLY)
     async def campaign_import(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         """The file is checked before anything is made; you are the GM of the imported campaign."""
         reply = Reply.of(interaction)

@@ -72,7 +72,7 @@ UI["disc"] = _discover
 class CheckCommands(VicBase):
     """``/vic push``, ``/vic knowledge``, ``/vic discovery``."""
 
-    async def _pcs(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def _check_pcs(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
             session = await self.campaign_here(interaction)
         except UserError:
@@ -80,7 +80,7 @@ class CheckCommands(VicBase):
         gm = bool(roles_of(session, actor_of(interaction)) & GM_ROLES)
         return pc_choices(self.state(session), interaction.user.id, gm, current)
 
-    async def _traits(
+    async def _check_traits(
         self, interaction: discord.Interaction, current: str, *, knowledge: bool
     ) -> list[app_commands.Choice[str]]:
         try:
@@ -159,15 +159,15 @@ class CheckCommands(VicBase):
         )
         await reply.send(text, ephemeral=True, view=static_view([[menu]]))
 
-    push.autocomplete("pc")(_pcs)
-    knowledge.autocomplete("pc")(_pcs)
-    discovery.autocomplete("pc")(_pcs)
-    push.autocomplete("target")(_pcs)
+    push.autocomplete("pc")(_check_pcs)
+    knowledge.autocomplete("pc")(_check_pcs)
+    discovery.autocomplete("pc")(_check_pcs)
+    push.autocomplete("target")(_check_pcs)
 
     @push.autocomplete("trait")
     async def _push_traits(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self._traits(interaction, current, knowledge=False)
+        return await self._check_traits(interaction, current, knowledge=False)
 
     @knowledge.autocomplete("trait")
     async def _knowledge_traits(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self._traits(interaction, current, knowledge=True)
+        return await self._check_traits(interaction, current, knowledge=True)

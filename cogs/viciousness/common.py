@@ -10,15 +10,19 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
-from bot.errors import NoSession
+from bot.errors import InvalidInput, NoSession
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
 from bot.replies import Reply
+from cogs.viciousness.forms import all_traits, trait_text
 from cogs.viciousness.narrate import narrate
-from rules.engine import PUBLIC, Viewer, visible
+from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
+from rules.viciousness.actions import Action
+from rules.viciousness.engine import ENGINE
 from rules.viciousness.state import CampaignState
 
 if TYPE_CHECKING:
@@ -28,10 +32,22 @@ if TYPE_CHECKING:
 else:
     _Mixin = object
 
-KIND = "viciousness"
+KIND = ENGINE.kind
 PUBLIC_REPLY = {"private": False}
 """``extras`` of a command whose answer the channel sees."""
 NO_CAMPAIGN = "There is no Viciousness campaign in this channel: start one with `/vic campaign new`."
+
+
+def parse(data: Mapping[str, Any]) -> Action:
+    """An action from what someone typed or picked; InvalidInput naming the field that is wrong."""
+    try:
+        return ENGINE.parse_action(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        field = next((str(p) for p in reversed(error["loc"]) if isinstance(p, str) and p != data.get("type")), "")
+        message = str(error["msg"]).removeprefix("Value error, ")
+        where = field.replace("_", " ").capitalize()
+        raise InvalidInput(f"{where}: {message}." if where else f"{message}.") from None
 
 
 def viewer_of(session: Session, interaction: discord.Interaction) -> Viewer:
@@ -79,3 +95,52 @@ class VicBase(_Mixin):
         lines = narrate(self.state(applied.session), [e for e in applied.events if visible(e, PUBLIC)])
         await reply.send("\n".join(lines)[:2000] or done)
         return applied
+
+
+def owner_for(interaction: discord.Interaction, member: discord.abc.User | None) -> str:
+    """The troupe a command is about: ``member``'s (the GM acting for them) or the caller's own."""
+    return str((member or interaction.user).id)
+
+
+def choice_name(text: str) -> str:
+    """An autocomplete choice's name within Discord's 100 characters."""
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
+class Autocomplete(VicBase):
+    """Choices offered while a PC, a trait or a contact is typed."""
+
+    async def _state_or_none(self, interaction: discord.Interaction) -> tuple[Session, CampaignState] | None:
+        try:
+            session = await self.campaign_here(interaction)
+        except NoSession:
+            return None
+        return session, self.state(session)
+
+    async def pc_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The characters the caller plays (every character, for a GM), matching what is typed."""
+        found = await self._state_or_none(interaction)
+        if found is None:
+            return []
+        session, state = found
+        gm = bool(roles_of(session, actor_of(interaction)) & GM_ROLES)
+        me = str(interaction.user.id)
+        key = current.strip().casefold()
+        out = []
+        for owner, troupe in state.troupes.items():
+            if owner != me and not gm:
+                continue
+            for pc in troupe.pcs:
+                label = f"{pc.name} ({troupe.name})" + ("" if pc.active else f", {pc.fate}")
+                if key in label.casefold():
+                    out.append(app_commands.Choice(name=choice_name(label), value=pc.id))
+        mine = sorted(out, key=lambda c: not str(c.value).startswith(me + "."))
+        return mine[:25]
+
+    async def trait_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The seed's traits and the campaign's own, matching what is typed, each with its text."""
+        found = await self._state_or_none(interaction)
+        state = found[1] if found else CampaignState()
+        key = current.strip().casefold()
+        hits = [t for t in all_traits(state) if key in t.name.casefold() or any(key in a.casefold() for a in t.aliases)]
+        return [app_commands.Choice(name=choice_name(f"{t.name}: {trait_text(t)}"), value=t.name) for t in hits[:25]]
