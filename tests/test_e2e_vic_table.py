@@ -198,15 +198,12 @@ async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> N
     assert not state.pools and state.find_pc(bo).wounded  # type: ignore[union-attr]
 
     # -- a rest clears the rattle; the turn ends with the rival's accrual and d20 -------------------------------
-    session = await bot.store.live_session(channel.id, Scope.CAMPAIGN)
-    assert session is not None
-    await bot.service.act(session.id, Actor(bea.id, bea.display_name), {"type": "act", "pc": ana, "kind": "rest"})
-    screen = await (await fake.slash(channel, gm, "vic gm")).message()
-    await (await fake.click(screen, "End turn 1", gm)).message()
-    news = (
-        await fake.wait_for(lambda: next((m for m in fake.ephemerals(gm) if "rival die" in m.content), None))
-    ).content
-    assert "gains" in news and "initiated" in news
+    rest = await (await fake.slash(channel, bea, "vic pc act", options={"pc": ana, "action": "rest"})).message()
+    assert "rested" in rest.content
+    ended = await fake.slash(channel, gm, "vic turn end")
+    assert "Turn 1 is over" in (await ended.message()).content
+    news = (await ended.followups(1))[0]
+    assert news.ephemeral and "gains" in news.content and "rival die" in news.content and "initiated" in news.content
     state = await campaign_state(bot, channel)
     assert not state.find_pc(ana).rattled  # type: ignore[union-attr]
     assert state.rivals["r1"].move is not None

@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.controls import decode_action
 from bot.errors import NotPermitted, UserError
 from bot.lobby import actor_of
-from bot.models import Session, roles_of
+from bot.models import Applied, Session, roles_of
 from bot.replies import Reply
 from bot.spec import ViewContext
 from cogs.viciousness.common import VicBase
@@ -63,6 +63,20 @@ async def tell_gm(
     await reply.send("\n".join(private)[:2000] or "Done.", ephemeral=True)
     if public:
         await bot.publisher.announce(session, "\n".join(public)[:2000])
+
+
+async def rival_news(bot: TabletopBot, interaction: discord.Interaction, applied: Applied) -> None:
+    """After a command that moved the rivals (a turn's start or end): their news, privately, to a GM who sent it."""
+    session = applied.session
+    roles = roles_of(session, actor_of(interaction))
+    secret = [e for e in applied.events if e.get("only")]
+    if not secret or not roles & GM_ROLES:
+        return
+    state = bot.service.state_of(session)
+    assert isinstance(state, CampaignState)
+    lines = narrate(state, [e for e in secret if visible(e, Viewer(str(interaction.user.id), roles))])
+    if lines:
+        await Reply.of(interaction).send("🎭 Only you see this:\n" + "\n".join(lines)[:1950], ephemeral=True)
 
 
 async def _gm_act(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
