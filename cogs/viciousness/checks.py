@@ -89,15 +89,10 @@ class CheckCommands(VicBase):
             return []
         return trait_choices(self.state(session), str(interaction.namespace.pc or ""), knowledge, current)
 
-    @app_commands.command(
-        name="push", description="Push a trait's effect (you become rattled; a free push doesn't).", extras=PUBLIC_REPLY
-    )
+    @app_commands.command(name="push", description="Push a trait (rattles; a free push doesn't)", extras=PUBLIC_REPLY)
     @app_commands.describe(
-        pc="Who pushes",
-        trait="The trait whose push you use",
-        free="Spend one of the fallout's free pushes (no rattle)",
-        target="Medic: the wounded character treated",
-        note="What happens",
+        free="Spend a free push",
+        target="Medic: who is treated",
     )
     async def push(
         self,
@@ -118,10 +113,7 @@ class CheckCommands(VicBase):
         action |= {"pool": pool} if pool else {}
         await take(self.bot, Reply.of(interaction), session, action)
 
-    @app_commands.command(
-        name="knowledge", description="Roll a 💡 trait's knowledge d6 (once a turn, no rattle).", extras=PUBLIC_REPLY
-    )
-    @app_commands.describe(pc="Who remembers", trait="The 💡 trait", question="What they want to know")
+    @app_commands.command(name="knowledge", description="A 💡 knowledge d6 (once a turn)", extras=PUBLIC_REPLY)
     async def knowledge(
         self,
         interaction: discord.Interaction,
@@ -134,10 +126,8 @@ class CheckCommands(VicBase):
         action = {"type": "knowledge", "pc": pc, "trait": trait, "question": question or ""}
         await take(self.bot, Reply.of(interaction), session, action)
 
-    @app_commands.command(
-        name="discovery", description="GM: a discovery roll; tick the conditions met.", extras=PUBLIC_REPLY
-    )
-    @app_commands.describe(pc="The character searching", traits="Traits of theirs that help (1 each)")
+    @app_commands.command(name="discovery", description="A discovery roll (GM)", extras=PUBLIC_REPLY)
+    @app_commands.describe(traits="Helpful traits")
     async def discovery(
         self, interaction: discord.Interaction, pc: str | None = None, traits: app_commands.Range[int, 0, 4] = 0
     ) -> None:

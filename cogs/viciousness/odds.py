@@ -91,10 +91,10 @@ def _is_scheme(text: str) -> bool:
 class OddsCommands(VicBase):
     """``/vic odds``: a mixin of the ``/vic`` group cog."""
 
-    @app_commands.command(name="odds", description="Exact odds of a fight (3d4 1d6 vs 2d4) or a scheme (4d6 vs 3).")
+    @app_commands.command(name="odds", description="Exact odds: 3d4 1d6 vs 2d4, or 4d6 vs 3")
     @app_commands.describe(
-        dice="A fight: 3d4 r1d6 vs 2d4 (r = rattled). A scheme: 4d6 r1d4 vs 3",
-        challenges="For a scheme: how many challenges",
+        dice="3d4 r1d6 vs 2d4 (r: rattled), or 4d6 vs 3",
+        challenges="A scheme's challenges",
     )
     async def odds(
         self,

@@ -370,10 +370,8 @@ class PoolCommands(VicBase):
         pool_id = next(e["pool"] for e in applied.events if e["type"] == "pool_opened")
         await self.bot.publisher.post_view(applied.session, view_key(pool_id), reply)
 
-    @app_commands.command(
-        name="violence", description="GM: open a fight; its sides join with a button.", extras=PUBLIC_REPLY
-    )
-    @app_commands.describe(sides="The sides, e.g. The company vs Guards vs Cultists", title="What the fight is")
+    @app_commands.command(name="violence", description="Open a fight (GM)", extras=PUBLIC_REPLY)
+    @app_commands.describe(sides="Knives vs Guards vs Rats")
     async def violence(
         self,
         interaction: discord.Interaction,
@@ -386,11 +384,9 @@ class PoolCommands(VicBase):
             raise IllegalMove("A fight needs two sides or more: `The company vs Guards`.")
         await self._open(interaction, OpenViolence(title=title or "", sides=tuple(n[:80] for n in names[:8])))
 
-    @app_commands.command(name="knavery", description="GM: open a scheme with its challenges.", extras=PUBLIC_REPLY)
+    @app_commands.command(name="knavery", description="Open a scheme (GM)", extras=PUBLIC_REPLY)
     @app_commands.describe(
-        challenges="How many challenges stand in the way",
-        known="The challenges the group knows, separated by ;",
-        title="What the scheme is",
+        known="Those the group knows, split by ;",
     )
     async def knavery(
         self,
@@ -403,12 +399,9 @@ class PoolCommands(VicBase):
         labels = tuple(k.strip() for k in (known or "").split(";") if k.strip())
         await self._open(interaction, OpenKnavery(title=title or "", total=challenges, known=labels))
 
-    @app_commands.command(name="npc", description="GM: add NPCs (each with its base die) to the open pool.")
+    @app_commands.command(name="npc", description="Add NPCs to the open pool (GM)")
     @app_commands.describe(
-        name="Their name (several: Guard 1, Guard 2…)",
-        count="How many alike",
-        dice="Their dice besides the base die, e.g. d6 d4",
-        side="The side they fight on (a fight)",
+        dice="Besides the base die: d6 2d4",
     )
     async def npc(
         self,

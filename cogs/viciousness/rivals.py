@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.controls import decode_action
-from bot.errors import NotPermitted, UserError
+from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
 from bot.replies import Reply
@@ -106,7 +106,7 @@ Temperament = Literal["rash", "default", "shrewd"]
 class RivalCommands(VicBase):
     """``/vic gm``, ``/vic rival add|design|foil|deal|drop``, ``/vic reveal``."""
 
-    rival = app_commands.Group(name="rival", description="GM: rivals and their designs (private).")
+    rival = app_commands.Group(name="rival", description="Rivals (GM, private)")
 
     async def _gm_act(self, interaction: discord.Interaction, action: Mapping[str, Any]) -> None:
         reply = Reply.of(interaction)
@@ -115,14 +115,14 @@ class RivalCommands(VicBase):
         applied = await self.bot.service.act(session.id, actor_of(interaction), dict(action))
         await tell_gm(self.bot, reply, applied.session, viewer, applied.events)
 
-    @app_commands.command(name="gm", description="GM: your private screen (rivals, designs, moves, turns).")
+    @app_commands.command(name="gm", description="Your private GM screen")
     async def gm(self, interaction: discord.Interaction) -> None:
         """The GM screen, privately."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
         await self.bot.publisher.send_private(reply, session, gm_viewer(session, interaction), GM_VIEW)
 
-    @app_commands.command(name="reveal", description="GM: tell the channel something (about a rival, say).")
+    @app_commands.command(name="reveal", description="Tell the channel (GM)")
     async def reveal(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000]) -> None:
         """The one way rivals reach the channel: what the GM writes."""
         reply = Reply.of(interaction)
@@ -133,8 +133,8 @@ class RivalCommands(VicBase):
             applied.session, "\n".join(narrate(self.state(applied.session), applied.events))
         )
 
-    @rival.command(name="add", description="GM: a new rival (minions default to rank − 2).")
-    @app_commands.describe(assets="Up to four, separated by ;", notes="Private notes")
+    @rival.command(name="add", description="A new rival")
+    @app_commands.describe(assets="Up to four, split by ;")
     async def rival_add(
         self,
         interaction: discord.Interaction,
@@ -151,8 +151,7 @@ class RivalCommands(VicBase):
             action["minions"] = minions
         await self._gm_act(interaction, action)
 
-    @rival.command(name="design", description="GM: give a rival a design (three at most under way).")
-    @app_commands.describe(asset="The rival's asset that helps (+1 point a turn)", unsubtle="The PCs may interfere")
+    @rival.command(name="design", description="A new design")
     async def rival_design(
         self,
         interaction: discord.Interaction,
@@ -168,17 +167,33 @@ class RivalCommands(VicBase):
         action |= {"temperament": temperament, "unsubtle": unsubtle} | ({"asset": asset} if asset else {})
         await self._gm_act(interaction, action)
 
-    @rival.command(name="foil", description="GM: the PCs foiled a design (Speed Chess refunds half).")
+    @rival.command(name="foil", description="A design was foiled")
     async def rival_foil(self, interaction: discord.Interaction, rival: str, design: str) -> None:
         """Foil a design."""
         await self._gm_act(interaction, {"type": "foil", "rival": rival, "design": design})
 
-    @rival.command(name="deal", description="GM: a rival deal advances a design by the company's rank.")
+    @rival.command(name="deal", description="A rival deal")
     async def rival_deal(self, interaction: discord.Interaction, rival: str, design: str) -> None:
         """A rival deal."""
         await self._gm_act(interaction, {"type": "deal", "rival": rival, "design": design})
 
-    @rival.command(name="drop", description="GM: the NPC is no longer a rival.")
+    @rival.command(name="split", description="Share the rank's points among designs")
+    @app_commands.describe(points="d1 2, d2 1 (leave out: all to the top design)")
+    async def rival_split(
+        self, interaction: discord.Interaction, rival: str, points: app_commands.Range[str, 1, 60] | None = None
+    ) -> None:
+        """The GM's split, kept from turn to turn."""
+        shares: dict[str, int] | None = None
+        if points:
+            shares = {}
+            for part in points.replace(";", ",").split(","):
+                design, _, n = part.strip().partition(" ")
+                if not design or not n.strip().isdigit():
+                    raise InvalidInput("Write each design and its points: `d1 2, d2 1`.")
+                shares[design] = int(n)
+        await self._gm_act(interaction, {"type": "split", "rival": rival, "points": shares})
+
+    @rival.command(name="drop", description="No longer a rival")
     async def rival_drop(self, interaction: discord.Interaction, rival: str) -> None:
         """Drop a rival."""
         await self._gm_act(interaction, {"type": "drop_rival", "rival": rival})
@@ -215,5 +230,6 @@ class RivalCommands(VicBase):
     rival_foil.autocomplete("rival")(_rivals)
     rival_deal.autocomplete("rival")(_rivals)
     rival_drop.autocomplete("rival")(_rivals)
+    rival_split.autocomplete("rival")(_rivals)
     rival_foil.autocomplete("design")(_designs)
     rival_deal.autocomplete("design")(_designs)
