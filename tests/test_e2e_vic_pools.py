@@ -29,6 +29,8 @@ async def test_gm_tools_and_a_four_side_fight_shared_through_a_form(fake: FakeDi
         await (await fake.slash(channel, gm, "vic npc", options={"name": name, "side": side})).message()
     # Ana picks Lurker's gain and add clauses; the GM vetoes Lurker, grants her a d6 and equips the Knives.
     menu = await (await fake.click(fight, "Choose my dice", bea)).message()
+    alone = await pick(fake, menu, "trait dice", ["Lurker +1d4"], bea)
+    assert alone.ephemeral and "needs its gain" in alone.content
     chosen = await pick(fake, menu, "trait dice", ["Lurker +1d6", "Lurker +1d4"], bea)
     assert "d6 Lurker · d4 Lurker" in chosen.content
     refused = await (await fake.click(fight, "GM: dice…", bea)).message()
@@ -72,6 +74,9 @@ async def test_a_prepared_group_picks_the_thwarted_challenges(fake: FakeDiscord,
     assert "(prepared)" in str(scheme.embeds)
     for member in (bea, cal):
         await (await fake.click(scheme, "Join", member)).message()
+    await (await fake.click(scheme, "Leave", cal)).response()
+    await fake.wait_for(lambda: "Bo" not in str(scheme.embeds), what="Bo gone from the board")
+    await (await fake.click(scheme, "Join", cal)).message()
     await fake.wait_for(lambda: "odds now" in str(scheme.embeds), what="the odds on the board")
     await (await fake.click(scheme, "Roll", gm)).message()
     await fake.wait_for(lambda: "the group: the 1 thwarted" in str(scheme.selects), what="the group's select")

@@ -193,7 +193,10 @@ async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> N
     await fake.wait_for(lambda: "death tests" in str(fight.selects), what="the death test")
     tested = await pick(fake, fight, "death tests", ["Bo: death test"], gm)
     assert "Death test for Bo" in tested.content and "survives" in tested.content
-    await click_when_shown(fake, fight, "End the fight", gm)
+    fled = await click_when_shown(fake, fight, "Flee", bea)
+    assert "Ana flees" in fled.content
+    over = await click_when_shown(fake, fight, "Next round", gm)
+    assert "The fight is over after 1 round" in over.content
     state = await campaign_state(bot, channel)
     assert not state.pools and state.find_pc(bo).wounded  # type: ignore[union-attr]
 
