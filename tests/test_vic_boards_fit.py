@@ -135,3 +135,21 @@ def test_the_biggest_scheme_fits() -> None:
     check_state(session, state, [])
     out = ENGINE.apply(state, GM, ENGINE.parse_action({"type": "roll", "pool": "t0p1"}), dice)
     check_state(session, out.state, out.events)
+
+
+def test_a_crowded_gm_screen_fits() -> None:
+    session = campaign()
+    dice = SeededDice(5)
+    state = CampaignState()
+    for i in range(20):
+        add = {"type": "add_rival", "name": "Ｒ" * 80, "rank": 7, "assets": ["Ａ" * 80] * 4, "notes": "Ｎ" * 1000}
+        state = ENGINE.apply(state, GM, ENGINE.parse_action(add), dice).state
+        for _ in range(3):
+            design = {"type": "add_design", "rival": f"r{i + 1}", "text": "Ｄ" * 1000, "asset": "Ａ" * 80}
+            state = ENGINE.apply(state, GM, ENGINE.parse_action(design), dice).state
+    state = ENGINE.apply(state, GM, ENGINE.parse_action({"type": "notes", "text": "Ｇ" * 1000}), dice).state
+    check_state(session, state, [])
+    for kind in ("turn_start", "turn_end"):
+        out = ENGINE.apply(state, GM, ENGINE.parse_action({"type": kind}), dice)
+        state = out.state
+        check_state(session, state, out.events)

@@ -10,7 +10,7 @@ board is redrawn.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -28,7 +28,7 @@ from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase
 from cogs.viciousness.dice_text import planned, trait_clauses
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools_view import ACT, ANY, act_select, render_pool, view_key
-from cogs.viciousness.spec import UI, VIEWS
+from cogs.viciousness.spec import UI, VIEWS, UIHandler
 from rules.engine import GM_ROLES, PUBLIC, visible
 from rules.viciousness.actions import AddNPC, OpenKnavery, OpenViolence
 from rules.viciousness.state import PC, CampaignState, Combatant, Pool, ViolencePool
@@ -158,7 +158,7 @@ async def _join(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
             return
         pc_id, _, side = options[0][1].partition("|")
     action = {"type": "join", "pool": pool_id, "pc": pc_id, **({"side": side} if side else {})}
-    applied = await bot.service.act(session.id, actor_of(reply.interaction), action)
+    await bot.service.act(session.id, actor_of(reply.interaction), action)
     pc = state.find_pc(pc_id)
     name = escape_name(pc.name) if pc else pc_id
     text = f"✅ {name} joined. Choose the trait dice that apply with **Choose my dice**."
@@ -166,7 +166,6 @@ async def _join(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
         await reply.update(content=text, view=None)
     else:
         await reply.send(text, ephemeral=True)
-    del applied
 
 
 def _dice_menu(ctx: ViewContext[CampaignState], pool: Pool, c: Combatant) -> discord.ui.Select[Any] | None:
@@ -226,7 +225,9 @@ async def _picks(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
     await reply.send(f"✅ {escape_name(c.name)} rolls {planned(state, pool, c)}.", ephemeral=True)
 
 
-def _for_one(key: str, build: Any, *, standing: bool = True, question: str = "Which character?") -> Any:
+def _for_one(
+    key: str, build: Callable[[Pool, str], dict[str, Any]], *, standing: bool = True, question: str = "Which character?"
+) -> UIHandler:
     """A control that acts for one of the clicker's combatants: asked privately when they have several."""
 
     async def handler(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:

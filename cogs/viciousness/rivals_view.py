@@ -20,6 +20,10 @@ from rules.viciousness.data import CONSEQUENCES
 from rules.viciousness.state import CampaignState, Design, Rival
 
 GM_VIEW = "gm"
+FIELD_MAX = 1024
+FIELD_NAME = 256
+EMBED_BUDGET = 5500
+MAX_RIVALS = 20
 GM_ACT = "gmact"
 COLOUR = discord.Colour.dark_grey()
 TEMPER = {"rash": "rash (d4 ≤ 1)", "default": "default (d4 ≤ 2)", "shrewd": "shrewd (d4 ≤ 3)"}
@@ -62,8 +66,8 @@ def design_line(rival: Rival, d: Design) -> str:
     )
 
 
-def rival_field(rival: Rival) -> tuple[str, str]:
-    """A rival's field on the GM screen."""
+def rival_field(rival: Rival, budget: int = FIELD_MAX) -> tuple[str, str]:
+    """A rival's field on the GM screen, its value within ``budget`` characters."""
     name = f"{rival.id} · {rival.name} · rank {rival.rank} · {rival.minions} minions"
     lines = []
     if rival.assets:
@@ -76,7 +80,7 @@ def rival_field(rival: Rival) -> tuple[str, str]:
     if rival.notes:
         lines.append(f"-# {escape_name(rival.notes)[:200]}")
     value = "\n".join(lines)
-    return name[:256], value if len(value) <= 1024 else value[:1023] + "…"
+    return name[:FIELD_NAME], value if len(value) <= budget else value[: budget - 1] + "…"
 
 
 def _move_row(ctx: Ctx, rival: Rival) -> list[discord.ui.Item[Any]]:
@@ -127,13 +131,17 @@ def render_gm(ctx: Ctx) -> View:
     where = f"Turn {turn.number} {'running' if turn.running else 'not started'}"
     embed = discord.Embed(title="🎭 GM screen", description=f"{where}. Only you see this.", colour=COLOUR)
     live = [r for r in state.rivals.values() if not r.dropped]
-    for rival in live[:24]:
-        name, value = rival_field(rival)
+    shown = live[:MAX_RIVALS]
+    # The rivals share what an embed may hold (the notes take one share more).
+    budget = min(FIELD_MAX, EMBED_BUDGET // (len(shown) + 1) - FIELD_NAME)
+    for rival in shown:
+        name, value = rival_field(rival, budget)
         embed.add_field(name=name, value=value, inline=False)
     if not live:
         embed.add_field(name="No rivals yet", value="Add one with `/vic rival add`.", inline=False)
     if state.notes:
-        embed.add_field(name="Notes", value=escape_name(state.notes)[:1024], inline=False)
+        notes = escape_name(state.notes)
+        embed.add_field(name="Notes", value=notes if len(notes) <= budget else notes[: budget - 1] + "…", inline=False)
     turn_action = {"type": "turn_end" if turn.running else "turn_start"}
     label = f"End turn {turn.number}" if turn.running else f"Start turn {turn.number + 1}"
     rows: list[list[discord.ui.Item[Any]]] = [
