@@ -52,3 +52,72 @@ async def test_players_make_troupes_through_the_form_and_edit_only_their_own(
     assert [p.name for p in state.troupes[str(bob.id)].pcs] == ["Vex", "Pip"]
     assert [p.name for p in state.troupes[str(carol.id)].pcs] == ["Mira", "Quill"]
     await fake.wait_for(lambda: "Pip" in str(sheet.embeds) and "Quill" in str(carols.embeds), what="both sheets")
+
+
+async def test_a_characters_life_contacts_advancement_death_and_replacement(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    bot = await vic_bot(make_bot)
+    channel = fake.channels[0]
+    gm, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    company = await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await new_troupe(fake, channel, bob, "Rats", "Vex", ["Acrobat", "Lurker", "Machinist"], concept="A thief")
+    vex, pip = f"{bob.id}.1", f"{bob.id}.2"
+    # Autocomplete: Bob's characters only for Bob, every character for the GM; traits with their text.
+    choices = await (await fake.autocomplete(channel, bob, "vic pc edit", "pc", {"pc": "ve"})).choices()
+    assert [c["value"] for c in choices] == [vex] and choices[0]["name"] == "Vex (Rats)"
+    assert await (await fake.autocomplete(channel, carol, "vic pc edit", "pc", {"pc": ""})).choices() == []
+    traits = await (await fake.autocomplete(channel, bob, "vic pc advance", "trait", {"trait": "hist"})).choices()
+    assert traits[0]["value"] == "Historian" and "historical" in traits[0]["name"]
+    ranks = await (await fake.autocomplete(channel, bob, "vic price", "rank", {"rank": "4"})).choices()
+    assert ranks == [
+        {"name": "4: A horse, a suit of armor/bulletproof vest, A task done by an expert hacker or warrior", "value": 4}
+    ]
+    # Contacts: one strong per trait; a weak one promoted at the limit drops a strong one.
+    for n in range(3):
+        await (await fake.slash(channel, bob, "vic pc contact", options={"pc": vex, "name": f"Fence {n}"})).message()
+    full = await (await fake.slash(channel, bob, "vic pc contact", options={"pc": vex, "name": "Too many"})).message()
+    assert full.ephemeral and "one per trait" in full.content
+    weak = {"pc": vex, "name": "Barkeep", "weak": True, "note": "owes me"}
+    await (await fake.slash(channel, bob, "vic pc contact", options=weak)).message()
+    listed = await (await fake.autocomplete(channel, bob, "vic pc promote", "weak", {"pc": vex, "weak": ""})).choices()
+    assert listed == [{"name": "Barkeep (weak)", "value": 0}]
+    refused = await (await fake.slash(channel, bob, "vic pc promote", options={"pc": vex, "weak": 0})).message()
+    assert refused.ephemeral and "drop" in refused.content
+    await (await fake.slash(channel, bob, "vic pc promote", options={"pc": vex, "weak": 0, "drop": 1})).message()
+    await (await fake.slash(channel, bob, "vic pc forget", options={"pc": vex, "contact": "s0"})).message()
+    state = await campaign_state(bot, channel)
+    assert [c.name for c in state.find_pc(vex).strong] == ["Fence 2", "Barkeep"]  # type: ignore[union-attr]
+    # The ambition is completed: Bob's troupe advances Vex with a trait, and (GM grant) gets a new minion.
+    refused = await (await fake.slash(channel, bob, "vic company ambition")).message()
+    assert refused.ephemeral and "Only the GM" in refused.content
+    await (await fake.slash(channel, gm, "vic company ambition", options={"next": "Rule the docks"})).message()
+    await (await fake.slash(channel, bob, "vic pc advance", options={"pc": vex, "trait": "Historian"})).message()
+    await (await fake.slash(channel, gm, "vic troupe grant", options={"member": bob})).message()
+    opened = await fake.slash(channel, bob, "vic pc advance")
+    await (await fill_form(fake, opened, "Pip", ["Driver", "Hacker"])).message()
+    # Pip dies (GM); his replacement carries over no extra trait: 2 IP.
+    refused = await (
+        await fake.slash(channel, bob, "vic pc condition", options={"pc": pip, "change": "kill"})
+    ).message()
+    assert refused.ephemeral and "Only the GM" in refused.content
+    await (await fake.slash(channel, gm, "vic pc condition", options={"pc": pip, "change": "kill"})).message()
+    opened = await fake.slash(channel, bob, "vic pc replace", options={"pc": pip})
+    await (await fill_form(fake, opened, "Quill", ["Medic", "Mystic"])).message()
+    state = await campaign_state(bot, channel)
+    troupe = state.troupes[str(bob.id)]
+    assert [(p.name, p.fate) for p in troupe.pcs] == [("Vex", "active"), ("Pip", "dead"), ("Quill", "active")]
+    assert len(troupe.pcs[0].traits) == 4 and state.company.ip == 13 and troupe.pending_advancements == 0
+    # Vex goes over to the GM: Bob can't change him any more; the company sheet's buttons.
+    await (await fake.slash(channel, bob, "vic pc gm", options={"pc": vex})).message()
+    refused = await (await fake.slash(channel, bob, "vic pc edit", options={"pc": vex, "name": "V"})).message()
+    assert refused.ephemeral and "portrayed by the GM" in refused.content
+    mine = await (await fake.click(company, "My troupe", bob)).message()
+    assert mine.ephemeral and "Quill" in str(mine.embeds) and "🎭 GM" in str(mine.embeds)
+    none = await (await fake.click(company, "My troupe", carol)).message()
+    assert none.ephemeral and "no troupe yet" in none.content
+    log = await (await fake.click(company, "Log", carol)).message()
+    assert log.ephemeral and "Pip" in str(log.embeds) and "died" in str(log.embeds)
+    # Retiring the captain dissolves the troupe.
+    await (await fake.slash(channel, gm, "vic pc retire", options={"pc": vex})).message()
+    assert (await campaign_state(bot, channel)).troupes[str(bob.id)].dissolved

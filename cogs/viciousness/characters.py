@@ -27,7 +27,7 @@ from rules.viciousness.actions import (
     Promote,
     Retire,
 )
-from rules.viciousness.data import CHARACTERS, MAX_TRAITS
+from rules.viciousness.data import CHARACTERS
 from rules.viciousness.state import PC, CampaignState, owner_of
 
 if TYPE_CHECKING:
@@ -67,7 +67,9 @@ async def _advance_minion(bot: TabletopBot, reply: Reply, session: Session, arg:
 
 async def _replace(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """A replacement's form was sent (``arg``: the dead or retired minion); extra traits cost IP."""
-    spec = pc_spec(reply.interaction, (MINION_TRAITS, MAX_TRAITS))
+    state = bot.service.state_of(session)
+    assert isinstance(state, CampaignState)
+    spec = pc_spec(reply.interaction, replacement_traits(pc_of(state, arg)))
     await _take(bot, reply, session, parse({"type": "replace", "old": arg, "pc": spec}))
 
 
@@ -95,6 +97,11 @@ UI.update(
         "amform": lambda bot, reply, session, arg, values: _open_form("am", bot, reply, session, arg),
     }
 )
+
+
+def replacement_traits(old: PC) -> tuple[int, int]:
+    """How many traits a replacement takes: a minion's two, up to the lost one's (each extra costs 1 IP)."""
+    return MINION_TRAITS, max(MINION_TRAITS, len(old.traits))
 
 
 def pc_of(state: CampaignState, pc_id: str) -> PC:
@@ -222,7 +229,7 @@ class CharacterCommands(Autocomplete):
 
     @pc.command(name="replace", description="Replace a lost minion (2+ IP)")
     async def pc_replace(self, interaction: discord.Interaction, pc: str) -> None:
-        """The form takes 2 to 4 traits; each beyond 2 costs 1 IP more."""
+        """The form takes 2 traits, up to as many as the lost minion had; each beyond 2 costs 1 IP more."""
         session = await self.campaign_here(interaction)
         old = pc_of(self.state(session), pc)
         form = pc_form(
@@ -231,7 +238,7 @@ class CharacterCommands(Autocomplete):
             key="rp",
             arg=old.id,
             title=f"Replacing {old.name}",
-            traits=(MINION_TRAITS, MAX_TRAITS),
+            traits=replacement_traits(old),
         )
         await Reply.of(interaction).modal(form)
 
