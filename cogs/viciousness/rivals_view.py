@@ -16,7 +16,7 @@ from bot.controls import encode_action, ui_id
 from bot.names import escape_name
 from bot.spec import View, ViewContext
 from cogs.viciousness.narrate import NARRATORS, Event
-from rules.viciousness.data import CONSEQUENCES
+from rules.viciousness.data import CONSEQUENCES, Severity
 from rules.viciousness.state import CampaignState, Design, Rival
 
 GM_VIEW = "gm"
@@ -24,6 +24,7 @@ FIELD_MAX = 1024
 FIELD_NAME = 256
 EMBED_BUDGET = 5500
 MAX_RIVALS = 20
+SEVERITIES: tuple[Severity, ...] = ("light", "medium", "heavy")
 GM_ACT = "gmact"
 COLOUR = discord.Colour.dark_grey()
 TEMPER = {"rash": "rash (d4 ≤ 1)", "default": "default (d4 ≤ 2)", "shrewd": "shrewd (d4 ≤ 3)"}
@@ -103,10 +104,16 @@ def _move_row(ctx: Ctx, rival: Rival) -> list[discord.ui.Item[Any]]:
         ]
     design = rival.design(move.design)
     if move.stage == "consequence":
-        severity = design.severity if design is not None else "light"
-        rows = CONSEQUENCES.table(severity).rows
-        options = [(f"Roll the d6 ({severity})", {"type": "consequence", **base})]
-        options += [(f"{i}. {r.text}", {"type": "consequence", **base, "row": i}) for i, r in enumerate(rows, 1)]
+        # The design's own table first; the GM may pick from another (3 rolls + 18 rows fit a select).
+        own: Severity = design.severity if design is not None else "light"
+        tables: list[Severity] = [own, *(t for t in SEVERITIES if t != own)]
+        options = [(f"Roll the d6 on the {t} table", {"type": "consequence", **base, "severity": t}) for t in tables]
+        for t in tables:
+            rows = CONSEQUENCES.table(t).rows
+            options += [
+                (f"{t} {i}. {r.text}", {"type": "consequence", **base, "severity": t, "row": i})
+                for i, r in enumerate(rows, 1)
+            ]
         return [gm_select(ctx, f"c{rival.id}", options, f"{rival.name}: the consequence")]
     assert move.severity is not None and move.row is not None
     effect = CONSEQUENCES.table(move.severity).rows[move.row - 1].effect
