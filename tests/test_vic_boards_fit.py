@@ -1,4 +1,4 @@
-"""Every Viciousness pool board, GM screen and roll message fits Discord's limits, whatever the campaign.
+"""Every Viciousness pool board, GM screen and roll message fits Discord's limits, whatever the campaign; odds now.
 
 Boards are drawn for every state of random campaigns (the engine's property driver), and for the largest
 pools the engine allows (eight sides of long names, twenty NPCs a side with ten dice each), serialised as
@@ -17,17 +17,19 @@ from bot.models import Session, Status
 from bot.spec import ViewContext
 from cogs.viciousness.dice_text import die_face, face
 from cogs.viciousness.narrate import narrate
+from cogs.viciousness.odds import odds_now, pool_odds
 from cogs.viciousness.pools_view import render_pool, splits, view_key
 from cogs.viciousness.rivals_view import render_gm
 from rules.dice import SeededDice
 from rules.engine import GM_ROLES, PUBLIC, IllegalAction, Viewer, visible
 from rules.viciousness import ENGINE, CampaignState
+from rules.viciousness import odds as exact
 from rules.viciousness.state import PoolDie
 from tests.fakediscord.responses import DiscordError
 from tests.fakediscord.validation import check_message
 from tests.rules.test_vic_properties import SeededDice as RandomDice
 from tests.rules.test_vic_properties import random_action
-from tests.rules.vic_support import GM
+from tests.rules.vic_support import GM, P1
 
 GM_VIEWER = Viewer(GM, GM_ROLES)
 
@@ -153,3 +155,28 @@ def test_a_crowded_gm_screen_fits() -> None:
         out = ENGINE.apply(state, GM, ENGINE.parse_action({"type": kind}), dice)
         state = out.state
         check_state(session, state, out.events)
+
+
+def test_odds_now_counts_every_die_of_the_pool_as_it_stands() -> None:
+    dice = SeededDice(1)
+    state = CampaignState()
+    troupe = {"type": "create_troupe", "name": "Knives", "asset": "headquarters"}
+    troupe["captain"] = {"name": "Ana", "traits": ["Lurker", "Acrobat", "Medic"]}
+    state = ENGINE.apply(state, P1, ENGINE.parse_action(troupe), dice).state
+    ana = f"{P1}.1"
+    for data in (
+        {"type": "condition", "pc": ana, "change": "rattle"},
+        {"type": "open_violence", "sides": ["Knives", "Guards"]},
+        {"type": "join", "pool": "t0p1", "pc": ana, "side": "a"},
+        {"type": "pick", "pool": "t0p1", "who": ana, "picks": [{"trait": "Lurker", "clause": 0}]},
+        {"type": "add_npc", "pool": "t0p1", "side": "b", "name": "Guard", "count": 2},
+        {"type": "equip", "pool": "t0p1", "side": "b", "n": 1},
+    ):
+        state = ENGINE.apply(state, GM, ENGINE.parse_action(data), dice).state
+    pool = state.pools["t0p1"]
+    rattled = (exact.Die(faces=4, rattled=True), exact.Die(faces=6, rattled=True))
+    expected = exact.violence_odds(exact.Pool(dice=rattled), exact.Pool(dice=(exact.Die(faces=4),) * 3))
+    assert pool_odds(state, pool) == expected
+    assert odds_now(state, pool) == exact.summary(expected) + " (for Knives)"
+    scheme = ENGINE.apply(state, GM, ENGINE.parse_action({"type": "open_knavery", "total": 0}), dice).state
+    assert pool_odds(scheme, scheme.pools["t0p2"]) is None  # nothing to roll against
