@@ -101,6 +101,8 @@ async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> N
     assert await (await fake.autocomplete(channel, bea, "vic rival foil", "rival", {"rival": ""})).choices() == []
     design = {"rival": "r1", "text": f"Ruin the Knives {CANARY}", "severity": "light", "temperament": "shrewd"}
     await (await fake.slash(channel, gm, "vic rival design", options=design)).message()
+    second = {"rival": "r1", "text": f"Buy the docks {CANARY}", "severity": "medium"}
+    await (await fake.slash(channel, gm, "vic rival design", options=second)).message()
 
     dice = Dice(
         {
@@ -244,8 +246,12 @@ async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> N
     assert "A wins" in odds.content and "exact" in odds.content
 
     screen = await (await fake.slash(channel, gm, "vic gm")).message()
-    await (await fake.click(screen, "End turn 2", gm)).message()
-    await campaign_state(bot, channel)
+    click = await fake.click(screen, "End turn 2", gm)
+    await click.message()
+    private = (await click.followups(1))[0]
+    assert private.ephemeral and "gains d2 +3" in private.content and "rival die: 20" in private.content
+    state = await campaign_state(bot, channel)
+    assert state.rivals["r1"].design("d2").points == 3  # type: ignore[union-attr]
 
     # -- the canary: only the GM was ever told about the rival ------------------------------------------------
     for member in (gm, bea, cal):
