@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.controls import SELECTED_ALL, encode_action, ui_id
+from bot.controls import SELECTED_ALL, ControlTooLong, encode_action, ui_id
 from bot.names import escape_name
 from bot.spec import View, ViewContext
 from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face, face, legend, tally
@@ -34,6 +34,7 @@ FIELD_NAME = 256
 EMBED_BUDGET = 5600
 """What a board's embed may hold, under Discord's 6,000 with room for the title and footer."""
 MAX_OPTIONS = 25
+OPTION_VALUE_MAX = 100
 COLOUR_FIGHT = discord.Colour.dark_red()
 COLOUR_SCHEME = discord.Colour.dark_purple()
 
@@ -50,13 +51,18 @@ def view_key(pool_id: str) -> str:
 
 
 def act_button(
-    ctx: Ctx, label_text: str, action: Mapping[str, Any], *, style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    ctx: Ctx,
+    label_text: str,
+    action: Mapping[str, Any],
+    *,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    key: str = ACT,
 ) -> discord.ui.Button[Any]:
-    """A button that takes ``action`` through the game's own handler (which answers with the result)."""
+    """A button that takes ``action`` through the game's own handler ``key`` (which answers with the result)."""
     return discord.ui.Button(
         label=label_text[:80],
         style=style,
-        custom_id=ui_id(ctx.session.kind, ctx.session.id, ACT, encode_action(action)),
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, encode_action(action)),
     )
 
 
@@ -65,13 +71,21 @@ def ui_button(ctx: Ctx, label_text: str, key: str, arg: str, *, emoji: str | Non
     return ctx.ui_button(label_text, key, arg, emoji=emoji, style=discord.ButtonStyle.primary)
 
 
+def option_value(action: Mapping[str, Any]) -> str:
+    """An action as a select option's value (at most 100 characters: a longer one is a bug to fix here)."""
+    value = encode_action(action)
+    if len(value) > OPTION_VALUE_MAX:
+        raise ControlTooLong(f"select option value over {OPTION_VALUE_MAX} characters: {value!r}")
+    return value
+
+
 def act_select(
-    ctx: Ctx, options: Sequence[tuple[str, Mapping[str, Any]]], placeholder: str, tag: str
+    ctx: Ctx, options: Sequence[tuple[str, Mapping[str, Any]]], placeholder: str, tag: str, *, key: str = ACT
 ) -> discord.ui.Select[Any]:
     """A select whose every option is an engine action (``tag`` tells two selects of one message apart)."""
     return discord.ui.Select(
-        custom_id=ui_id(ctx.session.kind, ctx.session.id, ACT, f"{ANY}{tag}"),
-        options=[discord.SelectOption(label=text[:100], value=encode_action(a)[:100]) for text, a in options[:25]],
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, f"{ANY}{tag}"),
+        options=[discord.SelectOption(label=text[:100], value=option_value(a)) for text, a in options[:MAX_OPTIONS]],
         placeholder=placeholder[:150],
     )
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import discord
 
-from bot.controls import encode_action, ui_id
 from bot.names import escape_name
 from bot.spec import View, ViewContext
 from cogs.viciousness.narrate import NARRATORS, Event
+from cogs.viciousness.pools_view import act_button, act_select
 from rules.viciousness.data import CONSEQUENCES, Severity
 from rules.viciousness.state import CampaignState, Design, Rival
 
@@ -40,20 +40,14 @@ Ctx = ViewContext[CampaignState]
 
 def gm_button(ctx: Ctx, label: str, action: Mapping[str, Any], style: discord.ButtonStyle) -> discord.ui.Button[Any]:
     """A GM-screen button taking ``action``, answered privately."""
-    return discord.ui.Button(
-        label=label[:80], style=style, custom_id=ui_id(ctx.session.kind, ctx.session.id, GM_ACT, encode_action(action))
-    )
+    return act_button(ctx, label, action, style=style, key=GM_ACT)
 
 
 def gm_select(
     ctx: Ctx, tag: str, options: Sequence[tuple[str, Mapping[str, Any]]], placeholder: str
 ) -> discord.ui.Select[Any]:
-    """A GM-screen select whose options are actions."""
-    return discord.ui.Select(
-        custom_id=ui_id(ctx.session.kind, ctx.session.id, GM_ACT, f"*{tag}"),
-        options=[discord.SelectOption(label=t[:100], value=encode_action(a)[:100]) for t, a in options[:25]],
-        placeholder=placeholder[:150],
-    )
+    """A GM-screen select whose options are actions, answered privately."""
+    return act_select(ctx, options, placeholder, tag, key=GM_ACT)
 
 
 def design_line(rival: Rival, d: Design) -> str:
