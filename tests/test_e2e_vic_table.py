@@ -93,13 +93,18 @@ async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> N
 
     # The GM's rival and design, with the canary in every text; only the GM ever sees them.
     added = await (
-        await fake.slash(channel, gm, "vic rival add", options={"name": f"Countess {CANARY}", "rank": 3})
+        await fake.slash(
+            channel,
+            gm,
+            "vic rival add",
+            options={"name": f"Countess {CANARY}", "rank": 3, "assets": f"Spies {CANARY}", "notes": f"Hates {CANARY}"},
+        )
     ).message()
     assert added.ephemeral and CANARY in added.content
     refused = await (await fake.slash(channel, bea, "vic rival add", options={"name": "x", "rank": 1})).message()
     assert refused.ephemeral and "Only the GM" in refused.content
     assert await (await fake.autocomplete(channel, bea, "vic rival foil", "rival", {"rival": ""})).choices() == []
-    design = {"rival": "r1", "text": f"Ruin the Knives {CANARY}", "severity": "light", "temperament": "shrewd"}
+    design = {"rival": "r1", "text": f"Ruin the Knives {CANARY}", "temperament": "shrewd", "asset": f"Spies {CANARY}"}
     await (await fake.slash(channel, gm, "vic rival design", options=design)).message()
     second = {"rival": "r1", "text": f"Buy the docks {CANARY}", "severity": "medium"}
     await (await fake.slash(channel, gm, "vic rival design", options=second)).message()

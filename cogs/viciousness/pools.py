@@ -82,14 +82,10 @@ def pool_of(state: CampaignState, pool_id: str) -> Pool:
 def mine(
     state: CampaignState, session: Session, reply: Reply, pool: Pool, *, standing: bool = False
 ) -> list[Combatant]:
-    """The clicker's PC combatants in ``pool`` (every combatant's, for a GM)."""
-    ids = {pc.id for pc in playable(state, session, reply)}
+    """The combatants of ``pool`` the clicker plays: their own PCs (every combatant, for a GM)."""
     gm = is_gm(session, reply)
-    return [
-        c
-        for c in pool.combatants
-        if (c.id in ids or (gm and not c.pc)) and (not standing or c.status == "in") and (c.pc or gm)
-    ]
+    ids = {pc.id for pc in playable(state, session, reply)}
+    return [c for c in pool.combatants if (gm or c.id in ids) and (not standing or c.status == "in")]
 
 
 async def tell(
@@ -129,14 +125,17 @@ async def choose(
 # -- the board's own controls ---------------------------------------------------------------------------------------
 
 
+def chosen_action(arg: str, values: list[str]) -> dict[str, Any]:
+    """The engine action of a game control: in its arg (with a select's values), or the option picked (``*``)."""
+    if not arg.startswith(ANY):
+        return decode_action(arg, values)
+    if len(values) != 1:
+        raise UserError("Pick one option.")
+    return decode_action(values[0])
+
+
 async def _act(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-    if arg.startswith(ANY):
-        if len(values) != 1:
-            raise UserError("Pick one option.")
-        action = decode_action(values[0])
-    else:
-        action = decode_action(arg, values)
-    await take(bot, reply, session, action)
+    await take(bot, reply, session, chosen_action(arg, values))
 
 
 async def _join(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
-from bot.controls import decode_action
 from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
@@ -23,6 +22,7 @@ from bot.replies import Reply
 from bot.spec import ViewContext
 from cogs.viciousness.common import VicBase
 from cogs.viciousness.narrate import narrate
+from cogs.viciousness.pools import chosen_action
 from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, render_gm
 from cogs.viciousness.spec import UI, VIEWS
 from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
@@ -81,13 +81,7 @@ async def rival_news(bot: TabletopBot, interaction: discord.Interaction, applied
 
 async def _gm_act(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     viewer = gm_viewer(session, reply.interaction)
-    if arg.startswith("*"):
-        if len(values) != 1:
-            raise UserError("Pick one option.")
-        action = decode_action(values[0])
-    else:
-        action = decode_action(arg, values)
-    applied = await bot.service.act(session.id, actor_of(reply.interaction), action)
+    applied = await bot.service.act(session.id, actor_of(reply.interaction), chosen_action(arg, values))
     await reply.update(**await screen_payload(bot, applied.session, viewer))
     await tell_gm(bot, reply, applied.session, viewer, applied.events)
 
