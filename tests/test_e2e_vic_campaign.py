@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.conftest import MakeBot
 from tests.fakediscord.server import FakeDiscord
 from tests.vic_e2e_support import campaign_state, vic_bot
@@ -48,3 +50,20 @@ async def test_roles_archive_export_and_import(fake: FakeDiscord, make_bot: Make
     sheet = await (await fake.slash(other, bob, "vic campaign import", options={"file": ("c.json", data)})).message()
     assert not sheet.ephemeral and "Knives" in str(sheet.embeds)
     assert await campaign_state(bot, other) == before
+
+
+async def test_a_commands_answer_goes_before_the_sheets_redraw(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    """The answer to /vic reward is sent first; the company sheet is edited only once it is on its way."""
+    bot = await vic_bot(make_bot)
+    channel, gm = fake.channels[0], fake.members[0]
+    sheet = await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await bot.settled()
+    edits = sheet.edits
+    callback = fake.hold("/callback")
+    res = await fake.slash(channel, gm, "vic reward", options={"method": "rare", "npc_rank": 3})
+    await callback.arrived()
+    await asyncio.sleep(0.2)  # what would the publisher do meanwhile? nothing: it waits for the answer
+    assert sheet.edits == edits
+    callback.release()
+    assert "3 coins of rank 2" in (await res.message()).content
+    await fake.wait_for(lambda: "Liquid: 3 of rank 2" in str(sheet.embeds), what="the sheet redrawn after")

@@ -96,6 +96,14 @@ async def test_a_characters_life_contacts_advancement_death_and_replacement(
     await (await fake.slash(channel, gm, "vic troupe grant", options={"member": bob})).message()
     opened = await fake.slash(channel, bob, "vic pc advance")
     await (await fill_form(fake, opened, "Pip", ["Driver", "Hacker"])).message()
+    await fake.wait_for(lambda: "1 ambition completed" in str(company.embeds), what="the company's advancement")
+    # A custom trait the GM approves is offered like the seed's.
+    gambler = {"name": "Gambler", "kind": "normal", "text": "Win one game of chance outright."}
+    refused = await (await fake.slash(channel, bob, "vic company trait", options=gambler)).message()
+    assert refused.ephemeral and "Only the GM" in refused.content
+    await (await fake.slash(channel, gm, "vic company trait", options=gambler)).message()
+    offered = await (await fake.autocomplete(channel, bob, "vic pc trait", "trait", {"trait": "gamb"})).choices()
+    assert offered == [{"name": "Gambler: Win one game of chance outright.", "value": "Gambler"}]
     # Pip dies (GM); his replacement carries over no extra trait: 2 IP.
     refused = await (
         await fake.slash(channel, bob, "vic pc condition", options={"pc": pip, "change": "kill"})
@@ -103,7 +111,7 @@ async def test_a_characters_life_contacts_advancement_death_and_replacement(
     assert refused.ephemeral and "Only the GM" in refused.content
     await (await fake.slash(channel, gm, "vic pc condition", options={"pc": pip, "change": "kill"})).message()
     opened = await fake.slash(channel, bob, "vic pc replace", options={"pc": pip})
-    await (await fill_form(fake, opened, "Quill", ["Medic", "Mystic"])).message()
+    await (await fill_form(fake, opened, "Quill", ["Medic", "Gambler"])).message()
     state = await campaign_state(bot, channel)
     troupe = state.troupes[str(bob.id)]
     assert [(p.name, p.fate) for p in troupe.pcs] == [("Vex", "active"), ("Pip", "dead"), ("Quill", "active")]

@@ -44,10 +44,10 @@ def split_traits(modal: dict[str, Any], traits: list[str]) -> dict[str, list[str
 
 
 async def fill_form(
-    fake: FakeDiscord, opened: InteractionResult, name: str, traits: list[str], **texts: str
+    fake: FakeDiscord, opened: InteractionResult, name: str, traits: list[str], timeout: float = 5.0, **texts: str
 ) -> InteractionResult:
     """Fill in and send the character form ``opened`` answered with."""
-    await opened.response()
+    await opened.response(timeout)
     assert opened.modal is not None, opened.errors
     values: dict[str, Any] = {"name": name, **texts, **split_traits(opened.modal, traits)}
     return await fake.submit_modal(opened, values)
@@ -62,11 +62,12 @@ async def new_troupe(
     traits: list[str],
     asset: str = "headquarters",
     concept: str = "",
+    timeout: float = 5.0,
 ) -> Message:
     """``member`` makes a troupe through ``/vic troupe new`` and its form; the troupe's sheet posted."""
     opened = await fake.slash(channel, member, "vic troupe new", options={"asset": asset})
-    sent = await fill_form(fake, opened, captain, traits, troupe=troupe, concept=concept)
-    return await sent.message()
+    sent = await fill_form(fake, opened, captain, traits, timeout, troupe=troupe, concept=concept)
+    return await sent.message(timeout)
 
 
 def option_value(message: Message, label: str) -> tuple[str, str]:

@@ -58,6 +58,7 @@ class Viciousness(
 
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
+        self.campaign_of = {}
         super().__init__()
 
 

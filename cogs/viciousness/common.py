@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel, ValidationError
 
-from bot.errors import InvalidInput, NoSession
+from bot.errors import InvalidInput, NoSession, SessionOver
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
 from bot.replies import Reply
@@ -59,13 +59,27 @@ class VicBase(_Mixin):
     """Helpers of every ``/vic`` mixin."""
 
     bot: TabletopBot
+    campaign_of: dict[int, int]
+    """The session id of each channel's campaign, as last found (a hint: one that ended is looked up again)."""
 
     async def campaign_here(self, interaction: discord.Interaction) -> Session:
-        """The channel's live campaign; NoSession with how to start one if there is none."""
-        assert interaction.channel_id is not None
-        found = await self.bot.service.campaign(interaction.channel_id, interaction.guild_id)
+        """The channel's live campaign; NoSession with how to start one if there is none.
+
+        Which session a channel's campaign is stays in memory (``campaign_of``), so a command finds it
+        in the store's cache instead of querying; a campaign that ended since is looked up again.
+        """
+        channel = interaction.channel_id
+        assert channel is not None
+        known = self.campaign_of.get(channel)
+        if known is not None:
+            try:
+                return await self.bot.service.session(known)
+            except SessionOver:
+                del self.campaign_of[channel]
+        found = await self.bot.service.campaign(channel, interaction.guild_id)
         if found is None or found.kind != KIND:
             raise NoSession(NO_CAMPAIGN)
+        self.campaign_of[channel] = found.id
         return found
 
     def state(self, session: Session) -> CampaignState:
@@ -75,11 +89,23 @@ class VicBase(_Mixin):
         return state
 
     async def act(
-        self, interaction: discord.Interaction, action: BaseModel | Mapping[str, Any], session: Session | None = None
+        self,
+        interaction: discord.Interaction,
+        action: BaseModel | Mapping[str, Any],
+        session: Session | None = None,
+        *,
+        origin: Reply | None = None,
     ) -> Applied:
-        """Take one engine action for the member who sent ``interaction``, on the channel's campaign."""
+        """Take one engine action for the member who sent ``interaction``, on the channel's campaign (if the
+        campaign remembered for the channel has ended meanwhile, on the one the channel has now)."""
         session = session or await self.campaign_here(interaction)
-        return await self.bot.service.act(session.id, actor_of(interaction), action)
+        actor = actor_of(interaction)
+        try:
+            return await self.bot.service.act(session.id, actor, action, origin=origin)
+        except SessionOver:
+            if self.campaign_of.pop(interaction.channel_id or 0, None) is None:
+                raise
+        return await self.bot.service.act((await self.campaign_here(interaction)).id, actor, action, origin=origin)
 
     async def act_and_tell(
         self,
@@ -91,7 +117,8 @@ class VicBase(_Mixin):
     ) -> Applied:
         """Take an action and answer with what happened (as the channel may read it), or ``done``."""
         reply = Reply.of(interaction)
-        applied = await self.act(interaction, action, session)
+        reply.answers_first = True  # the sheets are redrawn once this answer is on its way
+        applied = await self.act(interaction, action, session, origin=reply)
         lines = narrate(self.state(applied.session), [e for e in applied.events if visible(e, PUBLIC)])
         await reply.send("\n".join(lines)[:2000] or done)
         return applied

@@ -104,6 +104,8 @@ def company_embed(state: CampaignState) -> discord.Embed:
     company = state.company
     title = escape_name(company.name) if company.name else "The company"
     ambition = f"**Ambition:** {escape_name(company.ambition)}" if company.ambition else "*No ambition set yet.*"
+    if company.advancements:
+        ambition = f"🏆 {plural(company.advancements, 'ambition')} completed\n{ambition}"
     fixed = [("Wealth", wealth_line(company)), ("Coins", coins_line(company)), ("Turn", turn_line(state))]
     troupes = [troupe_field(t, state) for t in state.troupes.values()][:20]
     used = len(title) + sum(len(n) + len(v) for n, v in fixed) + sum(len(n) for n, _ in troupes)

@@ -36,6 +36,7 @@ class VicSpec(GameSpec[CampaignState]):
 
     kind = GameKind(ENGINE, scope=Scope.CAMPAIGN)
     command = "vic campaign new"
+    board_events = False  # the company sheet shows the company as it is; /vic log tells what happened
 
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
