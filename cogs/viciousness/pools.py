@@ -20,7 +20,7 @@ from bot.board import static_view
 from bot.controls import decode_action, modal_fields, ui_id
 from bot.errors import IllegalMove, InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
-from bot.models import Session, roles_of
+from bot.models import Applied, Session, roles_of
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
@@ -102,9 +102,15 @@ async def tell(
         await reply.ack()
 
 
+async def commit(bot: TabletopBot, reply: Reply, session: Session, action: Mapping[str, Any]) -> Applied:
+    """Take an engine action for the member of ``reply``, who is answered before the boards are redrawn."""
+    reply.answers_first = True
+    return await bot.service.act(session.id, actor_of(reply.interaction), dict(action), origin=reply)
+
+
 async def take(bot: TabletopBot, reply: Reply, session: Session, action: Mapping[str, Any]) -> None:
     """Take an engine action for the clicker and answer with what happened."""
-    applied = await bot.service.act(session.id, actor_of(reply.interaction), dict(action))
+    applied = await commit(bot, reply, session, action)
     await tell(bot, reply, applied.session, applied.events, action.get("type") in NEWS)
 
 
@@ -157,7 +163,7 @@ async def _join(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
             return
         pc_id, _, side = options[0][1].partition("|")
     action = {"type": "join", "pool": pool_id, "pc": pc_id, **({"side": side} if side else {})}
-    await bot.service.act(session.id, actor_of(reply.interaction), action)
+    await commit(bot, reply, session, action)
     pc = state.find_pc(pc_id)
     name = escape_name(pc.name) if pc else pc_id
     text = f"✅ {name} joined. Choose the trait dice that apply with **Choose my dice**."
@@ -215,9 +221,7 @@ async def _picks(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
     for value in values:
         trait, _, clause = value.rpartition("|")
         picks.append({"trait": trait, "clause": int(clause)})
-    applied = await bot.service.act(
-        session.id, actor_of(reply.interaction), {"type": "pick", "pool": pool_id, "who": who, "picks": picks}
-    )
+    applied = await commit(bot, reply, session, {"type": "pick", "pool": pool_id, "who": who, "picks": picks})
     state = state_of(bot, applied.session)
     pool = pool_of(state, pool_id)
     c = next(x for x in pool.combatants if x.id == who)

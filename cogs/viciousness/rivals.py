@@ -22,7 +22,7 @@ from bot.replies import Reply
 from bot.spec import ViewContext
 from cogs.viciousness.common import VicBase
 from cogs.viciousness.narrate import narrate
-from cogs.viciousness.pools import chosen_action
+from cogs.viciousness.pools import chosen_action, commit
 from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, render_gm
 from cogs.viciousness.spec import UI, VIEWS
 from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
@@ -81,7 +81,7 @@ async def rival_news(bot: TabletopBot, interaction: discord.Interaction, applied
 
 async def _gm_act(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     viewer = gm_viewer(session, reply.interaction)
-    applied = await bot.service.act(session.id, actor_of(reply.interaction), chosen_action(arg, values))
+    applied = await commit(bot, reply, session, chosen_action(arg, values))
     await reply.update(**await screen_payload(bot, applied.session, viewer))
     await tell_gm(bot, reply, applied.session, viewer, applied.events)
 
@@ -106,7 +106,7 @@ class RivalCommands(VicBase):
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
         viewer = gm_viewer(session, interaction)
-        applied = await self.bot.service.act(session.id, actor_of(interaction), dict(action))
+        applied = await commit(self.bot, reply, session, action)
         await tell_gm(self.bot, reply, applied.session, viewer, applied.events)
 
     @app_commands.command(name="gm", description="Your private GM screen")
