@@ -59,6 +59,15 @@ async def test_gm_tools_and_a_four_side_fight_shared_through_a_form(fake: FakeDi
     assert "Ana wounded" in shared.content and "Crow wounded" in shared.content
     state = await campaign_state(bot, channel)
     assert state.find_pc(ana).wounded  # type: ignore[union-attr]
+    # A Medic's push names the patient; the trait autocompletes from the character's own pushable traits.
+    offered = await (await fake.autocomplete(channel, bea, "vic push", "trait", {"pc": ana, "trait": ""})).choices()
+    assert [c["value"] for c in offered] == ["Lurker", "Acrobat", "Medic"]
+    treated = await (
+        await fake.slash(channel, bea, "vic push", options={"pc": ana, "trait": "Medic", "target": ana})
+    ).message()
+    assert not treated.ephemeral and "Medic" in treated.content and "2 more turns" in treated.content
+    state = await campaign_state(bot, channel)
+    assert state.find_pc(ana).recovery == 2 and state.find_pc(ana).rattled  # type: ignore[union-attr]
 
 
 async def test_a_prepared_group_picks_the_thwarted_challenges(fake: FakeDiscord, make_bot: MakeBot) -> None:
