@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from tests.conftest import MakeBot
+from tests.core.clock import FakeClock
 from tests.fakediscord.server import FakeDiscord
-from tests.vic_e2e_support import campaign_state, vic_bot
+from tests.vic_e2e_support import EXTENSIONS, campaign_state, vic_bot
 
 
 async def test_a_new_campaign_posts_the_company_sheet(fake: FakeDiscord, make_bot: MakeBot) -> None:
@@ -26,7 +27,8 @@ async def test_roles_archive_export_and_import(fake: FakeDiscord, make_bot: Make
     bot = await vic_bot(make_bot)
     channel, other = fake.channels[0], fake.channels[1]
     gm, bob, carol = fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new", options={"company": "Knives"})).message()
+    sheet = await (await fake.slash(channel, gm, "vic campaign new", options={"company": "Knives"})).message()
+    assert f"GM <@{gm.id}>" in str(sheet.embeds)
     refused = await (await fake.slash(channel, bob, "vic campaign export")).message()
     assert refused.ephemeral and "Only the GM" in refused.content
     refused = await (await fake.slash(channel, bob, "vic campaign cogm", options={"member": carol})).message()
@@ -37,6 +39,8 @@ async def test_roles_archive_export_and_import(fake: FakeDiscord, make_bot: Make
     data = fake.attachment_bytes(exported.attachments[0])
     handed = await (await fake.slash(channel, gm, "vic campaign handover", options={"member": bob})).message()
     assert not handed.ephemeral and f"<@{bob.id}>" in handed.content
+    runners = f"GM <@{bob.id}> · co-GMs <@{carol.id}>"
+    await fake.wait_for(lambda: runners in str(sheet.embeds), what="the sheet to show who runs the campaign")
     refused = await (await fake.slash(channel, carol, "vic campaign archive")).message()
     assert refused.ephemeral and "Only the GM" in refused.content  # a co-GM runs it, the GM ends it
     before = await campaign_state(bot, channel)
@@ -67,3 +71,17 @@ async def test_a_commands_answer_goes_before_the_sheets_redraw(fake: FakeDiscord
     callback.release()
     assert "3 coins of rank 2" in (await res.message()).content
     await fake.wait_for(lambda: "Liquid: 3 of rank 2" in str(sheet.embeds), what="the sheet redrawn after")
+
+
+async def test_a_campaign_and_a_table_game_share_a_channel(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await make_bot(extensions=(*EXTENSIONS, "tests.testgame.cog"), clock=FakeClock())
+    channel, gm, bob = fake.channels[0], fake.members[0], fake.members[1]
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    lobby = await (await fake.slash(channel, bob, "race new")).message()
+    await (await fake.click(lobby, "Join", gm)).message()
+    await (await fake.click(lobby, "Start", bob)).message()
+    reward = await (await fake.slash(channel, gm, "vic reward", options={"method": "rare", "npc_rank": 2})).message()
+    assert "2 coins of rank 2" in reward.content
+    table = await bot.service.live_table(channel.id)
+    assert table is not None and table.kind == "race"
+    assert (await campaign_state(bot, channel)).company.liquid_at(2) == 2

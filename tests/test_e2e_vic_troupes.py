@@ -52,6 +52,12 @@ async def test_players_make_troupes_through_the_form_and_edit_only_their_own(
     assert [p.name for p in state.troupes[str(bob.id)].pcs] == ["Vex", "Pip"]
     assert [p.name for p in state.troupes[str(carol.id)].pcs] == ["Mira", "Quill"]
     await fake.wait_for(lambda: "Pip" in str(sheet.embeds) and "Quill" in str(carols.embeds), what="both sheets")
+    # What can't be done is said before a form is filled in.
+    again = await (await fake.slash(channel, bob, "vic troupe new", options={"asset": "favor"})).message()
+    assert again.ephemeral and "a troupe already: Rats" in again.content
+    full = await (await fake.slash(channel, bob, "vic pc new")).message()
+    assert full.ephemeral and "Every minion place of Rats is taken" in full.content
+    assert "Add a minion" not in str(sheet.components)
 
 
 async def test_a_characters_life_contacts_advancement_death_and_replacement(

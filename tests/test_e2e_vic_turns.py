@@ -28,6 +28,8 @@ async def test_three_turns_with_wealth_and_a_restart(fake: FakeDiscord, make_bot
     assert refused.ephemeral and "Only the GM" in refused.content
     await (await fake.click(company, "Start turn 1", gm)).message()
     await fake.wait_for(lambda: "2 coins of rank 2" in str(company.embeds), what="the turn's coins on the sheet")
+    browse = await (await fake.slash(channel, bob, "vic price", options={"rank": 2, "item": "A knife"})).message()
+    assert "say who acquires it" in str(browse.embeds) and "Pay" not in str(browse.components)
     price = await (
         await fake.slash(channel, bob, "vic price", options={"rank": 2, "item": "A knife", "pc": vex})
     ).message()

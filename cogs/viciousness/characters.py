@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.errors import InvalidInput, NotPermitted
 from bot.lobby import actor_of
 from bot.models import Session
+from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.common import Autocomplete, choice_name, owner_for, parse, viewer_of
 from cogs.viciousness.forms import pc_form, pc_spec
@@ -121,6 +122,14 @@ class CharacterCommands(Autocomplete):
     async def pc_new(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         """Needs a free minion place (one by default)."""
         session = await self.campaign_here(interaction)
+        troupe = self.state(session).troupes.get(owner_for(interaction, member))
+        if troupe is None or troupe.dissolved:
+            raise InvalidInput("There is no troupe to add a minion to: `/vic troupe new` makes one.")
+        if troupe.original_minions >= troupe.minion_places:
+            raise InvalidInput(
+                f"Every minion place of {escape_name(troupe.name)} is taken: a new minion comes from an "
+                "advancement (`/vic pc advance`), a lost one is replaced (`/vic pc replace`)."
+            )
         form = pc_form(
             session,
             self.state(session),

@@ -15,6 +15,7 @@ from bot.names import escape_name
 from bot.spec import Choice, View, ViewContext
 from cogs.viciousness.spec import VIEWS
 from cogs.viciousness.text import cut, fit, plural
+from rules.engine import CO_GM, GM
 from rules.viciousness.actions import Act, TurnEnd, TurnStart
 from rules.viciousness.data import MIN_IP, TRAITS
 from rules.viciousness.state import PC, CampaignState, Company, Contact, Troupe
@@ -99,13 +100,23 @@ def troupe_field(troupe: Troupe, state: CampaignState) -> tuple[str, str]:
     return cut(name, FIELD_NAME), "\n".join(lines)
 
 
-def company_embed(state: CampaignState) -> discord.Embed:
-    """The company sheet: name, ambition, wealth, coins, turn, and every troupe in a line or a few."""
+def runners_line(roles: dict[str, list[str]]) -> str:
+    """``GM <@1> · co-GMs <@2>, <@3>`` (mentions in an embed ping nobody)."""
+    gm = [f"<@{uid}>" for uid, held in roles.items() if GM in held]
+    co = [f"<@{uid}>" for uid, held in roles.items() if CO_GM in held]
+    return " · ".join(p for p in (f"GM {', '.join(gm)}" if gm else "", f"co-GMs {', '.join(co)}" if co else "") if p)
+
+
+def company_embed(state: CampaignState, roles: dict[str, list[str]] | None = None) -> discord.Embed:
+    """The company sheet: who runs it, name, ambition, wealth, coins, turn, and every troupe in a line or a few."""
     company = state.company
     title = escape_name(company.name) if company.name else "The company"
     ambition = f"**Ambition:** {escape_name(company.ambition)}" if company.ambition else "*No ambition set yet.*"
     if company.advancements:
         ambition = f"🏆 {plural(company.advancements, 'ambition')} completed\n{ambition}"
+    runners = runners_line(roles or {})
+    if runners:
+        ambition = f"{runners}\n{ambition}"
     fixed = [("Wealth", wealth_line(company)), ("Coins", coins_line(company)), ("Turn", turn_line(state))]
     troupes = [troupe_field(t, state) for t in state.troupes.values()][:20]
     used = len(title) + sum(len(n) + len(v) for n, v in fixed) + sum(len(n) for n, _ in troupes)
@@ -130,7 +141,7 @@ def render_company(ctx: ViewContext[CampaignState]) -> View:
     else:
         buttons.append(ctx.button(f"Start turn {turn.number + 1}", TurnStart(), emoji="▶️", record="turn"))
     buttons.append(ctx.ui_button("Log", "log", emoji="📜"))
-    return View(embeds=[company_embed(ctx.state)], rows=[buttons])
+    return View(embeds=[company_embed(ctx.state, ctx.session.roles)], rows=[buttons])
 
 
 VIEWS[MAIN_VIEW] = render_company

@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.errors import InvalidInput
 from bot.lobby import actor_of
 from bot.models import Session
+from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.common import PUBLIC_REPLY, Autocomplete, choice_name, owner_for, parse
 from cogs.viciousness.forms import pc_form, pc_spec, troupe_name
@@ -60,6 +61,11 @@ class TroupeCommands(Autocomplete):
         """Opens the captain's form: the troupe's name, the captain's name, concept and three traits."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
+        old = self.state(session).troupes.get(owner_for(interaction, member))
+        if old is not None and not old.dissolved:  # said before the form is filled in, not after
+            raise InvalidInput(
+                f"{'You have' if member is None else 'They have'} a troupe already: {escape_name(old.name)}."
+            )
         arg = asset + (f".{member.id}" if member else "")
         title = "A new troupe" if member is None else f"A troupe for {member.display_name}"
         form = pc_form(

@@ -20,7 +20,7 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, Autocomplete, choice_name
+from cogs.viciousness.common import KIND, PUBLIC_REPLY, Autocomplete, choice_name, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.spec import UI
 from cogs.viciousness.text import cut, plural
@@ -87,8 +87,9 @@ def verdict(q: Quote) -> str:
     return f"{q.arithmetic} → **{plural(q.coins, 'coin')}**"
 
 
-def price_message(session: Session, state: CampaignState, draft: Draft) -> dict[str, Any]:
-    """The private price: each way to pay with its arithmetic, the modifiers' select and the pay buttons."""
+def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: bool) -> dict[str, Any]:
+    """The private price: each way to pay with its arithmetic, the modifiers' select and the pay buttons
+    (a player buys for one of their characters: it is that character's turn action)."""
     title = cut(f"{escape_name(draft.item)} (rank {draft.rank})", 256)
     lines = []
     buttons: list[discord.ui.Item[Any]] = []
@@ -103,7 +104,7 @@ def price_message(session: Session, state: CampaignState, draft: Draft) -> dict[
     for pay, rank, have, q in quotes:
         kind = "Turn coins" if pay.coins == "turn" else "Liquid coins"
         lines.append(f"**{kind}** of rank {rank} (the company has {have}): {verdict(q)}")
-        if q.verdict == "unobtainable" or have < q.coins:
+        if q.verdict == "unobtainable" or have < q.coins or not (gm or draft.pc):
             continue
         label = "Take it free" if q.verdict == "free" else f"Pay {plural(q.coins, kind.lower()[:-1])}"
         if pay.coins == "liquid":
@@ -118,6 +119,8 @@ def price_message(session: Session, state: CampaignState, draft: Draft) -> dict[
         )
     if problem:
         lines.append(f"⚠️ {problem}")
+    if not (gm or draft.pc):
+        lines.append("*To buy it, say who acquires it (`pc:`): it is their action this turn.*")
     if draft.mods:
         lines.insert(0, "Modifiers: " + ", ".join(LABELS[m] for m in draft.mods))
     embed = discord.Embed(title=title, description="\n".join(lines))
@@ -147,7 +150,8 @@ async def _modifiers(bot: TabletopBot, reply: Reply, session: Session, arg: str,
     """Modifiers picked: the price again."""
     old = parse_draft(arg)
     draft = Draft(old.rank, tuple(m for m in MODIFIERS if m in values), old.pc, old.item)
-    await reply.update(**price_message(session, _state(bot, session), draft))
+    gm = viewer_of(session, reply.interaction).is_gm
+    await reply.update(**price_message(session, _state(bot, session), draft, gm=gm))
 
 
 async def _pay(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
@@ -194,7 +198,8 @@ class WealthCommands(Autocomplete):
         draft = Draft(rank, (), pc or "", item or f"An item of rank {rank}")
         if len(ui_id(KIND, session.id, "pb", f"l7.{draft_arg(draft)}")) > CUSTOM_ID_MAX:
             raise InvalidInput("That item's name is too long: shorten it a little.")
-        await reply.send(ephemeral=True, **price_message(session, state, draft))
+        gm = viewer_of(session, interaction).is_gm
+        await reply.send(ephemeral=True, **price_message(session, state, draft, gm=gm))
 
     @price.autocomplete("rank")
     async def _ranks(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
