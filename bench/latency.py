@@ -17,7 +17,8 @@ test game: load, lock, apply, commit, new board, answer), ``crowns`` (a click on
 ``command`` (a persisted slash-command action on a campaign-like session, the core's ledger test game),
 ``sheet`` (a score entered on a V&V scoresheet, its picture redrawn: ``bench/scenarios_sheet.py``), ``vices``
 (a persisted removal click on a live Vices & Vengeance table game), ``campaign`` (a persisted slash-command
-action on a Viciousness campaign, a reward paid: ``bench/scenarios_campaign.py``).
+action on a Viciousness campaign, a reward paid: ``bench/scenarios_campaign.py``), ``pool`` (a character
+joining a Viciousness dice pool, then the GM rolling it, each persisted: ``bench/scenarios_pool.py``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from pathlib import Path
 # Run as a script from anywhere: the bot and the fake are imported from the repository.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import scenarios_campaign, scenarios_sheet
+from bench import scenarios_campaign, scenarios_pool, scenarios_sheet
 from bot.app import TabletopBot
 from bot.endpoint import use_api_base
 from bot.settings import Settings
@@ -173,6 +174,7 @@ async def command(fake: FakeDiscord, channel: Channel, member: Member) -> Intera
 
 scenario("sheet", prepare=scenarios_sheet.prepare)(scenarios_sheet.score_entry)
 scenario("campaign", prepare=scenarios_campaign.prepare)(scenarios_campaign.reward)
+scenario("pool", prepare=scenarios_pool.prepare)(scenarios_pool.join_or_roll)
 
 
 @dataclass

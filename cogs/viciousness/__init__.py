@@ -23,8 +23,12 @@ from discord.ext import commands
 from bot.app import TabletopBot
 from cogs.viciousness.campaign import CampaignCommands
 from cogs.viciousness.characters import CharacterCommands
+from cogs.viciousness.checks import CheckCommands
 from cogs.viciousness.company import CompanyCommands
+from cogs.viciousness.odds import OddsCommands
 from cogs.viciousness.pages import SheetCommands
+from cogs.viciousness.pools import PoolCommands
+from cogs.viciousness.rivals import RivalCommands
 from cogs.viciousness.spec import VicSpec
 from cogs.viciousness.troupes import TroupeCommands
 from cogs.viciousness.turns import TurnCommands
@@ -42,6 +46,10 @@ class Viciousness(
     TurnCommands,
     SheetCommands,
     # The table's (issue 12) go here, one a line:
+    PoolCommands,
+    CheckCommands,
+    RivalCommands,
+    OddsCommands,
     commands.GroupCog,
     group_name="vic",
     group_description="Viciousness campaigns.",

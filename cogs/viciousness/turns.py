@@ -16,6 +16,7 @@ from bot.models import Session
 from bot.replies import Reply
 from cogs.viciousness.common import PUBLIC_REPLY, VicBase, viewer_of
 from cogs.viciousness.narrate import narrate
+from cogs.viciousness.rivals import rival_news
 from cogs.viciousness.spec import UI
 from cogs.viciousness.text import cut
 from rules.engine import Viewer, visible
@@ -91,12 +92,14 @@ class TurnCommands(VicBase):
     @turn.command(name="start", description="Next turn: a coin per troupe", extras=PUBLIC_REPLY)
     async def turn_start(self, interaction: discord.Interaction) -> None:
         """Each character may then take one action."""
-        await self.act_and_tell(interaction, TurnStart())
+        applied = await self.act_and_tell(interaction, TurnStart())
+        await rival_news(self.bot, interaction, applied)  # issue 12: the rivals' moves, privately to the GM
 
     @turn.command(name="end", description="End the turn", extras=PUBLIC_REPLY)
     async def turn_end(self, interaction: discord.Interaction) -> None:
         """Liquid coins stay; those who rested shake off being rattled and recover from wounds."""
-        await self.act_and_tell(interaction, TurnEnd())
+        applied = await self.act_and_tell(interaction, TurnEnd())
+        await rival_news(self.bot, interaction, applied)  # issue 12: the rivals' turn, privately to the GM
 
     @app_commands.command(name="log", description="What happened, by turn")
     async def log(
