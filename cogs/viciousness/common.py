@@ -120,14 +120,15 @@ class VicBase(_Mixin):
         interaction: discord.Interaction,
         action: BaseModel | Mapping[str, Any],
         *,
+        done: str = "Done.",
         session: Session | None = None,
     ) -> Applied:
-        """Take an action and answer with what happened (as the channel may read it)."""
+        """Take an action and answer with what happened (as the channel may read it), or ``done``."""
         reply = Reply.of(interaction)
         reply.answers_first = True  # the sheets are redrawn once this answer is on its way
         applied = await self.act(interaction, action, session, origin=reply)
         lines = narrate(self.state(applied.session), [e for e in applied.events if visible(e, PUBLIC)])
-        await reply.send(cut("\n".join(lines), MAX_CONTENT) or "Done.")
+        await reply.send(cut("\n".join(lines), MAX_CONTENT) or done)
         return applied
 
 

@@ -24,11 +24,12 @@ from bot.models import Applied, Session, roles_of
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase
+from cogs.viciousness.common import KIND, MAX_CONTENT, PUBLIC_REPLY, VicBase
 from cogs.viciousness.dice_text import planned, trait_clauses
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools_view import ACT, ANY, act_select, render_pool, view_key
 from cogs.viciousness.spec import UI, VIEWS, UIHandler
+from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, visible
 from rules.viciousness.actions import AddNPC, OpenKnavery, OpenViolence
 from rules.viciousness.state import PC, CampaignState, Combatant, Pool, ViolencePool
@@ -95,9 +96,9 @@ async def tell(
     lines = narrate(state_of(bot, session), [dict(e) for e in events if visible(e, PUBLIC)])
     message = reply.interaction.message
     if news and lines:
-        await reply.send("\n".join(lines)[:2000], ephemeral=False)
+        await reply.send(cut("\n".join(lines), MAX_CONTENT), ephemeral=False)
     elif message is not None and message.flags.ephemeral:
-        await reply.update(content=("✅ " + "\n".join(lines))[:2000] if lines else "✅ Done.")
+        await reply.update(content=cut("✅ " + "\n".join(lines), MAX_CONTENT) if lines else "✅ Done.")
     else:
         await reply.ack()
 

@@ -20,6 +20,7 @@ from bot.spec import View, ViewContext
 from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face, face, legend, tally
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.odds import odds_now
+from cogs.viciousness.text import cut
 from rules.viciousness.dicepool import is_rattled
 from rules.viciousness.knavery import can_reroll, label
 from rules.viciousness.state import CampaignState, KnaveryPool, Pool, ViolencePool
@@ -85,7 +86,9 @@ def act_select(
     """A select whose every option is an engine action (``tag`` tells two selects of one message apart)."""
     return discord.ui.Select(
         custom_id=ui_id(ctx.session.kind, ctx.session.id, key, f"{ANY}{tag}"),
-        options=[discord.SelectOption(label=text[:100], value=option_value(a)) for text, a in options[:MAX_OPTIONS]],
+        options=[
+            discord.SelectOption(label=cut(text, 100), value=option_value(a)) for text, a in options[:MAX_OPTIONS]
+        ],
         placeholder=placeholder[:150],
     )
 
@@ -97,7 +100,7 @@ def act_multi(
     template = encode_action({**action, field: SELECTED_ALL})
     return discord.ui.Select(
         custom_id=ui_id(ctx.session.kind, ctx.session.id, ACT, template),
-        options=[discord.SelectOption(label=text[:100], value=value) for text, value in options[:MAX_OPTIONS]],
+        options=[discord.SelectOption(label=cut(text, 100), value=value) for text, value in options[:MAX_OPTIONS]],
         placeholder=placeholder[:150],
         min_values=min(n, len(options)),
         max_values=min(n, len(options)),

@@ -20,11 +20,12 @@ from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
 from bot.replies import Reply
 from bot.spec import ViewContext
-from cogs.viciousness.common import VicBase
+from cogs.viciousness.common import MAX_CONTENT, VicBase, choice_name
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools import chosen_action, commit
 from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, render_gm
 from cogs.viciousness.spec import UI, VIEWS
+from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
 from rules.viciousness.state import CampaignState
 
@@ -60,9 +61,9 @@ async def tell_gm(
     seen = [dict(e) for e in events]
     private = narrate(state, [e for e in seen if visible(e, viewer)])
     public = narrate(state, [e for e in seen if visible(e, PUBLIC)])
-    await reply.send("\n".join(private)[:2000] or "Done.", ephemeral=True)
+    await reply.send(cut("\n".join(private), MAX_CONTENT) or "Done.", ephemeral=True)
     if public:
-        await bot.publisher.announce(session, "\n".join(public)[:2000])
+        await bot.publisher.announce(session, cut("\n".join(public), MAX_CONTENT))
 
 
 async def rival_news(bot: TabletopBot, interaction: discord.Interaction, applied: Applied) -> None:
@@ -200,7 +201,7 @@ class RivalCommands(VicBase):
             return []
         key = current.casefold()
         return [
-            app_commands.Choice(name=f"{r.id} · {r.name}"[:100], value=r.id)
+            app_commands.Choice(name=choice_name(f"{r.id} · {r.name}"), value=r.id)
             for r in self.state(session).rivals.values()
             if not r.dropped and key in f"{r.id} {r.name}".casefold()
         ][:25]
@@ -215,7 +216,7 @@ class RivalCommands(VicBase):
         if rival is None:
             return []
         return [
-            app_commands.Choice(name=f"{d.id} · {d.points} pts · {d.text}"[:100], value=d.id)
+            app_commands.Choice(name=choice_name(f"{d.id} · {d.points} pts · {d.text}"), value=d.id)
             for d in rival.designs
             if d.status == "building" and current.casefold() in f"{d.id} {d.text}".casefold()
         ][:25]

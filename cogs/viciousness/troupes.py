@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from bot.app import TabletopBot
 
 CAPTAIN_TRAITS = CHARACTERS.traits_at_creation["captain"]
-ASSET_CHOICES = [app_commands.Choice(name=a.label[:100], value=a.key) for a in CHARACTERS.starting_assets]
+ASSET_CHOICES = [app_commands.Choice(name=choice_name(a.label), value=a.key) for a in CHARACTERS.starting_assets]
 
 
 async def _create_troupe(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
