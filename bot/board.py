@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,6 +89,21 @@ class Payload:
         if self.files:
             data["files"] = self.files
         return data
+
+    def digest(self) -> str:
+        """A fingerprint of what the message shows: equal digests draw the same message."""
+        shown = {
+            "content": self.content,
+            "embeds": [e.to_dict() for e in self.embeds],
+            "components": self.view.to_components() if self.view is not None else [],
+        }
+        fingerprint = hashlib.blake2b(json.dumps(shown, sort_keys=True, default=str).encode(), digest_size=16)
+        for file in self.files:
+            buffer = file.fp
+            position = buffer.tell()
+            fingerprint.update(buffer.read())
+            buffer.seek(position)
+        return fingerprint.hexdigest()
 
     def edit_kwargs(self) -> dict[str, Any]:
         """For an edit: pictures replace the message's attachments."""

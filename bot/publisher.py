@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections import defaultdict, deque
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 RETRY_DELAYS_S = (2.0, 5.0, 15.0, 60.0, 300.0)
 TIMEOUT_NOTE = "⏰ Time ran out for {name}; the bot took the default for them."
 NEWS_KEPT = 64
+DRAWN_KEPT = 4096
+"""Messages whose drawing is remembered, to skip an edit that would change nothing."""
 ANSWER_FIRST_WAIT_S = DEFER_AFTER_S + 1.0
 """How long a drawing waits for the command answer that goes first (the watchdog defers it after 2 s)."""
 """Recent log events kept in memory per session, so drawing a board needs no log read."""
@@ -103,6 +105,8 @@ class Publisher:
         self._failures: defaultdict[int, int] = defaultdict(int)
         self._news: dict[int, deque[tuple[int, list[dict[str, Any]]]]] = {}
         self.pictures = PictureWorker()
+        self._drawn: OrderedDict[int, str] = OrderedDict()
+        """What each recently drawn message shows (``Payload.digest``), to skip edits that change nothing."""
         self.closing = False
 
     # -- requests ------------------------------------------------------------------------------
@@ -382,12 +386,20 @@ class Publisher:
         return self.client.get_partial_messageable(board.channel_id).get_partial_message(board.message_id)
 
     async def _edit(self, session: Session, board: Board, payload: Payload, reply: Reply | None) -> bool:
-        """Edit a board in place (through the click that came from it, if any); False if it was deleted."""
+        """Edit a board in place (through the click that came from it, if any); False if it was deleted.
+
+        A message that would look the same (a campaign's sheet after a dice pool's click) is left alone:
+        an edit costs a request against the channel's rate limit."""
+        digest = payload.digest()
         if reply is not None:
             await reply.update(**payload.edit_kwargs())
+            self._remember(board.message_id, digest)
+            return True
+        if self._drawn.get(board.message_id) == digest:
             return True
         try:
             await self._message(board).edit(**payload.edit_kwargs())
+            self._remember(board.message_id, digest)
         except discord.NotFound:
             log.info("Session %s: its %s message was deleted; posting a new one", session.id, board.view)
             return False
@@ -396,19 +408,28 @@ class Publisher:
             return True
         return True
 
+    def _remember(self, message_id: int, digest: str) -> None:
+        self._drawn[message_id] = digest
+        self._drawn.move_to_end(message_id)
+        if len(self._drawn) > DRAWN_KEPT:
+            self._drawn.popitem(last=False)
+
     async def _post(self, session: Session, payload: Payload, reply: Reply | None) -> discord.Message | None:
         """Post a new message: as the answer to the command (or the click elsewhere) that asked for it,
         else in the channel."""
+        digest = payload.digest()
+        message: discord.Message | None = None
         if reply is not None and reply.pending and _clicked(reply, session) is None:
             message = await reply.send(ephemeral=False, **payload.kwargs(pinging=True))
-            if message is not None:
-                return message
-        channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        try:
-            return await channel.send(**payload.kwargs(pinging=True))
-        except (discord.Forbidden, discord.NotFound):
-            await self._lost_channel(session)
-            return None
+        if message is None:
+            channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+            try:
+                message = await channel.send(**payload.kwargs(pinging=True))
+            except (discord.Forbidden, discord.NotFound):
+                await self._lost_channel(session)
+                return None
+        self._remember(message.id, digest)
+        return message
 
     async def _lost_channel(self, session: Session) -> None:
         log.warning("Session %s: channel %s is unreachable; ending it", session.id, session.channel_id)
@@ -472,9 +493,11 @@ class Publisher:
             payload = await self._payload(session, old)
         else:
             payload = await self.compose(session, self._context(session, events=[], view=view), [])
+        digest = payload.digest()
         message = await reply.send(ephemeral=False, **payload.kwargs(pinging=False))
         if message is None:
             return
+        self._remember(message.id, digest)
         if old is not None:
             title = self.specs[session.kind].kind.title
             with contextlib.suppress(discord.NotFound, discord.Forbidden):

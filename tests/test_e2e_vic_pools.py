@@ -95,3 +95,21 @@ async def test_a_prepared_group_picks_the_thwarted_challenges(fake: FakeDiscord,
     assert "Thwarted: Wall. Still in play: Dogs" in done.content
     state = await campaign_state(bot, channel)
     assert state.company.lockout is not None and not state.pools
+
+
+async def test_a_pool_click_leaves_the_company_sheet_alone(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    """The company sheet looks the same after a change to a pool: it is not edited (each edit counts
+    against the channel's rate limit, and a fight makes many)."""
+    bot = await vic_bot(make_bot)
+    channel = fake.channels[0]
+    gm = fake.members[0]
+    sheet = await (await fake.slash(channel, gm, "vic campaign new")).message()
+    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Ogre, Knives"})).message()
+    await bot.publisher.idle()
+    edits = sheet.edits
+    await (await fake.slash(channel, gm, "vic npc", options={"name": "Ogre", "dice": "3d4", "side": "a"})).message()
+    await fake.wait_for(lambda: "Ogre" in str(fight.embeds) and "3" in str(fight.embeds), what="the NPC on the board")
+    await bot.publisher.idle()
+    assert sheet.edits == edits
+    state = await campaign_state(bot, channel)
+    assert [c.name for c in state.pools["t0p1"].combatants] == ["Ogre"]
