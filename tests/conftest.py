@@ -5,6 +5,7 @@
 - ``make_bot``: ``await make_bot(db_path=None, extensions=None, **options)`` → a ready TabletopBot; closed at
   teardown. The default database is one file per test, so a second call after ``await bot.close()`` is a restart.
 - ``bot``: one such bot with the default extensions.
+- ``database``: an empty database, parametrised over both backends (SQLite file, PostgreSQL database).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import pytest
 from bot.app import TabletopBot
 from bot.endpoint import use_api_base
 from bot.settings import Settings
+from tests import databases
+from tests.databases import BACKENDS, Database
 from tests.fakediscord import FakeDiscord
 
 BOT_READY_TIMEOUT = 15.0
@@ -97,3 +100,10 @@ async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[MakeBot]:
 async def bot(make_bot: MakeBot) -> TabletopBot:
     """A ready bot with the default extensions."""
     return await make_bot()
+
+
+@pytest.fixture(params=BACKENDS)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    """An empty database, once with SQLite and once with PostgreSQL (a database of its own on the local server)."""
+    async with databases.database(request.param, tmp_path) as db:
+        yield db

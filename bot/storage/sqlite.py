@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import sqlite3
@@ -16,8 +15,21 @@ from typing import Any
 import aiosqlite
 
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session, Status
+from bot.shards import ALL, Shards
 from bot.storage.base import Duplicate, StorageError
 from bot.storage.migrations import SQLITE_MIGRATIONS
+from bot.storage.rows import (
+    EVENT_COLUMNS,
+    LIVE,
+    SELECT,
+    SHARD_OF,
+    deadline_values,
+    entry_from_row,
+    entry_json,
+    entry_values,
+    session_from_row,
+    session_values,
+)
 
 log = logging.getLogger(__name__)
 
@@ -25,40 +37,6 @@ SESSION_CACHE_SIZE = 1024
 # Another process may hold the write lock for a while (a backup, a second bot process): wait rather
 # than fail. Interactions don't wait on this: they are deferred after ~2 s (bot.replies).
 BUSY_TIMEOUT_MS = 30_000
-_COLUMNS = (
-    "s.id, s.guild_id, s.channel_id, s.kind, s.scope, s.name, s.status, s.host_id, s.roles, s.options, s.seats, "
-    "s.state AS state_json, s.version, s.records, s.deadlines, s.created_at, s.updated_at, s.winners, s.boards"
-)
-_SELECT = f"SELECT {_COLUMNS} FROM sessions s"
-# Stored as JSON text and parsed with the row; the state stays text until the service needs it.
-_JSON_FIELDS = ("roles", "options", "seats", "records", "deadlines", "winners", "boards")
-_LIVE = "s.status IN ('lobby', 'active')"
-
-
-def _session_from_row(row: aiosqlite.Row) -> Session:
-    data = dict(row)
-    for key in _JSON_FIELDS:
-        if data[key] is not None:
-            data[key] = json.loads(data[key])
-    return Session.model_validate(data)
-
-
-def _entry_json(entry: LogEntry, version: int) -> str:
-    """A log entry as the JSON the ``sessions_append_event`` trigger unpacks."""
-    if entry.seq != version:
-        raise ValueError(f"log entry {entry.seq} does not match session version {version}")
-    return entry.model_dump_json(exclude={"seq"})
-
-
-def _session_values(session: Session) -> dict[str, Any]:
-    # Boards are written only by ``shown`` and ``drop_board``: a writer's copy may hold older ones.
-    data = session.model_dump(mode="json", exclude={"id", "boards"})
-    for key in _JSON_FIELDS:
-        if data.get(key) is not None:
-            data[key] = json.dumps(data[key], separators=(",", ":"))
-    data["state"] = data.pop("state_json")
-    data["next_deadline"] = session.next_deadline
-    return data
 
 
 def _view_path(view: str) -> str:
@@ -68,10 +46,12 @@ def _view_path(view: str) -> str:
     return f'$."{view}"'
 
 
-def _deadline_values(deadlines: list[Deadline]) -> tuple[str, float | None]:
-    text = json.dumps([d.model_dump(mode="json") for d in deadlines], separators=(",", ":"))
-    moments = [m for d in deadlines for m in (d.at, d.remind_at) if m is not None]
-    return text, min(moments, default=None)
+def _owned(shards: Shards) -> tuple[str, tuple[int, ...]]:
+    """``AND`` the session's server is in one of ``shards`` (nothing when they are all of them)."""
+    if shards.everything:
+        return "", ()
+    marks = ", ".join("?" for _ in shards.ids)
+    return f" AND {SHARD_OF} % ? IN ({marks})", (shards.count, *shards.ids)
 
 
 def _try_open(path: Path) -> None:
@@ -236,7 +216,7 @@ class SqliteStore:
     # -- sessions ------------------------------------------------------------------------------
 
     async def create_session(self, session: Session, entry: LogEntry | None = None) -> Session:
-        values = _session_values(session)
+        values = session_values(session)
         values["last_event"] = None
         columns = ", ".join(values)
         marks = ", ".join(f":{k}" for k in values)
@@ -246,17 +226,8 @@ class SqliteStore:
                 session_id = cur.lastrowid
                 if entry is not None:
                     await conn.execute(
-                        "INSERT INTO session_events (session_id, seq, actor, action, dice, events, at) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            session_id,
-                            entry.seq,
-                            entry.actor,
-                            json.dumps(entry.action),
-                            json.dumps(entry.dice),
-                            json.dumps(entry.events),
-                            entry.at,
-                        ),
+                        f"INSERT INTO session_events (session_id, {EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (session_id, *entry_values(entry)),
                     )
         except sqlite3.IntegrityError as exc:
             raise Duplicate from exc
@@ -268,8 +239,8 @@ class SqliteStore:
     async def save(self, session: Session, expected_version: int, entry: LogEntry | None = None) -> bool:
         # One UPDATE statement: the sessions_append_event trigger writes the log entry in the same
         # statement, atomically, in one trip to the database thread.
-        values = _session_values(session)
-        values["last_event"] = None if entry is None else _entry_json(entry, session.version)
+        values = session_values(session)
+        values["last_event"] = None if entry is None else entry_json(entry, session.version)
         assignments = ", ".join(f"{k} = :{k}" for k in values)
         cur = await self._write(
             f"UPDATE sessions SET {assignments} WHERE id = :id AND version = :expected",
@@ -295,16 +266,16 @@ class SqliteStore:
 
     async def _one(self, where: str, params: tuple[Any, ...]) -> Session | None:
         # execute_fetchall: one trip to the database thread instead of three (execute, fetch, close).
-        rows = await self.conn.execute_fetchall(f"{_SELECT} WHERE {where}", params)
+        rows = await self.conn.execute_fetchall(f"{SELECT} WHERE {where}", params)
         if not rows:
             return None
-        session = _session_from_row(rows[0])  # type: ignore[index]
+        session = session_from_row(rows[0])  # type: ignore[index]
         self._cache(session)
         return session
 
     async def _many(self, where: str, params: tuple[Any, ...] = ()) -> list[Session]:
-        rows = await self.conn.execute_fetchall(f"{_SELECT} WHERE {where}", params)
-        return [_session_from_row(r) for r in rows]
+        rows = await self.conn.execute_fetchall(f"{SELECT} WHERE {where}", params)
+        return [session_from_row(r) for r in rows]
 
     async def session(self, session_id: int) -> Session | None:
         cached = self._sessions.get(session_id)
@@ -313,19 +284,19 @@ class SqliteStore:
         return await self._one("s.id = ?", (session_id,))
 
     async def live_session(self, channel_id: int, scope: Scope) -> Session | None:
-        return await self._one(f"s.channel_id = ? AND s.scope = ? AND s.name IS NULL AND {_LIVE}", (channel_id, scope))
+        return await self._one(f"s.channel_id = ? AND s.scope = ? AND s.name IS NULL AND {LIVE}", (channel_id, scope))
 
     async def live_named(self, guild_id: int, name: str) -> Session | None:
-        return await self._one(f"s.guild_id = ? AND lower(s.name) = lower(?) AND {_LIVE}", (guild_id, name))
+        return await self._one(f"s.guild_id = ? AND lower(s.name) = lower(?) AND {LIVE}", (guild_id, name))
 
     async def live_in_guild(self, guild_id: int, scope: Scope) -> list[Session]:
-        return await self._many(f"s.guild_id = ? AND s.scope = ? AND {_LIVE}", (guild_id, scope))
+        return await self._many(f"s.guild_id = ? AND s.scope = ? AND {LIVE}", (guild_id, scope))
 
     async def shown(self, session_id: int, board: Board | None, deadlines: list[Deadline] | None, version: int) -> None:
         # One statement. A view's message only moves forward (an older drawing finishing late never
         # replaces a newer one); deadlines are stored only if the session is still at ``version``.
         path = _view_path(board.view) if board is not None else None
-        text, moment = _deadline_values(deadlines) if deadlines is not None else (None, None)
+        text, moment = deadline_values(deadlines) if deadlines is not None else (None, None)
         await self._write(
             "UPDATE sessions SET "
             "boards = CASE WHEN :path IS NULL THEN boards "
@@ -369,17 +340,21 @@ class SqliteStore:
             boards = {k: v for k, v in cached.boards.items() if k != view}
             self._sessions[session_id] = cached.model_copy(update={"boards": boards})
 
-    async def active_sessions(self) -> list[Session]:
-        return await self._many("s.status = 'active'")
+    async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
+        where, params = _owned(shards)
+        return await self._many(f"s.status = 'active'{where}", params)
 
-    async def due_sessions(self, now: float) -> list[Session]:
+    async def due_sessions(self, now: float, shards: Shards = ALL) -> list[Session]:
+        where, params = _owned(shards)
         return await self._many(
-            f"s.next_deadline IS NOT NULL AND s.next_deadline <= ? AND {_LIVE} ORDER BY s.next_deadline", (now,)
+            f"s.next_deadline IS NOT NULL AND s.next_deadline <= ? AND {LIVE}{where} ORDER BY s.next_deadline",
+            (now, *params),
         )
 
-    async def earliest_deadline(self) -> float | None:
+    async def earliest_deadline(self, shards: Shards = ALL) -> float | None:
+        where, params = _owned(shards)
         rows = await self.conn.execute_fetchall(
-            f"SELECT MIN(s.next_deadline) FROM sessions s WHERE s.next_deadline IS NOT NULL AND {_LIVE}"
+            f"SELECT MIN(s.next_deadline) FROM sessions s WHERE s.next_deadline IS NOT NULL AND {LIVE}{where}", params
         )
         return rows[0][0] if rows else None  # type: ignore[index]
 
@@ -402,7 +377,7 @@ class SqliteStore:
     async def log_entries(
         self, session_id: int, *, after: int | None = None, last: int | None = None
     ) -> list[LogEntry]:
-        sql = "SELECT seq, actor, action, dice, events, at FROM session_events WHERE session_id = ?"
+        sql = f"SELECT {EVENT_COLUMNS} FROM session_events WHERE session_id = ?"
         params: tuple[Any, ...] = (session_id,)
         if after is not None:
             sql += " AND seq > ?"
@@ -412,17 +387,7 @@ class SqliteStore:
             sql = f"SELECT * FROM ({sql} DESC LIMIT ?) ORDER BY seq"
             params = (*params, last)
         rows = await self.conn.execute_fetchall(sql, params)
-        return [
-            LogEntry(
-                seq=r["seq"],
-                actor=r["actor"],
-                action=json.loads(r["action"]),
-                dice=json.loads(r["dice"]),
-                events=json.loads(r["events"]),
-                at=r["at"],
-            )
-            for r in rows
-        ]
+        return [entry_from_row(r) for r in rows]
 
     async def open_lobbies(self, guild_id: int, host_id: int) -> int:
         rows = await self.conn.execute_fetchall(
