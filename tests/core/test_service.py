@@ -1,9 +1,9 @@
-"""The service on its own, without Discord: the one path every change takes, and its typed refusals."""
+"""The service on its own, without Discord (on both backends): the one path every change takes, and its typed
+refusals."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -14,10 +14,10 @@ from bot.models import Actor, Applied, Seat, Status
 from bot.registry import GameKind, Registry
 from bot.replay import replay
 from bot.service import Expect, Service
-from bot.storage import SqliteStore
 from rules.dice import DiceSource, ScriptedDice
 from rules.engine import GM, Outcome, Prompt
 from tests.core.clock import FakeClock
+from tests.databases import Database
 from tests.testgame.engine import RaceEngine, RaceOptions
 from tests.testgame.ledger import LedgerEngine, LedgerOptions
 
@@ -81,8 +81,8 @@ class VoteEngine:
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    store = SqliteStore(tmp_path / "service.sqlite3")
+async def service(database: Database):
+    store = database.store()
     await store.open()
     registry = Registry()
     for engine in (RaceEngine(), VoteEngine()):
