@@ -1,0 +1,217 @@
+"""Several bot processes, each running one shard, on one PostgreSQL database, against the local Discord.
+
+The local Discord has two guilds, one on each of two shards, and routes each guild's events and
+interactions to the process whose shard owns it, as Discord does. The games are played by clicks,
+from outside the processes; what is stored is read back from the shared database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.models import Scope, Session, Status
+from bot.registry import GameKind
+from bot.replay import replay
+from bot.shards import shard_of
+from bot.storage import PostgresStore
+from tests.core.race import start_race
+from tests.databases import postgres_database
+from tests.fakediscord.guild import Channel, Guild
+from tests.fakediscord.process import process_exit, spawn_bot_process
+from tests.fakediscord.server import FakeDiscord
+from tests.testgame.engine import RaceEngine, RaceState
+
+ENV = {"EXTENSIONS": "cogs.meta,cogs.game,tests.testgame.cog", "COMPUTER_DELAY": "0", "LOG_LEVEL": "WARNING"}
+SHARDS = 2
+MAX_CLICKS = 200
+TURN_TIMEOUT_S = 10
+REMINDER = "a reminder: it's your move"
+
+
+class Cluster:
+    """Bot processes by shard, all on one database; killed by PID at the end."""
+
+    def __init__(self, fake: FakeDiscord, folder: Path, url: str) -> None:
+        self.fake = fake
+        self.folder = folder
+        self.url = url
+        self.procs: dict[int, subprocess.Popen[bytes]] = {}
+        self.started = 0
+
+    async def start(self, shard: int) -> subprocess.Popen[bytes]:
+        """A new process for ``shard``, connected."""
+        self.started += 1
+        env = ENV | {"DATABASE_URL": self.url, "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard)}
+        sessions = len(self.fake.sessions)
+        proc = await spawn_bot_process(self.fake, self.folder / f"shard{shard}-{self.started}.sqlite3", env)
+        self.procs[shard] = proc
+        await self.fake.wait_for(
+            lambda: any(s.shard == (shard, SHARDS) for s in self.fake.sessions[sessions:]), what=f"shard {shard}"
+        )
+        return proc
+
+    async def kill(self, shard: int) -> None:
+        """SIGKILL the process of ``shard``: no goodbye, whatever it was doing."""
+        proc = self.procs.pop(shard)
+        exited = process_exit(proc)
+        os.kill(proc.pid, signal.SIGKILL)
+        await exited
+
+    def stop_all(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+    def outputs(self) -> str:
+        return "\n".join(p.read_text() for p in sorted(self.folder.glob("*.out")))
+
+
+@pytest.fixture
+async def cluster(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[tuple[Cluster, PostgresStore]]:
+    """Two processes, shards 0 and 1, on a fresh PostgreSQL database, and a store to read it."""
+    async with postgres_database() as url:
+        cluster = Cluster(fake, tmp_path, url)
+        store = PostgresStore(url, pool_size=2)
+        try:
+            for shard in range(SHARDS):
+                await cluster.start(shard)
+            await store.open()
+            yield cluster, store
+        finally:
+            cluster.stop_all()
+            await store.close()
+    assert "Traceback" not in cluster.outputs(), cluster.outputs()
+
+
+def guild_on(fake: FakeDiscord, shard: int) -> Guild:
+    return next(g for g in fake.guilds if shard_of(g.id, SHARDS) == shard)
+
+
+async def game_in(store: PostgresStore, channel: Channel) -> Session:
+    """The channel's race as stored: live, or the one that just finished."""
+    game = await store.live_session(channel.id, Scope.TABLE)
+    if game is None:
+        game = (await store.history(guild_id=None, channel_id=channel.id, limit=1))[0]
+    return game
+
+
+async def click_once(fake: FakeDiscord, store: PostgresStore, channel: Channel, rng: random.Random) -> Session:
+    """Whoever must act clicks their choice on the board; returns the game as stored before the click."""
+    game = await game_in(store, channel)
+    prompt = RaceEngine().prompts(RaceState.model_validate(game.state))[0]
+    member = fake.users[game.seat_of_player(prompt.player).user_id]
+    board = await (await fake.slash(channel, member, "game status")).message()
+    label = "Roll" if prompt.decision == "roll" else rng.choice(["Take a point", "Leave it"])
+    reply = await (await fake.click(board, label, member)).message()
+    assert not reply.ephemeral, reply.content
+    return game
+
+
+async def play_to_the_end(fake: FakeDiscord, store: PostgresStore, channel: Channel, rng: random.Random) -> Session:
+    for _ in range(MAX_CLICKS):
+        game = await game_in(store, channel)
+        if game.status is Status.FINISHED:
+            return game
+        await click_once(fake, store, channel, rng)
+    raise AssertionError(f"the race in #{channel.name} did not finish in {MAX_CLICKS} clicks")
+
+
+async def assert_log_is_whole(store: PostgresStore, game: Session) -> None:
+    """One log entry per version, nothing missing or doubled, and the log replays to the stored state."""
+    entries = await store.log_entries(game.id)
+    assert [e.seq for e in entries] == sorted({e.seq for e in entries})
+    kind = GameKind(RaceEngine())
+    assert replay(kind, game.engine_options, entries).model_dump(mode="json") == game.state
+
+
+@pytest.mark.fake(guilds=2, shards=SHARDS)
+async def test_two_processes_play_games_in_the_guilds_of_both_shards(
+    fake: FakeDiscord, cluster: tuple[Cluster, PostgresStore]
+) -> None:
+    _, store = cluster
+    rng = random.Random(13)
+    channels = []
+    for shard in range(SHARDS):
+        guild = guild_on(fake, shard)
+        channel = guild.channels[0]
+        await start_race(fake, channel, guild.members[0], [guild.members[1]], target=10)
+        channels.append(channel)
+    games = await asyncio.gather(*(play_to_the_end(fake, store, c, rng) for c in channels))
+    for game, channel in zip(games, channels, strict=True):
+        assert game.status is Status.FINISHED and game.winners
+        assert game.guild_id == fake.guild_of(channel).id  # type: ignore[union-attr]
+        await assert_log_is_whole(store, game)
+
+
+@pytest.mark.fake(guilds=2, shards=SHARDS)
+async def test_a_new_process_takes_over_a_killed_shard_and_its_deadline_fires_once(
+    fake: FakeDiscord, cluster: tuple[Cluster, PostgresStore]
+) -> None:
+    processes, store = cluster
+    rng = random.Random(14)
+    guilds = [guild_on(fake, shard) for shard in range(SHARDS)]
+    calm, timed = guilds[0].channels[0], guilds[1].channels[0]
+    await start_race(fake, calm, guilds[0].members[0], [guilds[0].members[1]], target=30)
+    await start_race(fake, timed, guilds[1].members[0], [guilds[1].members[1]], target=30, timeout=TURN_TIMEOUT_S)
+    for _ in range(3):
+        await click_once(fake, store, calm, rng)
+        await click_once(fake, store, timed, rng)
+    before = await game_in(store, timed)
+    waiting = before.seat_of_player(RaceEngine().prompts(RaceState.model_validate(before.state))[0].player)
+
+    await processes.kill(1)  # mid-game, with the next decision's deadline running
+    await processes.start(1)
+
+    async def defaults() -> list[int]:
+        entries = await store.log_entries(before.id, after=before.version)
+        return [e.seq for e in entries if e.action.get("how") == "timeout"]
+
+    async with asyncio.timeout(TURN_TIMEOUT_S * 2):
+        while not await defaults():  # noqa: ASYNC110 (another process writes it: nothing here to wait on)
+            await asyncio.sleep(0.2)
+    assert await defaults() == [before.version + 1], "the deadline's default is applied exactly once"
+    reminders = [m for m in fake.messages(timed) if REMINDER in m.content and f"<@{waiting.user_id}>" in m.content]
+    assert len(reminders) == 1, [m.content for m in reminders]
+
+    for channel in (calm, timed):
+        game = await play_to_the_end(fake, store, channel, rng)
+        assert game.status is Status.FINISHED
+        await assert_log_is_whole(store, game)
+
+
+@pytest.mark.fake(guilds=2, shards=SHARDS)
+async def test_the_same_click_delivered_to_both_processes_is_applied_once(
+    fake: FakeDiscord, cluster: tuple[Cluster, PostgresStore]
+) -> None:
+    _, store = cluster
+    guild = guild_on(fake, 0)
+    channel = guild.channels[0]
+    await start_race(fake, channel, guild.members[0], [guild.members[1]], target=30)
+    # Both processes answer; Discord accepts the first answer and refuses the second.
+    fake.tolerate("Interaction has already been acknowledged")
+    for _ in range(4):
+        game = await game_in(store, channel)
+        prompt = RaceEngine().prompts(RaceState.model_validate(game.state))[0]
+        member = fake.users[game.seat_of_player(prompt.player).user_id]
+        board = await (await fake.slash(channel, member, "game status")).message()
+        label = "Roll" if prompt.decision == "roll" else "Leave it"
+        fake.duplicate_interactions = True
+        click = await fake.click(board, label, member)
+        fake.duplicate_interactions = False
+        # Wait until both processes have answered: one accepted, one refused as already acknowledged.
+        await fake.wait_for(lambda c=click: c.response_type is not None and c.errors, 10, what="both answers")
+        after = await game_in(store, channel)
+        assert after.version == game.version + 1
+        entries = await store.log_entries(game.id, after=game.version)
+        assert [e.seq for e in entries] == [game.version + 1] and entries[0].actor == prompt.player
+    await assert_log_is_whole(store, await game_in(store, channel))
+    assert "already been acknowledged" in " ".join(fake.tolerated)
