@@ -185,6 +185,12 @@ class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
     on one PostgreSQL database. Discord sends each process only its own servers' events and interactions."""
 
 
+def extensions_of(settings: Settings) -> tuple[str, ...]:
+    """The extensions to load: ``EXTENSIONS`` (the setting) if given, else the default cogs."""
+    named = tuple(e.strip() for e in (settings.extensions or "").split(",") if e.strip())
+    return named or EXTENSIONS
+
+
 def build_bot(settings: Settings, **options: Any) -> TabletopBot:
     """The bot for ``settings``: sharded if ``SHARD_COUNT`` is set."""
     if settings.shard_count is None:

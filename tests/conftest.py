@@ -2,8 +2,9 @@
 
 - ``fake``: a started FakeDiscord; at teardown it asserts ``fake.failures`` is empty. Options for its constructor
   come from ``@pytest.mark.fake(channels=…, response_deadline=…)``.
-- ``make_bot``: ``await make_bot(db_path=None, extensions=None, **options)`` → a ready TabletopBot; closed at
-  teardown. The default database is one file per test, so a second call after ``await bot.close()`` is a restart.
+- ``make_bot``: ``await make_bot(db_path=None, extensions=None, database_url=None, **options)`` → a ready
+  TabletopBot; closed at teardown. The default database is one file per test, so a second call after
+  ``await bot.close()`` is a restart; ``database_url`` puts it on PostgreSQL instead.
 - ``bot``: one such bot with the default extensions.
 - ``database``: an empty database, parametrised over both backends (SQLite file, PostgreSQL database).
 """
@@ -54,12 +55,16 @@ async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[MakeBot]:
     running: list[tuple[TabletopBot, asyncio.Task[None]]] = []
 
     async def factory(
-        db_path: Path | str | None = None, extensions: tuple[str, ...] | list[str] | None = None, **options: Any
+        db_path: Path | str | None = None,
+        extensions: tuple[str, ...] | list[str] | None = None,
+        database_url: str | None = None,
+        **options: Any,
     ) -> TabletopBot:
         use_api_base(fake.base_url)
         settings = Settings(
             discord_token=fake.token,
             database_path=Path(db_path) if db_path else tmp_path / "bot.sqlite3",
+            database_url=database_url,
             skip_sync=False,
             dev_guild_id=None,
             discord_api_base=fake.base_url,
