@@ -75,6 +75,25 @@ def _owned(shards: Shards, first: int) -> tuple[str, list[Any]]:
     return f" AND {SHARD_OF} % ${first} = ANY(${first + 1}::int[])", [shards.count, list(shards.ids)]
 
 
+async def probe(url: str, timeout: float = 5.0) -> str | None:
+    """None if the database at ``url`` answers with a schema this version knows; otherwise why not (the health
+    check: one connection, one read, no migration)."""
+    try:
+        conn = await asyncpg.connect(url, timeout=timeout)
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        return _advice(url, exc)
+    try:
+        version = await conn.fetchval("SELECT max(version) FROM schema_version")
+    except asyncpg.UndefinedTableError:
+        version = None
+    finally:
+        await conn.close()
+    known = len(POSTGRES_MIGRATIONS)
+    if not version or not 0 < version <= known:
+        return f"DATABASE_URL {redacted(url)}: schema {version or 0}, but this version knows 1 to {known}"
+    return None
+
+
 class PostgresStore:
     """A pool of asyncpg connections, migrated to the latest schema when opened."""
 
