@@ -71,7 +71,12 @@ class TabletopBot(commands.Bot):
         self.extensions_to_load = extensions
         clock = clock or SystemClock()
         self.owned_shards = settings.shards
-        self.store = open_store(settings.database_path, settings.database_url, settings.database_pool_size)
+        self.store = open_store(
+            settings.database_path,
+            settings.database_url,
+            settings.database_pool_size,
+            synchronous_commit=settings.database_synchronous_commit,
+        )
         self.registry = Registry()
         self.specs: dict[str, GameSpec[Any]] = {}
         self.service = Service(self.store, self.registry, clock, dice)

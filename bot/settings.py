@@ -29,6 +29,9 @@ class Settings(BaseSettings):
         None, description="postgresql://user:password@host:5432/name: use PostgreSQL instead of the SQLite file."
     )
     database_pool_size: int = Field(10, ge=1, le=1000, description="PostgreSQL connections per process.")
+    database_synchronous_commit: bool = Field(
+        False, description="PostgreSQL: wait for each commit to reach the disk (safer against server crashes, slower)."
+    )
     shard_count: int | None = Field(
         None, ge=1, description="Shards of the whole bot (several processes); unset: one process, one shard."
     )

@@ -17,11 +17,13 @@ def is_postgres_url(url: str) -> bool:
     return url.split("://", 1)[0].lower() in POSTGRES_SCHEMES and "://" in url
 
 
-def open_store(database_path: Path, database_url: str | None = None, pool_size: int = 10) -> Store:
+def open_store(
+    database_path: Path, database_url: str | None = None, pool_size: int = 10, *, synchronous_commit: bool = False
+) -> Store:
     """The store for the configured database (not yet opened): PostgreSQL if ``database_url`` is set, else
     the SQLite file at ``database_path``."""
     if database_url:
-        return PostgresStore(database_url, pool_size)
+        return PostgresStore(database_url, pool_size, synchronous_commit=synchronous_commit)
     return SqliteStore(database_path)
 
 

@@ -4,8 +4,8 @@ Guarantees every backend keeps:
 - an action, its log entry and the new version are one atomic write, made only if the session is
   still at the expected version (``save``); a refused write changes nothing;
 - finished sessions stay, with their whole log, for history and replay;
-- several processes may share one database: nothing is cached in a way that would let a write
-  succeed on a version another process has moved past;
+- several processes may share one database: a cached copy never lets a write succeed on a version
+  another process has moved past (the write is refused, the copy dropped, the change retried);
 - writes that don't change what happened (which message shows a view, when a shown deadline
   started) never bump a session's version.
 """

@@ -6,7 +6,6 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,6 +16,7 @@ import aiosqlite
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session, Status
 from bot.shards import ALL, Shards
 from bot.storage.base import Duplicate, StorageError
+from bot.storage.cache import SessionCache
 from bot.storage.migrations import SQLITE_MIGRATIONS
 from bot.storage.rows import (
     EVENT_COLUMNS,
@@ -33,7 +33,6 @@ from bot.storage.rows import (
 
 log = logging.getLogger(__name__)
 
-SESSION_CACHE_SIZE = 1024
 # Another process may hold the write lock for a while (a backup, a second bot process): wait rather
 # than fail. Interactions don't wait on this: they are deferred after ~2 s (bot.replies).
 BUSY_TIMEOUT_MS = 30_000
@@ -70,10 +69,7 @@ def _first_file(path: Path) -> Path:
 class SqliteStore:
     """One aiosqlite connection, opened in WAL mode and migrated to the latest schema.
 
-    Sessions read or written here are kept in a small in-memory cache, so a click does not wait for
-    the database to read back what this process just wrote. Correctness never depends on it: every
-    write is ``… WHERE version = :expected``, and a refused write drops the cached session, so a
-    second process on the same file only causes a retry on fresh data.
+    Sessions read or written here are kept in ``bot.storage.cache`` (correctness never depends on it).
 
     The sessions it returns are shared, not copied: treat them as read-only and make changes on
     ``Session.successor()`` (or ``clone()``), as the service does.
@@ -83,7 +79,7 @@ class SqliteStore:
         self.path = path
         self._conn: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
-        self._sessions: OrderedDict[int, Session] = OrderedDict()
+        self.cache = SessionCache()
 
     @property
     def conn(self) -> aiosqlite.Connection:
@@ -233,7 +229,7 @@ class SqliteStore:
             raise Duplicate from exc
         assert session_id is not None
         created = session.model_copy(update={"id": session_id})
-        self._cache(created)
+        self.cache.keep(created)
         return created
 
     async def save(self, session: Session, expected_version: int, entry: LogEntry | None = None) -> bool:
@@ -247,22 +243,10 @@ class SqliteStore:
             {**values, "id": session.id, "expected": expected_version},
         )
         if cur.rowcount != 1:
-            self._sessions.pop(session.id, None)
+            self.cache.forget(session.id)
             return False
-        # Which message shows a view is written apart from versions (``shown``), straight into this
-        # cache: the writer's copy may be older there, so the cached boards win.
-        cached = self._sessions.get(session.id)
-        if cached is not None:
-            session.boards = dict(cached.boards)
-        self._cache(session)
+        self.cache.saved(session)
         return True
-
-    def _cache(self, session: Session) -> None:
-        """Keep the session as stored (it is read-only from now on)."""
-        self._sessions[session.id] = session
-        self._sessions.move_to_end(session.id)
-        if len(self._sessions) > SESSION_CACHE_SIZE:
-            self._sessions.popitem(last=False)
 
     async def _one(self, where: str, params: tuple[Any, ...]) -> Session | None:
         # execute_fetchall: one trip to the database thread instead of three (execute, fetch, close).
@@ -270,7 +254,7 @@ class SqliteStore:
         if not rows:
             return None
         session = session_from_row(rows[0])  # type: ignore[index]
-        self._cache(session)
+        self.cache.keep(session)
         return session
 
     async def _many(self, where: str, params: tuple[Any, ...] = ()) -> list[Session]:
@@ -278,10 +262,7 @@ class SqliteStore:
         return [session_from_row(r) for r in rows]
 
     async def session(self, session_id: int) -> Session | None:
-        cached = self._sessions.get(session_id)
-        if cached is not None:
-            return cached
-        return await self._one("s.id = ?", (session_id,))
+        return self.cache.get(session_id) or await self._one("s.id = ?", (session_id,))
 
     async def live_session(self, channel_id: int, scope: Scope) -> Session | None:
         return await self._one(f"s.channel_id = ? AND s.scope = ? AND s.name IS NULL AND {LIVE}", (channel_id, scope))
@@ -316,17 +297,7 @@ class SqliteStore:
                 "id": session_id,
             },
         )
-        cached = self._sessions.get(session_id)
-        if cached is not None:
-            # Cached sessions are shared and read-only: the cache gets a changed copy.
-            changes: dict[str, Any] = {}
-            old = cached.boards.get(board.view) if board is not None else None
-            if board is not None and (old is None or board.shown_version >= old.shown_version):
-                changes["boards"] = {**cached.boards, board.view: board}
-            if deadlines is not None and cached.version == version:
-                changes["deadlines"] = list(deadlines)
-            if changes:
-                self._sessions[session_id] = cached.model_copy(update=changes)
+        self.cache.shown(session_id, board, deadlines, version)
 
     async def drop_board(self, session_id: int, view: str, message_id: int) -> None:
         path = _view_path(view)
@@ -335,10 +306,7 @@ class SqliteStore:
             "WHERE id = :id AND json_extract(boards, :path || '.message_id') = :message",
             {"path": path, "id": session_id, "message": message_id},
         )
-        cached = self._sessions.get(session_id)
-        if cached is not None and (board := cached.boards.get(view)) is not None and board.message_id == message_id:
-            boards = {k: v for k, v in cached.boards.items() if k != view}
-            self._sessions[session_id] = cached.model_copy(update={"boards": boards})
+        self.cache.board_dropped(session_id, view, message_id)
 
     async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
         where, params = _owned(shards)
@@ -361,7 +329,7 @@ class SqliteStore:
     async def put_off(self, session_id: int, moment: float) -> None:
         # The next real save of the session sets next_deadline from its deadlines again.
         await self._write("UPDATE sessions SET next_deadline = ? WHERE id = ?", (moment, session_id))
-        self._sessions.pop(session_id, None)
+        self.cache.forget(session_id)
 
     async def history(self, *, guild_id: int | None, channel_id: int | None, limit: int = 10) -> list[Session]:
         where = "s.status IN ('finished', 'abandoned') AND s.scope = 'table'"

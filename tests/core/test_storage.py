@@ -41,9 +41,9 @@ async def db(database: Database) -> AsyncIterator[Store]:
 
 
 def forget_cache(store: Store) -> None:
-    """Make the next read come from the database (SQLite keeps what it wrote; PostgreSQL keeps nothing)."""
-    if isinstance(store, SqliteStore):
-        store._sessions.clear()
+    """Make the next read come from the database."""
+    assert isinstance(store, SqliteStore | PostgresStore)
+    store.cache.clear()
 
 
 async def test_migrations_are_applied_once_and_recorded(tmp_path: Path) -> None:
