@@ -9,9 +9,10 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -72,3 +73,14 @@ async def database(backend: str, folder: Path) -> AsyncIterator[Database]:
         return
     async with postgres_database() as url:
         yield Database(path, url)
+
+
+def on_database(make_bot: Callable[..., Awaitable[Any]], db: Database) -> Callable[..., Awaitable[Any]]:
+    """``make_bot`` whose bots all store into ``db`` (for a module's ``make_bot`` override running every test on
+    both backends). A bot made again after closing the last one is a restart on the same database."""
+
+    async def factory(*args: Any, **options: Any) -> Any:
+        options.setdefault("database_url", db.url)
+        return await make_bot(*args, **options)
+
+    return factory
