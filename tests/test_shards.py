@@ -16,11 +16,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from bot.models import Scope, Session, Status
 from bot.registry import GameKind
 from bot.replay import replay
-from bot.shards import shard_of
+from bot.settings import Settings, config_problem
+from bot.shards import Shards, shard_of
 from bot.storage import PostgresStore
 from tests.core.race import start_race
 from tests.databases import postgres_database
@@ -131,6 +133,22 @@ async def assert_log_is_whole(store: PostgresStore, game: Session) -> None:
     assert [e.seq for e in entries] == sorted({e.seq for e in entries})
     kind = GameKind(RaceEngine())
     assert replay(kind, game.engine_options, entries).model_dump(mode="json") == game.state
+
+
+def test_shard_settings_and_their_one_line_errors() -> None:
+    def problem(**values: object) -> str:
+        with pytest.raises(ValidationError) as caught:
+            Settings(discord_token="t", _env_file=None, **values)  # type: ignore[arg-type]
+        return config_problem(caught.value)
+
+    assert Settings(discord_token="t", _env_file=None).shards == Shards()  # type: ignore[call-arg]
+    both = Settings(discord_token="t", shard_count=4, shard_ids="1, 3", _env_file=None)  # type: ignore[call-arg]
+    assert both.shards == Shards(4, (1, 3)) and both.shards.owns(5 << 22) and not both.shards.owns(4 << 22)
+    assert problem(shard_ids="1") == "Configuration error: SHARD_IDS needs SHARD_COUNT."
+    assert problem(shard_count=2, shard_ids="2") == (
+        "Configuration error: SHARD_IDS must be between 0 and 1 (SHARD_COUNT 2)."
+    )
+    assert "SHARD_IDS: invalid value 'one'" in problem(shard_count=2, shard_ids="one")
 
 
 @pytest.mark.fake(guilds=2, shards=SHARDS)
