@@ -92,3 +92,11 @@ def on_database(make_bot: Callable[..., Awaitable[Any]], db: Database) -> Callab
         return await make_bot(*args, **options)
 
     return factory
+
+
+def with_user(url: str, user: str, password: str | None = None) -> str:
+    """``url`` connecting as ``user`` (with ``password``) instead."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = user + (f":{password}" if password else "") + f"@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))

@@ -22,7 +22,7 @@ import pytest
 from bot.storage.base import StorageError
 from bot.storage.migrations import SQLITE_MIGRATIONS
 from bot.storage.sqlite import SqliteStore
-from tests.databases import admin_url, postgres_database
+from tests.databases import admin_url, postgres_database, with_user
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import run_bot_process
 
@@ -264,7 +264,7 @@ async def test_postgresql_server_unreachable(fake: FakeDiscord, tmp_path: Path) 
 async def test_postgresql_credentials_refused(fake: FakeDiscord, tmp_path: Path) -> None:
     """A role the server does not know: refused as credentials, in one line, before logging in."""
     async with postgres_database() as url:
-        wrong = url.replace("://postgres@", "://no_such_role:pw@", 1)
+        wrong = with_user(url, "no_such_role", "pw")
         line = await fail_to_start(fake, tmp_path, {"DATABASE_URL": wrong})
     assert "refused the credentials" in line and "no_such_role" in line and ":pw@" not in line, line
     assert fake.requests == []

@@ -130,6 +130,11 @@ class PostgresStore:
             raise StorageError(_advice(self.url, exc)) from exc
         try:
             await self._migrate()
+        except asyncpg.PostgresError as exc:  # e.g. a user without the right to create tables
+            await self.close()
+            raise StorageError(
+                f"DATABASE_URL {redacted(self.url)}: can't bring the schema up to date ({exc})."
+            ) from exc
         except BaseException:
             await self.close()
             raise
@@ -153,12 +158,12 @@ class PostgresStore:
                     f"DATABASE_URL {redacted(self.url)}: the database was made by a newer version of the bot "
                     f"(schema {current}, this version knows {len(POSTGRES_MIGRATIONS)}); upgrade the bot."
                 )
+            # PostgreSQL's DDL is transactional: every pending step is applied, or none is.
             for number, statements in enumerate(POSTGRES_MIGRATIONS[current:], start=current + 1):
-                async with conn.transaction():  # a savepoint per step: a failing step leaves the earlier ones
-                    for statement in statements:
-                        await conn.execute(statement)
-                    await conn.execute("DELETE FROM schema_version")
-                    await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+                for statement in statements:
+                    await conn.execute(statement)
+                await conn.execute("DELETE FROM schema_version")
+                await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
                 log.info("Applied migration %d", number)
 
     async def schema_version(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,7 +17,7 @@ from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Seat, Se
 from bot.shards import Shards
 from bot.storage import Duplicate, PostgresStore, SqliteStore, StorageError, Store
 from bot.storage.migrations import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS
-from tests.databases import Database, postgres_database
+from tests.databases import Database, postgres_database, with_user
 
 
 def lobby(channel_id: int = 111, scope: Scope = Scope.TABLE, name: str | None = None, guild_id: int = 1) -> Session:
@@ -154,6 +155,20 @@ async def test_a_newer_postgresql_schema_is_refused_with_one_clear_line() -> Non
         await conn.close()
         with pytest.raises(StorageError, match="newer version of the bot"):
             await PostgresStore(url).open()
+
+
+async def test_a_postgresql_user_who_may_not_create_the_schema_gets_one_line() -> None:
+    async with postgres_database() as url:
+        role = f"reader_{secrets.token_hex(4)}"
+        admin = await asyncpg.connect(url)
+        await admin.execute(f"CREATE ROLE {role} LOGIN")
+        try:
+            with pytest.raises(StorageError, match="can't bring the schema up to date") as caught:
+                await PostgresStore(with_user(url, role)).open()
+            assert "permission denied" in str(caught.value) and "\n" not in str(caught.value)
+        finally:
+            await admin.execute(f"DROP ROLE {role}")
+            await admin.close()
 
 
 async def test_one_live_session_per_channel_and_scope_but_history_is_kept(db: Store) -> None:
