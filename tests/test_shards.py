@@ -106,6 +106,10 @@ async def game_in(store: PostgresStore, channel: Channel) -> Session:
     return game
 
 
+ACKNOWLEDGED: dict[int, list[tuple[int, str]]] = {}
+"""Per session, every click the bot answered: (the version it was made on, the player)."""
+
+
 async def click_once(fake: FakeDiscord, store: PostgresStore, channel: Channel, rng: random.Random) -> Session:
     """Whoever must act clicks their choice on the board; returns the game as stored before the click."""
     game = await game_in(store, channel)
@@ -115,6 +119,7 @@ async def click_once(fake: FakeDiscord, store: PostgresStore, channel: Channel, 
     label = "Roll" if prompt.decision == "roll" else rng.choice(["Take a point", "Leave it"])
     reply = await (await fake.click(board, label, member)).message()
     assert not reply.ephemeral, reply.content
+    ACKNOWLEDGED.setdefault(game.id, []).append((game.version, prompt.player))
     return game
 
 
@@ -128,9 +133,13 @@ async def play_to_the_end(fake: FakeDiscord, store: PostgresStore, channel: Chan
 
 
 async def assert_log_is_whole(store: PostgresStore, game: Session) -> None:
-    """One log entry per version, nothing missing or doubled, and the log replays to the stored state."""
+    """Every answered click is in the log right after the version it was made on, nothing is doubled, and the
+    log replays to the stored state."""
     entries = await store.log_entries(game.id)
     assert [e.seq for e in entries] == sorted({e.seq for e in entries})
+    by_seq = {e.seq: e for e in entries}
+    for version, player in ACKNOWLEDGED.pop(game.id, []):
+        assert by_seq[version + 1].actor == player and by_seq[version + 1].action.get("how") == "player"
     kind = GameKind(RaceEngine())
     assert replay(kind, game.engine_options, entries).model_dump(mode="json") == game.state
 
