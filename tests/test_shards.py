@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from bot.app import ShardedTabletopBot, build_bot, extensions_of
+from bot.endpoint import use_api_base
 from bot.models import Scope, Session, Status
 from bot.registry import GameKind
 from bot.replay import replay
@@ -242,3 +244,36 @@ async def test_the_same_click_delivered_to_both_processes_is_applied_once(
         assert [e.seq for e in entries] == [game.version + 1] and entries[0].actor == prompt.player
     await assert_log_is_whole(store, await game_in(store, channel))
     assert "already been acknowledged" in " ".join(fake.tolerated)
+
+
+@pytest.mark.fake(guilds=2, shards=SHARDS)
+async def test_one_process_can_run_every_shard_on_sqlite(fake: FakeDiscord, tmp_path: Path) -> None:
+    """``SHARD_COUNT`` without ``SHARD_IDS``: an AutoShardedBot IDENTIFYing each shard, each getting its own guild."""
+    use_api_base(fake.base_url)
+    settings = Settings(
+        discord_token=fake.token,
+        database_path=tmp_path / "bot.sqlite3",
+        discord_api_base=fake.base_url,
+        shard_count=SHARDS,
+        extensions="cogs.meta",
+        _env_file=None,
+    )  # type: ignore[call-arg]
+    bot = build_bot(settings, extensions=extensions_of(settings), guild_ready_timeout=0.1)
+    assert isinstance(bot, ShardedTabletopBot)
+    await bot.login(fake.token)
+    task = asyncio.create_task(bot.connect())
+    try:
+        async with asyncio.timeout(15):
+            await bot.wait_until_ready()
+        assert sorted(s.shard for s in fake.sessions if s.shard) == [(0, SHARDS), (1, SHARDS)]
+        for session in fake.sessions:  # each shard was sent its own guild only
+            assert session.shard is not None
+            assert [g.id for g in fake.guilds if session.owns(g.id)] == [guild_on(fake, session.shard[0]).id]
+        for shard in range(SHARDS):
+            guild = guild_on(fake, shard)
+            reply = await (await fake.slash(guild.channels[0], guild.members[1], "ping")).message()
+            assert reply.content == "Pong!"
+            assert bot.get_guild(guild.id) is not None and bot.get_guild(guild.id).shard_id == shard  # type: ignore[union-attr]
+    finally:
+        await bot.close()
+        await task
