@@ -62,7 +62,7 @@ def vices_run(games: int, legal_only: bool) -> dict[str, float]:
     for seed in range(games):
         kind = vices_playout.uniform_player if legal_only else vices_playout.random_player
         choosers = {p: kind(seed * 7 + i) for i, p in enumerate(players)}
-        actions += vices_playout.play(VicesOptions(), players, vices_playout.SeededDice(seed), choosers).actions
+        actions += vices_playout.play(VicesOptions(), players, SeededDice(seed), choosers).actions
     elapsed = time.perf_counter() - started
     return {
         "games_per_s": games / elapsed,

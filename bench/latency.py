@@ -18,7 +18,10 @@ the channels it is given (each such scenario gets its own channels).
 Scenarios: ``ping`` (baseline), ``roll`` (/roll 4d6kh3), ``core`` (a persisted move in a live game of the core's
 test game: load, lock, apply, commit, new board, answer), ``crowns`` (a click on a live Dice of Crowns game),
 ``command`` (a persisted slash-command action on a campaign-like session, the core's ledger test game),
-``sheet`` (a score entered on a V&V scoresheet, its picture redrawn: ``bench/scenarios_sheet.py``).
+``sheet`` (a score entered on a V&V scoresheet, its picture redrawn: ``bench/scenarios_sheet.py``), ``vices``
+(a persisted removal click on a live Vices & Vengeance table game), ``campaign`` (a persisted slash-command
+action on a Viciousness campaign, a reward paid: ``bench/scenarios_campaign.py``), ``pool`` (a character
+joining a Viciousness dice pool, then the GM rolling it, each persisted: ``bench/scenarios_pool.py``).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from pathlib import Path
 # Run as a script from anywhere: the bot and the fake are imported from the repository.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import scenarios_sheet
+from bench import scenarios_campaign, scenarios_pool, scenarios_sheet
 from bot.app import TabletopBot
 from bot.endpoint import use_api_base
 from bot.settings import Settings
@@ -60,6 +63,7 @@ EXTENSIONS = (
     "cogs.dice",
     "cogs.crowns",
     "cogs.vices",
+    scenarios_campaign.EXTENSION,
     "tests.testgame.cog",
     "tests.testgame.ledger_cog",
 )
@@ -90,21 +94,31 @@ async def roll(fake: FakeDiscord, channel: Channel, member: Member) -> Interacti
     return await fake.slash(channel, member, "roll", options={"expression": "4d6kh3"})
 
 
-async def open_games(fake: FakeDiscord, channels: list[Channel], command: str, **options: object) -> None:
-    """A started two-player game in each channel (members 0 and 1), one after the other: a member may
-    host one open lobby at a time."""
-    host, guest = fake.members[0], fake.members[1]
+async def open_games(
+    fake: FakeDiscord, channels: list[Channel], command: str, players: int = 2, **options: object
+) -> None:
+    """A started game of ``players`` members (member 0 hosts) in each channel, one after the other: a member
+    may host one open lobby at a time."""
+    host, guests = fake.members[0], fake.members[1:players]
     for channel in channels:
         lobby = await (await fake.slash(channel, host, command, options=options)).message(timeout=60)
-        await (await fake.click(lobby, "Join", guest)).message(timeout=60)
+        for guest in guests:
+            await (await fake.click(lobby, "Join", guest)).message(timeout=60)
         await (await fake.click(lobby, "Start", host)).message(timeout=60)
 
 
-def board_move(fake: FakeDiscord, channel: Channel) -> tuple[Message, Member, str]:
-    """The channel's current board, the member it waits for (first mention of its status line), and a control."""
-    board = [m for m in fake.messages(channel) if m.buttons][-1]
+async def board_move(fake: FakeDiscord, channel: Channel, prefer: str = "") -> tuple[Message, Member, str]:
+    """The channel's current board, the member it waits for (first mention of its status line), and a control:
+    the first whose label starts with ``prefer`` if there is one, else the first. A click that passed the turn
+    is answered before the next board is posted: wait (untimed) until it is there."""
+
+    def live() -> list[Message]:
+        return [m for m in fake.messages(channel) if any(not b.get("disabled") for b in m.buttons)]
+
+    board = (await fake.wait_for(live, timeout=60, what="a board"))[-1]
     user_id = int(USER_MENTION.search(board.content)[1])  # type: ignore[index]
-    button = next(b for b in board.buttons if not b.get("disabled") and b.get("label") != "Rematch")
+    buttons = [b for b in board.buttons if not b.get("disabled") and b.get("label") != "Rematch"]
+    button = next((b for b in buttons if prefer and str(b.get("label", "")).startswith(prefer)), buttons[0])
     return board, fake.users[user_id], button["custom_id"]
 
 
@@ -121,14 +135,27 @@ async def prepare_crowns(fake: FakeDiscord, channels: list[Channel]) -> None:
 @scenario("core", prepare=prepare_race)
 async def core(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A persisted move by the player whose turn it is (the turn passes: a new board pings the next player)."""
-    board, actor, control = board_move(fake, channel)
+    board, actor, control = await board_move(fake, channel)
     return await fake.click(board, control, actor)
 
 
 @scenario("crowns", prepare=prepare_crowns)
 async def crowns(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A click on a live Dice of Crowns board by whoever it waits for (roll, hand out a scroll, reroll, …)."""
-    board, actor, control = board_move(fake, channel)
+    board, actor, control = await board_move(fake, channel)
+    return await fake.click(board, control, actor)
+
+
+async def prepare_vices(fake: FakeDiscord, channels: list[Channel]) -> None:
+    """Three-player Vices & Vengeance table games (Sins dealt at random: the first board is a removal)."""
+    await open_games(fake, channels, "vv new", players=3, sins="random")
+
+
+@scenario("vices", prepare=prepare_vices)
+async def vices(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+    """A removal on a live V&V board by the defender ("Remove the lowest": scored, the rest rolled again,
+    committed, the board redrawn); an attacker's effect choice when the board waits for one."""
+    board, actor, control = await board_move(fake, channel, prefer="Remove the lowest")
     return await fake.click(board, control, actor)
 
 
@@ -149,6 +176,8 @@ async def command(fake: FakeDiscord, channel: Channel, member: Member) -> Intera
 
 
 scenario("sheet", prepare=scenarios_sheet.prepare)(scenarios_sheet.score_entry)
+scenario("campaign", prepare=scenarios_campaign.prepare)(scenarios_campaign.reward)
+scenario("pool", prepare=scenarios_pool.prepare)(scenarios_pool.join_or_roll)
 
 
 @dataclass

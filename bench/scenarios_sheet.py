@@ -3,7 +3,7 @@
 Each channel gets a four-player sheet (``/vv sheet``, kept by the first member). One interaction is the
 keeper's score form being submitted: the score is checked, applied and committed with its log entry,
 and the submit is acknowledged (the form closes); then the sheet's picture is drawn again, in a worker
-thread off the event loop, and the sheet's message edited with it. The round trip measured is the
+process off the event loop, and the sheet's message edited with it. The round trip measured is the
 first part; the next entry in the same channel waits (untimed) for the redraw. The click that opens the
 form is not timed either. Every score is 0, so no sheet ever reaches 70 however long the run.
 

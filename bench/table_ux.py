@@ -1,7 +1,8 @@
 """Channel readability and clicks per game: ``python bench/table_ux.py [-n 5] [--seed 1] [--only quick3 …] [-v]``.
 
-Plays seeded games of Dice of Crowns through the local fake Discord the way people would: ``/crowns new``,
-the other players click Join, the host clicks Start, and from then on only what is on screen is clicked. The
+Plays seeded games of Dice of Crowns (and Vices & Vengeance) through the local fake Discord the way people
+would: ``/crowns new`` (``/vv new``), the other players click Join, the host clicks Start, and from then on
+only what is on screen is clicked. The
 board says whom it waits for (its mentions / "waiting for" text); one of those members picks, with a seeded
 random generator, one of the enabled buttons or select menus they can see (the channel's live board and their
 own ephemeral messages). When several may act at once (a Fate window) each of them acts or passes in turn. A
@@ -9,7 +10,10 @@ control the bot refuses ("Not your move", an illegal choice) is remembered and n
 If a board ever names nobody, each seated member tries its controls in turn. The game is played to its end.
 
 Scenarios: ``quick3`` (Quick Play, 3 humans), ``modules4`` (every module: fate, legendary, overkill,
-last_stand; 4 humans), ``vs_cpu`` (1 human against 2 computer players, the bot's computer delay set to 0).
+last_stand; 4 humans), ``vs_cpu`` (1 human against 2 computer players, the bot's computer delay set to 0);
+``vices`` (Vices & Vengeance with default options, 3 humans) and ``vices_cpu`` (1 human against 2
+computers). A V&V removal picked in the menu opens a private preview whose Confirm is one more click; the
+shortcuts people mostly take are "Remove the lowest" and "Remove all zeros".
 Each runs ``-n`` games (default 5); game ``i`` uses seed ``--seed`` + ``i`` for the bot's dice and the players.
 
 Per game it measures, from what the fake Discord saw:
@@ -65,7 +69,7 @@ from tests.fakediscord import Channel, ChannelType, FakeDiscord, InteractionResu
 # uses only discord.py's Client API: login, connect, wait_until_ready, close).
 # =====================================================================================================
 
-BOT_EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.crowns")
+BOT_EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.crowns", "cogs.vices")
 BOT_READY_TIMEOUT_S = 15.0
 
 
@@ -163,7 +167,6 @@ POLL_S = 0.05
 # A refusal is one private answer; a moment's quiet shows the board did not change after it.
 REFUSAL_QUIET_S = 0.02
 MAX_CLICKS = 3000
-SHORTCUT_PREFIX = "All "
 SHORTCUT_SHARE = 0.8
 """How often a player takes the shortcut a board offers for the usual choice instead of a control at random."""
 OWN_INTERACTION = "own interaction"
@@ -344,8 +347,16 @@ class GameFigures:
 class Table:
     """One game in one channel: the players, what the bot posted, and the clicks sent."""
 
-    def __init__(self, fake: WatchedDiscord, channel: Channel, humans: list[Member], rng: random.Random) -> None:
+    def __init__(
+        self,
+        fake: WatchedDiscord,
+        channel: Channel,
+        humans: list[Member],
+        rng: random.Random,
+        shortcuts: tuple[str, ...] = ("All ",),
+    ) -> None:
         self.fake = fake
+        self.shortcuts = shortcuts
         self.channel = channel
         self.humans = humans
         self.names = {m.name: m.id for m in humans}
@@ -536,8 +547,9 @@ class Table:
 
     def pick(self, controls: list[tuple[Message, dict[str, Any]]]) -> tuple[Message, dict[str, Any]]:
         """The control a player clicks: a one-click shortcut for the usual choice when the board offers
-        one ("All scrolls → Bob"), as people mostly do (SHORTCUT_SHARE of the time), else any at random."""
-        shortcuts = [c for c in controls if str(c[1].get("label", "")).startswith(SHORTCUT_PREFIX)]
+        one ("All scrolls → Bob", "Remove the lowest"), as people mostly do (SHORTCUT_SHARE of the time),
+        else any at random."""
+        shortcuts = [c for c in controls if str(c[1].get("label", "")).startswith(self.shortcuts)]
         if shortcuts and self.rng.random() < SHORTCUT_SHARE:
             return self.rng.choice(shortcuts)
         return self.rng.choice(controls)
@@ -604,14 +616,18 @@ class Table:
 
 @dataclass(frozen=True)
 class Scenario:
-    """A kind of table: how many humans, and the options of ``/crowns new``."""
+    """A kind of table: the game's command, how many humans, the command's options, and the labels of the
+    board's shortcuts for the usual choice."""
 
     name: str
     humans: int
     options: dict[str, Any] = field(default_factory=dict)
     description: str = ""
+    command: str = "crowns new"
+    shortcuts: tuple[str, ...] = ("All ",)
 
 
+VICES_SHORTCUTS = ("Remove the lowest", "Remove all zeros", "Keep the rest")
 SCENARIOS = {
     s.name: s
     for s in (
@@ -623,12 +639,15 @@ SCENARIOS = {
             "every module, 4 humans",
         ),
         Scenario("vs_cpu", 1, {"bots": 2}, "1 human vs 2 computers"),
+        Scenario("vices", 3, {}, "V&V, 3 humans", "vv new", VICES_SHORTCUTS),
+        Scenario("vices_cpu", 1, {"bots": 2}, "V&V, 1 human vs 2 computers", "vv new", VICES_SHORTCUTS),
     )
 }
 
 
 async def play_game(scenario: Scenario, seed: int, verbose: bool = False) -> tuple[GameFigures, list[str]]:
-    """One seeded game from ``/crowns new`` to the final board; its figures and the fake's recorded problems."""
+    """One seeded game from ``/crowns new`` (or the scenario's command) to the final board; its figures and
+    the fake's recorded problems."""
     fake = WatchedDiscord(channels=3, response_deadline=60.0)
     await fake.start()
     try:
@@ -637,9 +656,9 @@ async def play_game(scenario: Scenario, seed: int, verbose: bool = False) -> tup
             try:
                 # The players' choices get a generator of their own: sharing the dice's seed would tie them together.
                 players = random.Random(f"players-{seed}")
-                table = Table(fake, fake.channels[1], fake.members[: scenario.humans], players)
+                table = Table(fake, fake.channels[1], fake.members[: scenario.humans], players, scenario.shortcuts)
                 host, others = table.humans[0], table.humans[1:]
-                lobby = await (await table.slash(host, "crowns new", **scenario.options)).message(
+                lobby = await (await table.slash(host, scenario.command, **scenario.options)).message(
                     timeout=STEP_TIMEOUT_S
                 )
                 table.lobby = lobby
@@ -739,7 +758,7 @@ async def main(args: argparse.Namespace) -> int:
             probes += figures.probes
     elapsed = time.perf_counter() - started
     seeds = f"seeds {args.seed}–{args.seed + args.n - 1}"
-    print(f"Dice of Crowns played by clicks through the local Discord; in-process bot; {seeds}")
+    print(f"Table games played by clicks through the local Discord; in-process bot; {seeds}")
     print("; ".join(f"{n}: {SCENARIOS[n].description}" for n in results) + f"; {elapsed:.1f} s")
     print(table_text(results))
     if probes:

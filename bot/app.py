@@ -29,7 +29,7 @@ from rules.dice import DiceSource
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns", "cogs.vices")
+EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns", "cogs.vices", "cogs.viciousness")
 SHUTDOWN_GRACE_S = 5.0
 MODAL_NAMESPACES = ("m:", "u:")
 

@@ -205,12 +205,17 @@ class Session(BaseModel):
         return min(moments, default=None)
 
     def view_version(self, view: str) -> int:
-        """The version a message showing ``view`` must be at to be current."""
-        return self.version if view == MAIN_VIEW else self.records.get(view, 0)
+        """The version a message showing ``view`` must be at to be current: the session's for the main view,
+        else that of the record it shows, or the latest of the records it follows (``troupe:7+turn``)."""
+        if view == MAIN_VIEW:
+            return self.version
+        return max(self.records.get(record, 0) for record in view.split(VIEW_RECORDS_JOIN))
 
 
 MAIN_VIEW = "board"
 """The view every session has: the table's board, the sheet, the campaign's overview."""
+VIEW_RECORDS_JOIN = "+"
+"""Joins the records a view follows, when it shows more than one (``troupe:7+turn``)."""
 
 
 @dataclass(frozen=True, slots=True)

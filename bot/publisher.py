@@ -33,7 +33,7 @@ from bot.errors import StaleBoard
 from bot.models import MAIN_VIEW, Applied, Board, Deadline, Scope, Session, Status
 from bot.names import escape_name
 from bot.pictures import PictureWorker
-from bot.replies import Reply
+from bot.replies import DEFER_AFTER_S, Reply
 from bot.service import TIMED_OUT, Service
 from bot.shards import ALL, Shards
 from bot.spec import GameSpec, ViewContext
@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 RETRY_DELAYS_S = (2.0, 5.0, 15.0, 60.0, 300.0)
 TIMEOUT_NOTE = "⏰ Time ran out for {name}; the bot took the default for them."
 NEWS_KEPT = 64
+ANSWER_FIRST_WAIT_S = DEFER_AFTER_S + 1.0
+"""How long a drawing waits for the command answer that goes first (the watchdog defers it after 2 s)."""
 """Recent log events kept in memory per session, so drawing a board needs no log read."""
 
 LobbyDrawer = Callable[[Session], Payload]
@@ -58,6 +60,8 @@ class _Job:
     post: str | None = None
     """A view to post anew as the reply (``/game status``, a campaign sheet), instead of drawing."""
     done: asyncio.Future[None] | None = None
+    after: Reply | None = None
+    """A command's answer that goes first (``Reply.answers_first``): the drawing waits for it."""
 
 
 def _notes(session: Session, events: list[dict[str, Any]]) -> list[str]:
@@ -109,6 +113,9 @@ class Publisher:
         news = self._news.setdefault(applied.session.id, deque(maxlen=NEWS_KEPT))
         news.append((applied.session.version, applied.events))
         reply = applied.origin if isinstance(applied.origin, Reply) else None
+        if reply is not None and reply.answers_first:
+            self._enqueue(applied.session.id, _Job(user_id=applied.user_id, after=reply))
+            return
         self.request(applied.session.id, reply=reply, user_id=applied.user_id)
 
     def request(self, session_id: int, *, reply: Reply | None = None, user_id: int | None = None) -> None:
@@ -167,6 +174,8 @@ class Publisher:
         try:
             while jobs:
                 job = jobs.popleft()
+                if job.after is not None:
+                    await job.after.answered(ANSWER_FIRST_WAIT_S)
                 try:
                     if job.post is not None:
                         await self._post_view(session_id, job.post, job)
@@ -352,7 +361,7 @@ class Publisher:
         if session.status is Status.LOBBY:
             return self._lobby(session)
         since = first_seq if first_seq is not None else (board.first_seq if board is not None else session.version)
-        events = await self._events_since(session, since)
+        events = await self._events_since(session, since) if self.specs[session.kind].board_events else []
         ctx = self._context(session, events=events, first=since <= 1)
         return await self.compose(session, ctx, pings or [])
 

@@ -40,6 +40,10 @@ class Reply:
         self._filled = False
         self.session_id: int | None = None
         """The session whose control was clicked, once a handler knows it."""
+        self.answers_first = False
+        """The handler answers this interaction itself right after its change is committed: the drawing that
+        change causes waits for that answer, so the answer isn't slowed down by it (``answered``)."""
+        self._answered = asyncio.Event()
         interaction.extras[REPLY_KEY] = self
 
     @classmethod
@@ -76,6 +80,11 @@ class Reply:
         if not self.done:
             self._deferring = asyncio.get_running_loop().create_task(self.defer())
 
+    async def answered(self, timeout: float) -> None:
+        """Return once the interaction has been answered or deferred, or after ``timeout`` seconds."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._answered.wait(), timeout)
+
     @property
     def done(self) -> bool:
         """The interaction has been answered (or deferred)."""
@@ -111,12 +120,21 @@ class Reply:
                 else:
                     await self.interaction.response.defer(ephemeral=self.private, thinking=True)
                 self.deferred = True
+                self._answered.set()
                 log.debug("Deferred interaction %s", self.interaction.id)
 
     async def send(
         self, content: str | None = None, *, ephemeral: bool | None = None, **kwargs: Any
     ) -> discord.Message | None:
         """A message in answer (a new one, or the deferred "thinking" reply filled in); returns it if known."""
+        try:
+            return await self._send(content, ephemeral=ephemeral, **kwargs)
+        finally:
+            self._answered.set()
+
+    async def _send(
+        self, content: str | None = None, *, ephemeral: bool | None = None, **kwargs: Any
+    ) -> discord.Message | None:
         private = self.private if ephemeral is None else ephemeral
         kwargs.setdefault("allowed_mentions", NO_PINGS)
         if kwargs.get("view", discord.utils.MISSING) is None:
@@ -143,6 +161,12 @@ class Reply:
     async def update(self, **kwargs: Any) -> None:
         """Edit the message the click came from (through the click, or after a deferred update)."""
         kwargs.setdefault("allowed_mentions", NO_PINGS)
+        try:
+            await self._update(**kwargs)
+        finally:
+            self._answered.set()
+
+    async def _update(self, **kwargs: Any) -> None:
         async with self._lock:
             self.disarm()
             self._filled = True
@@ -160,6 +184,7 @@ class Reply:
                 raise UserError("That took too long to open; please click again.")
             self._filled = True
             await self.interaction.response.send_modal(modal)
+            self._answered.set()
 
     async def ack(self) -> None:
         """Make sure the interaction is answered, changing nothing visible."""

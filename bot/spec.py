@@ -213,6 +213,9 @@ class GameSpec(Generic[StateT]):
     """Options offered in the lobby's Options menu."""
     legend: str = ""
     """A short key to the board (the dice faces…), shown on the first board and in ``/game rules``."""
+    board_events: bool = True
+    """The main view draws what happened since it was posted (``ctx.events``). A campaign's sheet, posted once
+    and kept for months, says False: it is then drawn without reading the log."""
 
     def render(self, ctx: ViewContext[StateT]) -> View:
         """Draw one view of the session (``ctx.view``), with controls for whoever must act."""

@@ -8,7 +8,9 @@ import random
 import sys
 from pathlib import Path
 
-from bot.models import Actor, GuildSettings, Seat, Status
+import pytest
+
+from bot.models import Actor, GuildSettings, Scope, Seat, Status
 from bot.registry import GameKind, Registry
 from bot.replay import replay
 from bot.service import Service
@@ -20,10 +22,13 @@ from tests.databases import postgres_database
 from tests.fakediscord.process import REPO, bot_environment
 from tests.fakediscord.server import FakeDiscord
 from tests.test_e2e_crowns import game_of, open_and_start, play_one_click
+from tests.test_e2e_vices import open_and_start as vices_start
+from tests.test_e2e_vices import play_one_click as vices_click
 from tests.test_e2e_vv_sheet_support import enter_all, new_sheet, state_of
 from tests.testgame.engine import RaceEngine, RaceOptions
+from tests.vic_e2e_support import campaign_state, new_troupe
 
-EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.crowns", "cogs.vices")
+EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.crowns", "cogs.vices", "cogs.viciousness")
 
 
 async def run_migrate(
@@ -40,12 +45,15 @@ async def run_migrate(
     return proc.returncode, out.decode()
 
 
+@pytest.mark.fake(channels=6)
 async def test_a_sqlite_database_moves_to_postgresql_and_its_games_go_on(
     fake: FakeDiscord, make_bot: MakeBot, tmp_path: Path
 ) -> None:
+    """Every kind: Dice of Crowns (finished, active, a lobby), a Vices & Vengeance table game, a V&V sheet and
+    a Viciousness campaign."""
     db_path = tmp_path / "bot.sqlite3"
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
-    finished, active, sheet, lobby = fake.channels[:4]
+    finished, active, sheet, lobby, vices, campaign = fake.channels[:6]
     rng = random.Random(21)
     bot = await make_bot(db_path=db_path, extensions=EXTENSIONS)
     bot.settings.computer_delay = 0
@@ -60,17 +68,23 @@ async def test_a_sqlite_database_moves_to_postgresql_and_its_games_go_on(
     await new_sheet(fake, sheet, alice, member1=bob, member2=carol, self_scoring=True)
     await enter_all(bot, fake, sheet, alice, 14, 9)
     await (await fake.slash(lobby, carol, "crowns new")).message()
-    before = {c.id: await game_of(bot, c) for c in (finished, active, sheet)}
+    await vices_start(fake, vices, fake.members[4], [alice, bob])
+    for _ in range(3):
+        await vices_click(fake, bot, vices, rng)
+    await (await fake.slash(campaign, alice, "vic campaign new", options={"company": "Knives"})).message()
+    await new_troupe(fake, campaign, bob, "Rats", "Vex", ["Acrobat", "Lurker", "Machinist"])
+    before = {c.id: await game_of(bot, c) for c in (finished, active, sheet, vices)}
+    before[campaign.id] = await bot.store.live_session(campaign.id, Scope.CAMPAIGN)  # type: ignore[assignment]
     await bot.store.set_guild_settings(fake.guild_id, GuildSettings(max_timeouts=2))
     await bot.close()
 
     async with postgres_database() as url:
         status, output = await run_migrate(fake, db_path, "--to", url)
         assert status == 0, output
-        assert "counts match" in output and "3 game logs replay" in output, output
+        assert "counts match" in output and "5 game logs replay" in output, output
         again, output = await run_migrate(fake, db_path, "--to", url)
         assert (
-            again != 0 and "already holds 1 guild_settings, 4 sessions" in output and len(output.splitlines()) == 1
+            again != 0 and "already holds 1 guild_settings, 6 sessions" in output and len(output.splitlines()) == 1
         ), output
 
         bot = await make_bot(db_path=tmp_path / "unused.sqlite3", extensions=EXTENSIONS, database_url=url)
@@ -91,6 +105,12 @@ async def test_a_sqlite_database_moves_to_postgresql_and_its_games_go_on(
         assert replay(bot.registry.get("crowns"), game.engine_options, entries).model_dump(mode="json") == game.state
         await enter_all(bot, fake, sheet, alice, 22)
         assert [r.scores for r in (await state_of(bot, sheet)).rows][:3] == [(14,), (9,), (22,)]
+        vices_game = await game_of(bot, vices)
+        while vices_game.status is Status.ACTIVE:
+            vices_game = await vices_click(fake, bot, vices, rng)
+        assert vices_game.winners
+        await new_troupe(fake, campaign, carol, "Owls", "Mira", ["Historian", "Duelist", "Medic"])
+        assert set((await campaign_state(bot, campaign)).troupes) == {str(bob.id), str(carol.id)}
         created = await (await fake.slash(finished, alice, "crowns new")).message()  # new ids follow the copied ones
         assert created.buttons
         await bot.close()

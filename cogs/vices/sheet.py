@@ -514,12 +514,12 @@ MEMBER_HELP = "A member playing (linked to the player with their name)"
 
 
 if TYPE_CHECKING:
-    _Mixin = commands.Cog  # app_commands types a command's ``self`` as a cog
+    CommandMixin = commands.Cog  # app_commands types a command's ``self`` as a cog
 else:
-    _Mixin = object
+    CommandMixin = object
 
 
-class SheetCommands(_Mixin):
+class SheetCommands(CommandMixin):
     """The scoresheet's ``/vv`` subcommands, mixed into the ``/vv`` group cog (a plain class at run time)."""
 
     bot: TabletopBot

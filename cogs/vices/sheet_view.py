@@ -227,7 +227,7 @@ def sins_menu(ctx: Ctx, state: SheetState) -> discord.ui.Select[Any]:
     """Where each Sin is now, and the Sloth Nemesis die: picking one asks where it went (or turns the die)."""
     options = [
         discord.SelectOption(
-            label=sin, value=sin, description=f"Now {where(state, state.sins[sin])}"[:100], emoji=_SIN_EMOJI[sin]
+            label=sin, value=sin, description=f"Now {where(state, state.sins[sin])}"[:100], emoji=SIN_EMOJI[sin]
         )
         for sin in SIN_NAMES
     ]
@@ -282,7 +282,7 @@ def pair_dice(pair: PairKey) -> tuple[str, str]:
     return die_name(first), die_name(second)
 
 
-_SIN_EMOJI = {
+SIN_EMOJI = {
     "Wrath": "🟥",
     "Sloth": "🟦",
     "Pride": "🟪",

@@ -1,4 +1,4 @@
-"""Vices & Vengeance as a :class:`rules.engine.Engine` with turns, computer players and seats."""
+"""Vices & Vengeance as a :class:`rules.engine.Engine` with turns, computer players, seats and forced moves."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.engine import ComputerPlayers, Engine, IllegalAction, Outcome, Prompt, Seats, Turns
+from rules.engine import ComputerPlayers, Engine, ForcedMoves, IllegalAction, Outcome, Prompt, Seats, Turns
 from rules.vices import effects, ending, leaving, pool, seating, strategy, turn
 from rules.vices.actions import (
     ClaimSin,
@@ -143,6 +143,17 @@ class VicesEngine:
         """Every action ``player`` may take now; for the removal, one per unit (see legality.legal_actions)."""
         return legal_actions(state, player)
 
+    def forced_action(self, state: VicesState, player: str) -> VicesAction | None:
+        """A removal with one die (or pair) left to remove and no penalty roll on this roll has one answer."""
+        waiting = decision(state)
+        if waiting is None or waiting.name != "remove" or player not in waiting.players:
+            return None
+        assert state.turn is not None
+        units = pool.removable_units(state)
+        if len(units) == 1 and not state.turn.penalty_met:
+            return Remove(units=(units[0].id,))
+        return None
+
     def default_action(self, state: VicesState, player: str) -> VicesAction:
         """The timeout default of RULES.md 1.8 #35 for ``player``'s pending decision."""
         return default_action(state, player)
@@ -185,3 +196,4 @@ _engine: Engine[VicesOptions, VicesState, VicesAction] = ENGINE
 _turns: Turns[VicesState, VicesAction] = ENGINE
 _computers: ComputerPlayers[VicesState, VicesAction] = ENGINE
 _seats: Seats[VicesState] = ENGINE
+_forced: ForcedMoves[VicesState, VicesAction] = ENGINE

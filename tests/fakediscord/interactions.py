@@ -207,7 +207,11 @@ def _typed_option(
     if kind in (6, 7, 8, 9):
         value = _resolve_entity(fake, schema, value, resolved, channel)
     elif kind == 11:
-        raise ValueError("attachment options are not supported by the fake")
+        # A file the member attaches: (filename, bytes), uploaded first like Discord's client does.
+        filename, content = value
+        attachment = fake.store_upload(channel, filename, content, "application/json")
+        resolved.setdefault("attachments", {})[attachment["id"]] = attachment
+        return {"name": schema["name"], "type": kind, "value": attachment["id"]}
     problem = check_option_value(schema, value)
     if problem:
         raise OptionRejected(problem)

@@ -490,22 +490,7 @@ class HttpApi:
         return self.fake.edit_message(message, payload, self._attachments(request, channel))
 
     def _attachments(self, request: web.Request, channel: Channel) -> list[dict[str, Any]]:
-        attachments = []
-        for upload in request[FILES]:
-            attachment_id = self.fake.ids.next()
-            self.fake.uploads[attachment_id] = upload["content"]
-            url = f"{self.fake.base_url}/attachments/{channel.id}/{attachment_id}/{upload['filename']}"
-            attachments.append(
-                {
-                    "id": str(attachment_id),
-                    "filename": upload["filename"],
-                    "size": upload["size"],
-                    "content_type": upload["content_type"],
-                    "url": url,
-                    "proxy_url": url,
-                }
-            )
-        return attachments
+        return [self.fake.store_upload(channel, u["filename"], u["content"], u["content_type"]) for u in request[FILES]]
 
     # -- threads ----------------------------------------------------------------------------------------------
 

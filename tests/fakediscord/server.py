@@ -152,6 +152,7 @@ class FakeDiscord:
         app = build_app(self)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/gateway/resume", self._gateway)
+        app.router.add_get("/attachments/{channel}/{attachment}/{filename}", self._download)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -334,6 +335,29 @@ class FakeDiscord:
     def attachment_bytes(self, attachment: dict[str, Any]) -> bytes:
         """The content of an attachment of a stored message (``message.attachments[i]``), as the bot uploaded it."""
         return self.uploads[int(attachment["id"])]
+
+    def store_upload(
+        self, channel: Channel, filename: str, content: bytes, content_type: str | None = None
+    ) -> dict[str, Any]:
+        """Keep an uploaded file (the bot's, or a user's for an attachment option); its attachment object,
+        with a URL this fake serves the bytes from, like Discord's CDN."""
+        attachment_id = self.ids.next()
+        self.uploads[attachment_id] = content
+        url = f"{self.base_url}/attachments/{channel.id}/{attachment_id}/{filename}"
+        return {
+            "id": str(attachment_id),
+            "filename": filename,
+            "size": len(content),
+            "content_type": content_type,
+            "url": url,
+            "proxy_url": url,
+        }
+
+    async def _download(self, request: web.Request) -> web.Response:
+        content = self.uploads.get(int(request.match_info["attachment"]))
+        if content is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=content)
 
     def delete_message(self, channel: Channel, message_id: int) -> None:
         """A user (a moderator) deletes a message; the bot is not told (it has no message intents)."""

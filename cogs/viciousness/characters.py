@@ -1,0 +1,310 @@
+"""``/vic pc …``: characters — a new minion (the character form), names and concepts, traits, contacts,
+conditions, the turn action, advancement, retirement and replacement, GM portrayal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.errors import InvalidInput, NotPermitted
+from bot.lobby import actor_of
+from bot.models import Session
+from bot.names import escape_name
+from bot.replies import Reply
+from cogs.viciousness.common import Autocomplete, campaign_state, choice_name, owner_for, parse, viewer_of
+from cogs.viciousness.forms import pc_form, pc_spec
+from cogs.viciousness.spec import UI
+from rules.viciousness.actions import (
+    Action,
+    AddContact,
+    AddTrait,
+    AddWeakContact,
+    Advance,
+    DropContact,
+    EditPC,
+    GMControl,
+    Promote,
+    Retire,
+    SetSpell,
+)
+from rules.viciousness.data import CHARACTERS
+from rules.viciousness.state import PC, CampaignState, owner_of
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+MINION_TRAITS = CHARACTERS.traits_at_creation["minion"]
+ACTION_CHOICES = [
+    app_commands.Choice(name=label, value=value)
+    for label, value in (
+        ("Rest", "rest"),
+        ("Knavery", "knavery"),
+        ("Violence", "violence"),
+        ("Contact", "contact"),
+        ("Weak contact", "weak_contact"),
+        ("Acquire", "acquire"),
+        ("Scene", "join_scene"),
+        ("Other", "other"),
+    )
+]
+CONDITION_CHOICES = [
+    app_commands.Choice(name=label, value=value)
+    for label, value in (("Rattle", "rattle"), ("Calm", "calm"), ("Wound", "wound"), ("Heal", "heal"), ("Kill", "kill"))
+]
+
+
+async def _add_minion(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """A new minion's form was sent (``arg``: the troupe's owner)."""
+    spec = pc_spec(reply.interaction, (MINION_TRAITS, MINION_TRAITS))
+    await _take(bot, reply, session, parse({"type": "add_pc", "owner": arg, "pc": spec}))
+
+
+async def _advance_minion(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """An advancement's minion form was sent."""
+    spec = pc_spec(reply.interaction, (MINION_TRAITS, MINION_TRAITS))
+    await _take(bot, reply, session, parse({"type": "advance", "owner": arg, "minion": spec}))
+
+
+async def _replace(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """A replacement's form was sent (``arg``: the dead or retired minion); extra traits cost IP."""
+    state = campaign_state(bot, session)
+    spec = pc_spec(reply.interaction, replacement_traits(pc_of(state, arg)))
+    await _take(bot, reply, session, parse({"type": "replace", "old": arg, "pc": spec}))
+
+
+async def _take(bot: TabletopBot, reply: Reply, session: Session, action: Action) -> None:
+    await bot.service.act(session.id, actor_of(reply.interaction), action)
+    await reply.send("Done: the troupe's sheet shows the new character.", ephemeral=True)
+
+
+async def _open_form(key: str, bot: TabletopBot, reply: Reply, session: Session, owner: str) -> None:
+    """``Add a minion`` / ``Advance: new minion`` on a troupe's sheet: the form, for its player or a GM."""
+    if owner != str(reply.interaction.user.id) and not viewer_of(session, reply.interaction).is_gm:
+        raise NotPermitted("That troupe isn't yours: only its player and the GM can change it.")
+    state = campaign_state(bot, session)
+    title = "A new minion" if key == "np" else "Advancement: a new minion"
+    await reply.modal(pc_form(session, state, key=key, arg=owner, title=title, traits=(MINION_TRAITS, MINION_TRAITS)))
+
+
+UI.update(
+    {
+        "np": _add_minion,
+        "am": _advance_minion,
+        "rp": _replace,
+        "npform": lambda bot, reply, session, arg, values: _open_form("np", bot, reply, session, arg),
+        "amform": lambda bot, reply, session, arg, values: _open_form("am", bot, reply, session, arg),
+    }
+)
+
+
+def replacement_traits(old: PC) -> tuple[int, int]:
+    """How many traits a replacement takes: a minion's two, up to the lost one's (each extra costs 1 IP)."""
+    return MINION_TRAITS, max(MINION_TRAITS, len(old.traits))
+
+
+def pc_of(state: CampaignState, pc_id: str) -> PC:
+    """The character a command names (what the autocomplete sent), or InvalidInput."""
+    pc = state.find_pc(pc_id)
+    if pc is None:
+        raise InvalidInput("There is no such character: pick one from the list offered as you type.")
+    return pc
+
+
+class CharacterCommands(Autocomplete):
+    """``/vic pc new|edit|advance|trait|spell|contact|promote|forget|act|condition|retire|replace|gm``."""
+
+    pc = app_commands.Group(name="pc", description="Characters")
+
+    @pc.command(name="new", description="Add a minion")
+    async def pc_new(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        """Needs a free minion place (one by default)."""
+        session = await self.campaign_here(interaction)
+        troupe = self.state(session).troupes.get(owner_for(interaction, member))
+        if troupe is None or troupe.dissolved:
+            raise InvalidInput("There is no troupe to add a minion to: `/vic troupe new` makes one.")
+        if troupe.original_minions >= troupe.minion_places:
+            raise InvalidInput(
+                f"Every minion place of {escape_name(troupe.name)} is taken: a new minion comes from an "
+                "advancement (`/vic pc advance`), a lost one is replaced (`/vic pc replace`)."
+            )
+        form = pc_form(
+            session,
+            self.state(session),
+            key="np",
+            arg=owner_for(interaction, member),
+            title="A new minion",
+            traits=(MINION_TRAITS, MINION_TRAITS),
+        )
+        await Reply.of(interaction).modal(form)
+
+    @pc.command(name="edit", description="Rename, new concept")
+    async def pc_edit(
+        self,
+        interaction: discord.Interaction,
+        pc: str,
+        name: app_commands.Range[str, 1, 80] | None = None,
+        concept: app_commands.Range[str, 0, 1000] | None = None,
+    ) -> None:
+        """Only what is given changes."""
+        await self.act_and_tell(interaction, EditPC(pc=pc, name=name, concept=concept))
+
+    @pc.command(name="advance", description="A trait, or no pc: a new minion")
+    async def pc_advance(
+        self,
+        interaction: discord.Interaction,
+        pc: str | None = None,
+        trait: str | None = None,
+        member: discord.Member | None = None,
+    ) -> None:
+        """Each completed ambition gives every troupe one advancement."""
+        session = await self.campaign_here(interaction)
+        state = self.state(session)
+        if pc is None:
+            owner = owner_for(interaction, member)
+            troupe = state.troupes.get(owner)
+            if troupe is None or troupe.pending_advancements < 1:
+                raise InvalidInput("There is no advancement to take: one comes with each completed ambition.")
+            form = pc_form(
+                session, state, key="am", arg=owner, title="A new minion", traits=(MINION_TRAITS, MINION_TRAITS)
+            )
+            await Reply.of(interaction).modal(form)
+            return
+        if trait is None:
+            raise InvalidInput("Name the trait the character gains (or leave out the character for a new minion).")
+        action = Advance(owner=owner_of(pc_of(state, pc).id), pc=pc, trait=trait)
+        await self.act_and_tell(interaction, action, session=session)
+
+    @pc.command(name="trait", description="Add a trait (GM)")
+    async def pc_trait(self, interaction: discord.Interaction, pc: str, trait: str) -> None:
+        """A correction: at most four traits still."""
+        await self.act_and_tell(interaction, AddTrait(pc=pc, trait=trait))
+
+    @pc.command(name="spell", description="A magic trait's new spell (GM)")
+    async def pc_spell(
+        self, interaction: discord.Interaction, pc: str, trait: str, text: app_commands.Range[str, 1, 1000]
+    ) -> None:
+        """Replaces the spell of one of the character's magic traits (with the GM's permission, seed L27)."""
+        await self.act_and_tell(interaction, SetSpell(pc=pc, trait=trait, text=text))
+
+    @pc.command(name="contact", description="A strong or weak contact")
+    @app_commands.describe(trait="Strong: the trait it came from")
+    async def pc_contact(
+        self,
+        interaction: discord.Interaction,
+        pc: str,
+        name: app_commands.Range[str, 1, 80],
+        weak: bool = False,
+        note: app_commands.Range[str, 0, 1000] = "",
+        trait: str | None = None,
+    ) -> None:
+        """At most one strong contact per trait; weak ones can turn strong later (``/vic pc promote``)."""
+        if weak:
+            await self.act_and_tell(interaction, AddWeakContact(pc=pc, name=name, note=note))
+        else:
+            await self.act_and_tell(interaction, AddContact(pc=pc, name=name, note=note, trait=trait))
+
+    @pc.command(name="promote", description="A weak contact turns strong")
+    @app_commands.describe(drop="Strong one to drop at the limit")
+    async def pc_promote(self, interaction: discord.Interaction, pc: str, weak: int, drop: int | None = None) -> None:
+        """At the limit (one strong contact per trait), name the strong contact that makes room."""
+        await self.act_and_tell(interaction, Promote(pc=pc, weak=weak, drop=drop))
+
+    @pc.command(name="forget", description="Drop a contact")
+    async def pc_forget(self, interaction: discord.Interaction, pc: str, contact: str) -> None:
+        """``contact`` is ``s<n>`` (strong) or ``w<n>`` (weak), as the list offers."""
+        kind, number = contact[:1], contact[1:]
+        if kind not in ("s", "w") or not number.isdigit():
+            raise InvalidInput("Pick the contact from the list offered as you type.")
+        await self.act_and_tell(interaction, DropContact(pc=pc, strong=kind == "s", index=int(number)))
+
+    @pc.command(name="act", description="This turn's action")
+    @app_commands.choices(action=ACTION_CHOICES)
+    async def pc_act(
+        self,
+        interaction: discord.Interaction,
+        pc: str,
+        action: str,
+        note: app_commands.Range[str, 0, 1000] = "",
+    ) -> None:
+        """Resting is an action: at turn end it calms a rattled character and shortens a wound."""
+        await self.act_and_tell(interaction, parse({"type": "act", "pc": pc, "kind": action, "note": note}))
+
+    @pc.command(name="condition", description="Rattle, wound, kill… (GM)")
+    @app_commands.choices(change=CONDITION_CHOICES)
+    async def pc_condition(self, interaction: discord.Interaction, pc: str, change: str) -> None:
+        """Fights and consequences do this by themselves; this is for everything else."""
+        await self.act_and_tell(interaction, parse({"type": "condition", "pc": pc, "change": change}))
+
+    @pc.command(name="retire", description="Retire a character")
+    async def pc_retire(self, interaction: discord.Interaction, pc: str) -> None:
+        """A retired minion can be replaced for IP (``/vic pc replace``)."""
+        await self.act_and_tell(interaction, Retire(pc=pc))
+
+    @pc.command(name="replace", description="Replace a lost minion (2+ IP)")
+    async def pc_replace(self, interaction: discord.Interaction, pc: str) -> None:
+        """The form takes 2 traits, up to as many as the lost minion had; each beyond 2 costs 1 IP more."""
+        session = await self.campaign_here(interaction)
+        old = pc_of(self.state(session), pc)
+        form = pc_form(
+            session,
+            self.state(session),
+            key="rp",
+            arg=old.id,
+            title=f"Replacing {old.name}",
+            traits=replacement_traits(old),
+        )
+        await Reply.of(interaction).modal(form)
+
+    @pc.command(name="gm", description="Portrayed by the GM or not")
+    async def pc_gm(self, interaction: discord.Interaction, pc: str, portrayed: bool = True) -> None:
+        """A character the GM portrays is edited only by GMs."""
+        await self.act_and_tell(interaction, GMControl(pc=pc, on=portrayed))
+
+    @pc_edit.autocomplete("pc")
+    @pc_advance.autocomplete("pc")
+    @pc_trait.autocomplete("pc")
+    @pc_spell.autocomplete("pc")
+    @pc_contact.autocomplete("pc")
+    @pc_promote.autocomplete("pc")
+    @pc_forget.autocomplete("pc")
+    @pc_act.autocomplete("pc")
+    @pc_condition.autocomplete("pc")
+    @pc_retire.autocomplete("pc")
+    @pc_replace.autocomplete("pc")
+    @pc_gm.autocomplete("pc")
+    async def _pcs(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.pc_choices(interaction, current)
+
+    @pc_advance.autocomplete("trait")
+    @pc_trait.autocomplete("trait")
+    @pc_spell.autocomplete("trait")
+    @pc_contact.autocomplete("trait")
+    async def _traits(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.trait_choices(interaction, current)
+
+    @pc_promote.autocomplete("weak")
+    async def _weak(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return [app_commands.Choice(name=n, value=int(v[1:])) for n, v in await self._contacts(interaction, "w")]
+
+    @pc_promote.autocomplete("drop")
+    async def _strong(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return [app_commands.Choice(name=n, value=int(v[1:])) for n, v in await self._contacts(interaction, "s")]
+
+    @pc_forget.autocomplete("contact")
+    async def _any_contact(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=n, value=v) for n, v in await self._contacts(interaction, "sw")]
+
+    async def _contacts(self, interaction: discord.Interaction, kinds: str) -> list[tuple[str, str]]:
+        """The contacts of the character picked in the ``pc`` option: (label, ``s<n>``/``w<n>``)."""
+        found = await self._state_or_none(interaction)
+        pc = found[1].find_pc(str(interaction.namespace.pc or "")) if found else None
+        if pc is None:
+            return []
+        out = []
+        for kind, contacts in (("s", pc.strong), ("w", pc.weak)):
+            if kind in kinds:
+                word = "strong" if kind == "s" else "weak"
+                out += [(choice_name(f"{c.name} ({word})"), f"{kind}{i}") for i, c in enumerate(contacts)]
+        return out[:25]

@@ -1,0 +1,181 @@
+"""What every ``/vic`` mixin shares: finding the channel's campaign, taking an action, answering with what happened.
+
+A mixin is a plain class at run time (``_Mixin``); the ``/vic`` group cog in ``__init__.py`` inherits
+them all, so each area of the game (campaign, company, troupes, …) keeps its commands in its own module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import BaseModel, ValidationError
+
+from bot.errors import InvalidInput, NoSession, SessionOver
+from bot.lobby import actor_of
+from bot.models import Applied, Session, roles_of
+from bot.replies import Reply
+from cogs.viciousness.forms import all_traits, trait_text
+from cogs.viciousness.narrate import narrate
+from cogs.viciousness.text import cut
+from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
+from rules.viciousness.actions import Action
+from rules.viciousness.engine import ENGINE
+from rules.viciousness.state import CampaignState
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+    _Mixin = commands.Cog  # app_commands types a command's ``self`` as a cog
+else:
+    _Mixin = object
+
+KIND = ENGINE.kind
+PUBLIC_REPLY = {"private": False}
+"""``extras`` of a command whose answer the channel sees."""
+MAX_CONTENT = 2000
+CHOICE_NAME = 100
+NO_CAMPAIGN = "There is no Viciousness campaign in this channel: start one with `/vic campaign new`."
+
+
+def parse(data: Mapping[str, Any]) -> Action:
+    """An action from what someone typed or picked; InvalidInput naming the field that is wrong."""
+    try:
+        return ENGINE.parse_action(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        field = next((str(p) for p in reversed(error["loc"]) if isinstance(p, str) and p != data.get("type")), "")
+        message = str(error["msg"]).removeprefix("Value error, ")
+        where = field.replace("_", " ").capitalize()
+        raise InvalidInput(f"{where}: {message}." if where else f"{message}.") from None
+
+
+def campaign_state(bot: TabletopBot, session: Session) -> CampaignState:
+    """A campaign's state (parsed once per version by the service)."""
+    state = bot.service.state_of(session)
+    assert isinstance(state, CampaignState)
+    return state
+
+
+def viewer_of(session: Session, interaction: discord.Interaction) -> Viewer:
+    """The viewer a private reply is drawn for: the member with their roles in the campaign."""
+    return Viewer(str(interaction.user.id), roles_of(session, actor_of(interaction)))
+
+
+class VicBase(_Mixin):
+    """Helpers of every ``/vic`` mixin."""
+
+    bot: TabletopBot
+    campaign_of: dict[int, int]
+    """The session id of each channel's campaign, as last found (a hint: one that ended is looked up again)."""
+
+    async def campaign_here(self, interaction: discord.Interaction) -> Session:
+        """The channel's live campaign; NoSession with how to start one if there is none.
+
+        Which session a channel's campaign is stays in memory (``campaign_of``), so a command finds it
+        in the store's cache instead of querying; a campaign that ended since is looked up again.
+        """
+        channel = interaction.channel_id
+        assert channel is not None
+        known = self.campaign_of.get(channel)
+        if known is not None:
+            try:
+                return await self.bot.service.session(known)
+            except SessionOver:
+                del self.campaign_of[channel]
+        found = await self.bot.service.campaign(channel, interaction.guild_id)
+        if found is None or found.kind != KIND:
+            raise NoSession(NO_CAMPAIGN)
+        self.campaign_of[channel] = found.id
+        return found
+
+    def state(self, session: Session) -> CampaignState:
+        """The campaign's state (cached by the service per version)."""
+        return campaign_state(self.bot, session)
+
+    async def act(
+        self,
+        interaction: discord.Interaction,
+        action: BaseModel | Mapping[str, Any],
+        session: Session | None = None,
+        *,
+        origin: Reply | None = None,
+    ) -> Applied:
+        """Take one engine action for the member who sent ``interaction``, on the channel's campaign (if the
+        campaign remembered for the channel has ended meanwhile, on the one the channel has now)."""
+        session = session or await self.campaign_here(interaction)
+        actor = actor_of(interaction)
+        try:
+            return await self.bot.service.act(session.id, actor, action, origin=origin)
+        except SessionOver:
+            if self.campaign_of.pop(interaction.channel_id or 0, None) is None:
+                raise
+        return await self.bot.service.act((await self.campaign_here(interaction)).id, actor, action, origin=origin)
+
+    async def act_and_tell(
+        self,
+        interaction: discord.Interaction,
+        action: BaseModel | Mapping[str, Any],
+        *,
+        done: str = "Done.",
+        session: Session | None = None,
+    ) -> Applied:
+        """Take an action and answer with what happened (as the channel may read it), or ``done``."""
+        reply = Reply.of(interaction)
+        reply.answers_first = True  # the sheets are redrawn once this answer is on its way
+        applied = await self.act(interaction, action, session, origin=reply)
+        lines = narrate(self.state(applied.session), [e for e in applied.events if visible(e, PUBLIC)])
+        await reply.send(cut("\n".join(lines), MAX_CONTENT) or done)
+        return applied
+
+
+def owner_for(interaction: discord.Interaction, member: discord.abc.User | None) -> str:
+    """The troupe a command is about: ``member``'s (the GM acting for them) or the caller's own."""
+    return str((member or interaction.user).id)
+
+
+def choice_name(text: str) -> str:
+    """An autocomplete choice's name within Discord's 100 characters."""
+    return cut(text, CHOICE_NAME)
+
+
+class Autocomplete(VicBase):
+    """Choices offered while a PC, a trait or a contact is typed."""
+
+    async def _state_or_none(self, interaction: discord.Interaction) -> tuple[Session, CampaignState] | None:
+        try:
+            session = await self.campaign_here(interaction)
+        except NoSession:
+            return None
+        return session, self.state(session)
+
+    async def pc_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The characters the caller plays (every character, for a GM), matching what is typed."""
+        found = await self._state_or_none(interaction)
+        if found is None:
+            return []
+        session, state = found
+        gm = bool(roles_of(session, actor_of(interaction)) & GM_ROLES)
+        me = str(interaction.user.id)
+        key = current.strip().casefold()
+        out = []
+        for owner, troupe in state.troupes.items():
+            if owner != me and not gm:
+                continue
+            for pc in troupe.pcs:
+                label = f"{pc.name} ({troupe.name})" + ("" if pc.active else f", {pc.fate}")
+                if key in label.casefold():
+                    out.append(app_commands.Choice(name=choice_name(label), value=pc.id))
+        mine = sorted(out, key=lambda c: not str(c.value).startswith(me + "."))
+        return mine[:25]
+
+    async def trait_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The seed's traits and the campaign's own, matching what is typed, each with its text."""
+        found = await self._state_or_none(interaction)
+        state = found[1] if found else CampaignState()
+        key = current.strip().casefold()
+        hits = [t for t in all_traits(state) if key in t.name.casefold() or any(key in a.casefold() for a in t.aliases)]
+        return [app_commands.Choice(name=choice_name(f"{t.name}: {trait_text(t)}"), value=t.name) for t in hits[:25]]

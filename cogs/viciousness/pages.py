@@ -1,0 +1,133 @@
+"""Everything on a troupe's sheet, privately and a page at a time (``Details``), and ``/vic me``.
+
+Page 0 is the troupe (assets and henchmen in full), then one page per character: the concept, each
+trait with what it does, every contact with its note.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.board import static_view
+from bot.controls import ui_id
+from bot.errors import InvalidInput
+from bot.models import Session
+from bot.names import escape_name
+from bot.replies import Reply
+from cogs.viciousness.common import KIND, VicBase, campaign_state, viewer_of
+from cogs.viciousness.forms import trait_text
+from cogs.viciousness.sheets import contacts_text, pc_status, troupe_view
+from cogs.viciousness.spec import UI
+from cogs.viciousness.text import cut, plural
+from rules.viciousness.catalogue import find_trait
+from rules.viciousness.state import PC, CampaignState, Troupe
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+PAGE_TEXT = 4000
+NOTE_CHARS = 300
+
+
+def troupe_page(troupe: Troupe) -> str:
+    """Page 0: the troupe in full."""
+    lines = [f"Player: <@{troupe.owner}>"]
+    lines.append("**Assets**\n" + ("\n".join(f"• {escape_name(a)}" for a in troupe.assets) or "none"))
+    lines.append("**Henchmen**\n" + (", ".join(escape_name(h) for h in troupe.henchmen) or "none"))
+    lines.append(f"Minion places: {troupe.minion_places} · advancements taken: {troupe.advancements}")
+    if troupe.pending_advancements:
+        lines.append(f"⭐ {plural(troupe.pending_advancements, 'advancement')} to take")
+    return "\n\n".join(lines)
+
+
+def pc_page(pc: PC, state: CampaignState) -> str:
+    """A character's page: everything about them."""
+    lines = [f"*{escape_name(pc.concept)}*" if pc.concept else "*No concept written.*"]
+    for t in pc.traits:
+        found = find_trait(state, t.name)
+        text = t.spell or (trait_text(found) if found else "")
+        lines.append(f"**{escape_name(t.name)}**: {escape_name(text)}")
+    contacts = contacts_text(pc, notes=NOTE_CHARS)
+    lines.append(contacts or "No contacts yet.")
+    status = pc_status(pc, state)
+    if status:
+        lines.append(status)
+    return "\n\n".join(lines)
+
+
+def page_embed(troupe: Troupe, state: CampaignState, page: int) -> discord.Embed:
+    """Page ``page`` of a troupe's details (0: the troupe; 1…: its characters in order)."""
+    if page == 0:
+        title, text = escape_name(troupe.name), troupe_page(troupe)
+    else:
+        pc = troupe.pcs[page - 1]
+        role = "captain" if pc.role == "captain" else "minion"
+        title, text = f"{escape_name(pc.name)} · {role} of {escape_name(troupe.name)}", pc_page(pc, state)
+    embed = discord.Embed(title=cut(title, 256), description=cut(text, PAGE_TEXT))
+    embed.set_footer(text=f"Page {page + 1} of {len(troupe.pcs) + 1}")
+    return embed
+
+
+def page_buttons(session: Session, troupe: Troupe, page: int) -> list[list[discord.ui.Item[Any]]]:
+    """◀ ▶ between pages."""
+    last = len(troupe.pcs)
+    buttons: list[discord.ui.Item[Any]] = [
+        discord.ui.Button(
+            label=label,
+            disabled=not 0 <= target <= last,
+            custom_id=ui_id(KIND, session.id, "pg", f"{troupe.owner}:{target}:{'p' if label == '◀' else 'n'}"),
+        )
+        for label, target in (("◀", page - 1), ("▶", page + 1))
+    ]
+    return [buttons]
+
+
+async def _page(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """``Details`` on a sheet (a new private message), or ◀ ▶ on one (that message turns the page)."""
+    owner, _, rest = arg.partition(":")
+    number, _, turning = rest.partition(":")
+    state = campaign_state(bot, session)
+    troupe = state.troupes.get(owner)
+    if troupe is None:
+        raise InvalidInput("This troupe is gone.")
+    page = max(0, min(int(number or 0), len(troupe.pcs)))
+    message: dict[str, Any] = {
+        "embed": page_embed(troupe, state, page),
+        "view": static_view(page_buttons(session, troupe, page)),
+    }
+    if turning:
+        await reply.update(**message)
+    else:
+        await reply.send(ephemeral=True, **message)
+
+
+UI["pg"] = _page
+
+
+class SheetCommands(VicBase):
+    """``/vic me``: your own troupe's sheet, privately."""
+
+    @app_commands.command(name="me", description="Your troupe, privately")
+    async def me(self, interaction: discord.Interaction) -> None:
+        """With what you may do next on it."""
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        if str(interaction.user.id) not in self.state(session).troupes:
+            raise InvalidInput("You have no troupe yet: `/vic troupe new` makes one.")
+        viewer = viewer_of(session, interaction)
+        await self.bot.publisher.send_private(reply, session, viewer, troupe_view(str(interaction.user.id)))
+
+
+async def _me(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """``My troupe`` on the company sheet: the clicker's troupe, privately."""
+    state = campaign_state(bot, session)
+    me = str(reply.interaction.user.id)
+    if me not in state.troupes:
+        raise InvalidInput("You have no troupe yet: `/vic troupe new` makes one.")
+    await bot.publisher.send_private(reply, session, viewer_of(session, reply.interaction), troupe_view(me))
+
+
+UI["me"] = _me

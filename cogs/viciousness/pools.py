@@ -1,0 +1,451 @@
+"""Dice pools built together in the channel (RULES.md P3–P5): ``/vic violence``, ``/vic knavery``, ``/vic npc``,
+and the controls of a pool's board (join, choose dice, push, clash decisions, death tests, flight, thwarting).
+
+The GM opens a pool and its board is posted (the view ``pool:<id>``, redrawn after every change).
+Characters join with a button and pick their trait dice from a private select of their own traits'
+clauses. A click that rolls or resolves is answered with what happened, every die as a face, in a
+message of its own, so the channel keeps the whole fight; other clicks answer silently and the
+board is redrawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.board import static_view
+from bot.controls import decode_action, modal_fields, ui_id
+from bot.errors import IllegalMove, InvalidInput, NotPermitted, UserError
+from bot.lobby import actor_of
+from bot.models import Applied, Session, roles_of
+from bot.names import escape_name
+from bot.replies import Reply
+from bot.spec import ViewContext
+from cogs.viciousness.common import KIND, MAX_CONTENT, PUBLIC_REPLY, VicBase
+from cogs.viciousness.dice_text import planned, trait_clauses
+from cogs.viciousness.narrate import narrate
+from cogs.viciousness.pools_view import ACT, ANY, act_select, render_pool, view_key
+from cogs.viciousness.spec import UI, VIEWS, UIHandler
+from cogs.viciousness.text import cut
+from rules.engine import GM_ROLES, PUBLIC, visible
+from rules.viciousness.actions import AddNPC, OpenKnavery, OpenViolence
+from rules.viciousness.state import PC, CampaignState, Combatant, Pool, ViolencePool
+from rules.viciousness.violence import clash
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+NEWS = frozenset(
+    {"roll", "reroll", "resolve", "cancel", "assign", "aim", "death_test", "next_round", "close", "thwart", "flee"}
+    | {"clear_lockout", "discovery", "knowledge", "push"}
+)
+"""Actions whose click is answered with a message telling what happened (the others redraw the board only)."""
+MAX_DICE_SELECTS = 4
+
+VIEWS["pool"] = lambda ctx: render_pool(ctx, ctx.view.partition(":")[2])
+
+
+def state_of(bot: TabletopBot, session: Session) -> CampaignState:
+    """The campaign's state."""
+    state = bot.service.state_of(session)
+    assert isinstance(state, CampaignState)
+    return state
+
+
+def is_gm(session: Session, reply: Reply) -> bool:
+    """Whether the member clicking is the GM or a co-GM."""
+    return bool(roles_of(session, actor_of(reply.interaction)) & GM_ROLES)
+
+
+def playable(state: CampaignState, session: Session, reply: Reply) -> list[PC]:
+    """The active PCs the member clicking plays: their own troupe's, or every one for a GM."""
+    uid = str(reply.interaction.user.id)
+    gm = is_gm(session, reply)
+    return [
+        pc
+        for owner, troupe in state.troupes.items()
+        for pc in troupe.pcs
+        if pc.active and (gm or (owner == uid and not pc.gm_controlled))
+    ]
+
+
+def pool_of(state: CampaignState, pool_id: str) -> Pool:
+    """The open pool ``pool_id``, or a refusal saying it is over."""
+    pool = state.pools.get(pool_id)
+    if pool is None:
+        raise IllegalMove("That pool is over.")
+    return pool
+
+
+def mine(
+    state: CampaignState, session: Session, reply: Reply, pool: Pool, *, standing: bool = False
+) -> list[Combatant]:
+    """The combatants of ``pool`` the clicker plays: their own PCs (every combatant, for a GM)."""
+    gm = is_gm(session, reply)
+    ids = {pc.id for pc in playable(state, session, reply)}
+    return [c for c in pool.combatants if (gm or c.id in ids) and (not standing or c.status == "in")]
+
+
+async def tell(
+    bot: TabletopBot, reply: Reply, session: Session, events: Iterable[Mapping[str, Any]], news: bool
+) -> None:
+    """Answer a click: what happened, as a message of its own (``news``), else silently (the board is redrawn)."""
+    lines = narrate(state_of(bot, session), [dict(e) for e in events if visible(e, PUBLIC)])
+    message = reply.interaction.message
+    if news and lines:
+        await reply.send(cut("\n".join(lines), MAX_CONTENT), ephemeral=False)
+    elif message is not None and message.flags.ephemeral:
+        await reply.update(content=cut("✅ " + "\n".join(lines), MAX_CONTENT) if lines else "✅ Done.")
+    else:
+        await reply.ack()
+
+
+async def commit(bot: TabletopBot, reply: Reply, session: Session, action: Mapping[str, Any]) -> Applied:
+    """Take an engine action for the member of ``reply``, who is answered before the boards are redrawn."""
+    reply.answers_first = True
+    return await bot.service.act(session.id, actor_of(reply.interaction), dict(action), origin=reply)
+
+
+async def take(bot: TabletopBot, reply: Reply, session: Session, action: Mapping[str, Any]) -> None:
+    """Take an engine action for the clicker and answer with what happened."""
+    applied = await commit(bot, reply, session, action)
+    await tell(bot, reply, applied.session, applied.events, action.get("type") in NEWS)
+
+
+async def choose(
+    reply: Reply, session: Session, key: str, arg: str, options: Sequence[tuple[str, str]], question: str
+) -> None:
+    """Ask privately which one (a select that comes back to the same control with the value picked)."""
+    if not options:
+        raise NotPermitted("None of your characters can do that here.")
+    menu: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=ui_id(KIND, session.id, key, arg),
+        options=[discord.SelectOption(label=text[:100], value=value) for text, value in options[:25]],
+        placeholder=question[:150],
+    )
+    await reply.send(question, ephemeral=True, view=static_view([[menu]]))
+
+
+# -- the board's own controls ---------------------------------------------------------------------------------------
+
+
+def chosen_action(arg: str, values: list[str]) -> dict[str, Any]:
+    """The engine action of a game control: in its arg (with a select's values), or the option picked (``*``)."""
+    if not arg.startswith(ANY):
+        return decode_action(arg, values)
+    if len(values) != 1:
+        raise UserError("Pick one option.")
+    return decode_action(values[0])
+
+
+async def _act(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    await take(bot, reply, session, chosen_action(arg, values))
+
+
+async def _join(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    state = state_of(bot, session)
+    pool_id, _, picked = arg.partition("|")
+    pool = pool_of(state, pool_id)
+    pc_id, _, side = (values[0] if values else picked).partition("|")
+    if not pc_id:
+        busy = {c.id for p in state.pools.values() for c in p.combatants}
+        pcs = [pc for pc in playable(state, session, reply) if pc.id not in busy]
+        if isinstance(pool, ViolencePool):
+            pcs = [pc for pc in pcs if not pc.wounded]
+            sides = pool.sides
+            options = [(f"{pc.name} → {s.name}", f"{pc.id}|{s.id}") for pc in pcs for s in sides]
+        else:
+            options = [(pc.name, pc.id) for pc in pcs]
+        if len(options) != 1:
+            await choose(reply, session, "join", pool_id, options, "Who joins, and on which side?")
+            return
+        pc_id, _, side = options[0][1].partition("|")
+    action = {"type": "join", "pool": pool_id, "pc": pc_id, **({"side": side} if side else {})}
+    await commit(bot, reply, session, action)
+    pc = state.find_pc(pc_id)
+    name = escape_name(pc.name) if pc else pc_id
+    text = f"✅ {name} joined. Choose the trait dice that apply with **Choose my dice**."
+    if reply.interaction.message is not None and reply.interaction.message.flags.ephemeral:
+        await reply.update(content=text, view=None)
+    else:
+        await reply.send(text, ephemeral=True)
+
+
+def _dice_menu(ctx: ViewContext[CampaignState], pool: Pool, c: Combatant) -> discord.ui.Select[Any] | None:
+    clauses = trait_clauses(ctx.state, c)
+    if not clauses:
+        return None
+    chosen = set(c.picks)
+    options = [
+        discord.SelectOption(
+            label=label[:100], value=f"{p.trait}|{p.clause}", description=condition[:100], default=p in chosen
+        )
+        for p, label, condition in clauses[:25]
+    ]
+    return discord.ui.Select(
+        custom_id=ui_id(KIND, ctx.session.id, "picks", f"{pool.id}|{c.id}"),
+        options=options,
+        placeholder=f"{c.name}: the trait dice that apply"[:150],
+        min_values=0,
+        max_values=len(options),
+    )
+
+
+async def _pick(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    state = state_of(bot, session)
+    pool = pool_of(state, arg)
+    ctx = ViewContext(session=session, state=state, prompts=[], events=[])
+    combatants = [c for c in mine(state, session, reply, pool) if c.pc][:MAX_DICE_SELECTS]
+    if not combatants:
+        raise NotPermitted("Join the pool first: then choose your dice.")
+    lines: list[str] = []
+    rows: list[list[discord.ui.Item[Any]]] = []
+    for c in combatants:
+        menu = _dice_menu(ctx, pool, c)
+        now = planned(state, pool, c)
+        if menu is None:
+            lines.append(f"**{escape_name(c.name)}** has no trait dice here: {now}.")
+        else:
+            lines.append(
+                f"**{escape_name(c.name)}** rolls {now}. Pick every clause that applies (an add needs its gain)."
+            )
+            rows.append([menu])
+    await reply.send("\n".join(lines), ephemeral=True, view=static_view(rows))
+
+
+async def _picks(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    pool_id, _, who = arg.partition("|")
+    picks = []
+    for value in values:
+        trait, _, clause = value.rpartition("|")
+        picks.append({"trait": trait, "clause": int(clause)})
+    applied = await commit(bot, reply, session, {"type": "pick", "pool": pool_id, "who": who, "picks": picks})
+    state = state_of(bot, applied.session)
+    pool = pool_of(state, pool_id)
+    c = next(x for x in pool.combatants if x.id == who)
+    await reply.send(f"✅ {escape_name(c.name)} rolls {planned(state, pool, c)}.", ephemeral=True)
+
+
+def _for_one(
+    key: str, build: Callable[[Pool, str], dict[str, Any]], *, standing: bool = True, question: str = "Which character?"
+) -> UIHandler:
+    """A control that acts for one of the clicker's combatants: asked privately when they have several."""
+
+    async def handler(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+        state = state_of(bot, session)
+        pool = pool_of(state, arg)
+        who = values[0] if values else None
+        if who is None:
+            options = [
+                (c.name, c.id) for c in mine(state, session, reply, pool, standing=standing) if c.pc or key == "flee"
+            ]
+            if len(options) != 1:
+                await choose(reply, session, key, arg, options, question)
+                return
+            who = options[0][1]
+        await take(bot, reply, session, build(pool, who))
+
+    return handler
+
+
+async def _gm_dice(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    if not is_gm(session, reply):
+        raise NotPermitted("Only the GM can veto or grant dice.")
+    state = state_of(bot, session)
+    pool = pool_of(state, arg)
+    ctx = ViewContext(session=session, state=state, prompts=[], events=[])
+    rows: list[list[discord.ui.Item[Any]]] = []
+    veto = [
+        (f"Veto {c.name}'s {p.trait}", {"type": "veto", "pool": pool.id, "who": c.id, "trait": p.trait})
+        for c in pool.combatants
+        for p in dict.fromkeys(c.picks)
+    ]
+    if veto:
+        rows.append([act_select(ctx, veto, "Veto a trait that doesn't apply", "veto")])
+    grant: list[tuple[str, Mapping[str, Any]]] = []
+    for c in pool.combatants[:8]:
+        base = {"type": "grant", "pool": pool.id, "who": c.id}
+        grant += [(f"Grant {c.name} +d{n}", {**base, "dice": [*c.extra, n]}) for n in (4, 6)]
+        if c.extra:
+            grant.append((f"Take back {c.name}'s granted dice", {**base, "dice": []}))
+    if grant:
+        rows.append([act_select(ctx, grant, "Grant a die", "grant")])
+    if isinstance(pool, ViolencePool):
+        equip = [
+            (f"{s.name}: {n} equipment d4", {"type": "equip", "pool": pool.id, "side": s.id, "n": n})
+            for s in pool.sides
+            for n in (0, 1, 2)
+        ]
+        rows.append([act_select(ctx, equip, "Equipment dice (one side only)", "equip")])
+    if not rows:
+        raise IllegalMove("Nobody has joined yet.")
+    await reply.send(
+        "GM: veto or grant dice, or give the best-equipped side its d4s.", ephemeral=True, view=static_view(rows)
+    )
+
+
+MAX_INPUTS = 5
+
+
+async def _share(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """Cancelling or sending hits with more ways than a select holds: a form with a number per side."""
+    state = state_of(bot, session)
+    pool = pool_of(state, arg)
+    need = clash(pool, state.options).need if isinstance(pool, ViolencePool) and pool.stage == "clash" else None
+    if need is None or need.kind == "aim":
+        raise IllegalMove("The fight isn't waiting for hits to be shared now.")
+    assert isinstance(pool, ViolencePool)
+    field = "cancels" if need.kind == "cancel" else "to"
+    if reply.interaction.type is discord.InteractionType.modal_submit:
+        typed = modal_fields(reply.interaction)
+        shares = {}
+        for side, text in typed.items():
+            if not text.strip().isdigit():
+                raise InvalidInput(f"{side.upper()}: write a whole number of hits (0 or more).")
+            shares[side] = int(text)
+        await take(bot, reply, session, {"type": need.kind, "pool": pool.id, "side": need.side, field: shares})
+        return
+    names = {s.id: s.name for s in pool.sides}
+    verb = "Cancel" if need.kind == "cancel" else "Send"
+    inputs: list[discord.ui.TextInput[Any]] = [
+        discord.ui.TextInput(
+            label=f"{'Of' if need.kind == 'cancel' else 'At'} {names[s]}"[:45],
+            custom_id=s,
+            default="0",
+            max_length=3,
+        )
+        for s in list(need.options)[:MAX_INPUTS]
+    ]
+    amount = f"{'up to ' if not need.exact else ''}{need.amount}"
+    modal = discord.ui.Modal(title=f"{verb} {amount} hits"[:45], custom_id=ui_id(KIND, session.id, "share", pool.id))
+    for text_input in inputs:
+        modal.add_item(text_input)
+    modal.stop()
+    await reply.modal(modal)
+
+
+UI.update(
+    {
+        ACT: _act,
+        "share": _share,
+        "join": _join,
+        "pick": _pick,
+        "picks": _picks,
+        "leave": _for_one("leave", lambda pool, who: {"type": "leave", "pool": pool.id, "who": who}, standing=False),
+        "reroll": _for_one("reroll", lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who}),
+        "freeroll": _for_one(
+            "freeroll", lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who, "free": True}
+        ),
+        "flee": _for_one("flee", lambda pool, who: {"type": "flee", "pool": pool.id, "who": who}),
+        "gmdice": _gm_dice,
+    }
+)
+
+
+# -- commands -------------------------------------------------------------------------------------------------------
+
+
+def _sides(text: str) -> list[str]:
+    for separator in (" vs ", ",", ";"):
+        if separator in text:
+            return [p.strip() for p in text.split(separator) if p.strip()]
+    return [text.strip()]
+
+
+def _dice(text: str | None) -> list[int]:
+    out = []
+    for word in (text or "").replace(",", " ").split():
+        n, _, sides = word.casefold().partition("d")
+        if sides not in ("4", "6") or (n and not n.isdigit()):
+            raise IllegalMove(f"`{escape_name(word[:20])}`: NPC dice are d4s and d6s, like `d6 2d4`.")
+        out += [int(sides)] * int(n or 1)
+    return out
+
+
+class PoolCommands(VicBase):
+    """``/vic violence``, ``/vic knavery``, ``/vic npc``."""
+
+    async def _open(self, interaction: discord.Interaction, action: OpenViolence | OpenKnavery) -> None:
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        applied = await self.act(interaction, action, session)
+        pool_id = next(e["pool"] for e in applied.events if e["type"] == "pool_opened")
+        await self.bot.publisher.post_view(applied.session, view_key(pool_id), reply)
+
+    @app_commands.command(name="violence", description="Open a fight (GM)", extras=PUBLIC_REPLY)
+    @app_commands.describe(sides="Knives vs Guards vs Rats")
+    async def violence(
+        self,
+        interaction: discord.Interaction,
+        sides: app_commands.Range[str, 3, 400],
+        title: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        """A fight with two or more sides."""
+        names = _sides(sides)
+        if len(names) < 2:
+            raise IllegalMove("A fight needs two sides or more: `The company vs Guards`.")
+        await self._open(interaction, OpenViolence(title=title or "", sides=tuple(n[:80] for n in names[:8])))
+
+    @app_commands.command(name="knavery", description="Open a scheme (GM)", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        known="Those the group knows, split by ;",
+    )
+    async def knavery(
+        self,
+        interaction: discord.Interaction,
+        challenges: app_commands.Range[int, 0, 30],
+        known: app_commands.Range[str, 1, 1000] | None = None,
+        title: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        """A scheme against ``challenges`` challenges."""
+        labels = tuple(k.strip() for k in (known or "").split(";") if k.strip())
+        await self._open(interaction, OpenKnavery(title=title or "", total=challenges, known=labels))
+
+    @app_commands.command(name="npc", description="Add NPCs to the open pool (GM)")
+    @app_commands.describe(
+        dice="Besides the base die: d6 2d4",
+    )
+    async def npc(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 70],
+        count: app_commands.Range[int, 1, 20] = 1,
+        dice: app_commands.Range[str, 1, 60] | None = None,
+        side: str | None = None,
+    ) -> None:
+        """NPCs join the newest pool still gathering."""
+        session = await self.campaign_here(interaction)
+        state = self.state(session)
+        gathering = [p for p in state.pools.values() if p.stage == "gather"]
+        if not gathering:
+            raise IllegalMove("No pool is gathering: open one with `/vic violence` or `/vic knavery`.")
+        pool = gathering[-1]
+        side_id = None
+        if isinstance(pool, ViolencePool):
+            key = (side or "").strip().casefold()
+            found = [s for s in pool.sides if key in (s.id, s.name.casefold())]
+            if not found:
+                names = ", ".join(f"{s.id.upper()} ({s.name})" for s in pool.sides)
+                raise IllegalMove(f"Which side? {escape_name(names)}.")
+            side_id = found[0].id
+        action = AddNPC(pool=pool.id, side=side_id, name=name, count=count, dice=tuple(_dice(dice)))
+        await self.act_and_tell(interaction, action, done=f"Added to {pool.id}.", session=session)
+
+    @npc.autocomplete("side")
+    async def _npc_sides(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            state = self.state(await self.campaign_here(interaction))
+        except UserError:
+            return []
+        fights = [p for p in state.pools.values() if isinstance(p, ViolencePool) and p.stage == "gather"]
+        if not fights:
+            return []
+        key = current.casefold()
+        return [
+            app_commands.Choice(name=f"{s.id.upper()}. {s.name}"[:100], value=s.id)
+            for s in fights[-1].sides
+            if key in s.name.casefold() or key == s.id
+        ][:25]

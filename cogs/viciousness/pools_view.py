@@ -1,0 +1,521 @@
+"""A dice pool's board (the view ``pool:<id>``) and the sentences its rolls are told in.
+
+The board is drawn for the channel from the engine's state: each side (or the schemers) with every
+die as a face and its owner, what counts, the clash, and controls for exactly what the pool waits
+for. Controls are the game's own (``u:`` custom ids, handled by :mod:`cogs.viciousness.pools`), each
+carrying the engine action it takes, so the answer to a click can be the roll's result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import product
+from typing import Any
+
+import discord
+
+from bot.controls import SELECTED_ALL, ControlTooLong, encode_action, ui_id
+from bot.names import escape_name
+from bot.spec import View, ViewContext
+from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face, face, legend, tally
+from cogs.viciousness.narrate import NARRATORS, Event
+from cogs.viciousness.odds import odds_now
+from cogs.viciousness.text import cut
+from rules.viciousness.dicepool import is_rattled
+from rules.viciousness.knavery import can_reroll, label
+from rules.viciousness.state import CampaignState, KnaveryPool, Pool, ViolencePool
+from rules.viciousness.violence import Need, clash, fighters
+
+POOL_VIEW = "pool:"
+ACT = "act"
+"""The ``on_ui`` key of a control that takes the engine action in its arg (``*``: the option picked)."""
+ANY = "*"
+FIELD_MAX = 1024
+FIELD_NAME = 256
+EMBED_BUDGET = 5600
+"""What a board's embed may hold, under Discord's 6,000 with room for the title and footer."""
+MAX_OPTIONS = 25
+OPTION_VALUE_MAX = 100
+COLOUR_FIGHT = discord.Colour.dark_red()
+COLOUR_SCHEME = discord.Colour.dark_purple()
+
+Ctx = ViewContext[CampaignState]
+Item = discord.ui.Item[Any]
+
+
+def view_key(pool_id: str) -> str:
+    """The view (and record) of a pool."""
+    return f"{POOL_VIEW}{pool_id}"
+
+
+# -- controls -----------------------------------------------------------------------------------------------------
+
+
+def act_button(
+    ctx: Ctx,
+    label_text: str,
+    action: Mapping[str, Any],
+    *,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    key: str = ACT,
+) -> discord.ui.Button[Any]:
+    """A button that takes ``action`` through the game's own handler ``key`` (which answers with the result)."""
+    return discord.ui.Button(
+        label=label_text[:80],
+        style=style,
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, encode_action(action)),
+    )
+
+
+def ui_button(ctx: Ctx, label_text: str, key: str, arg: str, *, emoji: str | None = None) -> discord.ui.Button[Any]:
+    """A button for a private follow-up (join, pick dice, push…)."""
+    return ctx.ui_button(label_text, key, arg, emoji=emoji, style=discord.ButtonStyle.primary)
+
+
+def option_value(action: Mapping[str, Any]) -> str:
+    """An action as a select option's value (at most 100 characters: a longer one is a bug to fix here)."""
+    value = encode_action(action)
+    if len(value) > OPTION_VALUE_MAX:
+        raise ControlTooLong(f"select option value over {OPTION_VALUE_MAX} characters: {value!r}")
+    return value
+
+
+def act_select(
+    ctx: Ctx, options: Sequence[tuple[str, Mapping[str, Any]]], placeholder: str, tag: str, *, key: str = ACT
+) -> discord.ui.Select[Any]:
+    """A select whose every option is an engine action (``tag`` tells two selects of one message apart)."""
+    return discord.ui.Select(
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, f"{ANY}{tag}"),
+        options=[
+            discord.SelectOption(label=cut(text, 100), value=option_value(a)) for text, a in options[:MAX_OPTIONS]
+        ],
+        placeholder=placeholder[:150],
+    )
+
+
+def act_multi(
+    ctx: Ctx, action: Mapping[str, Any], field: str, options: Sequence[tuple[str, str]], n: int, placeholder: str
+) -> discord.ui.Select[Any]:
+    """A select of exactly ``n`` values, which become ``action[field]``."""
+    template = encode_action({**action, field: SELECTED_ALL})
+    return discord.ui.Select(
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, ACT, template),
+        options=[discord.SelectOption(label=cut(text, 100), value=value) for text, value in options[:MAX_OPTIONS]],
+        placeholder=placeholder[:150],
+        min_values=min(n, len(options)),
+        max_values=min(n, len(options)),
+    )
+
+
+def splits(amount: int, caps: Mapping[str, int | None], exact: bool) -> list[dict[str, int]]:
+    """Every way to share ``amount`` hits among the keys of ``caps`` (each at most its cap), or up to it."""
+    keys = list(caps)
+    ranges = [range(0, min(amount, caps[k] or amount) + 1) for k in keys]
+    out = []
+    for counts in product(*ranges):
+        total = sum(counts)
+        if total == amount or (not exact and total < amount):
+            out.append(dict(zip(keys, counts, strict=True)))
+        if len(out) > MAX_OPTIONS:
+            break
+    return out
+
+
+def _side_name(pool: ViolencePool, side: str) -> str:
+    found = next((s for s in pool.sides if s.id == side), None)
+    return escape_name(found.name) if found is not None else side
+
+
+def _need_control(ctx: Ctx, pool: ViolencePool, need: Need) -> Item | None:
+    base: dict[str, Any] = {"pool": pool.id, "side": need.side}
+    who = _side_name(pool, need.side)
+    if need.kind == "aim":
+        names = {c.id: c.name for c in pool.combatants}
+        targets = [(names.get(c, c), c) for c in need.choices]
+        action = {"type": "aim", **base, "target": need.target}
+        return act_multi(ctx, action, "at", targets, need.amount, f"{who}: who do the {need.amount} hits wound?")
+    caps: dict[str, int | None] = dict(need.options) if need.kind == "cancel" else dict.fromkeys(need.options)
+    ways = [w for w in splits(need.amount, caps, need.exact) if need.kind != "cancel" or any(w.values())]
+    if not ways or len(ways) > MAX_OPTIONS:
+        return None
+    field = "cancels" if need.kind == "cancel" else "to"
+    verb = "cancels" if need.kind == "cancel" else "sends"
+    options: list[tuple[str, Mapping[str, Any]]] = []
+    for way in ways:
+        parts = [f"{n} {'of' if need.kind == 'cancel' else 'at'} {_side_name(pool, s)}" for s, n in way.items() if n]
+        options.append((f"{who} {verb} " + ", ".join(parts), {"type": need.kind, **base, field: way}))
+    placeholder = f"{who}: {'cancel whose hits?' if need.kind == 'cancel' else 'send hits where?'}"
+    return act_select(ctx, options, placeholder, "clash")
+
+
+def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
+    state = ctx.state
+    options: list[tuple[str, Mapping[str, Any]]] = []
+    medics = [
+        c
+        for c in pool.combatants
+        if c.pc and (pc := state.find_pc(c.id)) is not None and pc.has_trait("Medic") and not pc.wounded
+    ]
+    for c in pool.combatants:
+        if not c.death:
+            continue
+        base = {"type": "death_test", "pool": pool.id, "who": c.id}
+        options.append((f"{c.name}: death test (d4, dies on 1–2)", {**base, "care": "none"}))
+        options.append((f"{c.name}: with medical attention (dies on 1)", {**base, "care": "attention"}))
+        for m in medics:
+            if m.id != c.id:
+                options.append(
+                    (f"{c.name}: {m.name} the Medic attends (no roll)", {**base, "care": "medic", "medic": m.id})
+                )
+    return act_select(ctx, options, "GM: death tests", "death") if options else None
+
+
+def _gather_rows(ctx: Ctx, pool: Pool, closing: str) -> list[list[Item]]:
+    return [
+        [
+            ui_button(ctx, "Join", "join", pool.id, emoji="➕"),
+            ui_button(ctx, "Choose my dice", "pick", pool.id, emoji="🎲"),
+            ctx.ui_button("Leave", "leave", pool.id),
+        ],
+        [
+            act_button(ctx, "Roll", {"type": "roll", "pool": pool.id}, style=discord.ButtonStyle.success),
+            ctx.ui_button("GM: dice…", "gmdice", pool.id),
+            act_button(ctx, closing, {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger),
+        ],
+    ]
+
+
+def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
+    if pool.stage == "gather":
+        return _gather_rows(ctx, pool, "End the fight")
+    rows: list[list[Item]] = []
+    if pool.stage == "rolled":
+        rows.append(
+            [
+                ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥"),
+                act_button(
+                    ctx, "Work out the hits", {"type": "resolve", "pool": pool.id}, style=discord.ButtonStyle.success
+                ),
+            ]
+        )
+    elif pool.stage == "clash":
+        need = clash(pool, ctx.state.options).need
+        control = _need_control(ctx, pool, need) if need is not None else None
+        if control is not None:
+            rows.append([control])
+        elif need is not None:
+            rows.append([ctx.ui_button("Share the hits…", "share", pool.id)])
+    elif pool.stage == "flight":
+        rows.append(
+            [
+                ui_button(ctx, "Flee", "flee", pool.id, emoji="🏃"),
+                act_button(
+                    ctx, "Next round", {"type": "next_round", "pool": pool.id}, style=discord.ButtonStyle.success
+                ),
+                act_button(ctx, "End the fight", {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger),
+            ]
+        )
+    death = _death_select(ctx, pool)
+    if death is not None:
+        rows.append([death])
+    return rows
+
+
+def _knavery_rows(ctx: Ctx, pool: KnaveryPool) -> list[list[Item]]:
+    if pool.stage == "gather":
+        return _gather_rows(ctx, pool, "Abandon")
+    rows: list[list[Item]] = []
+    n = pool.successes
+    if n:
+        options = [(label(pool, i), str(i)) for i in range(len(pool.challenges))]
+        action = {"type": "thwart", "pool": pool.id}
+        who = "the group" if pool.prepared else "GM"
+        rows.append([act_multi(ctx, action, "picks", options, n, f"{who}: the {n} thwarted challenges")])
+    else:
+        rows.append([act_button(ctx, "Accept the failure", {"type": "thwart", "pool": pool.id, "picks": []})])
+    if can_reroll(ctx.state, pool):
+        rows.append(
+            [
+                ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥"),
+                ui_button(ctx, "Free push: reroll", "freeroll", pool.id, emoji="🆓"),
+            ]
+        )
+    return rows
+
+
+# -- the board ----------------------------------------------------------------------------------------------------
+
+
+def _clip(lines: Sequence[str], limit: int = FIELD_MAX) -> str:
+    out: list[str] = []
+    used = 0
+    for i, line in enumerate(lines):
+        more = f"… and {len(lines) - i} more"
+        if (used + len(line) + 1 > limit - len(more) - 1 and i < len(lines) - 1) or used + len(line) > limit:
+            out.append(more)
+            break
+        out.append(line)
+        used += len(line) + 1
+    return "\n".join(out) or "—"
+
+
+STAGES = {
+    "gather": "Join with the button, then choose the trait dice that apply. The GM rolls.",
+    "rolled": "Rolled. Anyone not rattled may push to reroll their dice (once); then the GM works out the hits.",
+    "clash": "The clash: sides with more hits act first; equal sides can't hit each other.",
+    "wounds": "Wounds: the GM makes the death tests.",
+    "flight": "Flight: flee now, or fight on in the next round.",
+    "ended": "The fight is over: death tests are waiting.",
+    "failed": "The scheme fails. Push or spend free pushes to reroll, or choose the thwarted challenges.",
+}
+
+
+def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
+    state = ctx.state
+    title = f"⚔️ {escape_name(pool.title) or 'Fight'} · round {pool.round}"
+    lines = [STAGES[pool.stage], f"-# {legend(pool)}"]
+    if pool.stage == "gather" and (line := odds_now(state, pool)):
+        lines.append(f"📊 {escape_name(line)}")
+    embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=COLOUR_FIGHT)
+    result = clash(pool, state.options) if pool.stage in ("clash", "wounds", "flight", "ended") else None
+    # Every side gets an equal share of what an embed may hold (a hits field comes last).
+    budget = min(FIELD_MAX, (EMBED_BUDGET - len(embed.description or "")) // (len(pool.sides) + 1) - FIELD_NAME)
+    for side in pool.sides:
+        members = [c for c in pool.combatants if c.side == side.id]
+        head = f"{side.id.upper()}. {escape_name(side.name)}"
+        if pool.stage != "gather" and fighters(pool, side.id):
+            n = sum(1 for c in fighters(pool, side.id) for d in c.dice if d.value == 4)
+            n += sum(1 for d in side.equipment_dice if d.value == 4)
+            head += f" · {n} hit{'' if n == 1 else 's'}"
+        rows = [combatant_line(state, pool, c, escape_name(c.name)) for c in members] or ["nobody yet"]
+        if side.equipment:
+            faces = " ".join(die_face(d) for d in side.equipment_dice)
+            rows.append(f"🛡️ equipment: {faces or f'{side.equipment}d4'}")
+        embed.add_field(name=head[:FIELD_NAME], value=_clip(rows, budget), inline=False)
+    if result is not None and result.sent:
+        hits = []
+        for (s, t), n in result.sent.items():
+            cancelled = result.cancelled.get((s, t), 0)
+            hits.append(
+                f"{_side_name(pool, s)} → {_side_name(pool, t)}: {n} sent"
+                + (f", {cancelled} cancelled" if cancelled else "")
+                + f", **{result.landed(s, t)} land**"
+            )
+        embed.add_field(name="Hits", value=_clip(hits, budget), inline=False)
+    if any(is_rattled(state, c) for c in pool.combatants):
+        embed.set_footer(text=f"{pool.id} · {RATTLED_LEGEND}")
+    else:
+        embed.set_footer(text=pool.id)
+    return embed
+
+
+def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
+    state = ctx.state
+    title = f"🗝️ {escape_name(pool.title) or 'Scheme'}"
+    lines = [STAGES[pool.stage]]
+    lines.append(f"-# {legend(pool)}")
+    if pool.stage == "gather" and (line := odds_now(state, pool)):
+        lines.append(f"📊 {escape_name(line)}")
+    lockout = state.company.lockout
+    if lockout is not None:
+        lines.append(
+            f"🔒 Group rolls are locked until the GM clears the fallout ({lockout.free_pushes} free pushes kept)."
+        )
+    embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=COLOUR_SCHEME)
+    known = [f"• {escape_name(c.label)}" for c in pool.challenges if c.known]
+    unknown = sum(1 for c in pool.challenges if not c.known)
+    if unknown:
+        known.append(f"• {unknown} the group doesn't know")
+    prepared = "prepared" if pool.prepared else "not prepared"
+    embed.add_field(
+        name=f"Challenges: {len(pool.challenges)} ({prepared})", value=_clip(known or ["none"]), inline=False
+    )
+    rows = [combatant_line(state, pool, c, escape_name(c.name)) for c in pool.combatants] or ["nobody yet"]
+    embed.add_field(name="Schemers", value=_clip(rows), inline=False)
+    if pool.stage == "failed":
+        dice = tuple(d for c in pool.combatants for d in c.dice)
+        chooser = "the group picks" if pool.prepared else "the GM picks"
+        embed.add_field(
+            name="Failed",
+            value=f"{tally(pool, dice)} against {len(pool.challenges)} challenges: {chooser} "
+            f"the {pool.successes} thwarted.\n🆓 Free pushes: {pool.free_pushes}",
+            inline=False,
+        )
+    footer = pool.id + (f" · {RATTLED_LEGEND}" if any(is_rattled(state, c) for c in pool.combatants) else "")
+    embed.set_footer(text=footer)
+    return embed
+
+
+def render_pool(ctx: Ctx, pool_id: str) -> View:
+    """The board of pool ``pool_id``: its dice and the controls for what it waits for; a closed pool says so."""
+    pool = ctx.state.pools.get(pool_id)
+    if pool is None:
+        lockout = ctx.state.company.lockout
+        text = "This pool is over: its results are in the messages below it."
+        if lockout is not None:
+            kept = lockout.free_pushes
+            text += f"\n🔒 Group rolls stay locked until the GM clears the fallout ({kept} free pushes kept)."
+            rows: list[list[Item]] = [[act_button(ctx, "GM: clear the fallout", {"type": "clear_lockout"})]]
+            return View(embeds=[discord.Embed(title=f"Pool {pool_id}", description=text)], rows=rows)
+        return View(embeds=[discord.Embed(title=f"Pool {pool_id}", description=text)])
+    if isinstance(pool, ViolencePool):
+        return View(embeds=[_fight_embed(ctx, pool)], rows=_violence_rows(ctx, pool))
+    return View(embeds=[_scheme_embed(ctx, pool)], rows=_knavery_rows(ctx, pool))
+
+
+# -- what happened ------------------------------------------------------------------------------------------------
+
+
+def _dice_lines(report: Mapping[str, Any], free_push: bool) -> str:
+    faces = []
+    for d in report["dice"]:
+        rolls = d["rolls"]
+        kept = d["value"]
+        text = f"{face(d['sides'], kept)}"
+        if len(rolls) == 2:
+            other = rolls[1] if rolls[0] == kept else rolls[0]
+            text += f"({face(d['sides'], other)})"
+        faces.append(text)
+    n = sum(1 for d in report["dice"] if d["counts"])
+    noun = ("success" if n == 1 else "successes") if free_push else ("hit" if n == 1 else "hits")
+    sixes = sum(1 for d in report["dice"] if d.get("free_push"))
+    extra = f", {sixes} free push{'es' if sixes != 1 else ''}" if free_push and sixes else ""
+    mark = " 😵" if report.get("rattled") else ""
+    return f"**{escape_name(report['name'])}**{mark}: {' '.join(faces)} → {n} {noun}{extra}"
+
+
+def _sides_text(sides: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines = []
+    for s in sides:
+        lines.append(f"__{escape_name(s['name'])}__ · {s['hits']} hit{'' if s['hits'] == 1 else 's'}")
+        lines += [_dice_lines(c, False) for c in s["combatants"]]
+        if s["equipment"]:
+            lines.append("🛡️ equipment: " + " ".join(face(4, d["value"]) for d in s["equipment"]))
+    return lines
+
+
+def _rolled(s: CampaignState, e: Event) -> str:
+    return "\n".join([f"🎲 **Round {e['round']}** ({escape_name(e['rule'])})", *_sides_text(e["sides"])])
+
+
+def _scheme_rolled(s: CampaignState, e: Event) -> str:
+    head = f"🎲 **The scheme is rolled**: {e['successes']} of {e['challenges']} successes needed"
+    return "\n".join([head, *(_dice_lines(c, True) for c in e["combatants"])])
+
+
+def _rerolled(s: CampaignState, e: Event) -> str:
+    how = "spends a free push and rerolls" if e["free"] else "pushes and rerolls"
+    scheme = any("free_push" in d for d in e["after"])
+    return f"💥 {escape_name(e['name'])} {how}: " + _dice_lines({"name": e["name"], "dice": e["after"]}, scheme)
+
+
+def _pc_name(s: CampaignState, pc_id: str) -> str:
+    pc = s.find_pc(pc_id)
+    return pc.name if pc is not None else pc_id
+
+
+def _who(s: CampaignState, e: Event) -> str:
+    """The combatant an event names, by its name in the pool (an NPC's too)."""
+    pool = s.pools.get(e["pool"])
+    found = next((c.name for c in pool.combatants if c.id == e["who"]), None) if pool is not None else None
+    return escape_name(found or _pc_name(s, e["who"]))
+
+
+def _hits(s: CampaignState, e: Event) -> str:
+    names = {c.id: c.name for p in s.pools.values() for c in p.combatants}
+    wounded = ", ".join(escape_name(names.get(w) or _pc_name(s, w)) for w in e["wounded"])
+    pool = s.pools.get(e["pool"])
+    side = _side_name(pool, e["side"]) if isinstance(pool, ViolencePool) else e["side"].upper()
+    target = _side_name(pool, e["target"]) if isinstance(pool, ViolencePool) else e["target"].upper()
+    cancelled = f", {e['cancelled']} cancelled" if e["cancelled"] else ""
+    return f"🗡️ {side} → {target}: {e['sent']} sent{cancelled}, **{e['landed']} land**" + (
+        f": {wounded} wounded" if wounded else ""
+    )
+
+
+def _death(s: CampaignState, e: Event) -> str:
+    if e["roll"] is None:
+        return f"🩺 A Medic attends {escape_name(e['name'])}: no death test."
+    fate = "💀 dies" if e["died"] else "survives"
+    care = " (with medical attention)" if e["care"] == "attention" else ""
+    return f"🎲 Death test for {escape_name(e['name'])}{care}: {face(4, e['roll'])} → {fate}."
+
+
+def _failing(s: CampaignState, e: Event) -> str:
+    who = "the group chooses" if e["chooser"] == "group" else "the GM chooses"
+    pushes = e["free_pushes"]
+    return (
+        f"❌ **The scheme fails** ({e['successes']} of {e['challenges']}): {who} the thwarted challenges; "
+        f"{pushes} free push{'es' if pushes != 1 else ''}."
+    )
+
+
+def _failed(s: CampaignState, e: Event) -> str:
+    thwarted = ", ".join(escape_name(t) for t in e["thwarted"]) or "none"
+    active = ", ".join(escape_name(t) for t in e["active"]) or "none"
+    pushes = e["free_pushes"]
+    return (
+        f"Thwarted: {thwarted}. Still in play: {active}. 🔒 Group rolls are locked until the GM clears the "
+        f"fallout; {pushes} free push{'es' if pushes != 1 else ''} kept for it."
+    )
+
+
+def _pushed(s: CampaignState, e: Event) -> str:
+    how = "spends a free push" if e["free"] else "pushes (and is rattled)"
+    return f"💥 {escape_name(e['name'])} {how}: **{escape_name(e['trait'])}**. {escape_name(e['text'] or '')}"
+
+
+def _knowledge(s: CampaignState, e: Event) -> str:
+    rolls = " ".join(face(6, r) for r in e["rolls"])
+    result = {"answer": "knows the answer", "where": "knows where to find it", "nothing": "knows nothing"}
+    question = f" “{escape_name(e['question'])}”" if e.get("question") else ""
+    return f"💡 {escape_name(e['name'])} ({escape_name(e['trait'])}){question}: {rolls} → {result[e['result']]}."
+
+
+def _discovery(s: CampaignState, e: Event) -> str:
+    how = f"{face(6, e['roll'])} against {e['value']}" if e["roll"] is not None else f"value {e['value']}, no roll"
+    return f"🔎 Discovery ({how}): {'found!' if e['found'] else 'not found.'}"
+
+
+def _opened(s: CampaignState, e: Event) -> str:
+    what = "⚔️ A fight" if e["kind"] == "violence" else "🗝️ A scheme"
+    title = f": {escape_name(e['title'])}" if e.get("title") else ""
+    return f"{what} begins{title}."
+
+
+NARRATORS.update(
+    {
+        "pool_opened": _opened,
+        "joined": lambda s, e: f"{escape_name(e['name'])} joins pool {e['pool']}.",
+        "left_pool": lambda s, e: f"{escape_name(e['name'])} leaves pool {e['pool']}.",
+        "npcs_added": lambda s, e: f"{', '.join(escape_name(n['name']) for n in e['npcs'])} join pool {e['pool']}.",
+        "vetoed": lambda s, e: f"The GM vetoed {escape_name(e['trait'])} for {_who(s, e)}.",
+        "granted": lambda s, e: (
+            f"The GM granted {_who(s, e)} " + (" ".join(f"d{n}" for n in e["dice"]) or "no extra dice") + "."
+        ),
+        "equipment": lambda s, e: f"Side {e['side'].upper()} gets {e['n']} equipment d4.",
+        "violence_rolled": _rolled,
+        "violence_rerolled": lambda s, e: None,
+        "knavery_rolled": _scheme_rolled,
+        "rerolled": _rerolled,
+        "hits": _hits,
+        "hits_wasted": lambda s, e: f"{e['n']} hit{'s' if e['n'] != 1 else ''} found nobody left to wound.",
+        "npc_wounded": lambda s, e: f"🩸 {escape_name(e['name'])} is wounded.",
+        "death_test": _death,
+        "fled": lambda s, e: f"🏃 {escape_name(e['name'])} flees.",
+        "flight": lambda s, e: "Flight: flee now, or fight on.",
+        "round_started": lambda s, e: f"⚔️ Round {e['round']} begins.",
+        "fight_ending": lambda s, e: "The fight is over; death tests are waiting.",
+        "fight_ended": lambda s, e: f"The fight is over after {e['rounds']} round{'s' if e['rounds'] != 1 else ''}.",
+        "scheme_succeeded": lambda s, e: (
+            f"✅ **The scheme succeeds** ({e['successes']} successes, {e['challenges']} challenges)."
+        ),
+        "scheme_failing": _failing,
+        "scheme_failed": _failed,
+        "pool_closed": lambda s, e: f"Pool {e['pool']} was closed.",
+        "pushed": _pushed,
+        "knowledge": _knowledge,
+        "discovery": _discovery,
+        "lockout_cleared": lambda s, e: "🔓 The fallout is over: group rolls are allowed again.",
+    }
+)

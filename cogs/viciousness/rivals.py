@@ -1,0 +1,230 @@
+"""Rivals the players never see (RULES.md P8, P9): ``/vic gm`` (the GM screen), ``/vic rival …``, ``/vic reveal``.
+
+Everything about a rival is answered privately to the GM (or a co-GM): commands are refused to
+anyone else before they are read, autocomplete offers rivals only to a GM, and the GM screen's
+controls answer privately. What an action does to the company or a PC (IP lost, a PC rattled) is
+public and is posted in the channel without naming the rival; the rest reaches the channel only
+through ``/vic reveal``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+
+from bot.errors import InvalidInput, NotPermitted, UserError
+from bot.lobby import actor_of
+from bot.models import Applied, Session, roles_of
+from bot.replies import Reply
+from bot.spec import ViewContext
+from cogs.viciousness.common import MAX_CONTENT, VicBase, choice_name
+from cogs.viciousness.narrate import narrate
+from cogs.viciousness.pools import chosen_action, commit
+from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, render_gm
+from cogs.viciousness.spec import UI, VIEWS
+from cogs.viciousness.text import cut
+from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
+from rules.viciousness.state import CampaignState
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+VIEWS[GM_VIEW] = render_gm
+GM_ONLY = "Only the GM and co-GMs can see and change rivals."
+
+
+def gm_viewer(session: Session, interaction: discord.Interaction) -> Viewer:
+    """The GM (or co-GM) who sent ``interaction``; NotPermitted for anyone else."""
+    roles = roles_of(session, actor_of(interaction))
+    if not roles & GM_ROLES:
+        raise NotPermitted(GM_ONLY)
+    return Viewer(str(interaction.user.id), roles)
+
+
+async def screen_payload(bot: TabletopBot, session: Session, viewer: Viewer) -> dict[str, Any]:
+    """The GM screen as edit arguments, drawn for ``viewer``."""
+    kind = bot.service.kind_of(session)
+    state = kind.view(bot.service.state_of(session), viewer)
+    ctx = ViewContext(session=session, state=state, prompts=[], events=[], viewer=viewer, view=GM_VIEW)
+    return (await bot.publisher.compose(session, ctx, [])).edit_kwargs()
+
+
+async def tell_gm(
+    bot: TabletopBot, reply: Reply, session: Session, viewer: Viewer, events: Iterable[Mapping[str, Any]]
+) -> None:
+    """What happened: everything privately to the GM; what the channel may know, in the channel too."""
+    state = bot.service.state_of(session)
+    assert isinstance(state, CampaignState)
+    seen = [dict(e) for e in events]
+    private = narrate(state, [e for e in seen if visible(e, viewer)])
+    public = narrate(state, [e for e in seen if visible(e, PUBLIC)])
+    await reply.send(cut("\n".join(private), MAX_CONTENT) or "Done.", ephemeral=True)
+    if public:
+        await bot.publisher.announce(session, cut("\n".join(public), MAX_CONTENT))
+
+
+async def rival_news(bot: TabletopBot, interaction: discord.Interaction, applied: Applied) -> None:
+    """After a command that moved the rivals (a turn's start or end): their news, privately, to a GM who sent it."""
+    session = applied.session
+    roles = roles_of(session, actor_of(interaction))
+    secret = [e for e in applied.events if e.get("only")]
+    if not secret or not roles & GM_ROLES:
+        return
+    state = bot.service.state_of(session)
+    assert isinstance(state, CampaignState)
+    lines = narrate(state, [e for e in secret if visible(e, Viewer(str(interaction.user.id), roles))])
+    if lines:
+        await Reply.of(interaction).send("🎭 Only you see this:\n" + "\n".join(lines)[:1950], ephemeral=True)
+
+
+async def _gm_act(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    viewer = gm_viewer(session, reply.interaction)
+    applied = await commit(bot, reply, session, chosen_action(arg, values))
+    await reply.update(**await screen_payload(bot, applied.session, viewer))
+    await tell_gm(bot, reply, applied.session, viewer, applied.events)
+
+
+async def _refresh(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    viewer = gm_viewer(session, reply.interaction)
+    await reply.update(**await screen_payload(bot, session, viewer))
+
+
+UI.update({GM_ACT: _gm_act, "gm": _refresh})
+
+Severity = Literal["light", "medium", "heavy"]
+Temperament = Literal["rash", "default", "shrewd"]
+
+
+class RivalCommands(VicBase):
+    """``/vic gm``, ``/vic rival add|design|foil|deal|drop``, ``/vic reveal``."""
+
+    rival = app_commands.Group(name="rival", description="Rivals (GM, private)")
+
+    async def _gm_act(self, interaction: discord.Interaction, action: Mapping[str, Any]) -> None:
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        viewer = gm_viewer(session, interaction)
+        applied = await commit(self.bot, reply, session, action)
+        await tell_gm(self.bot, reply, applied.session, viewer, applied.events)
+
+    @app_commands.command(name="gm", description="Your private GM screen")
+    async def gm(self, interaction: discord.Interaction) -> None:
+        """The GM screen, privately."""
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        await self.bot.publisher.send_private(reply, session, gm_viewer(session, interaction), GM_VIEW)
+
+    @app_commands.command(name="reveal", description="Tell the channel (GM)")
+    async def reveal(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000]) -> None:
+        """The one way rivals reach the channel: what the GM writes."""
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        applied = await self.act(interaction, {"type": "reveal", "text": text}, session)
+        await reply.send("Revealed.", ephemeral=True)
+        await self.bot.publisher.announce(
+            applied.session, "\n".join(narrate(self.state(applied.session), applied.events))
+        )
+
+    @rival.command(name="add", description="A new rival")
+    @app_commands.describe(assets="Up to four, split by ;")
+    async def rival_add(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 80],
+        rank: app_commands.Range[int, 1, 7],
+        minions: app_commands.Range[int, 0, 50] | None = None,
+        assets: app_commands.Range[str, 1, 400] | None = None,
+        notes: app_commands.Range[str, 1, 1000] | None = None,
+    ) -> None:
+        """Add a rival."""
+        held = [a.strip()[:80] for a in (assets or "").split(";") if a.strip()]
+        action: dict[str, Any] = {"type": "add_rival", "name": name, "rank": rank, "assets": held, "notes": notes or ""}
+        if minions is not None:
+            action["minions"] = minions
+        await self._gm_act(interaction, action)
+
+    @rival.command(name="design", description="A new design")
+    async def rival_design(
+        self,
+        interaction: discord.Interaction,
+        rival: str,
+        text: app_commands.Range[str, 1, 1000],
+        severity: Severity = "light",
+        temperament: Temperament = "default",
+        asset: app_commands.Range[str, 1, 80] | None = None,
+        unsubtle: bool = False,
+    ) -> None:
+        """Add a design."""
+        action: dict[str, Any] = {"type": "add_design", "rival": rival, "text": text, "severity": severity}
+        action |= {"temperament": temperament, "unsubtle": unsubtle} | ({"asset": asset} if asset else {})
+        await self._gm_act(interaction, action)
+
+    @rival.command(name="foil", description="A design was foiled")
+    async def rival_foil(self, interaction: discord.Interaction, rival: str, design: str) -> None:
+        """Foil a design."""
+        await self._gm_act(interaction, {"type": "foil", "rival": rival, "design": design})
+
+    @rival.command(name="deal", description="A rival deal")
+    async def rival_deal(self, interaction: discord.Interaction, rival: str, design: str) -> None:
+        """A rival deal."""
+        await self._gm_act(interaction, {"type": "deal", "rival": rival, "design": design})
+
+    @rival.command(name="split", description="Share the rank's points among designs")
+    @app_commands.describe(points="d1 2, d2 1 (leave out: all to the top design)")
+    async def rival_split(
+        self, interaction: discord.Interaction, rival: str, points: app_commands.Range[str, 1, 60] | None = None
+    ) -> None:
+        """The GM's split, kept from turn to turn."""
+        shares: dict[str, int] | None = None
+        if points:
+            shares = {}
+            for part in points.replace(";", ",").split(","):
+                design, _, n = part.strip().partition(" ")
+                if not design or not n.strip().isdigit():
+                    raise InvalidInput("Write each design and its points: `d1 2, d2 1`.")
+                shares[design] = int(n)
+        await self._gm_act(interaction, {"type": "split", "rival": rival, "points": shares})
+
+    @rival.command(name="drop", description="No longer a rival")
+    async def rival_drop(self, interaction: discord.Interaction, rival: str) -> None:
+        """Drop a rival."""
+        await self._gm_act(interaction, {"type": "drop_rival", "rival": rival})
+
+    async def _rivals(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            session = await self.campaign_here(interaction)
+            gm_viewer(session, interaction)  # rivals are offered to GMs only
+        except UserError:
+            return []
+        key = current.casefold()
+        return [
+            app_commands.Choice(name=choice_name(f"{r.id} · {r.name}"), value=r.id)
+            for r in self.state(session).rivals.values()
+            if not r.dropped and key in f"{r.id} {r.name}".casefold()
+        ][:25]
+
+    async def _designs(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            session = await self.campaign_here(interaction)
+            gm_viewer(session, interaction)
+        except UserError:
+            return []
+        rival = self.state(session).rivals.get(str(interaction.namespace.rival or ""))
+        if rival is None:
+            return []
+        return [
+            app_commands.Choice(name=choice_name(f"{d.id} · {d.points} pts · {d.text}"), value=d.id)
+            for d in rival.designs
+            if d.status == "building" and current.casefold() in f"{d.id} {d.text}".casefold()
+        ][:25]
+
+    rival_design.autocomplete("rival")(_rivals)
+    rival_foil.autocomplete("rival")(_rivals)
+    rival_deal.autocomplete("rival")(_rivals)
+    rival_drop.autocomplete("rival")(_rivals)
+    rival_split.autocomplete("rival")(_rivals)
+    rival_foil.autocomplete("design")(_designs)
+    rival_deal.autocomplete("design")(_designs)

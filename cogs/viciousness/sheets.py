@@ -1,0 +1,262 @@
+"""The company sheet (the campaign's main view) and each troupe's sheet, as embeds within Discord's limits.
+
+Long texts are cut to fit (a troupe of five characters with 1,000-character concepts still fits one
+message); ``Details`` shows everything privately, a page per character.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.models import MAIN_VIEW, VIEW_RECORDS_JOIN
+from bot.names import escape_name
+from bot.spec import Choice, View, ViewContext
+from cogs.viciousness.spec import VIEWS
+from cogs.viciousness.text import cut, fit, plural
+from rules.engine import CO_GM, GM
+from rules.viciousness.actions import Act, TurnEnd, TurnStart
+from rules.viciousness.data import MIN_IP, TRAITS
+from rules.viciousness.state import PC, CampaignState, Company, Contact, Troupe
+
+EMBED_TOTAL = 6000
+FIELD_VALUE = 1024
+FIELD_NAME = 256
+DESCRIPTION = 4096
+TITLE = 256
+SHEET_BUDGET = 5800
+"""What a sheet's embed may hold, a little under Discord's 6,000 for the footer and rounding."""
+PC_NAME_ON_COMPANY = 40
+KIND_MARKS = {"knowledge": "💡", "magic": "✨"}
+
+
+# -- the company ---------------------------------------------------------------------------------------
+
+
+def wealth_line(company: Company) -> str:
+    """``Rank 2 · 17 IP (rank 3 at 30)``."""
+    rank = company.rank
+    nxt = MIN_IP.get(rank + 1)
+    ahead = f" (rank {rank + 1} at {nxt})" if nxt is not None else " (the top rank)"
+    return f"Rank **{rank}** · {company.ip} IP{ahead}"
+
+
+def coins_line(company: Company) -> str:
+    """This turn's coins and the liquid coins by rank."""
+    turn = company.turn_coins
+    parts = [f"Turn: {plural(turn.count, 'coin')} of rank {turn.rank}" if turn else "Turn: none"]
+    liquid = ", ".join(f"{c.count} of rank {c.rank}" for c in company.liquid) or "none"
+    parts.append(f"Liquid: {liquid}")
+    return "\n".join(parts)
+
+
+def turn_line(state: CampaignState) -> str:
+    """Where the campaign is in its turns."""
+    turn = state.turn
+    if turn.number == 0:
+        return f"Before the first turn · a turn lasts {escape_name(turn.length)}"
+    doing = "under way" if turn.running else "over"
+    return f"Turn **{turn.number}** {doing} · a turn lasts {escape_name(turn.length)}"
+
+
+def pc_status(pc: PC, state: CampaignState) -> str:
+    """``rattled · wounded (2) · acted`` — what a glance at the sheet must tell."""
+    if not pc.active:
+        return "💀 dead" if pc.fate == "dead" else "retired"
+    marks = []
+    if pc.rattled:
+        marks.append("😰 rattled")
+    if pc.wounded:
+        marks.append(f"🩸 wounded ({pc.recovery})")
+    if pc.gm_controlled:
+        marks.append("🎭 GM")
+    if state.turn.running and pc.action_turn == state.turn.number:
+        marks.append("✔ rested" if pc.action == "rest" else "✔ acted")
+    return " · ".join(marks)
+
+
+def trait_label(name: str) -> str:
+    """A trait with its mark (💡 knowledge, ✨ magic)."""
+    known = TRAITS.get(name)
+    mark = KIND_MARKS.get(known.kind, "") if known else ""
+    return f"{escape_name(name)}{mark}"
+
+
+def pc_line(pc: PC, state: CampaignState) -> str:
+    """One line for the company sheet: name (cut short), role, traits, status."""
+    role = "★ " if pc.role == "captain" else ""
+    traits = ", ".join(trait_label(t.name) for t in pc.traits)
+    status = pc_status(pc, state)
+    return f"{role}**{cut(escape_name(pc.name), PC_NAME_ON_COMPANY)}**: {traits}" + (f" · {status}" if status else "")
+
+
+def troupe_field(troupe: Troupe, state: CampaignState) -> tuple[str, str]:
+    """The company sheet's field for one troupe."""
+    name = escape_name(troupe.name) + (" (dissolved)" if troupe.dissolved else "")
+    lines = [f"<@{troupe.owner}>"] + [pc_line(pc, state) for pc in troupe.pcs if pc.active or troupe.dissolved]
+    if troupe.pending_advancements:
+        lines.append(f"⭐ {plural(troupe.pending_advancements, 'advancement')} to take")
+    return cut(name, FIELD_NAME), "\n".join(lines)
+
+
+def runners_line(roles: dict[str, list[str]]) -> str:
+    """``GM <@1> · co-GMs <@2>, <@3>`` (mentions in an embed ping nobody)."""
+    gm = [f"<@{uid}>" for uid, held in roles.items() if GM in held]
+    co = [f"<@{uid}>" for uid, held in roles.items() if CO_GM in held]
+    return " · ".join(p for p in (f"GM {', '.join(gm)}" if gm else "", f"co-GMs {', '.join(co)}" if co else "") if p)
+
+
+def company_embed(state: CampaignState, roles: dict[str, list[str]] | None = None) -> discord.Embed:
+    """The company sheet: who runs it, name, ambition, wealth, coins, turn, and every troupe in a line or a few."""
+    company = state.company
+    title = escape_name(company.name) if company.name else "The company"
+    ambition = f"**Ambition:** {escape_name(company.ambition)}" if company.ambition else "*No ambition set yet.*"
+    if company.advancements:
+        ambition = f"🏆 {plural(company.advancements, 'ambition')} completed\n{ambition}"
+    runners = runners_line(roles or {})
+    if runners:
+        ambition = f"{runners}\n{ambition}"
+    fixed = [("Wealth", wealth_line(company)), ("Coins", coins_line(company)), ("Turn", turn_line(state))]
+    troupes = [troupe_field(t, state) for t in state.troupes.values()][:20]
+    used = len(title) + sum(len(n) + len(v) for n, v in fixed) + sum(len(n) for n, _ in troupes)
+    values = fit([v for _, v in troupes], SHEET_BUDGET - used - min(len(ambition), 1200))
+    description = cut(ambition, SHEET_BUDGET - used - sum(len(v) for v in values))
+    embed = discord.Embed(title=cut(f"🗡️ {title}", TITLE), description=cut(description, DESCRIPTION))
+    for name, value in fixed:
+        embed.add_field(name=name, value=value, inline=True)
+    for (name, _), value in zip(troupes, values, strict=True):
+        embed.add_field(name=name, value=cut(value, FIELD_VALUE) or "—", inline=False)
+    if not troupes:
+        embed.add_field(name="Troupes", value="None yet: players join with `/vic troupe new`.", inline=False)
+    return embed
+
+
+def render_company(ctx: ViewContext[CampaignState]) -> View:
+    """The main view: the company sheet, with your troupe a click away and the GM's turn button."""
+    turn = ctx.state.turn
+    buttons: list[discord.ui.Item[Any]] = [ctx.ui_button("My troupe", "me", emoji="🗡️")]
+    if turn.running:
+        buttons.append(ctx.button(f"End turn {turn.number}", TurnEnd(), emoji="⏹️", record="turn"))
+    else:
+        buttons.append(ctx.button(f"Start turn {turn.number + 1}", TurnStart(), emoji="▶️", record="turn"))
+    buttons.append(ctx.ui_button("Log", "log", emoji="📜"))
+    return View(embeds=[company_embed(ctx.state, ctx.session.roles)], rows=[buttons])
+
+
+VIEWS[MAIN_VIEW] = render_company
+
+
+# -- a troupe ------------------------------------------------------------------------------------------
+
+
+def troupe_record(owner: str) -> str:
+    """The record key of a troupe."""
+    return f"troupe:{owner}"
+
+
+def troupe_view(owner: str) -> str:
+    """The view key of a troupe's sheet: it follows the troupe and the turn (which offers this turn's actions)."""
+    return f"{troupe_record(owner)}{VIEW_RECORDS_JOIN}turn"
+
+
+def owner_in(view: str) -> str:
+    """The owner a troupe's view key names."""
+    return view.partition(":")[2].partition(VIEW_RECORDS_JOIN)[0]
+
+
+def contacts_text(pc: PC, *, notes: int = 0) -> str:
+    """Strong and weak contacts in a line each (with up to ``notes`` characters of each note)."""
+
+    def one(c: Contact) -> str:
+        note = f" ({cut(escape_name(c.note), notes)})" if notes and c.note else ""
+        return escape_name(c.name) + note
+
+    lines = []
+    if pc.strong:
+        lines.append(f"🤝 {', '.join(one(c) for c in pc.strong)}")
+    if pc.weak:
+        lines.append(f"👋 {', '.join(one(c) for c in pc.weak)}")
+    return "\n".join(lines)
+
+
+def pc_field(pc: PC, state: CampaignState) -> tuple[str, str, str]:
+    """A troupe sheet's field for one character: (name, what must show — traits and status —, what may be cut —
+    the concept and contacts)."""
+    role = "★ captain" if pc.role == "captain" else "minion"
+    name = cut(f"{escape_name(pc.name)} · {role}", FIELD_NAME)
+    status = pc_status(pc, state)
+    must = "Traits: " + ", ".join(trait_label(t.name) for t in pc.traits) + (f"\n{status}" if status else "")
+    extra = "\n".join(p for p in (f"📝 {escape_name(pc.concept)}" if pc.concept else "", contacts_text(pc)) if p)
+    return name, must, extra
+
+
+def troupe_embed(troupe: Troupe, state: CampaignState) -> discord.Embed:
+    """A troupe's sheet: its player, places and advancements, assets and henchmen, then each character.
+
+    What must show (traits, conditions, whose troupe) is never cut; concepts, contacts, assets and henchmen
+    share what room is left, and ``Details`` shows them in full.
+    """
+    title = cut(escape_name(troupe.name) + (" (dissolved)" if troupe.dissolved else ""), TITLE)
+    head = [f"Player: <@{troupe.owner}> · minions: {troupe.original_minions} of {troupe.minion_places} places"]
+    if troupe.pending_advancements:
+        head.append(f"⭐ {plural(troupe.pending_advancements, 'advancement')} to take (`/vic pc advance`)")
+    extras = []
+    if troupe.assets:
+        extras.append("**Assets:** " + "; ".join(escape_name(a) for a in troupe.assets))
+    if troupe.henchmen:
+        extras.append("**Henchmen:** " + ", ".join(escape_name(h) for h in troupe.henchmen))
+    pcs = [pc_field(pc, state) for pc in troupe.pcs][:24]
+    fixed = "\n".join(head)
+    used = len(title) + len(fixed) + sum(len(n) + len(m) + 2 for n, m, _ in pcs) + 2
+    room = [FIELD_VALUE - len(m) - 1 for _, m, _ in pcs]
+    parts = fit(["\n".join(extras)] + [cut(x, r) for (_, _, x), r in zip(pcs, room, strict=True)], SHEET_BUDGET - used)
+    embed = discord.Embed(title=title, description=cut("\n".join(p for p in (fixed, parts[0]) if p), DESCRIPTION))
+    for (name, must, _), extra in zip(pcs, parts[1:], strict=True):
+        embed.add_field(name=name, value=cut("\n".join(p for p in (must, extra) if p), FIELD_VALUE), inline=False)
+    return embed
+
+
+def may_edit(ctx: ViewContext[CampaignState], owner: str) -> bool:
+    """Whether the viewer of a private view may change this troupe (a channel's sheet: anyone may try)."""
+    viewer = ctx.viewer
+    return viewer.id is None or viewer.is_gm or viewer.id == owner
+
+
+def turn_choices(troupe: Troupe, state: CampaignState) -> list[Choice]:
+    """This turn's actions the troupe's characters can still take: rest, or something else."""
+    if not state.turn.running:
+        return []
+    out = []
+    for pc in troupe.pcs:
+        if pc.active and pc.action_turn != state.turn.number:
+            name = cut(pc.name, 60)
+            out.append(Choice(f"{name} rests", Act(pc=pc.id, kind="rest"), emoji="💤"))
+            out.append(Choice(f"{name} takes another action", Act(pc=pc.id, kind="other"), emoji="🎲"))
+    return out[:25]
+
+
+def render_troupe(ctx: ViewContext[CampaignState]) -> View:
+    """A troupe's sheet with what may be done next: this turn's actions, a new minion, the details."""
+    owner = owner_in(ctx.view)
+    troupe = ctx.state.troupes.get(owner)
+    if troupe is None:
+        return View(content="This troupe is gone.")
+    rows: list[list[discord.ui.Item[Any]]] = []
+    if may_edit(ctx, owner) and not troupe.dissolved:
+        choices = turn_choices(troupe, ctx.state)
+        if choices:
+            rows.append([ctx.select(choices, placeholder="This turn's action…", record=troupe_record(owner))])
+        buttons: list[discord.ui.Item[Any]] = []
+        if troupe.original_minions < troupe.minion_places:
+            buttons.append(ctx.ui_button("Add a minion", "npform", owner, emoji="➕"))
+        if troupe.pending_advancements:
+            buttons.append(ctx.ui_button("Advance: new minion", "amform", owner, emoji="⭐"))
+        buttons.append(ctx.ui_button("Details", "pg", f"{owner}:0", emoji="📖"))
+        rows.append(buttons)
+    else:
+        rows.append([ctx.ui_button("Details", "pg", f"{owner}:0", emoji="📖")])
+    return View(embeds=[troupe_embed(troupe, ctx.state)], rows=rows)
+
+
+VIEWS["troupe"] = render_troupe

@@ -1,0 +1,71 @@
+"""The campaign as the core sees it on the Discord side: views by record, narration, the game's own controls.
+
+Views are registered by the prefix of their key (``board`` is the company sheet, ``troupe:<owner>`` a
+troupe's sheet); controls handled by the game itself (``ctx.ui_button``) by their key. A module that
+adds views or controls adds them to ``VIEWS`` and ``UI`` (see ``sheets.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from bot.errors import UserError
+from bot.models import MAIN_VIEW, Scope, Session
+from bot.registry import GameKind
+from bot.replies import Reply
+from bot.spec import GameSpec, View, ViewContext
+from cogs.viciousness.narrate import narrate
+from rules.viciousness.engine import ENGINE
+from rules.viciousness.state import CampaignState
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+Renderer = Callable[[ViewContext[CampaignState]], View]
+UIHandler = Callable[["TabletopBot", Reply, Session, str, list[str]], Awaitable[None]]
+
+VIEWS: dict[str, Renderer] = {}
+"""How to draw each view, by the part of its key before ``:`` (``board``, ``troupe``…)."""
+UI: dict[str, UIHandler] = {}
+"""The game's own controls, by key: ``handler(bot, reply, session, arg, values)``."""
+
+
+class VicSpec(GameSpec[CampaignState]):
+    """Viciousness campaigns: one per channel (or named per server), beside any table game."""
+
+    kind = GameKind(ENGINE, scope=Scope.CAMPAIGN)
+    command = "vic campaign new"
+    board_events = False  # the company sheet shows the company as it is; /vic log tells what happened
+
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+
+    def render(self, ctx: ViewContext[CampaignState]) -> View:
+        """The view ``ctx.view`` names, drawn by its module."""
+        prefix = MAIN_VIEW if ctx.view == MAIN_VIEW else ctx.view.partition(":")[0]
+        renderer = VIEWS.get(prefix)
+        if renderer is None:
+            return View(content="This sheet is no longer shown.")
+        return renderer(ctx)
+
+    def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
+        """Sentences for ``/game log`` and the sheets."""
+        state = self.bot.service.state_of(session)
+        assert isinstance(state, CampaignState)
+        return narrate(state, events)
+
+    def rules_summary(self) -> str:
+        """How a campaign runs, in a few lines."""
+        return (
+            "A GM runs the campaign with `/vic`: each player leads a troupe of the company (`/vic troupe new`). "
+            "Each turn the company gets one coin per troupe; every character takes one action. "
+            "Wealth grows with investment points: `/vic invest`, `/vic divest`, `/vic price`."
+        )
+
+    async def on_ui(self, reply: Reply, session: Session, key: str, arg: str, values: list[str]) -> None:
+        """A click on one of the campaign's own controls (a page of a sheet, a form to open)."""
+        handler = UI.get(key)
+        if handler is None:
+            raise UserError("That button is no longer in use.")
+        await handler(self.bot, reply, session, arg, values)

@@ -1,0 +1,232 @@
+"""``/vic price``, ``/vic reward``, ``/vic invest``, ``/vic divest``: the company's wealth (RULES.md P10).
+
+``/vic price`` answers privately with the item's price in every kind of coin the company holds, the
+arithmetic shown; modifiers are picked in a select, and a button pays (turn coins, or a liquid coin
+priced at its own rank). What the controls need is in their custom_ids, so they work after a restart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.board import static_view
+from bot.controls import CUSTOM_ID_MAX, ui_id
+from bot.errors import InvalidInput
+from bot.lobby import actor_of
+from bot.models import Session
+from bot.names import escape_name
+from bot.replies import Reply
+from cogs.viciousness.common import KIND, PUBLIC_REPLY, Autocomplete, campaign_state, choice_name, viewer_of
+from cogs.viciousness.narrate import narrate
+from cogs.viciousness.spec import UI
+from cogs.viciousness.text import cut, plural
+from rules.engine import PUBLIC, IllegalAction, visible
+from rules.viciousness.actions import Buy, Divest, Invest, Pay, Reward
+from rules.viciousness.data import PRICES, RANKS, REWARDS
+from rules.viciousness.economy import Quote, quote
+from rules.viciousness.state import CampaignState
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+MODIFIERS = [m.key for m in PRICES.modifiers]
+LABELS = {m.key: m.label for m in PRICES.modifiers}
+METHOD_CHOICES = [app_commands.Choice(name=m.label, value=m.key) for m in REWARDS.methods]
+ITEM_MAX = 40
+"""An item's name travels in the custom_ids of the price's controls."""
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A purchase being priced: the item, its rank, its modifiers, and the character acquiring it."""
+
+    rank: int
+    mods: tuple[str, ...]
+    pc: str
+    item: str
+
+
+def draft_arg(draft: Draft) -> str:
+    """The draft in a custom_id: ``<rank>.<modifier bits>.<pc or ->.<item>``."""
+    bits = sum(1 << MODIFIERS.index(m) for m in draft.mods)
+    return f"{draft.rank}.{bits}.{draft.pc or '-'}.{draft.item}"
+
+
+def parse_draft(arg: str) -> Draft:
+    """The draft a control carries."""
+    rank, bits, rest = arg.split(".", 2)
+    if rest.startswith("-."):
+        pc, item = "", rest[2:]
+    else:
+        owner, number, item = rest.split(".", 2)
+        pc = f"{owner}.{number}"
+    mods = tuple(m for i, m in enumerate(MODIFIERS) if int(bits) >> i & 1)
+    return Draft(int(rank), mods, pc, item)
+
+
+def offers(state: CampaignState) -> list[tuple[Pay, int, int]]:
+    """Each kind of coin the company holds: (how it pays, the coins' rank, how many)."""
+    company = state.company
+    out = []
+    if company.turn_coins is not None:
+        out.append((Pay(coins="turn"), company.turn_coins.rank, company.turn_coins.count))
+    out += [(Pay(coins="liquid", rank=c.rank), c.rank, c.count) for c in company.liquid]
+    return out
+
+
+def verdict(q: Quote) -> str:
+    """``1 + 2 = 3 → 3 coins`` / ``… → free`` / ``… → not obtainable with money``."""
+    if q.verdict == "free":
+        return f"{q.arithmetic} → **free**"
+    if q.verdict == "unobtainable":
+        return f"{q.arithmetic} → **not obtainable** with money"
+    return f"{q.arithmetic} → **{plural(q.coins, 'coin')}**"
+
+
+def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: bool) -> dict[str, Any]:
+    """The private price: each way to pay with its arithmetic, the modifiers' select and the pay buttons
+    (a player buys for one of their characters: it is that character's turn action)."""
+    title = cut(f"{escape_name(draft.item)} (rank {draft.rank})", 256)
+    lines = []
+    buttons: list[discord.ui.Item[Any]] = []
+    try:
+        quotes = [(pay, rank, have, quote(draft.rank, rank, draft.mods)) for pay, rank, have in offers(state)]
+        problem = ""
+    except IllegalAction as exc:
+        quotes, problem = [], exc.reason
+    if not quotes and not problem:
+        q = quote(draft.rank, state.company.rank, draft.mods)
+        lines.append(f"With coins of rank {state.company.rank}: {verdict(q)}\n*The company holds no coins now.*")
+    for pay, rank, have, q in quotes:
+        kind = "Turn coins" if pay.coins == "turn" else "Liquid coins"
+        lines.append(f"**{kind}** of rank {rank} (the company has {have}): {verdict(q)}")
+        if q.verdict == "unobtainable" or have < q.coins or not (gm or draft.pc):
+            continue
+        label = "Take it free" if q.verdict == "free" else f"Pay {plural(q.coins, kind.lower()[:-1])}"
+        if pay.coins == "liquid":
+            label += f" (rank {rank})"
+        code = "t" if pay.coins == "turn" else f"l{rank}"
+        buttons.append(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.primary,
+                custom_id=ui_id(KIND, session.id, "pb", f"{code}.{draft_arg(draft)}"),
+            )
+        )
+    if problem:
+        lines.append(f"⚠️ {problem}")
+    if not (gm or draft.pc):
+        lines.append("*To buy it, say who acquires it (`pc:`): it is their action this turn.*")
+    if draft.mods:
+        lines.insert(0, "Modifiers: " + ", ".join(LABELS[m] for m in draft.mods))
+    embed = discord.Embed(title=title, description="\n".join(lines))
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=ui_id(KIND, session.id, "pm", draft_arg(draft)),
+        placeholder="Modifiers…",
+        min_values=0,
+        max_values=len(MODIFIERS),
+        options=[
+            discord.SelectOption(label=m.label, value=m.key, description=f"{m.delta:+d}", default=m.key in draft.mods)
+            for m in PRICES.modifiers
+        ],
+    )
+    rows: list[list[discord.ui.Item[Any]]] = [[select]]
+    if buttons:
+        rows.append(buttons[:5])
+    return {"embed": embed, "view": static_view(rows)}
+
+
+async def _modifiers(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """Modifiers picked: the price again."""
+    old = parse_draft(arg)
+    draft = Draft(old.rank, tuple(m for m in MODIFIERS if m in values), old.pc, old.item)
+    gm = viewer_of(session, reply.interaction).is_gm
+    await reply.update(**price_message(session, campaign_state(bot, session), draft, gm=gm))
+
+
+async def _pay(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """A pay button: the purchase is made, the channel told, the price message says what happened."""
+    code, _, rest = arg.partition(".")
+    draft = parse_draft(rest)
+    pay = Pay(coins="turn") if code == "t" else Pay(coins="liquid", rank=int(code[1:]))
+    action = Buy(pc=draft.pc or None, item=draft.item, rank=draft.rank, mods=draft.mods, pay=(pay,))
+    applied = await bot.service.act(session.id, actor_of(reply.interaction), action)
+    lines = narrate(campaign_state(bot, applied.session), [e for e in applied.events if visible(e, PUBLIC)])
+    text = "\n".join(lines)
+    await reply.update(content=cut(text, 2000), embed=None, view=None)
+    await bot.publisher.announce(applied.session, cut(text, 2000))
+
+
+UI.update({"pm": _modifiers, "pb": _pay})
+
+
+def rank_examples(rank: int) -> str:
+    """``3 — a beautiful gown, a sword/handgun…``: what an item of that rank is like (the seed's table)."""
+    row = next((r for r in RANKS if r.rank == rank), None)
+    items = ", ".join(row.items) if row else ""
+    return choice_name(f"{rank}: {items}" if items else str(rank))
+
+
+class WealthCommands(Autocomplete):
+    """``/vic price``, ``/vic reward``, ``/vic invest``, ``/vic divest``."""
+
+    @app_commands.command(name="price", description="Price an item, buy it")
+    @app_commands.describe(pc="Who acquires it")
+    async def price(
+        self,
+        interaction: discord.Interaction,
+        rank: app_commands.Range[int, 1, 7],
+        item: app_commands.Range[str, 1, ITEM_MAX] | None = None,
+        pc: str | None = None,
+    ) -> None:
+        """Free, N coins or not obtainable, with the arithmetic; modifiers in the menu."""
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        state = self.state(session)
+        if pc is not None and state.find_pc(pc) is None:
+            raise InvalidInput("There is no such character: pick one from the list offered as you type.")
+        draft = Draft(rank, (), pc or "", item or f"An item of rank {rank}")
+        if len(ui_id(KIND, session.id, "pb", f"l7.{draft_arg(draft)}")) > CUSTOM_ID_MAX:
+            raise InvalidInput("That item's name is too long: shorten it a little.")
+        gm = viewer_of(session, interaction).is_gm
+        await reply.send(ephemeral=True, **price_message(session, state, draft, gm=gm))
+
+    @price.autocomplete("rank")
+    async def _ranks(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return [app_commands.Choice(name=rank_examples(r.rank), value=r.rank) for r in RANKS if current in str(r.rank)]
+
+    @price.autocomplete("pc")
+    async def _pcs(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.pc_choices(interaction, current)
+
+    @app_commands.command(name="reward", description="Pay a reward (GM)", extras=PUBLIC_REPLY)
+    @app_commands.choices(method=METHOD_CHOICES)
+    async def reward(
+        self, interaction: discord.Interaction, method: str, npc_rank: app_commands.Range[int, 1, 7]
+    ) -> None:
+        """Coins at the company's rank: the method's base plus the ranks the NPC is above it, at least 0."""
+        await self.act_and_tell(interaction, Reward(method=method, npc_rank=npc_rank))
+
+    @app_commands.command(name="invest", description="Coins → IP, 1 each", extras=PUBLIC_REPLY)
+    async def invest(
+        self,
+        interaction: discord.Interaction,
+        coins: app_commands.Range[int, 1, 100] = 1,
+        rank: app_commands.Range[int, 1, 7] | None = None,
+    ) -> None:
+        """A new wealth rank is announced the moment it is reached."""
+        session = await self.campaign_here(interaction)
+        company = self.state(session).company
+        if rank is None:
+            held = [c.rank for c in company.liquid]
+            rank = company.rank if company.rank in held or len(held) != 1 else held[0]
+        await self.act_and_tell(interaction, Invest(rank=rank, n=coins), session=session)
+
+    @app_commands.command(name="divest", description="2 IP → 1 coin", extras=PUBLIC_REPLY)
+    async def divest(self, interaction: discord.Interaction, coins: app_commands.Range[int, 1, 100] = 1) -> None:
+        """The coins have the rank the company had before; a lower rank is announced."""
+        await self.act_and_tell(interaction, Divest(n=coins))

@@ -1,0 +1,332 @@
+"""Vices & Vengeance table game end to end: the real bot, the local fake Discord, played only by clicks.
+
+Scripted games use ``QuietDice`` (tests/rules/vices_support.py): every die not scripted shows a value that
+matches nothing, so a test scripts only the dice its story needs. With ``sins=random`` and ``order=join
+order`` the Sins fall as Alice (P1) Envy, Bob (P2) Gluttony, Carol (P3) Greed, and Alice defends first.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.app import TabletopBot
+from bot.models import Session, Status
+from bot.replay import replay
+from rules.dice import SeededDice
+from rules.vices.engine import ENGINE
+from tests.conftest import MakeBot
+from tests.core.clock import FakeClock
+from tests.fakediscord.guild import Channel, Member
+from tests.fakediscord.messages import Message
+from tests.fakediscord.server import FakeDiscord
+from tests.rules.vices_support import QuietDice
+
+EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.vices")
+SCRIPTED = {"sins": "random", "order": "join_order"}
+PICK = "u:vices:"
+
+
+async def vices_bot(make_bot: MakeBot, clock: FakeClock | None = None, **options: Any) -> TabletopBot:
+    bot = await make_bot(extensions=EXTENSIONS, clock=clock or FakeClock(), **options)
+    bot.settings.computer_delay = 0
+    return bot
+
+
+async def open_and_start(
+    fake: FakeDiscord, channel: Channel, host: Member, others: list[Member], **options: Any
+) -> Message:
+    """``/vv new``, the others join, the host starts; the first board that waits for someone."""
+    lobby = await (await fake.slash(channel, host, "vv new", options=options)).message()
+    for member in others:
+        await (await fake.click(lobby, "Join", member)).message()
+    await (await fake.click(lobby, "Start", host)).message()
+    return await fake.wait_for_message(channel, lambda m: bool(m.buttons) and "waiting for" in m.content)
+
+
+async def game_of(bot: TabletopBot, channel: Channel) -> Session:
+    """The channel's game once the bot has finished with the latest click."""
+    await bot.settled()
+    game = await bot.service.live_table(channel.id)
+    if game is None:
+        game = (await bot.store.history(guild_id=None, channel_id=channel.id, limit=1))[0]
+    return game
+
+
+async def board_of(fake: FakeDiscord, bot: TabletopBot, channel: Channel) -> Message:
+    game = await game_of(bot, channel)
+    board = fake.message(game.board.message_id)
+    assert board is not None and not board.deleted
+    return board
+
+
+def member_of(fake: FakeDiscord, game: Session, player: str) -> Member:
+    return fake.users[game.seat_of_player(player).user_id]
+
+
+def button_starting(message: Message, prefix: str) -> str:
+    """The custom_id of the button whose label starts with ``prefix``."""
+    return next(b["custom_id"] for b in message.buttons if str(b.get("label", "")).startswith(prefix))
+
+
+async def pick_and_confirm(fake: FakeDiscord, board: Message, member: Member, values: list[str]) -> str:
+    """Pick units in the removal menu, read the private preview, click its Confirm; returns the preview's text."""
+    menu = next(s for s in board.selects if s["custom_id"].startswith(PICK))
+    preview = await (await fake.select(board, menu["custom_id"], values, member)).message()
+    assert preview.ephemeral
+    text = preview.content
+    if preview.buttons:
+        await (await fake.click(preview, preview.buttons[0]["custom_id"], member)).message()
+        assert preview.content.startswith("✅ Removed") and not preview.buttons
+    return text
+
+
+async def play_one_click(fake: FakeDiscord, bot: TabletopBot, channel: Channel, rng: random.Random) -> Session:
+    """Whoever must act uses one of the controls on the current board (the removal menu now and then)."""
+    game = await game_of(bot, channel)
+    prompt = bot.service.prompts(game)[0]
+    member = member_of(fake, game, prompt.player)
+    board = await board_of(fake, bot, channel)
+    menus = [s for s in board.selects if s["custom_id"].startswith(PICK)]
+    if menus and rng.random() < 0.25:
+        options = [o["value"] for o in menus[0]["options"]]
+        await pick_and_confirm(fake, board, member, rng.sample(options, min(len(options), rng.randint(1, 3))))
+        return await game_of(bot, channel)
+    legal = {a.model_dump()["type"] for a in ENGINE.legal_actions(bot.service.state_of(game), prompt.player)}
+    buttons = [b for b in board.buttons if b["custom_id"].split(":", 3)[3].split(";")[0] in legal]
+    choices = [o["value"] for s in board.selects if not s["custom_id"].startswith(PICK) for o in s["options"]]
+    if choices and not buttons:
+        menu = next(s for s in board.selects if not s["custom_id"].startswith(PICK))
+        res = await fake.select(board, menu["custom_id"], [rng.choice(choices)], member)
+    else:
+        assert buttons, f"no control for {legal} on {board.describe_buttons()}"
+        res = await fake.click(board, rng.choice(buttons)["custom_id"], member)
+    reply = await res.message()
+    assert not reply.ephemeral, reply.content
+    return await game_of(bot, channel)
+
+
+async def test_full_three_player_game_by_clicks_with_a_restart(fake: FakeDiscord, make_bot: MakeBot, tmp_path) -> None:
+    clock = FakeClock()
+    db = tmp_path / "vices.sqlite3"
+    bot = await vices_bot(make_bot, clock, db_path=db)
+    bot.service.dice = SeededDice(7)
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    await open_and_start(fake, channel, alice, [bob, carol])
+    rng = random.Random(3)
+    clicks = 0
+    restarted = False
+    game = await game_of(bot, channel)
+    while game.status is Status.ACTIVE:
+        game = await play_one_click(fake, bot, channel, rng)
+        clicks += 1
+        assert clicks < 1500, "the game should have ended"
+        if clicks == 20 and not restarted:
+            await bot.close()
+            bot = await vices_bot(make_bot, clock, db_path=db)
+            bot.service.dice = SeededDice(8)
+            restarted = True
+            game = await game_of(bot, channel)
+    assert restarted and game.status is Status.FINISHED and game.winners
+    final = fake.message(game.board.message_id)
+    assert final is not None and "final standings" in str(final.embeds) and "🏆" in final.content
+    assert any(b.get("label") == "Rematch" for b in final.buttons)
+    entries = await bot.store.log_entries(game.id)
+    assert replay(bot.registry.get("vices"), game.engine_options, entries).model_dump(mode="json") == game.state
+    assert {"player", "auto"} <= {e.action.get("how") for e in entries}
+    for message in fake.messages(channel):
+        assert len(message.content) <= 2000 and not message.mention_everyone
+    boards = [m for m in fake.messages(channel) if m.embeds and m.embeds[0].get("fields")]
+    assert len(boards) == 1  # every other board retired to one line
+
+
+async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vices_bot(make_bot)
+    bot.service.dice = SeededDice(11)
+    channel = fake.channels[1]
+    alice = fake.members[0]
+    lobby = await (await fake.slash(channel, alice, "vv new", options={"bots": 2})).message()
+    await (await fake.click(lobby, "Start", alice)).message()
+    rng = random.Random(5)
+    game = await game_of(bot, channel)
+    clicks = 0
+    while game.status is Status.ACTIVE:
+        prompts = bot.service.prompts(game)
+        if game.seat_of_player(prompts[0].player).computer:
+            board = fake.message(game.board.message_id)
+            seen = (board.edits if board else 0, len(fake.messages(channel)))
+            await fake.wait_for(lambda b=board, s=seen: (b.edits if b else 0, len(fake.messages(channel))) != s)
+        else:
+            await play_one_click(fake, bot, channel, rng)
+            clicks += 1
+            assert clicks < 1000
+        game = await game_of(bot, channel)
+    assert game.status is Status.FINISHED
+    hows = {e.action.get("how") for e in await bot.store.log_entries(game.id)}
+    assert "computer" in hows
+
+
+async def test_the_attacker_whose_sin_matched_chooses_the_effect(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vices_bot(make_bot)
+    # Alice's small Gluttony die shows 1, Bob's large Gluttony die 1: Bob's Gluttony takes a Sin of the reserves.
+    bot.service.dice = QuietDice({"s.Gluttony": [1]})
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    await open_and_start(fake, channel, alice, [bob, carol], **SCRIPTED)
+    ask = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
+    assert "Gluttony" in ask.content
+    labels = sorted(b["label"] for b in ask.buttons)
+    assert labels == [f"Take {sin} (reserves)" for sin in ("Lust", "Pride", "Sloth", "Wrath")]
+    refused = await (await fake.click(ask, "Take Pride (reserves)", alice)).message()
+    assert refused.ephemeral
+    await (await fake.click(ask, "Take Pride (reserves)", bob)).message()
+    game = await game_of(bot, channel)
+    state = bot.service.state_of(game)
+    assert state.sins["Pride"] == "P2" and state.turn.penalty_met
+    # The penalty: small and large Gluttony dice, the taken Pride's large die and the metallic die.
+    log = await (await fake.slash(channel, carol, "game log")).message()
+    assert f"**{bob.display_name}**'s Gluttony matched: penalty 6 + 1 + 1 + 1 → 0 points." in log.content
+    assert f"**{bob.display_name}** takes Pride from the reserves (Gluttony)." in log.content
+    board = await board_of(fake, bot, channel)
+    assert board.button("Keep the rest (the penalty counted)")  # the penalty already counted as this removal
+
+
+# Alice's first roll scores 100 if she removes everything: small dice 1 (Greed, Gluttony 2, so Bob's and Carol's
+# large dice, which show 1, match nothing), spoilers 1, pairs 2 and 3, her d20 1. Bob and Carol then roll only
+# zeros (their own d20s 20) and tie on 0; in the tie-break Bob's Mirror & Medusa (6, 6) beats Carol's David &
+# Goliath (6, 5).
+TIE_SCRIPT = {
+    **{f"s.{sin}": [1] for sin in ("Wrath", "Sloth", "Pride", "Lust", "Envy")},
+    "s.Greed": [2],
+    "s.Gluttony": [2],
+    "d12": [1],
+    "d10": [1],
+    "d8": [1],
+    **{die: [2] for die in ("Mirror", "David", "SilverBullet")},
+    "Medusa": [3],
+    "Werewolf": [3],
+    "Goliath": [3, 6, 6, 5],
+    "N.Envy": [1],
+    "N.Gluttony": [17, 20],
+    "N.Greed": [16, 16, 20],
+}
+
+
+async def test_removal_preview_then_a_tie_break_with_pairs(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vices_bot(make_bot)
+    bot.service.dice = QuietDice(TIE_SCRIPT)
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    board = await open_and_start(fake, channel, alice, [bob, carol], **SCRIPTED)
+    menu = next(s for s in board.selects if s["custom_id"].startswith(PICK))
+    everything = [o["value"] for o in menu["options"]]
+    assert len(everything) == 14 and "mirror_medusa" in everything  # pairs are one option each
+    refused = await (await fake.select(board, menu["custom_id"], ["d12"], bob)).message()
+    assert refused.ephemeral and not refused.buttons and "Only" in refused.content
+    preview = await pick_and_confirm(fake, board, alice, everything)
+    assert "**100 points**" in preview and "ends your turn" in preview
+    game = await game_of(bot, channel)
+    assert bot.service.state_of(game).seat("P1").total == 100
+    for member in (bob, carol):
+        board = await board_of(fake, bot, channel)
+        await (await fake.click(board, button_starting(board, "Remove all zeros"), member)).message()
+    # Both are asked; Carol's own click brought the tie-break up, so only Bob is pinged.
+    ask = await fake.wait_for_message(channel, lambda m: "tie-break" in str(m.embeds).lower())
+    assert ask.mentions == [bob.id] and f"<@{carol.id}> to choose a Mythical pair" in ask.content
+    await (await fake.click(ask, "Mirror & Medusa", bob)).message()
+    board = await board_of(fake, bot, channel)
+    again = await (await fake.click(board, "David & Goliath", bob)).message()
+    assert again.ephemeral  # Bob has picked already
+    await (await fake.click(board, "David & Goliath", carol)).message()
+    game = await game_of(bot, channel)
+    assert game.status is Status.FINISHED and game.winners == ["P2"]
+    final = fake.message(game.board.message_id)
+    assert final is not None and "final standings" in final.embeds[0]["title"]
+    news = final.embeds[0]["description"]
+    assert f"Tie-break round 1: **{bob.display_name}** 6 6 → 0; **{carol.display_name}** 6 5 → 1." in news
+    assert f"🏆 **{bob.display_name}** wins with 0!" in news
+
+
+async def test_a_removal_timeout_removes_the_lowest_die(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    clock = FakeClock()
+    bot = await vices_bot(make_bot, clock)
+    bot.service.dice = QuietDice()
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    board = await open_and_start(fake, channel, alice, [bob, carol], timeout=60, **SCRIPTED)
+    # Everything scores 0 but Alice's d20 (18 → 2): the lowest die, ties to the most sides, is the d12.
+    assert board.button("Remove the lowest: d12 12 → 0")
+    clock.advance(61)
+    await fake.wait_for(lambda: any("Time ran out" in m.content for m in fake.messages(channel)), what="a default")
+    game = await game_of(bot, channel)
+    timeouts = [e for e in await bot.store.log_entries(game.id) if e.action.get("how") == "timeout"]
+    assert [e.action["action"] for e in timeouts] == [{"type": "remove", "units": ["d12"]}]
+    assert game.seat_of_player("P1").timeouts == 1
+
+
+async def test_lobby_options_and_game_rules(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vices_bot(make_bot)
+    bot.service.dice = QuietDice()
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    lobby = await (await fake.slash(channel, alice, "vv new", options=SCRIPTED)).message()
+    assert "How Sins are dealt: At random" in str(lobby.embeds)
+    menu = await (await fake.click(lobby, "Options…", alice)).message()
+    wild = next(s for s in menu.selects if s["placeholder"] == "Silver Bullet's wild face")
+    await (await fake.select(menu, wild["custom_id"], ["null"], alice)).message()
+    await fake.wait_for(lambda: "wild face: No wild face" in str(lobby.embeds), what="the lobby to show the option")
+    for member in (bob, carol):
+        await (await fake.click(lobby, "Join", member)).message()
+    await (await fake.click(lobby, "Start", alice)).message()
+    game = await game_of(bot, channel)
+    assert bot.service.state_of(game).options.silver_bullet_wild_face is None
+    rules = await (await fake.slash(channel, bob, "game rules")).message()
+    embed = rules.embeds[0]
+    sins = [line.split(" — ")[0] for line in embed["description"].splitlines() if line[:1].isdigit()]
+    assert sins == ["1. 🟥Wrath", "2. 🟦Sloth", "3. 🟪Pride", "4. 🔵Lust", "5. 🟨Greed", "6. 🟧Gluttony", "7. 🟩Envy"]
+    in_force = next(f["value"] for f in embed["fields"] if f["name"] == "Options in force")
+    assert "Silver Bullet's wild face: No wild face" in in_force and "Players: 3–6" in in_force
+
+
+async def test_a_preview_left_open_goes_out_of_date(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vices_bot(make_bot)
+    bot.service.dice = QuietDice()
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    board = await open_and_start(fake, channel, alice, [bob, carol], **SCRIPTED)
+    menu = next(s for s in board.selects if s["custom_id"].startswith(PICK))
+    preview = await (await fake.select(board, menu["custom_id"], ["d10", "d8"], alice)).message()
+    assert "**0 points**" in preview.content and "15 dice roll again" in preview.content
+    await (await fake.click(board, "Remove the lowest: d12 12 → 0", alice)).message()
+    await (await fake.click(preview, preview.buttons[0]["custom_id"], alice)).message()
+    assert "out of date" in preview.content and not preview.buttons
+    game = await game_of(bot, channel)
+    turn = bot.service.state_of(game).turn
+    assert turn.scored == ("d12",) and turn.roll == 2
+
+
+async def test_an_attacker_leaving_mid_turn(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    """1.8 #36 at the table: Bob leaves during Alice's turn; his Sin goes to the reserves, his d20 out of play,
+    and the game goes on with two players (the table allows 2 at least here)."""
+    bot = await vices_bot(make_bot)
+    bot.service.dice = QuietDice()
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    lobby = await (await fake.slash(channel, alice, "vv new", options=SCRIPTED)).message()
+    menu = await (await fake.click(lobby, "Options…", alice)).message()
+    while not any(s["placeholder"] == "Fewest players" for s in menu.selects):
+        await (await fake.click(menu, "More ▶", alice)).message()  # the menu pages in place
+    fewest = next(s for s in menu.selects if s["placeholder"] == "Fewest players")
+    await (await fake.select(menu, fewest["custom_id"], ["2"], alice)).message()
+    for member in (bob, carol):
+        await (await fake.click(lobby, "Join", member)).message()
+    await (await fake.click(lobby, "Start", alice)).message()
+    confirm = await (await fake.slash(channel, bob, "game leave")).message()
+    await (await fake.click(confirm, "Yes, leave", bob)).message()
+    game = await game_of(bot, channel)
+    state = bot.service.state_of(game)
+    assert state.sins["Gluttony"] == "reserves" and "Gluttony" in state.nemesis_out
+    board = await board_of(fake, bot, channel)
+    text = str(board.embeds)
+    assert f"~~**{bob.display_name}**~~ left" in text and "waiting for" in board.content
