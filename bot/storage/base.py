@@ -69,6 +69,12 @@ class Store(Protocol):
         session is still at ``version``; neither bumps the version."""
         ...
 
+    async def claim_reminder(self, session_id: int, version: int, index: int, deadlines: list[Deadline]) -> bool:
+        """Store ``deadlines`` (deadline ``index``'s reminder cleared) if the session is still at ``version`` and
+        that reminder is still pending; True if this call did it. Of several processes timing one session,
+        exactly one gets True, so a reminder is sent once."""
+        ...
+
     async def drop_board(self, session_id: int, view: str, message_id: int) -> None:
         """Forget a view's message (it was retired or deleted), if it is still that message."""
         ...

@@ -258,6 +258,23 @@ class PostgresStore:
         )
         self.cache.shown(session_id, board, deadlines, version)
 
+    async def claim_reminder(self, session_id: int, version: int, index: int, deadlines: list[Deadline]) -> bool:
+        text, moment = deadline_values(deadlines)
+        status = await self.pool.execute(
+            "UPDATE sessions SET deadlines = $1::jsonb, next_deadline = $2 "
+            "WHERE id = $3 AND version = $4 AND deadlines->$5::int->>'remind_at' IS NOT NULL",
+            text,
+            moment,
+            session_id,
+            version,
+            index,
+        )
+        if status != "UPDATE 1":
+            self.cache.forget(session_id)
+            return False
+        self.cache.shown(session_id, None, deadlines, version)
+        return True
+
     async def drop_board(self, session_id: int, view: str, message_id: int) -> None:
         await self.pool.execute(
             "UPDATE sessions SET boards = boards - $1::text "

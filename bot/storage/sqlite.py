@@ -299,6 +299,25 @@ class SqliteStore:
         )
         self.cache.shown(session_id, board, deadlines, version)
 
+    async def claim_reminder(self, session_id: int, version: int, index: int, deadlines: list[Deadline]) -> bool:
+        text, moment = deadline_values(deadlines)
+        cur = await self._write(
+            "UPDATE sessions SET deadlines = :deadlines, next_deadline = :moment "
+            "WHERE id = :id AND version = :version AND json_extract(deadlines, :pending) IS NOT NULL",
+            {
+                "deadlines": text,
+                "moment": moment,
+                "id": session_id,
+                "version": version,
+                "pending": f"$[{int(index)}].remind_at",
+            },
+        )
+        if cur.rowcount != 1:
+            self.cache.forget(session_id)
+            return False
+        self.cache.shown(session_id, None, deadlines, version)
+        return True
+
     async def drop_board(self, session_id: int, view: str, message_id: int) -> None:
         path = _view_path(view)
         await self._write(

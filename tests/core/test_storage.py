@@ -303,3 +303,31 @@ async def test_two_writers_on_one_version_one_wins_and_the_log_has_one_entry(dat
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_reminder_is_claimed_by_one_process_only(database: Database) -> None:
+    """Two processes timing the same session (a rolling restart): one of them sends the reminder."""
+    first, second = database.store(), database.store()
+    await first.open()
+    await second.open()
+    try:
+        session = lobby()
+        session.deadlines = [
+            Deadline(player="P2", decision="steal", seconds=60),
+            Deadline(player="P1", decision="roll", seconds=60, at=100.0, remind_at=50.0),
+        ]
+        stored = await first.create_session(session)
+        assert await second.session(stored.id) is not None
+        reminded = [session.deadlines[0], session.deadlines[1].model_copy(update={"remind_at": None})]
+        assert not await first.claim_reminder(stored.id, stored.version + 1, 1, reminded)  # another version
+        claims = await asyncio.gather(
+            *(s.claim_reminder(stored.id, stored.version, 1, reminded) for s in (first, second))
+        )
+        assert sorted(claims) == [False, True]
+        assert not await first.claim_reminder(stored.id, stored.version, 0, reminded)  # no reminder there
+        forget_cache(second)
+        again = await second.session(stored.id)
+        assert again is not None and again.deadlines == reminded and await second.earliest_deadline() == 100.0
+    finally:
+        await first.close()
+        await second.close()
