@@ -82,6 +82,7 @@ class Cluster:
 @pytest.fixture
 async def cluster(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[tuple[Cluster, PostgresStore]]:
     """Two processes, shards 0 and 1, on a fresh PostgreSQL database, and a store to read it."""
+    ACKNOWLEDGED.clear()  # session ids start again at 1 in every test's database
     async with postgres_database() as url:
         cluster = Cluster(fake, tmp_path, url)
         store = PostgresStore(url, pool_size=2)
