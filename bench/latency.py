@@ -1,11 +1,14 @@
-"""Interaction round-trip benchmark: ``python bench/latency.py [--subprocess] [-n 200] [-c 50] [--channels 200]``.
+"""Interaction round-trip benchmark: ``python bench/latency.py [--subprocess] [-n 200] [-c 50] [--channels 200]
+[--database postgresql://…]``.
 
 Starts the local fake Discord and the bot, then for each scenario sends interactions one at a time (latency)
 and in concurrent bursts spread over many channels (throughput), timing INTERACTION_CREATE sent → initial
 response (callback) received. Prints a table, then as the last line one JSON object.
 
 By default the bot runs in this process, on the same event loop as the fake, so the numbers include the fake's
-own cost; ``--subprocess`` runs ``python -m bot`` as a separate process instead (as in production).
+own cost; ``--subprocess`` runs ``python -m bot`` as a separate process instead (as in production). The bot
+stores into a fresh SQLite file, or with ``--database`` into that PostgreSQL database (a scratch one: the run
+adds its games to it).
 
 Adding a scenario: write ``async def f(fake, channel, member) -> InteractionResult`` that sends one interaction
 and decorate it with ``@scenario("name")``; it gets ``name_p50_ms`` etc. in the JSON, and ratios against ping.
@@ -226,11 +229,15 @@ async def measure(fake: FakeDiscord, run: Scenario, n: int, concurrency: int, ch
     return result
 
 
-async def start_bot(fake: FakeDiscord, workdir: Path, subprocess_bot: bool) -> Callable[[], Awaitable[None]]:
-    """Start the bot (in process or as ``python -m bot``); return a coroutine function that stops it."""
+async def start_bot(
+    fake: FakeDiscord, workdir: Path, subprocess_bot: bool, database_url: str | None = None
+) -> Callable[[], Awaitable[None]]:
+    """Start the bot (in process or as ``python -m bot``) on SQLite in ``workdir`` or on ``database_url``;
+    return a coroutine function that stops it."""
     db_path = workdir / "bench.sqlite3"
     if subprocess_bot:
-        proc = await spawn_bot_process(fake, db_path, {"LOG_LEVEL": "WARNING", "EXTENSIONS": ",".join(EXTENSIONS)})
+        env = {"LOG_LEVEL": "WARNING", "EXTENSIONS": ",".join(EXTENSIONS), "DATABASE_URL": database_url}
+        proc = await spawn_bot_process(fake, db_path, env)
 
         async def stop_process() -> None:
             os.kill(proc.pid, signal.SIGTERM)
@@ -238,7 +245,9 @@ async def start_bot(fake: FakeDiscord, workdir: Path, subprocess_bot: bool) -> C
 
         return stop_process
     use_api_base(fake.base_url)
-    settings = Settings(discord_token=fake.token, database_path=db_path, dev_guild_id=None, _env_file=None)
+    settings = Settings(
+        discord_token=fake.token, database_path=db_path, database_url=database_url, dev_guild_id=None, _env_file=None
+    )
     bot = TabletopBot(settings, extensions=EXTENSIONS, guild_ready_timeout=0.1)
     await bot.login(fake.token)
     task = asyncio.create_task(bot.connect())
@@ -294,7 +303,7 @@ async def main(args: argparse.Namespace) -> int:
     skipped: dict[str, str] = {}
     try:
         with tempfile.TemporaryDirectory() as workdir:
-            stop = await start_bot(fake, Path(workdir), args.subprocess)
+            stop = await start_bot(fake, Path(workdir), args.subprocess, args.database)
             try:
                 synced = {c["name"] for c in fake.commands}
                 free = list(fake.channels)
@@ -315,11 +324,15 @@ async def main(args: argparse.Namespace) -> int:
     finally:
         await fake.stop()
     mode = "subprocess bot" if args.subprocess else "in-process bot (same event loop as the fake)"
-    print(f"Round trip INTERACTION_CREATE → callback; {mode}; {args.channels} channels, bursts of {args.concurrency}")
+    database = "postgresql" if args.database else "sqlite"
+    print(
+        f"Round trip INTERACTION_CREATE → callback; {mode}; {database}; "
+        f"{args.channels} channels, bursts of {args.concurrency}"
+    )
     print(table(results, skipped))
     if fake.failures:
         print("fake Discord recorded problems:", *fake.failures, sep="\n  ")
-    print(json.dumps(summary(results)))
+    print(json.dumps({"database": database} | summary(results)))
     return 1 if fake.failures else 0
 
 
@@ -334,6 +347,9 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--subprocess", action="store_true", help="run the bot as `python -m bot`")
     parser.add_argument("--only", nargs="*", help="run only these scenarios (the baseline is needed for ratios)")
+    parser.add_argument(
+        "--database", metavar="URL", help="store into this (scratch) PostgreSQL database instead of a SQLite file"
+    )
     return parser.parse_args()
 
 

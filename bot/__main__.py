@@ -15,7 +15,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot.app import EXTENSIONS, TabletopBot
+from bot.app import build_bot, extensions_of
 from bot.endpoint import use_api_base
 from bot.logs import setup_logging
 from bot.settings import Settings, config_problem, env_file_problem
@@ -31,8 +31,7 @@ DISCORD_HOME = "https://discord.com"
 
 async def run(settings: Settings) -> int:
     """Open the database, then run the bot until SIGTERM/SIGINT or a fatal error; return the exit status."""
-    extensions = tuple(e.strip() for e in settings.extensions.split(",") if e.strip()) if settings.extensions else None
-    bot = TabletopBot(settings, extensions=extensions or EXTENSIONS)
+    bot = build_bot(settings, extensions=extensions_of(settings))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))

@@ -45,7 +45,7 @@ class Tree(app_commands.CommandTree[Any]):
 
 
 class TabletopBot(commands.Bot):
-    """A discord.py bot with the game core and the game cogs."""
+    """A discord.py bot with the game core and the game cogs (one process, one shard: see ``build_bot``)."""
 
     def __init__(
         self,
@@ -70,12 +70,18 @@ class TabletopBot(commands.Bot):
         self.settings = settings
         self.extensions_to_load = extensions
         clock = clock or SystemClock()
-        self.store = open_store(settings.database_path)
+        self.owned_shards = settings.shards
+        self.store = open_store(
+            settings.database_path,
+            settings.database_url,
+            settings.database_pool_size,
+            synchronous_commit=settings.database_synchronous_commit,
+        )
         self.registry = Registry()
         self.specs: dict[str, GameSpec[Any]] = {}
         self.service = Service(self.store, self.registry, clock, dice)
         self.lobby = Lobby(self.service, self.specs)
-        self.timers = TimerLoop(self.store, clock, self._on_due)
+        self.timers = TimerLoop(self.store, clock, self._on_due, self.owned_shards)
         self.publisher = Publisher(
             self,
             self.service,
@@ -123,8 +129,9 @@ class TabletopBot(commands.Bot):
         if not self.settings.skip_sync:
             await self.sync_commands()
         self.timers.start()
-        await self.publisher.redraw_stale()
-        await self.computers.resume()
+        # Only this process's servers: another process looks after the rest.
+        await self.publisher.redraw_stale(self.owned_shards)
+        await self.computers.resume(self.owned_shards)
 
     async def settled(self, timeout: float = 10.0) -> None:
         """Wait until no change is being made or drawn (tests read the database after this)."""
@@ -176,3 +183,22 @@ class TabletopBot(commands.Bot):
         await self.publisher.drain(SHUTDOWN_GRACE_S)
         await super().close()
         await self.store.close()
+
+
+class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
+    """The same bot running the shards ``SHARD_IDS`` of ``SHARD_COUNT``, beside other processes running the rest
+    on one PostgreSQL database. Discord sends each process only its own servers' events and interactions."""
+
+
+def extensions_of(settings: Settings) -> tuple[str, ...]:
+    """The extensions to load: ``EXTENSIONS`` (the setting) if given, else the default cogs."""
+    named = tuple(e.strip() for e in (settings.extensions or "").split(",") if e.strip())
+    return named or EXTENSIONS
+
+
+def build_bot(settings: Settings, **options: Any) -> TabletopBot:
+    """The bot for ``settings``: sharded if ``SHARD_COUNT`` is set."""
+    if settings.shard_count is None:
+        return TabletopBot(settings, **options)
+    shards = settings.shards
+    return ShardedTabletopBot(settings, shard_count=shards.count, shard_ids=list(shards.ids), **options)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from bot.errors import UserError
 from bot.models import Applied, Session, Status
 from bot.service import Expect, Service
+from bot.shards import ALL, Shards
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +39,9 @@ class ComputerSeats:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def resume(self) -> None:
-        """After a restart, every game waiting for a computer player gets its move."""
-        for session in await self.service.store.active_sessions():
+    async def resume(self, shards: Shards = ALL) -> None:
+        """After a restart, every game (in the servers of ``shards``) waiting for a computer player gets its move."""
+        for session in await self.service.store.active_sessions(shards):
             self.consider(session)
 
     async def _move(self, session_id: int, version: int) -> None:

@@ -51,8 +51,9 @@ class Deadlines:
             if due is None:
                 return
             reminded = [d.model_copy(update={"remind_at": None}) if d is due else d for d in session.deadlines]
-            await store.shown(session.id, None, reminded, session.version)  # one reminder per deadline
-            if due.remind:
+            # One reminder per deadline, whichever process gets there first; the others look again.
+            claimed = await store.claim_reminder(session.id, session.version, session.deadlines.index(due), reminded)
+            if claimed and due.remind:
                 await self.remind(session, due)
 
     async def _expire(self, session: Session, deadline: Deadline) -> None:

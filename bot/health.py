@@ -2,12 +2,14 @@
 
 It opens ``DATABASE_PATH`` read-only and reads the schema version: a lost volume, a deleted or
 replaced file, or a disk gone bad shows up here. It reads one page, so it is cheap to run every
-minute next to the bot (in WAL mode a reader never blocks the bot's writes). Exit 0 when healthy;
+minute next to the bot (in WAL mode a reader never blocks the bot's writes). With ``DATABASE_URL``
+it asks PostgreSQL for the schema version instead (a server down, or refusing the credentials). Exit 0 when healthy;
 otherwise 1 and one line saying why, which ``docker inspect`` shows.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import sys
 from pathlib import Path
@@ -16,6 +18,7 @@ from pydantic import ValidationError
 
 from bot.settings import Settings, config_problem, env_file_problem
 from bot.storage.migrations import SQLITE_MIGRATIONS
+from bot.storage.postgres import probe
 
 # The bot may be holding the write lock for a moment; a health check should not fail for that.
 _BUSY_TIMEOUT_S = 5.0
@@ -48,7 +51,8 @@ def main() -> int:
     except UnicodeDecodeError as exc:
         problem = env_file_problem(exc)
     else:
-        problem = check(settings.database_path)
+        url = settings.database_url
+        problem = asyncio.run(probe(url)) if url else check(settings.database_path)
     if problem is None:
         return 0
     print(f"Unhealthy: {problem}", file=sys.stderr)

@@ -35,6 +35,7 @@ from bot.names import escape_name
 from bot.pictures import PictureWorker
 from bot.replies import DEFER_AFTER_S, Reply
 from bot.service import TIMED_OUT, Service
+from bot.shards import ALL, Shards
 from bot.spec import GameSpec, ViewContext
 from rules.engine import PUBLIC, Viewer, visible
 
@@ -135,9 +136,9 @@ class Publisher:
             task = asyncio.get_running_loop().create_task(self._work(session_id), name=f"publish-{session_id}")
             self._workers[session_id] = task
 
-    async def redraw_stale(self) -> None:
-        """At startup: draw again every live session whose messages are behind it."""
-        for session in await self.service.store.active_sessions():
+    async def redraw_stale(self, shards: Shards = ALL) -> None:
+        """At startup: draw again every live session (in the servers of ``shards``) whose messages are behind it."""
+        for session in await self.service.store.active_sessions(shards):
             if session.kind in self.specs and self._stale_views(session):
                 self.request(session.id)
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.shards import ALL, Shards
+from bot.storage import is_postgres_url
 
 ENV_FILE = ".env"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -21,6 +25,19 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr = Field(description="Bot token from the Discord developer portal.")
     database_path: Path = Field(Path("var/bot.sqlite3"), description="SQLite file; created if missing.")
+    database_url: str | None = Field(
+        None, description="postgresql://user:password@host:5432/name: use PostgreSQL instead of the SQLite file."
+    )
+    database_pool_size: int = Field(10, ge=1, le=1000, description="PostgreSQL connections per process.")
+    database_synchronous_commit: bool = Field(
+        False, description="PostgreSQL: wait for each commit to reach the disk (safer against server crashes, slower)."
+    )
+    shard_count: int | None = Field(
+        None, ge=1, description="Shards of the whole bot (several processes); unset: one process, one shard."
+    )
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        None, description="Comma-separated shards this process runs (default: all of SHARD_COUNT)."
+    )
     dev_guild_id: int | None = Field(None, description="Sync commands to this guild only (instant).")
     skip_sync: bool = Field(False, description="Do not sync the command tree at startup.")
     log_level: str = Field("INFO", description="DEBUG, INFO, WARNING or ERROR.")
@@ -31,6 +48,44 @@ class Settings(BaseSettings):
     discord_api_base: str | None = Field(
         None, description="Testing only: base URL of a local fake Discord (HTTP API and Gateway)."
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        if not is_postgres_url(value.strip()):
+            raise ValueError("use postgresql://user:password@host:5432/database, or leave it unset for SQLite")
+        return value.strip()
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            parts = [p.strip() for p in value.split(",") if p.strip()]
+            if not all(p.isdigit() for p in parts):
+                raise ValueError("use shard numbers separated by commas, e.g. 0,1")
+            return tuple(int(p) for p in parts) or None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT")
+        if (
+            self.shard_ids is not None
+            and self.shard_count is not None
+            and not set(self.shard_ids) <= set(range(self.shard_count))
+        ):
+            raise ValueError(f"SHARD_IDS must be between 0 and {self.shard_count - 1} (SHARD_COUNT {self.shard_count})")
+        return self
+
+    @property
+    def shards(self) -> Shards:
+        """The shards this process runs."""
+        if self.shard_count is None:
+            return ALL
+        return Shards(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
 
     @field_validator("log_level")
     @classmethod
@@ -46,6 +101,9 @@ def config_problem(exc: ValidationError) -> str:
     missing: list[str] = []
     invalid: list[str] = []
     for error in exc.errors():
+        if not error["loc"]:  # a check of several settings together: its message names them
+            invalid.append(str(error["ctx"]["error"]))
+            continue
         name = str(error["loc"][0]).upper()
         if error["type"] == "missing":
             missing.append(name)

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.clock import Clock
+from bot.shards import ALL, Shards
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
@@ -23,8 +24,12 @@ class TimerLoop:
     """Deadlines live in the database, so after a restart the loop picks them up again; one that
     passed while the bot was down is handled at once."""
 
-    def __init__(self, store: Store, clock: Clock, on_due: Callable[[int], Awaitable[None]]) -> None:
+    def __init__(
+        self, store: Store, clock: Clock, on_due: Callable[[int], Awaitable[None]], shards: Shards = ALL
+    ) -> None:
         self.store = store
+        self.shards = shards
+        """Only sessions in these shards' servers: other processes time the rest."""
         self.clock = clock
         self.on_due = on_due
         self._task: asyncio.Task[None] | None = None
@@ -56,7 +61,7 @@ class TimerLoop:
             self._wake.set()
 
     async def _run(self) -> None:
-        self._next = await self.store.earliest_deadline()
+        self._next = await self.store.earliest_deadline(self.shards)
         while True:
             self._wake.clear()
             if self._next is not None and self._next <= self.clock.now():
@@ -67,14 +72,14 @@ class TimerLoop:
                 except Exception:
                     log.exception("Timer loop failed; retrying shortly")
                     await asyncio.sleep(1)
-                self._next = await self.store.earliest_deadline()
+                self._next = await self.store.earliest_deadline(self.shards)
                 continue
             await self.clock.wait_until(self._next, self._wake)
 
     async def tick(self) -> None:
         """Handle everything due now. A session whose deadline fails is put off, so it can't spin the loop."""
         now = self.clock.now()
-        for session in await self.store.due_sessions(now):
+        for session in await self.store.due_sessions(now, self.shards):
             try:
                 await self.on_due(session.id)
             except Exception:

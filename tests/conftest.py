@@ -2,9 +2,11 @@
 
 - ``fake``: a started FakeDiscord; at teardown it asserts ``fake.failures`` is empty. Options for its constructor
   come from ``@pytest.mark.fake(channels=…, response_deadline=…)``.
-- ``make_bot``: ``await make_bot(db_path=None, extensions=None, **options)`` → a ready TabletopBot; closed at
-  teardown. The default database is one file per test, so a second call after ``await bot.close()`` is a restart.
+- ``make_bot``: ``await make_bot(db_path=None, extensions=None, database_url=None, **options)`` → a ready
+  TabletopBot; closed at teardown. The default database is one file per test, so a second call after
+  ``await bot.close()`` is a restart; ``database_url`` puts it on PostgreSQL instead.
 - ``bot``: one such bot with the default extensions.
+- ``database``: an empty database, parametrised over both backends (SQLite file, PostgreSQL database).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import pytest
 from bot.app import TabletopBot
 from bot.endpoint import use_api_base
 from bot.settings import Settings
+from tests import databases
+from tests.databases import BACKENDS, Database
 from tests.fakediscord import FakeDiscord
 
 BOT_READY_TIMEOUT = 15.0
@@ -51,12 +55,16 @@ async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[MakeBot]:
     running: list[tuple[TabletopBot, asyncio.Task[None]]] = []
 
     async def factory(
-        db_path: Path | str | None = None, extensions: tuple[str, ...] | list[str] | None = None, **options: Any
+        db_path: Path | str | None = None,
+        extensions: tuple[str, ...] | list[str] | None = None,
+        database_url: str | None = None,
+        **options: Any,
     ) -> TabletopBot:
         use_api_base(fake.base_url)
         settings = Settings(
             discord_token=fake.token,
             database_path=Path(db_path) if db_path else tmp_path / "bot.sqlite3",
+            database_url=database_url,
             skip_sync=False,
             dev_guild_id=None,
             discord_api_base=fake.base_url,
@@ -97,3 +105,10 @@ async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[MakeBot]:
 async def bot(make_bot: MakeBot) -> TabletopBot:
     """A ready bot with the default extensions."""
     return await make_bot()
+
+
+@pytest.fixture(params=BACKENDS)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    """An empty database, once with SQLite and once with PostgreSQL (a database of its own on the local server)."""
+    async with databases.database(request.param, tmp_path) as db:
+        yield db

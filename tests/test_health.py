@@ -11,7 +11,9 @@ from pathlib import Path
 
 from bot.health import check
 from bot.storage.migrations import SQLITE_MIGRATIONS
+from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SqliteStore
+from tests.databases import postgres_database
 from tests.fakediscord.process import REPO
 
 
@@ -29,7 +31,7 @@ def made_by_the_bot(path: Path) -> Path:
 
 def health(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     """Run the check as Docker would: a new process, the container's environment."""
-    clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH")}
+    clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL")}
     clean |= {"PYTHONPATH": str(REPO), "DISCORD_TOKEN": "t"} | env
     return subprocess.run(
         [sys.executable, "-m", "bot.health"], cwd=cwd, env=clean, capture_output=True, text=True, timeout=30
@@ -73,3 +75,23 @@ def test_the_command_exit_status_and_line(tmp_path: Path) -> None:
         missing.stderr
         == f"Unhealthy: DATABASE_PATH {tmp_path / 'gone.sqlite3'}: no such file (is the volume mounted?)\n"
     )
+
+
+def test_postgresql_healthy_then_unreachable(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with postgres_database() as url:
+            store = PostgresStore(url)
+            await store.open()
+            await store.close()
+            healthy = await asyncio.to_thread(health, tmp_path, DATABASE_URL=url)
+            assert (healthy.returncode, healthy.stderr) == (0, "")
+            empty = url.rsplit("/", 1)[0] + "/postgres"
+            unknown = await asyncio.to_thread(health, tmp_path, DATABASE_URL=empty)
+            assert unknown.returncode == 1 and "schema 0, but this version knows 1 to" in unknown.stderr
+
+    asyncio.run(scenario())
+    down = health(tmp_path, DATABASE_URL="postgresql://bot:pw@127.0.0.1:1/bot")
+    assert down.returncode == 1 and down.stderr.startswith(
+        "Unhealthy: DATABASE_URL postgresql://bot:***@127.0.0.1:1/bot"
+    )
+    assert "can't reach the server" in down.stderr

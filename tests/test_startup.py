@@ -22,6 +22,7 @@ import pytest
 from bot.storage.base import StorageError
 from bot.storage.migrations import SQLITE_MIGRATIONS
 from bot.storage.sqlite import SqliteStore
+from tests.databases import admin_url, postgres_database, with_user
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import run_bot_process
 
@@ -250,3 +251,31 @@ async def test_folder_that_cannot_be_created_even_by_root() -> None:
         "DATABASE_PATH /proc/no-such-folder/bot.sqlite3: can't create the folder /proc/no-such-folder "
         "(No such file or directory); create it yourself or choose another path."
     )
+
+
+async def test_postgresql_server_unreachable(fake: FakeDiscord, tmp_path: Path) -> None:
+    port = closed_port()
+    line = await fail_to_start(fake, tmp_path, {"DATABASE_URL": f"postgresql://bot:s3cret@127.0.0.1:{port}/bot"})
+    assert line.startswith(f"DATABASE_URL postgresql://bot:***@127.0.0.1:{port}/bot: "), line
+    assert "can't reach the server" in line and "s3cret" not in line and "PostgreSQL is running" in line, line
+    assert fake.requests == [], "the database must be opened before logging in"
+
+
+async def test_postgresql_credentials_refused(fake: FakeDiscord, tmp_path: Path) -> None:
+    """A role the server does not know: refused as credentials, in one line, before logging in."""
+    async with postgres_database() as url:
+        wrong = with_user(url, "no_such_role", "pw")
+        line = await fail_to_start(fake, tmp_path, {"DATABASE_URL": wrong})
+    assert "refused the credentials" in line and "no_such_role" in line and ":pw@" not in line, line
+    assert fake.requests == []
+
+
+async def test_postgresql_database_missing(fake: FakeDiscord, tmp_path: Path) -> None:
+    url = admin_url().rsplit("/", 1)[0] + "/no_such_database_here"
+    line = await fail_to_start(fake, tmp_path, {"DATABASE_URL": url})
+    assert "no_such_database_here" in line and "createdb" in line, line
+
+
+async def test_not_a_postgresql_url(fake: FakeDiscord, tmp_path: Path) -> None:
+    line = await fail_to_start(fake, tmp_path, {"DATABASE_URL": "mysql://bot@localhost/bot"})
+    assert line.startswith("Configuration error: DATABASE_URL: invalid value"), line

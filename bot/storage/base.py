@@ -4,6 +4,8 @@ Guarantees every backend keeps:
 - an action, its log entry and the new version are one atomic write, made only if the session is
   still at the expected version (``save``); a refused write changes nothing;
 - finished sessions stay, with their whole log, for history and replay;
+- several processes may share one database: a cached copy never lets a write succeed on a version
+  another process has moved past (the write is refused, the copy dropped, the change retried);
 - writes that don't change what happened (which message shows a view, when a shown deadline
   started) never bump a session's version.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session
+from bot.shards import ALL, Shards
 
 
 class Duplicate(Exception):
@@ -66,20 +69,27 @@ class Store(Protocol):
         session is still at ``version``; neither bumps the version."""
         ...
 
+    async def claim_reminder(self, session_id: int, version: int, index: int, deadlines: list[Deadline]) -> bool:
+        """Store ``deadlines`` (deadline ``index``'s reminder cleared) if the session is still at ``version`` and
+        that reminder is still pending; True if this call did it. Of several processes timing one session,
+        exactly one gets True, so a reminder is sent once."""
+        ...
+
     async def drop_board(self, session_id: int, view: str, message_id: int) -> None:
         """Forget a view's message (it was retired or deleted), if it is still that message."""
         ...
 
-    async def active_sessions(self) -> list[Session]:
-        """Every session in progress (at startup: redraw what is stale, resume computer moves)."""
+    async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
+        """Every session in progress in the servers of ``shards`` (at startup: redraw what is stale,
+        resume computer moves)."""
         ...
 
-    async def due_sessions(self, now: float) -> list[Session]:
-        """Live sessions with a deadline or reminder at or before ``now``."""
+    async def due_sessions(self, now: float, shards: Shards = ALL) -> list[Session]:
+        """Live sessions in the servers of ``shards`` with a deadline or reminder at or before ``now``."""
         ...
 
-    async def earliest_deadline(self) -> float | None:
-        """The soonest deadline or reminder of any live session."""
+    async def earliest_deadline(self, shards: Shards = ALL) -> float | None:
+        """The soonest deadline or reminder of any live session in the servers of ``shards``."""
         ...
 
     async def put_off(self, session_id: int, moment: float) -> None:

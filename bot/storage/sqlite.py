@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import sqlite3
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,49 +14,28 @@ from typing import Any
 import aiosqlite
 
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session, Status
+from bot.shards import ALL, Shards
 from bot.storage.base import Duplicate, StorageError
+from bot.storage.cache import SessionCache
 from bot.storage.migrations import SQLITE_MIGRATIONS
+from bot.storage.rows import (
+    EVENT_COLUMNS,
+    LIVE,
+    SELECT,
+    SHARD_OF,
+    deadline_values,
+    entry_from_row,
+    entry_json,
+    entry_values,
+    session_from_row,
+    session_values,
+)
 
 log = logging.getLogger(__name__)
 
-SESSION_CACHE_SIZE = 1024
 # Another process may hold the write lock for a while (a backup, a second bot process): wait rather
 # than fail. Interactions don't wait on this: they are deferred after ~2 s (bot.replies).
 BUSY_TIMEOUT_MS = 30_000
-_COLUMNS = (
-    "s.id, s.guild_id, s.channel_id, s.kind, s.scope, s.name, s.status, s.host_id, s.roles, s.options, s.seats, "
-    "s.state AS state_json, s.version, s.records, s.deadlines, s.created_at, s.updated_at, s.winners, s.boards"
-)
-_SELECT = f"SELECT {_COLUMNS} FROM sessions s"
-# Stored as JSON text and parsed with the row; the state stays text until the service needs it.
-_JSON_FIELDS = ("roles", "options", "seats", "records", "deadlines", "winners", "boards")
-_LIVE = "s.status IN ('lobby', 'active')"
-
-
-def _session_from_row(row: aiosqlite.Row) -> Session:
-    data = dict(row)
-    for key in _JSON_FIELDS:
-        if data[key] is not None:
-            data[key] = json.loads(data[key])
-    return Session.model_validate(data)
-
-
-def _entry_json(entry: LogEntry, version: int) -> str:
-    """A log entry as the JSON the ``sessions_append_event`` trigger unpacks."""
-    if entry.seq != version:
-        raise ValueError(f"log entry {entry.seq} does not match session version {version}")
-    return entry.model_dump_json(exclude={"seq"})
-
-
-def _session_values(session: Session) -> dict[str, Any]:
-    # Boards are written only by ``shown`` and ``drop_board``: a writer's copy may hold older ones.
-    data = session.model_dump(mode="json", exclude={"id", "boards"})
-    for key in _JSON_FIELDS:
-        if data.get(key) is not None:
-            data[key] = json.dumps(data[key], separators=(",", ":"))
-    data["state"] = data.pop("state_json")
-    data["next_deadline"] = session.next_deadline
-    return data
 
 
 def _view_path(view: str) -> str:
@@ -68,10 +45,12 @@ def _view_path(view: str) -> str:
     return f'$."{view}"'
 
 
-def _deadline_values(deadlines: list[Deadline]) -> tuple[str, float | None]:
-    text = json.dumps([d.model_dump(mode="json") for d in deadlines], separators=(",", ":"))
-    moments = [m for d in deadlines for m in (d.at, d.remind_at) if m is not None]
-    return text, min(moments, default=None)
+def _owned(shards: Shards) -> tuple[str, tuple[int, ...]]:
+    """``AND`` the session's server is in one of ``shards`` (nothing when they are all of them)."""
+    if shards.everything:
+        return "", ()
+    marks = ", ".join("?" for _ in shards.ids)
+    return f" AND {SHARD_OF} % ? IN ({marks})", (shards.count, *shards.ids)
 
 
 def _try_open(path: Path) -> None:
@@ -90,10 +69,7 @@ def _first_file(path: Path) -> Path:
 class SqliteStore:
     """One aiosqlite connection, opened in WAL mode and migrated to the latest schema.
 
-    Sessions read or written here are kept in a small in-memory cache, so a click does not wait for
-    the database to read back what this process just wrote. Correctness never depends on it: every
-    write is ``… WHERE version = :expected``, and a refused write drops the cached session, so a
-    second process on the same file only causes a retry on fresh data.
+    Sessions read or written here are kept in ``bot.storage.cache`` (correctness never depends on it).
 
     The sessions it returns are shared, not copied: treat them as read-only and make changes on
     ``Session.successor()`` (or ``clone()``), as the service does.
@@ -103,7 +79,7 @@ class SqliteStore:
         self.path = path
         self._conn: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
-        self._sessions: OrderedDict[int, Session] = OrderedDict()
+        self.cache = SessionCache()
 
     @property
     def conn(self) -> aiosqlite.Connection:
@@ -236,7 +212,7 @@ class SqliteStore:
     # -- sessions ------------------------------------------------------------------------------
 
     async def create_session(self, session: Session, entry: LogEntry | None = None) -> Session:
-        values = _session_values(session)
+        values = session_values(session)
         values["last_event"] = None
         columns = ", ".join(values)
         marks = ", ".join(f":{k}" for k in values)
@@ -246,86 +222,62 @@ class SqliteStore:
                 session_id = cur.lastrowid
                 if entry is not None:
                     await conn.execute(
-                        "INSERT INTO session_events (session_id, seq, actor, action, dice, events, at) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            session_id,
-                            entry.seq,
-                            entry.actor,
-                            json.dumps(entry.action),
-                            json.dumps(entry.dice),
-                            json.dumps(entry.events),
-                            entry.at,
-                        ),
+                        f"INSERT INTO session_events (session_id, {EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (session_id, *entry_values(entry)),
                     )
         except sqlite3.IntegrityError as exc:
             raise Duplicate from exc
         assert session_id is not None
         created = session.model_copy(update={"id": session_id})
-        self._cache(created)
+        self.cache.keep(created)
         return created
 
     async def save(self, session: Session, expected_version: int, entry: LogEntry | None = None) -> bool:
         # One UPDATE statement: the sessions_append_event trigger writes the log entry in the same
         # statement, atomically, in one trip to the database thread.
-        values = _session_values(session)
-        values["last_event"] = None if entry is None else _entry_json(entry, session.version)
+        values = session_values(session)
+        values["last_event"] = None if entry is None else entry_json(entry, session.version)
         assignments = ", ".join(f"{k} = :{k}" for k in values)
         cur = await self._write(
             f"UPDATE sessions SET {assignments} WHERE id = :id AND version = :expected",
             {**values, "id": session.id, "expected": expected_version},
         )
         if cur.rowcount != 1:
-            self._sessions.pop(session.id, None)
+            self.cache.forget(session.id)
             return False
-        # Which message shows a view is written apart from versions (``shown``), straight into this
-        # cache: the writer's copy may be older there, so the cached boards win.
-        cached = self._sessions.get(session.id)
-        if cached is not None:
-            session.boards = dict(cached.boards)
-        self._cache(session)
+        self.cache.saved(session)
         return True
-
-    def _cache(self, session: Session) -> None:
-        """Keep the session as stored (it is read-only from now on)."""
-        self._sessions[session.id] = session
-        self._sessions.move_to_end(session.id)
-        if len(self._sessions) > SESSION_CACHE_SIZE:
-            self._sessions.popitem(last=False)
 
     async def _one(self, where: str, params: tuple[Any, ...]) -> Session | None:
         # execute_fetchall: one trip to the database thread instead of three (execute, fetch, close).
-        rows = await self.conn.execute_fetchall(f"{_SELECT} WHERE {where}", params)
+        rows = await self.conn.execute_fetchall(f"{SELECT} WHERE {where}", params)
         if not rows:
             return None
-        session = _session_from_row(rows[0])  # type: ignore[index]
-        self._cache(session)
+        session = session_from_row(rows[0])  # type: ignore[index]
+        self.cache.keep(session)
         return session
 
     async def _many(self, where: str, params: tuple[Any, ...] = ()) -> list[Session]:
-        rows = await self.conn.execute_fetchall(f"{_SELECT} WHERE {where}", params)
-        return [_session_from_row(r) for r in rows]
+        rows = await self.conn.execute_fetchall(f"{SELECT} WHERE {where}", params)
+        return [session_from_row(r) for r in rows]
 
     async def session(self, session_id: int) -> Session | None:
-        cached = self._sessions.get(session_id)
-        if cached is not None:
-            return cached
-        return await self._one("s.id = ?", (session_id,))
+        return self.cache.get(session_id) or await self._one("s.id = ?", (session_id,))
 
     async def live_session(self, channel_id: int, scope: Scope) -> Session | None:
-        return await self._one(f"s.channel_id = ? AND s.scope = ? AND s.name IS NULL AND {_LIVE}", (channel_id, scope))
+        return await self._one(f"s.channel_id = ? AND s.scope = ? AND s.name IS NULL AND {LIVE}", (channel_id, scope))
 
     async def live_named(self, guild_id: int, name: str) -> Session | None:
-        return await self._one(f"s.guild_id = ? AND lower(s.name) = lower(?) AND {_LIVE}", (guild_id, name))
+        return await self._one(f"s.guild_id = ? AND lower(s.name) = lower(?) AND {LIVE}", (guild_id, name))
 
     async def live_in_guild(self, guild_id: int, scope: Scope) -> list[Session]:
-        return await self._many(f"s.guild_id = ? AND s.scope = ? AND {_LIVE}", (guild_id, scope))
+        return await self._many(f"s.guild_id = ? AND s.scope = ? AND {LIVE}", (guild_id, scope))
 
     async def shown(self, session_id: int, board: Board | None, deadlines: list[Deadline] | None, version: int) -> None:
         # One statement. A view's message only moves forward (an older drawing finishing late never
         # replaces a newer one); deadlines are stored only if the session is still at ``version``.
         path = _view_path(board.view) if board is not None else None
-        text, moment = _deadline_values(deadlines) if deadlines is not None else (None, None)
+        text, moment = deadline_values(deadlines) if deadlines is not None else (None, None)
         await self._write(
             "UPDATE sessions SET "
             "boards = CASE WHEN :path IS NULL THEN boards "
@@ -345,17 +297,26 @@ class SqliteStore:
                 "id": session_id,
             },
         )
-        cached = self._sessions.get(session_id)
-        if cached is not None:
-            # Cached sessions are shared and read-only: the cache gets a changed copy.
-            changes: dict[str, Any] = {}
-            old = cached.boards.get(board.view) if board is not None else None
-            if board is not None and (old is None or board.shown_version >= old.shown_version):
-                changes["boards"] = {**cached.boards, board.view: board}
-            if deadlines is not None and cached.version == version:
-                changes["deadlines"] = list(deadlines)
-            if changes:
-                self._sessions[session_id] = cached.model_copy(update=changes)
+        self.cache.shown(session_id, board, deadlines, version)
+
+    async def claim_reminder(self, session_id: int, version: int, index: int, deadlines: list[Deadline]) -> bool:
+        text, moment = deadline_values(deadlines)
+        cur = await self._write(
+            "UPDATE sessions SET deadlines = :deadlines, next_deadline = :moment "
+            "WHERE id = :id AND version = :version AND json_extract(deadlines, :pending) IS NOT NULL",
+            {
+                "deadlines": text,
+                "moment": moment,
+                "id": session_id,
+                "version": version,
+                "pending": f"$[{int(index)}].remind_at",
+            },
+        )
+        if cur.rowcount != 1:
+            self.cache.forget(session_id)
+            return False
+        self.cache.shown(session_id, None, deadlines, version)
+        return True
 
     async def drop_board(self, session_id: int, view: str, message_id: int) -> None:
         path = _view_path(view)
@@ -364,29 +325,30 @@ class SqliteStore:
             "WHERE id = :id AND json_extract(boards, :path || '.message_id') = :message",
             {"path": path, "id": session_id, "message": message_id},
         )
-        cached = self._sessions.get(session_id)
-        if cached is not None and (board := cached.boards.get(view)) is not None and board.message_id == message_id:
-            boards = {k: v for k, v in cached.boards.items() if k != view}
-            self._sessions[session_id] = cached.model_copy(update={"boards": boards})
+        self.cache.board_dropped(session_id, view, message_id)
 
-    async def active_sessions(self) -> list[Session]:
-        return await self._many("s.status = 'active'")
+    async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
+        where, params = _owned(shards)
+        return await self._many(f"s.status = 'active'{where}", params)
 
-    async def due_sessions(self, now: float) -> list[Session]:
+    async def due_sessions(self, now: float, shards: Shards = ALL) -> list[Session]:
+        where, params = _owned(shards)
         return await self._many(
-            f"s.next_deadline IS NOT NULL AND s.next_deadline <= ? AND {_LIVE} ORDER BY s.next_deadline", (now,)
+            f"s.next_deadline IS NOT NULL AND s.next_deadline <= ? AND {LIVE}{where} ORDER BY s.next_deadline",
+            (now, *params),
         )
 
-    async def earliest_deadline(self) -> float | None:
+    async def earliest_deadline(self, shards: Shards = ALL) -> float | None:
+        where, params = _owned(shards)
         rows = await self.conn.execute_fetchall(
-            f"SELECT MIN(s.next_deadline) FROM sessions s WHERE s.next_deadline IS NOT NULL AND {_LIVE}"
+            f"SELECT MIN(s.next_deadline) FROM sessions s WHERE s.next_deadline IS NOT NULL AND {LIVE}{where}", params
         )
         return rows[0][0] if rows else None  # type: ignore[index]
 
     async def put_off(self, session_id: int, moment: float) -> None:
         # The next real save of the session sets next_deadline from its deadlines again.
         await self._write("UPDATE sessions SET next_deadline = ? WHERE id = ?", (moment, session_id))
-        self._sessions.pop(session_id, None)
+        self.cache.forget(session_id)
 
     async def history(self, *, guild_id: int | None, channel_id: int | None, limit: int = 10) -> list[Session]:
         where = "s.status IN ('finished', 'abandoned') AND s.scope = 'table'"
@@ -402,7 +364,7 @@ class SqliteStore:
     async def log_entries(
         self, session_id: int, *, after: int | None = None, last: int | None = None
     ) -> list[LogEntry]:
-        sql = "SELECT seq, actor, action, dice, events, at FROM session_events WHERE session_id = ?"
+        sql = f"SELECT {EVENT_COLUMNS} FROM session_events WHERE session_id = ?"
         params: tuple[Any, ...] = (session_id,)
         if after is not None:
             sql += " AND seq > ?"
@@ -412,17 +374,7 @@ class SqliteStore:
             sql = f"SELECT * FROM ({sql} DESC LIMIT ?) ORDER BY seq"
             params = (*params, last)
         rows = await self.conn.execute_fetchall(sql, params)
-        return [
-            LogEntry(
-                seq=r["seq"],
-                actor=r["actor"],
-                action=json.loads(r["action"]),
-                dice=json.loads(r["dice"]),
-                events=json.loads(r["events"]),
-                at=r["at"],
-            )
-            for r in rows
-        ]
+        return [entry_from_row(r) for r in rows]
 
     async def open_lobbies(self, guild_id: int, host_id: int) -> int:
         rows = await self.conn.execute_fetchall(

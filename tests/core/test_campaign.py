@@ -6,18 +6,27 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from bot.app import TabletopBot
 from bot.models import Scope, Session
 from bot.replay import replay
 from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
+from tests.databases import Database, on_database
 from tests.fakediscord.guild import Channel
 from tests.fakediscord.messages import Message
 from tests.fakediscord.server import FakeDiscord
 
 EXTENSIONS = ("cogs.meta", "cogs.game", "tests.testgame.cog", "tests.testgame.ledger_cog")
 CANARY = "CANARY-7f3a-secret-plan"
+
+
+@pytest.fixture
+def make_bot(make_bot: MakeBot, database: Database) -> MakeBot:
+    """Every bot of this module on both backends (SQLite, PostgreSQL)."""
+    return on_database(make_bot, database)
 
 
 async def ledger_bot(make_bot: MakeBot, **options: object) -> TabletopBot:

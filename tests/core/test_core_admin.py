@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.models import Status
 from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.core.race import live, race_bot, start_race
+from tests.databases import Database, on_database
 from tests.fakediscord.guild import Perm
 from tests.fakediscord.server import FakeDiscord
+
+
+@pytest.fixture
+def make_bot(make_bot: MakeBot, database: Database) -> MakeBot:
+    """Every bot of this module on both backends (SQLite, PostgreSQL)."""
+    return on_database(make_bot, database)
 
 
 async def test_settings_are_for_managers_and_change_the_defaults(fake: FakeDiscord, make_bot: MakeBot) -> None:

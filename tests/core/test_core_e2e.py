@@ -5,14 +5,23 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from bot.models import Status
 from bot.replay import replay
 from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.core.race import current_board, live, open_lobby, race_bot, start_race
+from tests.databases import Database, on_database
 from tests.fakediscord.messages import Message
 from tests.fakediscord.server import FakeDiscord
+
+
+@pytest.fixture
+def make_bot(make_bot: MakeBot, database: Database) -> MakeBot:
+    """Every bot of this module on both backends (SQLite, PostgreSQL)."""
+    return on_database(make_bot, database)
 
 
 def has_button(message: Message, label: str) -> bool:

@@ -1,23 +1,23 @@
-"""The service on its own, without Discord: the one path every change takes, and its typed refusals."""
+"""The service on its own, without Discord (on both backends): the one path every change takes, and its typed
+refusals."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Literal
 
 import pytest
 from pydantic import BaseModel, ConfigDict
 
 from bot.errors import IllegalMove, InvalidInput, NotPermitted, NotPlaying, NotYourTurn, StaleBoard
-from bot.models import Actor, Applied, Seat, Status
+from bot.models import Actor, Applied, Scope, Seat, Status
 from bot.registry import GameKind, Registry
 from bot.replay import replay
 from bot.service import Expect, Service
-from bot.storage import SqliteStore
 from rules.dice import DiceSource, ScriptedDice
 from rules.engine import GM, Outcome, Prompt
 from tests.core.clock import FakeClock
+from tests.databases import Database
 from tests.testgame.engine import RaceEngine, RaceOptions
 from tests.testgame.ledger import LedgerEngine, LedgerOptions
 
@@ -80,19 +80,22 @@ class VoteEngine:
         return list(state.players) if state.round > 3 else None
 
 
-@pytest.fixture
-async def service(tmp_path: Path):
-    store = SqliteStore(tmp_path / "service.sqlite3")
+async def open_service(database: Database) -> Service:
+    """A service on its own store of ``database`` (as one bot process would have)."""
+    store = database.store()
     await store.open()
     registry = Registry()
     for engine in (RaceEngine(), VoteEngine()):
         registry.add(GameKind(engine))
-    from bot.models import Scope
-
     registry.add(GameKind(LedgerEngine(), scope=Scope.CAMPAIGN))
-    svc = Service(store, registry, FakeClock(), ScriptedDice([1] * 50))
+    return Service(store, registry, FakeClock(), ScriptedDice([1] * 50))
+
+
+@pytest.fixture
+async def service(database: Database):
+    svc = await open_service(database)
     yield svc
-    await store.close()
+    await svc.store.close()
 
 
 async def table(service: Service, kind: str, options: BaseModel, members: Sequence[Actor], computers: int = 0) -> int:
@@ -194,3 +197,25 @@ async def test_an_imported_state_starts_a_session_that_replays(service: Service)
     entries = await service.store.log_entries(moved.session.id)
     kind = service.registry.get("ledger")
     assert replay(kind, {}, entries) == state
+
+
+async def test_two_processes_on_one_database_the_version_check_decides(service: Service, database: Database) -> None:
+    """A second process with a stale copy of the session gets the same click: refused, nothing applied twice;
+    its next change is made on fresh data."""
+    other = await open_service(database)
+    try:
+        sid = await table(service, "vote", VoteOptions(), [ALICE, BOB, CAROL])
+        clicked_at = Expect((await other.store.session(sid)).version)  # type: ignore[union-attr]
+        await service.act(sid, ALICE, {"type": "vote", "yes": True}, expect=clicked_at)
+        with pytest.raises(StaleBoard):  # its copy still has Alice's vote to make
+            await other.act(sid, ALICE, {"type": "vote", "yes": True}, expect=clicked_at)
+        await other.act(sid, BOB, {"type": "vote", "yes": False})
+        await service.act(sid, CAROL, {"type": "vote", "yes": True})  # this one's copy is stale now
+        entries = await service.store.log_entries(sid)
+        assert [e.actor for e in entries if e.action["kind"] == "act"] == ["P1", "P2", "P3"]
+        session = await service.store.session(sid)  # the last writer's copy (``other``'s is behind: a cache)
+        assert session is not None
+        stored = replay(service.registry.get("vote"), session.engine_options, entries)
+        assert stored is not None and stored.model_dump(mode="json") == session.state
+    finally:
+        await other.store.close()

@@ -1,4 +1,5 @@
-"""The Gateway websocket: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME, and dispatches."""
+"""The Gateway websocket: HELLO, heartbeats, IDENTIFY (with a shard pair or not) → READY + GUILD_CREATE for the
+shard's guilds, RESUME, and dispatches."""
 
 from __future__ import annotations
 
@@ -81,14 +82,23 @@ class Connection:
 class Session:
     """An identified Gateway session. It outlives its connection so that RESUME can replay missed events."""
 
-    def __init__(self, intents: int) -> None:
+    def __init__(self, intents: int, shard: tuple[int, int] | None = None) -> None:
         self.id = secrets.token_hex(16)
         self.intents = intents
+        self.shard = shard
+        """``(shard_id, shard_count)`` from IDENTIFY; None: not sharded, every guild."""
         self.seq = 0
         self.history: collections.deque[dict[str, Any]] = collections.deque(maxlen=HISTORY_LIMIT)
         self.connection: Connection | None = None
         # The bot closed it on purpose (1000/1001, or after INVALID_SESSION): it can never be resumed.
         self.ended = False
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this session the events of ``guild_id`` (DMs go to shard 0)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return ((guild_id or 0) >> 22) % count == shard_id
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send (or, while disconnected, keep for the RESUME replay) one DISPATCH event."""
@@ -166,14 +176,21 @@ async def _identify(fake: FakeDiscord, connection: Connection, data: dict[str, A
     if close_code is not None:
         await connection.close(close_code, "Disallowed intent(s)." if close_code == 4014 else "Closed by the test.")
         return None
-    session = Session(intents)
+    shard = data.get("shard")
+    if shard is not None and not (
+        isinstance(shard, list) and len(shard) == 2 and 0 <= shard[0] < shard[1] and all(type(n) is int for n in shard)
+    ):
+        fake.fail(f"Gateway: invalid shard {shard!r} in IDENTIFY")
+        await connection.close(4010, "Invalid shard.")
+        return None
+    session = Session(intents, (shard[0], shard[1]) if shard is not None else None)
+    guilds = [g for g in fake.guilds if session.owns(g.id)]
     session.connection = connection
     fake.sessions.append(session)
-    shard = data.get("shard")
     ready: dict[str, Any] = {
         "v": 10,
         "user": fake.bot_user.user_json() | {"verified": True, "mfa_enabled": False, "email": None},
-        "guilds": [{"id": str(fake.guild.id), "unavailable": True}],
+        "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
         "session_id": session.id,
         "session_type": "normal",
         "resume_gateway_url": fake.resume_gateway_url,
@@ -190,7 +207,8 @@ async def _identify(fake: FakeDiscord, connection: Connection, data: dict[str, A
     if shard is not None:
         ready["shard"] = shard
     session.dispatch("READY", ready)
-    session.dispatch("GUILD_CREATE", fake.guild.to_json(include_members=bool(intents & GUILD_MEMBERS_INTENT)))
+    for guild in guilds:
+        session.dispatch("GUILD_CREATE", guild.to_json(include_members=bool(intents & GUILD_MEMBERS_INTENT)))
     fake.ready_count += 1
     fake.notify()
     return session

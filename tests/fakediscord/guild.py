@@ -1,4 +1,4 @@
-"""The fake's world: one guild with roles, text channels and members, plus DM channels and threads."""
+"""The fake's world: guilds with roles, text channels and members, plus DM channels and threads."""
 
 from __future__ import annotations
 
@@ -238,13 +238,24 @@ class Guild:
     MEMBER_NAMES = ("Alice", "Bob", "Carol", "@everyone", "Dave")
     CHANNEL_NAMES = ("general", "games", "dice-table", "tavern")
 
-    def __init__(self, ids: Snowflakes, bot_user: Member, *, channels: int = 4) -> None:
-        self.id = ids.next()
-        self.name = "Tabletop Test Server"
+    def __init__(
+        self,
+        ids: Snowflakes,
+        bot_user: Member,
+        *,
+        channels: int = 4,
+        guild_id: int | None = None,
+        name: str = "Tabletop Test Server",
+    ) -> None:
+        self.id = guild_id if guild_id is not None else ids.next()
+        self.name = name
         self.everyone = Role(self.id, "@everyone", Perm.EVERYONE)
         self.admin_role = Role(ids.next(), "Game Master", Perm.ADMINISTRATOR | Perm.MANAGE_GUILD, position=2)
         self.bot_role = Role(ids.next(), bot_user.name, Perm.BOT, position=1, managed=True)
         self.roles = [self.everyone, self.bot_role, self.admin_role]
+        # The bot is a member of every guild with that guild's roles: the first guild's is the bot user itself.
+        if bot_user.roles is not None:
+            bot_user = Member(bot_user.id, bot_user.username, bot_user.name, bot=True)
         self.bot_member = bot_user
         bot_user.roles = [self.everyone, self.bot_role]
         self.members: list[Member] = []

@@ -236,7 +236,7 @@ def _resolve_entity(
         allowed = schema.get("channel_types")
         if allowed and value.type not in allowed:
             raise OptionRejected(f"{schema['name']}: channel type {value.type} not in {allowed}")
-        data = value.to_json() | {"permissions": str(fake.guild.bot_permissions(value))}
+        data = value.to_json() | {"permissions": str(fake.bot_permissions(value))}
         resolved.setdefault("channels", {})[str(value.id)] = data
         return str(value.id)
     raise ValueError(f"option {schema['name']} ({OPTION_TYPE_NAMES.get(schema['type'])}) needs a Member/Channel/Role")

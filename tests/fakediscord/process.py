@@ -18,7 +18,7 @@ from tests.fakediscord.server import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
 # Settings the child must not inherit from the developer's shell.
-SETTINGS_PREFIXES = ("DISCORD_", "DATABASE_PATH", "DEV_GUILD_ID", "SKIP_SYNC", "LOG_LEVEL", "EXTENSIONS")
+SETTINGS_PREFIXES = ("DISCORD_", "DATABASE_", "SHARD_", "DEV_GUILD_ID", "SKIP_SYNC", "LOG_LEVEL", "EXTENSIONS")
 
 
 def bot_environment(fake: FakeDiscord, db_path: Path, env: dict[str, str | None] | None = None) -> dict[str, str]:

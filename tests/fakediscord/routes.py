@@ -192,7 +192,7 @@ class HttpApi:
                 "interactions_endpoint_url": None,
                 "rpc_origins": [],
                 "tags": [],
-                "approximate_guild_count": 1,
+                "approximate_guild_count": len(fake.guilds),
                 "integration_types_config": {"0": {}},
             }
         )
@@ -205,7 +205,7 @@ class HttpApi:
         """Where the Gateway is, with the recommended shard count (AutoShardedBot asks this)."""
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
         url = self.fake.base_url.replace("http://", "ws://", 1) + "/gateway"
-        return json_response({"url": url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": url, "shards": self.fake.shard_count, "session_start_limit": limit})
 
     # -- application commands ---------------------------------------------------------------------------------
 
@@ -215,7 +215,7 @@ class HttpApi:
         if "guild_id" not in request.match_info:
             return self.fake.global_commands, None
         guild_id = _snowflake(request, "guild_id")
-        if guild_id != self.fake.guild.id:
+        if all(guild_id != g.id for g in self.fake.guilds):
             raise DiscordError(403, 50001, "Missing Access")
         return self.fake.guild_commands.get(guild_id, []), guild_id
 
@@ -425,7 +425,9 @@ class HttpApi:
         if is_thread:
             channel.archived = bool(body.get("archived", channel.archived))
             channel.locked = bool(body.get("locked", channel.locked))
-        self.fake.broadcast("THREAD_UPDATE" if is_thread else "CHANNEL_UPDATE", channel.to_json())
+        self.fake.broadcast(
+            "THREAD_UPDATE" if is_thread else "CHANNEL_UPDATE", channel.to_json(), guild_id=channel.guild_id
+        )
         return json_response(channel.to_json())
 
     async def list_messages(self, request: web.Request) -> web.Response:
@@ -524,10 +526,10 @@ class HttpApi:
             )
         fake = self.fake
         thread = Channel(
-            thread_id, name, type=kind, guild_id=fake.guild.id, parent_id=parent.id, owner_id=fake.bot_user_id
+            thread_id, name, type=kind, guild_id=parent.guild_id, parent_id=parent.id, owner_id=fake.bot_user_id
         )
         fake.threads.append(thread)
-        fake.broadcast("THREAD_CREATE", thread.to_json() | {"newly_created": True})
+        fake.broadcast("THREAD_CREATE", thread.to_json() | {"newly_created": True}, guild_id=parent.guild_id)
         return thread
 
     async def thread_member(self, request: web.Request) -> web.Response:

@@ -84,9 +84,15 @@ class FakeDiscord:
         response_deadline: float | None = None,
         token: str = "fake-token",
         privileged_intents: int = 0,
+        guilds: int = 1,
+        shards: int = 1,
     ) -> None:
         if channels < 3:
             raise ValueError("the fake needs at least 3 channels")
+        self.shard_count = shards
+        """The shard count /gateway/bot recommends; guild ``i`` is made to fall on shard ``i % shards``."""
+        self.duplicate_interactions = False
+        """Deliver every interaction to every connected session, whatever its shard (a duplicated delivery)."""
         env_deadline = os.environ.get("FAKE_DISCORD_DEADLINE")
         # A loaded machine may raise the deadline through the environment, never lower it.
         self.response_deadline = max(
@@ -100,7 +106,17 @@ class FakeDiscord:
         self.application_id = self.ids.next()
         self.application_flags = 1 << 23  # APPLICATION_COMMAND_BADGE, as any bot with slash commands has
         self.bot_user = Member(self.application_id, "tabletop-bot", "Tabletop Bot", bot=True)
-        self.guild = Guild(self.ids, self.bot_user, channels=channels)
+        self.guilds = [
+            Guild(
+                self.ids,
+                self.bot_user,
+                channels=channels,
+                guild_id=self.ids.on_shard(index % shards, shards) if shards > 1 else None,
+                name="Tabletop Test Server" if index == 0 else f"Tabletop Test Server {index + 1}",
+            )
+            for index in range(guilds)
+        ]
+        self.guild = self.guilds[0]
         self.dm_user = Member(self.ids.next(), "erin", "Erin")
         self.threads: list[Channel] = []
         self.dm_channels: dict[int, Channel] = {}
@@ -170,17 +186,21 @@ class FakeDiscord:
 
     @property
     def guild_id(self) -> int:
-        """The one guild's id."""
+        """The first guild's id."""
         return self.guild.id
+
+    def guild_of(self, channel: Channel) -> Guild | None:
+        """The guild a channel or thread is in (None for a DM)."""
+        return next((g for g in self.guilds if g.id == channel.guild_id), None)
 
     @property
     def channels(self) -> list[Channel]:
-        """The guild's text channels."""
+        """The first guild's text channels."""
         return self.guild.channels
 
     @property
     def members(self) -> list[Member]:
-        """Guild members (not the bot). ``members[0]`` has Manage Server; one is displayed as "@everyone"."""
+        """The first guild's members (not the bot); ``members[0]`` has Manage Server, one is shown as "@everyone"."""
         return self.guild.members
 
     @property
@@ -191,7 +211,7 @@ class FakeDiscord:
     @property
     def users(self) -> dict[int, Member]:
         """Every user the fake knows, by id."""
-        return {u.id: u for u in (self.bot_user, self.dm_user, *self.members)}
+        return {u.id: u for u in (self.bot_user, self.dm_user, *(m for g in self.guilds for m in g.members))}
 
     @property
     def commands(self) -> list[dict[str, Any]]:
@@ -200,7 +220,7 @@ class FakeDiscord:
 
     def channel(self, channel_id: int) -> Channel | None:
         """Any channel, thread or DM by id."""
-        for channel in (*self.guild.channels, *self.threads, *self.dm_channels.values()):
+        for channel in (*(c for g in self.guilds for c in g.channels), *self.threads, *self.dm_channels.values()):
             if channel.id == channel_id:
                 return channel
         return None
@@ -216,27 +236,31 @@ class FakeDiscord:
         """What the bot may do in ``channel`` (what Discord sends as ``app_permissions``)."""
         if channel.is_dm:
             return Perm.DM
+        guild = self.guild_of(channel)
+        assert guild is not None
         if channel.type in ChannelType.THREADS:
             parent = self.channel(channel.parent_id or 0)
             assert parent is not None
-            return self.guild.bot_permissions(parent)
-        return self.guild.bot_permissions(channel)
+            return guild.bot_permissions(parent)
+        return guild.bot_permissions(channel)
 
     def set_channel_permissions(self, channel: Channel, *, bot_allow: int = 0, bot_deny: int = 0) -> None:
         """Set the bot's member overwrite in ``channel`` (e.g. ``bot_deny=Perm.SEND_MESSAGES``) and tell the bot."""
         channel.bot_allow, channel.bot_deny = bot_allow, bot_deny
-        self.broadcast("CHANNEL_UPDATE", channel.to_json())
+        self.broadcast("CHANNEL_UPDATE", channel.to_json(), guild_id=channel.guild_id)
         self.notify()
 
-    def broadcast(self, event: str, data: dict[str, Any]) -> None:
-        """Dispatch a Gateway event to every live session."""
-        for session in self._target_sessions():
+    def broadcast(self, event: str, data: dict[str, Any], *, guild_id: int | None = None) -> None:
+        """Dispatch a Gateway event to every live session of the shard owning ``guild_id`` (DMs: shard 0)."""
+        for session in self._target_sessions(guild_id):
             session.dispatch(event, data)
 
-    def _target_sessions(self) -> list[Session]:
-        # Connected sessions; while none is connected, the ones waiting to RESUME keep the events for replay.
-        connected = [s for s in self.sessions if s.connection is not None and not s.ended]
-        return connected or [s for s in self.sessions if not s.ended]
+    def _target_sessions(self, guild_id: int | None) -> list[Session]:
+        # Sessions of the guild's shard: the connected ones; while none is connected, the ones waiting to
+        # RESUME keep the events for replay.
+        live = [s for s in self.sessions if not s.ended and (s.shard is None or s.owns(guild_id))]
+        connected = [s for s in live if s.connection is not None]
+        return connected or live
 
     # -- state changes and waiting -----------------------------------------------------------------------------
 
@@ -425,7 +449,7 @@ class FakeDiscord:
         return message
 
     def _mentions(self, content: str, allowed: dict[str, Any] | None) -> dict[str, Any]:
-        return compute_mentions(content, allowed, self.users, {r.id: r for r in self.guild.roles})
+        return compute_mentions(content, allowed, self.users, {r.id: r for g in self.guilds for r in g.roles})
 
     # -- interactions ------------------------------------------------------------------------------------------
 
@@ -481,7 +505,7 @@ class FakeDiscord:
         return res
 
     def _commands_for(self, channel: Channel) -> list[dict[str, Any]]:
-        guild_commands = [] if channel.is_dm else self.guild_commands.get(self.guild.id, [])
+        guild_commands = [] if channel.guild_id is None else self.guild_commands.get(channel.guild_id, [])
         return guild_commands + self.global_commands
 
     def _command_refusal(self, schema: dict[str, Any], channel: Channel, member: Member) -> str | None:
@@ -564,7 +588,10 @@ class FakeDiscord:
 
     def _dispatch(self, res: InteractionResult, data: dict[str, Any]) -> None:
         res.payload = self._interaction_payload(res, data)
-        targets = self._target_sessions()
+        if self.duplicate_interactions:
+            targets = [s for s in self.sessions if s.connection is not None and not s.ended]
+        else:
+            targets = self._target_sessions(res.channel.guild_id)
         if not targets:
             raise RuntimeError("no bot is connected to the fake Discord")
         self.interactions[res.id] = res
@@ -598,14 +625,16 @@ class FakeDiscord:
                 "authorizing_integration_owners": {"0": "0"},
             }
         else:
+            guild = self.guild_of(channel)
+            assert guild is not None
             payload |= {
-                "guild_id": str(self.guild.id),
-                "guild": {"id": str(self.guild.id), "locale": "en-US", "features": []},
+                "guild_id": str(guild.id),
+                "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
                 "guild_locale": "en-US",
                 "member": member.member_json(),
                 "channel": channel.to_json() | {"permissions": str(member.permissions)},
                 "context": 0,
-                "authorizing_integration_owners": {"0": str(self.guild.id)},
+                "authorizing_integration_owners": {"0": str(guild.id)},
             }
         if res.source is not None:
             payload["message"] = res.source.data

@@ -20,6 +20,14 @@ class Snowflakes:
         millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
         return (millis << 22) | (self._worker << 17) | (next(self._counter) & 0xFFF)
 
+    def on_shard(self, shard: int, count: int) -> int:
+        """A new snowflake for a guild Discord would route to ``shard`` of ``count`` (``(id >> 22) % count``):
+        its timestamp is moved up to ``count - 1`` ms ahead."""
+        flake = self.next()
+        millis = flake >> 22
+        ahead = (shard - millis) % count
+        return ((millis + ahead) << 22) | (flake & ((1 << 22) - 1))
+
 
 def timestamp_of(snowflake: int) -> str:
     """The ISO 8601 creation time Discord would report for ``snowflake``."""

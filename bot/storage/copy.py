@@ -1,0 +1,61 @@
+"""Copying a SQLite database into an empty PostgreSQL one, row for row, ids kept (``python -m bot.migrate``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.storage.base import StorageError
+from bot.storage.postgres import PostgresStore, redacted
+from bot.storage.sqlite import SqliteStore
+
+TABLES = ("guild_settings", "sessions", "session_events")
+"""In the order they are copied (the log refers to its session)."""
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Rows per table, and sessions per status: what must match on both sides."""
+
+    tables: dict[str, int]
+    statuses: dict[str, int]
+
+    def describe(self) -> str:
+        """``3 guild_settings, 4 sessions, 65 session_events``."""
+        return ", ".join(f"{n} {table}" for table, n in self.tables.items())
+
+
+async def counts_sqlite(store: SqliteStore) -> Counts:
+    """What the SQLite database holds."""
+    tables = {t: int((await store.conn.execute_fetchall(f"SELECT COUNT(*) FROM {t}"))[0][0]) for t in TABLES}  # type: ignore[index]
+    rows = await store.conn.execute_fetchall("SELECT status, COUNT(*) FROM sessions GROUP BY status")
+    return Counts(tables, {str(r[0]): int(r[1]) for r in rows})
+
+
+async def counts_postgres(store: PostgresStore) -> Counts:
+    """What the PostgreSQL database holds."""
+    tables = {t: int(await store.pool.fetchval(f"SELECT COUNT(*) FROM {t}")) for t in TABLES}
+    rows = await store.pool.fetch("SELECT status, COUNT(*) FROM sessions GROUP BY status")
+    return Counts(tables, {str(r[0]): int(r[1]) for r in rows})
+
+
+async def copy_sqlite_to_postgres(source: SqliteStore, target: PostgresStore) -> Counts:
+    """Copy every row of ``source`` into ``target`` (both open and migrated to the same schema) in one
+    transaction, and return what was copied. Refuses a target that already holds anything."""
+    present = await counts_postgres(target)
+    if any(present.tables.values()):
+        raise StorageError(
+            f"DATABASE_URL {redacted(target.url)} already holds {present.describe()}; migrate into an empty database."
+        )
+    async with target.pool.acquire() as conn, conn.transaction():
+        for table in TABLES:
+            cursor = await source.conn.execute(f"SELECT * FROM {table}")
+            columns = [d[0] for d in cursor.description]
+            records = [tuple(row) for row in await cursor.fetchall()]
+            await cursor.close()
+            if records:
+                await conn.copy_records_to_table(table, records=records, columns=columns)
+        # Ids were copied as they were: new sessions must be numbered after them.
+        await conn.execute(
+            "SELECT setval(pg_get_serial_sequence('sessions', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM sessions"
+        )
+    return await counts_sqlite(source)

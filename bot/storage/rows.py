@@ -1,0 +1,88 @@
+"""How sessions and log entries become rows and back: shared by every backend (the columns are the same)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from bot.models import Deadline, LogEntry, Session
+
+COLUMNS = (
+    "s.id, s.guild_id, s.channel_id, s.kind, s.scope, s.name, s.status, s.host_id, s.roles, s.options, s.seats, "
+    "s.state AS state_json, s.version, s.records, s.deadlines, s.created_at, s.updated_at, s.winners, s.boards"
+)
+SELECT = f"SELECT {COLUMNS} FROM sessions s"
+LIVE = "s.status IN ('lobby', 'active')"
+# Stored as JSON and read back as text with the row; the state stays text until the service needs it.
+JSON_FIELDS = ("roles", "options", "seats", "records", "deadlines", "winners", "boards")
+EVENT_COLUMNS = "seq, actor, action, dice, events, at"
+# The shard of a session's server, before ``% count`` (bot.shards.shard_of in SQL; a DM is shard 0).
+SHARD_OF = "(COALESCE(s.guild_id, 0) >> 22)"
+
+
+class Row(Protocol):
+    """A database row readable by column name (sqlite3.Row, asyncpg.Record)."""
+
+    def keys(self) -> Iterable[str]: ...
+
+    def __getitem__(self, key: str) -> Any: ...
+
+
+def session_from_row(row: Row) -> Session:
+    """A session from a row of ``SELECT``."""
+    data = {key: row[key] for key in row.keys()}  # noqa: SIM118 (a sqlite3.Row iterates its values)
+    for key in JSON_FIELDS:
+        if data[key] is not None:
+            data[key] = json.loads(data[key])
+    return Session.model_validate(data)
+
+
+def entry_json(entry: LogEntry, version: int) -> str:
+    """A log entry as the JSON the ``sessions_append_event`` trigger unpacks."""
+    if entry.seq != version:
+        raise ValueError(f"log entry {entry.seq} does not match session version {version}")
+    return entry.model_dump_json(exclude={"seq"})
+
+
+def entry_values(entry: LogEntry) -> tuple[Any, ...]:
+    """A log entry's columns after ``session_id``, in ``EVENT_COLUMNS`` order."""
+    return (
+        entry.seq,
+        entry.actor,
+        json.dumps(entry.action),
+        json.dumps(entry.dice),
+        json.dumps(entry.events),
+        entry.at,
+    )
+
+
+def entry_from_row(row: Row) -> LogEntry:
+    """A log entry from a row of ``EVENT_COLUMNS``."""
+    return LogEntry(
+        seq=row["seq"],
+        actor=row["actor"],
+        action=json.loads(row["action"]),
+        dice=json.loads(row["dice"]),
+        events=json.loads(row["events"]),
+        at=row["at"],
+    )
+
+
+def session_values(session: Session) -> dict[str, Any]:
+    """The columns a save writes, by name (JSON as text)."""
+    # Boards are written only by ``shown`` and ``drop_board``: a writer's copy may hold older ones.
+    data = session.model_dump(mode="json", exclude={"id", "boards"})
+    for key in JSON_FIELDS:
+        if data.get(key) is not None:
+            data[key] = json.dumps(data[key], separators=(",", ":"))
+    data["state"] = data.pop("state_json")
+    data["next_deadline"] = session.next_deadline
+    return data
+
+
+def deadline_values(deadlines: list[Deadline]) -> tuple[str, float | None]:
+    """Deadlines as JSON text, and the soonest moment among them (the ``next_deadline`` column)."""
+    text = json.dumps([d.model_dump(mode="json") for d in deadlines], separators=(",", ":"))
+    moments = [m for d in deadlines for m in (d.at, d.remind_at) if m is not None]
+    return text, min(moments, default=None)
