@@ -298,6 +298,9 @@ class Publisher:
         """Shrink the current board to one line saying what happened on it, and drop its controls
         (and its record, if ``drop``: a board that no other replaces)."""
         line = await self._retired_text(session, board)
+        for message_id in (board.message_id if board is not None else None, clicked):
+            if message_id is not None:
+                self._drawn.pop(message_id, None)  # it no longer shows its drawing
         data: dict[str, Any] = {"content": line, "embeds": [], "view": None, "attachments": []}
         if board is not None and not (reply is not None and clicked == board.message_id):
             try:
@@ -500,6 +503,7 @@ class Publisher:
             return
         self._remember(message.id, digest)
         if old is not None:
+            self._drawn.pop(old.message_id, None)
             title = self.specs[session.kind].kind.title
             with contextlib.suppress(discord.NotFound, discord.Forbidden):
                 await self._message(old).edit(
