@@ -15,6 +15,7 @@ from tests.core.clock import FakeClock
 from tests.fakediscord.guild import Channel, Member
 from tests.fakediscord.messages import Message
 from tests.fakediscord.server import FakeDiscord
+from tests.table_play import game_of, member_of, play_with_computers
 
 FACE = {"C": 1, "D": 2, "K": 3, "S": 5}
 EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.crowns")
@@ -50,19 +51,6 @@ async def open_and_start(
 def action_type(value: str) -> str:
     """The engine action type a control's encoded action (its custom_id tail or option value) takes."""
     return value.split(";")[0]
-
-
-async def game_of(bot: TabletopBot, channel: Channel) -> Session:
-    """The channel's game once the bot has finished with the latest click (every change and drawing is done)."""
-    await bot.settled()
-    game = await bot.service.live_table(channel.id)
-    if game is None:
-        game = (await bot.store.history(guild_id=None, channel_id=channel.id, limit=1))[0]
-    return game
-
-
-def member_of(fake: FakeDiscord, game: Session, player: str) -> Member:
-    return fake.users[game.seat_of_player(player).user_id]
 
 
 async def play_one_click(fake: FakeDiscord, bot: TabletopBot, channel: Channel, rng: random.Random) -> Session:
@@ -129,21 +117,7 @@ async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: M
     lobby = await (await fake.slash(channel, alice, "crowns new", options={"bots": 1})).message()
     await (await fake.click(lobby, "Add computer", alice)).message()
     await (await fake.click(lobby, "Start", alice)).message()
-    rng = random.Random(5)
-    game = await game_of(bot, channel)
-    clicks = 0
-    while game.status is Status.ACTIVE:
-        prompts = bot.service.prompts(game)
-        if game.seat_of_player(prompts[0].player).computer:
-            # Computers move on their own: wait until the board shows their move (it is committed by then).
-            board = fake.message(game.board.message_id)
-            seen = (board.edits if board else 0, len(fake.messages(channel)))
-            await fake.wait_for(lambda b=board, s=seen: (b.edits if b else 0, len(fake.messages(channel))) != s)
-        else:
-            await play_one_click(fake, bot, channel, rng)
-            clicks += 1
-            assert clicks < 1000
-        game = await game_of(bot, channel)
+    game = await play_with_computers(fake, bot, channel, random.Random(5), play_one_click)
     assert game.status is Status.FINISHED
     hows = {e.action.get("how") for e in await bot.store.log_entries(game.id)}
     assert "computer" in hows

@@ -9,7 +9,8 @@ from rules.dice import ScriptedDice, SeededDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.fakediscord.server import FakeDiscord
-from tests.test_e2e_crowns import crowns_bot, game_of, open_and_start, open_fate_window, per_die
+from tests.table_play import game_of
+from tests.test_e2e_crowns import crowns_bot, open_and_start, open_fate_window, per_die
 
 
 async def test_timeout_one_missed_decision_applies_one_default(fake: FakeDiscord, make_bot: MakeBot) -> None:

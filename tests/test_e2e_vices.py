@@ -21,6 +21,7 @@ from tests.fakediscord.guild import Channel, Member
 from tests.fakediscord.messages import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.rules.vices_support import QuietDice
+from tests.table_play import game_of, member_of, play_with_computers
 
 EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.vices")
 SCRIPTED = {"sins": "random", "order": "join_order"}
@@ -44,24 +45,11 @@ async def open_and_start(
     return await fake.wait_for_message(channel, lambda m: bool(m.buttons) and "waiting for" in m.content)
 
 
-async def game_of(bot: TabletopBot, channel: Channel) -> Session:
-    """The channel's game once the bot has finished with the latest click."""
-    await bot.settled()
-    game = await bot.service.live_table(channel.id)
-    if game is None:
-        game = (await bot.store.history(guild_id=None, channel_id=channel.id, limit=1))[0]
-    return game
-
-
 async def board_of(fake: FakeDiscord, bot: TabletopBot, channel: Channel) -> Message:
     game = await game_of(bot, channel)
     board = fake.message(game.board.message_id)
     assert board is not None and not board.deleted
     return board
-
-
-def member_of(fake: FakeDiscord, game: Session, player: str) -> Member:
-    return fake.users[game.seat_of_player(player).user_id]
 
 
 def button_starting(message: Message, prefix: str) -> str:
@@ -148,20 +136,7 @@ async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: M
     alice = fake.members[0]
     lobby = await (await fake.slash(channel, alice, "vv new", options={"bots": 2})).message()
     await (await fake.click(lobby, "Start", alice)).message()
-    rng = random.Random(5)
-    game = await game_of(bot, channel)
-    clicks = 0
-    while game.status is Status.ACTIVE:
-        prompts = bot.service.prompts(game)
-        if game.seat_of_player(prompts[0].player).computer:
-            board = fake.message(game.board.message_id)
-            seen = (board.edits if board else 0, len(fake.messages(channel)))
-            await fake.wait_for(lambda b=board, s=seen: (b.edits if b else 0, len(fake.messages(channel))) != s)
-        else:
-            await play_one_click(fake, bot, channel, rng)
-            clicks += 1
-            assert clicks < 1000
-        game = await game_of(bot, channel)
+    game = await play_with_computers(fake, bot, channel, random.Random(5), play_one_click)
     assert game.status is Status.FINISHED
     hows = {e.action.get("how") for e in await bot.store.log_entries(game.id)}
     assert "computer" in hows

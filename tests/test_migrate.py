@@ -21,7 +21,8 @@ from tests.core.clock import FakeClock
 from tests.databases import postgres_database
 from tests.fakediscord.process import REPO, bot_environment
 from tests.fakediscord.server import FakeDiscord
-from tests.test_e2e_crowns import game_of, open_and_start, play_one_click
+from tests.table_play import game_of
+from tests.test_e2e_crowns import open_and_start, play_one_click
 from tests.test_e2e_vices import open_and_start as vices_start
 from tests.test_e2e_vices import play_one_click as vices_click
 from tests.test_e2e_vv_sheet_support import enter_all, new_sheet, state_of

@@ -15,7 +15,8 @@ from tests.core.clock import FakeClock
 from tests.core.race import current_board, live, open_lobby, race_bot, start_race
 from tests.fakediscord.messages import Message
 from tests.fakediscord.server import FakeDiscord
-from tests.test_e2e_crowns import crowns_bot, game_of, open_and_start, per_die
+from tests.table_play import game_of
+from tests.test_e2e_crowns import crowns_bot, open_and_start, per_die
 
 EVERYTHING = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns", "tests.testgame.cog")
 

@@ -1,0 +1,51 @@
+"""Playing a table game through the local Discord as its players would: shared by the games' end-to-end tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+
+from bot.app import TabletopBot
+from bot.models import Session, Status
+from tests.fakediscord.guild import Channel, Member
+from tests.fakediscord.server import FakeDiscord
+
+OneClick = Callable[[FakeDiscord, TabletopBot, Channel, random.Random], Awaitable[Session]]
+"""Whoever must act uses one control on the current board; returns the game after it."""
+
+
+async def game_of(bot: TabletopBot, channel: Channel) -> Session:
+    """The channel's game once the bot has finished with the latest click (every change and drawing is done)."""
+    await bot.settled()
+    game = await bot.service.live_table(channel.id)
+    if game is None:
+        game = (await bot.store.history(guild_id=None, channel_id=channel.id, limit=1))[0]
+    return game
+
+
+def member_of(fake: FakeDiscord, game: Session, player: str) -> Member:
+    """The member playing ``player``."""
+    return fake.users[game.seat_of_player(player).user_id]
+
+
+async def play_with_computers(
+    fake: FakeDiscord, bot: TabletopBot, channel: Channel, rng: random.Random, one_click: OneClick
+) -> Session:
+    """Play the channel's game to its end: the humans by ``one_click``, the computers on their own.
+
+    On a computer's turn nothing is clicked: the board (or a new message) shows its move once committed.
+    """
+    game = await game_of(bot, channel)
+    clicks = 0
+    while game.status is Status.ACTIVE:
+        prompts = bot.service.prompts(game)
+        if game.seat_of_player(prompts[0].player).computer:
+            board = fake.message(game.board.message_id) if game.board is not None else None
+            seen = (board.edits if board else 0, len(fake.messages(channel)))
+            await fake.wait_for(lambda b=board, s=seen: (b.edits if b else 0, len(fake.messages(channel))) != s)
+        else:
+            await one_click(fake, bot, channel, rng)
+            clicks += 1
+            assert clicks < 1000, "the game should have ended"
+        game = await game_of(bot, channel)
+    return game
