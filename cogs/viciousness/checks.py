@@ -106,6 +106,7 @@ class CheckCommands(VicBase):
         """A push for a trait's effect, told to the channel."""
         session = await self.campaign_here(interaction)
         state = self.state(session)
+        pc = self.pc_typed(session, interaction, pc)
         # Berzerker's push adds its die to the fight the character is in.
         pool = next((p.id for p in state.pools.values() if any(c.id == pc for c in p.combatants)), None)
         action = {"type": "push", "pc": pc, "trait": trait, "free": free, "note": note or ""}
@@ -123,6 +124,7 @@ class CheckCommands(VicBase):
     ) -> None:
         """5–6: the answer; 4: where to find it."""
         session = await self.campaign_here(interaction)
+        pc = self.pc_typed(session, interaction, pc)
         action = {"type": "knowledge", "pc": pc, "trait": trait, "question": question or ""}
         await take(self.bot, Reply.of(interaction), session, action)
 

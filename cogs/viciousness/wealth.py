@@ -187,8 +187,8 @@ class WealthCommands(Autocomplete):
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
         state = self.state(session)
-        if pc is not None and state.find_pc(pc) is None:
-            raise InvalidInput("There is no such character: pick one from the list offered as you type.")
+        if pc is not None:
+            pc = self.pc_typed(session, interaction, pc)
         draft = Draft(rank, (), pc or "", item or f"An item of rank {rank}")
         if len(ui_id(KIND, session.id, "pb", f"l7.{draft_arg(draft)}")) > CUSTOM_ID_MAX:
             raise InvalidInput("That item's name is too long: shorten it a little.")
