@@ -3,9 +3,12 @@ from the list, refusals that say what is wrong, wording that matches what is on 
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.conftest import MakeBot
+from tests.fakediscord.messages import Message
 from tests.fakediscord.server import FakeDiscord
-from tests.vic_e2e_support import campaign_state, new_troupe, vic_bot
+from tests.vic_e2e_support import campaign_state, fill_form, new_troupe, vic_bot
 
 
 async def test_a_character_typed_by_name_is_found_and_a_wrong_name_is_said_so(
@@ -37,3 +40,72 @@ async def test_a_character_typed_by_name_is_found_and_a_wrong_name_is_said_so(
     await (await fake.slash(channel, gm, "vic pc condition", options={"pc": "bo", "change": "rattle"})).message()
     state = await campaign_state(bot, channel)
     assert state.find_pc(f"{cal.id}.1").rattled  # type: ignore[union-attr]
+
+
+class Dice:
+    """Scripted dice by die id; any other die shows 3 (a miss, a failure)."""
+
+    def __init__(self, script: dict[str, list[int]]) -> None:
+        self.script = script
+
+    def roll(self, die_id: str, sides: int) -> int:
+        queue = self.script.get(die_id)
+        return queue.pop(0) if queue else min(3, sides)
+
+
+def select_with(message: Message, placeholder: str) -> dict[str, Any]:
+    found = [s for s in message.selects if placeholder in str(s.get("placeholder", ""))]
+    assert found, [s.get("placeholder") for s in message.selects]
+    return found[0]
+
+
+async def test_boards_and_answers_say_what_is_on_screen(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vic_bot(make_bot)
+    bot.service.dice = Dice({"t1p3.r1.n1.0": [4]})
+    channel = fake.channels[0]
+    gm, bea = fake.members[0], fake.members[1]
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
+    await (await fill_form(fake, await fake.slash(channel, bea, "vic pc new"), "Pip", ["Hacker", "Driver"])).message()
+    added = await (await fake.slash(channel, gm, "vic rival add", options={"name": "Vane", "rank": 3})).message()
+    assert "(rank 3, 1 minion)" in added.content, added.content
+    await (await fake.slash(channel, gm, "vic turn start")).message()
+
+    # A scheme without challenges says it needs no roll (ruling 16).
+    empty = await (await fake.slash(channel, gm, "vic knavery", options={"challenges": 0})).message()
+    assert "succeeds without a roll" in str(empty.embeds)
+    await (await fake.click(empty, "Abandon", gm)).message()
+
+    # Joining a scheme asks who joins, not "on which side"; only the GM adds NPCs, whatever side is named.
+    scheme = await (await fake.slash(channel, gm, "vic knavery", options={"challenges": 2})).message()
+    asked = await (await fake.click(scheme, "Join", bea)).message()
+    menu = select_with(asked, "Who joins the scheme?")
+    ana = next(o["value"] for o in menu["options"] if o["label"] == "Ana")
+    await (await fake.select(asked, menu["custom_id"], [ana], bea)).message()
+    npc = await (await fake.slash(channel, bea, "vic npc", options={"name": "Rat", "side": "zzz"})).message()
+    assert npc.ephemeral and "Only the GM can add NPCs" in npc.content, npc.content
+    # No success: nothing is thwarted, and the board and the roll say so.
+    rolled = await (await fake.click(scheme, "Roll", gm)).message()
+    assert "no challenge is thwarted" in rolled.content, rolled.content
+    await fake.wait_for(lambda: "none is thwarted" in str(scheme.embeds), what="the failed board")
+    await (await fake.click(scheme, "Accept the failure", gm)).message()
+
+    # One hit to send: "who does the hit wound?".
+    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Knives vs Guards"})).message()
+    for label in ("Ana → Knives", "Pip → Knives"):
+        asked = await (await fake.click(fight, "Join", bea)).message()
+        menu = select_with(asked, "on which side")
+        value = next(o["value"] for o in menu["options"] if o["label"] == label)
+        await (await fake.select(asked, menu["custom_id"], [value], bea)).message()
+    await (await fake.slash(channel, gm, "vic npc", options={"name": "Guard", "side": "b"})).message()
+    await fake.wait_for(lambda: "Guard" in str(fight.embeds), what="the guard on the board")
+    await (await fake.click(fight, "Roll", gm)).message()
+    await fake.wait_for(lambda: "Work out the hits" in fight.describe_buttons(), what="the hits button")
+    await (await fake.click(fight, "Work out the hits", gm)).message()
+    await fake.wait_for(lambda: "who does the hit wound?" in str(fight.selects), what="the wound select")
+
+    # The GM screen after a turn says the turn is over, not "not started"; a rival's one minion is singular.
+    await (await fake.slash(channel, gm, "vic turn end")).message()
+    screen = await (await fake.slash(channel, gm, "vic gm")).message()
+    assert "Turn 1 is over; turn 2 not started" in str(screen.embeds) and "1 minion" in str(screen.embeds)
+    assert "1 minions" not in str(screen.embeds)

@@ -160,7 +160,8 @@ async def _join(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
         else:
             options = [(pc.name, pc.id) for pc in pcs]
         if len(options) != 1:
-            await choose(reply, session, "join", pool_id, options, "Who joins, and on which side?")
+            question = "Who joins, and on which side?" if isinstance(pool, ViolencePool) else "Who joins the scheme?"
+            await choose(reply, session, "join", pool_id, options, question)
             return
         pc_id, _, side = options[0][1].partition("|")
     action = {"type": "join", "pool": pool_id, "pc": pc_id, **({"side": side} if side else {})}
@@ -418,6 +419,8 @@ class PoolCommands(VicBase):
     ) -> None:
         """NPCs join the newest pool still gathering."""
         session = await self.campaign_here(interaction)
+        if not self.typer(session, interaction)[1]:
+            raise NotPermitted(f"Only the GM can {AddNPC.DOING}.")
         state = self.state(session)
         gathering = [p for p in state.pools.values() if p.stage == "gather"]
         if not gathering:

@@ -20,7 +20,7 @@ from bot.spec import View, ViewContext
 from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face, face, legend, tally
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.odds import odds_now
-from cogs.viciousness.text import cut
+from cogs.viciousness.text import cut, plural
 from rules.viciousness.dicepool import is_rattled
 from rules.viciousness.knavery import can_reroll, label
 from rules.viciousness.state import CampaignState, KnaveryPool, Pool, ViolencePool
@@ -133,7 +133,14 @@ def _need_control(ctx: Ctx, pool: ViolencePool, need: Need) -> Item | None:
         names = {c.id: c.name for c in pool.combatants}
         targets = [(names.get(c, c), c) for c in need.choices]
         action = {"type": "aim", **base, "target": need.target}
-        return act_multi(ctx, action, "at", targets, need.amount, f"{who}: who do the {need.amount} hits wound?")
+        return act_multi(
+            ctx,
+            action,
+            "at",
+            targets,
+            need.amount,
+            f"{who}: who does the hit wound?" if need.amount == 1 else f"{who}: who do the {need.amount} hits wound?",
+        )
     caps: dict[str, int | None] = dict(need.options) if need.kind == "cancel" else dict.fromkeys(need.options)
     ways = [w for w in splits(need.amount, caps, need.exact) if need.kind != "cancel" or any(w.values())]
     if not ways or len(ways) > MAX_OPTIONS:
@@ -259,6 +266,7 @@ def _clip(lines: Sequence[str], limit: int = FIELD_MAX) -> str:
     return "\n".join(out) or "—"
 
 
+NO_CHALLENGES = "No challenges: the scheme succeeds without a roll. Anyone may join; the GM rolls to settle it."
 STAGES = {
     "gather": "Join with the button, then choose the trait dice that apply. The GM rolls.",
     "rolled": "Rolled. Anyone not rattled may push to reroll their dice (once); then the GM works out the hits.",
@@ -312,7 +320,7 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
 def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
     state = ctx.state
     title = f"🗝️ {escape_name(pool.title) or 'Scheme'}"
-    lines = [STAGES[pool.stage]]
+    lines = [STAGES[pool.stage] if pool.challenges or pool.stage != "gather" else NO_CHALLENGES]
     lines.append(f"-# {legend(pool)}")
     if pool.stage == "gather" and (line := odds_now(state, pool)):
         lines.append(f"📊 {escape_name(line)}")
@@ -335,10 +343,11 @@ def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
     if pool.stage == "failed":
         dice = tuple(d for c in pool.combatants for d in c.dice)
         chooser = "the group picks" if pool.prepared else "the GM picks"
+        which = f"{chooser} {plural(pool.successes, 'thwarted challenge')}" if pool.successes else "none is thwarted"
         embed.add_field(
             name="Failed",
-            value=f"{tally(pool, dice)} against {len(pool.challenges)} challenges: {chooser} "
-            f"the {pool.successes} thwarted.\n🆓 Free pushes: {pool.free_pushes}",
+            value=f"{tally(pool, dice)} against {len(pool.challenges)} challenges: {which}."
+            f"\n🆓 Free pushes: {pool.free_pushes}",
             inline=False,
         )
     footer = pool.id + (f" · {RATTLED_LEGEND}" if any(is_rattled(state, c) for c in pool.combatants) else "")
@@ -443,9 +452,10 @@ def _death(s: CampaignState, e: Event) -> str:
 
 def _failing(s: CampaignState, e: Event) -> str:
     who = "the group chooses" if e["chooser"] == "group" else "the GM chooses"
+    which = f"{who} the thwarted challenges" if e["successes"] else "no challenge is thwarted"
     pushes = e["free_pushes"]
     return (
-        f"❌ **The scheme fails** ({e['successes']} of {e['challenges']}): {who} the thwarted challenges; "
+        f"❌ **The scheme fails** ({e['successes']} of {e['challenges']}): {which}; "
         f"{pushes} free push{'es' if pushes != 1 else ''}."
     )
 
