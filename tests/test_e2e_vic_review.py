@@ -109,3 +109,17 @@ async def test_boards_and_answers_say_what_is_on_screen(fake: FakeDiscord, make_
     screen = await (await fake.slash(channel, gm, "vic gm")).message()
     assert "Turn 1 is over; turn 2 not started" in str(screen.embeds) and "1 minion" in str(screen.embeds)
     assert "1 minions" not in str(screen.embeds)
+
+
+async def test_game_rules_in_a_campaign_channel_explain_the_campaign(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    await vic_bot(make_bot)
+    channel = fake.channels[0]
+    gm, bea = fake.members[0], fake.members[1]
+    nothing = await (await fake.slash(channel, bea, "game rules")).message()
+    assert nothing.ephemeral and "There is no game in this channel" in nothing.content
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    rules = await (await fake.slash(channel, bea, "game rules")).message()
+    text = str(rules.embeds)
+    assert rules.ephemeral and "Viciousness" in text, rules.content
+    for command in ("/vic turn start", "/vic violence", "/vic knavery", "/vic me", "/vic log", "/vic gm"):
+        assert command in text, command
