@@ -123,3 +123,31 @@ async def test_game_rules_in_a_campaign_channel_explain_the_campaign(fake: FakeD
     assert rules.ephemeral and "Viciousness" in text, rules.content
     for command in ("/vic turn start", "/vic violence", "/vic knavery", "/vic me", "/vic log", "/vic gm"):
         assert command in text, command
+
+
+async def test_the_log_names_a_fights_sides_after_it_is_over(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vic_bot(make_bot)
+    bot.service.dice = Dice({"t1p1.r1.n1.0": [4]})
+    channel = fake.channels[0]
+    gm, bea = fake.members[0], fake.members[1]
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
+    await (await fake.slash(channel, gm, "vic turn start")).message()
+    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Knives vs Guards"})).message()
+    asked = await (await fake.click(fight, "Join", bea)).message()
+    menu = select_with(asked, "on which side")
+    value = next(o["value"] for o in menu["options"] if o["label"] == "Ana → Knives")
+    await (await fake.select(asked, menu["custom_id"], [value], bea)).message()
+    await (await fake.slash(channel, gm, "vic npc", options={"name": "Guard", "side": "b"})).message()
+    await fake.wait_for(lambda: "Guard" in str(fight.embeds), what="the guard on the board")
+    await (await fake.click(fight, "Roll", gm)).message()
+    await fake.wait_for(lambda: "Work out the hits" in fight.describe_buttons(), what="the hits button")
+    landed = await (await fake.click(fight, "Work out the hits", gm)).message()
+    assert "Guards → Knives" in landed.content, landed.content
+    await fake.wait_for(lambda: "death tests" in str(fight.selects), what="the death test")
+    tests = select_with(fight, "death tests")
+    await (await fake.select(fight, tests["custom_id"], [tests["options"][0]["value"]], gm)).message()
+    await fake.wait_for(lambda: "This pool is over" in str(fight.embeds), what="the fight to end")
+    log = str((await (await fake.slash(channel, bea, "vic log", options={"turn": 1})).message()).embeds)
+    assert "Guards → Knives" in log and "Ana joins the fight" in log and "Guard joins the fight" in log, log
+    assert "pool t1p1" not in log

@@ -126,6 +126,22 @@ def _side_name(pool: ViolencePool, side: str) -> str:
     return escape_name(found.name) if found is not None else side
 
 
+def _event_side(s: CampaignState, e: Event, side: str) -> str:
+    """A side an event names: by the pool's name for it, or its opening's once the pool is over."""
+    pool = s.pools.get(e["pool"])
+    if isinstance(pool, ViolencePool):
+        return _side_name(pool, side)
+    names = {o["side"]: o["name"] for o in e.get("opened", {}).get("sides", [])}
+    return escape_name(names[side]) if side in names else side.upper()
+
+
+def _pool_word(s: CampaignState, e: Event) -> str:
+    """``the fight`` / ``the scheme`` an event is about (``pool t1p2`` if nothing says which)."""
+    pool = s.pools.get(e["pool"])
+    kind = pool.kind if pool is not None else e.get("opened", {}).get("kind")
+    return {"violence": "the fight", "knavery": "the scheme"}.get(str(kind), f"pool {e['pool']}")
+
+
 def _need_control(ctx: Ctx, pool: ViolencePool, need: Need) -> Item | None:
     base: dict[str, Any] = {"pool": pool.id, "side": need.side}
     who = _side_name(pool, need.side)
@@ -433,9 +449,7 @@ def _who(s: CampaignState, e: Event) -> str:
 def _hits(s: CampaignState, e: Event) -> str:
     names = {c.id: c.name for p in s.pools.values() for c in p.combatants}
     wounded = ", ".join(escape_name(names.get(w) or _pc_name(s, w)) for w in e["wounded"])
-    pool = s.pools.get(e["pool"])
-    side = _side_name(pool, e["side"]) if isinstance(pool, ViolencePool) else e["side"].upper()
-    target = _side_name(pool, e["target"]) if isinstance(pool, ViolencePool) else e["target"].upper()
+    side, target = _event_side(s, e, e["side"]), _event_side(s, e, e["target"])
     cancelled = f", {e['cancelled']} cancelled" if e["cancelled"] else ""
     return f"🗡️ {side} → {target}: {e['sent']} sent{cancelled}, **{e['landed']} land**" + (
         f": {wounded} wounded" if wounded else ""
@@ -496,14 +510,17 @@ def _opened(s: CampaignState, e: Event) -> str:
 NARRATORS.update(
     {
         "pool_opened": _opened,
-        "joined": lambda s, e: f"{escape_name(e['name'])} joins pool {e['pool']}.",
-        "left_pool": lambda s, e: f"{escape_name(e['name'])} leaves pool {e['pool']}.",
-        "npcs_added": lambda s, e: f"{', '.join(escape_name(n['name']) for n in e['npcs'])} join pool {e['pool']}.",
+        "joined": lambda s, e: f"{escape_name(e['name'])} joins {_pool_word(s, e)}.",
+        "left_pool": lambda s, e: f"{escape_name(e['name'])} leaves {_pool_word(s, e)}.",
+        "npcs_added": lambda s, e: (
+            f"{', '.join(escape_name(n['name']) for n in e['npcs'])} join{'s' if len(e['npcs']) == 1 else ''} "
+            f"{_pool_word(s, e)}."
+        ),
         "vetoed": lambda s, e: f"The GM vetoed {escape_name(e['trait'])} for {_who(s, e)}.",
         "granted": lambda s, e: (
             f"The GM granted {_who(s, e)} " + (" ".join(f"d{n}" for n in e["dice"]) or "no extra dice") + "."
         ),
-        "equipment": lambda s, e: f"Side {e['side'].upper()} gets {e['n']} equipment d4.",
+        "equipment": lambda s, e: f"{_event_side(s, e, e['side'])} gets {e['n']} equipment d4.",
         "violence_rolled": _rolled,
         "violence_rerolled": lambda s, e: None,
         "knavery_rolled": _scheme_rolled,

@@ -6,7 +6,7 @@ the state; GM-only events reach only a GM's log.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -34,7 +34,7 @@ async def turns_of(bot: TabletopBot, session: Session, viewer: Viewer) -> dict[i
     """What happened in each turn (0: before the first), as the viewer may read it, oldest first."""
     state = bot.service.state_of(session)
     assert isinstance(state, CampaignState)
-    turns: dict[int, list[str]] = {SETUP: []}
+    events: dict[int, list[dict[str, Any]]] = {SETUP: []}
     current = SETUP
     for entry in await bot.store.log_entries(session.id):
         for event in entry.events:
@@ -42,9 +42,10 @@ async def turns_of(bot: TabletopBot, session: Session, viewer: Viewer) -> dict[i
                 continue
             if event.get("type") == "turn_started":
                 current = int(event["turn"])
-                turns[current] = []
-            turns[current] += narrate(state, [event])
-    return turns
+                events[current] = []
+            events[current].append(event)
+    # A turn is narrated as a whole, so a pool's later events can name its sides as it was opened with.
+    return {number: narrate(state, turn) for number, turn in events.items()}
 
 
 def title(number: int) -> str:
