@@ -151,3 +151,23 @@ async def test_the_log_names_a_fights_sides_after_it_is_over(fake: FakeDiscord, 
     log = str((await (await fake.slash(channel, bea, "vic log", options={"turn": 1})).message()).embeds)
     assert "Guards → Knives" in log and "Ana joins the fight" in log and "Guard joins the fight" in log, log
     assert "pool t1p1" not in log
+
+
+async def test_the_gm_may_type_a_rival_and_a_design_by_name(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vic_bot(make_bot)
+    channel = fake.channels[0]
+    gm, bea = fake.members[0], fake.members[1]
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic rival add", options={"name": "The Countess", "rank": 3})).message()
+    design = {"rival": "the countess", "text": "Burn the docks"}
+    added = await (await fake.slash(channel, gm, "vic rival design", options=design)).message()
+    assert added.ephemeral and "new light design" in added.content, added.content
+    dealt = {"rival": "The Countess", "design": "burn the docks"}
+    await (await fake.slash(channel, gm, "vic rival deal", options=dealt)).message()
+    state = await campaign_state(bot, channel)
+    assert state.rivals["r1"].design("d1").points == 2  # type: ignore[union-attr]
+    wrong = await (await fake.slash(channel, gm, "vic rival drop", options={"rival": "The Count"})).message()
+    assert wrong.ephemeral and "No rival is called The Count" in wrong.content
+    # A player is refused before any name is looked up (nothing about rivals is said).
+    refused = await (await fake.slash(channel, bea, "vic rival drop", options={"rival": "The Count"})).message()
+    assert refused.ephemeral and "Only the GM" in refused.content and "Count" not in refused.content
