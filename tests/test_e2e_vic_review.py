@@ -171,3 +171,16 @@ async def test_the_gm_may_type_a_rival_and_a_design_by_name(fake: FakeDiscord, m
     # A player is refused before any name is looked up (nothing about rivals is said).
     refused = await (await fake.slash(channel, bea, "vic rival drop", options={"rival": "The Count"})).message()
     assert refused.ephemeral and "Only the GM" in refused.content and "Count" not in refused.content
+
+
+async def test_a_gm_asking_for_their_troupe_is_pointed_to_the_gm_screen(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    await vic_bot(make_bot)
+    channel = fake.channels[0]
+    gm, bea = fake.members[0], fake.members[1]
+    company = await (await fake.slash(channel, gm, "vic campaign new")).message()
+    mine = await (await fake.slash(channel, gm, "vic me")).message()
+    assert mine.ephemeral and "`/vic gm`" in mine.content, mine.content
+    clicked = await (await fake.click(company, "My troupe", gm)).message()
+    assert clicked.ephemeral and "`/vic gm`" in clicked.content
+    player = await (await fake.slash(channel, bea, "vic me")).message()
+    assert "`/vic troupe new`" in player.content and "/vic gm" not in player.content
