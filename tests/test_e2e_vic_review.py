@@ -184,3 +184,24 @@ async def test_a_gm_asking_for_their_troupe_is_pointed_to_the_gm_screen(fake: Fa
     assert clicked.ephemeral and "`/vic gm`" in clicked.content
     player = await (await fake.slash(channel, bea, "vic me")).message()
     assert "`/vic troupe new`" in player.content and "/vic gm" not in player.content
+
+
+async def test_a_long_turns_log_is_paged_and_the_summary_keeps_its_newest_lines(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    await vic_bot(make_bot)
+    channel = fake.channels[0]
+    gm, bea = fake.members[0], fake.members[1]
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic turn start")).message()
+    for n in range(6):
+        await (await fake.slash(channel, gm, "vic reveal", options={"text": f"News {n}: " + "x" * 900})).message()
+    summary = await (await fake.slash(channel, bea, "vic log")).message()
+    turn = next(f["value"] for f in summary.embeds[0]["fields"] if f["name"] == "Turn 1")
+    assert turn.startswith("…") and "News 5" in turn and "News 0" not in turn
+    assert "/vic log turn:" in summary.embeds[0]["footer"]["text"]
+    log = await (await fake.slash(channel, bea, "vic log", options={"turn": 1})).message()
+    assert log.ephemeral and "News 0" in log.embeds[0]["description"] and "Page 1 of 2" in str(log.embeds)
+    assert all(len(e["description"]) <= 4096 for e in log.embeds)
+    turned = await (await fake.click(log, "▶", bea)).message()
+    assert "News 5" in turned.embeds[0]["description"] and "Page 2 of 2" in str(turned.embeds)

@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.board import static_view
+from bot.controls import ui_id
 from bot.errors import InvalidInput
 from bot.models import Session
 from bot.replies import Reply
-from cogs.viciousness.common import PUBLIC_REPLY, VicBase, viewer_of
+from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import rival_news
 from cogs.viciousness.spec import UI
@@ -27,6 +29,8 @@ if TYPE_CHECKING:
     from bot.app import TabletopBot
 
 LOG_BUDGET = 5500
+PAGE_TEXT = 4000
+FIELD_TEXT = 1024
 SETUP = 0
 
 
@@ -53,36 +57,99 @@ def title(number: int) -> str:
     return "Before the first turn" if number == SETUP else f"Turn {number}"
 
 
-def log_embed(turns: dict[int, list[str]], only: int | None) -> discord.Embed:
-    """The latest turns that fit (or one turn, as much of it as fits), newest last."""
+def pages_of(lines: list[str]) -> list[str]:
+    """A turn's lines as pages of whole lines that each fit an embed's description."""
+    pages: list[str] = []
+    page: list[str] = []
+    for line in lines or ["Nothing happened."]:
+        line = cut(line, PAGE_TEXT)
+        if page and len("\n".join([*page, line])) > PAGE_TEXT:
+            pages.append("\n".join(page))
+            page = []
+        page.append(line)
+    return [*pages, "\n".join(page)]
+
+
+def latest(lines: list[str], limit: int) -> tuple[str, bool]:
+    """As many of the last ``lines`` as fit ``limit`` (a turn's newest events matter most); whether any were left."""
+    kept: list[str] = []
+    for line in reversed(lines):
+        if len("\n".join(["…", line, *kept])) > limit:
+            break
+        kept.insert(0, line)
+    if len(kept) == len(lines):
+        return "\n".join(lines) or "Nothing happened.", False
+    return "\n".join(["…", *kept]) if kept else cut(lines[-1], limit), True
+
+
+def log_embed(turns: dict[int, list[str]], only: int | None, page: int = 0) -> discord.Embed:
+    """The latest turns that fit, newest last; or one turn, a page at a time."""
     if only is not None:
         if only not in turns:
             raise InvalidInput(f"There is no turn {only} yet.")
-        lines = turns[only] or ["Nothing happened."]
-        return discord.Embed(title=title(only), description=cut("\n".join(lines), 4096))
+        pages = pages_of(turns[only])
+        page = max(0, min(page, len(pages) - 1))
+        embed = discord.Embed(title=title(only), description=pages[page])
+        if len(pages) > 1:
+            embed.set_footer(text=f"Page {page + 1} of {len(pages)}")
+        return embed
     embed = discord.Embed(title="The campaign so far")
     used = 0
     shown: list[tuple[str, str]] = []
+    shortened = False
     for number in sorted(turns, reverse=True):
-        value = cut("\n".join(turns[number]) or "Nothing happened.", 1024)
+        value, cut_short = latest(turns[number], FIELD_TEXT)
         if used + len(value) > LOG_BUDGET or len(shown) == 25:
             break
+        shortened |= cut_short
         shown.append((title(number), value))
         used += len(value) + len(title(number))
     for name, value in reversed(shown):
         embed.add_field(name=name, value=value, inline=False)
-    if len(shown) < len(turns):
-        embed.set_footer(text="Older turns: /vic log turn:<number>")
+    if len(shown) < len(turns) or shortened:
+        embed.set_footer(text="A whole turn, older ones too: /vic log turn:<number>")
     return embed
+
+
+def log_buttons(session: Session, turn: int, page: int, pages: int) -> list[list[discord.ui.Item[Any]]]:
+    """◀ ▶ between the pages of a turn's log (none when it fits one)."""
+    if pages < 2:
+        return []
+    return [
+        [
+            discord.ui.Button(
+                label=label,
+                disabled=not 0 <= target < pages,
+                custom_id=ui_id(KIND, session.id, "lg", f"{turn}:{target}:{'p' if label == '◀' else 'n'}"),
+            )
+            for label, target in (("◀", page - 1), ("▶", page + 1))
+        ]
+    ]
+
+
+async def turn_log(bot: TabletopBot, reply: Reply, session: Session, turn: int | None, page: int = 0) -> dict[str, Any]:
+    """The log message for the member of ``reply``: GM-only events only for a GM."""
+    turns = await turns_of(bot, session, viewer_of(session, reply.interaction))
+    embed = log_embed(turns, turn, page)
+    if turn is None:
+        return {"embed": embed}
+    pages = len(pages_of(turns[turn]))
+    return {"embed": embed, "view": static_view(log_buttons(session, turn, max(0, min(page, pages - 1)), pages))}
+
+
+async def _log_page(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """◀ ▶ on a turn's log: the message turns the page."""
+    turn, page, _ = arg.split(":", 2)
+    await reply.update(**await turn_log(bot, reply, session, int(turn), int(page)))
 
 
 async def _log(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """``Log`` on the company sheet: the latest turns, privately."""
-    turns = await turns_of(bot, session, viewer_of(session, reply.interaction))
-    await reply.send(embed=log_embed(turns, None), ephemeral=True)
+    await reply.send(ephemeral=True, **await turn_log(bot, reply, session, None))
 
 
 UI["log"] = _log
+UI["lg"] = _log_page
 
 
 class TurnCommands(VicBase):
@@ -109,5 +176,4 @@ class TurnCommands(VicBase):
         """GM-only events appear only in a GM's log."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        turns = await turns_of(self.bot, session, viewer_of(session, interaction))
-        await reply.send(embed=log_embed(turns, turn))
+        await reply.send(**await turn_log(self.bot, reply, session, turn))
