@@ -205,3 +205,28 @@ async def test_a_long_turns_log_is_paged_and_the_summary_keeps_its_newest_lines(
     assert all(len(e["description"]) <= 4096 for e in log.embeds)
     turned = await (await fake.click(log, "▶", bea)).message()
     assert "News 5" in turned.embeds[0]["description"] and "Page 2 of 2" in str(turned.embeds)
+
+
+async def test_the_company_sheets_turn_buttons_tell_the_channel_and_the_gm(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    bot = await vic_bot(make_bot)
+    bot.service.dice = Dice({"rival.r1.t1.d20": [1]})
+    channel = fake.channels[0]
+    gm, bea = fake.members[0], fake.members[1]
+    company = await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
+    await (await fake.slash(channel, gm, "vic rival add", options={"name": "Secret Vane", "rank": 2})).message()
+    await (await fake.slash(channel, gm, "vic rival design", options={"rival": "r1", "text": "Frame Ana"})).message()
+    refused = await (await fake.click(company, "Start turn 1", bea)).message()
+    assert refused.ephemeral and "Only the GM can start a turn" in refused.content
+    started = await (await fake.click(company, "Start turn 1", gm)).message()
+    assert not started.ephemeral and "**Turn 1** begins" in started.content, started.content
+    await fake.wait_for(lambda: "End turn 1" in company.describe_buttons(), what="the sheet's End turn button")
+    click = await fake.click(company, "End turn 1", gm)
+    ended = await click.message()
+    assert not ended.ephemeral and "Turn 1 is over" in ended.content and "Vane" not in ended.content
+    news = (await click.followups(1))[0]
+    assert news.ephemeral and "Secret Vane" in news.content and "rival die: 1" in news.content, news.content
+    await bot.settled()
+    assert not any("Secret Vane" in str(m.data) for m in fake.messages(channel))

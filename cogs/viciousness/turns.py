@@ -14,14 +14,15 @@ from discord import app_commands
 from bot.board import static_view
 from bot.controls import ui_id
 from bot.errors import InvalidInput
+from bot.lobby import actor_of
 from bot.models import Session
 from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase, viewer_of
+from cogs.viciousness.common import KIND, MAX_CONTENT, PUBLIC_REPLY, VicBase, campaign_state, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import rival_news
 from cogs.viciousness.spec import UI
 from cogs.viciousness.text import cut
-from rules.engine import Viewer, visible
+from rules.engine import PUBLIC, Viewer, visible
 from rules.viciousness.actions import TurnEnd, TurnStart
 from rules.viciousness.state import CampaignState
 
@@ -149,6 +150,23 @@ async def _log(bot: TabletopBot, reply: Reply, session: Session, arg: str, value
 
 
 UI["log"] = _log
+
+
+async def start_or_end(bot: TabletopBot, reply: Reply, session: Session, action: TurnStart | TurnEnd) -> None:
+    """A turn's start or end: the channel is told what it may know; the GM who did it, the rivals' news."""
+    reply.answers_first = True  # the sheets are redrawn once this answer is on its way
+    applied = await bot.service.act(session.id, actor_of(reply.interaction), action, origin=reply)
+    lines = narrate(campaign_state(bot, applied.session), [e for e in applied.events if visible(e, PUBLIC)])
+    await reply.send(cut("\n".join(lines), MAX_CONTENT) or "Done.", ephemeral=False)
+    await rival_news(bot, reply.interaction, applied)
+
+
+async def _turn(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """*Start turn* / *End turn* on the company sheet: the same as ``/vic turn start|end``."""
+    await start_or_end(bot, reply, session, TurnStart() if arg == "start" else TurnEnd())
+
+
+UI["turn"] = _turn
 UI["lg"] = _log_page
 
 
@@ -159,15 +177,13 @@ class TurnCommands(VicBase):
 
     @turn.command(name="start", description="Next turn: a coin per troupe", extras=PUBLIC_REPLY)
     async def turn_start(self, interaction: discord.Interaction) -> None:
-        """Each character may then take one action."""
-        applied = await self.act_and_tell(interaction, TurnStart())
-        await rival_news(self.bot, interaction, applied)  # issue 12: the rivals' moves, privately to the GM
+        """Each character may then take one action; the rivals' moves go privately to the GM."""
+        await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), TurnStart())
 
     @turn.command(name="end", description="End the turn", extras=PUBLIC_REPLY)
     async def turn_end(self, interaction: discord.Interaction) -> None:
-        """Liquid coins stay; those who rested shake off being rattled and recover from wounds."""
-        applied = await self.act_and_tell(interaction, TurnEnd())
-        await rival_news(self.bot, interaction, applied)  # issue 12: the rivals' turn, privately to the GM
+        """Liquid coins stay; those who rested recover; the rivals' turn goes privately to the GM."""
+        await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), TurnEnd())
 
     @app_commands.command(name="log", description="What happened, by turn")
     async def log(
