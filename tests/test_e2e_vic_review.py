@@ -230,3 +230,27 @@ async def test_the_company_sheets_turn_buttons_tell_the_channel_and_the_gm(
     assert news.ephemeral and "Secret Vane" in news.content and "rival die: 1" in news.content, news.content
     await bot.settled()
     assert not any("Secret Vane" in str(m.data) for m in fake.messages(channel))
+
+
+async def test_a_medic_treats_another_players_character(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vic_bot(make_bot)
+    channel = fake.channels[0]
+    gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await new_troupe(fake, channel, bea, "Knives", "Ana", ["Medic", "Acrobat", "Berzerker"])
+    await new_troupe(fake, channel, cal, "Crows", "Bo", ["Duelist", "Historian", "Marksman"])
+    bo = f"{cal.id}.1"
+    await (await fake.slash(channel, gm, "vic pc condition", options={"pc": bo, "change": "wound"})).message()
+    # Bea's Medic is offered Cal's wounded Bo, and may name him.
+    offered = await (await fake.autocomplete(channel, bea, "vic push", "target", {"target": ""})).choices()
+    assert [c["value"] for c in offered] == [bo], offered
+    treated = await (
+        await fake.slash(channel, bea, "vic push", options={"pc": "Ana", "trait": "Medic", "target": "Bo"})
+    ).message()
+    assert not treated.ephemeral and "Bo" in treated.content, treated.content
+    state = await campaign_state(bot, channel)
+    assert state.find_pc(bo).recovery == 2  # type: ignore[union-attr]
+    # A Berzerker outside a fight is told so (there is nothing to name).
+    await (await fake.slash(channel, gm, "vic pc condition", options={"pc": "Ana", "change": "calm"})).message()
+    wild = await (await fake.slash(channel, bea, "vic push", options={"pc": "Ana", "trait": "Berzerker"})).message()
+    assert wild.ephemeral and "Ana is in none" in wild.content, wild.content
