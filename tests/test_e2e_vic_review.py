@@ -254,3 +254,17 @@ async def test_a_medic_treats_another_players_character(fake: FakeDiscord, make_
     await (await fake.slash(channel, gm, "vic pc condition", options={"pc": "Ana", "change": "calm"})).message()
     wild = await (await fake.slash(channel, bea, "vic push", options={"pc": "Ana", "trait": "Berzerker"})).message()
     assert wild.ephemeral and "Ana is in none" in wild.content, wild.content
+
+
+async def test_a_price_says_what_each_term_is_for(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    await vic_bot(make_bot)
+    channel = fake.channels[0]
+    gm, bea = fake.members[0], fake.members[1]
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
+    price = await (await fake.slash(channel, bea, "vic price", options={"rank": 3})).message()
+    embed = price.embeds[0]
+    assert embed["title"] == "An item of rank 3", embed["title"]
+    assert "1 + 2 (1 rank above the coins' rank) = 3 → **3 coins**" in embed["description"]
+    same = await (await fake.slash(channel, bea, "vic price", options={"rank": 2, "item": "A knife"})).message()
+    assert same.embeds[0]["title"] == "A knife (rank 2)" and ": 1 → **1 coin**" in same.embeds[0]["description"]
