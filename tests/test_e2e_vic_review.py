@@ -268,3 +268,30 @@ async def test_a_price_says_what_each_term_is_for(fake: FakeDiscord, make_bot: M
     assert "1 + 2 (1 rank above the coins' rank) = 3 → **3 coins**" in embed["description"]
     same = await (await fake.slash(channel, bea, "vic price", options={"rank": 2, "item": "A knife"})).message()
     assert same.embeds[0]["title"] == "A knife (rank 2)" and ": 1 → **1 coin**" in same.embeds[0]["description"]
+
+
+async def test_joining_a_big_fight_asks_the_character_then_the_side(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vic_bot(make_bot)
+    channel = fake.channels[0]
+    gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    for member, troupe, captain, minion in ((bea, "Knives", "Ana", "Pip"), (cal, "Crows", "Bo", "Quill")):
+        await new_troupe(fake, channel, member, troupe, captain, ["Lurker", "Acrobat", "Historian"])
+        form = await fake.slash(channel, member, "vic pc new")
+        await (await fill_form(fake, form, minion, ["Hacker", "Driver"])).message()
+    sides = " vs ".join("ABCDEFGH")
+    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": sides})).message()
+    # 4 characters × 8 sides don't fit one select (25 options): every character can still join every side.
+    who = await (await fake.click(fight, "Join", gm)).message()
+    menu = select_with(who, "Who joins? (the side comes next)")
+    assert [o["label"] for o in menu["options"]] == ["Ana", "Pip", "Bo", "Quill"]
+    quill = next(o["value"] for o in menu["options"] if o["label"] == "Quill")
+    where = await (await fake.select(who, menu["custom_id"], [quill], gm)).message()
+    menu = select_with(where, "on which side")
+    assert len(menu["options"]) == 8
+    last = next(o["value"] for o in menu["options"] if o["label"] == "Quill → H")
+    joined = await (await fake.select(where, menu["custom_id"], [last], gm)).message()
+    assert "Quill joined" in joined.content
+    state = await campaign_state(bot, channel)
+    pool = state.pools["t0p1"]
+    assert [(c.name, c.side) for c in pool.combatants] == [("Quill", "h")]
