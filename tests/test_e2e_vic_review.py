@@ -228,6 +228,7 @@ async def test_the_company_sheets_turn_buttons_tell_the_channel_and_the_gm(
     assert not ended.ephemeral and "Turn 1 is over" in ended.content and "Vane" not in ended.content
     news = (await click.followups(1))[0]
     assert news.ephemeral and "Secret Vane" in news.content and "rival die: 1" in news.content, news.content
+    assert "Secret Vane's ambition points: `d1` +2 (now 2)" in news.content, news.content
     await bot.settled()
     assert not any("Secret Vane" in str(m.data) for m in fake.messages(channel))
 

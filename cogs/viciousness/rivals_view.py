@@ -181,10 +181,8 @@ RIVAL_NARRATORS: dict[str, Any] = {
     "design_changed": lambda s, e: f"🎭 {_design(s, e)} changed.",
     "split": lambda s, e: f"🎭 {_rival(s, e)}'s points split: {e['points'] or 'the default'}.",
     "ambition_points": lambda s, e: (
-        f"🎭 {_rival(s, e)} gains "
-        + ", ".join(f"{d} +{n}" for d, n in e["gains"].items())
-        + " → "
-        + ", ".join(f"{d} {n}" for d, n in e["totals"].items())
+        f"🎭 {_rival(s, e)}'s ambition points: "
+        + (", ".join(f"`{d}` +{n} (now {e['totals'].get(d, n)})" for d, n in e["gains"].items()) or "none")
     ),
     "rival_die": lambda s, e: (
         f"🎲 {_rival(s, e)}'s rival die: {e['roll']}; eligible: {', '.join(e['eligible']) or 'none'}"
