@@ -89,6 +89,8 @@ async def test_boards_and_answers_say_what_is_on_screen(fake: FakeDiscord, make_
     assert "no challenge is thwarted" in rolled.content, rolled.content
     await fake.wait_for(lambda: "none is thwarted" in str(scheme.embeds), what="the failed board")
     await (await fake.click(scheme, "Accept the failure", gm)).message()
+    await fake.wait_for(lambda: "This pool is over" in str(scheme.embeds), what="the closed board")
+    assert scheme.embeds[0]["title"] == "🎲 This pool is over" and "(0 free pushes kept)" in str(scheme.embeds)
 
     # One hit to send: "who does the hit wound?".
     fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Knives vs Guards"})).message()

@@ -376,13 +376,14 @@ def render_pool(ctx: Ctx, pool_id: str) -> View:
     pool = ctx.state.pools.get(pool_id)
     if pool is None:
         lockout = ctx.state.company.lockout
-        text = "This pool is over: its results are in the messages below it."
+        text = "Its results are in the messages below it."
+        over = "🎲 This pool is over"
         if lockout is not None:
-            kept = lockout.free_pushes
-            text += f"\n🔒 Group rolls stay locked until the GM clears the fallout ({kept} free pushes kept)."
+            kept = f"{lockout.free_pushes} free push{'es' if lockout.free_pushes != 1 else ''}"
+            text += f"\n🔒 Group rolls stay locked until the GM clears the fallout ({kept} kept)."
             rows: list[list[Item]] = [[act_button(ctx, "GM: clear the fallout", {"type": "clear_lockout"})]]
-            return View(embeds=[discord.Embed(title=f"Pool {pool_id}", description=text)], rows=rows)
-        return View(embeds=[discord.Embed(title=f"Pool {pool_id}", description=text)])
+            return View(embeds=[discord.Embed(title=over, description=text)], rows=rows)
+        return View(embeds=[discord.Embed(title=over, description=text)])
     if isinstance(pool, ViolencePool):
         return View(embeds=[_fight_embed(ctx, pool)], rows=_violence_rows(ctx, pool))
     return View(embeds=[_scheme_embed(ctx, pool)], rows=_knavery_rows(ctx, pool))
