@@ -38,6 +38,17 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             raise NoSession("There is no game in this channel. Start one with a game's `new` command.")
         return session
 
+    async def table_or_campaign(self, interaction: discord.Interaction) -> Session:
+        """The table game in this channel, else the channel's campaign (its rules are asked for the same way)."""
+        assert interaction.channel_id is not None
+        try:
+            return await self.live(interaction)
+        except NoSession:
+            campaign = await self.bot.service.campaign(interaction.channel_id, interaction.guild_id)
+            if campaign is None:
+                raise
+            return campaign
+
     @app_commands.command(name="status", description="Show the current board again.", extras=PUBLIC_ANSWER)
     async def status(self, interaction: discord.Interaction) -> None:
         """Players get the board posted again (it becomes the board); anyone else a private copy."""
@@ -58,7 +69,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """A short summary of a game and, for the game in this channel, the options in force (private)."""
         reply = Reply.of(interaction)
-        session = None if game else await self.live(interaction)
+        session = None if game else await self.table_or_campaign(interaction)
         kind_name = game or (session.kind if session else "")
         if kind_name not in self.bot.specs:
             raise UserError("I don't know that game. Pick one from the list.")

@@ -60,7 +60,7 @@ async def test_rivals_split_deal_switch_and_speed_chess(fake: FakeDiscord, make_
     ended = await fake.slash(channel, gm, "vic turn end")
     await ended.message()
     news = (await ended.followups(1))[0].content
-    assert "d1 +2" in news and "d2 +1" in news and "`d2` initiated" in news  # the asset helps d1
+    assert "`d1` +2" in news and "`d2` +1" in news and "`d2` initiated" in news  # the asset helps d1
     screen = await (await fake.slash(channel, gm, "vic gm")).message()
     switched = await pick(fake, screen, "which design moves", ["initiate d1"], gm)
     assert "`d1` initiated" in str(switched.embeds)

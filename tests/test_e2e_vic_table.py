@@ -213,7 +213,12 @@ async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> N
     ended = await fake.slash(channel, gm, "vic turn end")
     assert "Turn 1 is over" in (await ended.message()).content
     news = (await ended.followups(1))[0]
-    assert news.ephemeral and "gains" in news.content and "rival die" in news.content and "initiated" in news.content
+    assert (
+        news.ephemeral
+        and "ambition points" in news.content
+        and "rival die" in news.content
+        and "initiated" in news.content
+    )
     state = await campaign_state(bot, channel)
     assert not state.find_pc(ana).rattled  # type: ignore[union-attr]
     assert state.rivals["r1"].move is not None
@@ -254,7 +259,7 @@ async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> N
     click = await fake.click(screen, "End turn 2", gm)
     await click.message()
     private = (await click.followups(1))[0]
-    assert private.ephemeral and "gains d2 +3" in private.content and "rival die: 20" in private.content
+    assert private.ephemeral and "`d2` +3 (now 3)" in private.content and "rival die: 20" in private.content
     state = await campaign_state(bot, channel)
     assert state.rivals["r1"].design("d2").points == 3  # type: ignore[union-attr]
 

@@ -33,7 +33,7 @@ async def test_three_turns_with_wealth_and_a_restart(fake: FakeDiscord, make_bot
     price = await (
         await fake.slash(channel, bob, "vic price", options={"rank": 2, "item": "A knife", "pc": vex})
     ).message()
-    assert price.ephemeral and "1 = 1 → **1 coin**" in str(price.embeds)
+    assert price.ephemeral and "): 1 → **1 coin**" in str(price.embeds)
     bought = await (await fake.click(price, "Pay 1 turn coin", bob)).message()
     assert "Vex" in bought.content and "A knife" in bought.content
     await fake.wait_for_message(channel, lambda m: "A knife" in m.content and not m.ephemeral)
@@ -59,10 +59,16 @@ async def test_three_turns_with_wealth_and_a_restart(fake: FakeDiscord, make_bot
     price = await (
         await fake.slash(channel, carol, "vic price", options={"rank": 4, "item": "A horse", "pc": mira})
     ).message()
-    assert "1 + 2 = 3 → **3 coins**" in str(price.embeds) and "Pay" not in str(price.components)
+    assert "1 + 2 (1 rank above the coins' rank) = 3 → **3 coins**" in str(price.embeds) and "Pay" not in str(
+        price.components
+    )
     custom_id, _ = option_value(price, "Custom-built")
     cheaper = await (await fake.select(price, custom_id, ["low_quality"], carol)).message()
-    assert cheaper.id == price.id and "1 + 2 − 1 = 2 → **2 coins**" in str(cheaper.embeds)
+    assert (
+        cheaper.id == price.id
+        and "1 + 2 (1 rank above the coins' rank) − 1 (Low quality and secondhand) = 2 → **2 coins**"
+        in str(cheaper.embeds)
+    )
     await (await fake.click(cheaper, "Pay 2 turn coins", carol)).message()
     demoted = await (await fake.slash(channel, gm, "vic company ip", options={"change": -5})).message()
     assert "fell to **wealth rank 2**" in demoted.content

@@ -173,7 +173,8 @@ class CharacterCommands(Autocomplete):
             return
         if trait is None:
             raise InvalidInput("Name the trait the character gains (or leave out the character for a new minion).")
-        action = Advance(owner=owner_of(pc_of(state, pc).id), pc=pc, trait=trait)
+        pc = self.pc_typed(session, interaction, pc)
+        action = Advance(owner=owner_of(pc), pc=pc, trait=trait)
         await self.act_and_tell(interaction, action, session=session)
 
     @pc.command(name="trait", description="Add a trait (GM)")
@@ -246,7 +247,7 @@ class CharacterCommands(Autocomplete):
     async def pc_replace(self, interaction: discord.Interaction, pc: str) -> None:
         """The form takes 2 traits, up to as many as the lost minion had; each beyond 2 costs 1 IP more."""
         session = await self.campaign_here(interaction)
-        old = pc_of(self.state(session), pc)
+        old = pc_of(self.state(session), self.pc_typed(session, interaction, pc))
         form = pc_form(
             session,
             self.state(session),

@@ -18,7 +18,7 @@ from bot.errors import UserError
 from bot.lobby import actor_of
 from bot.models import Session, roles_of
 from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase
+from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase, named_pc
 from cogs.viciousness.pools import take
 from cogs.viciousness.spec import UI
 from rules.engine import GM_ROLES
@@ -42,6 +42,17 @@ def pc_choices(state: CampaignState, user_id: int, gm: bool, current: str) -> li
         for owner, troupe in state.troupes.items()
         for pc in troupe.pcs
         if pc.active and (gm or (owner == str(user_id) and not pc.gm_controlled)) and key in pc.name.casefold()
+    ][:25]
+
+
+def patient_choices(state: CampaignState, current: str) -> list[app_commands.Choice[str]]:
+    """Whom a Medic may treat: every wounded character of the company, whoever plays them."""
+    key = current.casefold()
+    return [
+        app_commands.Choice(name=f"{pc.name} ({troupe.name}), wounded"[:100], value=pc.id)
+        for troupe in state.troupes.values()
+        for pc in troupe.pcs
+        if pc.active and pc.wounded and key in pc.name.casefold()
     ][:25]
 
 
@@ -106,6 +117,9 @@ class CheckCommands(VicBase):
         """A push for a trait's effect, told to the channel."""
         session = await self.campaign_here(interaction)
         state = self.state(session)
+        pc = self.pc_typed(session, interaction, pc)
+        if target:  # a patient may be anyone's character
+            target = named_pc(state, target, str(interaction.user.id), gm=True)
         # Berzerker's push adds its die to the fight the character is in.
         pool = next((p.id for p in state.pools.values() if any(c.id == pc for c in p.combatants)), None)
         action = {"type": "push", "pc": pc, "trait": trait, "free": free, "note": note or ""}
@@ -123,6 +137,7 @@ class CheckCommands(VicBase):
     ) -> None:
         """5–6: the answer; 4: where to find it."""
         session = await self.campaign_here(interaction)
+        pc = self.pc_typed(session, interaction, pc)
         action = {"type": "knowledge", "pc": pc, "trait": trait, "question": question or ""}
         await take(self.bot, Reply.of(interaction), session, action)
 
@@ -152,7 +167,14 @@ class CheckCommands(VicBase):
     push.autocomplete("pc")(_check_pcs)
     knowledge.autocomplete("pc")(_check_pcs)
     discovery.autocomplete("pc")(_check_pcs)
-    push.autocomplete("target")(_check_pcs)
+
+    @push.autocomplete("target")
+    async def _patients(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            session = await self.campaign_here(interaction)
+        except UserError:
+            return []
+        return patient_choices(self.state(session), current)
 
     @push.autocomplete("trait")
     async def _push_traits(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from bot.errors import InvalidInput, NoSession, SessionOver
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
+from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.forms import all_traits, trait_text
 from cogs.viciousness.narrate import narrate
@@ -51,6 +52,42 @@ def parse(data: Mapping[str, Any]) -> Action:
         message = str(error["msg"]).removeprefix("Value error, ")
         where = field.replace("_", " ").capitalize()
         raise InvalidInput(f"{where}: {message}." if where else f"{message}.") from None
+
+
+def named_pc(state: CampaignState, typed: str, me: str, gm: bool) -> str:
+    """The id of the character ``typed`` names: the id the autocomplete sends, or a name typed without picking
+    from the list (one of the caller's own, or anyone's for a GM); InvalidInput saying what to do otherwise."""
+    if state.find_pc(typed) is not None:
+        return typed
+    key = typed.strip().casefold()
+    found = [
+        pc.id
+        for owner, troupe in state.troupes.items()
+        if gm or owner == me
+        for pc in troupe.pcs
+        if pc.name.casefold() == key
+    ]
+    if len(found) == 1:
+        return found[0]
+    whose = "" if gm else " of yours"
+    if found:
+        raise InvalidInput(f"Several characters are called {escape_name(typed)}: pick one from the list as you type.")
+    raise InvalidInput(f"No character{whose} is called {escape_name(typed)}: pick one from the list as you type.")
+
+
+def with_named_pc(
+    state: CampaignState, action: BaseModel | Mapping[str, Any], me: str, gm: bool
+) -> BaseModel | Mapping[str, Any]:
+    """``action`` with its ``pc`` (when it is typed text) turned into the character's id."""
+    typed = action.get("pc") if isinstance(action, Mapping) else getattr(action, "pc", None)
+    if not isinstance(typed, str):
+        return action
+    pc_id = named_pc(state, typed, me, gm)
+    if pc_id == typed:
+        return action
+    if isinstance(action, Mapping):
+        return {**action, "pc": pc_id}
+    return action.model_copy(update={"pc": pc_id})
 
 
 def campaign_state(bot: TabletopBot, session: Session) -> CampaignState:
@@ -96,6 +133,14 @@ class VicBase(_Mixin):
         """The campaign's state (cached by the service per version)."""
         return campaign_state(self.bot, session)
 
+    def typer(self, session: Session, interaction: discord.Interaction) -> tuple[str, bool]:
+        """Who typed a command: their id, and whether they are a GM (whose characters a name may mean)."""
+        return str(interaction.user.id), bool(roles_of(session, actor_of(interaction)) & GM_ROLES)
+
+    def pc_typed(self, session: Session, interaction: discord.Interaction, typed: str) -> str:
+        """The id of the character a command's ``pc`` names (see ``named_pc``)."""
+        return named_pc(self.state(session), typed, *self.typer(session, interaction))
+
     async def act(
         self,
         interaction: discord.Interaction,
@@ -108,6 +153,7 @@ class VicBase(_Mixin):
         campaign remembered for the channel has ended meanwhile, on the one the channel has now)."""
         session = session or await self.campaign_here(interaction)
         actor = actor_of(interaction)
+        action = with_named_pc(self.state(session), action, *self.typer(session, interaction))
         try:
             return await self.bot.service.act(session.id, actor, action, origin=origin)
         except SessionOver:

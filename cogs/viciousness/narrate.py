@@ -155,7 +155,14 @@ NARRATORS: dict[str, Narrator] = {
 def narrate(state: CampaignState, events: list[Event]) -> list[str]:
     """One line per event someone narrates, in order."""
     lines = []
+    # A pool is gone from the state once it is over, so the log names its sides as its opening said them.
+    opened: dict[str, Event] = {}
     for event in events:
+        pool = event.get("pool")
+        if event.get("type") == "pool_opened" and isinstance(pool, str):
+            opened[pool] = event
+        elif isinstance(pool, str) and pool in opened:
+            event = {**event, "opened": opened[pool]}
         narrator = NARRATORS.get(event.get("type", ""))
         line = narrator(state, event) if narrator else None
         if line:

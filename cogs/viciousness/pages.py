@@ -107,6 +107,13 @@ async def _page(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
 UI["pg"] = _page
 
 
+def no_troupe(gm: bool) -> str:
+    """The answer to a member without a troupe asking for theirs (a GM's is the GM screen)."""
+    if gm:
+        return "You run this campaign, without a troupe: `/vic gm` is your private screen."
+    return "You have no troupe yet: `/vic troupe new` makes one."
+
+
 class SheetCommands(VicBase):
     """``/vic me``: your own troupe's sheet, privately."""
 
@@ -115,9 +122,9 @@ class SheetCommands(VicBase):
         """With what you may do next on it."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        if str(interaction.user.id) not in self.state(session).troupes:
-            raise InvalidInput("You have no troupe yet: `/vic troupe new` makes one.")
         viewer = viewer_of(session, interaction)
+        if str(interaction.user.id) not in self.state(session).troupes:
+            raise InvalidInput(no_troupe(viewer.is_gm))
         await self.bot.publisher.send_private(reply, session, viewer, troupe_view(str(interaction.user.id)))
 
 
@@ -125,9 +132,10 @@ async def _me(bot: TabletopBot, reply: Reply, session: Session, arg: str, values
     """``My troupe`` on the company sheet: the clicker's troupe, privately."""
     state = campaign_state(bot, session)
     me = str(reply.interaction.user.id)
+    viewer = viewer_of(session, reply.interaction)
     if me not in state.troupes:
-        raise InvalidInput("You have no troupe yet: `/vic troupe new` makes one.")
-    await bot.publisher.send_private(reply, session, viewer_of(session, reply.interaction), troupe_view(me))
+        raise InvalidInput(no_troupe(viewer.is_gm))
+    await bot.publisher.send_private(reply, session, viewer, troupe_view(me))
 
 
 UI["me"] = _me

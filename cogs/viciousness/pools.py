@@ -27,7 +27,7 @@ from bot.spec import ViewContext
 from cogs.viciousness.common import KIND, MAX_CONTENT, PUBLIC_REPLY, VicBase
 from cogs.viciousness.dice_text import planned, trait_clauses
 from cogs.viciousness.narrate import narrate
-from cogs.viciousness.pools_view import ACT, ANY, act_select, render_pool, view_key
+from cogs.viciousness.pools_view import ACT, ANY, MAX_OPTIONS, act_select, render_pool, view_key
 from cogs.viciousness.spec import UI, VIEWS, UIHandler
 from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, visible
@@ -150,17 +150,20 @@ async def _join(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
     pool_id, _, picked = arg.partition("|")
     pool = pool_of(state, pool_id)
     pc_id, _, side = (values[0] if values else picked).partition("|")
-    if not pc_id:
+    fight = isinstance(pool, ViolencePool)
+    if not pc_id or (fight and not side):
         busy = {c.id for p in state.pools.values() for c in p.combatants}
-        pcs = [pc for pc in playable(state, session, reply) if pc.id not in busy]
+        pcs = [pc for pc in playable(state, session, reply) if pc.id not in busy and (not pc_id or pc.id == pc_id)]
         if isinstance(pool, ViolencePool):
             pcs = [pc for pc in pcs if not pc.wounded]
-            sides = pool.sides
-            options = [(f"{pc.name} → {s.name}", f"{pc.id}|{s.id}") for pc in pcs for s in sides]
+            options = [(f"{pc.name} → {s.name}", f"{pc.id}|{s.id}") for pc in pcs for s in pool.sides]
+            question = "Who joins, and on which side?"
+            if len(options) > MAX_OPTIONS:  # too many pairs for one select: the character first, then the side
+                options, question = [(pc.name, pc.id) for pc in pcs], "Who joins? (the side comes next)"
         else:
-            options = [(pc.name, pc.id) for pc in pcs]
-        if len(options) != 1:
-            await choose(reply, session, "join", pool_id, options, "Who joins, and on which side?")
+            options, question = [(pc.name, pc.id) for pc in pcs], "Who joins the scheme?"
+        if len(options) != 1 or (fight and "|" not in options[0][1]):
+            await choose(reply, session, "join", pool_id, options, question)
             return
         pc_id, _, side = options[0][1].partition("|")
     action = {"type": "join", "pool": pool_id, "pc": pc_id, **({"side": side} if side else {})}
@@ -418,6 +421,8 @@ class PoolCommands(VicBase):
     ) -> None:
         """NPCs join the newest pool still gathering."""
         session = await self.campaign_here(interaction)
+        if not self.typer(session, interaction)[1]:
+            raise NotPermitted(f"Only the GM can {AddNPC.DOING}.")
         state = self.state(session)
         gathering = [p for p in state.pools.values() if p.stage == "gather"]
         if not gathering:

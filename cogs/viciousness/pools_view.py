@@ -20,7 +20,7 @@ from bot.spec import View, ViewContext
 from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face, face, legend, tally
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.odds import odds_now
-from cogs.viciousness.text import cut
+from cogs.viciousness.text import cut, plural
 from rules.viciousness.dicepool import is_rattled
 from rules.viciousness.knavery import can_reroll, label
 from rules.viciousness.state import CampaignState, KnaveryPool, Pool, ViolencePool
@@ -126,6 +126,22 @@ def _side_name(pool: ViolencePool, side: str) -> str:
     return escape_name(found.name) if found is not None else side
 
 
+def _event_side(s: CampaignState, e: Event, side: str) -> str:
+    """A side an event names: by the pool's name for it, or its opening's once the pool is over."""
+    pool = s.pools.get(e["pool"])
+    if isinstance(pool, ViolencePool):
+        return _side_name(pool, side)
+    names = {o["side"]: o["name"] for o in e.get("opened", {}).get("sides", [])}
+    return escape_name(names[side]) if side in names else side.upper()
+
+
+def _pool_word(s: CampaignState, e: Event) -> str:
+    """``the fight`` / ``the scheme`` an event is about (``pool t1p2`` if nothing says which)."""
+    pool = s.pools.get(e["pool"])
+    kind = pool.kind if pool is not None else e.get("opened", {}).get("kind")
+    return {"violence": "the fight", "knavery": "the scheme"}.get(str(kind), f"pool {e['pool']}")
+
+
 def _need_control(ctx: Ctx, pool: ViolencePool, need: Need) -> Item | None:
     base: dict[str, Any] = {"pool": pool.id, "side": need.side}
     who = _side_name(pool, need.side)
@@ -133,7 +149,14 @@ def _need_control(ctx: Ctx, pool: ViolencePool, need: Need) -> Item | None:
         names = {c.id: c.name for c in pool.combatants}
         targets = [(names.get(c, c), c) for c in need.choices]
         action = {"type": "aim", **base, "target": need.target}
-        return act_multi(ctx, action, "at", targets, need.amount, f"{who}: who do the {need.amount} hits wound?")
+        return act_multi(
+            ctx,
+            action,
+            "at",
+            targets,
+            need.amount,
+            f"{who}: who does the hit wound?" if need.amount == 1 else f"{who}: who do the {need.amount} hits wound?",
+        )
     caps: dict[str, int | None] = dict(need.options) if need.kind == "cancel" else dict.fromkeys(need.options)
     ways = [w for w in splits(need.amount, caps, need.exact) if need.kind != "cancel" or any(w.values())]
     if not ways or len(ways) > MAX_OPTIONS:
@@ -259,6 +282,7 @@ def _clip(lines: Sequence[str], limit: int = FIELD_MAX) -> str:
     return "\n".join(out) or "—"
 
 
+NO_CHALLENGES = "No challenges: the scheme succeeds without a roll. Anyone may join; the GM rolls to settle it."
 STAGES = {
     "gather": "Join with the button, then choose the trait dice that apply. The GM rolls.",
     "rolled": "Rolled. Anyone not rattled may push to reroll their dice (once); then the GM works out the hits.",
@@ -312,7 +336,7 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
 def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
     state = ctx.state
     title = f"🗝️ {escape_name(pool.title) or 'Scheme'}"
-    lines = [STAGES[pool.stage]]
+    lines = [STAGES[pool.stage] if pool.challenges or pool.stage != "gather" else NO_CHALLENGES]
     lines.append(f"-# {legend(pool)}")
     if pool.stage == "gather" and (line := odds_now(state, pool)):
         lines.append(f"📊 {escape_name(line)}")
@@ -335,10 +359,11 @@ def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
     if pool.stage == "failed":
         dice = tuple(d for c in pool.combatants for d in c.dice)
         chooser = "the group picks" if pool.prepared else "the GM picks"
+        which = f"{chooser} {plural(pool.successes, 'thwarted challenge')}" if pool.successes else "none is thwarted"
         embed.add_field(
             name="Failed",
-            value=f"{tally(pool, dice)} against {len(pool.challenges)} challenges: {chooser} "
-            f"the {pool.successes} thwarted.\n🆓 Free pushes: {pool.free_pushes}",
+            value=f"{tally(pool, dice)} against {len(pool.challenges)} challenges: {which}."
+            f"\n🆓 Free pushes: {pool.free_pushes}",
             inline=False,
         )
     footer = pool.id + (f" · {RATTLED_LEGEND}" if any(is_rattled(state, c) for c in pool.combatants) else "")
@@ -351,13 +376,14 @@ def render_pool(ctx: Ctx, pool_id: str) -> View:
     pool = ctx.state.pools.get(pool_id)
     if pool is None:
         lockout = ctx.state.company.lockout
-        text = "This pool is over: its results are in the messages below it."
+        text = "Its results are in the messages below it."
+        over = "🎲 This pool is over"
         if lockout is not None:
-            kept = lockout.free_pushes
-            text += f"\n🔒 Group rolls stay locked until the GM clears the fallout ({kept} free pushes kept)."
+            kept = f"{lockout.free_pushes} free push{'es' if lockout.free_pushes != 1 else ''}"
+            text += f"\n🔒 Group rolls stay locked until the GM clears the fallout ({kept} kept)."
             rows: list[list[Item]] = [[act_button(ctx, "GM: clear the fallout", {"type": "clear_lockout"})]]
-            return View(embeds=[discord.Embed(title=f"Pool {pool_id}", description=text)], rows=rows)
-        return View(embeds=[discord.Embed(title=f"Pool {pool_id}", description=text)])
+            return View(embeds=[discord.Embed(title=over, description=text)], rows=rows)
+        return View(embeds=[discord.Embed(title=over, description=text)])
     if isinstance(pool, ViolencePool):
         return View(embeds=[_fight_embed(ctx, pool)], rows=_violence_rows(ctx, pool))
     return View(embeds=[_scheme_embed(ctx, pool)], rows=_knavery_rows(ctx, pool))
@@ -424,9 +450,7 @@ def _who(s: CampaignState, e: Event) -> str:
 def _hits(s: CampaignState, e: Event) -> str:
     names = {c.id: c.name for p in s.pools.values() for c in p.combatants}
     wounded = ", ".join(escape_name(names.get(w) or _pc_name(s, w)) for w in e["wounded"])
-    pool = s.pools.get(e["pool"])
-    side = _side_name(pool, e["side"]) if isinstance(pool, ViolencePool) else e["side"].upper()
-    target = _side_name(pool, e["target"]) if isinstance(pool, ViolencePool) else e["target"].upper()
+    side, target = _event_side(s, e, e["side"]), _event_side(s, e, e["target"])
     cancelled = f", {e['cancelled']} cancelled" if e["cancelled"] else ""
     return f"🗡️ {side} → {target}: {e['sent']} sent{cancelled}, **{e['landed']} land**" + (
         f": {wounded} wounded" if wounded else ""
@@ -443,9 +467,10 @@ def _death(s: CampaignState, e: Event) -> str:
 
 def _failing(s: CampaignState, e: Event) -> str:
     who = "the group chooses" if e["chooser"] == "group" else "the GM chooses"
+    which = f"{who} the thwarted challenges" if e["successes"] else "no challenge is thwarted"
     pushes = e["free_pushes"]
     return (
-        f"❌ **The scheme fails** ({e['successes']} of {e['challenges']}): {who} the thwarted challenges; "
+        f"❌ **The scheme fails** ({e['successes']} of {e['challenges']}): {which}; "
         f"{pushes} free push{'es' if pushes != 1 else ''}."
     )
 
@@ -486,14 +511,17 @@ def _opened(s: CampaignState, e: Event) -> str:
 NARRATORS.update(
     {
         "pool_opened": _opened,
-        "joined": lambda s, e: f"{escape_name(e['name'])} joins pool {e['pool']}.",
-        "left_pool": lambda s, e: f"{escape_name(e['name'])} leaves pool {e['pool']}.",
-        "npcs_added": lambda s, e: f"{', '.join(escape_name(n['name']) for n in e['npcs'])} join pool {e['pool']}.",
+        "joined": lambda s, e: f"{escape_name(e['name'])} joins {_pool_word(s, e)}.",
+        "left_pool": lambda s, e: f"{escape_name(e['name'])} leaves {_pool_word(s, e)}.",
+        "npcs_added": lambda s, e: (
+            f"{', '.join(escape_name(n['name']) for n in e['npcs'])} join{'s' if len(e['npcs']) == 1 else ''} "
+            f"{_pool_word(s, e)}."
+        ),
         "vetoed": lambda s, e: f"The GM vetoed {escape_name(e['trait'])} for {_who(s, e)}.",
         "granted": lambda s, e: (
             f"The GM granted {_who(s, e)} " + (" ".join(f"d{n}" for n in e["dice"]) or "no extra dice") + "."
         ),
-        "equipment": lambda s, e: f"Side {e['side'].upper()} gets {e['n']} equipment d4.",
+        "equipment": lambda s, e: f"{_event_side(s, e, e['side'])} gets {e['n']} equipment d4.",
         "violence_rolled": _rolled,
         "violence_rerolled": lambda s, e: None,
         "knavery_rolled": _scheme_rolled,

@@ -18,6 +18,7 @@ from discord import app_commands
 from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
+from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
 from cogs.viciousness.common import MAX_CONTENT, VicBase, choice_name
@@ -98,6 +99,23 @@ Severity = Literal["light", "medium", "heavy"]
 Temperament = Literal["rash", "default", "shrewd"]
 
 
+def named_rival(state: CampaignState, action: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``action`` with a rival (and design) typed by name, not picked from the list, turned into its id."""
+    typed = action.get("rival")
+    if not isinstance(typed, str) or typed in state.rivals:
+        return action
+    key = typed.strip().casefold()
+    found = [r for r in state.rivals.values() if not r.dropped and r.name.casefold() == key]
+    if len(found) != 1:
+        raise InvalidInput(f"No rival is called {escape_name(typed)}: pick one from the list as you type.")
+    out = {**action, "rival": found[0].id}
+    design = action.get("design")
+    if isinstance(design, str) and found[0].design(design) is None:
+        texts = [d.id for d in found[0].designs if d.text.casefold() == design.strip().casefold()]
+        out["design"] = texts[0] if len(texts) == 1 else design
+    return out
+
+
 class RivalCommands(VicBase):
     """``/vic gm``, ``/vic rival add|design|foil|deal|drop``, ``/vic reveal``."""
 
@@ -107,6 +125,7 @@ class RivalCommands(VicBase):
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
         viewer = gm_viewer(session, interaction)
+        action = named_rival(self.state(session), action)
         applied = await commit(self.bot, reply, session, action)
         await tell_gm(self.bot, reply, applied.session, viewer, applied.events)
 

@@ -16,6 +16,7 @@ from bot.names import escape_name
 from bot.spec import View, ViewContext
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.pools_view import act_button, act_select
+from cogs.viciousness.text import plural
 from rules.viciousness.data import CONSEQUENCES, Severity
 from rules.viciousness.state import CampaignState, Design, Rival
 
@@ -63,7 +64,7 @@ def design_line(rival: Rival, d: Design) -> str:
 
 def rival_field(rival: Rival, budget: int = FIELD_MAX) -> tuple[str, str]:
     """A rival's field on the GM screen, its value within ``budget`` characters."""
-    name = f"{rival.id} · {rival.name} · rank {rival.rank} · {rival.minions} minions"
+    name = f"{rival.id} · {rival.name} · rank {rival.rank} · {plural(rival.minions, 'minion')}"
     lines = []
     if rival.assets:
         lines.append("Assets: " + ", ".join(escape_name(a) for a in rival.assets))
@@ -129,7 +130,12 @@ def render_gm(ctx: Ctx) -> View:
     if not ctx.viewer.is_gm:
         return View(content="The GM screen is for the GM and co-GMs.")
     turn = state.turn
-    where = f"Turn {turn.number} {'running' if turn.running else 'not started'}"
+    if turn.running:
+        where = f"Turn {turn.number} running"
+    elif turn.number:
+        where = f"Turn {turn.number} is over; turn {turn.number + 1} not started"
+    else:
+        where = "Before the first turn"
     embed = discord.Embed(title="🎭 GM screen", description=f"{where}. Only you see this.", colour=COLOUR)
     live = [r for r in state.rivals.values() if not r.dropped]
     shown = live[:MAX_RIVALS]
@@ -166,17 +172,17 @@ def _rival(s: CampaignState, e: Event) -> str:
 
 
 RIVAL_NARRATORS: dict[str, Any] = {
-    "rival_added": lambda s, e: f"🎭 Rival {escape_name(e['name'])} (rank {e['rank']}, {e['minions']} minions) added.",
+    "rival_added": lambda s, e: (
+        f"🎭 Rival {escape_name(e['name'])} (rank {e['rank']}, {plural(e['minions'], 'minion')}) added."
+    ),
     "rival_changed": lambda s, e: f"🎭 {_rival(s, e)} changed.",
     "rival_dropped": lambda s, e: f"🎭 {escape_name(e['name'])} is no longer a rival.",
     "design_added": lambda s, e: f"🎭 {_rival(s, e)} has a new {e['severity']} design `{e['design']}`.",
     "design_changed": lambda s, e: f"🎭 {_design(s, e)} changed.",
     "split": lambda s, e: f"🎭 {_rival(s, e)}'s points split: {e['points'] or 'the default'}.",
     "ambition_points": lambda s, e: (
-        f"🎭 {_rival(s, e)} gains "
-        + ", ".join(f"{d} +{n}" for d, n in e["gains"].items())
-        + " → "
-        + ", ".join(f"{d} {n}" for d, n in e["totals"].items())
+        f"🎭 {_rival(s, e)}'s ambition points: "
+        + (", ".join(f"`{d}` +{n} (now {e['totals'].get(d, n)})" for d, n in e["gains"].items()) or "none")
     ),
     "rival_die": lambda s, e: (
         f"🎲 {_rival(s, e)}'s rival die: {e['roll']}; eligible: {', '.join(e['eligible']) or 'none'}"

@@ -16,7 +16,7 @@ from bot.spec import Choice, View, ViewContext
 from cogs.viciousness.spec import VIEWS
 from cogs.viciousness.text import cut, fit, plural
 from rules.engine import CO_GM, GM
-from rules.viciousness.actions import Act, TurnEnd, TurnStart
+from rules.viciousness.actions import Act
 from rules.viciousness.data import MIN_IP, TRAITS
 from rules.viciousness.state import PC, CampaignState, Company, Contact, Troupe
 
@@ -136,10 +136,11 @@ def render_company(ctx: ViewContext[CampaignState]) -> View:
     """The main view: the company sheet, with your troupe a click away and the GM's turn button."""
     turn = ctx.state.turn
     buttons: list[discord.ui.Item[Any]] = [ctx.ui_button("My troupe", "me", emoji="🗡️")]
+    # The turn's own controls (not plain action buttons): the channel is told, the GM gets the rivals' news.
     if turn.running:
-        buttons.append(ctx.button(f"End turn {turn.number}", TurnEnd(), emoji="⏹️", record="turn"))
+        buttons.append(ctx.ui_button(f"End turn {turn.number}", "turn", "end", emoji="⏹️"))
     else:
-        buttons.append(ctx.button(f"Start turn {turn.number + 1}", TurnStart(), emoji="▶️", record="turn"))
+        buttons.append(ctx.ui_button(f"Start turn {turn.number + 1}", "turn", "start", emoji="▶️"))
     buttons.append(ctx.ui_button("Log", "log", emoji="📜"))
     return View(embeds=[company_embed(ctx.state, ctx.session.roles)], rows=[buttons])
 

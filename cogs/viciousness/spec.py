@@ -57,10 +57,19 @@ class VicSpec(GameSpec[CampaignState]):
 
     def rules_summary(self) -> str:
         """How a campaign runs, in a few lines."""
-        return (
-            "A GM runs the campaign with `/vic`: each player leads a troupe of the company (`/vic troupe new`). "
-            "Each turn the company gets one coin per troupe; every character takes one action. "
-            "Wealth grows with investment points: `/vic invest`, `/vic divest`, `/vic price`."
+        return "\n".join(
+            (
+                "A GM runs the campaign with `/vic`: each player leads a troupe of the company (`/vic troupe new`).",
+                "• **Turns**: the GM starts and ends them (`/vic turn start|end`); each turn the company gets one "
+                "coin per troupe, and every character takes one action (`/vic pc act`; resting heals).",
+                "• **Wealth**: `/vic price` (pay from turn or liquid coins), `/vic reward`, `/vic invest`, "
+                "`/vic divest`; the rank follows the investment points.",
+                "• **At the table**: the GM opens a fight (`/vic violence`) or a scheme (`/vic knavery`); everyone "
+                "joins with the button and picks their trait dice. `/vic push` (rattles), `/vic knowledge` (💡), "
+                "`/vic odds` for the exact chances.",
+                "• **Yours**: `/vic me` (your troupe, privately), `/vic log` (what happened, by turn).",
+                "• **GM only**: `/vic gm` (the private GM screen: rivals and their designs), `/vic rival …`.",
+            )
         )
 
     async def on_ui(self, reply: Reply, session: Session, key: str, arg: str, values: list[str]) -> None:

@@ -6,20 +6,23 @@ the state; GM-only events reach only a GM's log.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
+from bot.board import static_view
+from bot.controls import ui_id
 from bot.errors import InvalidInput
+from bot.lobby import actor_of
 from bot.models import Session
 from bot.replies import Reply
-from cogs.viciousness.common import PUBLIC_REPLY, VicBase, viewer_of
+from cogs.viciousness.common import KIND, MAX_CONTENT, PUBLIC_REPLY, VicBase, campaign_state, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import rival_news
 from cogs.viciousness.spec import UI
 from cogs.viciousness.text import cut
-from rules.engine import Viewer, visible
+from rules.engine import PUBLIC, Viewer, visible
 from rules.viciousness.actions import TurnEnd, TurnStart
 from rules.viciousness.state import CampaignState
 
@@ -27,6 +30,8 @@ if TYPE_CHECKING:
     from bot.app import TabletopBot
 
 LOG_BUDGET = 5500
+PAGE_TEXT = 4000
+FIELD_TEXT = 1024
 SETUP = 0
 
 
@@ -34,7 +39,7 @@ async def turns_of(bot: TabletopBot, session: Session, viewer: Viewer) -> dict[i
     """What happened in each turn (0: before the first), as the viewer may read it, oldest first."""
     state = bot.service.state_of(session)
     assert isinstance(state, CampaignState)
-    turns: dict[int, list[str]] = {SETUP: []}
+    events: dict[int, list[dict[str, Any]]] = {SETUP: []}
     current = SETUP
     for entry in await bot.store.log_entries(session.id):
         for event in entry.events:
@@ -42,9 +47,10 @@ async def turns_of(bot: TabletopBot, session: Session, viewer: Viewer) -> dict[i
                 continue
             if event.get("type") == "turn_started":
                 current = int(event["turn"])
-                turns[current] = []
-            turns[current] += narrate(state, [event])
-    return turns
+                events[current] = []
+            events[current].append(event)
+    # A turn is narrated as a whole, so a pool's later events can name its sides as it was opened with.
+    return {number: narrate(state, turn) for number, turn in events.items()}
 
 
 def title(number: int) -> str:
@@ -52,36 +58,116 @@ def title(number: int) -> str:
     return "Before the first turn" if number == SETUP else f"Turn {number}"
 
 
-def log_embed(turns: dict[int, list[str]], only: int | None) -> discord.Embed:
-    """The latest turns that fit (or one turn, as much of it as fits), newest last."""
+def pages_of(lines: list[str]) -> list[str]:
+    """A turn's lines as pages of whole lines that each fit an embed's description."""
+    pages: list[str] = []
+    page: list[str] = []
+    for line in lines or ["Nothing happened."]:
+        line = cut(line, PAGE_TEXT)
+        if page and len("\n".join([*page, line])) > PAGE_TEXT:
+            pages.append("\n".join(page))
+            page = []
+        page.append(line)
+    return [*pages, "\n".join(page)]
+
+
+def latest(lines: list[str], limit: int) -> tuple[str, bool]:
+    """As many of the last ``lines`` as fit ``limit`` (a turn's newest events matter most); whether any were left."""
+    kept: list[str] = []
+    for line in reversed(lines):
+        if len("\n".join(["…", line, *kept])) > limit:
+            break
+        kept.insert(0, line)
+    if len(kept) == len(lines):
+        return "\n".join(lines) or "Nothing happened.", False
+    return "\n".join(["…", *kept]) if kept else cut(lines[-1], limit), True
+
+
+def log_embed(turns: dict[int, list[str]], only: int | None, page: int = 0) -> discord.Embed:
+    """The latest turns that fit, newest last; or one turn, a page at a time."""
     if only is not None:
         if only not in turns:
             raise InvalidInput(f"There is no turn {only} yet.")
-        lines = turns[only] or ["Nothing happened."]
-        return discord.Embed(title=title(only), description=cut("\n".join(lines), 4096))
+        pages = pages_of(turns[only])
+        page = max(0, min(page, len(pages) - 1))
+        embed = discord.Embed(title=title(only), description=pages[page])
+        if len(pages) > 1:
+            embed.set_footer(text=f"Page {page + 1} of {len(pages)}")
+        return embed
     embed = discord.Embed(title="The campaign so far")
     used = 0
     shown: list[tuple[str, str]] = []
+    shortened = False
     for number in sorted(turns, reverse=True):
-        value = cut("\n".join(turns[number]) or "Nothing happened.", 1024)
+        value, cut_short = latest(turns[number], FIELD_TEXT)
         if used + len(value) > LOG_BUDGET or len(shown) == 25:
             break
+        shortened |= cut_short
         shown.append((title(number), value))
         used += len(value) + len(title(number))
     for name, value in reversed(shown):
         embed.add_field(name=name, value=value, inline=False)
-    if len(shown) < len(turns):
-        embed.set_footer(text="Older turns: /vic log turn:<number>")
+    if len(shown) < len(turns) or shortened:
+        embed.set_footer(text="A whole turn, older ones too: /vic log turn:<number>")
     return embed
+
+
+def log_buttons(session: Session, turn: int, page: int, pages: int) -> list[list[discord.ui.Item[Any]]]:
+    """◀ ▶ between the pages of a turn's log (none when it fits one)."""
+    if pages < 2:
+        return []
+    return [
+        [
+            discord.ui.Button(
+                label=label,
+                disabled=not 0 <= target < pages,
+                custom_id=ui_id(KIND, session.id, "lg", f"{turn}:{target}:{'p' if label == '◀' else 'n'}"),
+            )
+            for label, target in (("◀", page - 1), ("▶", page + 1))
+        ]
+    ]
+
+
+async def turn_log(bot: TabletopBot, reply: Reply, session: Session, turn: int | None, page: int = 0) -> dict[str, Any]:
+    """The log message for the member of ``reply``: GM-only events only for a GM."""
+    turns = await turns_of(bot, session, viewer_of(session, reply.interaction))
+    embed = log_embed(turns, turn, page)
+    if turn is None:
+        return {"embed": embed}
+    pages = len(pages_of(turns[turn]))
+    return {"embed": embed, "view": static_view(log_buttons(session, turn, max(0, min(page, pages - 1)), pages))}
+
+
+async def _log_page(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """◀ ▶ on a turn's log: the message turns the page."""
+    turn, page, _ = arg.split(":", 2)
+    await reply.update(**await turn_log(bot, reply, session, int(turn), int(page)))
 
 
 async def _log(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """``Log`` on the company sheet: the latest turns, privately."""
-    turns = await turns_of(bot, session, viewer_of(session, reply.interaction))
-    await reply.send(embed=log_embed(turns, None), ephemeral=True)
+    await reply.send(ephemeral=True, **await turn_log(bot, reply, session, None))
 
 
 UI["log"] = _log
+
+
+async def start_or_end(bot: TabletopBot, reply: Reply, session: Session, action: TurnStart | TurnEnd) -> None:
+    """A turn's start or end: the channel is told what it may know; the GM who did it, the rivals' news."""
+    reply.answers_first = True  # the sheets are redrawn once this answer is on its way
+    applied = await bot.service.act(session.id, actor_of(reply.interaction), action, origin=reply)
+    lines = narrate(campaign_state(bot, applied.session), [e for e in applied.events if visible(e, PUBLIC)])
+    await reply.send(cut("\n".join(lines), MAX_CONTENT) or "Done.", ephemeral=False)
+    await rival_news(bot, reply.interaction, applied)
+
+
+async def _turn(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """*Start turn* / *End turn* on the company sheet: the same as ``/vic turn start|end``."""
+    await start_or_end(bot, reply, session, TurnStart() if arg == "start" else TurnEnd())
+
+
+UI["turn"] = _turn
+UI["lg"] = _log_page
 
 
 class TurnCommands(VicBase):
@@ -91,15 +177,13 @@ class TurnCommands(VicBase):
 
     @turn.command(name="start", description="Next turn: a coin per troupe", extras=PUBLIC_REPLY)
     async def turn_start(self, interaction: discord.Interaction) -> None:
-        """Each character may then take one action."""
-        applied = await self.act_and_tell(interaction, TurnStart())
-        await rival_news(self.bot, interaction, applied)  # issue 12: the rivals' moves, privately to the GM
+        """Each character may then take one action; the rivals' moves go privately to the GM."""
+        await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), TurnStart())
 
     @turn.command(name="end", description="End the turn", extras=PUBLIC_REPLY)
     async def turn_end(self, interaction: discord.Interaction) -> None:
-        """Liquid coins stay; those who rested shake off being rattled and recover from wounds."""
-        applied = await self.act_and_tell(interaction, TurnEnd())
-        await rival_news(self.bot, interaction, applied)  # issue 12: the rivals' turn, privately to the GM
+        """Liquid coins stay; those who rested recover; the rivals' turn goes privately to the GM."""
+        await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), TurnEnd())
 
     @app_commands.command(name="log", description="What happened, by turn")
     async def log(
@@ -108,5 +192,4 @@ class TurnCommands(VicBase):
         """GM-only events appear only in a GM's log."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        turns = await turns_of(self.bot, session, viewer_of(session, interaction))
-        await reply.send(embed=log_embed(turns, turn))
+        await reply.send(**await turn_log(self.bot, reply, session, turn))

@@ -78,19 +78,33 @@ def offers(state: CampaignState) -> list[tuple[Pay, int, int]]:
     return out
 
 
+def sums(q: Quote) -> str:
+    """The arithmetic with what each term is for: ``1 + 2 (1 rank above the coins' rank) = 3``; a bare ``1``."""
+    if len(q.parts) == 1:
+        return str(q.total)
+    terms = [str(q.parts[0][1])] + [f"{'+' if d >= 0 else '−'} {abs(d)} ({why})" for why, d in q.parts[1:]]
+    return f"{' '.join(terms)} = {q.total}"
+
+
 def verdict(q: Quote) -> str:
-    """``1 + 2 = 3 → 3 coins`` / ``… → free`` / ``… → not obtainable with money``."""
+    """``1 + 2 (why) = 3 → 3 coins`` / ``… → free`` / ``… → not obtainable with money``."""
     if q.verdict == "free":
-        return f"{q.arithmetic} → **free**"
+        return f"{sums(q)} → **free**"
     if q.verdict == "unobtainable":
-        return f"{q.arithmetic} → **not obtainable** with money"
-    return f"{q.arithmetic} → **{plural(q.coins, 'coin')}**"
+        return f"{sums(q)} → **not obtainable** with money"
+    return f"{sums(q)} → **{plural(q.coins, 'coin')}**"
+
+
+def unnamed(rank: int) -> str:
+    """What an item priced without a name is called."""
+    return f"An item of rank {rank}"
 
 
 def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: bool) -> dict[str, Any]:
     """The private price: each way to pay with its arithmetic, the modifiers' select and the pay buttons
     (a player buys for one of their characters: it is that character's turn action)."""
-    title = cut(f"{escape_name(draft.item)} (rank {draft.rank})", 256)
+    named = draft.item != unnamed(draft.rank)
+    title = cut(f"{escape_name(draft.item)} (rank {draft.rank})" if named else draft.item, 256)
     lines = []
     buttons: list[discord.ui.Item[Any]] = []
     try:
@@ -187,9 +201,9 @@ class WealthCommands(Autocomplete):
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
         state = self.state(session)
-        if pc is not None and state.find_pc(pc) is None:
-            raise InvalidInput("There is no such character: pick one from the list offered as you type.")
-        draft = Draft(rank, (), pc or "", item or f"An item of rank {rank}")
+        if pc is not None:
+            pc = self.pc_typed(session, interaction, pc)
+        draft = Draft(rank, (), pc or "", item or unnamed(rank))
         if len(ui_id(KIND, session.id, "pb", f"l7.{draft_arg(draft)}")) > CUSTOM_ID_MAX:
             raise InvalidInput("That item's name is too long: shorten it a little.")
         gm = viewer_of(session, interaction).is_gm

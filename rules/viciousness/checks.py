@@ -33,7 +33,7 @@ def _push(w: Work, a: Push) -> None:
     effects = {**(t.effects or {}), **(t.push_effect or {})}
     if "push_recovery_minus" in effects:
         if a.target is None:
-            raise IllegalAction(f"Name the wounded character {pc.name} treats.")
+            raise IllegalAction(f"Name the wounded character {pc.name} treats (`target`).")
         patient = w.active_pc(a.target)
         if not patient.wounded:
             raise IllegalAction(f"{patient.name} isn't wounded.")
@@ -41,7 +41,7 @@ def _push(w: Work, a: Push) -> None:
     if "adds_die" in effects:
         pool = w.pool(a.pool) if a.pool is not None else None
         if not isinstance(pool, ViolencePool):
-            raise IllegalAction(f"{t.name}'s push adds a die to a fight {pc.name} is in: name the fight.")
+            raise IllegalAction(f"{t.name}'s push adds a die to a fight, and {pc.name} is in none.")
         c = combatant(pool, pc.id)
         if pool.stage != "gather" or c.status != "in":
             raise IllegalAction(f"{t.name}'s push is made before the round's roll, while fighting.")

@@ -583,7 +583,7 @@ def test_vi15_berzerker_push_and_end_of_crisis_death_test() -> None:
     c = Campaign()
     (brute,) = c.join(P1, ("Brute", ("Berzerker", "Strongman", "Defender")))
     pool = fight(c, [brute], guards=1)
-    c.reject(P1, {"type": "push", "pc": brute, "trait": "Berzerker"}, "name the fight")
+    c.reject(P1, {"type": "push", "pc": brute, "trait": "Berzerker"}, "is in none")
     c.act(P1, {"type": "push", "pc": brute, "trait": "Berzerker", "pool": pool})
     assert c.pc(brute).rattled
     # The push rattled Brute, so his dice come in pairs: base (1, 2), push die (4, 4); the guard [1].
