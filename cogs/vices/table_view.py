@@ -72,15 +72,20 @@ def unit_label(state: VicesState, unit: Unit, values: dict[str, int], name: Name
     return f"{die_label(state, die, name)} {face(die, values[die], plain=True)} → {unit.points}"
 
 
-def unit_name(unit: str) -> str:
-    """A unit in a sentence, without the state: ``Wrath``, ``d12``, ``Mirror & Medusa``, ``equal d20s``."""
-    if unit in PAIR_TITLES:
-        return PAIR_TITLES[unit]  # type: ignore[index]
-    if GROUP_JOIN in unit:
+def unit_name(unit: dict[str, Any], name: Name) -> str:
+    """A removed unit of a ``removed`` event in a sentence: ``Wrath``, ``d12``, ``Mirror & Medusa``,
+    ``equal d20s``, ``Bob's d20`` (as the board calls it; older logs without the owner: ``Greed d20``)."""
+    key = unit["unit"]
+    if key in PAIR_TITLES:
+        return PAIR_TITLES[key]
+    if GROUP_JOIN in key:
         return "equal d20s"
-    if unit.startswith(("s.", "N.")):
-        return SIN_OF_DIE[unit] + (" d20" if unit.startswith("N.") else "")
-    return die_name(unit)
+    if key.startswith("N."):
+        owner = unit["dice"][0].get("owner")
+        return f"{name(owner)}'s d20" if owner else f"{SIN_OF_DIE[key]} d20"
+    if key.startswith("s."):
+        return SIN_OF_DIE[key]
+    return die_name(key)
 
 
 def plain(player: str | None, session: Session) -> str:
@@ -221,7 +226,7 @@ def _removed(e: dict[str, Any], n: Name) -> str:
         return f"{n(e['player'])} keeps every die this roll."
     units = e["units"]
     dice = sum(len(u["dice"]) for u in units)
-    what = ", ".join(unit_name(u["unit"]) for u in units) if len(units) <= 3 else f"{dice} dice"
+    what = ", ".join(unit_name(u, n) for u in units) if len(units) <= 3 else f"{dice} dice"
     return f"{n(e['player'])} removes {what} → {e['points']} (turn {e['turn_score']})."
 
 
