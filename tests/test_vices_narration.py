@@ -33,3 +33,28 @@ def test_a_removed_nemesis_d20_is_named_by_its_owner_as_on_the_board() -> None:
     # Logs written before the owner was recorded still read.
     old = {"unit": "N.Greed", "dice": [{"die": "N.Greed", "value": 6}], "points": 14}
     assert told(removed(old)) == ["**Alice** removes Greed d20 → 14 (turn 14)."]
+
+
+def test_the_mirror_roll_shows_the_large_dice_it_was_rolled_against() -> None:
+    miss = {"player": "P2", "mirror": 3, "matches": []}
+    miss["dice"] = [{"die": "L.Greed", "value": 5}, {"die": "L.Envy", "value": 1}]
+    hit = {**miss, "mirror": 5, "matches": ["Greed"]}
+    assert told({"type": "mirror_roll", **miss}, {"type": "mirror_roll", **hit}) == [
+        "**Bob** rolls the Mirror ⚂3 against 🟨⚄5 🟩⚀1: no match, roll again.",
+        "**Bob** rolls the Mirror ⚄5 against 🟨⚄5 🟩⚀1: matches 🟨Greed.",
+    ]
+
+
+def test_a_claim_lists_the_sins_with_commas_and_a_last_or() -> None:
+    assert told({"type": "claim_needed", "player": "P1", "sins": ["Wrath", "Sloth", "Envy"]}) == [
+        "**Alice** may claim 🟥Wrath, 🟦Sloth or 🟩Envy."
+    ]
+
+
+def test_the_game_end_says_why_and_who() -> None:
+    left = {"type": "game_ended", "reason": "too_few_players", "candidates": ["P2", "P3"], "exact_target": False}
+    exact = {"type": "game_ended", "reason": "end_of_round", "candidates": ["P1"], "exact_target": True}
+    assert told(left, exact) == [
+        "Too few players are left, so the game ends. Game over: **Bob** and **Carol** tie on the lowest total.",
+        "Game over: **Alice** is on exactly 70.",
+    ]

@@ -266,15 +266,32 @@ def _seat_rolls(e: dict[str, Any], n: Name) -> str:
 
 
 def _mirror(e: dict[str, Any], n: Name) -> str:
-    hit = ", ".join(sin_tag(s) for s in e["matches"]) if e["matches"] else "none: roll again"
-    return f"{n(e['player'])} rolls the Mirror: {e['mirror']}; matching: {hit}."
+    """The Mirror die and the large Sin dice it was rolled with, so a "no match" can be checked."""
+    large = " ".join(f"{SIN_EMOJI[SIN_OF_DIE[d['die']]]}{face(d['die'], d['value'])}" for d in e["dice"])
+    hit = "matches " + _either(e["matches"]) if e["matches"] else "no match, roll again"
+    return f"{n(e['player'])} rolls the Mirror {face('Mirror', e['mirror'])} against {large}: {hit}."
+
+
+def _either(sins: list[str]) -> str:
+    """``🟥Wrath``, ``🟥Wrath or 🟦Sloth``, ``🟥Wrath, 🟦Sloth or 🟪Pride``."""
+    tags = [sin_tag(s) for s in sins]
+    return ", ".join(tags[:-1]) + " or " + tags[-1] if len(tags) > 1 else "".join(tags)
+
+
+def _game_ended(e: dict[str, Any], n: Name) -> str:
+    why = "Too few players are left, so the game ends. " if e.get("reason") == "too_few_players" else ""
+    names = [n(p) for p in e["candidates"]]
+    who = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    if e["exact_target"]:
+        return f"{why}Game over: {who} {'are' if len(names) > 1 else 'is'} on exactly 70."
+    return f"{why}Game over: {who} {'tie on' if len(names) > 1 else 'has'} the lowest total."
 
 
 _NARRATORS: dict[str, Callable[[dict[str, Any], Name], str | None]] = {
     "game_started": lambda e, n: "Seat order: " + ", ".join(n(p) for p in e["players"]) + ".",
     "seat_rolls": _seat_rolls,
     "mirror_roll": _mirror,
-    "claim_needed": lambda e, n: f"{n(e['player'])} may claim " + " or ".join(sin_tag(s) for s in e["sins"]) + ".",
+    "claim_needed": lambda e, n: f"{n(e['player'])} may claim {_either(e['sins'])}.",
     "sin_claimed": lambda e, n: f"{n(e['player'])} claims {sin_tag(e['sin'])}.",
     "setup_done": lambda e, n: f"Reserves: {sins_text(e['reserves'])}.",
     "turn_started": lambda e, n: f"Round {e['round']} · {n(e['player'])} defends with {len(e['pool'])} dice.",
@@ -305,9 +322,7 @@ _NARRATORS: dict[str, Callable[[dict[str, Any], Name], str | None]] = {
         + ("last turns for " + ", ".join(n(p) for p in e["last_turns"]) if e["last_turns"] else "the game ends")
         + "."
     ),
-    "game_ended": lambda e, n: (
-        "Game over: " + ", ".join(n(p) for p in e["candidates"]) + (" on exactly 70." if e["exact_target"] else ".")
-    ),
+    "game_ended": _game_ended,
     "tiebreak_started": lambda e, n: "Tie-break: " + ", ".join(n(p) for p in e["contenders"]) + " each pick a pair.",
     "pair_chosen": lambda e, n: f"{n(e['player'])} has picked a pair.",
     "tiebreak_rolled": _tiebreak_rolled,
