@@ -233,7 +233,7 @@ async def test_removal_preview_then_a_tie_break_with_pairs(fake: FakeDiscord, ma
         await (await fake.click(board, button_starting(board, "Remove all zeros"), member)).message()
     # Both are asked; Carol's own click brought the tie-break up, so only Bob is pinged.
     ask = await fake.wait_for_message(channel, lambda m: "tie-break" in str(m.embeds).lower())
-    assert ask.mentions == [bob.id] and f"<@{carol.id}> to choose a Mythical pair" in ask.content
+    assert ask.mentions == [bob.id] and f"<@{bob.id}> and <@{carol.id}> to choose a Mythical pair" in ask.content
     await (await fake.click(ask, "Mirror & Medusa", bob)).message()
     board = await board_of(fake, bot, channel)
     again = await (await fake.click(board, "David & Goliath", bob)).message()
