@@ -186,7 +186,10 @@ async def test_the_attacker_whose_sin_matched_chooses_the_effect(fake: FakeDisco
     assert state.sins["Pride"] == "P2" and state.turn.penalty_met
     # The penalty: small and large Gluttony dice, the taken Pride's large die and the metallic die.
     log = await (await fake.slash(channel, carol, "game log")).message()
-    assert f"**{bob.display_name}**'s Gluttony matched: penalty 6 + 1 + 1 + 1 → 0 points." in log.content
+    assert (
+        f"**{bob.display_name}**'s Gluttony matched: penalty 6 + 1 + 1 + 1 → 0 points (equal dice score 0)."
+        in log.content
+    )
     assert f"**{bob.display_name}** takes Pride from the reserves (Gluttony)." in log.content
     board = await board_of(fake, bot, channel)
     assert board.button("Keep the rest (the penalty counted)")  # the penalty already counted as this removal

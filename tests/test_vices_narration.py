@@ -58,3 +58,14 @@ def test_the_game_end_says_why_and_who() -> None:
         "Too few players are left, so the game ends. Game over: **Bob** and **Carol** tie on the lowest total.",
         "Game over: **Alice** is on exactly 70.",
     ]
+
+
+def test_a_penalty_with_equal_dice_says_why_they_score_nothing() -> None:
+    def penalty(*faces: int, points: int) -> dict[str, Any]:
+        dice = [{"die": f"d{i}", "value": v} for i, v in enumerate(faces)]
+        return {"type": "penalty", "player": "P3", "sin": "Pride", "dice": dice, "points": points}
+
+    assert told(penalty(3, 3, 5, points=1), penalty(1, 5, points=6)) == [
+        "**Carol**'s Pride matched: penalty 3 + 3 + 5 → 1 point (equal dice score 0).",
+        "**Carol**'s Pride matched: penalty 1 + 5 → 6 points.",
+    ]

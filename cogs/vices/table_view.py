@@ -210,9 +210,11 @@ def _from(source: str, name: Name) -> str:
 
 
 def _penalty(e: dict[str, Any], n: Name) -> str:
-    values = " + ".join(str(d["value"]) for d in e["dice"])
+    faces = [d["value"] for d in e["dice"]]
+    values = " + ".join(map(str, faces))
     points = "point" if e["points"] == 1 else "points"
-    return f"{n(e['player'])}'s {e['sin']} matched: penalty {values} → {e['points']} {points}."
+    why = " (equal dice score 0)" if len(set(faces)) < len(faces) else ""
+    return f"{n(e['player'])}'s {e['sin']} matched: penalty {values} → {e['points']} {points}{why}."
 
 
 def _taken(e: dict[str, Any], n: Name) -> str:
