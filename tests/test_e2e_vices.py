@@ -187,8 +187,8 @@ async def test_the_attacker_whose_sin_matched_chooses_the_effect(fake: FakeDisco
     # The penalty: small and large Gluttony dice, the taken Pride's large die and the metallic die.
     log = await (await fake.slash(channel, carol, "game log")).message()
     assert (
-        f"**{bob.display_name}**'s Gluttony matched: penalty 6 + 1 + 1 + 1 → 0 points (equal dice score 0)."
-        in log.content
+        f"**{bob.display_name}**'s Gluttony matched: penalty 6 + 1 + 1 (Pride's die) + 1 (metallic) → 0 points "
+        "(equal dice score 0)." in log.content
     )
     assert f"**{bob.display_name}** takes Pride from the reserves (Gluttony)." in log.content
     board = await board_of(fake, bot, channel)
@@ -236,6 +236,7 @@ async def test_removal_preview_then_a_tie_break_with_pairs(fake: FakeDiscord, ma
         await (await fake.click(board, button_starting(board, "Remove all zeros"), member)).message()
     # Both are asked; Carol's own click brought the tie-break up, so only Bob is pinged.
     ask = await fake.wait_for_message(channel, lambda m: "tie-break" in str(m.embeds).lower())
+    assert "the lowest score wins (a matching pair scores 0; Silver Bullet's 1 matches any Werewolf)" in str(ask.embeds)
     assert ask.mentions == [bob.id] and f"<@{bob.id}> and <@{carol.id}> to choose a Mythical pair" in ask.content
     await (await fake.click(ask, "Mirror & Medusa", bob)).message()
     board = await board_of(fake, bot, channel)
@@ -247,7 +248,10 @@ async def test_removal_preview_then_a_tie_break_with_pairs(fake: FakeDiscord, ma
     final = fake.message(game.board.message_id)
     assert final is not None and "final standings" in final.embeds[0]["title"]
     news = final.embeds[0]["description"]
-    assert f"Tie-break round 1: **{bob.display_name}** 6 6 → 0; **{carol.display_name}** 6 5 → 1." in news
+    assert (
+        f"Tie-break round 1 (lowest wins): **{bob.display_name}**'s Mirror & Medusa ⚅6 ⚅6 → 0; "
+        f"**{carol.display_name}**'s David & Goliath ⚅6 ⚄5 → 1."
+    ) in news
     assert f"🏆 **{bob.display_name}** wins with 0!" in news
 
 

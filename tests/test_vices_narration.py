@@ -55,7 +55,7 @@ def test_the_game_end_says_why_and_who() -> None:
     left = {"type": "game_ended", "reason": "too_few_players", "candidates": ["P2", "P3"], "exact_target": False}
     exact = {"type": "game_ended", "reason": "end_of_round", "candidates": ["P1"], "exact_target": True}
     assert told(left, exact) == [
-        "Too few players are left, so the game ends. Game over: **Bob** and **Carol** tie on the lowest total.",
+        "Too few players are left, so the game ends. **Bob** and **Carol** tie on the lowest total.",
         "Game over: **Alice** is on exactly 70.",
     ]
 
@@ -68,4 +68,31 @@ def test_a_penalty_with_equal_dice_says_why_they_score_nothing() -> None:
     assert told(penalty(3, 3, 5, points=1), penalty(1, 5, points=6)) == [
         "**Carol**'s Pride matched: penalty 3 + 3 + 5 → 1 point (equal dice score 0).",
         "**Carol**'s Pride matched: penalty 1 + 5 → 6 points.",
+    ]
+
+
+def test_the_extra_penalty_dice_say_where_they_come_from() -> None:
+    dice = [("s.Gluttony", 6), ("L.Gluttony", 2), ("L.Pride", 4), ("M", 5)]
+    event = {"type": "penalty", "player": "P2", "sin": "Gluttony", "points": 8}
+    event["dice"] = [{"die": d, "value": v} for d, v in dice]
+    assert told(event) == ["**Bob**'s Gluttony matched: penalty 6 + 2 + 4 (Pride's die) + 5 (metallic) → 8 points."]
+
+
+def test_a_tie_break_roll_names_each_pair_with_its_faces() -> None:
+    rolls = [
+        {
+            "player": "P2",
+            "pair": "mirror_medusa",
+            "dice": [{"die": "Mirror", "value": 6}, {"die": "Medusa", "value": 6}],
+            "points": 0,
+        },
+        {
+            "player": "P3",
+            "pair": "david_goliath",
+            "dice": [{"die": "David", "value": 6}, {"die": "Goliath", "value": 5}],
+            "points": 1,
+        },
+    ]
+    assert told({"type": "tiebreak_rolled", "round": 1, "rolls": rolls, "tied": []}) == [
+        "Tie-break round 1 (lowest wins): **Bob**'s Mirror & Medusa ⚅6 ⚅6 → 0; **Carol**'s David & Goliath ⚅6 ⚄5 → 1."
     ]

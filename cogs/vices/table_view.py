@@ -211,10 +211,18 @@ def _from(source: str, name: Name) -> str:
 
 def _penalty(e: dict[str, Any], n: Name) -> str:
     faces = [d["value"] for d in e["dice"]]
-    values = " + ".join(map(str, faces))
+    values = " + ".join(f"{d['value']}{_added(d['die'], e['sin'])}" for d in e["dice"])
     points = "point" if e["points"] == 1 else "points"
     why = " (equal dice score 0)" if len(set(faces)) < len(faces) else ""
     return f"{n(e['player'])}'s {e['sin']} matched: penalty {values} → {e['points']} {points}{why}."
+
+
+def _added(die: str, sin: str) -> str:
+    """A penalty die not of the matched Sin, tagged: Pride's metallic die, the die Gluttony adds."""
+    if die == METALLIC:
+        return " (metallic)"
+    other = SIN_OF_DIE.get(die)
+    return f" ({other}'s die)" if other and other != sin else ""
 
 
 def _taken(e: dict[str, Any], n: Name) -> str:
@@ -249,11 +257,15 @@ _NONE_REASONS = {
 
 
 def _tiebreak_rolled(e: dict[str, Any], n: Name) -> str:
-    rolls = "; ".join(
-        f"{n(r['player'])} {' '.join(str(d['value']) for d in r['dice'])} → {r['points']}" for r in e["rolls"]
-    )
+    """``Tie-break round 1: Bob's Mirror & Medusa ⚅6 ⚅6 → 0; …`` (lowest wins)."""
+
+    def rolled(r: dict[str, Any]) -> str:
+        faces = " ".join(face(d["die"], d["value"]) for d in r["dice"])
+        pair = f"'s {PAIR_TITLES[r['pair']]}" if r.get("pair") in PAIR_TITLES else ""
+        return f"{n(r['player'])}{pair} {faces} → {r['points']}"
+
     tail = " Tied again: roll again." if e["tied"] else ""
-    return f"Tie-break round {e['round']}: {rolls}.{tail}"
+    return f"Tie-break round {e['round']} (lowest wins): {'; '.join(map(rolled, e['rolls']))}.{tail}"
 
 
 def _turn_ended(e: dict[str, Any], n: Name) -> str:
@@ -284,9 +296,10 @@ def _game_ended(e: dict[str, Any], n: Name) -> str:
     why = "Too few players are left, so the game ends. " if e.get("reason") == "too_few_players" else ""
     names = [n(p) for p in e["candidates"]]
     who = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-    if e["exact_target"]:
-        return f"{why}Game over: {who} {'are' if len(names) > 1 else 'is'} on exactly 70."
-    return f"{why}Game over: {who} {'tie on' if len(names) > 1 else 'has'} the lowest total."
+    if len(names) > 1:  # not over yet: the tie-break follows
+        best = "on exactly 70" if e["exact_target"] else "on the lowest total"
+        return f"{why}{who} tie {best}."
+    return f"{why}Game over: {who} {'is on exactly 70' if e['exact_target'] else 'has the lowest total'}."
 
 
 _NARRATORS: dict[str, Callable[[dict[str, Any], Name], str | None]] = {
@@ -359,6 +372,12 @@ def retired_line(session: Session, events: list[dict[str, Any]]) -> str:
     turn = next((e for e in reversed(events) if e["type"] == "turn_started"), None)
     head = f"Round {turn['round']} · " if turn else ""
     return head + (" ".join(lines) if lines else "the game moved on.")
+
+
+def tiebreak_hint(wild_face: int | None) -> str:
+    """What a contender is choosing: how the pairs they pick are scored."""
+    wild = f"; Silver Bullet's {wild_face} matches any Werewolf" if wild_face else ""
+    return f"Pick a pair; the bot rolls it and the lowest score wins (a matching pair scores 0{wild})."
 
 
 def sin_table() -> str:
