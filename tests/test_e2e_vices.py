@@ -279,6 +279,8 @@ async def test_lobby_options_and_game_rules(fake: FakeDiscord, make_bot: MakeBot
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     lobby = await (await fake.slash(channel, alice, "vv new", options=SCRIPTED)).message()
     assert "How Sins are dealt: At random" in str(lobby.embeds)
+    # The seat order is the game's own option; the lobby does not promise another one.
+    assert lobby.embeds[0]["footer"]["text"] == "Needs 3+ players." and "Seat order: Join order" in str(lobby.embeds)
     menu = await (await fake.click(lobby, "Options…", alice)).message()
     wild = next(s for s in menu.selects if s["placeholder"] == "Silver Bullet's wild face")
     await (await fake.select(menu, wild["custom_id"], ["null"], alice)).message()

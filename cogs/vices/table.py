@@ -111,6 +111,7 @@ class TableSpec(GameSpec[VicesState]):
     kind = GameKind(ENGINE)
     command = "vv"
     legend = tv.LEGEND
+    seats_players = True  # the "Seat order" option: by d20 or join order
     lobby_options = (
         LobbyOption("seat_order", "Seat order", (("Highest d20 goes first", "d20"), ("Join order", "join_order"))),
         LobbyOption(
