@@ -33,15 +33,20 @@ def test_a_removed_nemesis_d20_is_named_by_its_owner_as_on_the_board() -> None:
     # Logs written before the owner was recorded still read.
     old = {"unit": "N.Greed", "dice": [{"die": "N.Greed", "value": 6}], "points": 14}
     assert told(removed(old)) == ["**Alice** removes Greed d20 → 14 (turn 14)."]
+    own = {"unit": "N.Envy", "dice": [{"die": "N.Envy", "value": 20, "owner": "P1"}], "points": 0}
+    assert told(removed(own)) == ["**Alice** removes their d20 → 0 (turn 0)."]
 
 
 def test_the_mirror_roll_shows_the_large_dice_it_was_rolled_against() -> None:
     miss = {"player": "P2", "mirror": 3, "matches": []}
     miss["dice"] = [{"die": "L.Greed", "value": 5}, {"die": "L.Envy", "value": 1}]
     hit = {**miss, "mirror": 5, "matches": ["Greed"]}
-    assert told({"type": "mirror_roll", **miss}, {"type": "mirror_roll", **hit}) == [
+    both = {**miss, "mirror": 1, "matches": ["Greed", "Envy"]}
+    both["dice"] = [{"die": "L.Greed", "value": 1}, {"die": "L.Envy", "value": 1}]
+    assert told({"type": "mirror_roll", **miss}, {"type": "mirror_roll", **hit}, {"type": "mirror_roll", **both}) == [
         "**Bob** rolls the Mirror ⚂3 against 🟨⚄5 🟩⚀1: no match, roll again.",
         "**Bob** rolls the Mirror ⚄5 against 🟨⚄5 🟩⚀1: matches 🟨Greed.",
+        "**Bob** rolls the Mirror ⚀1 against 🟨⚀1 🟩⚀1: matches 🟨Greed and 🟩Envy.",
     ]
 
 

@@ -72,7 +72,7 @@ def unit_label(state: VicesState, unit: Unit, values: dict[str, int], name: Name
     return f"{die_label(state, die, name)} {face(die, values[die], plain=True)} → {unit.points}"
 
 
-def unit_name(unit: dict[str, Any], name: Name) -> str:
+def unit_name(unit: dict[str, Any], name: Name, remover: str | None = None) -> str:
     """A removed unit of a ``removed`` event in a sentence: ``Wrath``, ``d12``, ``Mirror & Medusa``,
     ``equal d20s``, ``Bob's d20`` (as the board calls it; older logs without the owner: ``Greed d20``)."""
     key = unit["unit"]
@@ -82,6 +82,8 @@ def unit_name(unit: dict[str, Any], name: Name) -> str:
         return "equal d20s"
     if key.startswith("N."):
         owner = unit["dice"][0].get("owner")
+        if owner is not None and owner == remover:
+            return "their d20"
         return f"{name(owner)}'s d20" if owner else f"{SIN_OF_DIE[key]} d20"
     if key.startswith("s."):
         return SIN_OF_DIE[key]
@@ -236,7 +238,7 @@ def _removed(e: dict[str, Any], n: Name) -> str:
         return f"{n(e['player'])} keeps every die this roll."
     units = e["units"]
     dice = sum(len(u["dice"]) for u in units)
-    what = ", ".join(unit_name(u, n) for u in units) if len(units) <= 3 else f"{dice} dice"
+    what = ", ".join(unit_name(u, n, e["player"]) for u in units) if len(units) <= 3 else f"{dice} dice"
     return f"{n(e['player'])} removes {what} → {e['points']} (turn {e['turn_score']})."
 
 
@@ -282,14 +284,14 @@ def _seat_rolls(e: dict[str, Any], n: Name) -> str:
 def _mirror(e: dict[str, Any], n: Name) -> str:
     """The Mirror die and the large Sin dice it was rolled with, so a "no match" can be checked."""
     large = " ".join(f"{SIN_EMOJI[SIN_OF_DIE[d['die']]]}{face(d['die'], d['value'])}" for d in e["dice"])
-    hit = "matches " + _either(e["matches"]) if e["matches"] else "no match, roll again"
+    hit = "matches " + _either(e["matches"], "and") if e["matches"] else "no match, roll again"
     return f"{n(e['player'])} rolls the Mirror {face('Mirror', e['mirror'])} against {large}: {hit}."
 
 
-def _either(sins: list[str]) -> str:
-    """``🟥Wrath``, ``🟥Wrath or 🟦Sloth``, ``🟥Wrath, 🟦Sloth or 🟪Pride``."""
+def _either(sins: list[str], last: str = "or") -> str:
+    """``🟥Wrath``, ``🟥Wrath or 🟦Sloth``, ``🟥Wrath, 🟦Sloth or 🟪Pride`` (or ``and``)."""
     tags = [sin_tag(s) for s in sins]
-    return ", ".join(tags[:-1]) + " or " + tags[-1] if len(tags) > 1 else "".join(tags)
+    return ", ".join(tags[:-1]) + f" {last} " + tags[-1] if len(tags) > 1 else "".join(tags)
 
 
 def _game_ended(e: dict[str, Any], n: Name) -> str:
