@@ -248,6 +248,7 @@ async def test_removal_preview_then_a_tie_break_with_pairs(fake: FakeDiscord, ma
     final = fake.message(game.board.message_id)
     assert final is not None and "final standings" in final.embeds[0]["title"]
     news = final.embeds[0]["description"]
+    assert "d20" not in str(final.embeds[0]["fields"])  # no dice are rolled any more: no word on the d20s
     assert (
         f"Tie-break round 1 (lowest wins): **{bob.display_name}**'s Mirror & Medusa ⚅6 ⚅6 → 0; "
         f"**{carol.display_name}**'s David & Goliath ⚅6 ⚄5 → 1."

@@ -191,7 +191,8 @@ def score_lines(state: VicesState, name: Name) -> list[str]:
         parts = [f"{marker} {name(seat.id)}{original} **{seat.total}**"]
         if state.phase != "setup" or seat.sin:
             parts.append(f"holds {sins_text(state.sins_of(seat.id))}")
-            parts.append(nemesis_text(state, seat.id, name))
+            if state.phase in ("setup", "turn"):  # no dice roll in a tie-break or after the game
+                parts.append(nemesis_text(state, seat.id, name))
         lines.append(" · ".join(p for p in parts if p))
     extra = [f"Reserves: {sins_text(state.reserves())}"]
     out = [s for s in SINS if state.sins[s] == OUT]
