@@ -254,6 +254,8 @@ async def test_removal_preview_then_a_tie_break_with_pairs(fake: FakeDiscord, ma
         f"**{carol.display_name}**'s David & Goliath ⚅6 ⚄5 → 1."
     ) in news
     assert f"🏆 **{bob.display_name}** wins with 0!" in news
+    log = await (await fake.slash(channel, alice, "game log")).message()  # the game just ended: still readable
+    assert log.ephemeral and f"🏆 **{bob.display_name}** wins with 0!" in log.content
 
 
 async def test_a_removal_timeout_removes_the_lowest_die(fake: FakeDiscord, make_bot: MakeBot) -> None:
