@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.models import Seat, Session, Status
-from cogs.vices.table_view import narrate
+from cogs.vices.table_view import narrate, retired_line
 
 NAMES = {"P1": "Alice", "P2": "Bob", "P3": "Carol"}
 
@@ -101,3 +101,12 @@ def test_a_tie_break_roll_names_each_pair_with_its_faces() -> None:
     assert told({"type": "tiebreak_rolled", "round": 1, "rolls": rolls, "tied": []}) == [
         "Tie-break round 1 (lowest wins): **Bob**'s Mirror & Medusa ⚅6 ⚅6 → 0; **Carol**'s David & Goliath ⚅6 ⚄5 → 1."
     ]
+
+
+def test_a_retired_board_tells_its_last_news_in_the_order_it_happened() -> None:
+    ended = {"type": "turn_ended", "player": "P2", "abandoned": False, "turn_score": 17, "total": 17}
+    started = {"type": "turn_started", "player": "P1", "round": 1, "pool": []}
+    penalty = {"type": "penalty", "player": "P3", "sin": "Wrath", "dice": [{"die": "s.Wrath", "value": 5}], "points": 1}
+    assert retired_line(session(), [ended, started, penalty]) == (
+        "Round 1 · **Bob** scores 17 this turn (total 17). **Carol**'s Wrath matched: penalty 5 → 1 point."
+    )
