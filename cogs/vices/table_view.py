@@ -369,9 +369,9 @@ ENDINGS = ("game_over", "tiebreak_rolled", "turn_ended")
 
 def retired_line(session: Session, events: list[dict[str, Any]]) -> str:
     """What happened on a board, in one line: the round, the last decision and how the turn ended."""
-    last = [
-        i for kinds in (RETIRED_EVENTS, ENDINGS) for i in [i for i, e in enumerate(events) if e["type"] in kinds][-1:]
-    ]
+    last: list[int] = []
+    for kinds in (RETIRED_EVENTS, ENDINGS):
+        last += [i for i, e in enumerate(events) if e["type"] in kinds][-1:]
     picked = [events[i] for i in sorted(last)]  # in the order they happened: a turn's end, then the next turn's news
     lines = narrate(session, picked) or narrate(session, events)[-1:]
     turn = next((e for e in reversed(events) if e["type"] == "turn_started"), None)
