@@ -6,7 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot.models import Seat, Session, Status
-from cogs.vices.table_view import narrate, retired_line
+from cogs.vices.table_view import narrate, retired_line, score_lines
+from rules.dice import SeededDice
+from rules.vices.actions import ClaimSin
+from rules.vices.engine import ENGINE
+from rules.vices.options import VicesOptions
 
 NAMES = {"P1": "Alice", "P2": "Bob", "P3": "Carol"}
 
@@ -110,3 +114,15 @@ def test_a_retired_board_tells_its_last_news_in_the_order_it_happened() -> None:
     assert retired_line(session(), [ended, started, penalty]) == (
         "Round 1 · **Bob** scores 17 this turn (total 17). **Carol**'s Wrath matched: penalty 5 → 1 point."
     )
+
+
+def test_during_setup_the_sins_left_are_unclaimed_not_reserves() -> None:
+    options = VicesOptions(sin_assignment="choose", seat_order="join_order")
+    setup = ENGINE.start(options, ["P1", "P2", "P3"], SeededDice(1)).state
+    assert setup.phase == "setup"
+    assert score_lines(setup, str)[-1].startswith("Unclaimed: 🟥Wrath 🟦Sloth")
+    claims = [ClaimSin(sin="Wrath"), ClaimSin(sin="Sloth"), ClaimSin(sin="Pride")]
+    state = setup
+    for player, claim in zip(("P1", "P2", "P3"), claims, strict=True):
+        state = ENGINE.apply(state, player, claim, SeededDice(2)).state
+    assert state.phase == "turn" and "Reserves: 🔵Lust" in "\n".join(score_lines(state, str))

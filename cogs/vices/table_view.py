@@ -194,7 +194,8 @@ def score_lines(state: VicesState, name: Name) -> list[str]:
             if state.phase in ("setup", "turn"):  # no dice roll in a tie-break or after the game
                 parts.append(nemesis_text(state, seat.id, name))
         lines.append(" · ".join(p for p in parts if p))
-    extra = [f"Reserves: {sins_text(state.reserves())}"]
+    # Until every player has a Sin, the Sins left are still to be claimed, not the reserves yet.
+    extra = [f"{'Unclaimed' if state.phase == 'setup' else 'Reserves'}: {sins_text(state.reserves())}"]
     out = [s for s in SINS if state.sins[s] == OUT]
     gone = [f"{SIN_EMOJI[c]} d20" for c in SINS if c in state.nemesis_out]
     if out or gone:
