@@ -219,16 +219,18 @@ def waiting_of(message: Message, humans: dict[str, int]) -> Waiting:
         return Waiting(tuple(dict.fromkeys(int(u) for u in USER_MENTION.findall(content))))
     users: list[int] = []
     names: list[str] = []
+    # A part may name several players asked the same thing: "<@A> and **Computer 1** to pick a pair".
     for part in match.group(1).split(";"):
-        user = USER_MENTION.search(part)
-        name = BOLD_NAME.search(part)
-        member = humans.get(plain(name[1])) if name else None
-        if user or member:
-            user_id = int(user[1]) if user else member
-            if user_id not in users:
-                users.append(user_id)  # type: ignore[arg-type]
-        elif name and name[1] not in names:
-            names.append(name[1])
+        for user in USER_MENTION.findall(part):
+            if int(user) not in users:
+                users.append(int(user))
+        for name in BOLD_NAME.findall(part):
+            member = humans.get(plain(name))
+            if member is not None:
+                if member not in users:
+                    users.append(member)
+            elif name not in names:
+                names.append(name)
     return Waiting(tuple(users), tuple(names))
 
 

@@ -43,15 +43,17 @@ def mention(session: Session, player: str) -> str:
 
 
 def who_must_act(session: Session, prompts: Iterable[Prompt]) -> str:
-    """``@A to roll the dice (<t:…:R>); @B to choose who gets the dagger``."""
+    """``@A to roll the dice (<t:…:R>); @B to choose who gets the dagger``; players asked the same thing by
+    the same deadline share one part: ``@A and @B to pick a pair (<t:…:R>)``."""
     deadlines = {(d.player, d.decision): d.at for d in session.deadlines}
-    parts = []
+    asked: dict[tuple[str, float | None], list[str]] = {}
     for prompt in prompts:
-        part = f"{mention(session, prompt.player)} to {prompt.label}"
         at = deadlines.get((prompt.player, prompt.decision))
-        if at is not None:
-            part += f" (<t:{int(at)}:R>)"
-        parts.append(part)
+        asked.setdefault((prompt.label, at), []).append(mention(session, prompt.player))
+    parts = []
+    for (label, at), who in asked.items():
+        names = ", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else who[0]
+        parts.append(f"{names} to {label}" + (f" (<t:{int(at)}:R>)" if at is not None else ""))
     return "; ".join(parts)
 
 

@@ -81,7 +81,8 @@ class Lobby:
         )
         embed.add_field(name="Options", value=spec.describe_options(options)[:1024] or "defaults", inline=True)
         seating = "random" if session.options.get("_seating") == "random" else "join"
-        embed.set_footer(text=f"Seating: {seating} order. Needs {low}+ players.")
+        order = "" if spec.seats_players else f"Seating: {seating} order. "
+        embed.set_footer(text=f"{order}Needs {low}+ players.")
         expiry = next((d.at for d in session.deadlines if d.decision == "lobby"), None)
         opened_by = session.options.get("_opened_by", session.host_id)
         content = f"**{kind.title}** · lobby opened by <@{opened_by}>"

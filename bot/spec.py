@@ -213,6 +213,9 @@ class GameSpec(Generic[StateT]):
     """Options offered in the lobby's Options menu."""
     legend: str = ""
     """A short key to the board (the dice faces…), shown on the first board and in ``/game rules``."""
+    seats_players: bool = False
+    """The engine sets the seat order itself when the game starts (a die roll, an option of its own): the
+    lobby then promises no seat order of its own."""
     board_events: bool = True
     """The main view draws what happened since it was posted (``ctx.events``). A campaign's sheet, posted once
     and kept for months, says False: it is then drawn without reading the log."""

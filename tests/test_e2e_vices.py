@@ -161,7 +161,10 @@ async def test_the_attacker_whose_sin_matched_chooses_the_effect(fake: FakeDisco
     assert state.sins["Pride"] == "P2" and state.turn.penalty_met
     # The penalty: small and large Gluttony dice, the taken Pride's large die and the metallic die.
     log = await (await fake.slash(channel, carol, "game log")).message()
-    assert f"**{bob.display_name}**'s Gluttony matched: penalty 6 + 1 + 1 + 1 → 0 points." in log.content
+    assert (
+        f"**{bob.display_name}**'s Gluttony matched: penalty 6 + 1 + 1 (Pride's die) + 1 (metallic) → 0 points "
+        "(equal dice score 0)." in log.content
+    )
     assert f"**{bob.display_name}** takes Pride from the reserves (Gluttony)." in log.content
     board = await board_of(fake, bot, channel)
     assert board.button("Keep the rest (the penalty counted)")  # the penalty already counted as this removal
@@ -208,7 +211,8 @@ async def test_removal_preview_then_a_tie_break_with_pairs(fake: FakeDiscord, ma
         await (await fake.click(board, button_starting(board, "Remove all zeros"), member)).message()
     # Both are asked; Carol's own click brought the tie-break up, so only Bob is pinged.
     ask = await fake.wait_for_message(channel, lambda m: "tie-break" in str(m.embeds).lower())
-    assert ask.mentions == [bob.id] and f"<@{carol.id}> to choose a Mythical pair" in ask.content
+    assert "the lowest score wins (a matching pair scores 0; Silver Bullet's 1 matches any Werewolf)" in str(ask.embeds)
+    assert ask.mentions == [bob.id] and f"<@{bob.id}> and <@{carol.id}> to choose a Mythical pair" in ask.content
     await (await fake.click(ask, "Mirror & Medusa", bob)).message()
     board = await board_of(fake, bot, channel)
     again = await (await fake.click(board, "David & Goliath", bob)).message()
@@ -219,8 +223,14 @@ async def test_removal_preview_then_a_tie_break_with_pairs(fake: FakeDiscord, ma
     final = fake.message(game.board.message_id)
     assert final is not None and "final standings" in final.embeds[0]["title"]
     news = final.embeds[0]["description"]
-    assert f"Tie-break round 1: **{bob.display_name}** 6 6 → 0; **{carol.display_name}** 6 5 → 1." in news
+    assert "d20" not in str(final.embeds[0]["fields"])  # no dice are rolled any more: no word on the d20s
+    assert (
+        f"Tie-break round 1 (lowest wins): **{bob.display_name}**'s Mirror & Medusa ⚅6 ⚅6 → 0; "
+        f"**{carol.display_name}**'s David & Goliath ⚅6 ⚄5 → 1."
+    ) in news
     assert f"🏆 **{bob.display_name}** wins with 0!" in news
+    log = await (await fake.slash(channel, alice, "game log")).message()  # the game just ended: still readable
+    assert log.ephemeral and f"🏆 **{bob.display_name}** wins with 0!" in log.content
 
 
 async def test_a_removal_timeout_removes_the_lowest_die(fake: FakeDiscord, make_bot: MakeBot) -> None:
@@ -247,6 +257,8 @@ async def test_lobby_options_and_game_rules(fake: FakeDiscord, make_bot: MakeBot
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     lobby = await (await fake.slash(channel, alice, "vv new", options=SCRIPTED)).message()
     assert "How Sins are dealt: At random" in str(lobby.embeds)
+    # The seat order is the game's own option; the lobby does not promise another one.
+    assert lobby.embeds[0]["footer"]["text"] == "Needs 3+ players." and "Seat order: Join order" in str(lobby.embeds)
     menu = await (await fake.click(lobby, "Options…", alice)).message()
     wild = next(s for s in menu.selects if s["placeholder"] == "Silver Bullet's wild face")
     await (await fake.select(menu, wild["custom_id"], ["null"], alice)).message()

@@ -187,3 +187,14 @@ async def test_only_writers_write_and_a_bad_score_is_refused_in_the_form(fake: F
     ok = await enter(bot, fake, channel, alice, " 7 ")
     assert ok.response_type == 6
     assert (await state_of(bot, channel)).rows[0].scores == (7,)
+
+
+async def test_the_last_seat_reaching_70_is_not_told_to_finish_the_round(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    alice = fake.members[0]
+    channel = fake.channels[0]
+    bot = await sheet_bot(make_bot)
+    await new_sheet(fake, channel, alice, players="Jordan: Wrath, Bob: Sloth, Casey: Greed")
+    await enter_all(bot, fake, channel, alice, 12, 30, 40, 25, 30, 40)
+    news = the_sheet(fake, channel).embeds[0]["fields"][0]["value"]
+    assert "🏁 **Casey** reached 80, and the round is complete." in news and "finish the round" not in news
+    assert "🏆 **Jordan** wins with 37!" in news

@@ -54,7 +54,7 @@ async def test_a_sheet_that_can_not_start_says_why(fake: FakeDiscord, make_bot: 
     cases = {
         "Jordan: Wrath, Taylor: Sloth": "A sheet needs 3 to 6 players.",
         "Jordan: Wrath, jordan: Sloth, Casey: Envy": "Each player needs a name of their own.",
-        "Jordan: Wrath, Taylor: Wrath, Casey: Envy": "Each Sin heads one column only.",
+        "Jordan: Wrath, Taylor: Wrath, Casey: Envy": "Wrath is given twice: each Sin heads one column only.",
         "Jordan: G, Taylor: Sloth, Casey: Envy": "`G` could be Greed or Gluttony",
         "Jordan: Rage, Taylor: Sloth, Casey: Envy": "`Rage` is not a Sin",
         f"{'J' * 33}: Wrath, Taylor: Sloth, Casey: Envy": "Player 1: Names are at most 32 characters.",

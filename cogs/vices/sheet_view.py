@@ -88,9 +88,10 @@ def _corrected(s: SheetState, e: dict[str, Any]) -> str:
 
 
 def _finish(s: SheetState, e: dict[str, Any]) -> str:
+    if not e["to_play"]:  # the last seat of the round: nothing left to finish
+        return f"🏁 {player(s, e['row'])} reached {e['total']}, and the round is complete."
     then = "finish the round" if s.settings.end_mode == "finish_round" else "everyone else plays once more"
-    rest = f" Still to play: {names(s, e['to_play'])}." if e["to_play"] else ""
-    return f"🏁 {player(s, e['row'])} reached {e['total']}: {then}.{rest}"
+    return f"🏁 {player(s, e['row'])} reached {e['total']}: {then}. Still to play: {names(s, e['to_play'])}."
 
 
 def _game_over(s: SheetState, e: dict[str, Any]) -> str:

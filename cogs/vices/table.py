@@ -111,6 +111,7 @@ class TableSpec(GameSpec[VicesState]):
     kind = GameKind(ENGINE)
     command = "vv"
     legend = tv.LEGEND
+    seats_players = True  # the "Seat order" option: by d20 or join order
     lobby_options = (
         LobbyOption("seat_order", "Seat order", (("Highest d20 goes first", "d20"), ("Join order", "join_order"))),
         LobbyOption(
@@ -180,7 +181,8 @@ class TableSpec(GameSpec[VicesState]):
         if s.tiebreak is not None:
             picked = {p.player for p in s.tiebreak.picks}
             who = ", ".join(f"{name(p)} {'✅ picked' if p in picked else 'choosing'}" for p in s.tiebreak.contenders)
-            embed.add_field(name=f"Tie-break · round {s.tiebreak.round}", value=who[:FIELD_MAX], inline=False)
+            value = f"{who}\n{tv.tiebreak_hint(s.options.silver_bullet_wild_face)}"
+            embed.add_field(name=f"Tie-break · round {s.tiebreak.round}", value=value[:FIELD_MAX], inline=False)
         embed.add_field(name="Scores (lowest wins)", value=clip_lines(tv.score_lines(s, name)), inline=False)
         footer = self.short_options(s.options)
         embed.set_footer(text=f"{footer}\n{tv.LEGEND}" if ctx.first else footer)

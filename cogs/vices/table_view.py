@@ -72,15 +72,22 @@ def unit_label(state: VicesState, unit: Unit, values: dict[str, int], name: Name
     return f"{die_label(state, die, name)} {face(die, values[die], plain=True)} → {unit.points}"
 
 
-def unit_name(unit: str) -> str:
-    """A unit in a sentence, without the state: ``Wrath``, ``d12``, ``Mirror & Medusa``, ``equal d20s``."""
-    if unit in PAIR_TITLES:
-        return PAIR_TITLES[unit]  # type: ignore[index]
-    if GROUP_JOIN in unit:
+def unit_name(unit: dict[str, Any], name: Name, remover: str | None = None) -> str:
+    """A removed unit of a ``removed`` event in a sentence: ``Wrath``, ``d12``, ``Mirror & Medusa``,
+    ``equal d20s``, ``Bob's d20`` (as the board calls it; older logs without the owner: ``Greed d20``)."""
+    key = unit["unit"]
+    if key in PAIR_TITLES:
+        return PAIR_TITLES[key]
+    if GROUP_JOIN in key:
         return "equal d20s"
-    if unit.startswith(("s.", "N.")):
-        return SIN_OF_DIE[unit] + (" d20" if unit.startswith("N.") else "")
-    return die_name(unit)
+    if key.startswith("N."):
+        owner = unit["dice"][0].get("owner")
+        if owner is not None and owner == remover:
+            return "their d20"
+        return f"{name(owner)}'s d20" if owner else f"{SIN_OF_DIE[key]} d20"
+    if key.startswith("s."):
+        return SIN_OF_DIE[key]
+    return die_name(key)
 
 
 def plain(player: str | None, session: Session) -> str:
@@ -184,9 +191,11 @@ def score_lines(state: VicesState, name: Name) -> list[str]:
         parts = [f"{marker} {name(seat.id)}{original} **{seat.total}**"]
         if state.phase != "setup" or seat.sin:
             parts.append(f"holds {sins_text(state.sins_of(seat.id))}")
-            parts.append(nemesis_text(state, seat.id, name))
+            if state.phase in ("setup", "turn"):  # no dice roll in a tie-break or after the game
+                parts.append(nemesis_text(state, seat.id, name))
         lines.append(" · ".join(p for p in parts if p))
-    extra = [f"Reserves: {sins_text(state.reserves())}"]
+    # Until every player has a Sin, the Sins left are still to be claimed, not the reserves yet.
+    extra = [f"{'Unclaimed' if state.phase == 'setup' else 'Reserves'}: {sins_text(state.reserves())}"]
     out = [s for s in SINS if state.sins[s] == OUT]
     gone = [f"{SIN_EMOJI[c]} d20" for c in SINS if c in state.nemesis_out]
     if out or gone:
@@ -205,9 +214,19 @@ def _from(source: str, name: Name) -> str:
 
 
 def _penalty(e: dict[str, Any], n: Name) -> str:
-    values = " + ".join(str(d["value"]) for d in e["dice"])
+    faces = [d["value"] for d in e["dice"]]
+    values = " + ".join(f"{d['value']}{_added(d['die'], e['sin'])}" for d in e["dice"])
     points = "point" if e["points"] == 1 else "points"
-    return f"{n(e['player'])}'s {e['sin']} matched: penalty {values} → {e['points']} {points}."
+    why = " (equal dice score 0)" if len(set(faces)) < len(faces) else ""
+    return f"{n(e['player'])}'s {e['sin']} matched: penalty {values} → {e['points']} {points}{why}."
+
+
+def _added(die: str, sin: str) -> str:
+    """A penalty die not of the matched Sin, tagged: Pride's metallic die, the die Gluttony adds."""
+    if die == METALLIC:
+        return " (metallic)"
+    other = SIN_OF_DIE.get(die)
+    return f" ({other}'s die)" if other and other != sin else ""
 
 
 def _taken(e: dict[str, Any], n: Name) -> str:
@@ -221,7 +240,7 @@ def _removed(e: dict[str, Any], n: Name) -> str:
         return f"{n(e['player'])} keeps every die this roll."
     units = e["units"]
     dice = sum(len(u["dice"]) for u in units)
-    what = ", ".join(unit_name(u["unit"]) for u in units) if len(units) <= 3 else f"{dice} dice"
+    what = ", ".join(unit_name(u, n, e["player"]) for u in units) if len(units) <= 3 else f"{dice} dice"
     return f"{n(e['player'])} removes {what} → {e['points']} (turn {e['turn_score']})."
 
 
@@ -242,11 +261,15 @@ _NONE_REASONS = {
 
 
 def _tiebreak_rolled(e: dict[str, Any], n: Name) -> str:
-    rolls = "; ".join(
-        f"{n(r['player'])} {' '.join(str(d['value']) for d in r['dice'])} → {r['points']}" for r in e["rolls"]
-    )
+    """``Tie-break round 1: Bob's Mirror & Medusa ⚅6 ⚅6 → 0; …`` (lowest wins)."""
+
+    def rolled(r: dict[str, Any]) -> str:
+        faces = " ".join(face(d["die"], d["value"]) for d in r["dice"])
+        pair = f"'s {PAIR_TITLES[r['pair']]}" if r.get("pair") in PAIR_TITLES else ""
+        return f"{n(r['player'])}{pair} {faces} → {r['points']}"
+
     tail = " Tied again: roll again." if e["tied"] else ""
-    return f"Tie-break round {e['round']}: {rolls}.{tail}"
+    return f"Tie-break round {e['round']} (lowest wins): {'; '.join(map(rolled, e['rolls']))}.{tail}"
 
 
 def _turn_ended(e: dict[str, Any], n: Name) -> str:
@@ -261,15 +284,33 @@ def _seat_rolls(e: dict[str, Any], n: Name) -> str:
 
 
 def _mirror(e: dict[str, Any], n: Name) -> str:
-    hit = ", ".join(sin_tag(s) for s in e["matches"]) if e["matches"] else "none: roll again"
-    return f"{n(e['player'])} rolls the Mirror: {e['mirror']}; matching: {hit}."
+    """The Mirror die and the large Sin dice it was rolled with, so a "no match" can be checked."""
+    large = " ".join(f"{SIN_EMOJI[SIN_OF_DIE[d['die']]]}{face(d['die'], d['value'])}" for d in e["dice"])
+    hit = "matches " + _either(e["matches"], "and") if e["matches"] else "no match, roll again"
+    return f"{n(e['player'])} rolls the Mirror {face('Mirror', e['mirror'])} against {large}: {hit}."
+
+
+def _either(sins: list[str], last: str = "or") -> str:
+    """``🟥Wrath``, ``🟥Wrath or 🟦Sloth``, ``🟥Wrath, 🟦Sloth or 🟪Pride`` (or ``and``)."""
+    tags = [sin_tag(s) for s in sins]
+    return ", ".join(tags[:-1]) + f" {last} " + tags[-1] if len(tags) > 1 else "".join(tags)
+
+
+def _game_ended(e: dict[str, Any], n: Name) -> str:
+    why = "Too few players are left, so the game ends. " if e.get("reason") == "too_few_players" else ""
+    names = [n(p) for p in e["candidates"]]
+    who = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    if len(names) > 1:  # not over yet: the tie-break follows
+        best = "on exactly 70" if e["exact_target"] else "on the lowest total"
+        return f"{why}{who} tie {best}."
+    return f"{why}Game over: {who} {'is on exactly 70' if e['exact_target'] else 'has the lowest total'}."
 
 
 _NARRATORS: dict[str, Callable[[dict[str, Any], Name], str | None]] = {
     "game_started": lambda e, n: "Seat order: " + ", ".join(n(p) for p in e["players"]) + ".",
     "seat_rolls": _seat_rolls,
     "mirror_roll": _mirror,
-    "claim_needed": lambda e, n: f"{n(e['player'])} may claim " + " or ".join(sin_tag(s) for s in e["sins"]) + ".",
+    "claim_needed": lambda e, n: f"{n(e['player'])} may claim {_either(e['sins'])}.",
     "sin_claimed": lambda e, n: f"{n(e['player'])} claims {sin_tag(e['sin'])}.",
     "setup_done": lambda e, n: f"Reserves: {sins_text(e['reserves'])}.",
     "turn_started": lambda e, n: f"Round {e['round']} · {n(e['player'])} defends with {len(e['pool'])} dice.",
@@ -300,9 +341,7 @@ _NARRATORS: dict[str, Callable[[dict[str, Any], Name], str | None]] = {
         + ("last turns for " + ", ".join(n(p) for p in e["last_turns"]) if e["last_turns"] else "the game ends")
         + "."
     ),
-    "game_ended": lambda e, n: (
-        "Game over: " + ", ".join(n(p) for p in e["candidates"]) + (" on exactly 70." if e["exact_target"] else ".")
-    ),
+    "game_ended": _game_ended,
     "tiebreak_started": lambda e, n: "Tie-break: " + ", ".join(n(p) for p in e["contenders"]) + " each pick a pair.",
     "pair_chosen": lambda e, n: f"{n(e['player'])} has picked a pair.",
     "tiebreak_rolled": _tiebreak_rolled,
@@ -331,12 +370,20 @@ ENDINGS = ("game_over", "tiebreak_rolled", "turn_ended")
 
 def retired_line(session: Session, events: list[dict[str, Any]]) -> str:
     """What happened on a board, in one line: the round, the last decision and how the turn ended."""
-    picked = [e for e in events if e["type"] in RETIRED_EVENTS][-1:]
-    picked += [e for e in events if e["type"] in ENDINGS][-1:]
+    last: list[int] = []
+    for kinds in (RETIRED_EVENTS, ENDINGS):
+        last += [i for i, e in enumerate(events) if e["type"] in kinds][-1:]
+    picked = [events[i] for i in sorted(last)]  # in the order they happened: a turn's end, then the next turn's news
     lines = narrate(session, picked) or narrate(session, events)[-1:]
     turn = next((e for e in reversed(events) if e["type"] == "turn_started"), None)
     head = f"Round {turn['round']} · " if turn else ""
     return head + (" ".join(lines) if lines else "the game moved on.")
+
+
+def tiebreak_hint(wild_face: int | None) -> str:
+    """What a contender is choosing: how the pairs they pick are scored."""
+    wild = f"; Silver Bullet's {wild_face} matches any Werewolf" if wild_face else ""
+    return f"Pick a pair; the bot rolls it and the lowest score wins (a matching pair scores 0{wild})."
 
 
 def sin_table() -> str:

@@ -282,8 +282,11 @@ class SheetEngine:
         settings, rows = options.settings, options.rows
         if not settings.min_players <= len(rows) <= settings.max_players:
             raise IllegalAction(f"A sheet needs {settings.min_players} to {settings.max_players} players.")
+        sins = [r.sin for r in rows]
+        twice = next((sin for i, sin in enumerate(sins) if sin in sins[:i]), None)
+        if twice is not None:
+            raise IllegalAction(f"{twice} is given twice: each Sin heads one column only.")
         for seen, what in (
-            ([r.sin for r in rows], "Each Sin heads one column only"),
             ([r.name.casefold() for r in rows], "Each player needs a name of their own"),
             ([r.member for r in rows if r.member is not None], "A member can have only one row"),
         ):

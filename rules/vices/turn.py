@@ -14,7 +14,7 @@ from rules.vices import effects
 from rules.vices.data import BASE_POOL, LARGE, PRECEDENCE, SIDES, SIN_OF_DIE, SINS, SMALL, TRIGGER_AT
 from rules.vices.ending import finish_game
 from rules.vices.pool import removable_units
-from rules.vices.state import Match, PoolDie, Turn, large_dice, pool_die
+from rules.vices.state import Match, PoolDie, Turn, VicesState, large_dice, pool_die
 from rules.vices.table import Table
 
 _SMALL_DICE = frozenset(SMALL.values())
@@ -155,9 +155,7 @@ def remove(t: Table, unit_ids: Sequence[str]) -> None:
     t.emit(
         "removed",
         player=turn.defender,
-        units=[
-            {"unit": u.id, "dice": [{"die": d, "value": values[d]} for d in u.dice], "points": u.points} for u in chosen
-        ],
+        units=[{"unit": u.id, "dice": [_die(t.s, d, values[d]) for d in u.dice], "points": u.points} for u in chosen],
         points=points,
         turn_score=turn.score + points,
         left_in_pool=len(pool),
@@ -167,6 +165,13 @@ def remove(t: Table, unit_ids: Sequence[str]) -> None:
     else:
         t.put_turn(pool=pool, scored=scored, score=turn.score + points)
         end_turn(t)
+
+
+def _die(s: VicesState, die: str, value: int) -> dict[str, Any]:
+    """A removed die for the event; a Nemesis d20 names its owner, as players call it "Bob's d20"."""
+    if die.startswith("N."):
+        return {"die": die, "value": value, "owner": s.nemesis_owner(SIN_OF_DIE[die])}
+    return {"die": die, "value": value}
 
 
 def end_turn(t: Table, abandoned: bool = False) -> None:

@@ -91,7 +91,7 @@ def test_start_seats_rows_in_order_and_puts_unused_sins_in_the_reserves() -> Non
     [
         (VV14[:2], {}, "A sheet needs 3 to 6 players."),
         ((*VV14, ("Lust", "E"), ("Envy", "F"), ("Gluttony", "G")), {}, "A sheet needs 3 to 6 players."),
-        ((("Wrath", "A"), ("Wrath", "B"), ("Greed", "C")), {}, "Each Sin heads one column only."),
+        ((("Wrath", "A"), ("Wrath", "B"), ("Greed", "C")), {}, "Wrath is given twice: each Sin heads one column only."),
         ((("Wrath", "Ann"), ("Sloth", "ann"), ("Greed", "C")), {}, "Each player needs a name of their own."),
     ],
 )
