@@ -6,6 +6,7 @@ Discord-free on purpose: the service formats refusals ("Waiting for Bob.") witho
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Characters that format text anywhere, and the block markers that only count at a line's start.
 _INLINE = re.compile(r"([\\*_~`|\[\]])")
@@ -15,6 +16,7 @@ _MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
 _ANGLE_MENTION = re.compile(r"<([@#])")
 
 
+@lru_cache(maxsize=4096)  # the same few names are escaped many times on every board drawn
 def escape_name(name: str) -> str:
     """A display name (or any typed text) made inert: no markdown, no mentions, no masked links."""
     text = _INLINE.sub(r"\\\1", name)
