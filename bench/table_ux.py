@@ -13,7 +13,7 @@ Scenarios: ``quick3`` (Quick Play, 3 humans), ``modules4`` (every module: fate, 
 last_stand; 4 humans), ``vs_cpu`` (1 human against 2 computer players, the bot's computer delay set to 0);
 ``vices`` (Vices & Vengeance with default options, 3 humans) and ``vices_cpu`` (1 human against 2
 computers). A V&V removal picked in the menu opens a private preview whose Confirm is one more click; the
-shortcuts people mostly take are "Remove the lowest" and "Remove all zeros".
+shortcuts people mostly take are "Suggested", "Remove the lowest" and "Remove all zeros".
 Each runs ``-n`` games (default 5); game ``i`` uses seed ``--seed`` + ``i`` for the bot's dice and the players.
 
 Per game it measures, from what the fake Discord saw:
@@ -629,7 +629,7 @@ class Scenario:
     shortcuts: tuple[str, ...] = ("All ",)
 
 
-VICES_SHORTCUTS = ("Remove the lowest", "Remove all zeros", "Keep the rest")
+VICES_SHORTCUTS = ("Suggested", "Remove the lowest", "Remove all zeros", "Keep the rest")
 SCENARIOS = {
     s.name: s
     for s in (

@@ -14,6 +14,7 @@ exactly the legal choices of whoever must act, and turns clicks into engine acti
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -21,7 +22,7 @@ from discord import app_commands
 from pydantic import BaseModel
 
 from bot.board import static_view
-from bot.controls import ui_id
+from bot.controls import ControlTooLong, ui_id
 from bot.errors import IllegalMove, NotYourTurn, StaleBoard, UserError
 from bot.lobby import actor_of
 from bot.models import Session
@@ -41,6 +42,7 @@ from rules.vices.options import VicesOptions
 from rules.vices.pool import Unit, lowest_unit, zero_units
 from rules.vices.sheet_data import PAIR_TITLES
 from rules.vices.state import RESERVES, VicesState
+from rules.vices.strategy import choose_removal
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
@@ -279,6 +281,11 @@ class TableSpec(GameSpec[VicesState]):
         if len(zeros) > 1:
             count = sum(len(u.dice) for u in zeros)
             shortcuts.append(ctx.button(f"Remove all zeros ({count} dice)", RemoveZeros(), style=_GREEN))
+        suggested = choose_removal(s)
+        if suggested.units and set(suggested.units) not in ({lowest.id}, {u.id for u in zeros}):
+            # Many dice may not fit in a button's id: then the menu is the way to pick them.
+            with contextlib.suppress(ControlTooLong):
+                shortcuts.append(ctx.button(_suggested_label(s, suggested, units), suggested, emoji="💡"))
         if turn.penalty_met:
             shortcuts.append(ctx.button("Keep the rest (the penalty counted)", Remove(units=())))
         rows.append(shortcuts)
@@ -437,3 +444,10 @@ class TableCommands(CommandMixin):
         await self.bot.lobby.open(
             Reply.of(interaction), ENGINE.kind, options, computers=bots, thread=thread, turn_timeout=timeout
         )
+
+
+def _suggested_label(s: VicesState, suggested: Remove, units: list[Unit]) -> str:
+    """The computer player's removal as a shortcut: how many dice, for how many points."""
+    dice = sum(len(u.dice) for u in units if u.id in suggested.units)
+    points = ENGINE.removal_points(s, suggested.units)
+    return f"Suggested: {dice} {'die' if dice == 1 else 'dice'} for {points} {'point' if points == 1 else 'points'}"
