@@ -124,8 +124,9 @@ def parse_knavery(text: str, challenges: int | None = None) -> tuple[Pool, int]:
         if challenges is not None:
             raise OddsInputError("Give the number of challenges once: after “vs” or as the option, not both.")
         challenges = _number(parts[1][0])
+    pool = _pool(parts[0], "The pool", KNAVERY_DIE)  # what isn't a pool is said before what is missing
     if challenges is None:
         raise OddsInputError(f"How many challenges? Write the number after “vs”, {_KNAVERY_HELP}.")
     if not 0 <= challenges <= MAX_CHALLENGES:
         raise OddsInputError(f"Challenges go from 0 to {MAX_CHALLENGES}.")
-    return _pool(parts[0], "The pool", KNAVERY_DIE), challenges
+    return pool, challenges

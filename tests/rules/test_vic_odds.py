@@ -311,6 +311,7 @@ def test_parse_knavery_accepts(text: str, challenges: int | None, expected: tupl
     ("text", "challenges", "message"),
     [
         ("2d6 1d4", None, "How many challenges? Write the number after “vs”, like “2d6 1d4 vs 3”."),
+        ("banana", None, "I don't understand “banana”: write dice like 3d4 or r1d6."),
         ("2d6 vs 3", 3, "Give the number of challenges once: after “vs” or as the option, not both."),
         ("2d6 vs x", None, "Write one pool, then “vs” and the number of challenges, like “2d6 1d4 vs 3”."),
         ("2d6 vs 3 vs 2", None, "Write one pool, then “vs” and the number of challenges, like “2d6 1d4 vs 3”."),
