@@ -113,3 +113,17 @@ async def test_a_pool_click_leaves_the_company_sheet_alone(fake: FakeDiscord, ma
     assert sheet.edits == edits
     state = await campaign_state(bot, channel)
     assert [c.name for c in state.pools["t0p1"].combatants] == ["Ogre"]
+
+
+async def test_leaving_a_pool_you_are_not_in_says_so(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    bot = await vic_bot(make_bot)
+    channel = fake.channels[0]
+    gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
+    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await setup_troupes(bot, fake, channel)
+    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Ogre, Knives"})).message()
+    choice = await (await fake.click(fight, "Join", bea)).message()
+    await pick(fake, choice, "which side", ["Ana → Knives"], bea)
+    await fake.wait_for(lambda: "Leave" in fight.describe_buttons(), what="the Leave button")
+    refused = await (await fake.click(fight, "Leave", cal)).message()
+    assert refused.ephemeral and "None of your characters in this pool" in refused.content

@@ -116,11 +116,19 @@ async def take(bot: TabletopBot, reply: Reply, session: Session, action: Mapping
 
 
 async def choose(
-    reply: Reply, session: Session, key: str, arg: str, options: Sequence[tuple[str, str]], question: str
+    reply: Reply,
+    session: Session,
+    key: str,
+    arg: str,
+    options: Sequence[tuple[str, str]],
+    question: str,
+    *,
+    none: str = "None of your characters can do that here.",
 ) -> None:
-    """Ask privately which one (a select that comes back to the same control with the value picked)."""
+    """Ask privately which one (a select that comes back to the same control with the value picked);
+    ``none`` is the refusal when there is nobody to choose."""
     if not options:
-        raise NotPermitted("None of your characters can do that here.")
+        raise NotPermitted(none)
     menu: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=ui_id(KIND, session.id, key, arg),
         options=[discord.SelectOption(label=text[:100], value=value) for text, value in options[:25]],
@@ -163,7 +171,8 @@ async def _join(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
         else:
             options, question = [(pc.name, pc.id) for pc in pcs], "Who joins the scheme?"
         if len(options) != 1 or (fight and "|" not in options[0][1]):
-            await choose(reply, session, "join", pool_id, options, question)
+            none = "None of your characters can join: each is in a pool already" + (" or wounded." if fight else ".")
+            await choose(reply, session, "join", pool_id, options, question, none=none)
             return
         pc_id, _, side = options[0][1].partition("|")
     action = {"type": "join", "pool": pool_id, "pc": pc_id, **({"side": side} if side else {})}
@@ -246,7 +255,15 @@ def _for_one(
                 (c.name, c.id) for c in mine(state, session, reply, pool, standing=standing) if c.pc or key == "flee"
             ]
             if len(options) != 1:
-                await choose(reply, session, key, arg, options, question)
+                await choose(
+                    reply,
+                    session,
+                    key,
+                    arg,
+                    options,
+                    question,
+                    none="None of your characters in this pool can do that.",
+                )
                 return
             who = options[0][1]
         await take(bot, reply, session, build(pool, who))
