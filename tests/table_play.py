@@ -3,15 +3,40 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from bot.app import TabletopBot
 from bot.models import Session, Status
+from tests.conftest import MakeBot
+from tests.core.clock import FakeClock
 from tests.fakediscord.guild import Channel, Member
+from tests.fakediscord.messages import Message
 from tests.fakediscord.server import FakeDiscord
 
 OneClick = Callable[[FakeDiscord, TabletopBot, Channel, random.Random], Awaitable[Session]]
 """Whoever must act uses one control on the current board; returns the game after it."""
+
+
+async def table_bot(
+    make_bot: MakeBot, extensions: Sequence[str], clock: FakeClock | None = None, **options: Any
+) -> TabletopBot:
+    """A bot with these cogs whose computer players move at once."""
+    bot = await make_bot(extensions=tuple(extensions), clock=clock or FakeClock(), **options)
+    bot.settings.computer_delay = 0
+    return bot
+
+
+async def start_table(
+    fake: FakeDiscord, command: str, channel: Channel, host: Member, others: list[Member], **options: Any
+) -> Message:
+    """``command`` (``crowns new``…), the others join, the host starts; the first board that waits for someone
+    (the lobby itself when the host plays first, with nobody to ping, else a new message)."""
+    lobby = await (await fake.slash(channel, host, command, options=options)).message()
+    for member in others:
+        await (await fake.click(lobby, "Join", member)).message()
+    await (await fake.click(lobby, "Start", host)).message()
+    return await fake.wait_for_message(channel, lambda m: bool(m.buttons) and "waiting for" in m.content)
 
 
 async def game_of(bot: TabletopBot, channel: Channel) -> Session:

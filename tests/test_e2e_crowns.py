@@ -15,7 +15,7 @@ from tests.core.clock import FakeClock
 from tests.fakediscord.guild import Channel, Member
 from tests.fakediscord.messages import Message
 from tests.fakediscord.server import FakeDiscord
-from tests.table_play import game_of, member_of, play_with_computers
+from tests.table_play import game_of, member_of, play_with_computers, start_table, table_bot
 
 FACE = {"C": 1, "D": 2, "K": 3, "S": 5}
 EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.crowns")
@@ -32,20 +32,14 @@ def per_die(**dice: str) -> dict[str, list[int]]:
 
 
 async def crowns_bot(make_bot: MakeBot, clock: FakeClock | None = None, **options: Any) -> TabletopBot:
-    bot = await make_bot(extensions=EXTENSIONS, clock=clock or FakeClock(), **options)
-    bot.settings.computer_delay = 0
-    return bot
+    return await table_bot(make_bot, EXTENSIONS, clock, **options)
 
 
 async def open_and_start(
     fake: FakeDiscord, channel: Channel, host: Member, others: list[Member], **options: Any
 ) -> Message:
-    lobby = await (await fake.slash(channel, host, "crowns new", options=options)).message()
-    for member in others:
-        await (await fake.click(lobby, "Join", member)).message()
-    await (await fake.click(lobby, "Start", host)).message()
-    # The first board: the lobby itself when the host plays first (nobody to ping), else a new message.
-    return await fake.wait_for_message(channel, lambda m: bool(m.buttons) and "waiting for" in m.content)
+    """``/crowns new``, the others join, the host starts; the first board that waits for someone."""
+    return await start_table(fake, "crowns new", channel, host, others, **options)
 
 
 def action_type(value: str) -> str:

@@ -21,7 +21,7 @@ from tests.fakediscord.guild import Channel, Member
 from tests.fakediscord.messages import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.rules.vices_support import QuietDice
-from tests.table_play import game_of, member_of, play_with_computers
+from tests.table_play import game_of, member_of, play_with_computers, start_table, table_bot
 
 EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.vices")
 SCRIPTED = {"sins": "random", "order": "join_order"}
@@ -29,20 +29,14 @@ PICK = "u:vices:"
 
 
 async def vices_bot(make_bot: MakeBot, clock: FakeClock | None = None, **options: Any) -> TabletopBot:
-    bot = await make_bot(extensions=EXTENSIONS, clock=clock or FakeClock(), **options)
-    bot.settings.computer_delay = 0
-    return bot
+    return await table_bot(make_bot, EXTENSIONS, clock, **options)
 
 
 async def open_and_start(
     fake: FakeDiscord, channel: Channel, host: Member, others: list[Member], **options: Any
 ) -> Message:
     """``/vv new``, the others join, the host starts; the first board that waits for someone."""
-    lobby = await (await fake.slash(channel, host, "vv new", options=options)).message()
-    for member in others:
-        await (await fake.click(lobby, "Join", member)).message()
-    await (await fake.click(lobby, "Start", host)).message()
-    return await fake.wait_for_message(channel, lambda m: bool(m.buttons) and "waiting for" in m.content)
+    return await start_table(fake, "vv new", channel, host, others, **options)
 
 
 async def board_of(fake: FakeDiscord, bot: TabletopBot, channel: Channel) -> Message:
