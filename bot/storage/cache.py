@@ -35,6 +35,18 @@ class SessionCache:
         if len(self._sessions) > self.size:
             self._sessions.popitem(last=False)
 
+    def read(self, session: Session) -> Session:
+        """A session just read from the database: cached and returned, unless the cache already holds it at
+        that version or a later one. A read can overlap a write of this process (on PostgreSQL's pool, a
+        ``SELECT`` may see the row as it was before a ``shown`` that has since updated the cache), so the
+        cached copy — which every write of this process goes through — wins at equal versions."""
+        cached = self._sessions.get(session.id)
+        if cached is not None and cached.version >= session.version:
+            self._sessions.move_to_end(session.id)
+            return cached
+        self.keep(session)
+        return session
+
     def forget(self, session_id: int) -> None:
         """Drop a session: the next read asks the database."""
         self._sessions.pop(session_id, None)

@@ -215,9 +215,7 @@ class PostgresStore:
         row = await self.pool.fetchrow(f"{SELECT} WHERE {where}", *params)
         if row is None:
             return None
-        session = session_from_row(row)
-        self.cache.keep(session)
-        return session
+        return self.cache.read(session_from_row(row))
 
     async def _many(self, where: str, *params: Any) -> list[Session]:
         return [session_from_row(r) for r in await self.pool.fetch(f"{SELECT} WHERE {where}", *params)]

@@ -253,9 +253,7 @@ class SqliteStore:
         rows = await self.conn.execute_fetchall(f"{SELECT} WHERE {where}", params)
         if not rows:
             return None
-        session = session_from_row(rows[0])  # type: ignore[index]
-        self.cache.keep(session)
-        return session
+        return self.cache.read(session_from_row(rows[0]))  # type: ignore[index]
 
     async def _many(self, where: str, params: tuple[Any, ...] = ()) -> list[Session]:
         rows = await self.conn.execute_fetchall(f"{SELECT} WHERE {where}", params)
