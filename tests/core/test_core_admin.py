@@ -15,8 +15,10 @@ from tests.fakediscord.server import FakeDiscord
 
 
 @pytest.fixture
-def make_bot(make_bot: MakeBot, database: Database) -> MakeBot:
-    """Every bot of this module on both backends (SQLite, PostgreSQL)."""
+def make_bot(database: Database, make_bot: MakeBot) -> MakeBot:
+    """Every bot of this module on both backends (SQLite, PostgreSQL).
+
+    ``database`` comes first: set up before the bots, it is torn down after they are closed."""
     return on_database(make_bot, database)
 
 
