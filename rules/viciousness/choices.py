@@ -44,37 +44,30 @@ def _players(state: CampaignState, c: Combatant) -> tuple[str, ...]:
     return (owner_of(pc.id),) if pc is not None and not pc.gm_controlled else ()
 
 
+def _for_combatant(state: CampaignState, pool: Pool, c: Combatant, action: str, label: str) -> Decision:
+    """A decision taken for one combatant: by the player of that PC, or the GM."""
+    return Decision(
+        scope=f"pool:{pool.id}",
+        action=action,
+        label=label,
+        by=(*_players(state, c), GM),
+        fields={"pool": pool.id, "who": c.id},
+    )
+
+
 def _violence(state: CampaignState, pool: ViolencePool) -> list[Decision]:
     scope = f"pool:{pool.id}"
     base = {"pool": pool.id}
     out: list[Decision] = []
     standing = [c for c in pool.combatants if c.status == "in"]
     if pool.stage == "gather":
-        out += [
-            Decision(
-                scope=scope,
-                action="pick",
-                label=f"choose {c.name}'s trait dice",
-                by=(*_players(state, c), GM),
-                fields={**base, "who": c.id},
-            )
-            for c in standing
-            if c.pc
-        ]
+        out += [_for_combatant(state, pool, c, "pick", f"choose {c.name}'s trait dice") for c in standing if c.pc]
         out.append(Decision(scope=scope, action="roll", label="roll the round", by=(GM,), fields=base))
     elif pool.stage == "rolled":
         for c in standing:
             pc = state.find_pc(c.id) if c.pc else None
             if pc is not None and not pc.rattled and not c.pushed:
-                out.append(
-                    Decision(
-                        scope=scope,
-                        action="reroll",
-                        label=f"push: reroll {c.name}'s dice",
-                        by=(*_players(state, c), GM),
-                        fields={**base, "who": c.id},
-                    )
-                )
+                out.append(_for_combatant(state, pool, c, "reroll", f"push: reroll {c.name}'s dice"))
         out.append(Decision(scope=scope, action="resolve", label="work out the hits", by=(GM,), fields=base))
     elif pool.stage == "clash":
         need = clash(pool, state.options).need
@@ -107,16 +100,7 @@ def _violence(state: CampaignState, pool: ViolencePool) -> list[Decision]:
                     )
                 )
     elif pool.stage == "flight":
-        out += [
-            Decision(
-                scope=scope,
-                action="flee",
-                label=f"{c.name}: flee or fight on",
-                by=(*_players(state, c), GM),
-                fields={**base, "who": c.id},
-            )
-            for c in standing
-        ]
+        out += [_for_combatant(state, pool, c, "flee", f"{c.name}: flee or fight on") for c in standing]
         out.append(Decision(scope=scope, action="next_round", label="next round", by=(GM,), fields=base))
     out += [
         Decision(
@@ -137,17 +121,7 @@ def _knavery(state: CampaignState, pool: KnaveryPool) -> list[Decision]:
     scope = f"pool:{pool.id}"
     base = {"pool": pool.id}
     if pool.stage == "gather":
-        out = [
-            Decision(
-                scope=scope,
-                action="pick",
-                label=f"choose {c.name}'s trait dice",
-                by=(*_players(state, c), GM),
-                fields={**base, "who": c.id},
-            )
-            for c in pool.combatants
-            if c.pc
-        ]
+        out = [_for_combatant(state, pool, c, "pick", f"choose {c.name}'s trait dice") for c in pool.combatants if c.pc]
         return [*out, Decision(scope=scope, action="roll", label="roll the scheme", by=(GM,), fields=base)]
     players = sorted({p for c in pool.combatants for p in _players(state, c)}) if pool.prepared else []
     out = [
@@ -165,15 +139,7 @@ def _knavery(state: CampaignState, pool: KnaveryPool) -> list[Decision]:
         for c in pool.combatants:
             pc = state.find_pc(c.id) if c.pc else None
             if pc is not None and pc.active:
-                out.append(
-                    Decision(
-                        scope=scope,
-                        action="reroll",
-                        label=f"reroll {c.name}'s dice",
-                        by=(*_players(state, c), GM),
-                        fields={**base, "who": c.id},
-                    )
-                )
+                out.append(_for_combatant(state, pool, c, "reroll", f"reroll {c.name}'s dice"))
     return out
 
 
