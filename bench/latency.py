@@ -47,11 +47,11 @@ from bench import scenarios_campaign, scenarios_pool, scenarios_sheet
 from bot.app import TabletopBot
 from bot.endpoint import use_api_base
 from bot.settings import Settings
-from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Member, Message
-from tests.fakediscord.process import spawn_bot_process
+from localdiscord import Channel, InteractionResult, LocalDiscord, Member, Message
+from tests.bot_process import spawn_bot_process
 
-Scenario = Callable[[FakeDiscord, Channel, Member], Awaitable[InteractionResult]]
-Prepare = Callable[[FakeDiscord, list[Channel]], Awaitable[None]]
+Scenario = Callable[[LocalDiscord, Channel, Member], Awaitable[InteractionResult]]
+Prepare = Callable[[LocalDiscord, list[Channel]], Awaitable[None]]
 SCENARIOS: dict[str, Scenario] = {}
 PREPARE: dict[str, Prepare] = {}
 BASELINE = "ping"
@@ -83,19 +83,19 @@ def scenario(name: str, prepare: Prepare | None = None) -> Callable[[Scenario], 
 
 
 @scenario("ping")
-async def ping(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+async def ping(fake: LocalDiscord, channel: Channel, member: Member) -> InteractionResult:
     """The cheapest round trip: the baseline."""
     return await fake.slash(channel, member, "ping")
 
 
 @scenario("roll")
-async def roll(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+async def roll(fake: LocalDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A typical roll."""
     return await fake.slash(channel, member, "roll", options={"expression": "4d6kh3"})
 
 
 async def open_games(
-    fake: FakeDiscord, channels: list[Channel], command: str, players: int = 2, **options: object
+    fake: LocalDiscord, channels: list[Channel], command: str, players: int = 2, **options: object
 ) -> None:
     """A started game of ``players`` members (member 0 hosts) in each channel, one after the other: a member
     may host one open lobby at a time."""
@@ -107,7 +107,7 @@ async def open_games(
         await (await fake.click(lobby, "Start", host)).message(timeout=60)
 
 
-async def board_move(fake: FakeDiscord, channel: Channel, prefer: str = "") -> tuple[Message, Member, str]:
+async def board_move(fake: LocalDiscord, channel: Channel, prefer: str = "") -> tuple[Message, Member, str]:
     """The channel's current board, the member it waits for (first mention of its status line), and a control:
     the first whose label starts with ``prefer`` if there is one, else the first. A click that passed the turn
     is answered before the next board is posted: wait (untimed) until it is there."""
@@ -122,44 +122,44 @@ async def board_move(fake: FakeDiscord, channel: Channel, prefer: str = "") -> t
     return board, fake.users[user_id], button["custom_id"]
 
 
-async def prepare_race(fake: FakeDiscord, channels: list[Channel]) -> None:
+async def prepare_race(fake: LocalDiscord, channels: list[Channel]) -> None:
     """Race games (the core's test game) with a target no game reaches during the run."""
     await open_games(fake, channels, "race new", target=100)
 
 
-async def prepare_crowns(fake: FakeDiscord, channels: list[Channel]) -> None:
+async def prepare_crowns(fake: LocalDiscord, channels: list[Channel]) -> None:
     """Dice of Crowns games with every module, played to 5 Claims."""
     await open_games(fake, channels, "crowns new", target=5, fate=True, legendary=True, overkill=True)
 
 
 @scenario("core", prepare=prepare_race)
-async def core(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+async def core(fake: LocalDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A persisted move by the player whose turn it is (the turn passes: a new board pings the next player)."""
     board, actor, control = await board_move(fake, channel)
     return await fake.click(board, control, actor)
 
 
 @scenario("crowns", prepare=prepare_crowns)
-async def crowns(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+async def crowns(fake: LocalDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A click on a live Dice of Crowns board by whoever it waits for (roll, hand out a scroll, reroll, …)."""
     board, actor, control = await board_move(fake, channel)
     return await fake.click(board, control, actor)
 
 
-async def prepare_vices(fake: FakeDiscord, channels: list[Channel]) -> None:
+async def prepare_vices(fake: LocalDiscord, channels: list[Channel]) -> None:
     """Three-player Vices & Vengeance table games (Sins dealt at random: the first board is a removal)."""
     await open_games(fake, channels, "vv new", players=3, sins="random")
 
 
 @scenario("vices", prepare=prepare_vices)
-async def vices(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+async def vices(fake: LocalDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A removal on a live V&V board by the defender ("Remove the lowest": scored, the rest rolled again,
     committed, the board redrawn); an attacker's effect choice when the board waits for one."""
     board, actor, control = await board_move(fake, channel, prefer="Remove the lowest")
     return await fake.click(board, control, actor)
 
 
-async def prepare_ledger(fake: FakeDiscord, channels: list[Channel]) -> None:
+async def prepare_ledger(fake: LocalDiscord, channels: list[Channel]) -> None:
     """A campaign-like session (the core's ledger test game) in each channel, with member 1's page open."""
 
     async def one_ledger(channel: Channel) -> None:
@@ -170,7 +170,7 @@ async def prepare_ledger(fake: FakeDiscord, channels: list[Channel]) -> None:
 
 
 @scenario("command", prepare=prepare_ledger)
-async def command(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+async def command(fake: LocalDiscord, channel: Channel, member: Member) -> InteractionResult:
     """A persisted slash-command action on a campaign-like session: it edits a record, and its sheet is redrawn."""
     return await fake.slash(channel, fake.members[1], "ledger add", options={"amount": 1})
 
@@ -200,7 +200,7 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
 
 
-async def one(fake: FakeDiscord, run: Scenario, index: int, channels: list[Channel]) -> float:
+async def one(fake: LocalDiscord, run: Scenario, index: int, channels: list[Channel]) -> float:
     """Send one interaction (channel and member chosen by ``index``) and return its round trip."""
     channel = channels[index % len(channels)]
     member = fake.members[index % len(fake.members)]
@@ -210,7 +210,7 @@ async def one(fake: FakeDiscord, run: Scenario, index: int, channels: list[Chann
     return res.latency
 
 
-async def measure(fake: FakeDiscord, run: Scenario, n: int, concurrency: int, channels: list[Channel]) -> Measurement:
+async def measure(fake: LocalDiscord, run: Scenario, n: int, concurrency: int, channels: list[Channel]) -> Measurement:
     """Warm up, then ``n`` sequential interactions and ``n`` more in bursts of ``concurrency``.
 
     A burst never sends two interactions to one channel, so game scenarios always click a current board.
@@ -230,7 +230,7 @@ async def measure(fake: FakeDiscord, run: Scenario, n: int, concurrency: int, ch
 
 
 async def start_bot(
-    fake: FakeDiscord, workdir: Path, subprocess_bot: bool, database_url: str | None = None
+    fake: LocalDiscord, workdir: Path, subprocess_bot: bool, database_url: str | None = None
 ) -> Callable[[], Awaitable[None]]:
     """Start the bot (in process or as ``python -m bot``) on SQLite in ``workdir`` or on ``database_url``;
     return a coroutine function that stops it."""
@@ -297,7 +297,7 @@ def summary(results: dict[str, Measurement]) -> dict[str, float | None]:
 
 async def main(args: argparse.Namespace) -> int:
     """Run every scenario whose command the bot synced; print the table and the JSON line."""
-    fake = FakeDiscord(channels=args.channels, response_deadline=60.0)
+    fake = LocalDiscord(channels=args.channels, response_deadline=60.0)
     await fake.start()
     results: dict[str, Measurement] = {}
     skipped: dict[str, str] = {}

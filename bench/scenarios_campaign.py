@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Member
+from localdiscord import Channel, InteractionResult, LocalDiscord, Member
 from tests.vic_e2e_support import new_troupe
 
 EXTENSION = "cogs.viciousness"
 
 
-async def prepare(fake: FakeDiscord, channels: list[Channel]) -> None:
+async def prepare(fake: LocalDiscord, channels: list[Channel]) -> None:
     """A campaign in each channel, set up concurrently: a troupe, and turn 1 started."""
     gm, player = fake.members[0], fake.members[1]
 
@@ -30,6 +30,6 @@ async def prepare(fake: FakeDiscord, channels: list[Channel]) -> None:
     await asyncio.gather(*(one(c) for c in channels))
 
 
-async def reward(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+async def reward(fake: LocalDiscord, channel: Channel, member: Member) -> InteractionResult:
     """The GM pays a reward: liquid coins for the company, its sheet redrawn."""
     return await fake.slash(channel, fake.members[0], "vic reward", options={"method": "rare", "npc_rank": 1})

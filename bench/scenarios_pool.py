@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import asyncio
 
+from localdiscord import Channel, InteractionResult, LocalDiscord, Member, Message
 from rules.dice import ScriptedDice
 from rules.viciousness.engine import ENGINE
 from rules.viciousness.options import VicOptions
 from rules.viciousness.transfer import export_campaign
-from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Member, Message
 
 EXTENSION = "cogs.viciousness"
 TIMEOUT_S = 60.0
@@ -41,7 +41,7 @@ def campaign_file(owner: int) -> bytes:
     return export_campaign(ENGINE.apply(state, str(owner), action, ScriptedDice([])).state).encode()
 
 
-async def prepare(fake: FakeDiscord, channels: list[Channel]) -> None:
+async def prepare(fake: LocalDiscord, channels: list[Channel]) -> None:
     """A campaign in each channel, imported concurrently."""
     data = campaign_file(fake.members[1].id)
 
@@ -52,12 +52,12 @@ async def prepare(fake: FakeDiscord, channels: list[Channel]) -> None:
     await asyncio.gather(*(one(c) for c in channels))
 
 
-async def _open(fake: FakeDiscord, channel: Channel) -> Message:
+async def _open(fake: LocalDiscord, channel: Channel) -> Message:
     res = await fake.slash(channel, fake.members[0], "vic knavery", options={"challenges": 1})
     return await res.message(timeout=TIMEOUT_S)
 
 
-async def _settle_failure(fake: FakeDiscord, board: Message) -> None:
+async def _settle_failure(fake: LocalDiscord, board: Message) -> None:
     """After a failed roll: accept it (or thwart with the one success… there is none), then clear the fallout."""
     gm = fake.members[0]
     await fake.wait_for(lambda: "Accept the failure" in board.describe_buttons(), timeout=TIMEOUT_S, what="accept")
@@ -67,7 +67,7 @@ async def _settle_failure(fake: FakeDiscord, board: Message) -> None:
     await (await fake.click(board, label, gm)).message(timeout=TIMEOUT_S)
 
 
-async def join_or_roll(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+async def join_or_roll(fake: LocalDiscord, channel: Channel, member: Member) -> InteractionResult:
     """The next timed interaction of this channel's cycle: Ana joins, or the GM rolls."""
     if not _joined.get(channel.id):
         if channel.id not in _boards:

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Member
+from localdiscord import Channel, InteractionResult, LocalDiscord, Member
 
 EXTENSION = "cogs.vices"
 PLAYERS = "Jordan: Wrath, Taylor: Sloth, Casey: Greed, Avery: Pride"
 
 
-async def prepare(fake: FakeDiscord, channels: list[Channel]) -> None:
+async def prepare(fake: LocalDiscord, channels: list[Channel]) -> None:
     """A sheet in each channel, set up concurrently."""
 
     async def one(channel: Channel) -> None:
@@ -34,7 +34,7 @@ _redrawn: dict[int, int] = {}
 """Per sheet message, how many edits it will have once the last score entered is on it."""
 
 
-async def score_entry(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+async def score_entry(fake: LocalDiscord, channel: Channel, member: Member) -> InteractionResult:
     """The keeper opens the score form of whoever is up (not timed) and submits 0 (timed).
 
     The previous entry's redraw comes after its form was answered: wait for it first (untimed), so the form

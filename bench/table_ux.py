@@ -61,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.app import TabletopBot
 from bot.endpoint import use_api_base
 from bot.settings import Settings
-from tests.fakediscord import Channel, ChannelType, FakeDiscord, InteractionResult, Member, Message
+from localdiscord import Channel, ChannelType, InteractionResult, LocalDiscord, Member, Message
 
 # =====================================================================================================
 # The one place that knows how the bot is built. If the bot's constructor changes, adapt build_bot (and
@@ -105,7 +105,7 @@ class FrozenClock:
         await wake.wait()
 
 
-def build_bot(fake: FakeDiscord, db_path: Path, seed: int) -> TabletopBot:
+def build_bot(fake: LocalDiscord, db_path: Path, seed: int) -> TabletopBot:
     """ADAPT HERE: a TabletopBot for ``fake`` with dice seeded by ``seed`` and computer players without delay."""
     use_api_base(fake.base_url)
     settings = Settings(
@@ -123,7 +123,7 @@ def build_bot(fake: FakeDiscord, db_path: Path, seed: int) -> TabletopBot:
 # =====================================================================================================
 
 
-async def start_bot(fake: FakeDiscord, db_path: Path, seed: int) -> Callable[[], Awaitable[None]]:
+async def start_bot(fake: LocalDiscord, db_path: Path, seed: int) -> Callable[[], Awaitable[None]]:
     """Build the bot, connect it to ``fake`` and wait until it is ready; return a coroutine that stops it."""
     bot = build_bot(fake, db_path, seed)
     await bot.login(fake.token)  # runs setup_hook: database, cogs, command sync
@@ -267,7 +267,7 @@ def option_label(menu: dict[str, Any], value: str) -> str:
 # -- the fake, watched ------------------------------------------------------------------------------------
 
 
-class WatchedDiscord(FakeDiscord):
+class WatchedDiscord(LocalDiscord):
     """The fake Discord, telling a watcher about every message as it is created or edited.
 
     Discord notifies mentions only when a message is created, and the fake's messages are live objects that

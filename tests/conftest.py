@@ -1,6 +1,6 @@
 """Shared fixtures: a fresh local Discord per test, and bots connected to it.
 
-- ``fake``: a started FakeDiscord; at teardown it asserts ``fake.failures`` is empty. Options for its constructor
+- ``fake``: a started LocalDiscord; at teardown it asserts ``fake.failures`` is empty. Options for its constructor
   come from ``@pytest.mark.fake(channels=…, response_deadline=…)``.
 - ``make_bot``: ``await make_bot(db_path=None, extensions=None, database_url=None, **options)`` → a ready
   TabletopBot; closed at teardown. The default database is one file per test, so a second call after
@@ -22,9 +22,9 @@ import pytest
 from bot.app import TabletopBot
 from bot.endpoint import use_api_base
 from bot.settings import Settings
+from localdiscord import LocalDiscord
 from tests import databases
 from tests.databases import BACKENDS, Database
-from tests.fakediscord import FakeDiscord
 
 BOT_READY_TIMEOUT = 15.0
 
@@ -33,14 +33,14 @@ MakeBot = Callable[..., Awaitable[TabletopBot]]
 
 def pytest_configure(config: pytest.Config) -> None:
     """Register the ``fake`` marker."""
-    config.addinivalue_line("markers", "fake(**options): keyword arguments for the FakeDiscord of this test")
+    config.addinivalue_line("markers", "fake(**options): keyword arguments for the LocalDiscord of this test")
 
 
 @pytest.fixture
-async def fake(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
+async def fake(request: pytest.FixtureRequest) -> AsyncIterator[LocalDiscord]:
     """A started local Discord; the test fails if anything Discord would have rejected happened."""
     marker = request.node.get_closest_marker("fake")
-    server = FakeDiscord(**(marker.kwargs if marker else {}))
+    server = LocalDiscord(**(marker.kwargs if marker else {}))
     await server.start()
     try:
         yield server
@@ -50,7 +50,7 @@ async def fake(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[MakeBot]:
+async def make_bot(fake: LocalDiscord, tmp_path: Path) -> AsyncIterator[MakeBot]:
     """Factory for ready bots pointed at ``fake``; every bot it made is closed at teardown."""
     running: list[tuple[TabletopBot, asyncio.Task[None]]] = []
 

@@ -8,13 +8,13 @@ from typing import Any
 
 from bot.app import TabletopBot
 from bot.models import Session, Status
+from localdiscord.guild import Channel, Member
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
-from tests.fakediscord.guild import Channel, Member
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 
-OneClick = Callable[[FakeDiscord, TabletopBot, Channel, random.Random], Awaitable[Session]]
+OneClick = Callable[[LocalDiscord, TabletopBot, Channel, random.Random], Awaitable[Session]]
 """Whoever must act uses one control on the current board; returns the game after it."""
 
 
@@ -28,7 +28,7 @@ async def table_bot(
 
 
 async def start_table(
-    fake: FakeDiscord, command: str, channel: Channel, host: Member, others: list[Member], **options: Any
+    fake: LocalDiscord, command: str, channel: Channel, host: Member, others: list[Member], **options: Any
 ) -> Message:
     """``command`` (``crowns new``…), the others join, the host starts; the first board that waits for someone
     (the lobby itself when the host plays first, with nobody to ping, else a new message)."""
@@ -48,13 +48,13 @@ async def game_of(bot: TabletopBot, channel: Channel) -> Session:
     return game
 
 
-def member_of(fake: FakeDiscord, game: Session, player: str) -> Member:
+def member_of(fake: LocalDiscord, game: Session, player: str) -> Member:
     """The member playing ``player``."""
     return fake.users[game.seat_of_player(player).user_id]
 
 
 async def play_with_computers(
-    fake: FakeDiscord, bot: TabletopBot, channel: Channel, rng: random.Random, one_click: OneClick
+    fake: LocalDiscord, bot: TabletopBot, channel: Channel, rng: random.Random, one_click: OneClick
 ) -> Session:
     """Play the channel's game to its end: the humans by ``one_click``, the computers on their own.
 

@@ -81,3 +81,14 @@ def test_bot_has_no_import_cycle() -> None:
     for name in graph:
         found = cycle_from(name)
         assert found is None, " → ".join(found)
+
+
+def test_the_bot_knows_nothing_of_the_local_discord() -> None:
+    """The local Discord is a front beside the bot: each talks to the other only through the Discord API."""
+    for package in ("bot", "cogs", "rules"):
+        for path in (ROOT / package).rglob("*.py"):
+            for name in imports_of(path, package):
+                assert not name.startswith("localdiscord"), f"{path.relative_to(ROOT)} imports {name}"
+    for path in (ROOT / "localdiscord").rglob("*.py"):
+        for name in imports_of(path, "localdiscord"):
+            assert not name.startswith(("bot", "cogs", "rules", "tests")), f"{path.relative_to(ROOT)} imports {name}"

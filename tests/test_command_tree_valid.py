@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from bot.app import TabletopBot
-from tests.fakediscord import FakeDiscord
+from localdiscord import LocalDiscord
 
 # Discord's name regex is ^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$; Python's \w is letters, digits and "_".
 NAME = re.compile(r"[-_'\w]{1,32}")
@@ -57,7 +57,7 @@ def total_characters(item: dict[str, Any]) -> int:
     return size + sum(total_characters(o) for o in item.get("options", []))
 
 
-async def test_synced_command_tree_is_valid(fake: FakeDiscord, bot: TabletopBot) -> None:
+async def test_synced_command_tree_is_valid(fake: LocalDiscord, bot: TabletopBot) -> None:
     commands = fake.commands
     assert "ping" in [c["name"] for c in commands]
     assert len(commands) <= 100

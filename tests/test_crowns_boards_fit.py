@@ -15,11 +15,11 @@ from bot.board import compose
 from bot.models import Seat, Session, Status
 from bot.spec import ViewContext
 from cogs.crowns import CrownsSpec
+from localdiscord.responses import DiscordError
+from localdiscord.validation import check_message
 from rules.crowns.engine import ENGINE
 from rules.crowns.playout import random_options
 from rules.dice import SeededDice
-from tests.fakediscord.responses import DiscordError
-from tests.fakediscord.validation import check_message
 
 GAMES = 120
 LONG_NAME = "Ｗ" * 32  # the longest display name, in wide characters

@@ -8,13 +8,13 @@ from typing import Any
 from bot.app import TabletopBot
 from bot.models import Session, Status
 from bot.replay import replay
+from localdiscord.guild import Channel, Member
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from rules.crowns.engine import ENGINE
 from rules.dice import ScriptedDice, SeededDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
-from tests.fakediscord.guild import Channel, Member
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 from tests.table_play import game_of, member_of, play_with_computers, start_table, table_bot
 
 FACE = {"C": 1, "D": 2, "K": 3, "S": 5}
@@ -36,7 +36,7 @@ async def crowns_bot(make_bot: MakeBot, clock: FakeClock | None = None, **option
 
 
 async def open_and_start(
-    fake: FakeDiscord, channel: Channel, host: Member, others: list[Member], **options: Any
+    fake: LocalDiscord, channel: Channel, host: Member, others: list[Member], **options: Any
 ) -> Message:
     """``/crowns new``, the others join, the host starts; the first board that waits for someone."""
     return await start_table(fake, "crowns new", channel, host, others, **options)
@@ -47,7 +47,7 @@ def action_type(value: str) -> str:
     return value.split(";")[0]
 
 
-async def play_one_click(fake: FakeDiscord, bot: TabletopBot, channel: Channel, rng: random.Random) -> Session:
+async def play_one_click(fake: LocalDiscord, bot: TabletopBot, channel: Channel, rng: random.Random) -> Session:
     """Whoever must act clicks one of the controls meant for them on the current board."""
     game = await game_of(bot, channel)
     prompt = bot.service.prompts(game)[0]
@@ -69,7 +69,7 @@ async def play_one_click(fake: FakeDiscord, bot: TabletopBot, channel: Channel, 
     return await game_of(bot, channel)
 
 
-async def test_full_three_player_game_by_clicks_with_a_restart(fake: FakeDiscord, make_bot: MakeBot, tmp_path) -> None:
+async def test_full_three_player_game_by_clicks_with_a_restart(fake: LocalDiscord, make_bot: MakeBot, tmp_path) -> None:
     clock = FakeClock()
     db = tmp_path / "crowns.sqlite3"
     bot = await crowns_bot(make_bot, clock, db_path=db)
@@ -103,7 +103,7 @@ async def test_full_three_player_game_by_clicks_with_a_restart(fake: FakeDiscord
         assert len(message.content) <= 2000 and not message.mention_everyone
 
 
-async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_one_human_against_computer_players(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
     bot.service.dice = SeededDice(11)
     channel = fake.channels[1]
@@ -117,7 +117,7 @@ async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: M
     assert "computer" in hows
 
 
-async def test_rival_chooses_who_gets_a_dagger_rolled_for_a_scroll(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_rival_chooses_who_gets_a_dagger_rolled_for_a_scroll(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
     channel = fake.channels[0]
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
@@ -141,7 +141,7 @@ async def test_rival_chooses_who_gets_a_dagger_rolled_for_a_scroll(fake: FakeDis
 
 
 async def open_fate_window(
-    fake: FakeDiscord, bot: TabletopBot, channel: Channel, alice: Member, bob: Member, meddled: str = ""
+    fake: LocalDiscord, bot: TabletopBot, channel: Channel, alice: Member, bob: Member, meddled: str = ""
 ) -> Message:
     """Alice rolls six skulls and a crown and takes 2 Fate; Bob then rolls C C C K K K D, and Alice
     (2 Fate) may meddle with one of his dice before they are scored. ``meddled``: what die 1 rolls next.
@@ -157,7 +157,7 @@ async def open_fate_window(
     return window
 
 
-async def test_fate_window_meddle_by_another_player(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_fate_window_meddle_by_another_player(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
     channel = fake.channels[0]
     alice, bob = fake.members[0], fake.members[1]
@@ -173,7 +173,7 @@ async def test_fate_window_meddle_by_another_player(fake: FakeDiscord, make_bot:
     assert "spends 2 Fate to reroll" in log.content
 
 
-async def test_the_roll_that_starts_a_turn_is_the_bots(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_the_roll_that_starts_a_turn_is_the_bots(fake: LocalDiscord, make_bot: MakeBot) -> None:
     """A roll every turn starts with has one answer: the bot rolls it (logged as such), nobody clicks."""
     clock = FakeClock()
     bot = await crowns_bot(make_bot, clock)

@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 
 from bot.replay import replay
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice, SeededDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
-from tests.fakediscord.server import FakeDiscord
 from tests.table_play import game_of
 from tests.test_e2e_crowns import crowns_bot, open_and_start, open_fate_window, per_die
 
 
-async def test_timeout_one_missed_decision_applies_one_default(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_timeout_one_missed_decision_applies_one_default(fake: LocalDiscord, make_bot: MakeBot) -> None:
     clock = FakeClock()
     bot = await crowns_bot(make_bot, clock)
     channel = fake.channels[0]
@@ -32,7 +32,7 @@ async def test_timeout_one_missed_decision_applies_one_default(fake: FakeDiscord
     assert [d.at for d in game.deadlines if d.player == "P1"] == [clock.now() + 60]  # a fresh minute for the next
 
 
-async def test_timeout_of_an_optional_fate_window_is_not_a_missed_turn(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_timeout_of_an_optional_fate_window_is_not_a_missed_turn(fake: LocalDiscord, make_bot: MakeBot) -> None:
     clock = FakeClock()
     bot = await crowns_bot(make_bot, clock)
     channel = fake.channels[0]
@@ -49,7 +49,7 @@ async def test_timeout_of_an_optional_fate_window_is_not_a_missed_turn(fake: Fak
     assert game.seat_of_player("P1").timeouts == 0
 
 
-async def test_random_seating_replays_exactly(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_random_seating_replays_exactly(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
     bot.service.dice = SeededDice(3)
     channel = fake.channels[0]
@@ -60,7 +60,7 @@ async def test_random_seating_replays_exactly(fake: FakeDiscord, make_bot: MakeB
     assert replay(bot.registry.get("crowns"), game.engine_options, entries).model_dump(mode="json") == game.state
 
 
-async def test_restart_resumes_a_computer_players_move(fake: FakeDiscord, make_bot: MakeBot, tmp_path) -> None:
+async def test_restart_resumes_a_computer_players_move(fake: LocalDiscord, make_bot: MakeBot, tmp_path) -> None:
     clock = FakeClock()
     db = tmp_path / "cpu.sqlite3"
     bot = await crowns_bot(make_bot, clock, db_path=db)
@@ -78,7 +78,7 @@ async def test_restart_resumes_a_computer_players_move(fake: FakeDiscord, make_b
     assert [e.action["how"] for e in await restarted.store.log_entries(game.id)][:2] == ["core", "computer"]
 
 
-async def test_a_returning_player_takes_their_seat_back(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_returning_player_takes_their_seat_back(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
     bot.service.dice = ScriptedDice(
         {"first_player": [1], **per_die(d1="SK", d2="C", d3="K", d4="K", d5="D", d6="D", d7="K")}

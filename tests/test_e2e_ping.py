@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from bot.app import TabletopBot
-from tests.fakediscord import FakeDiscord
+from localdiscord import LocalDiscord
 
 
-async def test_ping_answers_ephemerally(fake: FakeDiscord, bot: TabletopBot) -> None:
+async def test_ping_answers_ephemerally(fake: LocalDiscord, bot: TabletopBot) -> None:
     res = await fake.slash(fake.channels[0], fake.members[1], "ping")
     message = await res.message()
     assert message.content == "Pong!"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
-from tests.fakediscord.server import FakeDiscord
 from tests.vic_e2e_support import EXTENSIONS, campaign_state, vic_bot
 
 
-async def test_a_new_campaign_posts_the_company_sheet(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_new_campaign_posts_the_company_sheet(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel, gm = fake.channels[0], fake.members[0]
     new = await fake.slash(channel, gm, "vic campaign new", options={"company": "The Gilded Knives"})
@@ -23,7 +23,7 @@ async def test_a_new_campaign_posts_the_company_sheet(fake: FakeDiscord, make_bo
     assert again.ephemeral and "already" in again.content
 
 
-async def test_roles_archive_export_and_import(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_roles_archive_export_and_import(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel, other = fake.channels[0], fake.channels[1]
     gm, bob, carol = fake.members[0], fake.members[1], fake.members[2]
@@ -56,7 +56,7 @@ async def test_roles_archive_export_and_import(fake: FakeDiscord, make_bot: Make
     assert await campaign_state(bot, other) == before
 
 
-async def test_a_commands_answer_goes_before_the_sheets_redraw(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_commands_answer_goes_before_the_sheets_redraw(fake: LocalDiscord, make_bot: MakeBot) -> None:
     """The answer to /vic reward is sent first; the company sheet is edited only once it is on its way."""
     bot = await vic_bot(make_bot)
     channel, gm = fake.channels[0], fake.members[0]
@@ -73,7 +73,7 @@ async def test_a_commands_answer_goes_before_the_sheets_redraw(fake: FakeDiscord
     await fake.wait_for(lambda: "Liquid: 3 of rank 2" in str(sheet.embeds), what="the sheet redrawn after")
 
 
-async def test_a_campaign_and_a_table_game_share_a_channel(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_campaign_and_a_table_game_share_a_channel(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await make_bot(extensions=(*EXTENSIONS, "tests.testgame.cog"), clock=FakeClock())
     channel, gm, bob = fake.channels[0], fake.members[0], fake.members[1]
     await (await fake.slash(channel, gm, "vic campaign new")).message()

@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice
 from rules.viciousness import ENGINE, CampaignState, VicOptions
 from rules.viciousness.transfer import export_campaign
 from tests.conftest import MakeBot
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 from tests.vic_e2e_support import campaign_state, vic_bot
 
 TRAITS = ["Acrobat", "Wizard of Shadows", "Berzerker", "Engineer"]
@@ -83,7 +83,7 @@ def within_limits(message: Message) -> None:
         assert all(len(f["value"]) <= 1024 and len(f["name"]) <= 256 for f in embed.get("fields", []))
 
 
-async def test_every_sheet_of_a_crowded_company_fits(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_every_sheet_of_a_crowded_company_fits(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel, gm = fake.channels[0], fake.members[0]
     players = [fake.members[1], fake.members[2], fake.members[3], fake.members[4]]

@@ -4,13 +4,13 @@ a prepared group choosing its thwarted challenges, refusals, and the odds under 
 from __future__ import annotations
 
 from bot.models import Scope
+from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
-from tests.fakediscord.server import FakeDiscord
 from tests.test_e2e_vic_table import Dice, click_when_shown, pick, setup_troupes
 from tests.vic_e2e_support import campaign_state, vic_bot
 
 
-async def test_gm_tools_and_a_four_side_fight_shared_through_a_form(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_gm_tools_and_a_four_side_fight_shared_through_a_form(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
@@ -70,7 +70,7 @@ async def test_gm_tools_and_a_four_side_fight_shared_through_a_form(fake: FakeDi
     assert state.find_pc(ana).recovery == 2 and state.find_pc(ana).rattled  # type: ignore[union-attr]
 
 
-async def test_a_prepared_group_picks_the_thwarted_challenges(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_prepared_group_picks_the_thwarted_challenges(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
@@ -97,7 +97,7 @@ async def test_a_prepared_group_picks_the_thwarted_challenges(fake: FakeDiscord,
     assert state.company.lockout is not None and not state.pools
 
 
-async def test_a_pool_click_leaves_the_company_sheet_alone(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_pool_click_leaves_the_company_sheet_alone(fake: LocalDiscord, make_bot: MakeBot) -> None:
     """The company sheet looks the same after a change to a pool: it is not edited (each edit counts
     against the channel's rate limit, and a fight makes many)."""
     bot = await vic_bot(make_bot)
@@ -115,7 +115,7 @@ async def test_a_pool_click_leaves_the_company_sheet_alone(fake: FakeDiscord, ma
     assert [c.name for c in state.pools["t0p1"].combatants] == ["Ogre"]
 
 
-async def test_leaving_a_pool_you_are_not_in_says_so(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_leaving_a_pool_you_are_not_in_says_so(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]

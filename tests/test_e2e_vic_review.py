@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 from tests.vic_e2e_support import campaign_state, fill_form, new_troupe, vic_bot
 
 
 async def test_a_character_typed_by_name_is_found_and_a_wrong_name_is_said_so(
-    fake: FakeDiscord, make_bot: MakeBot
+    fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
@@ -59,7 +59,7 @@ def select_with(message: Message, placeholder: str) -> dict[str, Any]:
     return found[0]
 
 
-async def test_boards_and_answers_say_what_is_on_screen(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_boards_and_answers_say_what_is_on_screen(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     bot.service.dice = Dice({"t1p3.r1.n1.0": [4]})
     channel = fake.channels[0]
@@ -113,7 +113,7 @@ async def test_boards_and_answers_say_what_is_on_screen(fake: FakeDiscord, make_
     assert "1 minions" not in str(screen.embeds)
 
 
-async def test_game_rules_in_a_campaign_channel_explain_the_campaign(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_game_rules_in_a_campaign_channel_explain_the_campaign(fake: LocalDiscord, make_bot: MakeBot) -> None:
     await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
@@ -127,7 +127,7 @@ async def test_game_rules_in_a_campaign_channel_explain_the_campaign(fake: FakeD
         assert command in text, command
 
 
-async def test_the_log_names_a_fights_sides_after_it_is_over(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_the_log_names_a_fights_sides_after_it_is_over(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     bot.service.dice = Dice({"t1p1.r1.n1.0": [4]})
     channel = fake.channels[0]
@@ -155,7 +155,7 @@ async def test_the_log_names_a_fights_sides_after_it_is_over(fake: FakeDiscord, 
     assert "pool t1p1" not in log
 
 
-async def test_the_gm_may_type_a_rival_and_a_design_by_name(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_the_gm_may_type_a_rival_and_a_design_by_name(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
@@ -175,7 +175,7 @@ async def test_the_gm_may_type_a_rival_and_a_design_by_name(fake: FakeDiscord, m
     assert refused.ephemeral and "Only the GM" in refused.content and "Count" not in refused.content
 
 
-async def test_a_gm_asking_for_their_troupe_is_pointed_to_the_gm_screen(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_gm_asking_for_their_troupe_is_pointed_to_the_gm_screen(fake: LocalDiscord, make_bot: MakeBot) -> None:
     await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
@@ -189,7 +189,7 @@ async def test_a_gm_asking_for_their_troupe_is_pointed_to_the_gm_screen(fake: Fa
 
 
 async def test_a_long_turns_log_is_paged_and_the_summary_keeps_its_newest_lines(
-    fake: FakeDiscord, make_bot: MakeBot
+    fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     await vic_bot(make_bot)
     channel = fake.channels[0]
@@ -210,7 +210,7 @@ async def test_a_long_turns_log_is_paged_and_the_summary_keeps_its_newest_lines(
 
 
 async def test_the_company_sheets_turn_buttons_tell_the_channel_and_the_gm(
-    fake: FakeDiscord, make_bot: MakeBot
+    fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     bot = await vic_bot(make_bot)
     bot.service.dice = Dice({"rival.r1.t1.d20": [1]})
@@ -235,7 +235,7 @@ async def test_the_company_sheets_turn_buttons_tell_the_channel_and_the_gm(
     assert not any("Secret Vane" in str(m.data) for m in fake.messages(channel))
 
 
-async def test_a_medic_treats_another_players_character(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_medic_treats_another_players_character(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
@@ -259,7 +259,7 @@ async def test_a_medic_treats_another_players_character(fake: FakeDiscord, make_
     assert wild.ephemeral and "Ana is in none" in wild.content, wild.content
 
 
-async def test_a_price_says_what_each_term_is_for(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_price_says_what_each_term_is_for(fake: LocalDiscord, make_bot: MakeBot) -> None:
     await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
@@ -273,7 +273,7 @@ async def test_a_price_says_what_each_term_is_for(fake: FakeDiscord, make_bot: M
     assert same.embeds[0]["title"] == "A knife (rank 2)" and ": 1 → **1 coin**" in same.embeds[0]["description"]
 
 
-async def test_joining_a_big_fight_asks_the_character_then_the_side(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_joining_a_big_fight_asks_the_character_then_the_side(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice
 from rules.viciousness.engine import ENGINE
 from rules.viciousness.options import VicOptions
 from rules.viciousness.transfer import export_campaign
 from tests.conftest import MakeBot
-from tests.fakediscord.server import FakeDiscord
 from tests.test_e2e_vic_table import Dice, pick
 from tests.vic_e2e_support import campaign_state, vic_bot
 
@@ -31,7 +31,7 @@ def speed_chess_campaign(owner: int) -> bytes:
     return export_campaign(state).encode()
 
 
-async def test_rivals_split_deal_switch_and_speed_chess(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_rivals_split_deal_switch_and_speed_chess(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     bot.service.dice = Dice({"rival.r1.t1.d20": [2], "rival.r1.t2.d20": [20]})
     channel = fake.channels[0]

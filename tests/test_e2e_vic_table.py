@@ -9,10 +9,10 @@ from collections.abc import Mapping
 
 from bot.app import TabletopBot
 from bot.models import Actor, Scope
+from localdiscord.guild import Channel, Member
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
-from tests.fakediscord.guild import Channel, Member
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 from tests.vic_e2e_support import campaign_state, vic_bot
 
 CANARY = "CANARY-rival-9d41"
@@ -47,20 +47,20 @@ def option(menu: Mapping[str, object], label: str) -> str:
     return str(found[0])
 
 
-async def click_when_shown(fake: FakeDiscord, message: Message, label: str, member: Member) -> Message:
+async def click_when_shown(fake: LocalDiscord, message: Message, label: str, member: Member) -> Message:
     """Click ``label`` once the board shows it (boards are redrawn after each change); the answer."""
     await fake.wait_for(lambda: label in message.describe_buttons(), what=f"the {label!r} button")
     return await (await fake.click(message, label, member)).message()
 
 
-async def pick(fake: FakeDiscord, message: Message, placeholder: str, labels: list[str], member: Member) -> Message:
+async def pick(fake: LocalDiscord, message: Message, placeholder: str, labels: list[str], member: Member) -> Message:
     """Pick the options labelled ``labels`` in a select of ``message``; the answer."""
     menu = select_on(message, placeholder)
     values = [option(menu, label) for label in labels]
     return await (await fake.select(message, str(menu["custom_id"]), values, member)).message()
 
 
-async def setup_troupes(bot: TabletopBot, fake: FakeDiscord, channel: Channel) -> tuple[str, str]:
+async def setup_troupes(bot: TabletopBot, fake: LocalDiscord, channel: Channel) -> tuple[str, str]:
     """Two players' troupes (made through the service: their commands are the campaign issue's)."""
     session = await bot.store.live_session(channel.id, Scope.CAMPAIGN)
     assert session is not None
@@ -80,11 +80,11 @@ async def setup_troupes(bot: TabletopBot, fake: FakeDiscord, channel: Channel) -
     return ids[0], ids[1]
 
 
-def shown(fake: FakeDiscord, channel: Channel) -> str:
+def shown(fake: LocalDiscord, channel: Channel) -> str:
     return json.dumps([m.data for m in fake.messages(channel)], ensure_ascii=False)
 
 
-async def test_a_session_at_the_table(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
-from tests.fakediscord.server import FakeDiscord
 from tests.vic_e2e_support import campaign_state, fill_form, new_troupe, vic_bot
 
 
 async def test_players_make_troupes_through_the_form_and_edit_only_their_own(
-    fake: FakeDiscord, make_bot: MakeBot
+    fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
@@ -61,7 +61,7 @@ async def test_players_make_troupes_through_the_form_and_edit_only_their_own(
 
 
 async def test_a_characters_life_contacts_advancement_death_and_replacement(
-    fake: FakeDiscord, make_bot: MakeBot
+    fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
@@ -137,7 +137,7 @@ async def test_a_characters_life_contacts_advancement_death_and_replacement(
     assert (await campaign_state(bot, channel)).troupes[str(bob.id)].dissolved
 
 
-async def test_the_gm_and_players_edit_through_commands(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_the_gm_and_players_edit_through_commands(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bob = fake.members[0], fake.members[1]
@@ -182,7 +182,7 @@ async def test_the_gm_and_players_edit_through_commands(fake: FakeDiscord, make_
     assert "Make someone forget your face." in str(page.embeds) and "Touch someone" not in str(page.embeds)
 
 
-async def test_a_form_opened_before_a_restart_is_taken_after_it(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_form_opened_before_a_restart_is_taken_after_it(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel, gm, bob = fake.channels[0], fake.members[0], fake.members[1]
     await (await fake.slash(channel, gm, "vic campaign new")).message()

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
+from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
-from tests.fakediscord.server import FakeDiscord
 from tests.vic_e2e_support import campaign_state, new_troupe, option_value, pick, vic_bot
 
 
-async def test_three_turns_with_wealth_and_a_restart(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_three_turns_with_wealth_and_a_restart(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel, other = fake.channels[0], fake.channels[1]
     gm, bob, carol = fake.members[0], fake.members[1], fake.members[2]

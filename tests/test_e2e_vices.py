@@ -13,13 +13,13 @@ from typing import Any
 from bot.app import TabletopBot
 from bot.models import Session, Status
 from bot.replay import replay
+from localdiscord.guild import Channel, Member
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from rules.dice import SeededDice
 from rules.vices.engine import ENGINE
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
-from tests.fakediscord.guild import Channel, Member
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 from tests.rules.vices_support import QuietDice
 from tests.table_play import game_of, member_of, play_with_computers, start_table, table_bot
 
@@ -33,13 +33,13 @@ async def vices_bot(make_bot: MakeBot, clock: FakeClock | None = None, **options
 
 
 async def open_and_start(
-    fake: FakeDiscord, channel: Channel, host: Member, others: list[Member], **options: Any
+    fake: LocalDiscord, channel: Channel, host: Member, others: list[Member], **options: Any
 ) -> Message:
     """``/vv new``, the others join, the host starts; the first board that waits for someone."""
     return await start_table(fake, "vv new", channel, host, others, **options)
 
 
-async def board_of(fake: FakeDiscord, bot: TabletopBot, channel: Channel) -> Message:
+async def board_of(fake: LocalDiscord, bot: TabletopBot, channel: Channel) -> Message:
     game = await game_of(bot, channel)
     board = fake.message(game.board.message_id)
     assert board is not None and not board.deleted
@@ -51,7 +51,7 @@ def button_starting(message: Message, prefix: str) -> str:
     return next(b["custom_id"] for b in message.buttons if str(b.get("label", "")).startswith(prefix))
 
 
-async def pick_and_confirm(fake: FakeDiscord, board: Message, member: Member, values: list[str]) -> str:
+async def pick_and_confirm(fake: LocalDiscord, board: Message, member: Member, values: list[str]) -> str:
     """Pick units in the removal menu, read the private preview, click its Confirm; returns the preview's text."""
     menu = next(s for s in board.selects if s["custom_id"].startswith(PICK))
     preview = await (await fake.select(board, menu["custom_id"], values, member)).message()
@@ -63,7 +63,7 @@ async def pick_and_confirm(fake: FakeDiscord, board: Message, member: Member, va
     return text
 
 
-async def play_one_click(fake: FakeDiscord, bot: TabletopBot, channel: Channel, rng: random.Random) -> Session:
+async def play_one_click(fake: LocalDiscord, bot: TabletopBot, channel: Channel, rng: random.Random) -> Session:
     """Whoever must act uses one of the controls on the current board (the removal menu now and then)."""
     game = await game_of(bot, channel)
     prompt = bot.service.prompts(game)[0]
@@ -88,7 +88,7 @@ async def play_one_click(fake: FakeDiscord, bot: TabletopBot, channel: Channel, 
     return await game_of(bot, channel)
 
 
-async def test_full_three_player_game_by_clicks_with_a_restart(fake: FakeDiscord, make_bot: MakeBot, tmp_path) -> None:
+async def test_full_three_player_game_by_clicks_with_a_restart(fake: LocalDiscord, make_bot: MakeBot, tmp_path) -> None:
     clock = FakeClock()
     db = tmp_path / "vices.sqlite3"
     bot = await vices_bot(make_bot, clock, db_path=db)
@@ -123,7 +123,7 @@ async def test_full_three_player_game_by_clicks_with_a_restart(fake: FakeDiscord
     assert len(boards) == 1  # every other board retired to one line
 
 
-async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_one_human_against_computer_players(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vices_bot(make_bot)
     bot.service.dice = SeededDice(11)
     channel = fake.channels[1]
@@ -136,7 +136,7 @@ async def test_one_human_against_computer_players(fake: FakeDiscord, make_bot: M
     assert "computer" in hows
 
 
-async def test_the_attacker_whose_sin_matched_chooses_the_effect(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_the_attacker_whose_sin_matched_chooses_the_effect(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vices_bot(make_bot)
     # Alice's small Gluttony die shows 1, Bob's large Gluttony die 1: Bob's Gluttony takes a Sin of the reserves.
     bot.service.dice = QuietDice({"s.Gluttony": [1]})
@@ -185,7 +185,7 @@ TIE_SCRIPT = {
 }
 
 
-async def test_removal_preview_then_a_tie_break_with_pairs(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_removal_preview_then_a_tie_break_with_pairs(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vices_bot(make_bot)
     bot.service.dice = QuietDice(TIE_SCRIPT)
     channel = fake.channels[0]
@@ -227,7 +227,7 @@ async def test_removal_preview_then_a_tie_break_with_pairs(fake: FakeDiscord, ma
     assert log.ephemeral and f"🏆 **{bob.display_name}** wins with 0!" in log.content
 
 
-async def test_a_removal_timeout_removes_the_lowest_die(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_removal_timeout_removes_the_lowest_die(fake: LocalDiscord, make_bot: MakeBot) -> None:
     clock = FakeClock()
     bot = await vices_bot(make_bot, clock)
     bot.service.dice = QuietDice()
@@ -244,7 +244,7 @@ async def test_a_removal_timeout_removes_the_lowest_die(fake: FakeDiscord, make_
     assert game.seat_of_player("P1").timeouts == 1
 
 
-async def test_lobby_options_and_game_rules(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_lobby_options_and_game_rules(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vices_bot(make_bot)
     bot.service.dice = QuietDice()
     channel = fake.channels[0]
@@ -270,7 +270,7 @@ async def test_lobby_options_and_game_rules(fake: FakeDiscord, make_bot: MakeBot
     assert "Silver Bullet's wild face: No wild face" in in_force and "Players: 3–6" in in_force
 
 
-async def test_a_preview_left_open_goes_out_of_date(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_preview_left_open_goes_out_of_date(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vices_bot(make_bot)
     bot.service.dice = QuietDice()
     channel = fake.channels[0]
@@ -287,7 +287,7 @@ async def test_a_preview_left_open_goes_out_of_date(fake: FakeDiscord, make_bot:
     assert turn.scored == ("d12",) and turn.roll == 2
 
 
-async def test_an_attacker_leaving_mid_turn(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_an_attacker_leaving_mid_turn(fake: LocalDiscord, make_bot: MakeBot) -> None:
     """1.8 #36 at the table: Bob leaves during Alice's turn; his Sin goes to the reserves, his d20 out of play,
     and the game goes on with two players (the table allows 2 at least here)."""
     bot = await vices_bot(make_bot)

@@ -4,9 +4,9 @@ the next game, with typed names and members, a correction, undo and redo, Sin mo
 from __future__ import annotations
 
 from bot.replay import replay
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
-from tests.fakediscord.server import FakeDiscord
 from tests.test_e2e_vv_sheet_support import (
     enter,
     enter_all,
@@ -33,7 +33,7 @@ TIEBREAK_DICE = {
 """Round 1: Jordan's Mirror & Medusa match (0). Round 2: Jordan 6,1 → 5; Bob 5,6 → 1, and Bob wins."""
 
 
-async def test_a_whole_sheet_from_the_first_score_to_the_next_game(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_whole_sheet_from_the_first_score_to_the_next_game(fake: LocalDiscord, make_bot: MakeBot) -> None:
     alice, bob, carol, dave = fake.members[0], fake.members[1], fake.members[2], fake.members[4]
     channel = fake.channels[0]
     bot = await sheet_bot(make_bot)
@@ -162,7 +162,7 @@ async def test_a_whole_sheet_from_the_first_score_to_the_next_game(fake: FakeDis
     assert await version_of(bot, channel) == entries[-1].seq
 
 
-async def test_only_writers_write_and_a_bad_score_is_refused_in_the_form(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_only_writers_write_and_a_bad_score_is_refused_in_the_form(fake: LocalDiscord, make_bot: MakeBot) -> None:
     alice, bob, dave = fake.members[0], fake.members[1], fake.members[4]
     channel = fake.channels[1]
     bot = await sheet_bot(make_bot)
@@ -189,7 +189,7 @@ async def test_only_writers_write_and_a_bad_score_is_refused_in_the_form(fake: F
     assert (await state_of(bot, channel)).rows[0].scores == (7,)
 
 
-async def test_the_last_seat_reaching_70_is_not_told_to_finish_the_round(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_the_last_seat_reaching_70_is_not_told_to_finish_the_round(fake: LocalDiscord, make_bot: MakeBot) -> None:
     alice = fake.members[0]
     channel = fake.channels[0]
     bot = await sheet_bot(make_bot)

@@ -3,9 +3,9 @@ keeper hand-over, the calculator, the Sin reference and the help; and the pictur
 
 from __future__ import annotations
 
+from localdiscord.guild import Perm
+from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
-from tests.fakediscord.guild import Perm
-from tests.fakediscord.server import FakeDiscord
 from tests.test_e2e_vv_sheet_support import (
     enter,
     enter_all,
@@ -18,7 +18,7 @@ from tests.test_e2e_vv_sheet_support import (
 )
 
 
-async def test_the_setup_form_is_filled_in_with_the_members_picked(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_the_setup_form_is_filled_in_with_the_members_picked(fake: LocalDiscord, make_bot: MakeBot) -> None:
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     channel = fake.channels[0]
     bot = await sheet_bot(make_bot)
@@ -47,7 +47,7 @@ async def test_the_setup_form_is_filled_in_with_the_members_picked(fake: FakeDis
     assert busy.ephemeral and "already has a game or a sheet" in busy.content
 
 
-async def test_a_sheet_that_can_not_start_says_why(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_sheet_that_can_not_start_says_why(fake: LocalDiscord, make_bot: MakeBot) -> None:
     alice, bob = fake.members[0], fake.members[1]
     channel = fake.channels[1]
     await sheet_bot(make_bot)
@@ -72,7 +72,7 @@ async def test_a_sheet_that_can_not_start_says_why(fake: FakeDiscord, make_bot: 
     assert not two.ephemeral  # the house rule allows 2 to 7
 
 
-async def test_without_attach_files_no_sheet_is_started(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_without_attach_files_no_sheet_is_started(fake: LocalDiscord, make_bot: MakeBot) -> None:
     channel = fake.channels[2]
     bot = await sheet_bot(make_bot)
     fake.set_channel_permissions(channel, bot_deny=Perm.ATTACH_FILES)
@@ -83,7 +83,7 @@ async def test_without_attach_files_no_sheet_is_started(fake: FakeDiscord, make_
     assert await bot.service.live_table(channel.id) is None
 
 
-async def test_commands_with_players_offered_as_you_type(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_commands_with_players_offered_as_you_type(fake: LocalDiscord, make_bot: MakeBot) -> None:
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     channel = fake.channels[0]
     bot = await sheet_bot(make_bot)
@@ -128,7 +128,7 @@ async def test_commands_with_players_offered_as_you_type(fake: FakeDiscord, make
     assert "Casey J" in the_sheet(fake, channel).embeds[0]["description"]
 
 
-async def test_the_keeper_hands_the_sheet_over(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_the_keeper_hands_the_sheet_over(fake: LocalDiscord, make_bot: MakeBot) -> None:
     alice, bob, dave = fake.members[0], fake.members[1], fake.members[4]
     channel = fake.channels[1]
     bot = await sheet_bot(make_bot)
@@ -144,7 +144,7 @@ async def test_the_keeper_hands_the_sheet_over(fake: FakeDiscord, make_bot: Make
     assert (await state_of(bot, channel)).rows[0].scores == (4,)
 
 
-async def test_the_picture_is_replaced_and_changes_with_a_score(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_the_picture_is_replaced_and_changes_with_a_score(fake: LocalDiscord, make_bot: MakeBot) -> None:
     alice = fake.members[0]
     channel = fake.channels[2]
     bot = await sheet_bot(make_bot)
@@ -162,7 +162,7 @@ async def test_the_picture_is_replaced_and_changes_with_a_score(fake: FakeDiscor
     assert picture(fake, sheet)[0] == first
 
 
-async def test_calc_sins_and_help(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_calc_sins_and_help(fake: LocalDiscord, make_bot: MakeBot) -> None:
     channel, member = fake.channels[3], fake.members[2]
     await sheet_bot(make_bot)
     calc = await (

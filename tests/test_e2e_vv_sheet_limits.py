@@ -10,12 +10,12 @@ from bot.board import compose
 from bot.models import Session, Status
 from bot.spec import ViewContext
 from cogs.vices.sheet_view import render_sheet
+from localdiscord.validation import check_message
 from rules.dice import ScriptedDice
 from rules.engine import IllegalAction
 from rules.vices.sheet import SHEET_ENGINE
 from rules.vices.sheet_data import PAIRS, SIN_NAMES
 from rules.vices.sheet_state import OUT_OF_PLAY, RESERVES, Phase, SheetOptions, SheetState, progress
-from tests.fakediscord.validation import check_message
 
 NAMES = (
     "*Bold* _Under_ `code` |spoiler|",

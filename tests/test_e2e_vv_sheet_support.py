@@ -8,12 +8,12 @@ from typing import Any
 from PIL import Image
 
 from bot.app import TabletopBot
+from localdiscord.guild import Channel, Member
+from localdiscord.interactions import InteractionResult
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from rules.vices.sheet_state import SheetState
 from tests.conftest import MakeBot
-from tests.fakediscord.guild import Channel, Member
-from tests.fakediscord.interactions import InteractionResult
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 
 SHEET_EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.vices")
 VV14 = "Jordan: Wrath, Bob: Sloth, Casey: Greed, Carol: Pride"
@@ -25,7 +25,7 @@ async def sheet_bot(make_bot: MakeBot, **options: Any) -> TabletopBot:
     return await make_bot(extensions=SHEET_EXTENSIONS, **options)
 
 
-async def new_sheet(fake: FakeDiscord, channel: Channel, keeper: Member, **options: Any) -> Message:
+async def new_sheet(fake: LocalDiscord, channel: Channel, keeper: Member, **options: Any) -> Message:
     """``/vv sheet`` with these options (VV-14's players by default); the sheet's message."""
     options.setdefault("players", VV14)
     res = await fake.slash(channel, keeper, "vv sheet", options=options)
@@ -34,7 +34,7 @@ async def new_sheet(fake: FakeDiscord, channel: Channel, keeper: Member, **optio
     return message
 
 
-def the_sheet(fake: FakeDiscord, channel: Channel) -> Message:
+def the_sheet(fake: LocalDiscord, channel: Channel) -> Message:
     """The channel's live sheet message: the newest one with controls."""
     return [m for m in fake.messages(channel) if m.custom_ids][-1]
 
@@ -60,14 +60,14 @@ def score_label(message: Message) -> str:
     return next(b["label"] for b in message.buttons if str(b.get("label", "")).startswith("Score for"))
 
 
-async def open_score(fake: FakeDiscord, channel: Channel, member: Member) -> InteractionResult:
+async def open_score(fake: LocalDiscord, channel: Channel, member: Member) -> InteractionResult:
     """``member`` clicks the score button of the live sheet."""
     sheet = the_sheet(fake, channel)
     return await fake.click(sheet, score_label(sheet), member)
 
 
 async def enter(
-    bot: TabletopBot, fake: FakeDiscord, channel: Channel, member: Member, value: object
+    bot: TabletopBot, fake: LocalDiscord, channel: Channel, member: Member, value: object
 ) -> InteractionResult:
     """``member`` clicks the score button and submits ``value`` in its form; waits until the sheet is redrawn."""
     await bot.settled()
@@ -78,7 +78,7 @@ async def enter(
     return submit
 
 
-async def enter_all(bot: TabletopBot, fake: FakeDiscord, channel: Channel, member: Member, *values: int) -> None:
+async def enter_all(bot: TabletopBot, fake: LocalDiscord, channel: Channel, member: Member, *values: int) -> None:
     """The keeper enters these turn scores in turn."""
     for value in values:
         submit = await enter(bot, fake, channel, member, value)
@@ -101,13 +101,13 @@ def option_value(menu: dict[str, Any], label: str) -> str:
     raise LookupError(f"no option {label!r}; options: {[o['label'] for o in menu['options']]}")
 
 
-async def pick(fake: FakeDiscord, message: Message, placeholder: str, label: str, member: Member) -> InteractionResult:
+async def pick(fake: LocalDiscord, message: Message, placeholder: str, label: str, member: Member) -> InteractionResult:
     """``member`` picks the option ``label`` in the select ``placeholder`` of ``message``."""
     menu = select_of(message, placeholder)
     return await fake.select(message, menu["custom_id"], [option_value(menu, label)], member)
 
 
-def picture(fake: FakeDiscord, message: Message) -> tuple[bytes, Image.Image]:
+def picture(fake: LocalDiscord, message: Message) -> tuple[bytes, Image.Image]:
     """The one PNG attached to ``message``, as uploaded and decoded."""
     assert len(message.attachments) == 1, message.attachments
     data = fake.attachment_bytes(message.attachments[0])

@@ -12,10 +12,10 @@ import aiohttp
 import pytest
 
 from bot.app import TabletopBot
+from localdiscord import LocalDiscord, Perm
 from tests.conftest import MakeBot
-from tests.fakediscord import FakeDiscord, Perm
 
-PROBE = ("cogs.meta", "tests.fakediscord.probe")
+PROBE = ("cogs.meta", "tests.probe")
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ async def probe_bot(make_bot: MakeBot) -> TabletopBot:
     return await make_bot(extensions=PROBE)
 
 
-async def test_world_looks_like_a_real_guild(fake: FakeDiscord) -> None:
+async def test_world_looks_like_a_real_guild(fake: LocalDiscord) -> None:
     ids = [fake.guild_id, fake.application_id, *(c.id for c in fake.channels), *(m.id for m in fake.members)]
     assert all(18 <= len(str(i)) <= 19 for i in ids)
     assert len(set(ids)) == len(ids)
@@ -34,21 +34,21 @@ async def test_world_looks_like_a_real_guild(fake: FakeDiscord) -> None:
     assert "@everyone" in [m.name for m in fake.members]
 
 
-async def test_defer_then_edit(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_defer_then_edit(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     res = await fake.slash(fake.channels[0], fake.members[1], "probe defer")
     message = await res.message()
     assert message.content == "deferred done" and not message.loading and not message.edited
     assert (await res.response())["type"] == 5
 
 
-async def test_defer_then_followup_fills_in_the_deferred_message(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_defer_then_followup_fills_in_the_deferred_message(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     res = await fake.slash(fake.channels[0], fake.members[1], "probe", subcommand="defer-followup")
     message = await res.message()
     assert message.content == "filled in" and message.ephemeral
     assert res.followup_messages == []
 
 
-async def test_followups(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_followups(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     member = fake.members[1]
     res = await fake.slash(fake.channels[1], member, "probe followups")
     second, third = await res.followups(2)
@@ -59,7 +59,7 @@ async def test_followups(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
     assert all(m.interaction_id == res.id for m in (second, third))
 
 
-async def test_buttons_select_and_modal(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_buttons_select_and_modal(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     channel, alice, bob = fake.channels[0], fake.members[0], fake.members[1]
     board = await (await fake.slash(channel, alice, "probe buttons")).message()
     assert board.custom_ids == ["probe:alpha", "probe:later", "probe:ask", "probe:pick"]
@@ -85,7 +85,7 @@ async def test_buttons_select_and_modal(fake: FakeDiscord, probe_bot: TabletopBo
     assert too_long.error and "length" in too_long.error
 
 
-async def test_options_are_typed_and_validated_like_discord(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_options_are_typed_and_validated_like_discord(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     channel, member = fake.channels[0], fake.members[1]
     ok = await fake.slash(channel, member, "probe say", options={"text": "hi", "count": 2, "mood": "sad"})
     assert (await ok.message()).content == "hi hi (sad)"
@@ -100,14 +100,14 @@ async def test_options_are_typed_and_validated_like_discord(fake: FakeDiscord, p
         await fake.slash(channel, member, "probe")
 
 
-async def test_unknown_command_is_a_failure(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_unknown_command_is_a_failure(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     with pytest.raises(LookupError):
         await fake.slash(fake.channels[0], fake.members[1], "nosuchcommand")
     assert fake.failures and "not a synced command" in fake.failures[0]
     fake.failures.clear()
 
 
-async def test_default_member_permissions_hide_a_command(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_default_member_permissions_hide_a_command(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     hidden = await fake.slash(fake.channels[0], fake.members[1], "probe-admin")
     assert hidden.error and "hidden" in hidden.error
     shown = await fake.slash(fake.channels[0], fake.members[0], "probe-admin")
@@ -116,20 +116,20 @@ async def test_default_member_permissions_hide_a_command(fake: FakeDiscord, prob
     assert in_dm.error and "DMs" in in_dm.error
 
 
-async def test_dm_interaction(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_dm_interaction(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     dm = fake.dm_channel()
     res = await fake.slash(dm, fake.dm_user, "ping")
     assert "user" in res.payload and "member" not in res.payload and res.payload["context"] == 1
     assert (await res.message()).content == "Pong!"
 
 
-async def test_bot_opens_a_dm(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_bot_opens_a_dm(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     member = fake.members[1]
     await (await fake.slash(fake.channels[0], member, "probe dm")).message()
     assert [m.content for m in fake.messages(fake.dm_channel(member))] == ["psst in DM"]
 
 
-async def test_allowed_mentions_decide_who_is_pinged(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_allowed_mentions_decide_who_is_pinged(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     channel, target = fake.channels[0], fake.members[2]
     res = await fake.slash(channel, fake.members[1], "probe mention", options={"who": target})
     message = await res.message()
@@ -141,7 +141,7 @@ async def test_allowed_mentions_decide_who_is_pinged(fake: FakeDiscord, probe_bo
     assert not (await said.message()).mention_everyone
 
 
-async def test_channel_messages_threads_and_permissions(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_channel_messages_threads_and_permissions(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     channel, member = fake.channels[2], fake.members[1]
     res = await fake.slash(channel, member, "probe post")
     assert (await res.message()).content == "done"
@@ -163,7 +163,7 @@ async def test_channel_messages_threads_and_permissions(fake: FakeDiscord, probe
     assert (await denied.message()).content == "I cannot post here."
 
 
-async def test_deleted_message_is_gone(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_deleted_message_is_gone(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     channel = fake.channels[0]
     board = await (await fake.slash(channel, fake.members[0], "probe buttons")).message()
     fake.delete_message(channel, board.id)
@@ -172,7 +172,7 @@ async def test_deleted_message_is_gone(fake: FakeDiscord, probe_bot: TabletopBot
         await fake.click(board, "Alpha", fake.members[1])
 
 
-async def test_message_over_the_limit_is_rejected_and_recorded(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_message_over_the_limit_is_rejected_and_recorded(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     fake.tolerate("50035")
     res = await fake.slash(fake.channels[0], fake.members[1], "probe toolong")
     with pytest.raises(AssertionError, match="50035"):
@@ -180,7 +180,7 @@ async def test_message_over_the_limit_is_rejected_and_recorded(fake: FakeDiscord
     assert "2000 or fewer" in fake.tolerated[0]
 
 
-async def test_second_initial_response_is_refused(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_second_initial_response_is_refused(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     fake.tolerate("40060")
     res = await fake.slash(fake.channels[0], fake.members[1], "probe twice")
     await fake.wait_for(lambda: fake.tolerated)
@@ -189,7 +189,7 @@ async def test_second_initial_response_is_refused(fake: FakeDiscord, probe_bot: 
 
 
 @pytest.mark.fake(response_deadline=0.2)
-async def test_late_response_is_refused(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_late_response_is_refused(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     fake.tolerate("10062")
     res = await fake.slash(fake.channels[0], fake.members[1], "probe slow", options={"seconds": 0.3})
     with pytest.raises(AssertionError, match="10062"):
@@ -197,14 +197,14 @@ async def test_late_response_is_refused(fake: FakeDiscord, probe_bot: TabletopBo
     assert "after the deadline" in fake.tolerated[0]
 
 
-async def test_unimplemented_route_fails_loudly(fake: FakeDiscord, bot: TabletopBot) -> None:
+async def test_unimplemented_route_fails_loudly(fake: LocalDiscord, bot: TabletopBot) -> None:
     with pytest.raises(Exception, match="404"):
         await bot.fetch_guild(fake.guild_id)
     assert fake.failures == [f"the fake does not implement GET /api/v10/guilds/{fake.guild_id}?with_counts=1"]
     fake.failures.clear()
 
 
-async def test_429_is_retried(fake: FakeDiscord, probe_bot: TabletopBot) -> None:
+async def test_429_is_retried(fake: LocalDiscord, probe_bot: TabletopBot) -> None:
     fake.inject_429("/callback", retry_after=0.05)
     res = await fake.slash(fake.channels[0], fake.members[1], "ping")
     assert (await res.message()).content == "Pong!"
@@ -212,7 +212,7 @@ async def test_429_is_retried(fake: FakeDiscord, probe_bot: TabletopBot) -> None
     assert len(callbacks) == 2
 
 
-async def test_single_500_on_a_callback_is_retried_in_time(fake: FakeDiscord, bot: TabletopBot) -> None:
+async def test_single_500_on_a_callback_is_retried_in_time(fake: LocalDiscord, bot: TabletopBot) -> None:
     fake.inject_500_on_next_callback()
     res = await fake.slash(fake.channels[0], fake.members[1], "ping")
     assert (await res.message()).content == "Pong!"
@@ -220,7 +220,7 @@ async def test_single_500_on_a_callback_is_retried_in_time(fake: FakeDiscord, bo
 
 @pytest.mark.fake(response_deadline=0.5)
 async def test_500_past_the_deadline_is_logged_and_the_bot_carries_on(
-    fake: FakeDiscord, bot: TabletopBot, caplog: pytest.LogCaptureFixture
+    fake: LocalDiscord, bot: TabletopBot, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake.tolerate("10062")
     fake.inject_500_on_next_callback()
@@ -232,7 +232,7 @@ async def test_500_past_the_deadline_is_logged_and_the_bot_carries_on(
     assert (await again.message()).content == "Pong!"
 
 
-async def test_dropped_gateway_is_resumed(fake: FakeDiscord, bot: TabletopBot) -> None:
+async def test_dropped_gateway_is_resumed(fake: LocalDiscord, bot: TabletopBot) -> None:
     sessions = len(fake.sessions)
     await fake.drop_gateway()
     # Sent while the bot is away: it must arrive through the RESUME replay.
@@ -242,13 +242,13 @@ async def test_dropped_gateway_is_resumed(fake: FakeDiscord, bot: TabletopBot) -
     assert len(fake.sessions) == sessions  # resumed, not re-identified
 
 
-async def test_reconnect_request_is_resumed(fake: FakeDiscord, bot: TabletopBot) -> None:
+async def test_reconnect_request_is_resumed(fake: LocalDiscord, bot: TabletopBot) -> None:
     fake.request_reconnect()
     await fake.wait_for_resume()
     assert (await (await fake.slash(fake.channels[0], fake.members[1], "ping")).message()).content == "Pong!"
 
 
-async def test_invalidated_session_identifies_again(fake: FakeDiscord, bot: TabletopBot) -> None:
+async def test_invalidated_session_identifies_again(fake: LocalDiscord, bot: TabletopBot) -> None:
     readies = fake.ready_count
     fake.invalidate_sessions()
     # discord.py waits 5 s before any IDENTIFY but the first (its identify rate limit).
@@ -257,7 +257,7 @@ async def test_invalidated_session_identifies_again(fake: FakeDiscord, bot: Tabl
     assert fake.resume_count == 0
 
 
-async def test_gateway_speaks_plain_text_json_too(fake: FakeDiscord) -> None:
+async def test_gateway_speaks_plain_text_json_too(fake: LocalDiscord) -> None:
     url = fake.base_url.replace("http://", "ws://") + "/gateway?v=10&encoding=json"
     async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
         assert (await ws.receive_json())["op"] == 10
@@ -274,7 +274,7 @@ async def test_gateway_speaks_plain_text_json_too(fake: FakeDiscord) -> None:
         assert ws.close_code == 4004
 
 
-async def test_restarted_bot_keeps_its_database(make_bot: MakeBot, fake: FakeDiscord, tmp_path: object) -> None:
+async def test_restarted_bot_keeps_its_database(make_bot: MakeBot, fake: LocalDiscord, tmp_path: object) -> None:
     first = await make_bot()
     await first.close()
     second = await make_bot()
@@ -288,7 +288,7 @@ SPEC_CHECK = Path(__file__).resolve().parents[1].parent / "shared" / "tools" / "
 
 @pytest.mark.skipif(not SPEC_CHECK.exists(), reason="../shared (Discord's OpenAPI description) is absent")
 async def test_every_request_of_a_tour_is_valid_under_discords_spec(
-    fake: FakeDiscord, probe_bot: TabletopBot, tmp_path: Path
+    fake: LocalDiscord, probe_bot: TabletopBot, tmp_path: Path
 ) -> None:
     channel, member = fake.channels[0], fake.members[1]
     commands = (

@@ -6,8 +6,8 @@ import os
 import signal
 from pathlib import Path
 
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.process import run_bot_process, spawn_bot_process
+from localdiscord import LocalDiscord
+from tests.bot_process import run_bot_process, spawn_bot_process
 
 SECRET = "wrong-token-S3CRET-do-not-print"
 
@@ -21,7 +21,7 @@ def assert_one_clear_line(output: str, *needles: str) -> None:
     assert all(n in errors[0] for n in needles), output
 
 
-async def test_subprocess_bot_answers_ping(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_subprocess_bot_answers_ping(fake: LocalDiscord, tmp_path: Path) -> None:
     proc = await spawn_bot_process(fake, tmp_path / "bot.sqlite3")
     try:
         res = await fake.slash(fake.channels[0], fake.members[1], "ping")
@@ -31,29 +31,29 @@ async def test_subprocess_bot_answers_ping(fake: FakeDiscord, tmp_path: Path) ->
         proc.wait()
 
 
-async def test_rejected_token_ends_with_one_clear_line(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_rejected_token_ends_with_one_clear_line(fake: LocalDiscord, tmp_path: Path) -> None:
     result = await run_bot_process(fake, tmp_path / "bot.sqlite3", {"DISCORD_TOKEN": SECRET})
     assert result.returncode != 0
     assert_one_clear_line(result.stdout, "token")
     assert fake.rejections == ["401 GET /api/v10/users/@me"]
 
 
-async def test_missing_token_ends_with_one_clear_line(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_missing_token_ends_with_one_clear_line(fake: LocalDiscord, tmp_path: Path) -> None:
     result = await run_bot_process(fake, tmp_path / "bot.sqlite3", {"DISCORD_TOKEN": None})
     assert result.returncode != 0
     assert_one_clear_line(result.stdout, "DISCORD_TOKEN")
     assert fake.requests == []
 
 
-async def test_disallowed_intents_close_ends_with_one_clear_line(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_disallowed_intents_close_ends_with_one_clear_line(fake: LocalDiscord, tmp_path: Path) -> None:
     fake.close_on_identify(4014)
     result = await run_bot_process(fake, tmp_path / "bot.sqlite3")
     assert result.returncode != 0
     assert_one_clear_line(result.stdout, "4014")
 
 
-async def test_sigterm_shuts_down_cleanly_and_closes_the_database(fake: FakeDiscord, tmp_path: Path) -> None:
-    from tests.fakediscord.process import output_path, process_exit
+async def test_sigterm_shuts_down_cleanly_and_closes_the_database(fake: LocalDiscord, tmp_path: Path) -> None:
+    from tests.bot_process import output_path, process_exit
 
     db = tmp_path / "bot.sqlite3"
     proc = await spawn_bot_process(fake, db)

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from tests.fakediscord.guild import Member, Role
-from tests.fakediscord.messages import compute_mentions
-from tests.fakediscord.responses import DiscordError
-from tests.fakediscord.validation import check_commands, check_message, check_option_value
+from localdiscord.guild import Member, Role
+from localdiscord.messages import compute_mentions
+from localdiscord.responses import DiscordError
+from localdiscord.validation import check_commands, check_message, check_option_value
 
 
 def button(custom_id: str, label: str = "Go") -> dict[str, Any]:

@@ -13,8 +13,8 @@ from bot.health import check
 from bot.storage.migrations import SQLITE_MIGRATIONS
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SqliteStore
+from tests.bot_process import REPO
 from tests.databases import postgres_database
-from tests.fakediscord.process import REPO
 
 
 def made_by_the_bot(path: Path) -> Path:

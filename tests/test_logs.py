@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from bot.logs import REDACTED, RedactingFormatter, redact
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.process import output_path, process_exit, spawn_bot_process
+from localdiscord import LocalDiscord
+from tests.bot_process import output_path, process_exit, spawn_bot_process
 
 TOKEN = "aW50ZXJhY3Rpb246abc-DEF_123"
 
@@ -53,7 +53,7 @@ def test_formatter_redacts_the_traceback_too() -> None:
     assert TOKEN not in text and "bot-S3CRET" not in text
 
 
-async def test_debug_log_of_a_real_run_holds_no_token(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_debug_log_of_a_real_run_holds_no_token(fake: LocalDiscord, tmp_path: Path) -> None:
     db = tmp_path / "bot.sqlite3"
     proc = await spawn_bot_process(fake, db, {"LOG_LEVEL": "DEBUG"})
     try:

@@ -15,12 +15,12 @@ from bot.registry import GameKind, Registry
 from bot.replay import replay
 from bot.service import Service
 from bot.storage import SqliteStore
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice, SeededDice
+from tests.bot_process import REPO, bot_environment
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.databases import postgres_database
-from tests.fakediscord.process import REPO, bot_environment
-from tests.fakediscord.server import FakeDiscord
 from tests.table_play import game_of
 from tests.test_e2e_crowns import open_and_start, play_one_click
 from tests.test_e2e_vices import open_and_start as vices_start
@@ -33,7 +33,7 @@ EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.crowns", "cogs.vices", "cogs.vicio
 
 
 async def run_migrate(
-    fake: FakeDiscord, db_path: Path, *args: str, env: dict[str, str | None] | None = None
+    fake: LocalDiscord, db_path: Path, *args: str, env: dict[str, str | None] | None = None
 ) -> tuple[int, str]:
     """``python -m bot.migrate`` with the bot's environment; its exit status and output."""
     child_env = bot_environment(fake, db_path, env or {"EXTENSIONS": ",".join(EXTENSIONS)})
@@ -48,7 +48,7 @@ async def run_migrate(
 
 @pytest.mark.fake(channels=6)
 async def test_a_sqlite_database_moves_to_postgresql_and_its_games_go_on(
-    fake: FakeDiscord, make_bot: MakeBot, tmp_path: Path
+    fake: LocalDiscord, make_bot: MakeBot, tmp_path: Path
 ) -> None:
     """Every kind: Dice of Crowns (finished, active, a lobby), a Vices & Vengeance table game, a V&V sheet and
     a Viciousness campaign."""
@@ -117,7 +117,7 @@ async def test_a_sqlite_database_moves_to_postgresql_and_its_games_go_on(
         await bot.close()
 
 
-async def test_a_copy_whose_log_does_not_replay_is_refused(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_copy_whose_log_does_not_replay_is_refused(fake: LocalDiscord, tmp_path: Path) -> None:
     """A stored state its log does not lead to (here: edited by hand) stops the migration with one line."""
     db_path = tmp_path / "bot.sqlite3"
     store = SqliteStore(db_path)

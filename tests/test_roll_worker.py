@@ -13,9 +13,9 @@ import pytest
 
 from bot import roll_worker
 from bot.roll_worker import RollerBusy, RollWorker
+from localdiscord import LocalDiscord
 from rules.dice import ScriptedDice
 from rules.roll import DEFAULT_LIMITS, RollError
-from tests.fakediscord import FakeDiscord
 
 
 async def test_rolls_with_the_given_source_in_the_given_executor() -> None:
@@ -134,7 +134,7 @@ async def test_a_pool_broken_before_the_roll_is_a_hiccup_not_a_crash() -> None:
                 await worker.roll(BIG)
 
 
-async def test_a_burst_of_big_rolls_through_discord(fake: FakeDiscord, bot: object) -> None:
+async def test_a_burst_of_big_rolls_through_discord(fake: LocalDiscord, bot: object) -> None:
     channel = fake.channels[0]
     burst = [fake.slash(channel, fake.members[1], "roll", options={"expression": "1000d6"}) for _ in range(100)]
     messages = [await res.message(timeout=30) for res in await asyncio.gather(*burst)]

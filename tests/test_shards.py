@@ -26,11 +26,11 @@ from bot.replay import replay
 from bot.settings import Settings, config_problem
 from bot.shards import Shards, shard_of
 from bot.storage import PostgresStore
+from localdiscord.guild import Channel, Guild
+from localdiscord.server import LocalDiscord
+from tests.bot_process import process_exit, spawn_bot_process
 from tests.core.race import start_race
 from tests.databases import postgres_database
-from tests.fakediscord.guild import Channel, Guild
-from tests.fakediscord.process import process_exit, spawn_bot_process
-from tests.fakediscord.server import FakeDiscord
 from tests.testgame.engine import RaceEngine, RaceState
 
 ENV = {"EXTENSIONS": "cogs.meta,cogs.game,tests.testgame.cog", "COMPUTER_DELAY": "0", "LOG_LEVEL": "WARNING"}
@@ -43,7 +43,7 @@ REMINDER = "a reminder: it's your move"
 class Cluster:
     """Bot processes by shard, all on one database; killed by PID at the end."""
 
-    def __init__(self, fake: FakeDiscord, folder: Path, url: str) -> None:
+    def __init__(self, fake: LocalDiscord, folder: Path, url: str) -> None:
         self.fake = fake
         self.folder = folder
         self.url = url
@@ -80,7 +80,7 @@ class Cluster:
 
 
 @pytest.fixture
-async def cluster(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[tuple[Cluster, PostgresStore]]:
+async def cluster(fake: LocalDiscord, tmp_path: Path) -> AsyncIterator[tuple[Cluster, PostgresStore]]:
     """Two processes, shards 0 and 1, on a fresh PostgreSQL database, and a store to read it."""
     ACKNOWLEDGED.clear()  # session ids start again at 1 in every test's database
     async with postgres_database() as url:
@@ -97,7 +97,7 @@ async def cluster(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[tuple[Clus
     assert "Traceback" not in cluster.outputs(), cluster.outputs()
 
 
-def guild_on(fake: FakeDiscord, shard: int) -> Guild:
+def guild_on(fake: LocalDiscord, shard: int) -> Guild:
     return next(g for g in fake.guilds if shard_of(g.id, SHARDS) == shard)
 
 
@@ -113,7 +113,7 @@ ACKNOWLEDGED: dict[int, list[tuple[int, str]]] = {}
 """Per session, every click the bot answered: (the version it was made on, the player)."""
 
 
-async def click_once(fake: FakeDiscord, store: PostgresStore, channel: Channel, rng: random.Random) -> Session:
+async def click_once(fake: LocalDiscord, store: PostgresStore, channel: Channel, rng: random.Random) -> Session:
     """Whoever must act clicks their choice on the board; returns the game as stored before the click."""
     game = await game_in(store, channel)
     prompt = RaceEngine().prompts(RaceState.model_validate(game.state))[0]
@@ -126,7 +126,7 @@ async def click_once(fake: FakeDiscord, store: PostgresStore, channel: Channel, 
     return game
 
 
-async def play_to_the_end(fake: FakeDiscord, store: PostgresStore, channel: Channel, rng: random.Random) -> Session:
+async def play_to_the_end(fake: LocalDiscord, store: PostgresStore, channel: Channel, rng: random.Random) -> Session:
     for _ in range(MAX_CLICKS):
         game = await game_in(store, channel)
         if game.status is Status.FINISHED:
@@ -165,7 +165,7 @@ def test_shard_settings_and_their_one_line_errors() -> None:
 
 @pytest.mark.fake(guilds=2, shards=SHARDS)
 async def test_two_processes_play_games_in_the_guilds_of_both_shards(
-    fake: FakeDiscord, cluster: tuple[Cluster, PostgresStore]
+    fake: LocalDiscord, cluster: tuple[Cluster, PostgresStore]
 ) -> None:
     _, store = cluster
     rng = random.Random(13)
@@ -184,7 +184,7 @@ async def test_two_processes_play_games_in_the_guilds_of_both_shards(
 
 @pytest.mark.fake(guilds=2, shards=SHARDS)
 async def test_a_new_process_takes_over_a_killed_shard_and_its_deadline_fires_once(
-    fake: FakeDiscord, cluster: tuple[Cluster, PostgresStore]
+    fake: LocalDiscord, cluster: tuple[Cluster, PostgresStore]
 ) -> None:
     processes, store = cluster
     rng = random.Random(14)
@@ -220,7 +220,7 @@ async def test_a_new_process_takes_over_a_killed_shard_and_its_deadline_fires_on
 
 @pytest.mark.fake(guilds=2, shards=SHARDS)
 async def test_the_same_click_delivered_to_both_processes_is_applied_once(
-    fake: FakeDiscord, cluster: tuple[Cluster, PostgresStore]
+    fake: LocalDiscord, cluster: tuple[Cluster, PostgresStore]
 ) -> None:
     _, store = cluster
     guild = guild_on(fake, 0)
@@ -248,7 +248,7 @@ async def test_the_same_click_delivered_to_both_processes_is_applied_once(
 
 
 @pytest.mark.fake(guilds=2, shards=SHARDS)
-async def test_one_process_can_run_every_shard_on_sqlite(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_one_process_can_run_every_shard_on_sqlite(fake: LocalDiscord, tmp_path: Path) -> None:
     """``SHARD_COUNT`` without ``SHARD_IDS``: an AutoShardedBot IDENTIFYing each shard, each getting its own guild."""
     use_api_base(fake.base_url)
     settings = Settings(

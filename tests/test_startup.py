@@ -22,9 +22,9 @@ import pytest
 from bot.storage.base import StorageError
 from bot.storage.migrations import SQLITE_MIGRATIONS
 from bot.storage.sqlite import SqliteStore
+from localdiscord import LocalDiscord
+from tests.bot_process import run_bot_process
 from tests.databases import admin_url, postgres_database, with_user
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.process import run_bot_process
 
 AS_ROOT = os.geteuid() == 0
 mode_based = pytest.mark.skipif(AS_ROOT, reason="root ignores file modes; the /proc twin covers this case as root")
@@ -41,13 +41,13 @@ def failure_line(output: str, returncode: int) -> str:
     return lines[-1].split(" bot: ", 1)[-1]
 
 
-async def fail_to_start(fake: FakeDiscord, tmp_path: Path, env: dict[str, str | None] | None = None) -> str:
+async def fail_to_start(fake: LocalDiscord, tmp_path: Path, env: dict[str, str | None] | None = None) -> str:
     """Run the bot in ``tmp_path`` until it gives up; return its last line."""
     result = await run_bot_process(fake, tmp_path / "bot.sqlite3", env)
     return failure_line(result.stdout, result.returncode)
 
 
-async def fail_to_open(fake: FakeDiscord, tmp_path: Path, database: Path | str) -> str:
+async def fail_to_open(fake: LocalDiscord, tmp_path: Path, database: Path | str) -> str:
     """Like ``fail_to_start`` with ``DATABASE_PATH=database``, checking the bot never tried to log in."""
     line = await fail_to_start(fake, tmp_path, {"DATABASE_PATH": str(database)})
     assert fake.requests == [], "the database must be opened before logging in"
@@ -75,7 +75,7 @@ def locked_folder(tmp_path: Path) -> Iterator[Path]:
 
 
 @mode_based
-async def test_read_only_database_file(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_read_only_database_file(fake: LocalDiscord, tmp_path: Path) -> None:
     db = await healthy_database(tmp_path / "data" / "bot.sqlite3")
     db.chmod(0o444)
     line = await fail_to_open(fake, tmp_path, db)
@@ -83,7 +83,7 @@ async def test_read_only_database_file(fake: FakeDiscord, tmp_path: Path) -> Non
     assert line == f"DATABASE_PATH {db}: {expected}"
 
 
-async def test_read_only_file_even_for_root(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_read_only_file_even_for_root(fake: LocalDiscord, tmp_path: Path) -> None:
     line = await fail_to_open(fake, tmp_path, "/proc/version")
     if AS_ROOT:
         expected = "can't write there (unable to open database file); choose a path on a writable disk."
@@ -93,7 +93,9 @@ async def test_read_only_file_even_for_root(fake: FakeDiscord, tmp_path: Path) -
 
 
 @mode_based
-async def test_read_only_folder_with_the_database_in_it(fake: FakeDiscord, tmp_path: Path, locked_folder: Path) -> None:
+async def test_read_only_folder_with_the_database_in_it(
+    fake: LocalDiscord, tmp_path: Path, locked_folder: Path
+) -> None:
     # The file itself is writable, but SQLite must also create bot.sqlite3-wal and -shm beside it.
     db = await healthy_database(locked_folder / "bot.sqlite3")
     os.chmod(locked_folder, 0o555)
@@ -102,7 +104,7 @@ async def test_read_only_folder_with_the_database_in_it(fake: FakeDiscord, tmp_p
 
 
 @mode_based
-async def test_docker_bind_mount_owned_by_root(fake: FakeDiscord, tmp_path: Path, locked_folder: Path) -> None:
+async def test_docker_bind_mount_owned_by_root(fake: LocalDiscord, tmp_path: Path, locked_folder: Path) -> None:
     # The volume's folder exists (Docker made it) but belongs to someone else: the file can't be created.
     os.chmod(locked_folder, 0o555)
     db = locked_folder / "bot.sqlite3"
@@ -113,7 +115,7 @@ async def test_docker_bind_mount_owned_by_root(fake: FakeDiscord, tmp_path: Path
     )
 
 
-async def test_folder_where_no_file_can_be_created_even_by_root(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_folder_where_no_file_can_be_created_even_by_root(fake: LocalDiscord, tmp_path: Path) -> None:
     line = await fail_to_open(fake, tmp_path, "/proc/bot.sqlite3")
     if AS_ROOT:
         expected = "can't write there (unable to open database file); choose a path on a writable disk."
@@ -122,7 +124,7 @@ async def test_folder_where_no_file_can_be_created_even_by_root(fake: FakeDiscor
     assert line.startswith(f"DATABASE_PATH /proc/bot.sqlite3: {expected}")
 
 
-async def test_database_path_under_a_regular_file(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_database_path_under_a_regular_file(fake: LocalDiscord, tmp_path: Path) -> None:
     file = tmp_path / "x" / "file.txt"
     file.parent.mkdir()
     file.write_text("not a folder")
@@ -131,7 +133,7 @@ async def test_database_path_under_a_regular_file(fake: FakeDiscord, tmp_path: P
     assert line == f"DATABASE_PATH {db}: {file} is a file, not a folder; choose another path."
 
 
-async def test_database_header_overwritten(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_database_header_overwritten(fake: LocalDiscord, tmp_path: Path) -> None:
     db = await healthy_database(tmp_path / "data" / "bot.sqlite3")
     with db.open("r+b") as f:
         f.write(b"this is no longer SQLite" * 4)
@@ -142,7 +144,7 @@ async def test_database_header_overwritten(fake: FakeDiscord, tmp_path: Path) ->
     )
 
 
-async def test_database_with_a_malformed_page(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_database_with_a_malformed_page(fake: LocalDiscord, tmp_path: Path) -> None:
     db = await healthy_database(tmp_path / "data" / "bot.sqlite3")
     conn = sqlite3.connect(db)
     (page_size,), (pages,) = conn.execute("PRAGMA page_size").fetchone(), conn.execute("PRAGMA page_count").fetchone()
@@ -158,7 +160,7 @@ async def test_database_with_a_malformed_page(fake: FakeDiscord, tmp_path: Path)
     assert line.endswith("restore it from a backup or move it aside to start afresh.")
 
 
-async def test_database_from_a_newer_version(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_database_from_a_newer_version(fake: LocalDiscord, tmp_path: Path) -> None:
     db = await healthy_database(tmp_path / "data" / "bot.sqlite3")
     newer = len(SQLITE_MIGRATIONS) + 1
     conn = sqlite3.connect(db)
@@ -171,7 +173,7 @@ async def test_database_from_a_newer_version(fake: FakeDiscord, tmp_path: Path) 
     )
 
 
-async def test_traceback_only_at_debug_and_still_ending_with_the_line(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_traceback_only_at_debug_and_still_ending_with_the_line(fake: LocalDiscord, tmp_path: Path) -> None:
     db = tmp_path / "data" / "bot.sqlite3"
     db.parent.mkdir()
     db.write_bytes(b"garbage" * 100)
@@ -193,7 +195,7 @@ def closed_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def test_discord_unreachable(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_discord_unreachable(fake: LocalDiscord, tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{closed_port()}"
     line = await asyncio.wait_for(fail_to_start(fake, tmp_path, {"DISCORD_API_BASE": base}), 20)
     assert line == f"Can't reach Discord at {base}: check the network."
@@ -202,23 +204,23 @@ async def test_discord_unreachable(fake: FakeDiscord, tmp_path: Path) -> None:
 # -- configuration -----------------------------------------------------------------------------
 
 
-async def test_env_file_that_is_not_utf8(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_env_file_that_is_not_utf8(fake: LocalDiscord, tmp_path: Path) -> None:
     (tmp_path / ".env").write_bytes(b"# settings\nCOMPUTER_DELAY=2\xe9\n")  # Latin-1 'é'
     line = await fail_to_start(fake, tmp_path)
     assert line == f"Configuration error: {(tmp_path / '.env').resolve()} is not UTF-8 text (line 2); save it as UTF-8."
 
 
-async def test_unknown_log_level(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_unknown_log_level(fake: LocalDiscord, tmp_path: Path) -> None:
     line = await fail_to_start(fake, tmp_path, {"LOG_LEVEL": "LOUD"})
     assert line == "Configuration error: LOG_LEVEL: invalid value 'LOUD' (use DEBUG, INFO, WARNING or ERROR)."
 
 
-async def test_invalid_value_says_invalid(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_invalid_value_says_invalid(fake: LocalDiscord, tmp_path: Path) -> None:
     line = await fail_to_start(fake, tmp_path, {"COMPUTER_DELAY": "abc"})
     assert line == "Configuration error: COMPUTER_DELAY: invalid value 'abc' (input should be a valid number)."
 
 
-async def test_missing_and_invalid_together_on_one_line(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_missing_and_invalid_together_on_one_line(fake: LocalDiscord, tmp_path: Path) -> None:
     line = await fail_to_start(fake, tmp_path, {"DISCORD_TOKEN": None, "COMPUTER_DELAY": "abc"})
     assert line == (
         "Configuration error: set DISCORD_TOKEN (environment or .env); "
@@ -226,7 +228,7 @@ async def test_missing_and_invalid_together_on_one_line(fake: FakeDiscord, tmp_p
     )
 
 
-async def test_anything_unforeseen_still_ends_with_one_line(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_anything_unforeseen_still_ends_with_one_line(fake: LocalDiscord, tmp_path: Path) -> None:
     line = await fail_to_start(fake, tmp_path, {"EXTENSIONS": "cogs.no_such_cog"})
     assert line.startswith("Stopped by an unexpected error: ExtensionNotFound: Extension 'cogs.no_such_cog'")
     assert line.endswith("(LOG_LEVEL=DEBUG shows where).")
@@ -253,7 +255,7 @@ async def test_folder_that_cannot_be_created_even_by_root() -> None:
     )
 
 
-async def test_postgresql_server_unreachable(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_postgresql_server_unreachable(fake: LocalDiscord, tmp_path: Path) -> None:
     port = closed_port()
     line = await fail_to_start(fake, tmp_path, {"DATABASE_URL": f"postgresql://bot:s3cret@127.0.0.1:{port}/bot"})
     assert line.startswith(f"DATABASE_URL postgresql://bot:***@127.0.0.1:{port}/bot: "), line
@@ -261,7 +263,7 @@ async def test_postgresql_server_unreachable(fake: FakeDiscord, tmp_path: Path) 
     assert fake.requests == [], "the database must be opened before logging in"
 
 
-async def test_postgresql_credentials_refused(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_postgresql_credentials_refused(fake: LocalDiscord, tmp_path: Path) -> None:
     """A role the server does not know: refused as credentials, in one line, before logging in."""
     async with postgres_database() as url:
         wrong = with_user(url, "no_such_role", "pw")
@@ -270,12 +272,12 @@ async def test_postgresql_credentials_refused(fake: FakeDiscord, tmp_path: Path)
     assert fake.requests == []
 
 
-async def test_postgresql_database_missing(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_postgresql_database_missing(fake: LocalDiscord, tmp_path: Path) -> None:
     url = admin_url().rsplit("/", 1)[0] + "/no_such_database_here"
     line = await fail_to_start(fake, tmp_path, {"DATABASE_URL": url})
     assert "no_such_database_here" in line and "createdb" in line, line
 
 
-async def test_not_a_postgresql_url(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_not_a_postgresql_url(fake: LocalDiscord, tmp_path: Path) -> None:
     line = await fail_to_start(fake, tmp_path, {"DATABASE_URL": "mysql://bot@localhost/bot"})
     assert line.startswith("Configuration error: DATABASE_URL: invalid value"), line

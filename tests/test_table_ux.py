@@ -9,12 +9,12 @@ from typing import Any
 
 from bot.app import TabletopBot
 from bot.models import Status
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice, SeededDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.core.race import current_board, live, open_lobby, race_bot, start_race
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 from tests.table_play import game_of
 from tests.test_e2e_crowns import crowns_bot, open_and_start, per_die
 
@@ -27,7 +27,7 @@ def is_retired(message: Message) -> bool:
 
 
 async def test_a_finished_game_leaves_one_board_and_one_line_per_retired_board(
-    fake: FakeDiscord, make_bot: MakeBot
+    fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     bot = await race_bot(make_bot)
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
@@ -53,7 +53,7 @@ async def test_a_finished_game_leaves_one_board_and_one_line_per_retired_board(
         assert clickers.get(message.id) not in message.mentions  # never the member whose click it was
 
 
-async def test_the_faces_legend_is_shown_once_per_game_and_in_the_rules(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_the_faces_legend_is_shown_once_per_game_and_in_the_rules(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
     bot.service.dice = ScriptedDice(
         {"first_player": [1], **per_die(d1="SK", d2="C", d3="K", d4="K", d5="C", d6="D", d7="K")}
@@ -81,7 +81,7 @@ async def test_the_faces_legend_is_shown_once_per_game_and_in_the_rules(fake: Fa
 
 
 async def test_the_die_a_rival_rolled_stays_in_sight_while_its_dagger_is_given(
-    fake: FakeDiscord, make_bot: MakeBot
+    fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     bot = await crowns_bot(make_bot)
     channel = fake.channels[0]
@@ -97,7 +97,7 @@ async def test_the_die_a_rival_rolled_stays_in_sight_while_its_dagger_is_given(
     assert f"rolled **{alice.display_name}**'s scroll die 1" in shown
 
 
-async def test_all_scrolls_to_one_rival_in_one_click(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_all_scrolls_to_one_rival_in_one_click(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
     channel = fake.channels[0]
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
@@ -112,7 +112,7 @@ async def test_all_scrolls_to_one_rival_in_one_click(fake: FakeDiscord, make_bot
     assert [e["die"] for e in entries[-1].events if e["type"] == "scroll_rolled"] == ["1", "2", "3"]
 
 
-async def test_when_the_last_member_leaves_the_computers_dont_play_on(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_when_the_last_member_leaves_the_computers_dont_play_on(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await crowns_bot(make_bot)
     bot.service.dice = SeededDice(4)
     channel = fake.channels[0]
@@ -129,7 +129,7 @@ async def test_when_the_last_member_leaves_the_computers_dont_play_on(fake: Fake
     assert "ended early" in history.content
 
 
-async def test_one_open_lobby_per_member_and_no_thread_loops(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_one_open_lobby_per_member_and_no_thread_loops(fake: LocalDiscord, make_bot: MakeBot) -> None:
     await race_bot(make_bot)
     admin, bob = fake.members[0], fake.members[1]
     await open_lobby(fake, fake.channels[0], bob)
@@ -145,7 +145,7 @@ async def test_one_open_lobby_per_member_and_no_thread_loops(fake: FakeDiscord, 
     await open_lobby(fake, fake.channels[1], admin)
 
 
-async def test_status_from_someone_not_playing_is_private(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_status_from_someone_not_playing_is_private(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     channel = fake.channels[0]
@@ -157,7 +157,7 @@ async def test_status_from_someone_not_playing_is_private(fake: FakeDiscord, mak
     assert len(fake.messages(channel)) == before
 
 
-async def test_commands_appear_only_where_they_work(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_commands_appear_only_where_they_work(fake: LocalDiscord, make_bot: MakeBot) -> None:
     await make_bot(extensions=EVERYTHING)
     by_name: dict[str, dict[str, Any]] = {c["name"]: c for c in fake.commands}
     for name in ("crowns", "game", "race", "settings"):
@@ -168,7 +168,7 @@ async def test_commands_appear_only_where_they_work(fake: FakeDiscord, make_bot:
 
 
 async def test_kick_autocompletes_seats_computers_included_and_says_who_kicked(
-    fake: FakeDiscord, make_bot: MakeBot
+    fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     bot = await race_bot(make_bot, clock=FakeClock())
     admin, bob, carol = fake.members[0], fake.members[1], fake.members[2]
@@ -187,7 +187,7 @@ async def test_kick_autocompletes_seats_computers_included_and_says_who_kicked(
     assert "by a moderator" in notice.content and "host" not in notice.content
 
 
-async def test_help_says_who_may_end_games_here(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_help_says_who_may_end_games_here(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot: TabletopBot = await race_bot(make_bot)
     assert bot.specs
     admin = fake.members[0]

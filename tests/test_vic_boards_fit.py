@@ -20,13 +20,13 @@ from cogs.viciousness.narrate import narrate
 from cogs.viciousness.odds import odds_now, pool_odds
 from cogs.viciousness.pools_view import render_pool, splits, view_key
 from cogs.viciousness.rivals_view import render_gm
+from localdiscord.responses import DiscordError
+from localdiscord.validation import check_message
 from rules.dice import SeededDice
 from rules.engine import GM_ROLES, PUBLIC, IllegalAction, Viewer, visible
 from rules.viciousness import ENGINE, CampaignState
 from rules.viciousness import odds as exact
 from rules.viciousness.state import PoolDie
-from tests.fakediscord.responses import DiscordError
-from tests.fakediscord.validation import check_message
 from tests.rules.test_vic_properties import SeededDice as RandomDice
 from tests.rules.test_vic_properties import random_action
 from tests.rules.vic_support import GM, P1

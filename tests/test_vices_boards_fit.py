@@ -17,11 +17,11 @@ from bot.board import compose
 from bot.models import Seat, Session, Status
 from bot.spec import ViewContext
 from cogs.vices.table import TableSpec, preview_text
+from localdiscord.responses import DiscordError
+from localdiscord.validation import check_message
 from rules.dice import SeededDice
 from rules.vices.engine import ENGINE
 from rules.vices.playout import random_options, random_removal
-from tests.fakediscord.responses import DiscordError
-from tests.fakediscord.validation import check_message
 
 GAMES = 100
 LONG_NAME = "Ｗ" * 32  # the longest display name, in wide characters

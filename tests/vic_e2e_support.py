@@ -6,13 +6,13 @@ from typing import Any
 
 from bot.app import TabletopBot
 from bot.models import Scope
+from localdiscord.guild import Channel, Member
+from localdiscord.interactions import InteractionResult
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from rules.viciousness.state import CampaignState
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
-from tests.fakediscord.guild import Channel, Member
-from tests.fakediscord.interactions import InteractionResult
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 
 EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.viciousness")
 
@@ -44,7 +44,7 @@ def split_traits(modal: dict[str, Any], traits: list[str]) -> dict[str, list[str
 
 
 async def fill_form(
-    fake: FakeDiscord, opened: InteractionResult, name: str, traits: list[str], timeout: float = 5.0, **texts: str
+    fake: LocalDiscord, opened: InteractionResult, name: str, traits: list[str], timeout: float = 5.0, **texts: str
 ) -> InteractionResult:
     """Fill in and send the character form ``opened`` answered with."""
     await opened.response(timeout)
@@ -54,7 +54,7 @@ async def fill_form(
 
 
 async def new_troupe(
-    fake: FakeDiscord,
+    fake: LocalDiscord,
     channel: Channel,
     member: Member,
     troupe: str,
@@ -79,7 +79,7 @@ def option_value(message: Message, label: str) -> tuple[str, str]:
     raise LookupError(f"no option {label!r} on message {message.id}: {[s.get('options') for s in message.selects]}")
 
 
-async def pick(fake: FakeDiscord, message: Message, label: str, member: Member) -> Message:
+async def pick(fake: LocalDiscord, message: Message, label: str, member: Member) -> Message:
     """``member`` picks the option ``label`` in a select of ``message``; the answer."""
     custom_id, value = option_value(message, label)
     return await (await fake.select(message, custom_id, [value], member)).message()

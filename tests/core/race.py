@@ -6,11 +6,11 @@ from typing import Any
 
 from bot.app import TabletopBot
 from bot.models import Session
+from localdiscord.guild import Channel, Member
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
-from tests.fakediscord.guild import Channel, Member
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 
 RACE_EXTENSIONS = ("cogs.meta", "cogs.game", "tests.testgame.cog")
 
@@ -22,14 +22,14 @@ async def race_bot(make_bot: MakeBot, clock: FakeClock | None = None, **options:
     return bot
 
 
-async def open_lobby(fake: FakeDiscord, channel: Channel, host: Member, **options: Any) -> Message:
+async def open_lobby(fake: LocalDiscord, channel: Channel, host: Member, **options: Any) -> Message:
     """``/race new`` and the lobby message it posted."""
     res = await fake.slash(channel, host, "race new", options=options)
     return await res.message()
 
 
 async def start_race(
-    fake: FakeDiscord, channel: Channel, host: Member, others: list[Member], **options: Any
+    fake: LocalDiscord, channel: Channel, host: Member, others: list[Member], **options: Any
 ) -> Message:
     """Open a lobby, let ``others`` join in order, start, and return the first board."""
     lobby = await open_lobby(fake, channel, host, **options)
@@ -39,7 +39,7 @@ async def start_race(
     return await current_board(fake, channel)
 
 
-async def current_board(fake: FakeDiscord, channel: Channel) -> Message:
+async def current_board(fake: LocalDiscord, channel: Channel) -> Message:
     """The newest message in the channel that has buttons."""
     await fake.wait_for(lambda: any(m.buttons for m in fake.messages(channel)), what="a board")
     return [m for m in fake.messages(channel) if m.buttons][-1]
@@ -55,7 +55,7 @@ async def live(bot: TabletopBot, channel: Channel) -> Session:
     return game
 
 
-async def member_to_act(bot: TabletopBot, fake: FakeDiscord, channel: Channel) -> Member:
+async def member_to_act(bot: TabletopBot, fake: LocalDiscord, channel: Channel) -> Member:
     """The member who must act now in the channel's race."""
     game = await live(bot, channel)
     prompts = bot.service.prompts(game)

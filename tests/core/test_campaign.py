@@ -11,13 +11,13 @@ import pytest
 from bot.app import TabletopBot
 from bot.models import Scope, Session
 from bot.replay import replay
+from localdiscord.guild import Channel
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.databases import Database, on_database
-from tests.fakediscord.guild import Channel
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 
 EXTENSIONS = ("cogs.meta", "cogs.game", "tests.testgame.cog", "tests.testgame.ledger_cog")
 CANARY = "CANARY-7f3a-secret-plan"
@@ -42,7 +42,7 @@ async def ledger(bot: TabletopBot, channel: Channel) -> Session:
     return session
 
 
-async def open_ledger(fake: FakeDiscord, channel: Channel) -> Message:
+async def open_ledger(fake: LocalDiscord, channel: Channel) -> Message:
     """Alice opens a ledger (she is its GM); Bob and Carol open their pages."""
     gm, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     sheet = await (await fake.slash(channel, gm, "ledger new")).message()
@@ -52,12 +52,12 @@ async def open_ledger(fake: FakeDiscord, channel: Channel) -> Message:
     return sheet
 
 
-def everything_shown(fake: FakeDiscord, channel: Channel) -> str:
+def everything_shown(fake: LocalDiscord, channel: Channel) -> str:
     """Every channel message as the API returns it (content, embeds, components)."""
     return json.dumps([m.data for m in fake.messages(channel)], ensure_ascii=False)
 
 
-async def test_slash_and_modal_actions_update_the_posted_sheets(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_slash_and_modal_actions_update_the_posted_sheets(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await ledger_bot(make_bot)
     channel = fake.channels[0]
     bob = fake.members[1]
@@ -76,7 +76,7 @@ async def test_slash_and_modal_actions_update_the_posted_sheets(fake: FakeDiscor
     assert session.state["pages"][str(bob.id)]["entries"] == [5, 7]
 
 
-async def test_two_members_editing_their_own_pages_at_once_both_succeed(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_two_members_editing_their_own_pages_at_once_both_succeed(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await ledger_bot(make_bot)
     channel = fake.channels[0]
     bob, carol = fake.members[1], fake.members[2]
@@ -95,7 +95,7 @@ async def test_two_members_editing_their_own_pages_at_once_both_succeed(fake: Fa
     assert session.records[f"page:{bob.id}"] != session.records[f"page:{carol.id}"]
 
 
-async def test_a_member_cant_edit_someone_elses_page(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_member_cant_edit_someone_elses_page(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await ledger_bot(make_bot)
     channel = fake.channels[0]
     bob, carol = fake.members[1], fake.members[2]
@@ -107,7 +107,7 @@ async def test_a_member_cant_edit_someone_elses_page(fake: FakeDiscord, make_bot
     assert session.state["pages"][str(carol.id)]["entries"] == []
 
 
-async def test_gm_only_notes_reach_only_the_gm(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_gm_only_notes_reach_only_the_gm(fake: LocalDiscord, make_bot: MakeBot) -> None:
     """The canary: a GM's secret appears in no channel message, no log and no reply but the GM's own."""
     bot = await ledger_bot(make_bot)
     bot.service.dice = ScriptedDice([4, 2])
@@ -135,7 +135,7 @@ async def test_gm_only_notes_reach_only_the_gm(fake: FakeDiscord, make_bot: Make
     assert replay(bot.registry.get("ledger"), session.engine_options, entries).model_dump(mode="json") == session.state
 
 
-async def test_undo_and_redo_rebuild_the_state_from_the_log(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_undo_and_redo_rebuild_the_state_from_the_log(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await ledger_bot(make_bot)
     bot.service.dice = ScriptedDice([6])
     channel = fake.channels[0]
@@ -162,7 +162,7 @@ async def test_undo_and_redo_rebuild_the_state_from_the_log(fake: FakeDiscord, m
     assert replay(bot.registry.get("ledger"), session.engine_options, entries).model_dump(mode="json") == session.state
 
 
-async def test_a_campaign_and_a_table_game_share_a_channel(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_campaign_and_a_table_game_share_a_channel(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await ledger_bot(make_bot)
     bot.service.dice = ScriptedDice([1, 3])
     channel = fake.channels[0]

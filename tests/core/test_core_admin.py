@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from bot.models import Status
+from localdiscord.guild import Perm
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.core.race import live, race_bot, start_race
 from tests.databases import Database, on_database
-from tests.fakediscord.guild import Perm
-from tests.fakediscord.server import FakeDiscord
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def make_bot(database: Database, make_bot: MakeBot) -> MakeBot:
     return on_database(make_bot, database)
 
 
-async def test_settings_are_for_managers_and_change_the_defaults(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_settings_are_for_managers_and_change_the_defaults(fake: LocalDiscord, make_bot: MakeBot) -> None:
     clock = FakeClock()
     bot = await race_bot(make_bot, clock)
     admin, member = fake.members[0], fake.members[1]
@@ -38,13 +38,13 @@ async def test_settings_are_for_managers_and_change_the_defaults(fake: FakeDisco
     await fake.wait_for(lambda: "expired" in lobby.content, what="the 2-minute lobby to expire")
 
 
-async def test_help_lists_the_games_and_commands(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_help_lists_the_games_and_commands(fake: LocalDiscord, make_bot: MakeBot) -> None:
     await race_bot(make_bot)
     reply = await (await fake.slash(fake.channels[0], fake.members[2], "help")).message()
     assert reply.ephemeral and "/race new" in reply.content and "/roll" in reply.content
 
 
-async def test_game_in_its_own_thread(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_game_in_its_own_thread(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     alice, bob = fake.members[0], fake.members[1]
     channel = fake.channels[0]
@@ -61,7 +61,7 @@ async def test_game_in_its_own_thread(fake: FakeDiscord, make_bot: MakeBot) -> N
     assert (await bot.service.live_table(thread.id)) is not None
 
 
-async def test_lost_channel_access_abandons_instead_of_stalling(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_lost_channel_access_abandons_instead_of_stalling(fake: LocalDiscord, make_bot: MakeBot) -> None:
     clock = FakeClock()
     bot = await race_bot(make_bot, clock)
     alice, bob = fake.members[0], fake.members[1]
@@ -80,7 +80,7 @@ async def test_lost_channel_access_abandons_instead_of_stalling(fake: FakeDiscor
     assert game.status is Status.ABANDONED
 
 
-async def test_lobby_options_menu_is_for_the_host_and_updates_the_lobby(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_lobby_options_menu_is_for_the_host_and_updates_the_lobby(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     alice, bob = fake.members[0], fake.members[1]
     channel = fake.channels[0]
@@ -96,7 +96,7 @@ async def test_lobby_options_menu_is_for_the_host_and_updates_the_lobby(fake: Fa
     assert game is not None and game.options["target"] == 20 and game.options["_seating"] == "join"
 
 
-async def test_settings_end_by_players_turn_seconds_and_threads(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_settings_end_by_players_turn_seconds_and_threads(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     admin, alice, bob = fake.members[0], fake.members[1], fake.members[2]
     channel = fake.channels[0]
@@ -114,7 +114,7 @@ async def test_settings_end_by_players_turn_seconds_and_threads(fake: FakeDiscor
     assert (await live(bot, channel)).status is Status.ABANDONED
 
 
-async def test_kicking_the_host_passes_the_lobby_on(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_kicking_the_host_passes_the_lobby_on(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     admin, alice, bob = fake.members[0], fake.members[1], fake.members[2]
     channel = fake.channels[0]
@@ -129,7 +129,7 @@ async def test_kicking_the_host_passes_the_lobby_on(fake: FakeDiscord, make_bot:
     assert await bot.service.live_table(channel.id) is None
 
 
-async def test_a_deadline_that_keeps_failing_is_put_off(fake: FakeDiscord, make_bot: MakeBot, tmp_path) -> None:
+async def test_a_deadline_that_keeps_failing_is_put_off(fake: LocalDiscord, make_bot: MakeBot, tmp_path) -> None:
     clock = FakeClock()
     db = tmp_path / "orphan.sqlite3"
     bot = await race_bot(make_bot, clock, db_path=db)

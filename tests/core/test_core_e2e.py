@@ -9,13 +9,13 @@ import pytest
 
 from bot.models import Status
 from bot.replay import replay
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.core.race import current_board, live, open_lobby, race_bot, start_race
 from tests.databases import Database, on_database
-from tests.fakediscord.messages import Message
-from tests.fakediscord.server import FakeDiscord
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ def has_button(message: Message, label: str) -> bool:
     return any(b.get("label") == label for b in message.buttons)
 
 
-async def test_lobby_to_winner_by_clicks_with_rematch_and_history(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_lobby_to_winner_by_clicks_with_rematch_and_history(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     alice, bob = fake.members[0], fake.members[1]
     channel = fake.channels[0]
@@ -53,7 +53,7 @@ async def test_lobby_to_winner_by_clicks_with_rematch_and_history(fake: FakeDisc
     assert new is not None and new.host_id == bob.id and [s.user_id for s in new.seats] == [bob.id, alice.id]
 
 
-async def test_wrong_player_is_told_who_must_act_and_nothing_changes(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_wrong_player_is_told_who_must_act_and_nothing_changes(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     channel = fake.channels[0]
@@ -68,7 +68,7 @@ async def test_wrong_player_is_told_who_must_act_and_nothing_changes(fake: FakeD
     assert after.version == before.version and after.state == before.state
 
 
-async def test_stale_board_click_is_refused_with_a_link(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_stale_board_click_is_refused_with_a_link(fake: LocalDiscord, make_bot: MakeBot) -> None:
     clock = FakeClock()
     bot = await race_bot(make_bot, clock)
     alice, bob = fake.members[0], fake.members[1]
@@ -91,7 +91,7 @@ async def test_stale_board_click_is_refused_with_a_link(fake: FakeDiscord, make_
     assert [e.action.get("how") for e in entries] == ["core", "timeout"]
 
 
-async def test_concurrent_clicks_apply_exactly_once(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_concurrent_clicks_apply_exactly_once(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     alice, bob = fake.members[0], fake.members[1]
     channel = fake.channels[0]
@@ -108,7 +108,7 @@ async def test_concurrent_clicks_apply_exactly_once(fake: FakeDiscord, make_bot:
     assert len(await bot.store.log_entries(game.id)) == 2  # start + one roll
 
 
-async def test_timeout_reminds_at_half_time_then_rolls_for_the_player(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_timeout_reminds_at_half_time_then_rolls_for_the_player(fake: LocalDiscord, make_bot: MakeBot) -> None:
     clock = FakeClock()
     bot = await race_bot(make_bot, clock)
     alice, bob = fake.members[0], fake.members[1]
@@ -127,7 +127,7 @@ async def test_timeout_reminds_at_half_time_then_rolls_for_the_player(fake: Fake
 
 
 async def test_timeout_that_passed_while_down_is_applied_at_start_without_reminder(
-    fake: FakeDiscord, make_bot: MakeBot
+    fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     clock = FakeClock()
     bot = await race_bot(make_bot, clock)
@@ -145,7 +145,7 @@ async def test_timeout_that_passed_while_down_is_applied_at_start_without_remind
     assert [e.action["how"] for e in await restarted.store.log_entries(game.id)] == ["core", "timeout"]
 
 
-async def test_repeated_timeouts_hand_the_seat_to_a_computer(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_repeated_timeouts_hand_the_seat_to_a_computer(fake: LocalDiscord, make_bot: MakeBot) -> None:
     clock = FakeClock()
     bot = await race_bot(make_bot, clock)
     alice, bob = fake.members[0], fake.members[1]
@@ -168,7 +168,7 @@ async def test_repeated_timeouts_hand_the_seat_to_a_computer(fake: FakeDiscord, 
 
 
 async def test_mentions_ping_only_who_must_act_and_names_never_ping_everyone(
-    fake: FakeDiscord, make_bot: MakeBot
+    fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     bot = await race_bot(make_bot)
     alice, everyone = fake.members[0], fake.members[3]
@@ -186,7 +186,7 @@ async def test_mentions_ping_only_who_must_act_and_names_never_ping_everyone(
         assert len(message.mentions) <= 1
 
 
-async def test_restart_keeps_old_buttons_working(fake: FakeDiscord, make_bot: MakeBot, tmp_path) -> None:
+async def test_restart_keeps_old_buttons_working(fake: LocalDiscord, make_bot: MakeBot, tmp_path) -> None:
     db = tmp_path / "restart.sqlite3"
     bot = await race_bot(make_bot, db_path=db)
     alice, bob = fake.members[0], fake.members[1]
@@ -208,7 +208,7 @@ async def test_restart_keeps_old_buttons_working(fake: FakeDiscord, make_bot: Ma
     )
 
 
-async def test_two_channels_hold_independent_games(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_two_channels_hold_independent_games(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     alice, bob, carol, dave = fake.members[0], fake.members[1], fake.members[2], fake.members[4]
     one, two = fake.channels[0], fake.channels[1]
@@ -223,7 +223,7 @@ async def test_two_channels_hold_independent_games(fake: FakeDiscord, make_bot: 
     assert reply.ephemeral and "not playing" in reply.content
 
 
-async def test_second_lobby_in_a_channel_is_refused(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_second_lobby_in_a_channel_is_refused(fake: LocalDiscord, make_bot: MakeBot) -> None:
     await race_bot(make_bot)
     channel = fake.channels[0]
     await open_lobby(fake, channel, fake.members[0])
@@ -231,8 +231,8 @@ async def test_second_lobby_in_a_channel_is_refused(fake: FakeDiscord, make_bot:
     assert reply.ephemeral and "already has a game" in reply.content
 
 
-async def test_missing_permissions_are_named_before_a_lobby_opens(fake: FakeDiscord, make_bot: MakeBot) -> None:
-    from tests.fakediscord.guild import Perm
+async def test_missing_permissions_are_named_before_a_lobby_opens(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    from localdiscord.guild import Perm
 
     await race_bot(make_bot)
     channel = fake.channels[0]
@@ -241,7 +241,7 @@ async def test_missing_permissions_are_named_before_a_lobby_opens(fake: FakeDisc
     assert reply.ephemeral and "Embed Links" in reply.content
 
 
-async def test_lobby_host_passes_on_and_lobby_expires(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_lobby_host_passes_on_and_lobby_expires(fake: LocalDiscord, make_bot: MakeBot) -> None:
     clock = FakeClock()
     bot = await race_bot(make_bot, clock)
     alice, bob = fake.members[0], fake.members[1]
@@ -258,7 +258,7 @@ async def test_lobby_host_passes_on_and_lobby_expires(fake: FakeDiscord, make_bo
     assert await bot.service.live_table(channel.id) is None
 
 
-async def test_game_commands_status_log_rules_leave_end(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_game_commands_status_log_rules_leave_end(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     channel = fake.channels[0]
@@ -287,7 +287,7 @@ async def test_game_commands_status_log_rules_leave_end(fake: FakeDiscord, make_
     assert (await live(bot, channel)).status is Status.ABANDONED
 
 
-async def test_kick_and_computer_player(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_kick_and_computer_player(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     alice, bob = fake.members[0], fake.members[1]
     channel = fake.channels[0]
@@ -307,7 +307,7 @@ async def test_kick_and_computer_player(fake: FakeDiscord, make_bot: MakeBot) ->
     assert [e.action["how"] for e in await bot.store.log_entries(game.id)] == ["core", "computer", "player", "computer"]
 
 
-async def test_deleted_board_is_posted_again(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_deleted_board_is_posted_again(fake: LocalDiscord, make_bot: MakeBot) -> None:
     clock = FakeClock()
     bot = await race_bot(make_bot, clock)
     alice, bob = fake.members[0], fake.members[1]
@@ -323,7 +323,7 @@ async def test_deleted_board_is_posted_again(fake: FakeDiscord, make_bot: MakeBo
     assert "left a point" in str(reposted.embeds)
 
 
-async def test_unexpected_error_shows_an_id_and_changes_nothing(fake: FakeDiscord, make_bot: MakeBot, caplog) -> None:
+async def test_unexpected_error_shows_an_id_and_changes_nothing(fake: LocalDiscord, make_bot: MakeBot, caplog) -> None:
     bot = await race_bot(make_bot)
     alice, bob = fake.members[0], fake.members[1]
     channel = fake.channels[0]
@@ -338,7 +338,7 @@ async def test_unexpected_error_shows_an_id_and_changes_nothing(fake: FakeDiscor
     assert after.version == before.version
 
 
-async def test_rate_limit_and_dropped_gateway_mid_game_lose_nothing(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_rate_limit_and_dropped_gateway_mid_game_lose_nothing(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     alice, bob = fake.members[0], fake.members[1]
     channel = fake.channels[0]

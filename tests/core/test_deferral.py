@@ -6,15 +6,15 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
 from tests.core.race import current_board, live, race_bot, start_race
-from tests.fakediscord.server import FakeDiscord
 
 DEADLINE_S = 3.0
 
 
-async def test_a_rate_limited_board_post_holds_up_no_answer(fake: FakeDiscord, make_bot: MakeBot) -> None:
+async def test_a_rate_limited_board_post_holds_up_no_answer(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await race_bot(make_bot)
     alice, bob = fake.members[0], fake.members[1]
     channel = fake.channels[0]
@@ -39,7 +39,7 @@ async def test_a_rate_limited_board_post_holds_up_no_answer(fake: FakeDiscord, m
 
 
 async def test_a_database_locked_for_seven_seconds_defers_every_interaction_and_loses_none(
-    fake: FakeDiscord, make_bot: MakeBot, tmp_path: Path
+    fake: LocalDiscord, make_bot: MakeBot, tmp_path: Path
 ) -> None:
     db_path = tmp_path / "locked.sqlite3"
     bot = await race_bot(make_bot, db_path=db_path)

@@ -17,10 +17,10 @@ from bot.models import Scope, Status
 from bot.registry import GameKind
 from bot.replay import replay
 from bot.storage import SqliteStore
+from localdiscord.interactions import InteractionResult
+from localdiscord.server import LocalDiscord
+from tests.bot_process import process_exit, spawn_bot_process
 from tests.core.race import start_race
-from tests.fakediscord.interactions import InteractionResult
-from tests.fakediscord.process import process_exit, spawn_bot_process
-from tests.fakediscord.server import FakeDiscord
 from tests.testgame.engine import RaceEngine
 
 ENV = {"EXTENSIONS": "cogs.meta,cogs.game,tests.testgame.cog", "COMPUTER_DELAY": "0", "LOG_LEVEL": "WARNING"}
@@ -44,7 +44,7 @@ async def kill(proc: subprocess.Popen[bytes]) -> None:
     await exited
 
 
-async def test_kill_at_random_moments_loses_no_acknowledged_action(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_kill_at_random_moments_loses_no_acknowledged_action(fake: LocalDiscord, tmp_path: Path) -> None:
     rng = random.Random(20261130)
     db_path = tmp_path / "kill.sqlite3"
     channels = fake.channels[:2]

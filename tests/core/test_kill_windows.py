@@ -16,10 +16,10 @@ import subprocess
 import time
 from pathlib import Path
 
+from localdiscord.guild import Channel, Member
+from localdiscord.server import LocalDiscord
+from tests.bot_process import process_exit, spawn_bot_process
 from tests.core.race import current_board, start_race
-from tests.fakediscord.guild import Channel, Member
-from tests.fakediscord.process import process_exit, spawn_bot_process
-from tests.fakediscord.server import FakeDiscord
 
 ENV = {"EXTENSIONS": "cogs.meta,cogs.game,tests.testgame.cog", "COMPUTER_DELAY": "0", "LOG_LEVEL": "WARNING"}
 TURN_SECONDS = 600
@@ -63,13 +63,13 @@ async def kill(proc: subprocess.Popen[bytes]) -> None:
     await exited
 
 
-def waiting_for(fake: FakeDiscord, channel: Channel, member: Member) -> bool:
+def waiting_for(fake: LocalDiscord, channel: Channel, member: Member) -> bool:
     """The channel's current board asks ``member`` to act."""
     boards = [m for m in fake.messages(channel) if m.buttons]
     return bool(boards) and f"<@{member.id}>" in boards[-1].content.split("\n")[0]
 
 
-async def play_on(fake: FakeDiscord, channel: Channel, members: list[Member], rolls: int) -> None:
+async def play_on(fake: LocalDiscord, channel: Channel, members: list[Member], rolls: int) -> None:
     """Click the first button of whatever board is on screen, as whoever it waits for, ``rolls`` times."""
     for _ in range(rolls):
         board = await current_board(fake, channel)
@@ -79,7 +79,7 @@ async def play_on(fake: FakeDiscord, channel: Channel, members: list[Member], ro
         await fake.wait_for(lambda b=board: b.edits > 0 or not b.buttons, what="the board to move on")
 
 
-async def test_killed_between_the_commit_and_the_reply(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_killed_between_the_commit_and_the_reply(fake: LocalDiscord, tmp_path: Path) -> None:
     db_path = tmp_path / "kill.sqlite3"
     channel = fake.channels[0]
     alice, bob = fake.members[0], fake.members[1]
@@ -109,7 +109,7 @@ async def test_killed_between_the_commit_and_the_reply(fake: FakeDiscord, tmp_pa
             await kill(proc)
 
 
-async def test_killed_between_the_reply_and_the_next_board(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_killed_between_the_reply_and_the_next_board(fake: LocalDiscord, tmp_path: Path) -> None:
     db_path = tmp_path / "kill.sqlite3"
     channel = fake.channels[0]
     alice, bob = fake.members[0], fake.members[1]

@@ -14,14 +14,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.fakediscord.server import FakeDiscord
+from localdiscord.server import LocalDiscord
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 # Settings the child must not inherit from the developer's shell.
 SETTINGS_PREFIXES = ("DISCORD_", "DATABASE_", "SHARD_", "DEV_GUILD_ID", "SKIP_SYNC", "LOG_LEVEL", "EXTENSIONS")
 
 
-def bot_environment(fake: FakeDiscord, db_path: Path, env: dict[str, str | None] | None = None) -> dict[str, str]:
+def bot_environment(fake: LocalDiscord, db_path: Path, env: dict[str, str | None] | None = None) -> dict[str, str]:
     """The child's environment: pointed at ``fake``; ``env`` overrides, and a None value unsets a variable."""
     result = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS_PREFIXES)}
     result |= {
@@ -69,7 +69,7 @@ def _popen_bot(env: dict[str, str], db_path: Path) -> subprocess.Popen[bytes]:
 
 
 async def spawn_bot_process(
-    fake: FakeDiscord, db_path: Path | str, env: dict[str, str | None] | None = None, *, timeout: float = 30.0
+    fake: LocalDiscord, db_path: Path | str, env: dict[str, str | None] | None = None, *, timeout: float = 30.0
 ) -> subprocess.Popen[bytes]:
     """Start ``python -m bot`` against ``fake`` and return once it has IDENTIFYed and got READY + GUILD_CREATE.
 
@@ -101,7 +101,7 @@ async def spawn_bot_process(
 
 
 async def run_bot_process(
-    fake: FakeDiscord, db_path: Path | str, env: dict[str, str | None] | None = None, *, timeout: float = 30.0
+    fake: LocalDiscord, db_path: Path | str, env: dict[str, str | None] | None = None, *, timeout: float = 30.0
 ) -> subprocess.CompletedProcess[str]:
     """Run ``python -m bot`` against ``fake`` until it exits by itself (for fatal-error tests); kill it on timeout."""
     db_path = Path(db_path)

@@ -1,6 +1,6 @@
 """A test-only cog that answers in every way a cog can, so the fake's own tests cover each protocol path.
 
-Load it with ``make_bot(extensions=("cogs.meta", "tests.fakediscord.probe"))``.
+Load it with ``make_bot(extensions=("cogs.meta", "tests.probe"))``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tests.fakediscord.snowflakes import Snowflakes, timestamp_of
+from localdiscord.snowflakes import Snowflakes, timestamp_of
 
 
 class Perm:

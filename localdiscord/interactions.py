@@ -7,12 +7,12 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tests.fakediscord.guild import Channel, Member, Role
-from tests.fakediscord.messages import Message
-from tests.fakediscord.validation import check_option_value, modal_fields
+from localdiscord.guild import Channel, Member, Role
+from localdiscord.messages import Message
+from localdiscord.validation import check_option_value, modal_fields
 
 if TYPE_CHECKING:
-    from tests.fakediscord.server import FakeDiscord
+    from localdiscord.server import LocalDiscord
 
 
 class InteractionType:
@@ -54,7 +54,7 @@ class OptionRejected(Exception):
 class InteractionResult:
     """One interaction sent to the bot, and everything the bot did in answer to it."""
 
-    fake: FakeDiscord
+    fake: LocalDiscord
     id: int
     type: int
     channel: Channel
@@ -142,7 +142,7 @@ def find_command(commands: list[dict[str, Any]], name: str) -> dict[str, Any] | 
 
 
 def build_command_data(
-    fake: FakeDiscord,
+    fake: LocalDiscord,
     command: dict[str, Any],
     path: list[str],
     options: dict[str, Any],
@@ -176,7 +176,12 @@ def build_command_data(
             if not option.get("autocomplete"):
                 raise ValueError(f"option {focused!r} of /{command['name']} has no autocomplete")
             leaf.append(
-                {"name": focused, "type": option["type"], "value": str(options.get(focused, "")), "focused": True}
+                {
+                    "name": focused,
+                    "type": option["type"],
+                    "value": str(options.get(option["name"], "")),
+                    "focused": True,
+                }
             )
         elif option["name"] in options:
             leaf.append(_typed_option(fake, option, options[option["name"]], resolved, channel))
@@ -199,7 +204,7 @@ def build_command_data(
 
 
 def _typed_option(
-    fake: FakeDiscord, schema: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], channel: Channel
+    fake: LocalDiscord, schema: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], channel: Channel
 ) -> dict[str, Any]:
     kind = schema["type"]
     if kind == 3 and isinstance(value, int | float) and not isinstance(value, bool):
@@ -219,7 +224,7 @@ def _typed_option(
 
 
 def _resolve_entity(
-    fake: FakeDiscord, schema: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], channel: Channel
+    fake: LocalDiscord, schema: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], channel: Channel
 ) -> str:
     """Put a user/channel/role into ``resolved`` as Discord does and return its id as the option value."""
     if isinstance(value, Member):

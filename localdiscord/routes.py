@@ -7,30 +7,30 @@ import math
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
-from tests.fakediscord.guild import Channel, ChannelType, Perm
-from tests.fakediscord.interactions import ALLOWED_CALLBACKS, CallbackType, InteractionResult, InteractionType, now
-from tests.fakediscord.messages import LOADING, Message
-from tests.fakediscord.requestlog import log_request
-from tests.fakediscord.responses import DiscordError, error_response, json_response
-from tests.fakediscord.validation import FormErrors, check_choices, check_commands, check_message, check_modal
+from localdiscord.guild import Channel, ChannelType, Perm
+from localdiscord.interactions import ALLOWED_CALLBACKS, CallbackType, InteractionResult, InteractionType, now
+from localdiscord.messages import LOADING, Message
+from localdiscord.requestlog import log_request
+from localdiscord.responses import DiscordError, error_response, json_response
+from localdiscord.validation import FormErrors, check_choices, check_commands, check_message, check_modal
 
 if TYPE_CHECKING:
-    from tests.fakediscord.server import FakeDiscord
+    from localdiscord.server import LocalDiscord
 
 API = "/api/v10"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # Interaction webhooks are authorised by their token in the path, not by the bot token.
 TOKEN_AUTHORISED = (f"{API}/interactions/", f"{API}/webhooks/")
 # Per-request storage: the parsed body, the uploads, and the interaction a webhook request belongs to.
-BODY = web.RequestKey("body", object)
-FILES = web.RequestKey("files", list)
+BODY: web.RequestKey[Any] = web.RequestKey("body", object)
+FILES: web.RequestKey[list[dict[str, Any]]] = web.RequestKey("files", list)
 INTERACTION = web.RequestKey("interaction", InteractionResult)
 EXPECTED_BUG = web.RequestKey("expected_bug", str)
 
 
-def build_app(fake: FakeDiscord) -> web.Application:
+def build_app(fake: LocalDiscord) -> web.Application:
     """The aiohttp application: the API routes behind the logging/fault-injection middleware."""
     api = HttpApi(fake)
     app = web.Application(middlewares=[api.middleware], client_max_size=64 * 1024 * 1024)
@@ -73,6 +73,7 @@ async def read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
         payload, files = None, []
         reader = await request.multipart()
         async for part in reader:
+            assert isinstance(part, BodyPartReader)  # Discord's multipart bodies are flat
             if part.name == "payload_json":
                 payload = json.loads(await part.text())
             else:
@@ -91,9 +92,9 @@ async def read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
 
 
 class HttpApi:
-    """Route handlers bound to one FakeDiscord."""
+    """Route handlers bound to one LocalDiscord."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: LocalDiscord) -> None:
         self.fake = fake
 
     @web.middleware
@@ -281,7 +282,7 @@ class HttpApi:
         if late > 0:
             raise DiscordError(404, 10062, f"Unknown interaction (answered {late * 1000:.0f} ms after the deadline)")
         body = request[BODY] or {}
-        kind, data = body.get("type"), body.get("data") or {}
+        kind, data = int(body.get("type") or 0), body.get("data") or {}
         allowed = ALLOWED_CALLBACKS.get(res.type, set())
         if res.type == InteractionType.MODAL_SUBMIT and res.source is None:
             allowed = {CallbackType.CHANNEL_MESSAGE, CallbackType.DEFERRED_CHANNEL_MESSAGE}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.fakediscord.responses import DiscordError
+from localdiscord.responses import DiscordError
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10

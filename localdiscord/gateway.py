@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 if TYPE_CHECKING:
-    from tests.fakediscord.server import FakeDiscord
+    from localdiscord.server import LocalDiscord
 
 
 class Op:
@@ -119,7 +119,7 @@ class Session:
         return True
 
 
-async def handle_gateway(fake: FakeDiscord, request: web.Request) -> web.WebSocketResponse:
+async def handle_gateway(fake: LocalDiscord, request: web.Request) -> web.WebSocketResponse:
     """Serve one Gateway websocket connection until it closes."""
     ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
     await ws.prepare(request)
@@ -148,15 +148,15 @@ async def handle_gateway(fake: FakeDiscord, request: web.Request) -> web.WebSock
 
 
 async def _handle_frame(
-    fake: FakeDiscord, connection: Connection, session: Session | None, frame: dict[str, Any]
+    fake: LocalDiscord, connection: Connection, session: Session | None, frame: dict[str, Any]
 ) -> Session | None:
     op, data = frame.get("op"), frame.get("d")
     if op == Op.HEARTBEAT:
         connection.send({"op": Op.HEARTBEAT_ACK, "d": None, "s": None, "t": None})
     elif op == Op.IDENTIFY:
-        return await _identify(fake, connection, data)
+        return await _identify(fake, connection, data or {})
     elif op == Op.RESUME:
-        return await _resume(fake, connection, data)
+        return await _resume(fake, connection, data or {})
     elif op in (Op.PRESENCE_UPDATE, Op.VOICE_STATE_UPDATE, Op.REQUEST_GUILD_MEMBERS):
         pass  # accepted, nothing to model
     else:
@@ -165,7 +165,7 @@ async def _handle_frame(
     return None
 
 
-async def _identify(fake: FakeDiscord, connection: Connection, data: dict[str, Any]) -> Session | None:
+async def _identify(fake: LocalDiscord, connection: Connection, data: dict[str, Any]) -> Session | None:
     if data.get("token") != fake.token:
         await connection.close(4004, "Authentication failed.")
         return None
@@ -214,7 +214,7 @@ async def _identify(fake: FakeDiscord, connection: Connection, data: dict[str, A
     return session
 
 
-async def _resume(fake: FakeDiscord, connection: Connection, data: dict[str, Any]) -> Session | None:
+async def _resume(fake: LocalDiscord, connection: Connection, data: dict[str, Any]) -> Session | None:
     session = next((s for s in fake.sessions if s.id == data.get("session_id")), None)
     if session is None or data.get("token") != fake.token:
         connection.send({"op": Op.INVALID_SESSION, "d": False, "s": None, "t": None})

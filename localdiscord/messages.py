@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from tests.fakediscord.guild import Channel, Member, Role
+from localdiscord.guild import Channel, Member, Role
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7

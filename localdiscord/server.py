@@ -1,4 +1,4 @@
-"""FakeDiscord: a local Discord (HTTP API + Gateway) that the unmodified bot connects to, plus the test driver API."""
+"""LocalDiscord: a local Discord (HTTP API + Gateway) that the unmodified bot connects to, plus the test driver API."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from tests.fakediscord.gateway import Connection, Op, Session, handle_gateway
-from tests.fakediscord.guild import Channel, ChannelType, Guild, Member, Perm
-from tests.fakediscord.interactions import (
+from localdiscord.gateway import Connection, Op, Session, handle_gateway
+from localdiscord.guild import Channel, ChannelType, Guild, Member, Perm
+from localdiscord.interactions import (
     InteractionResult,
     InteractionType,
     OptionRejected,
@@ -21,9 +21,9 @@ from tests.fakediscord.interactions import (
     modal_submit_components,
     now,
 )
-from tests.fakediscord.messages import SETTABLE_FLAGS, Message, compute_mentions
-from tests.fakediscord.routes import build_app
-from tests.fakediscord.snowflakes import Snowflakes, timestamp_of
+from localdiscord.messages import SETTABLE_FLAGS, Message, compute_mentions
+from localdiscord.routes import build_app
+from localdiscord.snowflakes import Snowflakes, timestamp_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -33,9 +33,9 @@ ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 
 class Hold:
-    """Requests the fake keeps waiting (``FakeDiscord.hold``) until the test releases or drops them."""
+    """Requests the fake keeps waiting (``LocalDiscord.hold``) until the test releases or drops them."""
 
-    def __init__(self, fake: FakeDiscord, pattern: str, count: int) -> None:
+    def __init__(self, fake: LocalDiscord, pattern: str, count: int) -> None:
         self.fake = fake
         self.pattern = pattern
         self.count = count
@@ -69,7 +69,7 @@ class Hold:
         return not self.dropped
 
 
-class FakeDiscord:
+class LocalDiscord:
     """A protocol-level fake of Discord for end-to-end tests and benchmarks.
 
     Start it, point discord.py at ``base_url`` (``bot.endpoint.use_api_base``), then drive the bot with
@@ -147,7 +147,7 @@ class FakeDiscord:
 
     # -- lifecycle ---------------------------------------------------------------------------------------------
 
-    async def start(self) -> FakeDiscord:
+    async def start(self) -> LocalDiscord:
         """Listen on 127.0.0.1 on a free port; sets ``base_url``."""
         app = build_app(self)
         app.router.add_get("/gateway", self._gateway)
@@ -291,7 +291,9 @@ class FakeDiscord:
         """
         self._tolerate.append(pattern)
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0, *, what: str = "the condition") -> T:
+    async def wait_for(
+        self, predicate: Callable[[], T | None], timeout: float = 5.0, *, what: str = "the condition"
+    ) -> T:
         """Wait until ``predicate()`` is truthy (re-checked on every state change) and return its value."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
