@@ -58,6 +58,8 @@ from rules.engine import IllegalAction, Prompt
 log = logging.getLogger(__name__)
 
 STATE_CACHE_SIZE = 1024
+CORE = ""
+"""Who committed a change the core made itself (a lobby seat, a role): no player."""
 COMMIT_ATTEMPTS = 3
 MAX_FORCED_MOVES = 50
 """Forced moves taken in a row after one action, at most (a guard against an engine that loops)."""
@@ -93,7 +95,9 @@ class Service:
         self.clock = clock
         self.dice: DiceSource = dice or SystemDice()
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._states: OrderedDict[tuple[int, int], BaseModel] = OrderedDict()
+        self._states: OrderedDict[tuple[int, int], tuple[BaseModel, str | None]] = OrderedDict()
+        """Parsed states by (session, version), with the player who committed that version (``CORE`` for the
+        core's own changes, None when this process didn't commit it)."""
         self._hooks: list[Hook] = []
 
     # -- hooks, locks, reading -------------------------------------------------------------------
@@ -124,22 +128,27 @@ class Service:
 
     def state_of(self, session: Session) -> BaseModel:
         """The engine state of a started session, parsed once per version (states are immutable)."""
-        key = (session.id, session.version)
-        state = self._states.get(key)
-        if state is None:
-            if session.state_json is None:
-                raise SessionOver("The game has not started yet.")
-            state = self.kind_of(session).engine.state_model.model_validate_json(session.state_json)
-            self.remember(session, state)
+        cached = self._states.get((session.id, session.version))
+        if cached is not None:
+            return cached[0]
+        if session.state_json is None:
+            raise SessionOver("The game has not started yet.")
+        state = self.kind_of(session).engine.state_model.model_validate_json(session.state_json)
+        self.remember(session, state, None)
         return state
 
-    def state_at(self, session_id: int, version: int) -> BaseModel | None:
-        """A state this process saw at ``version``, if it still remembers it."""
+    def state_at(self, session_id: int, version: int) -> tuple[BaseModel, str | None] | None:
+        """A state this process saw at ``version``, with who committed it, if it still remembers it."""
         return self._states.get((session_id, version))
 
-    def remember(self, session: Session, state: BaseModel) -> None:
-        """Cache a session's parsed state for its current version."""
-        self._states[(session.id, session.version)] = state
+    def remember(self, session: Session, state: BaseModel, committer: str | None) -> None:
+        """Cache a session's parsed state for its current version, and who committed it (None: unknown)."""
+        key = (session.id, session.version)
+        known = self._states.get(key)
+        if committer is None and known is not None:
+            committer = known[1]  # a state read back after this process committed it: keep who did
+        self._states[key] = (state, committer)
+        self._states.move_to_end(key)
         if len(self._states) > STATE_CACHE_SIZE:
             self._states.popitem(last=False)
 
@@ -265,10 +274,13 @@ class Service:
     def _still_valid(self, session: Session, state: BaseModel, player: str, expect: Expect) -> bool:
         """Whether a click made at ``expect`` may still be applied.
 
-        It may if nothing it was drawn from changed; or, for a table, if every commit since left the
-        clicker's own pending decision as it was (the same decision, the same legal options, pending
-        all along): two players passing in the same window don't make each other's buttons stale,
-        but a decision taken and then asked again is a new one.
+        It may if nothing it was drawn from changed; or, for a table, if every commit since was made by
+        *someone else* and left the clicker's own pending decision as it was (the same decision, the same
+        legal options, pending all along): two players passing in the same window don't make each other's
+        buttons stale. A commit by the clicker themselves (their own earlier click, a default or a computer
+        move for their seat) always makes the click stale, so a double-click never applies twice, and a
+        decision taken and then asked again is a new one. A commit this process can't vouch for (it didn't
+        see it) makes it stale too.
         """
         if expect.record is not None:
             return session.records.get(expect.record, 0) == expect.version
@@ -278,14 +290,16 @@ class Service:
         then = self.state_at(session.id, expect.version)
         if then is None:
             return False
-        mine = self._decision(kind, then, player)
+        mine = self._decision(kind, then[0], player)
         if not mine[0]:
             return False
-        for version in range(expect.version + 1, session.version):
+        for version in range(expect.version + 1, session.version + 1):
             between = self.state_at(session.id, version)
-            if between is None or self._decision(kind, between, player) != mine:
+            if between is None or between[1] is None or between[1] == player:
                 return False
-        return self._decision(kind, state, player) == mine
+            if self._decision(kind, between[0] if version < session.version else state, player) != mine:
+                return False
+        return True
 
     @staticmethod
     def _decision(kind: GameKind, state: BaseModel, player: str) -> tuple[list[str], list[BaseModel]]:
@@ -428,7 +442,7 @@ class Service:
             else:
                 raise Conflict()
             if applied.state is not None:
-                self.remember(applied.session, applied.state)
+                self.remember(applied.session, applied.state, applied.actor or CORE)
             if forced_after:
                 applied = await self._forced_moves(applied)
         self._notify(applied)
@@ -464,7 +478,7 @@ class Service:
             if not saved:
                 return applied  # another process moved on; whatever it did will be drawn
             assert step.state is not None
-            self.remember(step.session, step.state)
+            self.remember(step.session, step.state, move[0])
             applied = replace(
                 applied,
                 session=step.session,
@@ -554,7 +568,7 @@ class Service:
             where = "server already has a campaign with that name" if name else "channel already has one"
             raise ChannelBusy(f"This {where}. Use `/game status` to see it.") from None
         if state is not None:
-            self.remember(created, state)
+            self.remember(created, state, CORE)
         applied = Applied(
             before=created, session=created, state=state, events=events, how="core", user_id=host.user_id, origin=origin
         )
