@@ -11,10 +11,10 @@ from typing import Any
 import discord
 
 from bot.models import Session, Status
+from bot.names import clip
 from bot.spec import View
 from rules.engine import Prompt
 
-MAX_CONTENT = 2000
 MAX_ROWS = 5
 
 
@@ -136,11 +136,6 @@ def compose(
     return Payload(
         content=clip("\n".join(lines)), embeds=drawn.embeds, view=static_view(drawn.rows), ping=pings, files=files or []
     )
-
-
-def clip(content: str) -> str:
-    """Message content cut to Discord's limit."""
-    return content if len(content) <= MAX_CONTENT else content[: MAX_CONTENT - 1] + "…"
 
 
 def jump_url(session: Session, view: str = "board") -> str | None:

@@ -146,9 +146,10 @@ def lobby_id(session_id: int, key: str, arg: object = "") -> str:
     return _checked(f"l:{session_id}:{key}" + (f":{arg}" if arg != "" else ""))
 
 
-def core_id(session_id: int, key: str) -> str:
-    """The custom_id of one of the core's own buttons (confirm, undo, redo)."""
-    return _checked(f"c:{session_id}:{key}")
+def core_id(session_id: int, key: str, version: int | None = None) -> str:
+    """The custom_id of one of the core's own buttons (confirm, undo, redo), made on ``version`` if given
+    (an undo clicked twice on the same board takes back one entry)."""
+    return _checked(f"c:{session_id}:{key}" + (f":{version}" if version is not None else ""))
 
 
 def ui_id(kind: str, session_id: int, key: str, arg: object = "") -> str:
@@ -177,8 +178,8 @@ class Router:
             await handler(reply, rest, values)
         except Exception as exc:
             await report_error(interaction, exc)
-        finally:
-            reply.disarm()
+        # The watchdog stays armed: the answer may still be on its way (a drawing behind a slow edit), and
+        # it defers the click if nothing was sent in time. Sending the answer disarms it.
 
 
 _TEMPLATE = r"(?P<custom_id>[almcu]:.+)"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -79,8 +80,14 @@ class Interactions:
         await self._act(reply, route.session_id, Expect(route.version, route.record), action)
 
     async def _act(self, reply: Reply, session_id: int, expect: Expect, action: dict[str, Any]) -> None:
-        try:
+        async with self._stale_redraws(reply, session_id):
             await self.service.act(session_id, actor_of(reply.interaction), action, expect=expect, origin=reply)
+
+    @contextlib.asynccontextmanager
+    async def _stale_redraws(self, reply: Reply, session_id: int) -> AsyncIterator[None]:
+        """A click made on an older version is refused, or redraws a board stuck on it (``Publisher.stale``)."""
+        try:
+            yield
         except StaleBoard:
             session = await self.service.session(session_id)
             error = self.publisher.stale(session, reply)
@@ -91,14 +98,17 @@ class Interactions:
 
     async def core(self, reply: Reply, rest: str, values: list[str]) -> None:
         """Confirmations (leave, end), undo, redo, rematch."""
-        session_id, _, key = rest.partition(":")
+        session_id, _, rest = rest.partition(":")
+        key, _, version = rest.partition(":")
         sid = int(session_id)
         reply.session_id = sid
         actor = actor_of(reply.interaction)
         if key == "rematch":
             await self.lobby.rematch(reply, sid)
         elif key in ("undo", "redo"):
-            await self.service.undo(sid, actor, redo=key == "redo", origin=reply)
+            expect = Expect(int(version)) if version else None
+            async with self._stale_redraws(reply, sid):
+                await self.service.undo(sid, actor, redo=key == "redo", expect=expect, origin=reply)
         elif key == "confirm_end":
             session = await self.service.session(sid)
             await self._check_may_end(session, reply)

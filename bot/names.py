@@ -16,6 +16,15 @@ _MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
 _ANGLE_MENTION = re.compile(r"<([@#])")
 
 
+MAX_CONTENT = 2000
+"""Discord's limit on a message's content."""
+
+
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    """``text`` within ``limit`` characters (Discord's message limit by default), ending in … when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 @lru_cache(maxsize=4096)  # the same few names are escaped many times on every board drawn
 def escape_name(name: str) -> str:
     """A display name (or any typed text) made inert: no markdown, no mentions, no masked links."""

@@ -132,6 +132,10 @@ class Publisher:
                 job.done.set_result(None)
             return
         self._jobs[session_id].append(job)
+        if job.reply is not None and job.reply.pending and self._has_work(session_id):
+            # Its answer would wait behind another drawing (maybe a slow or rate-limited edit): acknowledge the
+            # interaction now; the drawing fills it in when its turn comes.
+            job.reply.defer_now()
         if session_id not in self._workers:
             task = asyncio.get_running_loop().create_task(self._work(session_id), name=f"publish-{session_id}")
             self._workers[session_id] = task

@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 from bot.errors import UserError, new_error_id
+from bot.names import clip
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,12 @@ class Reply:
             self._watchdog.cancel()
             self._watchdog = None
 
+    def defer_now(self) -> None:
+        """Defer at once, without waiting for the watchdog: the answer is known to be late (it waits behind
+        other drawings)."""
+        self.disarm()
+        self._fire()
+
     def _fire(self) -> None:
         self._watchdog = None
         if not self.done:
@@ -115,13 +122,17 @@ class Reply:
             if private is not None:
                 self.private = private
             with contextlib.suppress(discord.HTTPException):
-                if self.interaction.message is not None:
-                    await self.interaction.response.defer()
-                else:
-                    await self.interaction.response.defer(ephemeral=self.private, thinking=True)
-                self.deferred = True
-                self._answered.set()
-                log.debug("Deferred interaction %s", self.interaction.id)
+                await self._acknowledge(thinking=self.interaction.message is None, private=self.private)
+
+    async def _acknowledge(self, *, thinking: bool, private: bool) -> None:
+        """The deferral itself (the caller holds the lock): "thinking…" for an answer to come as a message."""
+        if thinking:
+            await self.interaction.response.defer(ephemeral=private, thinking=True)
+        else:
+            await self.interaction.response.defer()
+        self.deferred = True
+        self._answered.set()
+        log.debug("Deferred interaction %s", self.interaction.id)
 
     async def send(
         self, content: str | None = None, *, ephemeral: bool | None = None, **kwargs: Any
@@ -143,6 +154,8 @@ class Reply:
             self.disarm()
             self._filled = True
             response = self.interaction.response
+            if not response.is_done() and _uploads(kwargs):
+                await self._acknowledge(thinking=True, private=private)
             if not response.is_done():
                 result = await response.send_message(content, ephemeral=private, **kwargs)
                 resource = result.resource if result is not None else None
@@ -171,6 +184,8 @@ class Reply:
             self.disarm()
             self._filled = True
             response = self.interaction.response
+            if not response.is_done() and _uploads(kwargs):
+                await self._acknowledge(thinking=False, private=self.private)
             if not response.is_done():
                 await response.edit_message(**kwargs)
             else:
@@ -192,11 +207,19 @@ class Reply:
             await self.defer()
 
     async def refuse(self, text: str) -> None:
-        """A short private answer (a refusal, an error): only the user who acted sees it."""
+        """A short private answer (a refusal, an error): only the user who acted sees it. Cut to Discord's
+        limit here, for every refusal, since many repeat what was typed."""
         try:
-            await self.send(text, ephemeral=True)
+            await self.send(clip(text), ephemeral=True)
         except discord.HTTPException:
             log.warning("Could not tell user %s why their interaction was refused", self.interaction.user.id)
+
+
+def _uploads(kwargs: dict[str, Any]) -> bool:
+    """Whether an answer uploads files: it is never the first answer, since an upload may outlast Discord's
+    3 seconds (the interaction is deferred first, and the upload fills it in)."""
+    attached = [*(kwargs.get("attachments") or ()), *(kwargs.get("files") or ()), kwargs.get("file")]
+    return any(isinstance(item, discord.File) for item in attached)
 
 
 def _edit_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:

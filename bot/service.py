@@ -765,13 +765,20 @@ class Service:
 
     # -- undo and redo -----------------------------------------------------------------------------
 
-    async def undo(self, session_id: int, actor: Actor, *, redo: bool = False, origin: Any = None) -> Applied:
-        """Take back the latest undoable action (or redo the latest undone one), if the actor may take it."""
+    async def undo(
+        self, session_id: int, actor: Actor, *, redo: bool = False, expect: Expect | None = None, origin: Any = None
+    ) -> Applied:
+        """Take back the latest undoable action (or redo the latest undone one), if the actor may take it.
+
+        ``expect``: the version the Undo button was drawn on; a click made on an older one is stale (a
+        double-click takes back one entry, not two)."""
 
         async def change(session: Session) -> tuple[Applied, LogEntry | None]:
             kind = self.kind_of(session)
             if kind.undo is None or session.status is not Status.ACTIVE:
                 raise IllegalMove("There is nothing to undo here.")
+            if expect is not None and session.version != expect.version:
+                raise StaleBoard()
             folded = fold(kind, session.engine_options, await self.store.log_entries(session.id))
             stack = folded.undone if redo else [entry for entry, _ in folded.done]
             if not stack:

@@ -189,13 +189,13 @@ class ViewContext(Generic[StateT]):
     def core_button(
         self, label: str, key: str, *, emoji: str | None = None, disabled: bool = False
     ) -> discord.ui.Button[Any]:
-        """One of the core's own buttons: ``undo``, ``redo``, ``rematch``."""
+        """One of the core's own buttons: ``undo``, ``redo``, ``rematch`` (made on the session's version)."""
         return discord.ui.Button(
             label=label[:80],
             style=discord.ButtonStyle.secondary,
             emoji=emoji,
             disabled=disabled,
-            custom_id=core_id(self.session.id, key),
+            custom_id=core_id(self.session.id, key, self.session.version),
         )
 
 

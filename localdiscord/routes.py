@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 from collections.abc import Awaitable, Callable
@@ -119,6 +120,9 @@ class HttpApi:
         hold = fake.take_hold(request.method, request.path)
         if hold is not None and not await hold.wait():
             return error_response(503, 0, "503: the test dropped this request")
+        delay = fake.delay_for(request.method, request.path, uploads=bool(request[FILES]))
+        if delay:
+            await asyncio.sleep(delay)
         retry_after = fake.take_429(request.method, request.path)
         if retry_after is not None:
             return json_response(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -138,6 +139,9 @@ class LocalDiscord:
         self.uploads: dict[int, bytes] = {}
         """The bytes of every file the bot uploaded, by attachment id (see ``attachment_bytes``)."""
         self._channel_messages: dict[int, list[Message]] = {}
+        self._slow: list[tuple[re.Pattern[str], float, bool]] = []
+        self._limit_every_route: float | None = None
+        self._limited_once: dict[str, bool] = {}
         self._injected_429: list[list[Any]] = []
         self.holds: list[Hold] = []
         self._callback_500s = 0
@@ -661,11 +665,40 @@ class LocalDiscord:
 
     def take_429(self, method: str, path: str) -> float | None:
         """If a 429 is injected for this request, consume it and return its retry_after."""
+        if self._limit_every_route is not None:
+            key = f"{method} {path}"
+            # Every other try of a route is refused: a request's first try, then its retry goes through.
+            if self._limited_once.pop(key, None) is None:
+                self._limited_once[key] = True
+                return self._limit_every_route
         for entry in self._injected_429:
             if entry[0] in f"{method} {path}" and entry[2] > 0:
                 entry[2] -= 1
                 return entry[1]
         return None
+
+    def slow_down(self, pattern: str, seconds: float, *, uploads_only: bool = False) -> None:
+        """Make every request whose "METHOD /api/v10/path" matches the regex ``pattern`` (and that uploads a
+        file, if ``uploads_only``) wait ``seconds`` before Discord takes it (a rate limit's wait, a slow upload),
+        until ``clear_weather``."""
+        self._slow.append((re.compile(pattern), seconds, uploads_only))
+
+    def rate_limit_every_route(self, retry_after: float) -> None:
+        """Answer every request with a 429 once: its first try waits ``retry_after``, its retry goes through
+        (until ``clear_weather``)."""
+        self._limit_every_route = retry_after
+
+    def clear_weather(self) -> None:
+        """End ``slow_down`` and ``rate_limit_every_route``."""
+        self._slow.clear()
+        self._limit_every_route = None
+        self._limited_once.clear()
+
+    def delay_for(self, method: str, path: str, *, uploads: bool) -> float:
+        """How long ``slow_down`` makes this request wait."""
+        key = f"{method} {path}"
+        slow = (seconds for pattern, seconds, only in self._slow if pattern.search(key) and (uploads or not only))
+        return max(slow, default=0.0)
 
     def hold(self, route_substring: str, count: int = 1) -> Hold:
         """Keep the next ``count`` requests whose "METHOD /api/v10/path" contains ``route_substring`` waiting.

@@ -29,12 +29,12 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel, ValidationError
 
-from bot.board import clip, jump_url, static_view
+from bot.board import jump_url, static_view
 from bot.controls import modal_fields, ui_id
 from bot.errors import ChannelBusy, IllegalMove, InvalidInput, NoSession, NotPermitted, UserError
 from bot.lobby import actor_of, missing_permissions
 from bot.models import MAIN_VIEW, Actor, Applied, Session, Status, roles_of
-from bot.names import escape_name
+from bot.names import clip, escape_name
 from bot.registry import GameKind
 from bot.replies import Reply, report_error
 from bot.spec import GameSpec, View, ViewContext

@@ -18,9 +18,8 @@ from typing import Any, cast
 
 import discord
 
-from bot.board import clip
 from bot.controls import ui_id
-from bot.names import escape_name
+from bot.names import clip, escape_name
 from bot.spec import Choice, Picture, View, ViewContext
 from cogs.vices.picture import alt_text, draw_sheet
 from rules.vices.sheet_actions import NewGame, Reorder, TieBreak
