@@ -91,13 +91,12 @@ class TabletopBot(commands.Bot):
             lobby_line=self.lobby.retired_line,
             deadlines_started=self.timers.schedule,
         )
-        self.deadlines = Deadlines(
-            self.service, remind=self.publisher.remind, announce=self.publisher.announce, close_lobby=self.lobby.close
-        )
+        self.deadlines = Deadlines(self.service, remind=self.publisher.remind, close_lobby=self.lobby.close)
         self.computers = ComputerSeats(self.service, lambda: self.settings.computer_delay)
         self.router = Router()
         self.interactions = Interactions(self.service, self.publisher, self.lobby, self.specs)
         self.interactions.register(self.router)
+        self.service.news_of = self.publisher.news.compose
         self.service.on_commit(self.publisher.on_commit)
         self.service.on_commit(self._schedule)
         self.service.on_commit(self.computers.on_commit)

@@ -10,7 +10,6 @@ from collections.abc import Awaitable, Callable
 
 from bot.errors import UserError
 from bot.models import Deadline, Session, Status
-from bot.names import escape_name
 from bot.service import LOBBY_DECISION, Expect, Service
 
 log = logging.getLogger(__name__)
@@ -20,19 +19,17 @@ MAX_STEPS = 100
 
 
 class Deadlines:
-    """``on_due`` for the timer loop. Collaborators: the service and three callbacks."""
+    """``on_due`` for the timer loop. Collaborators: the service and two callbacks."""
 
     def __init__(
         self,
         service: Service,
         *,
         remind: Callable[[Session, Deadline], Awaitable[None]],
-        announce: Callable[[Session, str], Awaitable[None]],
         close_lobby: Callable[[int, str], Awaitable[None]],
     ) -> None:
         self.service = service
         self.remind = remind
-        self.announce = announce
         self.close_lobby = close_lobby
 
     async def __call__(self, session_id: int) -> None:
@@ -90,14 +87,8 @@ class Deadlines:
         except UserError as exc:
             log.info("Session %s: default for %s not applied (%s)", session.id, deadline.player, exc.code)
             return
+        # A computer taking the seat is told with the commit (its news); a game without computers loses the seat.
         seat = applied.session.seat_of_player(deadline.player)
-        was = session.seat_of_player(deadline.player)
-        name = escape_name(seat.name)
-        if seat.computer and not was.computer:
-            await self.announce(
-                applied.session,
-                f"{name} missed {limit} decisions in a row; a computer player takes their seat until they act again.",
-            )
-        elif counts and seat.timeouts >= limit and applied.session.status is Status.ACTIVE and not seat.computer:
-            await self.announce(applied.session, f"{name} missed {limit} decisions in a row and leaves the game.")
-            await service.remove_player(session.id, deadline.player, how="timeout")
+        if counts and seat.timeouts >= limit and applied.session.status is Status.ACTIVE and not seat.computer:
+            why = f"missed {limit} decisions in a row and leaves the game"
+            await service.remove_player(session.id, deadline.player, how="timeout", why=why)

@@ -128,6 +128,9 @@ class Session(BaseModel):
     deadlines: list[Deadline] = Field(default_factory=list)
     boards: dict[str, Board] = Field(default_factory=dict)
     """The live message of each view, stored beside the session (its changes don't bump the version)."""
+    news_from: int | None = None
+    """The first log entry whose news (``LogEntry.news``) may not have reached the channel yet; None when all
+    of it did. Set by the write that logs news, cleared by ``Store.news_delivered``: a save never writes it."""
     created_at: float = 0.0
     updated_at: float = 0.0
     winners: list[str] | None = None
@@ -240,6 +243,15 @@ def roles_of(session: Session, actor: Actor) -> frozenset[str]:
     return frozenset(roles)
 
 
+class News(BaseModel):
+    """A message a committed change must show in the channel besides its boards (a roll's result, a
+    narration, an announcement), written with the change's log entry so it is shown after a crash too."""
+
+    text: str
+    pings: list[int] = Field(default_factory=list)
+    """Members this message calls (users only)."""
+
+
 class LogEntry(BaseModel):
     """One entry of a session's append-only event log."""
 
@@ -249,6 +261,8 @@ class LogEntry(BaseModel):
     dice: list[dict[str, Any]] = Field(default_factory=list)
     events: list[dict[str, Any]] = Field(default_factory=list)
     at: float
+    news: list[News] = Field(default_factory=list)
+    """What the channel must be told of this entry, as it was told (``News``)."""
 
 
 class GuildSettings(BaseModel):
@@ -281,3 +295,5 @@ class Applied:
     """Opaque to the service: the Discord side's handle on the interaction to answer (a Reply)."""
     touched: frozenset[str] = frozenset()
     """Records whose value changed (engines with records)."""
+    entries: list[LogEntry] = field(default_factory=list)
+    """The log entries this change wrote, in order (its own, then its forced moves')."""

@@ -32,6 +32,7 @@ from bot.clock import Clock
 from bot.errors import StaleBoard
 from bot.models import MAIN_VIEW, Applied, Board, Deadline, Scope, Session, Status
 from bot.names import escape_name
+from bot.news import NewsDesk
 from bot.pictures import PictureWorker
 from bot.replies import DEFER_AFTER_S, Reply
 from bot.service import TIMED_OUT, Service
@@ -43,12 +44,12 @@ log = logging.getLogger(__name__)
 
 RETRY_DELAYS_S = (2.0, 5.0, 15.0, 60.0, 300.0)
 TIMEOUT_NOTE = "⏰ Time ran out for {name}; the bot took the default for them."
-NEWS_KEPT = 64
+RECENT_KEPT = 64
+"""Recent log events kept in memory per session, so drawing a board needs no log read."""
 DRAWN_KEPT = 4096
 """Messages whose drawing is remembered, to skip an edit that would change nothing."""
 ANSWER_FIRST_WAIT_S = DEFER_AFTER_S + 1.0
 """How long a drawing waits for the command answer that goes first (the watchdog defers it after 2 s)."""
-"""Recent log events kept in memory per session, so drawing a board needs no log read."""
 
 LobbyDrawer = Callable[[Session], Payload]
 LobbyLine = Callable[[Session], str]
@@ -104,8 +105,9 @@ class Publisher:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._retries: dict[int, asyncio.TimerHandle] = {}
         self._failures: defaultdict[int, int] = defaultdict(int)
-        self._news: dict[int, deque[tuple[int, list[dict[str, Any]]]]] = {}
+        self._recent: dict[int, deque[tuple[int, list[dict[str, Any]]]]] = {}
         self.pictures = PictureWorker()
+        self.news = NewsDesk(client, service, specs)
         self._drawn: OrderedDict[int, str] = OrderedDict()
         """What each recently drawn message shows (``Payload.digest``), to skip edits that change nothing."""
         self.closing = False
@@ -113,12 +115,14 @@ class Publisher:
     # -- requests ------------------------------------------------------------------------------
 
     def on_commit(self, applied: Applied) -> None:
-        """Commit hook: remember what happened and draw the session."""
-        news = self._news.setdefault(applied.session.id, deque(maxlen=NEWS_KEPT))
-        news.append((applied.session.version, applied.events))
+        """Commit hook: remember what happened, tell its news, and draw the session."""
+        recent = self._recent.setdefault(applied.session.id, deque(maxlen=RECENT_KEPT))
+        recent.append((applied.session.version, applied.events))
         reply = applied.origin if isinstance(applied.origin, Reply) else None
-        if reply is not None and reply.answers_first:
-            self._enqueue(applied.session.id, _Job(user_id=applied.user_id, after=reply))
+        answered = self.news.on_commit(applied)
+        if answered is not None or (reply is not None and reply.answers_first):
+            # The interaction's answer (its news, or the command's own) goes first; the drawing follows it.
+            self._enqueue(applied.session.id, _Job(user_id=applied.user_id, after=answered or reply))
             return
         self.request(applied.session.id, reply=reply, user_id=applied.user_id)
 
@@ -135,16 +139,21 @@ class Publisher:
         if job.reply is not None and job.reply.pending and self._has_work(session_id):
             # Its answer would wait behind another drawing (maybe a slow or rate-limited edit): acknowledge the
             # interaction now; the drawing fills it in when its turn comes.
-            job.reply.defer_now()
+            job.reply.defer_now(private=False if job.post is not None else None)  # a view posted is public
         if session_id not in self._workers:
             task = asyncio.get_running_loop().create_task(self._work(session_id), name=f"publish-{session_id}")
             self._workers[session_id] = task
 
     async def redraw_stale(self, shards: Shards = ALL) -> None:
-        """At startup: draw again every live session (in the servers of ``shards``) whose messages are behind it."""
+        """At startup: draw again every live session (in the servers of ``shards``) whose messages are behind it,
+        and tell every session's news that may not have reached its channel."""
+        pending = set(await self.service.store.news_pending(shards))
         for session in await self.service.store.active_sessions(shards):
             if session.kind in self.specs and self._stale_views(session):
                 self.request(session.id)
+                pending.discard(session.id)
+        for session_id in pending:
+            self.request(session_id)
 
     async def drain(self, timeout: float) -> None:
         """Let drawings in progress finish (up to ``timeout`` seconds), then stop taking new ones."""
@@ -231,6 +240,7 @@ class Publisher:
         session = await self.service.store.session(session_id)
         if session is None or session.kind not in self.specs:
             return
+        await self.news.deliver(session)
         if session.board is not None or session.scope == "table" or _clicked(job.reply, session) is not None:
             await self._draw_main(session, job)
         for view in self._stale_views(session):
@@ -335,10 +345,10 @@ class Publisher:
 
     async def _events_since(self, session: Session, first_seq: int) -> list[dict[str, Any]]:
         """Every event (as the channel may see it) logged from ``first_seq`` on."""
-        news = self._news.get(session.id)
+        recent = self._recent.get(session.id)
         entries: list[tuple[int, list[dict[str, Any]]]]
-        if news and news[0][0] <= first_seq:
-            entries = [(seq, events) for seq, events in news if seq >= first_seq]
+        if recent and recent[0][0] <= first_seq:
+            entries = [(seq, events) for seq, events in recent if seq >= first_seq]
         else:
             logged = await self.service.store.log_entries(session.id, after=first_seq - 1)
             entries = [(e.seq, e.events) for e in logged]

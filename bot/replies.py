@@ -44,6 +44,9 @@ class Reply:
         self.answers_first = False
         """The handler answers this interaction itself right after its change is committed: the drawing that
         change causes waits for that answer, so the answer isn't slowed down by it (``answered``)."""
+        self.took_news = False
+        """The interaction is answered with the news of the change it made (``bot.news``): its handler says
+        nothing more."""
         self._answered = asyncio.Event()
         interaction.extras[REPLY_KEY] = self
 
@@ -76,9 +79,11 @@ class Reply:
             self._watchdog.cancel()
             self._watchdog = None
 
-    def defer_now(self) -> None:
+    def defer_now(self, *, private: bool | None = None) -> None:
         """Defer at once, without waiting for the watchdog: the answer is known to be late (it waits behind
-        other drawings)."""
+        other drawings). ``private``: whether the answer to come is private, if known."""
+        if private is not None:
+            self.private = private
         self.disarm()
         self._fire()
 

@@ -41,6 +41,7 @@ from bot.models import (
     Deadline,
     How,
     LogEntry,
+    News,
     Scope,
     Seat,
     Session,
@@ -66,8 +67,12 @@ MAX_FORCED_MOVES = 50
 LOBBY_DECISION = "lobby"
 TIMED_OUT = "timed_out"
 """The core's own event, before a default's events: whose time ran out."""
+COMPUTER_SEAT = "computer_seat"
+"""The core's own event: a seat that missed too many decisions in a row is played by a computer now."""
 
 Hook = Callable[[Applied], None]
+NewsOf = Callable[[Session, BaseModel | None, LogEntry], list[News]]
+"""What the channel must be told of a log entry besides the boards (the Discord side knows how to say it)."""
 Change = Callable[[Session], Awaitable[tuple[Applied, LogEntry | None]]]
 
 
@@ -99,6 +104,8 @@ class Service:
         """Parsed states by (session, version), with the player who committed that version (``CORE`` for the
         core's own changes, None when this process didn't commit it)."""
         self._hooks: list[Hook] = []
+        self.news_of: NewsOf | None = None
+        """Turns a log entry into its news, written with the entry in the same commit (set by the bot)."""
 
     # -- hooks, locks, reading -------------------------------------------------------------------
 
@@ -329,9 +336,9 @@ class Service:
             raise IllegalMove(exc.reason) from None
         new = self.advance(session, state, outcome.state, actor=player)
         seat = next((s for s in new.seats if s.player == player), None)
-        if seat is not None:
-            self._count_turn(kind, state, seat, how, takeover_after)
         events = outcome.events
+        if seat is not None and self._count_turn(kind, state, seat, how, takeover_after):
+            events = [*events, {"type": COMPUTER_SEAT, "player": player, "missed": seat.timeouts}]
         if how == "timeout":
             events = [{"type": TIMED_OUT, "player": player}, *events]
         entry = LogEntry(
@@ -355,16 +362,19 @@ class Service:
         )
         return applied, entry
 
-    def _count_turn(self, kind: GameKind, state: BaseModel, seat: Seat, how: How, takeover_after: int | None) -> None:
+    def _count_turn(self, kind: GameKind, state: BaseModel, seat: Seat, how: How, takeover_after: int | None) -> bool:
         """Missed turns in a row: reset by acting (which also takes back a seat a computer was
-        keeping), counted for a timeout of a decision the game waited for."""
+        keeping), counted for a timeout of a decision the game waited for. True if a computer takes the
+        seat now."""
         if how == "player":
             seat.timeouts = 0
             seat.computer = seat.computer and seat.user_id is None
         elif how == "timeout" and takeover_after is not None:
             seat.timeouts += 1
-            if seat.timeouts >= takeover_after and kind.computers is not None:
+            if seat.timeouts >= takeover_after and kind.computers is not None and not seat.computer:
                 seat.computer = True
+                return True
+        return False
 
     @staticmethod
     def _touched(kind: GameKind, before: BaseModel, after: BaseModel) -> frozenset[str]:
@@ -436,6 +446,9 @@ class Service:
                 if session is None:
                     raise SessionOver("This game is over; start a new one any time.")
                 applied, entry = await change(session)
+                if entry is not None:
+                    entry.news = self._news(applied.session, applied.state, entry)
+                    applied.entries = [entry]
                 if await self.store.save(applied.session, session.version, entry):
                     break
                 log.info("Session %s changed in another process; retrying on fresh data", session_id)
@@ -470,6 +483,7 @@ class Service:
                 return applied
             try:
                 step, entry = self._apply(session, state, move[0], move[1], how="auto")
+                entry.news = self._news(step.session, step.state, entry)
                 saved = await self.store.save(step.session, session.version, entry)
             except Exception:
                 # What is committed stays committed and is drawn; the move waits for the next change.
@@ -485,9 +499,14 @@ class Service:
                 state=step.state,
                 events=[*applied.events, *({**e, "forced": True} for e in step.events)],
                 touched=applied.touched | step.touched,
+                entries=[*applied.entries, entry],
             )
         log.warning("Session %s: stopped after %d forced moves in a row", applied.session.id, MAX_FORCED_MOVES)
         return applied
+
+    def _news(self, session: Session, state: BaseModel | None, entry: LogEntry) -> list[News]:
+        """The entry's news (``NewsOf``), or none if the bot gave the service no way to say it."""
+        return self.news_of(session, state, entry) if self.news_of is not None else []
 
     def _notify(self, applied: Applied) -> None:
         for hook in self._hooks:
@@ -562,6 +581,8 @@ class Service:
                 events=events,
                 at=now,
             )
+        if entry is not None:
+            entry.news = self._news(session, state, entry)
         try:
             created = await self.store.create_session(session, entry)
         except Duplicate:
@@ -570,7 +591,14 @@ class Service:
         if state is not None:
             self.remember(created, state, CORE)
         applied = Applied(
-            before=created, session=created, state=state, events=events, how="core", user_id=host.user_id, origin=origin
+            before=created,
+            session=created,
+            state=state,
+            events=events,
+            how="core",
+            user_id=host.user_id,
+            origin=origin,
+            entries=[entry] if entry is not None else [],
         )
         self._notify(applied)
         return applied
@@ -662,13 +690,22 @@ class Service:
         return await self._change(session_id, change, forced_after=True)
 
     async def remove_player(
-        self, session_id: int, player: str, *, how: How = "core", actor: Actor | None = None, origin: Any = None
+        self,
+        session_id: int,
+        player: str,
+        *,
+        how: How = "core",
+        actor: Actor | None = None,
+        why: str | None = None,
+        origin: Any = None,
     ) -> Applied:
         """A seat leaves mid-game (left, kicked, or removed after missed turns); the engine decides the rest.
 
-        The host role passes to the next member still seated. When no member is left at the table,
-        the game ends as abandoned: computers don't play it out alone.
+        ``why``, if given, is logged and told in the channel after the player's name ("was removed from the
+        game by the host"). The host role passes to the next member still seated. When no member is left at
+        the table, the game ends as abandoned: computers don't play it out alone.
         """
+        left: dict[str, Any] = {"how": how, **({"why": why} if why else {})}
 
         async def change(session: Session) -> tuple[Applied, LogEntry | None]:
             if session.status is not Status.ACTIVE:
@@ -684,9 +721,7 @@ class Service:
             if not remaining:
                 new = session.ended(self.clock.now())
                 new.seat_of_player(player).left = True
-                entry = LogEntry(
-                    seq=new.version, actor=player, action={"kind": "abandon", "how": how}, at=new.updated_at
-                )
+                entry = LogEntry(seq=new.version, actor=player, action={"kind": "abandon", **left}, at=new.updated_at)
                 return Applied(before=session, session=new, state=state, how=how, actor=player, origin=origin), entry
             dice = RecordingDice(self.dice)
             outcome = seats.remove_player(state, player, dice)
@@ -699,7 +734,7 @@ class Service:
             entry = LogEntry(
                 seq=new.version,
                 actor=player,
-                action={"kind": "leave", "how": how},
+                action={"kind": "leave", **left},
                 dice=[r.model_dump() for r in dice.rolls],
                 events=outcome.events,
                 at=self.clock.now(),

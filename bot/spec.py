@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from bot.controls import SELECTED_ALL, action_id, core_id, encode_action, ui_id
 from bot.errors import UserError
-from bot.models import MAIN_VIEW, Session, Status
+from bot.models import MAIN_VIEW, LogEntry, News, Session, Status
 from bot.names import escape_name
 from bot.registry import GameKind
 from bot.service import Expect
@@ -228,6 +228,13 @@ class GameSpec(Generic[StateT]):
         """One line saying what happened on a board that is being replaced (``ctx.events``)."""
         lines = self.narrate(ctx.session, ctx.events)
         return lines[-1] if lines else ""
+
+    def news(self, ctx: ViewContext[StateT], entry: LogEntry) -> list[News]:
+        """Messages the channel must see for one log entry besides the boards (a roll's result, a narration),
+        from ``ctx.events``: the entry's events the channel may see. Written with the entry when it is
+        committed, and shown exactly once, after a crash too. Table games show what happened on their board
+        and say nothing here."""
+        return []
 
     def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
         """Plain sentences for events, for boards and ``/game log``."""

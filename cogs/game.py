@@ -138,8 +138,9 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         if session.status is Status.LOBBY:
             await self.bot.lobby.change(session.id, actor, lambda s, a: self.bot.lobby.drop(s, _seat_key(seat)), None)
         else:
-            await self.bot.service.remove_player(session.id, seat.player, actor=actor)
-            await self.bot.publisher.announce(session, f"{name} was removed from the game by {by}.")
+            await self.bot.service.remove_player(
+                session.id, seat.player, actor=actor, why=f"was removed from the game by {by}"
+            )
         await reply.send(f"{name} was removed from the game.", ephemeral=True)
 
     @kick.autocomplete("player")

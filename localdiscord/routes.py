@@ -114,10 +114,14 @@ class HttpApi:
         fake.notify()
         return response
 
-    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+    async def _answer(self, request: web.Request, handler: Handler, *, held: bool = False) -> web.StreamResponse:
         # Injected faults first, then unknown routes (loudly), auth, and Discord's errors in Discord's shape.
         fake = self.fake
-        hold = fake.take_hold(request.method, request.path)
+        hold = None if held else fake.take_hold(request.method, request.path)
+        if hold is not None and hold.after_effect:
+            response = await self._answer(request, handler, held=True)
+            # A dropped answer: Discord did it, and the bot heard an error (or nothing, if it died meanwhile).
+            return response if await hold.wait() else error_response(503, 0, "503: the test dropped this answer")
         if hold is not None and not await hold.wait():
             return error_response(503, 0, "503: the test dropped this request")
         delay = fake.delay_for(request.method, request.path, uploads=bool(request[FILES]))
@@ -463,9 +467,17 @@ class HttpApi:
             self._require(channel, Perm.VIEW_CHANNEL | send)
         payload = request[BODY] or {}
         check_message(payload, files=len(request[FILES]))
-        return json_response(
-            self.fake.create_message(channel, payload, attachments=self._attachments(request, channel)).data
-        )
+        nonce = payload.get("nonce")
+        if nonce is not None and payload.get("enforce_nonce"):
+            # Discord: the same author's message with this nonce in the past few minutes is returned, not made again.
+            made = self.fake.message_with_nonce(channel, str(nonce))
+            if made is not None:
+                return json_response(made.data | {"nonce": nonce})
+        message = self.fake.create_message(channel, payload, attachments=self._attachments(request, channel))
+        if nonce is not None:
+            self.fake.remember_nonce(channel, str(nonce), message)
+            return json_response(message.data | {"nonce": nonce})
+        return json_response(message.data)
 
     async def get_message(self, request: web.Request) -> web.Response:
         """One message."""

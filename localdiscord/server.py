@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import re
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -30,16 +31,20 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 DEFAULT_DEADLINE = 3.0
+NONCE_WINDOW_S = 300.0
+"""How long Discord remembers a message's nonce (``enforce_nonce``): "the past few minutes"."""
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 
 class Hold:
     """Requests the fake keeps waiting (``LocalDiscord.hold``) until the test releases or drops them."""
 
-    def __init__(self, fake: LocalDiscord, pattern: str, count: int) -> None:
+    def __init__(self, fake: LocalDiscord, pattern: str, count: int, *, after_effect: bool = False) -> None:
         self.fake = fake
         self.pattern = pattern
         self.count = count
+        self.after_effect = after_effect
+        """Discord does what the request asks at once and only its answer is held (it is lost if dropped)."""
         self.caught = 0
         self.dropped = False
         self._gate = asyncio.Event()
@@ -139,6 +144,7 @@ class LocalDiscord:
         self.uploads: dict[int, bytes] = {}
         """The bytes of every file the bot uploaded, by attachment id (see ``attachment_bytes``)."""
         self._channel_messages: dict[int, list[Message]] = {}
+        self._nonces: dict[tuple[int, str], tuple[Message, float]] = {}
         self._slow: list[tuple[re.Pattern[str], float, bool]] = []
         self._limit_every_route: float | None = None
         self._limited_once: dict[str, bool] = {}
@@ -372,6 +378,17 @@ class LocalDiscord:
             raise LookupError(f"no message {message_id} in #{channel.name}")
         message.deleted = True
         self.notify()
+
+    def message_with_nonce(self, channel: Channel, nonce: str) -> Message | None:
+        """The message the bot made in ``channel`` with ``nonce`` in the past few minutes, if any."""
+        made = self._nonces.get((channel.id, nonce))
+        if made is None or time.monotonic() - made[1] > NONCE_WINDOW_S or made[0].deleted:
+            return None
+        return made[0]
+
+    def remember_nonce(self, channel: Channel, nonce: str, message: Message) -> None:
+        """``message`` was made with ``nonce``: for a few minutes, the same nonce returns it."""
+        self._nonces[(channel.id, nonce)] = (message, time.monotonic())
 
     def create_message(
         self,
@@ -700,12 +717,14 @@ class LocalDiscord:
         slow = (seconds for pattern, seconds, only in self._slow if pattern.search(key) and (uploads or not only))
         return max(slow, default=0.0)
 
-    def hold(self, route_substring: str, count: int = 1) -> Hold:
+    def hold(self, route_substring: str, count: int = 1, *, after_effect: bool = False) -> Hold:
         """Keep the next ``count`` requests whose "METHOD /api/v10/path" contains ``route_substring`` waiting.
 
         The test then releases them (a slow network) or drops them (the bot died while they were in flight).
+        With ``after_effect``, Discord does what they ask at once and holds only its answer (the bot dies after
+        Discord took the request, before it heard back).
         """
-        hold = Hold(self, route_substring, count)
+        hold = Hold(self, route_substring, count, after_effect=after_effect)
         self.holds.append(hold)
         return hold
 

@@ -79,6 +79,15 @@ class Store(Protocol):
         """Forget a view's message (it was retired or deleted), if it is still that message."""
         ...
 
+    async def news_delivered(self, session_id: int, upto: int) -> None:
+        """The news of every log entry up to seq ``upto`` reached the channel: the session's pending news now
+        starts after it (``Session.news_from``), if any entry came after."""
+        ...
+
+    async def news_pending(self, shards: Shards = ALL) -> list[int]:
+        """Sessions (in the servers of ``shards``) whose news may not all have reached their channel."""
+        ...
+
     async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
         """Every session in progress in the servers of ``shards`` (at startup: redraw what is stale,
         resume computer moves)."""

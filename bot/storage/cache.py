@@ -55,12 +55,16 @@ class SessionCache:
         """Forget everything."""
         self._sessions.clear()
 
-    def saved(self, session: Session) -> None:
-        """A save of ``session`` succeeded. Which message shows a view is written apart from versions
-        (``shown``), straight into this cache: the writer's copy may be older there, so the cached boards win."""
+    def saved(self, session: Session, news: int | None) -> None:
+        """A save of ``session`` succeeded (logging news at seq ``news``, if not None). Which message shows a
+        view and which news reached the channel are written apart from versions (``shown``, ``news_delivered``),
+        straight into this cache: the writer's copy may be older there, so the cached values win."""
         cached = self._sessions.get(session.id)
         if cached is not None:
             session.boards = dict(cached.boards)
+            session.news_from = cached.news_from
+        if session.news_from is None:
+            session.news_from = news
         self.keep(session)
 
     def shown(self, session_id: int, board: Board | None, deadlines: list[Deadline] | None, version: int) -> None:
@@ -76,6 +80,13 @@ class SessionCache:
             changes["deadlines"] = list(deadlines)
         if changes:
             self._sessions[session_id] = cached.model_copy(update=changes)
+
+    def news_delivered(self, session_id: int, upto: int) -> None:
+        """``Store.news_delivered`` happened."""
+        cached = self._sessions.get(session_id)
+        if cached is not None and cached.news_from is not None and cached.news_from <= upto:
+            pending = upto + 1 if cached.version > upto else None
+            self._sessions[session_id] = cached.model_copy(update={"news_from": pending})
 
     def board_dropped(self, session_id: int, view: str, message_id: int) -> None:
         """``Store.drop_board`` happened."""

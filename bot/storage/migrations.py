@@ -67,6 +67,25 @@ BEGIN
     RETURN NULL;
 END
 $body$"""
+# From migration 4 the log entry also carries its news (the messages the channel must be shown).
+_PG_APPEND_EVENT_WITH_NEWS = """CREATE OR REPLACE FUNCTION sessions_append_event() RETURNS trigger
+LANGUAGE plpgsql AS $body$
+BEGIN
+    IF NEW.last_event IS NOT NULL AND NEW.version <> OLD.version THEN
+        INSERT INTO session_events (session_id, seq, actor, action, dice, events, at, news) VALUES (
+            NEW.id,
+            NEW.version,
+            NEW.last_event->>'actor',
+            NEW.last_event->'action',
+            NEW.last_event->'dice',
+            NEW.last_event->'events',
+            (NEW.last_event->>'at')::double precision,
+            NEW.last_event->'news'
+        );
+    END IF;
+    RETURN NULL;
+END
+$body$"""
 _PG_TRIGGER = "CREATE TRIGGER {name} AFTER UPDATE OF version ON {table} FOR EACH ROW EXECUTE FUNCTION {name}()"
 EMPTY_OBJECT, EMPTY_LIST = "'{}'", "'[]'"
 
@@ -203,6 +222,34 @@ def migrations(d: Dialect) -> tuple[tuple[str, ...], ...]:
                 ),
             ),
             Both(sqlite="", postgresql=_PG_TRIGGER.format(name="sessions_append_event", table="sessions")),
+        ),
+        # 4: news, the messages a commit must show besides its boards, logged with the entry (a transactional
+        # outbox); ``news_from`` marks a session whose news may not have reached its channel yet.
+        (
+            f"ALTER TABLE session_events ADD COLUMN news {d.json}",
+            f"ALTER TABLE sessions ADD COLUMN news_from {d.int}",
+            "CREATE INDEX sessions_news_pending ON sessions(news_from) WHERE news_from IS NOT NULL",
+            Both(
+                sqlite="DROP TRIGGER sessions_append_event",
+                postgresql=_PG_APPEND_EVENT_WITH_NEWS,
+            ),
+            Both(
+                sqlite="""CREATE TRIGGER sessions_append_event AFTER UPDATE OF version ON sessions
+        WHEN NEW.last_event IS NOT NULL AND NEW.version <> OLD.version
+        BEGIN
+            INSERT INTO session_events (session_id, seq, actor, action, dice, events, at, news) VALUES (
+                NEW.id,
+                NEW.version,
+                json_extract(NEW.last_event, '$.actor'),
+                json_extract(NEW.last_event, '$.action'),
+                json_extract(NEW.last_event, '$.dice'),
+                json_extract(NEW.last_event, '$.events'),
+                json_extract(NEW.last_event, '$.at'),
+                json_extract(NEW.last_event, '$.news')
+            );
+        END""",
+                postgresql="",
+            ),
         ),
     )
     rendered = ((s.for_dialect(d) if isinstance(s, Both) else s for s in step) for step in steps)

@@ -30,6 +30,7 @@ from bot.storage.rows import (
     entry_from_row,
     entry_json,
     entry_values,
+    news_seq,
     session_from_row,
     session_values,
 )
@@ -174,6 +175,7 @@ class PostgresStore:
 
     async def create_session(self, session: Session, entry: LogEntry | None = None) -> Session:
         values = session_values(session)
+        values["news_from"] = news_seq(entry)
         columns = ", ".join(values)
         marks = ", ".join(f"${n}" for n in range(1, len(values) + 1))
         try:
@@ -183,13 +185,14 @@ class PostgresStore:
                 )
                 if entry is not None:
                     await conn.execute(
-                        f"INSERT INTO session_events (session_id, {EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                        f"INSERT INTO session_events (session_id, {EVENT_COLUMNS}) "
+                        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                         session_id,
                         *entry_values(entry),
                     )
         except asyncpg.UniqueViolationError as exc:
             raise Duplicate from exc
-        created = session.model_copy(update={"id": session_id})
+        created = session.model_copy(update={"id": session_id, "news_from": values["news_from"]})
         self.cache.keep(created)
         return created
 
@@ -199,16 +202,19 @@ class PostgresStore:
         values["last_event"] = None if entry is None else entry_json(entry, session.version)
         assignments = ", ".join(f"{key} = ${n}" for n, key in enumerate(values, start=1))
         count = len(values)
+        news = news_seq(entry)
         status = await self.pool.execute(
-            f"UPDATE sessions SET {assignments} WHERE id = ${count + 1} AND version = ${count + 2}",
+            f"UPDATE sessions SET {assignments}, news_from = COALESCE(news_from, ${count + 3}::bigint) "
+            f"WHERE id = ${count + 1} AND version = ${count + 2}",
             *values.values(),
             session.id,
             expected_version,
+            news,
         )
         if status != "UPDATE 1":
             self.cache.forget(session.id)
             return False
-        self.cache.saved(session)
+        self.cache.saved(session, news)
         return True
 
     async def _one(self, where: str, *params: Any) -> Session | None:
@@ -282,6 +288,21 @@ class PostgresStore:
             message_id,
         )
         self.cache.board_dropped(session_id, view, message_id)
+
+    async def news_delivered(self, session_id: int, upto: int) -> None:
+        # Entries after ``upto`` may have news of their own (committed meanwhile): they stay pending.
+        await self.pool.execute(
+            "UPDATE sessions SET news_from = CASE WHEN version > $1 THEN $1 + 1 ELSE NULL END "
+            "WHERE id = $2 AND news_from IS NOT NULL AND news_from <= $1",
+            upto,
+            session_id,
+        )
+        self.cache.news_delivered(session_id, upto)
+
+    async def news_pending(self, shards: Shards = ALL) -> list[int]:
+        where, params = _owned(shards, 1)
+        rows = await self.pool.fetch(f"SELECT s.id FROM sessions s WHERE s.news_from IS NOT NULL{where}", *params)
+        return [int(r["id"]) for r in rows]
 
     async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
         where, params = _owned(shards, 1)

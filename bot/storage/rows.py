@@ -10,13 +10,14 @@ from bot.models import Deadline, LogEntry, Session
 
 COLUMNS = (
     "s.id, s.guild_id, s.channel_id, s.kind, s.scope, s.name, s.status, s.host_id, s.roles, s.options, s.seats, "
-    "s.state AS state_json, s.version, s.records, s.deadlines, s.created_at, s.updated_at, s.winners, s.boards"
+    "s.state AS state_json, s.version, s.records, s.deadlines, s.created_at, s.updated_at, s.winners, s.boards, "
+    "s.news_from"
 )
 SELECT = f"SELECT {COLUMNS} FROM sessions s"
 LIVE = "s.status IN ('lobby', 'active')"
 # Stored as JSON and read back as text with the row; the state stays text until the service needs it.
 JSON_FIELDS = ("roles", "options", "seats", "records", "deadlines", "winners", "boards")
-EVENT_COLUMNS = "seq, actor, action, dice, events, at"
+EVENT_COLUMNS = "seq, actor, action, dice, events, at, news"
 # The shard of a session's server, before ``% count`` (bot.shards.shard_of in SQL; a DM is shard 0).
 SHARD_OF = "(COALESCE(s.guild_id, 0) >> 22)"
 
@@ -42,7 +43,13 @@ def entry_json(entry: LogEntry, version: int) -> str:
     """A log entry as the JSON the ``sessions_append_event`` trigger unpacks."""
     if entry.seq != version:
         raise ValueError(f"log entry {entry.seq} does not match session version {version}")
-    return entry.model_dump_json(exclude={"seq"})
+    # An entry without news stores none (NULL rather than an empty list, in the log of every click).
+    return entry.model_dump_json(exclude={"seq", "news"} if not entry.news else {"seq"})
+
+
+def news_seq(entry: LogEntry | None) -> int | None:
+    """The entry's seq if it has news for the channel (a save then marks the session's news pending)."""
+    return entry.seq if entry is not None and entry.news else None
 
 
 def entry_values(entry: LogEntry) -> tuple[Any, ...]:
@@ -54,6 +61,7 @@ def entry_values(entry: LogEntry) -> tuple[Any, ...]:
         json.dumps(entry.dice),
         json.dumps(entry.events),
         entry.at,
+        json.dumps([n.model_dump() for n in entry.news]) if entry.news else None,
     )
 
 
@@ -66,13 +74,15 @@ def entry_from_row(row: Row) -> LogEntry:
         dice=json.loads(row["dice"]),
         events=json.loads(row["events"]),
         at=row["at"],
+        news=json.loads(row["news"]) if row["news"] is not None else [],
     )
 
 
 def session_values(session: Session) -> dict[str, Any]:
     """The columns a save writes, by name (JSON as text)."""
-    # Boards are written only by ``shown`` and ``drop_board``: a writer's copy may hold older ones.
-    data = session.model_dump(mode="json", exclude={"id", "boards"})
+    # Boards are written only by ``shown`` and ``drop_board``, news_from by the SQL of ``save`` and by
+    # ``news_delivered``: a writer's copy may hold older ones.
+    data = session.model_dump(mode="json", exclude={"id", "boards", "news_from"})
     for key in JSON_FIELDS:
         if data.get(key) is not None:
             data[key] = json.dumps(data[key], separators=(",", ":"))

@@ -27,6 +27,7 @@ from bot.storage.rows import (
     entry_from_row,
     entry_json,
     entry_values,
+    news_seq,
     session_from_row,
     session_values,
 )
@@ -214,6 +215,7 @@ class SqliteStore:
     async def create_session(self, session: Session, entry: LogEntry | None = None) -> Session:
         values = session_values(session)
         values["last_event"] = None
+        values["news_from"] = news_seq(entry)
         columns = ", ".join(values)
         marks = ", ".join(f":{k}" for k in values)
         try:
@@ -222,13 +224,13 @@ class SqliteStore:
                 session_id = cur.lastrowid
                 if entry is not None:
                     await conn.execute(
-                        f"INSERT INTO session_events (session_id, {EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        f"INSERT INTO session_events (session_id, {EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         (session_id, *entry_values(entry)),
                     )
         except sqlite3.IntegrityError as exc:
             raise Duplicate from exc
         assert session_id is not None
-        created = session.model_copy(update={"id": session_id})
+        created = session.model_copy(update={"id": session_id, "news_from": values["news_from"]})
         self.cache.keep(created)
         return created
 
@@ -238,14 +240,16 @@ class SqliteStore:
         values = session_values(session)
         values["last_event"] = None if entry is None else entry_json(entry, session.version)
         assignments = ", ".join(f"{k} = :{k}" for k in values)
+        news = news_seq(entry)
         cur = await self._write(
-            f"UPDATE sessions SET {assignments} WHERE id = :id AND version = :expected",
-            {**values, "id": session.id, "expected": expected_version},
+            f"UPDATE sessions SET {assignments}, news_from = COALESCE(news_from, :news) "
+            "WHERE id = :id AND version = :expected",
+            {**values, "news": news, "id": session.id, "expected": expected_version},
         )
         if cur.rowcount != 1:
             self.cache.forget(session.id)
             return False
-        self.cache.saved(session)
+        self.cache.saved(session, news)
         return True
 
     async def _one(self, where: str, params: tuple[Any, ...]) -> Session | None:
@@ -324,6 +328,22 @@ class SqliteStore:
             {"path": path, "id": session_id, "message": message_id},
         )
         self.cache.board_dropped(session_id, view, message_id)
+
+    async def news_delivered(self, session_id: int, upto: int) -> None:
+        # Entries after ``upto`` may have news of their own (committed meanwhile): they stay pending.
+        await self._write(
+            "UPDATE sessions SET news_from = CASE WHEN version > :upto THEN :upto + 1 ELSE NULL END "
+            "WHERE id = :id AND news_from IS NOT NULL AND news_from <= :upto",
+            {"upto": upto, "id": session_id},
+        )
+        self.cache.news_delivered(session_id, upto)
+
+    async def news_pending(self, shards: Shards = ALL) -> list[int]:
+        where, params = _owned(shards)
+        rows = await self.conn.execute_fetchall(
+            f"SELECT s.id FROM sessions s WHERE s.news_from IS NOT NULL{where}", params
+        )
+        return [int(r[0]) for r in rows]
 
     async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
         where, params = _owned(shards)

@@ -12,7 +12,7 @@ from bot.app import TabletopBot
 from bot.errors import NoSession
 from bot.interactions import action_modal
 from bot.lobby import actor_of
-from bot.models import MAIN_VIEW, Scope, Session, roles_of
+from bot.models import MAIN_VIEW, LogEntry, News, Scope, Session, roles_of
 from bot.names import escape_name
 from bot.registry import GameKind
 from bot.replies import Reply
@@ -47,6 +47,16 @@ class LedgerSpec(GameSpec[LedgerState]):
         if state.notes:  # only ever drawn for the GM: the core removes notes from everyone else's view
             embed.add_field(name="GM notes", value="\n".join(escape_name(n) for n in state.notes)[:1024])
         return View(embeds=[embed])
+
+    def news(self, ctx: ViewContext[LedgerState], entry: LogEntry) -> list[News]:
+        """A roll is told in the channel (a message of its own, like a real game's dice results)."""
+        if entry.action.get("action", {}).get("type") != "roll":
+            return []
+        return [
+            News(text=f"🎲 {escape_name(ctx.state.pages[e['page']].name)} rolled {e['amount']} (now {e['total']}).")
+            for e in ctx.events
+            if e["type"] == "added"
+        ]
 
     def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
         lines = []

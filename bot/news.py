@@ -1,0 +1,182 @@
+"""News: the messages a commit must show in its channel besides its boards (a roll's result, a narration, an
+announcement), shown exactly once, after a crash too.
+
+The service writes each log entry's news with the entry, in the same commit (a transactional outbox:
+``LogEntry.news``), and the store marks the session (``Session.news_from``). The desk delivers it:
+
+- the interaction that caused the commit is answered with its first message at once, never behind a drawing;
+- the rest is posted in the channel in log order by the session's publisher worker, before its boards are drawn,
+  each post with a nonce Discord enforces (a retry within minutes returns the message already made);
+- once everything up to a version is out, the mark moves past it (``Store.news_delivered``).
+
+After a restart, what is still marked is posted, unless the channel's last messages already show it (the bot
+died between Discord's answer and the mark). Nothing is kept in memory for a session once its news is out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from pydantic import BaseModel
+
+from bot.models import Applied, LogEntry, News, Session
+from bot.names import clip, escape_name
+from bot.replies import Reply
+from bot.service import COMPUTER_SEAT, Service
+from bot.spec import GameSpec, ViewContext
+from rules.engine import PUBLIC, visible
+
+log = logging.getLogger(__name__)
+
+HISTORY_CHECKED = 50
+"""After a restart, how many of the channel's last messages are read to see whether a news message made it."""
+
+
+def nonce(session_id: int, seq: int, index: int) -> str:
+    """The nonce of one news message (at most 25 characters, as Discord allows): the same post made twice within
+    minutes is one message."""
+    return f"n{session_id:x}.{seq:x}.{index}"
+
+
+def mentions(item: News, clicker: int | None = None) -> discord.AllowedMentions:
+    """Who a news message pings: the members it names for that, never the one whose click caused it."""
+    users = [discord.Object(u) for u in item.pings if u != clicker]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+class NewsDesk:
+    """Composes each log entry's news (for the service) and delivers it. Collaborators: client, service, specs."""
+
+    def __init__(self, client: discord.Client, service: Service, specs: Mapping[str, GameSpec[Any]]) -> None:
+        self.client = client
+        self.service = service
+        self.specs = specs
+        self._entries: dict[int, dict[int, LogEntry]] = {}
+        """Per session, the entries with news this process committed and has not delivered yet."""
+        self._answers: dict[tuple[int, int], asyncio.Task[bool]] = {}
+        """(session, seq) whose first news message is the answer to the interaction that caused it."""
+
+    # -- what to say ---------------------------------------------------------------------------------
+
+    def compose(self, session: Session, state: BaseModel | None, entry: LogEntry) -> list[News]:
+        """The news of a log entry, as the channel may read it: the core's own, then the game's."""
+        events = [e for e in entry.events if visible(e, PUBLIC)]
+        news = self._core_news(session, entry, events)
+        spec = self.specs.get(session.kind)
+        if spec is not None and state is not None:
+            kind = self.service.kind_of(session)
+            ctx: ViewContext[Any] = ViewContext(
+                session=session,
+                state=kind.view(state, PUBLIC),
+                prompts=self.service.prompts(session, state),
+                events=events,
+            )
+            news += spec.news(ctx, entry)
+        return [item.model_copy(update={"text": clip(item.text)}) for item in news if item.text]
+
+    @staticmethod
+    def _core_news(session: Session, entry: LogEntry, events: list[dict[str, Any]]) -> list[News]:
+        news = []
+        why = entry.action.get("why")
+        if entry.action.get("kind") in ("leave", "abandon") and why and entry.actor:
+            news.append(News(text=f"{escape_name(Service.display_name(session, entry.actor))} {why}."))
+        for event in events:
+            if event.get("type") == COMPUTER_SEAT:
+                name = escape_name(Service.display_name(session, event["player"]))
+                text = f"{name} missed {event['missed']} decisions in a row; a computer player takes their seat "
+                news.append(News(text=text + "until they act again."))
+        return news
+
+    # -- saying it -----------------------------------------------------------------------------------
+
+    def on_commit(self, applied: Applied) -> Reply | None:
+        """Keep the commit's news for delivery, and answer the interaction that caused it with its first message
+        at once. Returns that interaction's Reply (the drawing goes after it), or None."""
+        with_news = [e for e in applied.entries if e.news]
+        if not with_news:
+            return None
+        session_id = applied.session.id
+        self._entries.setdefault(session_id, {}).update((e.seq, e) for e in with_news)
+        reply = applied.origin if isinstance(applied.origin, Reply) else None
+        if reply is None or not reply.pending:
+            return None
+        reply.took_news = True
+        first = with_news[0]
+        task = asyncio.get_running_loop().create_task(
+            self._answer(reply, first.news[0], applied.user_id), name=f"news-{session_id}-{first.seq}"
+        )
+        self._answers[(session_id, first.seq)] = task
+        return reply
+
+    async def _answer(self, reply: Reply, item: News, clicker: int | None) -> bool:
+        try:
+            await reply.send(item.text, ephemeral=False, allowed_mentions=mentions(item, clicker))
+        except discord.HTTPException as exc:
+            log.info(
+                "Could not answer interaction %s with its news (%s); posting it instead", reply.interaction.id, exc
+            )
+            return False
+        return True
+
+    async def deliver(self, session: Session) -> None:
+        """Post every news message of ``session`` that is not out yet, in log order, then move its mark."""
+        if session.news_from is None:
+            return
+        known = self._entries.get(session.id, {})
+        entries = [e for seq, e in sorted(known.items()) if seq >= session.news_from]
+        recovering = not known or min(known) > session.news_from
+        if recovering:
+            # Entries this process did not commit (it restarted since): read them from the log.
+            logged = await self.service.store.log_entries(session.id, after=session.news_from - 1)
+            entries = [e for e in logged if e.news]
+        for entry in entries:
+            if entry.seq > session.version:
+                break
+            await self._deliver_entry(session, entry, recovering and entry.seq not in known)
+        await self.service.store.news_delivered(session.id, session.version)
+        self._forget(session.id, session.version)
+
+    async def _deliver_entry(self, session: Session, entry: LogEntry, recovering: bool) -> None:
+        answer = self._answers.get((session.id, entry.seq))
+        for index, item in enumerate(entry.news):
+            if index == 0 and answer is not None and await answer:
+                continue
+            if recovering and await self._already_shown(session, item):
+                continue
+            await self._post(session, entry.seq, index, item)
+
+    async def _post(self, session: Session, seq: int, index: int, item: News) -> None:
+        channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        try:
+            await channel.send(item.text, nonce=nonce(session.id, seq, index), allowed_mentions=mentions(item))
+        except (discord.Forbidden, discord.NotFound) as exc:
+            # The channel is gone or closed to the bot: nothing can show it there (the board's drawing ends
+            # the session), and trying again would only repeat the refusal.
+            log.warning("Session %s: news %s.%s could not be posted (%s)", session.id, seq, index, exc)
+
+    async def _already_shown(self, session: Session, item: News) -> bool:
+        """Whether one of the channel's last messages from the bot already says this (it was sent, then the bot
+        stopped before marking it)."""
+        me = self.client.user
+        channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        try:
+            async for message in channel.history(limit=HISTORY_CHECKED):
+                if me is not None and message.author.id == me.id and message.content == item.text:
+                    return True
+        except discord.HTTPException as exc:
+            log.info("Session %s: could not read the channel to check its news (%s)", session.id, exc)
+        return False
+
+    def _forget(self, session_id: int, upto: int) -> None:
+        """Release what was kept for news now delivered (everything, once nothing after ``upto`` waits)."""
+        kept = self._entries.get(session_id)
+        if kept is not None:
+            for seq in [s for s in kept if s <= upto]:
+                del kept[seq]
+                self._answers.pop((session_id, seq), None)
+            if not kept:
+                del self._entries[session_id]
