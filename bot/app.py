@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.attention import attend
 from bot.clock import Clock, SystemClock
 from bot.computers import ComputerSeats
 from bot.controls import RoutedButton, RoutedSelect, Router
@@ -101,6 +102,7 @@ class TabletopBot(commands.Bot):
         self.service.on_commit(self._schedule)
         self.service.on_commit(self.computers.on_commit)
         self._storage_open = False
+        self._attending: asyncio.Task[int] | None = None
         self.tree.error(self.on_app_command_error)
 
     def register(self, spec: GameSpec[Any]) -> None:
@@ -128,13 +130,17 @@ class TabletopBot(commands.Bot):
         if not self.settings.skip_sync:
             await self.sync_commands()
         self.timers.start()
-        # Only this process's servers: another process looks after the rest.
-        await self.publisher.redraw_stale(self.owned_shards)
-        await self.computers.resume(self.owned_shards)
+        # Only this process's servers (another process looks after the rest), and in the background: the bot
+        # answers interactions while it catches up.
+        self._attending = asyncio.get_running_loop().create_task(
+            attend(self.store, self.publisher, self.computers, self.owned_shards), name="attention"
+        )
 
     async def settled(self, timeout: float = 10.0) -> None:
         """Wait until no change is being made or drawn (tests read the database after this)."""
         async with asyncio.timeout(timeout):
+            if self._attending is not None:
+                await self._attending  # what a restart found to do is handed on
             while True:
                 await self.service.idle(timeout)
                 await self.publisher.idle()
@@ -174,6 +180,8 @@ class TabletopBot(commands.Bot):
         has started is allowed to commit and be drawn before the database closes.
         """
         await self.timers.stop()
+        if self._attending is not None:
+            self._attending.cancel()
         await self.computers.close()
         try:
             await self.service.idle(SHUTDOWN_GRACE_S)

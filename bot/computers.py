@@ -10,7 +10,6 @@ from collections.abc import Callable
 from bot.errors import UserError
 from bot.models import Applied, Session, Status
 from bot.service import Expect, Service
-from bot.shards import ALL, Shards
 
 log = logging.getLogger(__name__)
 
@@ -29,20 +28,11 @@ class ComputerSeats:
         self.consider(applied.session)
 
     def consider(self, session: Session) -> None:
-        """Schedule a computer's move in ``session`` if one is due."""
-        if session.status is not Status.ACTIVE or session.kind not in self.service.registry:
-            return
-        if self.service.kind_of(session).computers is None:
-            return
-        if any(session.seat_of_player(p.player).computer for p in self.service.prompts(session)):
+        """Schedule a computer's move in ``session`` if one is due (``Session.computer_due``)."""
+        if session.computer_due and session.status is Status.ACTIVE and session.kind in self.service.registry:
             task = asyncio.get_running_loop().create_task(self._move(session.id, session.version))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-
-    async def resume(self, shards: Shards = ALL) -> None:
-        """After a restart, every game (in the servers of ``shards``) waiting for a computer player gets its move."""
-        for session in await self.service.store.active_sessions(shards):
-            self.consider(session)
 
     async def _move(self, session_id: int, version: int) -> None:
         await asyncio.sleep(self.delay())

@@ -7,9 +7,7 @@ lobby looks.
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections import defaultdict
 from typing import Any
 
 import discord
@@ -18,6 +16,7 @@ from pydantic import BaseModel
 from bot.board import Payload, jump_url, static_view
 from bot.controls import lobby_id
 from bot.errors import Busy, ChannelBusy, IllegalMove, NotPermitted, NotPlaying, SessionOver, UserError
+from bot.locks import KeyedLocks
 from bot.models import Actor, GuildSettings, Seat, Session, Status
 from bot.names import escape_name
 from bot.replies import Reply
@@ -61,7 +60,11 @@ class Lobby:
         self.service = service
         self.specs = specs
         # One member opening lobbies (or threads) in a loop is served one at a time.
-        self._openers: defaultdict[tuple[int, int], asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._openers: KeyedLocks[tuple[int, int]] = KeyedLocks()
+
+    def footprint(self) -> dict[str, int]:
+        """What the lobby holds now: a lock per member opening a lobby, only while they are at it."""
+        return {"openers": len(self._openers)}
 
     # -- drawing -----------------------------------------------------------------------------------
 
@@ -156,7 +159,7 @@ class Lobby:
         if thread is None:
             thread = settings.threads and isinstance(interaction.channel, discord.TextChannel)
         actor = actor_of(interaction)
-        opener = self._openers[(interaction.guild_id, actor.user_id)]
+        opener = self._openers[(interaction.guild_id or 0, actor.user_id)]
         if opener.locked():
             raise Busy("You're already opening a lobby; one moment.")
         async with opener:

@@ -128,6 +128,11 @@ class Session(BaseModel):
     deadlines: list[Deadline] = Field(default_factory=list)
     boards: dict[str, Board] = Field(default_factory=dict)
     """The live message of each view, stored beside the session (its changes don't bump the version)."""
+    drawn: int = 0
+    """The version every view of the session was drawn at, as far as is known (``Store.shown`` moves it): a live
+    session drawn behind its version needs drawing, after a restart too. A save never writes it."""
+    computer_due: bool = False
+    """A computer seat must act in this version (set by the service with each commit)."""
     news_from: int | None = None
     """The first log entry whose news (``LogEntry.news``) may not have reached the channel yet; None when all
     of it did. Set by the write that logs news, cleared by ``Store.news_delivered``: a save never writes it."""

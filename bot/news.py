@@ -171,6 +171,10 @@ class NewsDesk:
             log.info("Session %s: could not read the channel to check its news (%s)", session.id, exc)
         return False
 
+    def footprint(self) -> int:
+        """Sessions whose news is kept in memory (only while it is being delivered)."""
+        return len(self._entries) + len(self._answers)
+
     def _forget(self, session_id: int, upto: int) -> None:
         """Release what was kept for news now delivered (everything, once nothing after ``upto`` waits)."""
         kept = self._entries.get(session_id)

@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections import OrderedDict, defaultdict, deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +36,6 @@ from bot.news import NewsDesk
 from bot.pictures import PictureWorker
 from bot.replies import DEFER_AFTER_S, Reply
 from bot.service import TIMED_OUT, Service
-from bot.shards import ALL, Shards
 from bot.spec import GameSpec, ViewContext
 from rules.engine import PUBLIC, Viewer, visible
 
@@ -46,8 +45,12 @@ RETRY_DELAYS_S = (2.0, 5.0, 15.0, 60.0, 300.0)
 TIMEOUT_NOTE = "⏰ Time ran out for {name}; the bot took the default for them."
 RECENT_KEPT = 64
 """Recent log events kept in memory per session, so drawing a board needs no log read."""
+RECENT_SESSIONS = 2048
+"""Sessions whose recent events are kept (the most recently changed; the others read the log when drawn)."""
 DRAWN_KEPT = 4096
 """Messages whose drawing is remembered, to skip an edit that would change nothing."""
+BACKGROUND_DRAWINGS = 4
+"""Drawings made at once to catch up after a restart (interactions' drawings never wait for these)."""
 ANSWER_FIRST_WAIT_S = DEFER_AFTER_S + 1.0
 """How long a drawing waits for the command answer that goes first (the watchdog defers it after 2 s)."""
 
@@ -65,6 +68,9 @@ class _Job:
     done: asyncio.Future[None] | None = None
     after: Reply | None = None
     """A command's answer that goes first (``Reply.answers_first``): the drawing waits for it."""
+    background: bool = False
+    """Catching up after a restart: it waits its turn behind at most ``BACKGROUND_DRAWINGS`` others, so
+    interactions keep priority."""
 
 
 def _notes(session: Session, events: list[dict[str, Any]]) -> list[str]:
@@ -101,11 +107,17 @@ class Publisher:
         self._lobby = lobby
         self._lobby_line = lobby_line
         self._deadlines_started = deadlines_started
-        self._jobs: defaultdict[int, deque[_Job]] = defaultdict(deque)
+        # Everything kept per session is released when its worker has nothing left to do (jobs, failures) or
+        # when the session ends (recent events, also capped at RECENT_SESSIONS): a bot that served a million
+        # games keeps none of them.
+        self._jobs: dict[int, deque[_Job]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._retries: dict[int, asyncio.TimerHandle] = {}
-        self._failures: defaultdict[int, int] = defaultdict(int)
-        self._recent: dict[int, deque[tuple[int, list[dict[str, Any]]]]] = {}
+        self._failures: dict[int, int] = {}
+        self._recent: OrderedDict[int, deque[tuple[int, list[dict[str, Any]]]]] = OrderedDict()
+        self._background = asyncio.Semaphore(BACKGROUND_DRAWINGS)
+        self._backlog = 0
+        self._backlog_moved = asyncio.Event()
         self.pictures = PictureWorker()
         self.news = NewsDesk(client, service, specs)
         self._drawn: OrderedDict[int, str] = OrderedDict()
@@ -116,8 +128,7 @@ class Publisher:
 
     def on_commit(self, applied: Applied) -> None:
         """Commit hook: remember what happened, tell its news, and draw the session."""
-        recent = self._recent.setdefault(applied.session.id, deque(maxlen=RECENT_KEPT))
-        recent.append((applied.session.version, applied.events))
+        self._remember_events(applied.session.id, applied.session.version, applied.events)
         reply = applied.origin if isinstance(applied.origin, Reply) else None
         answered = self.news.on_commit(applied)
         if answered is not None or (reply is not None and reply.answers_first):
@@ -125,6 +136,16 @@ class Publisher:
             self._enqueue(applied.session.id, _Job(user_id=applied.user_id, after=answered or reply))
             return
         self.request(applied.session.id, reply=reply, user_id=applied.user_id)
+
+    def _remember_events(self, session_id: int, version: int, events: list[dict[str, Any]]) -> None:
+        recent = self._recent.get(session_id)
+        if recent is None:
+            recent = self._recent[session_id] = deque(maxlen=RECENT_KEPT)
+            if len(self._recent) > RECENT_SESSIONS:
+                self._recent.popitem(last=False)
+        else:
+            self._recent.move_to_end(session_id)
+        recent.append((version, events))
 
     def request(self, session_id: int, *, reply: Reply | None = None, user_id: int | None = None) -> None:
         """Draw a session as it is now (answering ``reply`` with it, if given)."""
@@ -135,7 +156,7 @@ class Publisher:
             if job.done is not None:
                 job.done.set_result(None)
             return
-        self._jobs[session_id].append(job)
+        self._jobs.setdefault(session_id, deque()).append(job)
         if job.reply is not None and job.reply.pending and self._has_work(session_id):
             # Its answer would wait behind another drawing (maybe a slow or rate-limited edit): acknowledge the
             # interaction now; the drawing fills it in when its turn comes.
@@ -144,16 +165,16 @@ class Publisher:
             task = asyncio.get_running_loop().create_task(self._work(session_id), name=f"publish-{session_id}")
             self._workers[session_id] = task
 
-    async def redraw_stale(self, shards: Shards = ALL) -> None:
-        """At startup: draw again every live session (in the servers of ``shards``) whose messages are behind it,
-        and tell every session's news that may not have reached its channel."""
-        pending = set(await self.service.store.news_pending(shards))
-        for session in await self.service.store.active_sessions(shards):
-            if session.kind in self.specs and self._stale_views(session):
-                self.request(session.id)
-                pending.discard(session.id)
-        for session_id in pending:
-            self.request(session_id)
+    def catch_up(self, session_id: int) -> None:
+        """After a restart: draw a session that is behind (and tell its news), after the interactions' drawings."""
+        self._backlog += 1
+        self._enqueue(session_id, _Job(background=True))
+
+    async def backlog_below(self, count: int) -> None:
+        """Wait until fewer than ``count`` catch-up drawings are waiting (the caller then hands in more)."""
+        while self._backlog >= count:
+            self._backlog_moved.clear()
+            await self._backlog_moved.wait()
 
     async def drain(self, timeout: float) -> None:
         """Let drawings in progress finish (up to ``timeout`` seconds), then stop taking new ones."""
@@ -169,6 +190,19 @@ class Publisher:
         """Wait until nothing is being drawn."""
         while self._workers:
             await asyncio.wait(list(self._workers.values()))
+
+    def footprint(self) -> dict[str, int]:
+        """How many sessions (or messages) each of the publisher's structures holds now: those kept per session
+        empty out as sessions end; the others are capped (``RECENT_SESSIONS``, ``DRAWN_KEPT``)."""
+        return {
+            "jobs": len(self._jobs),
+            "workers": len(self._workers),
+            "retries": len(self._retries),
+            "failures": len(self._failures),
+            "recent": len(self._recent),
+            "drawn": len(self._drawn),
+            "news": self.news.footprint(),
+        }
 
     @property
     def busy(self) -> bool:
@@ -196,6 +230,11 @@ class Publisher:
                 try:
                     if job.post is not None:
                         await self._post_view(session_id, job.post, job)
+                    elif job.background and any(not j.background for j in jobs):
+                        pass  # an interaction's drawing follows: it draws the session as it is now, at once
+                    elif job.background:
+                        async with self._background:
+                            await self._publish(session_id, job)
                     else:
                         await self._publish(session_id, job)
                     self._failures.pop(session_id, None)
@@ -208,6 +247,9 @@ class Publisher:
                     self._retry_later(session_id)
                     self._fail(job, exc)
                 finally:
+                    if job.background:
+                        self._backlog -= 1
+                        self._backlog_moved.set()
                     if job.reply is not None:
                         with contextlib.suppress(discord.HTTPException):
                             await job.reply.ack()
@@ -217,6 +259,8 @@ class Publisher:
             del self._workers[session_id]
             if jobs:
                 self.request(session_id)  # something arrived while the worker was finishing
+            else:
+                del self._jobs[session_id]
 
     @staticmethod
     def _fail(job: _Job, exc: Exception) -> None:
@@ -224,7 +268,7 @@ class Publisher:
             job.done.set_exception(exc)
 
     def _retry_later(self, session_id: int) -> None:
-        failures = self._failures[session_id]
+        failures = self._failures.get(session_id, 0)
         self._failures[session_id] = failures + 1
         delay = RETRY_DELAYS_S[min(failures, len(RETRY_DELAYS_S) - 1)]
         old = self._retries.pop(session_id, None)
@@ -241,15 +285,21 @@ class Publisher:
         if session is None or session.kind not in self.specs:
             return
         await self.news.deliver(session)
+        others = [view for view in self._stale_views(session) if view != MAIN_VIEW]
         if session.board is not None or session.scope == "table" or _clicked(job.reply, session) is not None:
-            await self._draw_main(session, job)
-        for view in self._stale_views(session):
-            if view != MAIN_VIEW:
-                await self._draw_view(session, view, job)
+            await self._draw_main(session, job, last=not others)
+        for view in others:
+            await self._draw_view(session, view, job, last=view == others[-1])
+        now = await self.service.store.session(session_id)
+        if now is not None and now.drawn < session.version:
+            # Nothing drawn recorded it (there was nothing to draw): every view shows this version.
+            await self.service.store.shown(session_id, None, None, session.version, drawn=session.version)
+        if not session.live:
+            self._recent.pop(session_id, None)  # drawn for the last time: nothing more will happen on it
 
     # -- the main board ------------------------------------------------------------------------------
 
-    async def _draw_main(self, session: Session, job: _Job) -> None:
+    async def _draw_main(self, session: Session, job: _Job, *, last: bool = True) -> None:
         # The decisions this drawing shows start their deadlines now: draw them with their times.
         stored, session = session, self._started(session)
         board = session.board
@@ -273,7 +323,7 @@ class Publisher:
                 await self._retire(session, None, reply, clicked)  # a click on an older copy of the board
             if await self._edit(session, board, payload, reply if clicked == board.message_id else None):
                 shown = {"shown_version": session.version, "asked": asked, "status": session.status}
-                await self._shown(stored, session, board.model_copy(update=shown))
+                await self._shown(stored, session, board.model_copy(update=shown), last=last)
                 return
             board = None  # it was deleted: post a new one
         # The new board replaces the old one's record when it is shown (no write of its own here).
@@ -293,7 +343,7 @@ class Publisher:
             first_seq=first_seq,
             status=session.status,
         )
-        await self._shown(stored, session, new)
+        await self._shown(stored, session, new, last=last)
 
     def _asked(self, session: Session) -> list[str]:
         """Members asked to act now (a prompt that pings, in a seat a member plays)."""
@@ -461,25 +511,28 @@ class Publisher:
         now = self.clock.now()
         return session.model_copy(update={"deadlines": [d.started(now) for d in session.deadlines]})
 
-    async def _shown(self, stored: Session, session: Session, board: Board) -> None:
+    async def _shown(self, stored: Session, session: Session, board: Board, *, last: bool = False) -> None:
         """Record what a message shows; the decisions the main board asks for start their deadlines
-        (``session`` is ``stored`` with its deadlines started)."""
+        (``session`` is ``stored`` with its deadlines started). ``last``: this is the last view of this version
+        to draw (the session is drawn, in the same write)."""
         deadlines = None
         if board.view == MAIN_VIEW and stored.deadlines != session.deadlines:
             deadlines = session.deadlines
-        await self.service.store.shown(session.id, board, deadlines, session.version)
+        drawn = session.version if last else None
+        await self.service.store.shown(session.id, board, deadlines, session.version, drawn)
         if deadlines is not None:
             self._deadlines_started(session.next_deadline)
 
     # -- other views, reposts, private views ------------------------------------------------------------
 
-    async def _draw_view(self, session: Session, view: str, job: _Job) -> None:
+    async def _draw_view(self, session: Session, view: str, job: _Job, *, last: bool = False) -> None:
         board = session.boards[view]
         reply = job.reply if job.reply is not None and job.reply.pending else None
         ctx = self._context(session, events=[], view=view)
         payload = await self.compose(session, ctx, [])
         if await self._edit(session, board, payload, reply if reply and reply.message_id == board.message_id else None):
-            await self._shown(session, session, board.model_copy(update={"shown_version": session.view_version(view)}))
+            shown = board.model_copy(update={"shown_version": session.view_version(view)})
+            await self._shown(session, session, shown, last=last)
         else:
             await self.service.store.drop_board(session.id, view, board.message_id)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -35,6 +35,7 @@ from bot.errors import (
     SessionOver,
     StaleBoard,
 )
+from bot.locks import KeyedLocks
 from bot.models import (
     Actor,
     Applied,
@@ -99,7 +100,7 @@ class Service:
         self.registry = registry
         self.clock = clock
         self.dice: DiceSource = dice or SystemDice()
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: KeyedLocks[int] = KeyedLocks()
         self._states: OrderedDict[tuple[int, int], tuple[BaseModel, str | None]] = OrderedDict()
         """Parsed states by (session, version), with the player who committed that version (``CORE`` for the
         core's own changes, None when this process didn't commit it)."""
@@ -120,14 +121,18 @@ class Service:
     async def idle(self, timeout: float) -> None:
         """Wait (up to ``timeout`` seconds) until no change is being made: for a clean shutdown."""
         async with asyncio.timeout(timeout):
-            for lock in list(self._locks.values()):
+            for lock in self._locks.held():
                 async with lock:
                     pass
+
+    def footprint(self) -> dict[str, int]:
+        """What the service holds now: locks (only while held or waited for) and parsed states (capped)."""
+        return {"locks": len(self._locks), "states": len(self._states)}
 
     @property
     def busy(self) -> bool:
         """A change is being made."""
-        return any(lock.locked() for lock in self._locks.values())
+        return any(lock.locked() for lock in self._locks.held())
 
     def kind_of(self, session: Session) -> GameKind:
         """The game kind of a session."""
@@ -446,6 +451,7 @@ class Service:
                 if session is None:
                     raise SessionOver("This game is over; start a new one any time.")
                 applied, entry = await change(session)
+                self._stamp(applied.session, applied.state)
                 if entry is not None:
                     entry.news = self._news(applied.session, applied.state, entry)
                     applied.entries = [entry]
@@ -483,6 +489,7 @@ class Service:
                 return applied
             try:
                 step, entry = self._apply(session, state, move[0], move[1], how="auto")
+                self._stamp(step.session, step.state)
                 entry.news = self._news(step.session, step.state, entry)
                 saved = await self.store.save(step.session, session.version, entry)
             except Exception:
@@ -503,6 +510,16 @@ class Service:
             )
         log.warning("Session %s: stopped after %d forced moves in a row", applied.session.id, MAX_FORCED_MOVES)
         return applied
+
+    def _stamp(self, session: Session, state: BaseModel | None) -> None:
+        """What a restart must find about a version about to be written: whether a computer seat must act."""
+        kind = self.kind_of(session)
+        session.computer_due = (
+            session.status is Status.ACTIVE
+            and state is not None
+            and kind.computers is not None
+            and any(session.seat_of_player(p.player).computer for p in kind.prompts(state))
+        )
 
     def _news(self, session: Session, state: BaseModel | None, entry: LogEntry) -> list[News]:
         """The entry's news (``NewsOf``), or none if the bot gave the service no way to say it."""

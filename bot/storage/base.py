@@ -17,6 +17,11 @@ from typing import Protocol
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session
 from bot.shards import ALL, Shards
 
+ATTENTION_BATCH = 500
+"""Sessions needing attention read at once at startup (a backlog is read in batches, never all at once)."""
+DUE_BATCH = 100
+"""Sessions with something due read at once by the timer loop."""
+
 
 class Duplicate(Exception):
     """The channel (or server, for a named campaign) already has a live session of that scope."""
@@ -64,9 +69,17 @@ class Store(Protocol):
         """
         ...
 
-    async def shown(self, session_id: int, board: Board | None, deadlines: list[Deadline] | None, version: int) -> None:
-        """Record that ``board`` shows its view, and store ``deadlines`` (started, or reminded) if the
-        session is still at ``version``; neither bumps the version."""
+    async def shown(
+        self,
+        session_id: int,
+        board: Board | None,
+        deadlines: list[Deadline] | None,
+        version: int,
+        drawn: int | None = None,
+    ) -> None:
+        """Record that ``board`` shows its view, store ``deadlines`` (started, or reminded) if the session is
+        still at ``version``, and that every view is drawn at version ``drawn`` (if given); none bumps the
+        version."""
         ...
 
     async def claim_reminder(self, session_id: int, version: int, index: int, deadlines: list[Deadline]) -> bool:
@@ -84,8 +97,9 @@ class Store(Protocol):
         starts after it (``Session.news_from``), if any entry came after."""
         ...
 
-    async def news_pending(self, shards: Shards = ALL) -> list[int]:
-        """Sessions (in the servers of ``shards``) whose news may not all have reached their channel."""
+    async def attention(self, shards: Shards = ALL, *, after: int = 0, limit: int = ATTENTION_BATCH) -> list[int]:
+        """Ids after ``after`` (at most ``limit``, in order) of the sessions in the servers of ``shards`` that need
+        the bot after a restart: drawn behind their version, a computer seat to move, or news not yet told."""
         ...
 
     async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
@@ -93,8 +107,9 @@ class Store(Protocol):
         resume computer moves)."""
         ...
 
-    async def due_sessions(self, now: float, shards: Shards = ALL) -> list[Session]:
-        """Live sessions in the servers of ``shards`` with a deadline or reminder at or before ``now``."""
+    async def due_sessions(self, now: float, shards: Shards = ALL, *, limit: int = DUE_BATCH) -> list[Session]:
+        """Live sessions in the servers of ``shards`` with a deadline or reminder at or before ``now``, the
+        soonest first, at most ``limit`` (the rest come in the next batch)."""
         ...
 
     async def earliest_deadline(self, shards: Shards = ALL) -> float | None:

@@ -63,16 +63,26 @@ class SessionCache:
         if cached is not None:
             session.boards = dict(cached.boards)
             session.news_from = cached.news_from
+            session.drawn = cached.drawn
         if session.news_from is None:
             session.news_from = news
         self.keep(session)
 
-    def shown(self, session_id: int, board: Board | None, deadlines: list[Deadline] | None, version: int) -> None:
+    def shown(
+        self,
+        session_id: int,
+        board: Board | None,
+        deadlines: list[Deadline] | None,
+        version: int,
+        drawn: int | None = None,
+    ) -> None:
         """``Store.shown`` happened: the same change, on a copy (cached sessions are shared and read-only)."""
         cached = self._sessions.get(session_id)
         if cached is None:
             return
         changes: dict[str, Any] = {}
+        if drawn is not None and cached.drawn < drawn:
+            changes["drawn"] = drawn
         old = cached.boards.get(board.view) if board is not None else None
         if board is not None and (old is None or board.shown_version >= old.shown_version):
             changes["boards"] = {**cached.boards, board.view: board}

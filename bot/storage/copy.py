@@ -50,7 +50,19 @@ async def copy_sqlite_to_postgres(source: SqliteStore, target: PostgresStore) ->
         for table in TABLES:
             cursor = await source.conn.execute(f"SELECT * FROM {table}")
             columns = [d[0] for d in cursor.description]
-            records = [tuple(row) for row in await cursor.fetchall()]
+            # SQLite keeps a boolean as 0 or 1; PostgreSQL's COPY wants a bool.
+            flags = {
+                r["column_name"]
+                for r in await conn.fetch(
+                    "SELECT column_name FROM information_schema.columns "
+                    "WHERE table_name = $1 AND data_type = 'boolean'",
+                    table,
+                )
+            }
+            records = [
+                tuple(bool(v) if c in flags and v is not None else v for c, v in zip(columns, row, strict=True))
+                for row in await cursor.fetchall()
+            ]
             await cursor.close()
             if records:
                 await conn.copy_records_to_table(table, records=records, columns=columns)

@@ -88,6 +88,9 @@ END
 $body$"""
 _PG_TRIGGER = "CREATE TRIGGER {name} AFTER UPDATE OF version ON {table} FOR EACH ROW EXECUTE FUNCTION {name}()"
 EMPTY_OBJECT, EMPTY_LIST = "'{}'", "'[]'"
+ATTENTION = "(drawn < version OR computer_due OR news_from IS NOT NULL)"
+"""Sessions that need the bot's attention: drawn behind their version, a computer seat to move, news not yet
+told (a partial index's condition, and the query's, word for word, so the query uses the index)."""
 
 
 def migrations(d: Dialect) -> tuple[tuple[str, ...], ...]:
@@ -250,6 +253,15 @@ def migrations(d: Dialect) -> tuple[tuple[str, ...], ...]:
         END""",
                 postgresql="",
             ),
+        ),
+        # 5: what needs attention at startup, found through one small index instead of reading every session:
+        # a live session drawn behind its version, a computer seat to move, news not yet told.
+        (
+            f"ALTER TABLE sessions ADD COLUMN drawn {d.int} NOT NULL DEFAULT 0",
+            "ALTER TABLE sessions ADD COLUMN computer_due BOOLEAN NOT NULL DEFAULT FALSE",
+            # Finished sessions were drawn; a live one is looked at once after this migration.
+            "UPDATE sessions SET drawn = version WHERE status NOT IN ('lobby', 'active')",
+            f"CREATE INDEX sessions_attention ON sessions(id) WHERE {ATTENTION}",
         ),
     )
     rendered = ((s.for_dialect(d) if isinstance(s, Both) else s for s in step) for step in steps)

@@ -18,9 +18,9 @@ import asyncpg
 
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session, Status
 from bot.shards import ALL, Shards
-from bot.storage.base import Duplicate, StorageError
+from bot.storage.base import ATTENTION_BATCH, DUE_BATCH, Duplicate, StorageError
 from bot.storage.cache import SessionCache
-from bot.storage.migrations import POSTGRES_MIGRATIONS
+from bot.storage.migrations import ATTENTION, POSTGRES_MIGRATIONS
 from bot.storage.rows import (
     EVENT_COLUMNS,
     LIVE,
@@ -240,7 +240,14 @@ class PostgresStore:
     async def live_in_guild(self, guild_id: int, scope: Scope) -> list[Session]:
         return await self._many(f"s.guild_id = $1 AND s.scope = $2 AND {LIVE}", guild_id, str(scope))
 
-    async def shown(self, session_id: int, board: Board | None, deadlines: list[Deadline] | None, version: int) -> None:
+    async def shown(
+        self,
+        session_id: int,
+        board: Board | None,
+        deadlines: list[Deadline] | None,
+        version: int,
+        drawn: int | None = None,
+    ) -> None:
         # One statement. A view's message only moves forward (an older drawing finishing late never
         # replaces a newer one); deadlines are stored only if the session is still at ``version``.
         text, moment = deadline_values(deadlines) if deadlines is not None else (None, None)
@@ -250,7 +257,8 @@ class PostgresStore:
             "WHEN COALESCE((boards->$1->>'shown_version')::bigint, -1) <= $2 "
             "THEN jsonb_set(boards, ARRAY[$1::text], $3::jsonb) ELSE boards END, "
             "deadlines = CASE WHEN $4::jsonb IS NOT NULL AND version = $6 THEN $4::jsonb ELSE deadlines END, "
-            "next_deadline = CASE WHEN $4::jsonb IS NOT NULL AND version = $6 THEN $5 ELSE next_deadline END "
+            "next_deadline = CASE WHEN $4::jsonb IS NOT NULL AND version = $6 THEN $5 ELSE next_deadline END, "
+            "drawn = CASE WHEN $8::bigint IS NOT NULL AND drawn < $8 THEN $8 ELSE drawn END "
             "WHERE id = $7",
             board.view if board is not None else None,
             board.shown_version if board is not None else None,
@@ -259,8 +267,9 @@ class PostgresStore:
             moment,
             version,
             session_id,
+            drawn,
         )
-        self.cache.shown(session_id, board, deadlines, version)
+        self.cache.shown(session_id, board, deadlines, version, drawn)
 
     async def claim_reminder(self, session_id: int, version: int, index: int, deadlines: list[Deadline]) -> bool:
         text, moment = deadline_values(deadlines)
@@ -299,20 +308,27 @@ class PostgresStore:
         )
         self.cache.news_delivered(session_id, upto)
 
-    async def news_pending(self, shards: Shards = ALL) -> list[int]:
-        where, params = _owned(shards, 1)
-        rows = await self.pool.fetch(f"SELECT s.id FROM sessions s WHERE s.news_from IS NOT NULL{where}", *params)
+    async def attention(self, shards: Shards = ALL, *, after: int = 0, limit: int = ATTENTION_BATCH) -> list[int]:
+        where, params = _owned(shards, 3)
+        rows = await self.pool.fetch(
+            f"SELECT s.id FROM sessions s WHERE {ATTENTION} AND s.id > $1{where} ORDER BY s.id LIMIT $2",
+            after,
+            limit,
+            *params,
+        )
         return [int(r["id"]) for r in rows]
 
     async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
         where, params = _owned(shards, 1)
         return await self._many(f"s.status = 'active'{where}", *params)
 
-    async def due_sessions(self, now: float, shards: Shards = ALL) -> list[Session]:
-        where, params = _owned(shards, 2)
+    async def due_sessions(self, now: float, shards: Shards = ALL, *, limit: int = DUE_BATCH) -> list[Session]:
+        where, params = _owned(shards, 3)
         return await self._many(
-            f"s.next_deadline IS NOT NULL AND s.next_deadline <= $1 AND {LIVE}{where} ORDER BY s.next_deadline",
+            f"s.next_deadline IS NOT NULL AND s.next_deadline <= $1 AND {LIVE}{where} ORDER BY s.next_deadline "
+            "LIMIT $2",
             now,
+            limit,
             *params,
         )
 

@@ -11,7 +11,7 @@ from bot.models import Deadline, LogEntry, Session
 COLUMNS = (
     "s.id, s.guild_id, s.channel_id, s.kind, s.scope, s.name, s.status, s.host_id, s.roles, s.options, s.seats, "
     "s.state AS state_json, s.version, s.records, s.deadlines, s.created_at, s.updated_at, s.winners, s.boards, "
-    "s.news_from"
+    "s.news_from, s.drawn, s.computer_due"
 )
 SELECT = f"SELECT {COLUMNS} FROM sessions s"
 LIVE = "s.status IN ('lobby', 'active')"
@@ -80,9 +80,9 @@ def entry_from_row(row: Row) -> LogEntry:
 
 def session_values(session: Session) -> dict[str, Any]:
     """The columns a save writes, by name (JSON as text)."""
-    # Boards are written only by ``shown`` and ``drop_board``, news_from by the SQL of ``save`` and by
-    # ``news_delivered``: a writer's copy may hold older ones.
-    data = session.model_dump(mode="json", exclude={"id", "boards", "news_from"})
+    # Boards and drawn are written only by ``shown`` and ``drop_board``, news_from by the SQL of ``save`` and
+    # by ``news_delivered``: a writer's copy may hold older ones.
+    data = session.model_dump(mode="json", exclude={"id", "boards", "news_from", "drawn"})
     for key in JSON_FIELDS:
         if data.get(key) is not None:
             data[key] = json.dumps(data[key], separators=(",", ":"))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 import os
 import sqlite3
@@ -15,9 +17,9 @@ import aiosqlite
 
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session, Status
 from bot.shards import ALL, Shards
-from bot.storage.base import Duplicate, StorageError
+from bot.storage.base import ATTENTION_BATCH, DUE_BATCH, Duplicate, StorageError
 from bot.storage.cache import SessionCache
-from bot.storage.migrations import SQLITE_MIGRATIONS
+from bot.storage.migrations import ATTENTION, SQLITE_MIGRATIONS
 from bot.storage.rows import (
     EVENT_COLUMNS,
     LIVE,
@@ -80,6 +82,7 @@ class SqliteStore:
         self.path = path
         self._conn: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
+        self._opened = False
         self.cache = SessionCache()
 
     @property
@@ -107,9 +110,11 @@ class SqliteStore:
             await self._conn.execute("PRAGMA synchronous=NORMAL")
             await self._conn.execute("PRAGMA foreign_keys=ON")
             await self._conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            await self._check_integrity()
+            if not self._closed_cleanly():
+                await self._check_integrity()
             await self._migrate()
             await self._check_writable()
+            self._opened = True
         except sqlite3.DatabaseError as exc:
             await self.close()
             raise StorageError(self._advice(exc)) from exc
@@ -156,6 +161,30 @@ class SqliteStore:
         # Permissions look fine yet writing fails: a read-only file system, or /proc and the like.
         return f"{where}: can't write there ({text}); choose a path on a writable disk."
 
+    @property
+    def _clean_marker(self) -> Path:
+        return self.path.with_name(self.path.name + ".clean")
+
+    def _closed_cleanly(self) -> bool:
+        """Whether the bot closed this file last and nothing has written it since (then the whole-file check at
+        startup is skipped: it reads every page, seconds on a big file). Consumed: a crash leaves no marker."""
+        try:
+            marker = json.loads(self._clean_marker.read_text())
+            self._clean_marker.unlink()
+            stat = self.path.stat()
+        except (OSError, ValueError):
+            return False
+        # A write not yet checkpointed into the file sits in its WAL (closing cleanly leaves none).
+        wal = self.path.with_name(self.path.name + "-wal")
+        written = wal.exists() and wal.stat().st_size > 0
+        return not written and marker == {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+
+    def _mark_clean(self) -> None:
+        """Remember the file as closed cleanly (its size and modification time, which any other writer changes)."""
+        with contextlib.suppress(OSError):
+            stat = self.path.stat()
+            self._clean_marker.write_text(json.dumps({"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}))
+
     async def _check_integrity(self) -> None:
         # quick_check reads every page, so a corrupt file is found now rather than on the first click.
         rows = await self.conn.execute_fetchall("PRAGMA quick_check")
@@ -173,10 +202,12 @@ class SqliteStore:
             await conn.execute(f"PRAGMA user_version = {rows[0][0]}")  # type: ignore[index]
 
     async def close(self) -> None:
-        """Close the connection if open."""
+        """Close the connection if open (marking the file as closed cleanly, when it was opened fine)."""
         if self._conn is not None:
             await self._conn.close()
             self._conn = None
+            if self._opened:
+                self._mark_clean()
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -275,7 +306,14 @@ class SqliteStore:
     async def live_in_guild(self, guild_id: int, scope: Scope) -> list[Session]:
         return await self._many(f"s.guild_id = ? AND s.scope = ? AND {LIVE}", (guild_id, scope))
 
-    async def shown(self, session_id: int, board: Board | None, deadlines: list[Deadline] | None, version: int) -> None:
+    async def shown(
+        self,
+        session_id: int,
+        board: Board | None,
+        deadlines: list[Deadline] | None,
+        version: int,
+        drawn: int | None = None,
+    ) -> None:
         # One statement. A view's message only moves forward (an older drawing finishing late never
         # replaces a newer one); deadlines are stored only if the session is still at ``version``.
         path = _view_path(board.view) if board is not None else None
@@ -287,7 +325,8 @@ class SqliteStore:
             "THEN json_set(boards, :path, json(:board)) ELSE boards END, "
             "deadlines = CASE WHEN :deadlines IS NOT NULL AND version = :version THEN :deadlines ELSE deadlines END, "
             "next_deadline = CASE WHEN :deadlines IS NOT NULL AND version = :version THEN :moment "
-            "ELSE next_deadline END "
+            "ELSE next_deadline END, "
+            "drawn = CASE WHEN :drawn IS NOT NULL AND drawn < :drawn THEN :drawn ELSE drawn END "
             "WHERE id = :id",
             {
                 "path": path,
@@ -296,10 +335,11 @@ class SqliteStore:
                 "deadlines": text,
                 "moment": moment,
                 "version": version,
+                "drawn": drawn,
                 "id": session_id,
             },
         )
-        self.cache.shown(session_id, board, deadlines, version)
+        self.cache.shown(session_id, board, deadlines, version, drawn)
 
     async def claim_reminder(self, session_id: int, version: int, index: int, deadlines: list[Deadline]) -> bool:
         text, moment = deadline_values(deadlines)
@@ -338,10 +378,11 @@ class SqliteStore:
         )
         self.cache.news_delivered(session_id, upto)
 
-    async def news_pending(self, shards: Shards = ALL) -> list[int]:
+    async def attention(self, shards: Shards = ALL, *, after: int = 0, limit: int = ATTENTION_BATCH) -> list[int]:
         where, params = _owned(shards)
         rows = await self.conn.execute_fetchall(
-            f"SELECT s.id FROM sessions s WHERE s.news_from IS NOT NULL{where}", params
+            f"SELECT s.id FROM sessions s WHERE {ATTENTION} AND s.id > ?{where} ORDER BY s.id LIMIT ?",
+            (after, *params, limit),
         )
         return [int(r[0]) for r in rows]
 
@@ -349,11 +390,11 @@ class SqliteStore:
         where, params = _owned(shards)
         return await self._many(f"s.status = 'active'{where}", params)
 
-    async def due_sessions(self, now: float, shards: Shards = ALL) -> list[Session]:
+    async def due_sessions(self, now: float, shards: Shards = ALL, *, limit: int = DUE_BATCH) -> list[Session]:
         where, params = _owned(shards)
         return await self._many(
-            f"s.next_deadline IS NOT NULL AND s.next_deadline <= ? AND {LIVE}{where} ORDER BY s.next_deadline",
-            (now, *params),
+            f"s.next_deadline IS NOT NULL AND s.next_deadline <= ? AND {LIVE}{where} ORDER BY s.next_deadline LIMIT ?",
+            (now, *params, limit),
         )
 
     async def earliest_deadline(self, shards: Shards = ALL) -> float | None:

@@ -331,3 +331,76 @@ async def test_a_reminder_is_claimed_by_one_process_only(database: Database) -> 
     finally:
         await first.close()
         await second.close()
+
+
+async def test_attention_finds_what_a_restart_must_do_in_batches_through_its_index(
+    db: Store, database: Database
+) -> None:
+    quiet, behind, computer, news = [await db.create_session(lobby(channel_id=c)) for c in (1, 2, 3, 4)]
+    for session in (quiet, behind, computer, news):
+        await db.shown(session.id, None, None, session.version, drawn=session.version)  # all drawn
+    moved = behind.successor(1.0)
+    assert await db.save(moved, behind.version)  # committed, never drawn
+    due = computer.successor(1.0, computer_due=True)
+    assert await db.save(due, computer.version)
+    await db.shown(due.id, None, None, due.version, drawn=due.version)
+    told = news.successor(1.0)
+    entry = LogEntry(seq=told.version, actor=None, action={}, news=[{"text": "hello"}], at=1.0)
+    assert await db.save(told, news.version, entry)
+    await db.shown(told.id, None, None, told.version, drawn=told.version)
+    wanted = [behind.id, computer.id, news.id]
+    assert await db.attention() == wanted
+    assert await db.attention(after=behind.id, limit=1) == [computer.id]
+    await db.news_delivered(news.id, told.version)
+    await db.shown(behind.id, None, None, moved.version, drawn=moved.version)
+    assert await db.attention() == [computer.id]
+    if isinstance(db, SqliteStore):
+        plan = await db.conn.execute_fetchall(
+            "EXPLAIN QUERY PLAN SELECT s.id FROM sessions s WHERE (drawn < version OR computer_due OR "
+            "news_from IS NOT NULL) AND s.id > 0 ORDER BY s.id LIMIT 10"
+        )
+        assert "sessions_attention" in " ".join(str(row[3]) for row in plan)
+    else:
+        assert isinstance(db, PostgresStore)
+        async with db.pool.acquire() as conn:
+            await conn.execute("SET enable_seqscan = off")
+            plan = await conn.fetch(
+                "EXPLAIN SELECT s.id FROM sessions s WHERE (drawn < version OR computer_due OR "
+                "news_from IS NOT NULL) AND s.id > 0 ORDER BY s.id LIMIT 10"
+            )
+            await conn.execute("RESET enable_seqscan")
+        assert "sessions_attention" in " ".join(r[0] for r in plan)
+
+
+async def test_the_whole_file_is_checked_at_startup_only_after_an_unclean_stop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    checks: list[Path] = []
+    real = SqliteStore._check_integrity
+
+    async def counted(self: SqliteStore) -> None:
+        checks.append(self.path)
+        await real(self)
+
+    monkeypatch.setattr(SqliteStore, "_check_integrity", counted)
+    store = SqliteStore(path)
+    await store.open()  # a new file: checked (nothing says it was closed cleanly)
+    await store.close()
+    store = SqliteStore(path)
+    await store.open()  # closed cleanly by the bot, unchanged since: not read page by page
+    assert len(checks) == 1
+    await store.create_session(lobby())
+    store._conn = None  # the process dies: its connection is never closed
+    store = SqliteStore(path)
+    await store.open()
+    assert len(checks) == 2
+    await store.close()
+    other = sqlite3.connect(path)  # someone else writes the file after the bot closed it (into its WAL)
+    other.execute("CREATE TABLE elsewhere (x)")
+    other.commit()
+    store = SqliteStore(path)
+    await store.open()
+    assert len(checks) == 3
+    await store.close()
+    other.close()
