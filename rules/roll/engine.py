@@ -54,6 +54,16 @@ def roll(text: str, source: DiceSource, limits: RollLimits = DEFAULT_LIMITS) -> 
     return evaluate(parse_request(text, limits), source, limits)
 
 
+def check(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest:
+    """Parse ``text`` and hold it against the limits, rolling nothing (a saved roll is checked this way)."""
+    request = parse_request(text, limits)
+    try:
+        _check_size(parse_body(request.body), request, limits)
+    except RecursionError:
+        raise RollError("That roll is nested too deeply.") from None
+    return request
+
+
 def evaluate(request: RollRequest, source: DiceSource, limits: RollLimits = DEFAULT_LIMITS) -> RollResult:
     """Roll an already parsed request, every set, within the limits."""
     budget = _RollBudget(source, limits)

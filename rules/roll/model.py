@@ -96,3 +96,20 @@ class RollResult:
     """Show totals only (Dice Maiden's ``s``)."""
     notes: tuple[str, ...] = ()
     """How a form other bots read differently was read here."""
+
+
+def faces_rolled(result: RollResult) -> list[tuple[int, int]]:
+    """Every die that came up in ``result``, as ``(sides, face)`` in the order rolled: rerolled faces too, and
+    faces as they landed before ``mi``/``ma`` (what the dice did, for luck statistics). A ``d%`` is its d10."""
+    rolled: list[tuple[int, int]] = []
+    for roll_set in result.sets:
+        for group in roll_set.groups:
+            for face in group.faces:
+                landings: tuple[Landing | Face, ...] = (*face.earlier, face)
+                for landed in landings:
+                    raw = landed.forced_from if landed.forced_from is not None else landed.value
+                    if group.sides == "%":
+                        rolled.append((10, raw // 10 + 1))
+                    elif isinstance(group.sides, int):
+                        rolled.append((group.sides, raw))
+    return rolled

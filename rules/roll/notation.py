@@ -107,7 +107,7 @@ def parse_request(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest
     """Split a roll string into a :class:`RollRequest`; raise :class:`RollError` when it cannot be."""
     if len(text) > limits.max_chars:
         raise RollError(f"That roll is too long ({len(text)} characters; the limit is {limits.max_chars}).")
-    body, label = _split_label(text)
+    body, label = split_label(text)
     body, flags = _peel_flags(body)
     body, leading = _leading_label(body)
     label = label or leading
@@ -172,7 +172,7 @@ def _outside_annotations(text: str, separator: str) -> list[str]:
     return pieces
 
 
-def _split_label(text: str) -> tuple[str, str | None]:
+def split_label(text: str) -> tuple[str, str | None]:
     """The roll and its label: after the first ``#`` outside ``[annotations]`` (``1d8[slashing#2]`` keeps its
     ``#``), or after Dice Maiden's ``!`` when a space comes before it (``4d6 ! Damage``)."""
     depth = 0
