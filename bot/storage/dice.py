@@ -7,6 +7,7 @@ tests check the plans with ``EXPLAIN``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -351,7 +352,7 @@ class DiceTables:
             buttons_json(board.buttons),
             float(board.created_at),
         )
-        return DiceBoard(**{**_fields(board), "id": int(rows[0]["id"])})
+        return dataclasses.replace(board, id=int(rows[0]["id"]))
 
     async def dice_board(self, board_id: int) -> DiceBoard | None:
         """A board by id."""
@@ -399,7 +400,7 @@ class DiceTables:
                 secret.commitment,
                 float(secret.created_at),
             )
-        return SecretRoll(**{**_fields(secret), "id": int(rows[0]["id"])})
+        return dataclasses.replace(secret, id=int(rows[0]["id"]))
 
     async def secret(self, secret_id: int) -> SecretRoll | None:
         """A secret roll by id."""
@@ -618,10 +619,6 @@ async def _streaks(sql: Sql, counted: DiceTally) -> None:
                 hot,
                 cold,
             )
-
-
-def _fields(record: Any) -> dict[str, Any]:
-    return {name: getattr(record, name) for name in record.__slots__}
 
 
 __all__ = [

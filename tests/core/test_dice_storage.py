@@ -3,6 +3,7 @@ time, forgetting, the backfill of older logs; and every query of bot/storage/dic
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -64,7 +65,7 @@ async def test_boards_and_secrets(db: Store) -> None:
         DiceBoard(0, 50, 1, 7, "member", 7, False, (BoardButton("attack", "Attack ⚔️"),), created_at=1.0)
     )
     assert board.id > 0
-    await db.update_dice_board(DiceBoard(**{**_fields(board), "message_id": 99, "hidden": True}))
+    await db.update_dice_board(dataclasses.replace(board, message_id=99, hidden=True))
     stored = await db.dice_board(board.id)
     assert stored is not None and stored.message_id == 99 and stored.hidden and stored.buttons[0].label == "Attack ⚔️"
     assert [b.id for b in await db.dice_boards_in(50)] == [board.id]
@@ -219,7 +220,3 @@ def _full_scan(db: Store, plan: str, sql: str) -> bool:
     if isinstance(db, SqliteStore):
         return any(line.startswith("SCAN") and "USING" not in line for line in plan.splitlines())
     return "Seq Scan" in plan
-
-
-def _fields(record: Any) -> dict[str, Any]:
-    return {name: getattr(record, name) for name in record.__slots__}
