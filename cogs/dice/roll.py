@@ -148,9 +148,9 @@ class Dice(commands.Cog):
             allowed_mentions=NO_MENTIONS,
             view=discord.utils.MISSING if view is None else view,
         )
-        self._record(interaction, results, hidden=private)
+        self.record(interaction, results, hidden=private)
 
-    def _record(self, interaction: discord.Interaction, results: list[RollResult], *, hidden: bool) -> None:
+    def record(self, interaction: discord.Interaction, results: list[RollResult], *, hidden: bool) -> None:
         """Count the dice in the roller's statistics, after the answer (a slow write never delays a roll)."""
         where = Where(
             user_id=interaction.user.id,
