@@ -136,3 +136,13 @@ async def test_several_rolls_private_and_simple_forms(fake: LocalDiscord, dice_b
     assert both.button("Roll again")["custom_id"] == "roll:0:2d6 ; 1d20"
     private = await say(fake, channel, bob, "roll", expression="4d6 p")
     assert private.ephemeral and private.button("Roll again")["custom_id"] == "roll:1:4d6"
+
+
+async def test_exact_odds_of_a_roll_or_a_saved_roll(fake: LocalDiscord, dice_bot: TabletopBot) -> None:
+    channel, bob = fake.channels[0], fake.members[1]
+    table = await say(fake, channel, bob, "dice odds", expression="4d6kh3", at_least=15)
+    assert table.ephemeral and "at least 15: 23.1%" in table.content and "mean 12.24" in table.content
+    await say(fake, channel, bob, "dice save", name="stats", expression="4d6kh3")
+    assert "mean 12.24" in (await say(fake, channel, bob, "dice odds", expression="stats")).content
+    refused = await say(fake, channel, bob, "dice odds", expression="1000d6")
+    assert refused.content.startswith("⚠️ Those odds would take too long") and "5,001" in refused.content

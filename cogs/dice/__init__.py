@@ -10,7 +10,7 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.dice import boards, saved, secret
+from cogs.dice import boards, odds, saved, secret
 from cogs.dice.roll import CUSTOM_ID_LIMIT, Dice, RollAgain, roll_again_view
 
 DYNAMIC_ITEMS: tuple[type, ...] = (RollAgain, boards.BoardButtonItem, secret.SecretButton)
@@ -24,7 +24,7 @@ def dice_group() -> app_commands.Group:
         allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
         allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
     )
-    for command in (*saved.COMMANDS, *boards.COMMANDS, *secret.COMMANDS):
+    for command in (*saved.COMMANDS, *boards.COMMANDS, *secret.COMMANDS, *odds.COMMANDS):
         group.add_command(command)
     return group
 
