@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from cogs.dice import boards, odds, saved, secret
 from cogs.dice.roll import CUSTOM_ID_LIMIT, Dice, RollAgain, roll_again_view
+from cogs.dice.stats import stats_cog
 
 DYNAMIC_ITEMS: tuple[type, ...] = (RollAgain, boards.BoardButtonItem, secret.SecretButton)
 
@@ -34,6 +35,7 @@ async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     bot.tree.add_command(dice_group())
     await bot.add_cog(Dice(bot))
+    await bot.add_cog(stats_cog(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
