@@ -178,6 +178,12 @@ _LUCK_UPSERT = (
     "ON CONFLICT (user_id, sides, hidden, day, guild_id, channel_id, kind, campaign_id, bin) "
     "DO UPDATE SET count = luck_dice.count + excluded.count, total = luck_dice.total + excluded.total"
 )
+_FACES_UPSERT = (
+    "INSERT INTO luck_faces (user_id, hidden, guild_id, channel_id, kind, campaign_id, sides, bin, count, total) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (user_id, hidden, guild_id, channel_id, kind, campaign_id, sides, bin) "
+    "DO UPDATE SET count = luck_faces.count + excluded.count, total = luck_faces.total + excluded.total"
+)
 _TOTALS_UPSERT = (
     "INSERT INTO luck_totals (guild_id, sides, user_id, count, total) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT (guild_id, sides, user_id) "
@@ -442,8 +448,10 @@ class DiceTables:
         if where.since_day is not None:
             clauses.append("day >= ?")
             params.append(where.since_day)
+        # All time (no period) reads the counts kept without days: a few hundred rows, not one per day.
+        table = "luck_faces" if where.since_day is None else "luck_dice"
         rows = await self._sql().fetch(
-            "SELECT sides, bin, SUM(count) AS count, SUM(total) AS total FROM luck_dice "
+            f"SELECT sides, bin, SUM(count) AS count, SUM(total) AS total FROM {table} "
             f"WHERE {' AND '.join(clauses)} GROUP BY sides, bin ORDER BY sides, bin",
             *params,
         )
@@ -494,7 +502,7 @@ class DiceTables:
     async def forget_luck(self, user_id: int, at: float) -> None:
         """Delete a member's statistics (a game's log keeps its dice); dice from logs not yet counted are skipped."""
         async with self._sql_transaction() as sql:
-            for table in ("luck_dice", "luck_totals", "luck_streaks", "luck_wins"):
+            for table in ("luck_dice", "luck_faces", "luck_totals", "luck_streaks", "luck_wins"):
                 await sql.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
             await sql.execute(
                 "INSERT INTO luck_members (user_id, forgot_at) VALUES (?, ?) "
@@ -572,6 +580,19 @@ async def _apply(sql: Sql, batch: _Batch) -> None:
                 where.channel_id,
                 where.kind,
                 where.campaign_id,
+                index,
+                count,
+                total,
+            )
+            await sql.execute(
+                _FACES_UPSERT,
+                where.user_id,
+                int(where.hidden),
+                where.guild_id,
+                where.channel_id,
+                where.kind,
+                where.campaign_id,
+                sides,
                 index,
                 count,
                 total,

@@ -260,6 +260,20 @@ def migrations(d: Dialect) -> tuple[tuple[str, ...], ...]:
             total {d.int} NOT NULL,
             PRIMARY KEY (user_id, sides, hidden, day, guild_id, channel_id, kind, campaign_id, bin)
         ){d.without_rowid}""",
+            # The same counts without the day, for all-time answers (the usual question) in a few hundred rows.
+            f"""CREATE TABLE luck_faces (
+            user_id {d.int} NOT NULL,
+            hidden INTEGER NOT NULL,
+            guild_id {d.int} NOT NULL,
+            channel_id {d.int} NOT NULL,
+            kind TEXT NOT NULL,
+            campaign_id {d.int} NOT NULL,
+            sides INTEGER NOT NULL,
+            bin INTEGER NOT NULL,
+            count {d.int} NOT NULL,
+            total {d.int} NOT NULL,
+            PRIMARY KEY (user_id, hidden, guild_id, channel_id, kind, campaign_id, sides, bin)
+        ){d.without_rowid}""",
             f"""CREATE TABLE luck_totals (
             guild_id {d.int} NOT NULL,
             sides INTEGER NOT NULL,

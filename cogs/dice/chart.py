@@ -47,7 +47,7 @@ def draw_chart(title: str, panels: tuple[Panel, ...]) -> bytes:
     for index, panel in enumerate(panels):
         _panel(draw, panel, TITLE_H + index * PANEL_H, small)
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG", compress_level=1)  # optimize=True took 3× as long, for 30 % less
     return out.getvalue()
 
 

@@ -29,10 +29,13 @@ from rules.roll.notation import Advantage, RollRequest
 
 COMBINE_LIMIT = 4_000_000
 """Pairs of values one arithmetic step may combine (``1d100*1d100`` is 10,000)."""
-KEEP_LIMIT = 3_000_000
+KEEP_LIMIT = 1_000_000
+"""Steps of a keep by rank (values² × dice² × kept): ``20d10kh10`` takes 400,000."""
+SET_LIMIT = 20_000
+"""Combinations of a set's terms walked one by one (``(1d20, 1d20, 1d20)kh1`` is 8,000)."""
 SUPPORT_LIMIT = 100_000
-TERM_SPAN_LIMIT = 3_000
-"""Totals one dice term may span (``500d6`` spans 2,500): summing more takes over a second."""
+TERM_SPAN_LIMIT = 1_000
+"""Totals one dice term may span (``200d6`` spans 1,000): the counts grow to hundreds of digits past it."""
 """Different values a distribution may hold."""
 EXPLODE_TAIL = Fraction(1, 10**9)
 ROWS = 20
@@ -314,7 +317,7 @@ def _set(node: diceast.OperatedSet | diceast.NumberSet, context: _Context) -> Di
     combinations = 1
     for term in terms:
         combinations *= len(term.ways)
-    if combinations > COMBINE_LIMIT:
+    if combinations > SET_LIMIT:
         raise TooCostly(f"a set of {len(terms)} terms has {combinations:,} combinations")
     ways: dict[Value, int] = {}
     for picks in product(*(term.ways.items() for term in terms)):
