@@ -116,7 +116,11 @@ async def choose_buttons(
     return tuple(buttons)
 
 
-@app_commands.command(name="board", description="Post buttons for saved rolls: a click rolls for whoever clicks.")
+@app_commands.command(
+    name="board",
+    description="Post buttons for saved rolls: a click rolls for whoever clicks.",
+    extras={"private": False},
+)
 @app_commands.describe(
     rolls="Whose saved rolls (default: mine)",
     buttons="Which, in order, with labels: attack=Sword, heal (default: all, up to 25)",

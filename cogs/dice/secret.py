@@ -101,7 +101,11 @@ def _commitment_line(roller: str, secret: SecretRoll) -> str:
     return f"🔒 {roller} rolled something secret{whom} · commitment `{secret.commitment}`"
 
 
-@app_commands.command(name="secret", description="Roll in secret: the channel sees a commitment you can reveal later.")
+@app_commands.command(
+    name="secret",
+    description="Roll in secret: the channel sees a commitment you can reveal later.",
+    extras={"private": False},
+)
 @app_commands.describe(
     expression="Dice notation or a saved roll, e.g. 1d20+5",
     for_="Who sees the result now (default: you only)",

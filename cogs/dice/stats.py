@@ -276,7 +276,9 @@ class Stats(commands.Cog):
         where = "everywhere" if own else "in this server, public rolls"
         return f"{what} · {when} · {where}"
 
-    @stats.command(name="top", description="This server's leaderboards: wins, and luck with the d20.")
+    @stats.command(
+        name="top", description="This server's leaderboards: wins, and luck with the d20.", extras={"private": False}
+    )
     @app_commands.describe(me="Leave or join the leaderboards (kept until you change it)")
     @app_commands.choices(
         me=[
