@@ -60,6 +60,17 @@ async def test_channel_rolls_need_a_manager_or_the_campaign_gm(fake: LocalDiscor
     server_ok = await say(fake, channel, alice, "dice save", name="loot", expression="1d100", scope="server")
     assert server_ok.content.startswith("✅")
     assert "1d100 [" in (await say(fake, other, bob, "roll", expression="loot")).content
+    # Editing and deleting take the same rights as saving.
+    for command, options in (("dice edit", {"expression": "9d6"}), ("dice delete", {})):
+        no = await say(fake, channel, bob, command, name="house", scope="channel", **options)
+        assert "Manage Server or this channel's campaign GM" in no.content
+        no = await say(fake, channel, carol, command, name="loot", scope="server", **options)
+        assert "Only members with Manage Server" in no.content
+    assert (await say(fake, other, carol, "dice edit", name="ambush", expression="4d6", scope="channel")).content[
+        0
+    ] == "✅"
+    assert (await say(fake, channel, alice, "dice delete", name="house", scope="channel")).content.startswith("🗑️")
+    assert (await say(fake, channel, carol, "roll", expression="house")).content.startswith("⚠️")
 
 
 async def test_my_roll_comes_first_then_the_channels_then_the_servers(
