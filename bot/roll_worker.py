@@ -16,6 +16,7 @@ import contextlib
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from bot.processes import process_pool
 from rules.dice import DiceSource, SystemDice
@@ -32,6 +33,7 @@ _POOL_SIZE = 2
 # 8 time caps (8 s, still within a deferred reply's life) if every roll ahead of it is pathological.
 _WAITING_PER_WORKER = 8
 BUSY = "I'm busy rolling for others; try again in a moment."
+T = TypeVar("T")
 
 
 class RollerBusy(RollError):
@@ -80,6 +82,10 @@ class RollWorker:
         request = parse_request(text, self.limits)
         if is_light(request):
             return evaluate(request, self.source, self.limits)
+        return await self.compute(roll, text, self.source, self.limits)
+
+    async def compute(self, work: Callable[..., T], *args: Any) -> T:
+        """Run ``work(*args)`` (picklable, CPU-bound: a big roll, exact odds) in the pool, within the time cap."""
         if self._free.locked() and self._waiting >= self.max_waiting:
             raise RollerBusy(BUSY)
         self._waiting += 1
@@ -88,23 +94,23 @@ class RollWorker:
         finally:
             self._waiting -= 1
         try:
-            job = self._pool().submit(roll, text, self.source, self.limits)
+            job = self._pool().submit(work, *args)
         except BrokenProcessPool:
             self._free.release()
             raise self._restart() from None
         job.add_done_callback(self._release_when_done(asyncio.get_running_loop()))
         try:
-            # A worker is free, so the roll starts now: the clock counts rolling, not waiting in line.
+            # A worker is free, so the work starts now: the clock counts working, not waiting in line.
             return await asyncio.wait_for(asyncio.wrap_future(job), timeout=self.limits.time_limit_s + _HANDOFF_GRACE_S)
         except TimeoutError:
             raise RollError("That roll took too long to work out. Try fewer dice or fewer rerolls.") from None
         except BrokenProcessPool:
             raise self._restart() from None
 
-    def _release_when_done(self, loop: asyncio.AbstractEventLoop) -> Callable[[Future[RollResult]], None]:
+    def _release_when_done(self, loop: asyncio.AbstractEventLoop) -> Callable[[Future[Any]], None]:
         # The worker is free again when the roll ends, not when the caller gives up on it (a roll out of
         # time still runs until it notices its own deadline). Called from the executor's thread.
-        def release(_: Future[RollResult]) -> None:
+        def release(_: Future[Any]) -> None:
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting any more
                 loop.call_soon_threadsafe(self._free.release)
 

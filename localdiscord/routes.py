@@ -87,6 +87,13 @@ async def read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
                         "content": content,
                     }
                 )
+        # A file's alt text travels in payload_json's attachments, matched to the file by its index.
+        body = payload or {}
+        metas = body.get("attachments") or (body.get("data") or {}).get("attachments") or []
+        for meta in metas:
+            index = int(meta.get("id", -1))
+            if 0 <= index < len(files) and meta.get("description"):
+                files[index]["description"] = meta["description"]
         return payload, files
     text = await request.text() if request.can_read_body else ""
     return (json.loads(text) if text else None), []
@@ -507,7 +514,10 @@ class HttpApi:
         return self.fake.edit_message(message, payload, self._attachments(request, channel))
 
     def _attachments(self, request: web.Request, channel: Channel) -> list[dict[str, Any]]:
-        return [self.fake.store_upload(channel, u["filename"], u["content"], u["content_type"]) for u in request[FILES]]
+        return [
+            self.fake.store_upload(channel, u["filename"], u["content"], u["content_type"], u.get("description"))
+            for u in request[FILES]
+        ]
 
     # -- threads ----------------------------------------------------------------------------------------------
 

@@ -349,14 +349,19 @@ class LocalDiscord:
         return self.uploads[int(attachment["id"])]
 
     def store_upload(
-        self, channel: Channel, filename: str, content: bytes, content_type: str | None = None
+        self,
+        channel: Channel,
+        filename: str,
+        content: bytes,
+        content_type: str | None = None,
+        description: str | None = None,
     ) -> dict[str, Any]:
         """Keep an uploaded file (the bot's, or a user's for an attachment option); its attachment object,
         with a URL this fake serves the bytes from, like Discord's CDN."""
         attachment_id = self.ids.next()
         self.uploads[attachment_id] = content
         url = f"{self.base_url}/attachments/{channel.id}/{attachment_id}/{filename}"
-        return {
+        attachment = {
             "id": str(attachment_id),
             "filename": filename,
             "size": len(content),
@@ -364,6 +369,9 @@ class LocalDiscord:
             "url": url,
             "proxy_url": url,
         }
+        if description is not None:
+            attachment["description"] = description  # the alt text, as Discord keeps it
+        return attachment
 
     async def _download(self, request: web.Request) -> web.Response:
         content = self.uploads.get(int(request.match_info["attachment"]))

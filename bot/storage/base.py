@@ -16,6 +16,7 @@ from typing import Protocol
 
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session
 from bot.shards import ALL, Shards
+from bot.storage.dice import DiceStore
 
 ATTENTION_BATCH = 500
 """Sessions needing attention read at once at startup (a backlog is read in batches, never all at once)."""
@@ -31,8 +32,8 @@ class StorageError(Exception):
     """The database can't be used; ``str(error)`` is one line saying what to do."""
 
 
-class Store(Protocol):
-    """Sessions, their logs, the messages that show them, and server settings."""
+class Store(DiceStore, Protocol):
+    """Sessions, their logs, the messages that show them, server settings, and what's kept around ``/roll``."""
 
     async def open(self) -> None:
         """Connect and bring the schema up to date; raise StorageError with advice if that fails."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -20,6 +22,7 @@ from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session,
 from bot.shards import ALL, Shards
 from bot.storage.base import ATTENTION_BATCH, DUE_BATCH, Duplicate, StorageError
 from bot.storage.cache import SessionCache
+from bot.storage.dice import DiceTables, commit_counts, numbered
 from bot.storage.migrations import ATTENTION, POSTGRES_MIGRATIONS
 from bot.storage.rows import (
     EVENT_COLUMNS,
@@ -96,7 +99,21 @@ async def probe(url: str, timeout: float = 5.0) -> str | None:
     return None
 
 
-class PostgresStore:
+class _PostgresSql:
+    """The dice tables' adapter on a pool or on one connection in a transaction."""
+
+    def __init__(self, conn: Any) -> None:  # a Pool, or a connection (proxy) of one
+        self.conn = conn
+
+    async def fetch(self, sql: str, *params: Any) -> list[Any]:
+        return list(await self.conn.fetch(numbered(sql), *params))
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        status: str = await self.conn.execute(numbered(sql), *params)
+        return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
+
+
+class PostgresStore(DiceTables):
     """A pool of asyncpg connections, migrated to the latest schema when opened."""
 
     def __init__(self, url: str, pool_size: int = 10, *, synchronous_commit: bool = False) -> None:
@@ -167,6 +184,14 @@ class PostgresStore:
                 await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
                 log.info("Applied migration %d", number)
 
+    def _sql(self) -> _PostgresSql:
+        return _PostgresSql(self.pool)
+
+    @asynccontextmanager
+    async def _sql_transaction(self) -> AsyncIterator[_PostgresSql]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            yield _PostgresSql(conn)
+
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
         return int(await self.pool.fetchval("SELECT max(version) FROM schema_version") or 0)
@@ -203,14 +228,19 @@ class PostgresStore:
         assignments = ", ".join(f"{key} = ${n}" for n, key in enumerate(values, start=1))
         count = len(values)
         news = news_seq(entry)
-        status = await self.pool.execute(
+        update = (
             f"UPDATE sessions SET {assignments}, news_from = COALESCE(news_from, ${count + 3}::bigint) "
-            f"WHERE id = ${count + 1} AND version = ${count + 2}",
-            *values.values(),
-            session.id,
-            expected_version,
-            news,
+            f"WHERE id = ${count + 1} AND version = ${count + 2}"
         )
+        params = (*values.values(), session.id, expected_version, news)
+        if commit_counts(session, entry):
+            # Dice a member rolled (or a game's finish) count in the luck statistics in the same transaction.
+            async with self.pool.acquire() as conn, conn.transaction():
+                status = await conn.execute(update, *params)
+                if status == "UPDATE 1":
+                    await self.count_commit(_PostgresSql(conn), session, entry)
+        else:
+            status = await self.pool.execute(update, *params)
         if status != "UPDATE 1":
             self.cache.forget(session.id)
             return False

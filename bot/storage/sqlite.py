@@ -19,6 +19,7 @@ from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session,
 from bot.shards import ALL, Shards
 from bot.storage.base import ATTENTION_BATCH, DUE_BATCH, Duplicate, StorageError
 from bot.storage.cache import SessionCache
+from bot.storage.dice import DiceTables, commit_counts
 from bot.storage.migrations import ATTENTION, SQLITE_MIGRATIONS
 from bot.storage.rows import (
     EVENT_COLUMNS,
@@ -69,7 +70,27 @@ def _first_file(path: Path) -> Path:
     return path
 
 
-class SqliteStore:
+class _SqliteSql:
+    """The dice tables' adapter: reads at once; writes under the store's write lock, or in its open transaction."""
+
+    def __init__(self, conn: aiosqlite.Connection, lock: asyncio.Lock | None) -> None:
+        self.conn = conn
+        self.lock = lock
+
+    async def fetch(self, sql: str, *params: Any) -> list[Any]:
+        if self.lock is None or sql.lstrip().upper().startswith("SELECT"):
+            return list(await self.conn.execute_fetchall(sql, params))
+        async with self.lock:
+            return list(await self.conn.execute_fetchall(sql, params))
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        if self.lock is None:
+            return (await self.conn.execute(sql, params)).rowcount
+        async with self.lock:
+            return (await self.conn.execute(sql, params)).rowcount
+
+
+class SqliteStore(DiceTables):
     """One aiosqlite connection, opened in WAL mode and migrated to the latest schema.
 
     Sessions read or written here are kept in ``bot.storage.cache`` (correctness never depends on it).
@@ -221,6 +242,14 @@ class SqliteStore:
                 raise
             await self.conn.execute("COMMIT")
 
+    def _sql(self) -> _SqliteSql:
+        return _SqliteSql(self.conn, self._write_lock)
+
+    @asynccontextmanager
+    async def _sql_transaction(self) -> AsyncIterator[_SqliteSql]:
+        async with self._transaction() as conn:
+            yield _SqliteSql(conn, None)
+
     async def _write(self, sql: str, params: Any) -> aiosqlite.Cursor:
         """One write statement, committed on its own, never inside another coroutine's transaction."""
         async with self._write_lock:
@@ -272,11 +301,19 @@ class SqliteStore:
         values["last_event"] = None if entry is None else entry_json(entry, session.version)
         assignments = ", ".join(f"{k} = :{k}" for k in values)
         news = news_seq(entry)
-        cur = await self._write(
+        update = (
             f"UPDATE sessions SET {assignments}, news_from = COALESCE(news_from, :news) "
-            "WHERE id = :id AND version = :expected",
-            {**values, "news": news, "id": session.id, "expected": expected_version},
+            "WHERE id = :id AND version = :expected"
         )
+        params = {**values, "news": news, "id": session.id, "expected": expected_version}
+        if commit_counts(session, entry):
+            # Dice a member rolled (or a game's finish) count in the luck statistics in the same transaction.
+            async with self._transaction() as conn:
+                cur = await conn.execute(update, params)
+                if cur.rowcount == 1:
+                    await self.count_commit(_SqliteSql(conn, None), session, entry)
+        else:
+            cur = await self._write(update, params)
         if cur.rowcount != 1:
             self.cache.forget(session.id)
             return False

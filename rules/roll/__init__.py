@@ -5,11 +5,11 @@ Pure: no Discord here. :func:`roll` parses and evaluates a string with dice from
 See docs/roll.md for the notation.
 """
 
-from rules.roll.engine import roll
+from rules.roll.engine import check, roll
 from rules.roll.errors import RollError
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
-from rules.roll.model import DiceGroup, Face, RollResult, RollSet, Text
-from rules.roll.notation import RollRequest, parse_request
+from rules.roll.model import DiceGroup, Face, RollResult, RollSet, Text, faces_rolled
+from rules.roll.notation import RollRequest, parse_request, split_label, split_rolls
 from rules.roll.render import render
 
 __all__ = [
@@ -22,7 +22,11 @@ __all__ = [
     "RollResult",
     "RollSet",
     "Text",
+    "check",
+    "faces_rolled",
     "parse_request",
     "render",
     "roll",
+    "split_label",
+    "split_rolls",
 ]

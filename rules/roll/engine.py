@@ -8,36 +8,33 @@ global changes, so concurrent rolls cannot see each other's dice.
 
 from __future__ import annotations
 
-import functools
-import threading
 import time
 
 import d20
-import lark
 from d20 import diceast
 from d20.expression import BinOp, Dice, Die, Expression, Literal, Number, Parenthetical, SetOperator, UnOp
 from d20.expression import Set as NumberSet
 
 from rules.dice import DiceSource
 from rules.roll.errors import RollError
+from rules.roll.grammar import EXPLODE_ONCE, parse_body
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
-from rules.roll.model import DiceGroup, Face, Part, RollResult, RollSet, Text
+from rules.roll.model import DiceGroup, Face, Landing, Part, RollResult, RollSet, Text
 from rules.roll.notation import Advantage, RollRequest, parse_request
 
 LIGHT_DICE = 100
 """Rolls of at most this many dice, with no open-ended rerolls or explosions, take well under a
 millisecond: not worth a trip to another process."""
 _OPEN_ENDED = ("e", "rr")
-_PARSE_CACHE_SIZE = 512
-_PARSER = d20.Roller()
-# d20 keeps its parse cache on the Roller and it is not thread-safe; tests roll in threads.
-_PARSER_LOCK = threading.Lock()
+CHAINED_NOTE = (
+    "`e` explodes again on every die it adds (d20); Dice Maiden's `e`, once only, is `xo` here (or `3d6 e6`)."
+)
 
 
 def is_light(request: RollRequest) -> bool:
     """True when ``request`` is a small, bounded roll that may be evaluated right away; never raises."""
     try:
-        tree = _parse(request.body)
+        tree = parse_body(request.body)
     except (RollError, RecursionError):
         return False
     dice = 0
@@ -57,21 +54,38 @@ def roll(text: str, source: DiceSource, limits: RollLimits = DEFAULT_LIMITS) -> 
     return evaluate(parse_request(text, limits), source, limits)
 
 
+def check(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest:
+    """Parse ``text`` and hold it against the limits, rolling nothing (a saved roll is checked this way)."""
+    request = parse_request(text, limits)
+    try:
+        _check_size(parse_body(request.body), request, limits)
+    except RecursionError:
+        raise RollError("That roll is nested too deeply.") from None
+    return request
+
+
 def evaluate(request: RollRequest, source: DiceSource, limits: RollLimits = DEFAULT_LIMITS) -> RollResult:
     """Roll an already parsed request, every set, within the limits."""
-    roller = _SourcedRoller(_RollBudget(source, limits))
+    budget = _RollBudget(source, limits)
+    roller = _SourcedRoller(budget)
     try:
-        tree = _parse(request.body)
+        tree = parse_body(request.body)
         _check_size(tree, request, limits)
         sets = tuple(_roll_set(roller, tree, request) for _ in range(request.sets))
     except RecursionError:
         raise RollError("That roll is nested too deeply.") from None
+    # Only when an added die exploded again do d20's `e` and Dice Maiden's differ: then say how it was read.
+    notes = (*request.notes, CHAINED_NOTE) if budget.chained else request.notes
     return RollResult(
         expression=request.canonical(with_label=False),
         sets=sets,
         label=request.label,
         target=request.target,
         failure=request.failure,
+        botch=request.botch,
+        private=request.private,
+        simple=request.simple,
+        notes=notes,
     )
 
 
@@ -82,6 +96,8 @@ class _RollBudget(d20.RollContext):
         super().__init__(max_rolls=limits.max_rolls)
         self.source = source
         self.deadline = time.monotonic() + limits.time_limit_s
+        self.chained = False
+        """An ``e`` explosion added a die that exploded again."""
 
     def reset(self) -> None:
         # d20 resets the count at the start of every Roller.roll; repeated sets share one budget instead.
@@ -149,7 +165,16 @@ class _BudgetedSetOperator(SetOperator):
 
     def operate(self, target: Number) -> None:
         self.budget.check_clock()
-        super().operate(target)
+        if self.op == EXPLODE_ONCE:
+            self.explode_each_once(target)
+        else:
+            super().operate(target)
+
+    def explode_each_once(self, target: Dice) -> None:
+        """``xo``: every die matching adds one die; the dice added don't explode again."""
+        for die in self._in_order(target.values, self.select(target)):
+            die.explode()
+            target.roll_another()
 
     def keep(self, target: NumberSet) -> None:
         selected = self.select(target)
@@ -181,6 +206,7 @@ class _BudgetedSetOperator(SetOperator):
             else:
                 exploded.update(pending)
                 pending = self._in_order(target.values, self.select(target) - exploded)
+            self.budget.chained = self.budget.chained or bool(pending)
 
     @staticmethod
     def _in_order(values: list[Number], selected: set[Number]) -> list[Number]:
@@ -203,32 +229,6 @@ class _SourcedRoller(d20.Roller):
             operator.operate(target)
             target.operations.append(operator)
         return target
-
-
-@functools.lru_cache(maxsize=_PARSE_CACHE_SIZE)
-def _parse(body: str) -> diceast.Expression:
-    """Parse a roll body once: parsing costs ~0.1 ms, rolling a few dice far less. Trees are never mutated.
-
-    One shared parser, because d20 keeps its cache on each Roller and we make a Roller per roll.
-    lru_cache does not cache exceptions, so a bad roll is explained afresh every time.
-    """
-    try:
-        with _PARSER_LOCK:
-            return _PARSER.parse(body)
-    except d20.RollSyntaxError as error:
-        got = str(error.got).replace("`", "'")
-        if got in ("$END", ""):
-            raise RollError(f"That roll ends too early: `{_quote(body)}` needs something after it.") from None
-        raise RollError(
-            f"I can't read that roll: unexpected `{got}` at character {error.col}. Try something like `2d6+3`."
-        ) from None
-    except (d20.RollError, lark.exceptions.LarkError):
-        raise RollError("I can't read that roll. Try something like `2d6+3`.") from None
-
-
-def _quote(text: str, limit: int = 40) -> str:
-    text = text.replace("`", "'")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _check_size(tree: diceast.Expression, request: RollRequest, limits: RollLimits) -> None:
@@ -269,14 +269,15 @@ def _roll_set(roller: _SourcedRoller, tree: diceast.Expression, request: RollReq
             raise
         # Float arithmetic can reach inf/nan, which has no whole-number total.
         raise RollError("That number is too big to work with.") from None
+    groups = [part for part in parts if isinstance(part, DiceGroup) and part.kept]
+    faces = [face for group in groups for face in group.faces if face.kept]
     successes = None
     if request.target is not None:
-        groups = [part for part in parts if isinstance(part, DiceGroup) and part.kept]
-        faces = [face for group in groups for face in group.faces if face.kept]
         successes = sum(face.value >= request.target for face in faces)
         if request.failure is not None:
             successes -= sum(face.value <= request.failure for face in faces)
-    return RollSet(parts=tuple(parts), total=total, successes=successes)
+    botches = None if request.botch is None else sum(face.value <= request.botch for face in faces)
+    return RollSet(parts=tuple(parts), total=total, successes=successes, botches=botches)
 
 
 def _flatten(node: Number, out: list[Part], *, kept: bool) -> None:
@@ -316,11 +317,24 @@ def _face(die: Die) -> Face:
     return Face(
         value=int(final.number),
         kept=die.kept,
-        exploded=any(literal.exploded for literal in die.values),
-        rerolled=tuple(int(literal.values[-1]) for literal in die.values[:-1]),
-        forced_from=int(final.values[0]) if len(final.values) > 1 else None,
+        exploded=final.exploded,
+        earlier=tuple(_landing(literal) for literal in die.values[:-1]),
+        forced_from=_forced_from(final),
     )
 
 
+def _landing(literal: Literal) -> Landing:
+    """A face that was rerolled, with its own explosion and ``mi``/``ma`` history."""
+    return Landing(value=int(literal.number), exploded=literal.exploded, forced_from=_forced_from(literal))
+
+
+def _forced_from(literal: Literal) -> int | None:
+    return int(literal.values[0]) if len(literal.values) > 1 else None
+
+
 def _number(value: float) -> str:
-    return str(int(value)) if isinstance(value, int) or value.is_integer() else f"{value:g}"
+    """A number as typed: ``1234567.5`` stays that, never ``1.23457e+06``."""
+    if isinstance(value, int) or value.is_integer():
+        return str(int(value))
+    text = repr(value)
+    return text if "e" not in text else f"{value:f}".rstrip("0").rstrip(".")

@@ -6,17 +6,31 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
+class Landing:
+    """A face a die showed before ``rr``/``ro`` threw it away, with what happened to it meanwhile."""
+
+    value: int
+    exploded: bool = False
+    forced_from: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Face:
     """One die as it finally landed, with how it got there."""
 
     value: int
     kept: bool = True
     exploded: bool = False
-    """This face triggered an extra die (``e``/``ra``)."""
-    rerolled: tuple[int, ...] = ()
+    """This face triggered an extra die (``e``/``ra``/``xo``)."""
+    earlier: tuple[Landing, ...] = ()
     """Earlier faces of this die that were thrown away by ``rr``/``ro`` (oldest first)."""
     forced_from: int | None = None
     """The face before ``mi``/``ma`` raised or lowered it."""
+
+    @property
+    def rerolled(self) -> tuple[int, ...]:
+        """The values of the earlier faces, oldest first."""
+        return tuple(landing.value for landing in self.earlier)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +70,8 @@ class RollSet:
     parts: tuple[Part, ...]
     total: int
     successes: int | None = None
+    botches: int | None = None
+    """Kept dice showing the botch number or less (Dice Maiden's ``b1``)."""
 
     @property
     def groups(self) -> tuple[DiceGroup, ...]:
@@ -73,3 +89,27 @@ class RollResult:
     label: str | None = None
     target: int | None = None
     failure: int | None = None
+    botch: int | None = None
+    private: bool = False
+    """The roll asked to be seen by the roller only (Dice Maiden's ``p``)."""
+    simple: bool = False
+    """Show totals only (Dice Maiden's ``s``)."""
+    notes: tuple[str, ...] = ()
+    """How a form other bots read differently was read here."""
+
+
+def faces_rolled(result: RollResult) -> list[tuple[int, int]]:
+    """Every die that came up in ``result``, as ``(sides, face)`` in the order rolled: rerolled faces too, and
+    faces as they landed before ``mi``/``ma`` (what the dice did, for luck statistics). A ``d%`` is its d10."""
+    rolled: list[tuple[int, int]] = []
+    for roll_set in result.sets:
+        for group in roll_set.groups:
+            for face in group.faces:
+                landings: tuple[Landing | Face, ...] = (*face.earlier, face)
+                for landed in landings:
+                    raw = landed.forced_from if landed.forced_from is not None else landed.value
+                    if group.sides == "%":
+                        rolled.append((10, raw // 10 + 1))
+                    elif isinstance(group.sides, int):
+                        rolled.append((group.sides, raw))
+    return rolled

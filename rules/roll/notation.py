@@ -1,7 +1,10 @@
-"""The extensions around d20's notation: repeated sets, success counting, adv/dis, and a ``#`` label.
+"""The extensions around d20's notation: repeated sets, success and botch counting, adv/dis, labels, and the
+forms people bring from Dice Maiden and Button Dice Roller.
 
-Everything here is peeled off the outside of the string; what is left (the body) goes to d20 unchanged
-apart from lower-casing outside ``[annotations]``, because d20 only knows lower-case operators.
+Everything here is peeled off the outside of the string, or rewritten into d20's own spelling; what is left
+(the body) goes to d20's grammar, lower-cased outside ``[annotations]`` because d20 only knows lower-case
+operators. A form that means one thing in d20 and another in those bots is never guessed: it is refused
+with both spellings (:func:`_refuse_ambiguous`), or rolled with a note saying how it was read.
 """
 
 from __future__ import annotations
@@ -34,6 +37,14 @@ class RollRequest:
     failure: int | None = None
     """Dice showing at most this take one success away (``f1``)."""
     label: str | None = None
+    botch: int | None = None
+    """Dice showing at most this are counted as botches, beside the total (Dice Maiden's ``b1``)."""
+    private: bool = False
+    """Dice Maiden's ``p``: only the roller sees the result."""
+    simple: bool = False
+    """Dice Maiden's ``s``: show the total without every die."""
+    notes: tuple[str, ...] = ()
+    """How a form that other bots read differently was read here (shown under the roll)."""
 
     def canonical(self, *, with_label: bool = True) -> str:
         """The request written back in the primary syntax; parsing it gives the same request."""
@@ -42,12 +53,19 @@ class RollRequest:
             parts.append(f"t{self.target}")
         if self.failure is not None:
             parts.append(f"f{self.failure}")
+        if self.botch is not None:
+            parts.append(f"b{self.botch}")
         if self.advantage is not Advantage.NONE:
             parts.append("adv" if self.advantage is Advantage.ADV else "dis")
+        if self.simple:
+            parts.append("s")
         if with_label and self.label:
             parts.append(f"# {self.label}")
         return " ".join(parts)
 
+
+MAX_ROLLS_AT_ONCE = 4
+"""``2d6 ; 1d20``: how many rolls one message may hold (Dice Maiden's own limit)."""
 
 # `6x 4d6kh3` is the primary form; `6 4d6kh3` (Dice Maiden) is accepted when what follows the count
 # starts like a roll, so that d20's own `6 + 1` or `6 -1` keep meaning arithmetic.
@@ -56,29 +74,56 @@ _REPEAT_SPACE = re.compile(r"^\s*(\d+)\s+(?=[\d(d])", re.IGNORECASE)
 # Suffix words, peeled from the right one at a time. They must follow a space, a digit, `)` or `]`
 # so that they are never the tail of something else.
 _SUFFIX = re.compile(
-    r"(?:^|(?<=[\s\d)\]]))(?P<word>advantage|disadvantage|adv|dis|t\s*(?P<t>\d+)|f\s*(?P<f>\d+))\s*$",
+    r"(?:^|(?<=[\s\d)\]]))(?P<word>advantage|disadvantage|adv|dis|t\s*(?P<t>\d+)|f\s*(?P<f>\d+)"
+    r"|(?<=\s)b\s*(?P<b>\d*))\s*$",
     re.IGNORECASE,
 )
 _ANNOTATION = re.compile(r"(\[[^\]]*\])")
 _DEFAULT_ADV_BODY = "1d20"
+# Dice Maiden's display flags, as words of their own before or after the roll.
+_FLAGS_BEFORE = re.compile(r"^\s*(p|s|ul)\s+", re.IGNORECASE)
+_FLAGS_AFTER = re.compile(r"\s+(p|s|ul)\s*$", re.IGNORECASE)
+_LEADING_LABEL = re.compile(r"^\s*\(([^()]*)\)\s*(?=\S)")
+# A dice term and one of Dice Maiden's spaced modifiers after it: `4d6 k3`, `10d6 e6 k8`, `4d6 ir1`.
+_DICE_TERM = r"\d*d(?:\d+|%)(?:(?:rr|ro|ra|xo|mi|ma|[kpe])[hl<>]?\d+)*"
+_SPACED_MODIFIER = re.compile(rf"({_DICE_TERM})\s+(kh|kl|k|d|ie|e|ir|r)(\d*)(?![\w%])")
+# Button Dice Roller's `2d20L1` (keep the lowest): not d20 notation, so no clash.
+_BDR_KEEP_LOWEST = re.compile(rf"({_DICE_TERM})l(\d+)")
+_BARE_KEEP = re.compile(rf"({_DICE_TERM}|\))k(\d+)")
+_SIGNED_D20 = re.compile(r"^\s*([+-])\s*d20\s*$")
+
+
+def split_rolls(text: str, limits: RollLimits = DEFAULT_LIMITS) -> list[str]:
+    """``2d6 ; 1d20`` (Dice Maiden): the rolls of one message, each parsed on its own."""
+    if len(text) > limits.max_chars:
+        raise RollError(f"That roll is too long ({len(text)} characters; the limit is {limits.max_chars}).")
+    pieces = [piece for piece in _outside_annotations(text, ";") if piece.strip()]
+    if len(pieces) > MAX_ROLLS_AT_ONCE:
+        raise RollError(f"I roll up to {MAX_ROLLS_AT_ONCE} rolls at once (separated by `;`), not {len(pieces)}.")
+    return [piece.strip() for piece in pieces] or [text]
 
 
 def parse_request(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest:
     """Split a roll string into a :class:`RollRequest`; raise :class:`RollError` when it cannot be."""
     if len(text) > limits.max_chars:
         raise RollError(f"That roll is too long ({len(text)} characters; the limit is {limits.max_chars}).")
-    body, _, comment = text.partition("#")
-    label = comment.strip() or None
+    body, label = split_label(text)
+    body, flags = _peel_flags(body)
+    body, leading = _leading_label(body)
+    label = label or leading
     sets, body = _split_repeat(body, limits)
     advantage = Advantage.NONE
     target: int | None = None
     failure: int | None = None
+    botch: int | None = None
     while match := _SUFFIX.search(body):
         word = match["word"].lower()
         if match["t"] is not None:
             target = _once(target, int(match["t"]), "t")
         elif match["f"] is not None:
             failure = _once(failure, int(match["f"]), "f")
+        elif match["b"] is not None:
+            botch = _once(botch, int(match["b"] or 1), "b")
         else:
             wanted = Advantage.ADV if word.startswith("adv") else Advantage.DIS
             if advantage is not Advantage.NONE:
@@ -86,6 +131,8 @@ def parse_request(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest
             advantage = wanted
         body = body[: match.start()]
     body = _lower_outside_annotations(body.strip())
+    body = _translate_other_bots(body)
+    _refuse_ambiguous(body)
     if not body:
         if advantage is Advantage.NONE:
             raise RollError("There is nothing to roll. Try `1d20+5` or `4d6kh3`.")
@@ -94,7 +141,125 @@ def parse_request(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest
         raise RollError("`f` counts failures against a target: add one, like `6d10 t7 f1`.")
     if target is not None and failure is not None and failure >= target:
         raise RollError(f"The failure number (f{failure}) must be below the target (t{target}).")
-    return RollRequest(body, sets, advantage, target, failure, label)
+    notes = ("`d%` is d20's tens die (0, 10, …, 90); for 1 to 100 write `1d100`.",) if "d%" in body else ()
+    return RollRequest(
+        body,
+        sets,
+        advantage,
+        target,
+        failure,
+        label,
+        botch=botch,
+        private="p" in flags,
+        simple="s" in flags,
+        notes=notes,
+    )
+
+
+def _outside_annotations(text: str, separator: str) -> list[str]:
+    """``text`` split at every ``separator`` that is not inside ``[…]``."""
+    pieces: list[str] = []
+    start = depth = 0
+    for i, char in enumerate(text):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth = max(depth - 1, 0)
+        elif char == separator and depth == 0:
+            pieces.append(text[start:i])
+            start = i + 1
+    pieces.append(text[start:])
+    return pieces
+
+
+def split_label(text: str) -> tuple[str, str | None]:
+    """The roll and its label: after the first ``#`` outside ``[annotations]`` (``1d8[slashing#2]`` keeps its
+    ``#``), or after Dice Maiden's ``!`` when a space comes before it (``4d6 ! Damage``)."""
+    depth = 0
+    for i, char in enumerate(text):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and (char == "#" or (char == "!" and (i == 0 or text[i - 1].isspace()))):
+            return text[:i], text[i + 1 :].strip() or None
+    return text, None
+
+
+def _peel_flags(body: str) -> tuple[str, set[str]]:
+    """Dice Maiden's ``p`` (private), ``s`` (simplified) and ``ul`` (unsorted) words, before or after the roll."""
+    flags: set[str] = set()
+    while (match := _FLAGS_BEFORE.match(body) or _FLAGS_AFTER.search(body)) and body.strip() != match[1]:
+        flags.add(match[1].lower())
+        body = body[: match.start()] + " " + body[match.end() :]
+    return body, flags
+
+
+def _leading_label(body: str) -> tuple[str, str | None]:
+    """Dice Maiden's ``(Fireball) 8d6``: a leading bracket of words that isn't part of the roll is its label."""
+    match = _LEADING_LABEL.match(body)
+    if match is None:
+        return body, None
+    # Words are what's left once dice and annotations are taken out: `(1d4, 1d6)kh1` is a roll, not a label.
+    words = re.sub(_DICE_TERM, "", _ANNOTATION.sub("", match[1]), flags=re.IGNORECASE)
+    if not any(char.isalpha() for char in words):
+        return body, None
+    return body[match.end() :], match[1].strip() or None
+
+
+def _translate_other_bots(body: str) -> str:
+    """Dice Maiden's spaced modifiers and Button Dice Roller's ``L``, in d20's spelling (see docs/roll.md)."""
+    while match := _SPACED_MODIFIER.search(body):
+        dice, word, number = match[1], match[2], match[3]
+        body = body[: match.start()] + dice + _modifier(dice, word, number) + body[match.end() :]
+    return _BDR_KEEP_LOWEST.sub(r"\1kl\2", body)
+
+
+def _modifier(dice: str, word: str, number: str) -> str:
+    if word in ("e", "ie"):
+        # Dice Maiden explodes on the number or more (on the top face when none is given): once with `e`,
+        # again and again with `ie`.
+        on = f">{int(number) - 1}" if number else _top_face(dice)
+        return ("xo" if word == "e" else "e") + on
+    if not number:
+        raise RollError(f"`{word}` after `{dice}` needs a number, like `{dice} {word}1`.")
+    n = int(number)
+    count = int(re.match(r"\d*", dice)[0] or 1)  # type: ignore[index]
+    if word == "d" and n >= count:
+        raise RollError(f"`{dice} d{n}` would drop every die: Dice Maiden's `d` drops the lowest, like `4d6 d1`.")
+    return {
+        "k": f"kh{n}",
+        "kh": f"kh{n}",
+        "kl": f"kl{n}",
+        "d": f"pl{n}",
+        "r": f"ro<{n + 1}",
+        "ir": f"rr<{n + 1}",
+    }[word]
+
+
+def _top_face(dice: str) -> str:
+    size = re.match(r"\d*d(\d+|%)", dice)
+    assert size is not None
+    if size[1] == "%":
+        raise RollError("`e` needs a number on a `d%`, like `1d% e90`.")
+    return size[1]
+
+
+def _refuse_ambiguous(body: str) -> None:
+    """Forms d20 reads one way and Dice Maiden / Button Dice Roller another: say both, roll neither."""
+    plain = _ANNOTATION.sub("", body)
+    if match := _BARE_KEEP.search(plain):
+        dice, n = (match[1] if match[1] != ")" else "(…)"), int(match[2])
+        highest = "the highest" if n == 1 else f"the {n} highest"
+        raise RollError(
+            f"`{dice}k{n}` keeps the dice showing exactly {n} in d20 notation, but {highest} in Dice Maiden. "
+            f"Write `{dice}kh{n}` for {highest}, or `{dice}p<{n}p>{n}` for the dice showing {n}."
+        )
+    if match := _SIGNED_D20.match(plain):
+        sign = match[1]
+        meant = "adv` (two d20s, the higher kept" if sign == "+" else "dis` (two d20s, the lower kept"
+        other = "1d20` for one d20" if sign == "+" else "-1d20` for minus a d20"
+        raise RollError(f"`{sign}d20` is Dice Maiden's shortcut. Write `{meant}), or `{other}.")
 
 
 def _split_repeat(body: str, limits: RollLimits) -> tuple[int, str]:

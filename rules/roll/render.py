@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from enum import IntEnum
 
-from rules.roll.model import DiceGroup, Face, RollResult, RollSet, Text
+from rules.roll.model import DiceGroup, Face, Landing, RollResult, RollSet, Text
 
 DISCORD_MESSAGE_LIMIT = 2_000
 SHRUNK_NOTE = "-# Some dice are summarised to fit in one message."
@@ -32,9 +32,12 @@ def render(result: RollResult, *, escape: Callable[[str], str] = str, limit: int
     neutralise markdown and mentions without this module knowing about Discord.
     """
     head = [f"**{escape(result.label)}**"] if result.label else []
-    for detail in Detail:
-        lines = head + _set_lines(result, detail, escape)
-        if detail is not Detail.FACES:
+    notes = [f"-# {note}" for note in result.notes]
+    # Dice Maiden's `s` asks for the totals alone: no note that detail was left out, since it was asked for.
+    details = [Detail.TOTALS] if result.simple else list(Detail)
+    for detail in details:
+        lines = head + _set_lines(result, detail, escape) + notes
+        if detail is not Detail.FACES and not result.simple:
             lines.append(SHRUNK_NOTE)
         text = "\n".join(lines)
         if len(text) <= limit:
@@ -83,9 +86,13 @@ def _runs(runs: list[tuple[str, bool]]) -> Iterable[tuple[bool, list[str]]]:
 
 def _value(result: RollResult, roll_set: RollSet) -> str:
     if roll_set.successes is None:
-        return f"**{roll_set.total}**"
-    noun = "success" if abs(roll_set.successes) == 1 else "successes"
-    return f"**{roll_set.successes}** {noun}"
+        value = f"**{roll_set.total}**"
+    else:
+        noun = "success" if abs(roll_set.successes) == 1 else "successes"
+        value = f"**{roll_set.successes}** {noun}"
+    if roll_set.botches is not None:
+        value += f" · {roll_set.botches} botch{'' if roll_set.botches == 1 else 'es'}"
+    return value
 
 
 def _group(result: RollResult, group: DiceGroup, detail: Detail, escape: Callable[[str], str]) -> str:
@@ -115,9 +122,15 @@ def _face(result: RollResult, group: DiceGroup, face: Face, *, struck: bool) -> 
         text = f"**{text}**"
     if face.forced_from is not None:
         text = f"{face.forced_from}→{text}"
-    if face.rerolled and struck:
-        text = "".join(f"~~{old}~~→" for old in face.rerolled) + text
+    if face.earlier and struck:
+        text = "".join(f"~~{_landing(old)}~~→" for old in face.earlier) + text
     return text
+
+
+def _landing(old: Landing) -> str:
+    """A rerolled face as it was: ``6!`` (it had exploded), ``1→3`` (raised by ``mi``)."""
+    text = f"{old.value}!" if old.exploded else str(old.value)
+    return f"{old.forced_from}→{text}" if old.forced_from is not None else text
 
 
 def _tally(group: DiceGroup) -> str:

@@ -13,7 +13,8 @@ Rules counted here:
 Nothing is sampled. A die has a whole number of equally likely outcomes (its faces, or faces² for a rattled die),
 so a pool's distribution is a list of integer outcome counts, built from one binomial per group of identical dice;
 only the final answers become ``Fraction``s. Integers keep the sums exact and fast: 40 dice a side take
-milliseconds.
+milliseconds. The convolution and the percentages are the project's one way of computing odds (``rules/odds.py``,
+shared with ``/dice odds``).
 
 The text form players type is read by :mod:`rules.viciousness.odds_parse`. The renderers here fit a phone: a
 code block of lines of at most 40 characters, under 1,000 characters in all, whatever the pools.
@@ -30,6 +31,8 @@ from itertools import accumulate
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.odds import bar, convolve, percent
+
 HIT_FACE = 4  # violence: exactly this face is a hit (3.6 #1)
 SUCCESS_FACE = 4  # knavery: this face or more is a success
 PUSH_FACE = 6  # knavery: exactly this face gives a free push
@@ -37,9 +40,7 @@ SIDE_NAMES = "ABCDEF"  # sides are named by letter, which also caps how many a r
 MAX_SIDES = len(SIDE_NAMES)
 
 LINE_WIDTH = 40
-BAR_WIDTH = 12
 WINDOW = 4  # values of a distribution shown one by one; the rest are summed into two rows
-_PARTIAL_BLOCKS = ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")
 _SHOWN = Fraction(1, 2000)  # rows under 0.05 % would only read "<0.1%", so they are left out
 
 
@@ -142,16 +143,6 @@ def _outcomes(pool: Pool) -> int:
     return math.prod(sum(_face_ways(die.faces, die.rattled)) ** n for die, n in pool.groups())
 
 
-def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    """Outcome counts of the sum of two independent counts."""
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
-
-
 def _any_face(face: int) -> bool:
     return True
 
@@ -168,7 +159,7 @@ def _tally(pool: Pool, counts: Callable[[int], bool], allowed: Callable[[int], b
         yes = sum(w for face, w in enumerate(ways, 1) if allowed(face) and counts(face))
         no = sum(w for face, w in enumerate(ways, 1) if allowed(face) and not counts(face))
         # n identical dice are one binomial, so twenty d4s cost one convolution, not twenty.
-        tally = _convolve(tally, [math.comb(n, k) * yes**k * no ** (n - k) for k in range(n + 1)])
+        tally = convolve(tally, [math.comb(n, k) * yes**k * no ** (n - k) for k in range(n + 1)])
     return tally
 
 
@@ -249,31 +240,8 @@ def knavery_odds(pool: Pool, challenges: int) -> KnaveryOdds:
     )
 
 
-def _round_half_up(x: Fraction) -> int:
-    return math.floor(x + Fraction(1, 2))
-
-
-def _percent(p: Fraction, places: int = 1) -> str:
-    """``p`` as a percentage; a chance that is neither impossible nor certain never reads 0 or 100."""
-    scale = 100 * 10**places
-    units = _round_half_up(p * scale)
-    if p > 0 and units == 0:
-        return f"<{1 / 10**places:.{places}f}%"
-    if p < 1 and units == scale:
-        return f">{(scale - 1) / 10**places:.{places}f}%"
-    return f"{units / 10**places:.{places}f}%"
-
-
-def _bar(p: Fraction) -> str:
-    eighths = _round_half_up(p * BAR_WIDTH * 8)
-    if p > 0:
-        eighths = max(eighths, 1)  # any chance at all gets a sliver, so the bar agrees with "<0.1%"
-    full, part = divmod(eighths, 8)
-    return "█" * full + _PARTIAL_BLOCKS[part]
-
-
 def _row(label: str, p: Fraction) -> str:
-    return f"{label:<14}{_percent(p):>6} {_bar(p)}".rstrip()
+    return f"{label:<14}{percent(p):>6} {bar(p)}".rstrip()
 
 
 def _fit(text: str, suffix: str = "") -> str:
@@ -350,7 +318,7 @@ def render_knavery(odds: KnaveryOdds) -> str:
 def summary(odds: ViolenceOdds | KnaveryOdds) -> str:
     """One short line for under a pool being built, from the first side's point of view."""
     if isinstance(odds, KnaveryOdds):
-        return f"odds now: {_percent(odds.success, 0)} to succeed"
+        return f"odds now: {percent(odds.success, 0)} to succeed"
     if odds.lands:
-        return f"odds now: {_percent(odds.most[0], 0)} to win, {_percent(odds.most[1], 0)} to lose"
-    return f"odds now: {_percent(odds.most[0], 0)} to roll the most hits"
+        return f"odds now: {percent(odds.most[0], 0)} to win, {percent(odds.most[1], 0)} to lose"
+    return f"odds now: {percent(odds.most[0], 0)} to roll the most hits"

@@ -1,0 +1,662 @@
+"""Storage for everything around ``/roll``: saved rolls, dice boards, secret rolls and luck statistics.
+
+The SQL is written once, with ``?`` placeholders, and runs on both backends through a small adapter each
+(:class:`Sql`; PostgreSQL's numbers the placeholders). Every query here is on a key or an index (the storage
+tests check the plans with ``EXPLAIN``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from bot.models import LogEntry, Session
+from bot.storage.luck import DiceTally, WinTally, entry_tally, streak_step, win_tally
+from bot.storage.rows import Row
+
+SavedScope = Literal["member", "channel", "server"]
+SAVED_SCOPES: tuple[SavedScope, ...] = ("member", "channel", "server")
+SECRETS_KEPT_S = 180 * 86_400
+"""Secret rolls are kept this long (revealed or not), then forgotten."""
+BACKFILL_BATCH = 50
+
+
+@dataclass(frozen=True, slots=True)
+class SavedRoll:
+    """A named roll in one scope: a member's own (everywhere), a channel's, or a server's."""
+
+    scope: SavedScope
+    owner_id: int
+    """The member, channel or server id, by scope."""
+    name: str
+    expression: str
+    guild_id: int | None = None
+    created_by: int = 0
+    updated_at: float = 0.0
+
+    @property
+    def key(self) -> str:
+        """The name as compared: case doesn't matter."""
+        return name_key(self.name)
+
+
+def name_key(name: str) -> str:
+    """A saved roll's name as compared (case-insensitive, in any script)."""
+    return name.casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class BoardButton:
+    """One button of a dice board: a saved roll's name, and the label on the button."""
+
+    name: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class DiceBoard:
+    """A message of buttons, each rolling a saved roll of its source (a member's rolls, or the channel's)."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    owner_id: int
+    source: SavedScope
+    source_id: int
+    """The member or channel whose saved rolls the buttons roll."""
+    hidden: bool
+    """Answers go privately to whoever clicked."""
+    buttons: tuple[BoardButton, ...]
+    message_id: int | None = None
+    created_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class SecretRoll:
+    """A roll whose result only its roller (and the GM, for a GM roll) sees until it is revealed."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    roller_id: int
+    for_gm: bool
+    canonical: str
+    salt: str
+    commitment: str
+    message_id: int | None = None
+    created_at: float = 0.0
+    revealed_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LuckCount:
+    """Summed tallies of one die size's face (or bin)."""
+
+    sides: int
+    bin: int
+    count: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Streak:
+    """A member's runs for one die size: the current one (> 0 above the mean), and the longest of each kind."""
+
+    sides: int
+    run: int
+    best_hot: int
+    best_cold: int
+
+
+@dataclass(frozen=True, slots=True)
+class LuckFilter:
+    """Which of a member's dice to count."""
+
+    since_day: int | None = None
+    guild_id: int | None = None
+    kind: str | None = None
+    campaign_id: int | None = None
+    public_only: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class MemberTotals:
+    """One member's dice of one size in a server, for comparisons (leaderboard, ranks)."""
+
+    user_id: int
+    sides: int
+    count: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class WinCount:
+    """One member's finished table games in a server."""
+
+    user_id: int
+    games: int
+    wins: int
+
+
+@dataclass
+class _Batch:
+    tallies: list[DiceTally] = field(default_factory=list)
+    wins: list[WinTally] = field(default_factory=list)
+
+
+class Sql(Protocol):
+    """What the shared code needs of a connection (or of a transaction's connection)."""
+
+    async def fetch(self, sql: str, *params: Any) -> Sequence[Row]:
+        """Rows of a query."""
+        ...
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        """Run a statement; the number of rows it changed."""
+        ...
+
+
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, …``."""
+    counter = iter(range(1, 10_000))
+    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+
+
+_SAVED_COLUMNS = "scope, owner_id, name, expression, guild_id, created_by, updated_at"
+_BOARD_COLUMNS = "id, channel_id, guild_id, owner_id, source, source_id, hidden, buttons, message_id, created_at"
+_SECRET_COLUMNS = (
+    "id, channel_id, guild_id, roller_id, for_gm, canonical, salt, commitment, message_id, created_at, revealed_at"
+)
+_LUCK_UPSERT = (
+    "INSERT INTO luck_dice (user_id, sides, hidden, day, guild_id, channel_id, kind, campaign_id, bin, count, total) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (user_id, sides, hidden, day, guild_id, channel_id, kind, campaign_id, bin) "
+    "DO UPDATE SET count = luck_dice.count + excluded.count, total = luck_dice.total + excluded.total"
+)
+_FACES_UPSERT = (
+    "INSERT INTO luck_faces (user_id, hidden, guild_id, channel_id, kind, campaign_id, sides, bin, count, total) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (user_id, hidden, guild_id, channel_id, kind, campaign_id, sides, bin) "
+    "DO UPDATE SET count = luck_faces.count + excluded.count, total = luck_faces.total + excluded.total"
+)
+_TOTALS_UPSERT = (
+    "INSERT INTO luck_totals (guild_id, sides, user_id, count, total) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (guild_id, sides, user_id) "
+    "DO UPDATE SET count = luck_totals.count + excluded.count, total = luck_totals.total + excluded.total"
+)
+_WINS_UPSERT = (
+    "INSERT INTO luck_wins (guild_id, user_id, games, wins) VALUES (?, ?, 1, ?) "
+    "ON CONFLICT (guild_id, user_id) DO UPDATE SET games = luck_wins.games + 1, wins = luck_wins.wins + excluded.wins"
+)
+
+
+def _saved(row: Row) -> SavedRoll:
+    return SavedRoll(
+        scope=row["scope"],
+        owner_id=int(row["owner_id"]),
+        name=row["name"],
+        expression=row["expression"],
+        guild_id=row["guild_id"],
+        created_by=int(row["created_by"]),
+        updated_at=float(row["updated_at"]),
+    )
+
+
+def _board(row: Row) -> DiceBoard:
+    return DiceBoard(
+        id=int(row["id"]),
+        channel_id=int(row["channel_id"]),
+        guild_id=row["guild_id"],
+        owner_id=int(row["owner_id"]),
+        source=row["source"],
+        source_id=int(row["source_id"]),
+        hidden=bool(row["hidden"]),
+        buttons=tuple(BoardButton(b["name"], b["label"]) for b in json.loads(row["buttons"])),
+        message_id=row["message_id"],
+        created_at=float(row["created_at"]),
+    )
+
+
+def _secret(row: Row) -> SecretRoll:
+    return SecretRoll(
+        id=int(row["id"]),
+        channel_id=int(row["channel_id"]),
+        guild_id=row["guild_id"],
+        roller_id=int(row["roller_id"]),
+        for_gm=bool(row["for_gm"]),
+        canonical=row["canonical"],
+        salt=row["salt"],
+        commitment=row["commitment"],
+        message_id=row["message_id"],
+        created_at=float(row["created_at"]),
+        revealed_at=None if row["revealed_at"] is None else float(row["revealed_at"]),
+    )
+
+
+def buttons_json(buttons: Sequence[BoardButton]) -> str:
+    """A board's buttons as stored."""
+    return json.dumps([{"name": b.name, "label": b.label} for b in buttons], ensure_ascii=False)
+
+
+class DiceStore(Protocol):
+    """The part of ``Store`` around ``/roll`` (implemented once, by :class:`DiceTables`)."""
+
+    async def saved_rolls(self, scope: SavedScope, owner_id: int) -> list[SavedRoll]: ...
+    async def saved_roll(self, scope: SavedScope, owner_id: int, name: str) -> SavedRoll | None: ...
+    async def saved_in_guild(self, guild_id: int) -> int: ...
+    async def put_saved_roll(self, roll: SavedRoll, *, new: bool) -> bool: ...
+    async def delete_saved_roll(self, scope: SavedScope, owner_id: int, name: str) -> bool: ...
+    async def create_dice_board(self, board: DiceBoard) -> DiceBoard: ...
+    async def dice_board(self, board_id: int) -> DiceBoard | None: ...
+    async def dice_boards_in(self, channel_id: int) -> list[DiceBoard]: ...
+    async def update_dice_board(self, board: DiceBoard) -> None: ...
+    async def delete_dice_board(self, board_id: int) -> None: ...
+    async def create_secret(self, secret: SecretRoll) -> SecretRoll: ...
+    async def secret(self, secret_id: int) -> SecretRoll | None: ...
+    async def secret_shown(self, secret_id: int, message_id: int) -> None: ...
+    async def reveal_secret(self, secret_id: int, at: float) -> bool: ...
+    async def record_dice(self, tallies: Sequence[DiceTally]) -> None: ...
+    async def luck_counts(self, user_id: int, where: LuckFilter) -> list[LuckCount]: ...
+    async def luck_streaks(self, user_id: int, *, public_only: bool) -> list[Streak]: ...
+    async def luck_in_guild(self, guild_id: int) -> list[MemberTotals]: ...
+    async def wins_in_guild(self, guild_id: int) -> list[WinCount]: ...
+    async def leaderboard_hidden(self, user_ids: Sequence[int]) -> set[int]: ...
+    async def set_leaderboard(self, user_id: int, *, shown: bool) -> None: ...
+    async def forget_luck(self, user_id: int, at: float) -> None: ...
+    async def backfill_luck(self, sessions: Callable[[int], Any], entries: Callable[..., Any]) -> int: ...
+
+
+class DiceTables:
+    """The dice features' queries, for any backend that provides ``_sql()`` and ``_sql_transaction()``."""
+
+    def _sql(self) -> Sql:
+        raise NotImplementedError
+
+    def _sql_transaction(self) -> AbstractAsyncContextManager[Sql]:
+        raise NotImplementedError
+
+    # -- saved rolls ---------------------------------------------------------------------------------
+
+    async def saved_rolls(self, scope: SavedScope, owner_id: int) -> list[SavedRoll]:
+        """Every saved roll of one owner in one scope, by name."""
+        rows = await self._sql().fetch(
+            f"SELECT {_SAVED_COLUMNS} FROM saved_rolls WHERE scope = ? AND owner_id = ? ORDER BY name_key",
+            scope,
+            owner_id,
+        )
+        return [_saved(r) for r in rows]
+
+    async def saved_roll(self, scope: SavedScope, owner_id: int, name: str) -> SavedRoll | None:
+        """One saved roll by name (case-insensitive)."""
+        rows = await self._sql().fetch(
+            f"SELECT {_SAVED_COLUMNS} FROM saved_rolls WHERE scope = ? AND owner_id = ? AND name_key = ?",
+            scope,
+            owner_id,
+            name_key(name),
+        )
+        return _saved(rows[0]) if rows else None
+
+    async def saved_in_guild(self, guild_id: int) -> int:
+        """How many channel and server rolls a server holds (for its limit)."""
+        rows = await self._sql().fetch("SELECT COUNT(*) AS n FROM saved_rolls WHERE guild_id = ?", guild_id)
+        return int(rows[0]["n"])
+
+    async def put_saved_roll(self, roll: SavedRoll, *, new: bool) -> bool:
+        """Add a saved roll (False if the name is taken in its scope), or replace one (False if it is gone)."""
+        sql = self._sql()
+        if new:
+            changed = await sql.execute(
+                "INSERT INTO saved_rolls (scope, owner_id, name_key, name, expression, guild_id, created_by, "
+                "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, owner_id, name_key) DO NOTHING",
+                roll.scope,
+                roll.owner_id,
+                roll.key,
+                roll.name,
+                roll.expression,
+                roll.guild_id if roll.scope != "member" else None,
+                roll.created_by,
+                float(roll.updated_at),
+            )
+        else:
+            changed = await sql.execute(
+                "UPDATE saved_rolls SET name = ?, expression = ?, updated_at = ? "
+                "WHERE scope = ? AND owner_id = ? AND name_key = ?",
+                roll.name,
+                roll.expression,
+                float(roll.updated_at),
+                roll.scope,
+                roll.owner_id,
+                roll.key,
+            )
+        return changed == 1
+
+    async def delete_saved_roll(self, scope: SavedScope, owner_id: int, name: str) -> bool:
+        """Delete a saved roll; False if there was none by that name."""
+        changed = await self._sql().execute(
+            "DELETE FROM saved_rolls WHERE scope = ? AND owner_id = ? AND name_key = ?", scope, owner_id, name_key(name)
+        )
+        return changed == 1
+
+    # -- dice boards ---------------------------------------------------------------------------------
+
+    async def create_dice_board(self, board: DiceBoard) -> DiceBoard:
+        """Store a new board; returns it with its id."""
+        rows = await self._sql().fetch(
+            "INSERT INTO dice_boards (channel_id, guild_id, owner_id, source, source_id, hidden, buttons, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            board.channel_id,
+            board.guild_id,
+            board.owner_id,
+            board.source,
+            board.source_id,
+            int(board.hidden),
+            buttons_json(board.buttons),
+            float(board.created_at),
+        )
+        return dataclasses.replace(board, id=int(rows[0]["id"]))
+
+    async def dice_board(self, board_id: int) -> DiceBoard | None:
+        """A board by id."""
+        rows = await self._sql().fetch(f"SELECT {_BOARD_COLUMNS} FROM dice_boards WHERE id = ?", board_id)
+        return _board(rows[0]) if rows else None
+
+    async def dice_boards_in(self, channel_id: int) -> list[DiceBoard]:
+        """A channel's boards, newest first."""
+        rows = await self._sql().fetch(
+            f"SELECT {_BOARD_COLUMNS} FROM dice_boards WHERE channel_id = ? ORDER BY id DESC", channel_id
+        )
+        return [_board(r) for r in rows]
+
+    async def update_dice_board(self, board: DiceBoard) -> None:
+        """Store a board's buttons, privacy and message."""
+        await self._sql().execute(
+            "UPDATE dice_boards SET buttons = ?, hidden = ?, message_id = ? WHERE id = ?",
+            buttons_json(board.buttons),
+            int(board.hidden),
+            board.message_id,
+            board.id,
+        )
+
+    async def delete_dice_board(self, board_id: int) -> None:
+        """Forget a board (its message was deleted, or it was taken down)."""
+        await self._sql().execute("DELETE FROM dice_boards WHERE id = ?", board_id)
+
+    # -- secret rolls --------------------------------------------------------------------------------
+
+    async def create_secret(self, secret: SecretRoll) -> SecretRoll:
+        """Store a committed secret roll (forgetting those past ``SECRETS_KEPT_S``); returns it with its id."""
+        async with self._sql_transaction() as sql:
+            await sql.execute(
+                "DELETE FROM secret_rolls WHERE created_at < ?", float(secret.created_at - SECRETS_KEPT_S)
+            )
+            rows = await sql.fetch(
+                "INSERT INTO secret_rolls (channel_id, guild_id, roller_id, for_gm, canonical, salt, commitment, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                secret.channel_id,
+                secret.guild_id,
+                secret.roller_id,
+                int(secret.for_gm),
+                secret.canonical,
+                secret.salt,
+                secret.commitment,
+                float(secret.created_at),
+            )
+        return dataclasses.replace(secret, id=int(rows[0]["id"]))
+
+    async def secret(self, secret_id: int) -> SecretRoll | None:
+        """A secret roll by id."""
+        rows = await self._sql().fetch(f"SELECT {_SECRET_COLUMNS} FROM secret_rolls WHERE id = ?", secret_id)
+        return _secret(rows[0]) if rows else None
+
+    async def secret_shown(self, secret_id: int, message_id: int) -> None:
+        """Record the channel message that shows a secret roll's commitment."""
+        await self._sql().execute("UPDATE secret_rolls SET message_id = ? WHERE id = ?", message_id, secret_id)
+
+    async def reveal_secret(self, secret_id: int, at: float) -> bool:
+        """Mark a secret roll revealed; True for the one call that did it (a double click reveals once)."""
+        changed = await self._sql().execute(
+            "UPDATE secret_rolls SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL", float(at), secret_id
+        )
+        return changed == 1
+
+    # -- luck ----------------------------------------------------------------------------------------
+
+    async def record_dice(self, tallies: Sequence[DiceTally]) -> None:
+        """Add ``/roll`` dice to the statistics."""
+        async with self._sql_transaction() as sql:
+            await _apply(sql, _Batch(list(tallies)))
+
+    async def luck_counts(self, user_id: int, where: LuckFilter) -> list[LuckCount]:
+        """A member's dice per die size and face, summed over the filter."""
+        clauses = ["user_id = ?"]
+        params: list[Any] = [user_id]
+        if where.public_only:
+            clauses.append("hidden = 0")
+        for column, value in (
+            ("guild_id", where.guild_id),
+            ("kind", where.kind),
+            ("campaign_id", where.campaign_id),
+        ):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if where.since_day is not None:
+            clauses.append("day >= ?")
+            params.append(where.since_day)
+        # All time (no period) reads the counts kept without days: a few hundred rows, not one per day.
+        table = "luck_faces" if where.since_day is None else "luck_dice"
+        rows = await self._sql().fetch(
+            f"SELECT sides, bin, SUM(count) AS count, SUM(total) AS total FROM {table} "
+            f"WHERE {' AND '.join(clauses)} GROUP BY sides, bin ORDER BY sides, bin",
+            *params,
+        )
+        return [LuckCount(int(r["sides"]), int(r["bin"]), int(r["count"]), int(r["total"])) for r in rows]
+
+    async def luck_streaks(self, user_id: int, *, public_only: bool) -> list[Streak]:
+        """A member's runs per die size (of public dice only, or of all their dice)."""
+        rows = await self._sql().fetch(
+            "SELECT sides, run, best_hot, best_cold FROM luck_streaks WHERE user_id = ? AND public_only = ? "
+            "ORDER BY sides",
+            user_id,
+            int(public_only),
+        )
+        return [Streak(int(r["sides"]), int(r["run"]), int(r["best_hot"]), int(r["best_cold"])) for r in rows]
+
+    async def luck_in_guild(self, guild_id: int) -> list[MemberTotals]:
+        """Every member's public dice per size in a server, all time (for the leaderboard and ranks)."""
+        rows = await self._sql().fetch(
+            "SELECT user_id, sides, count, total FROM luck_totals WHERE guild_id = ?", guild_id
+        )
+        return [MemberTotals(int(r["user_id"]), int(r["sides"]), int(r["count"]), int(r["total"])) for r in rows]
+
+    async def wins_in_guild(self, guild_id: int) -> list[WinCount]:
+        """Every member's finished table games in a server."""
+        rows = await self._sql().fetch("SELECT user_id, games, wins FROM luck_wins WHERE guild_id = ?", guild_id)
+        return [WinCount(int(r["user_id"]), int(r["games"]), int(r["wins"])) for r in rows]
+
+    async def leaderboard_hidden(self, user_ids: Sequence[int]) -> set[int]:
+        """Which of ``user_ids`` left the leaderboards."""
+        hidden: set[int] = set()
+        for user_id in user_ids:  # a leaderboard shows a handful; each is a key lookup
+            rows = await self._sql().fetch(
+                "SELECT 1 AS x FROM luck_members WHERE user_id = ? AND off_leaderboard = 1", user_id
+            )
+            if rows:
+                hidden.add(user_id)
+        return hidden
+
+    async def set_leaderboard(self, user_id: int, *, shown: bool) -> None:
+        """Join or leave the leaderboards (kept until changed)."""
+        await self._sql().execute(
+            "INSERT INTO luck_members (user_id, off_leaderboard) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET off_leaderboard = excluded.off_leaderboard",
+            user_id,
+            int(not shown),
+        )
+
+    async def forget_luck(self, user_id: int, at: float) -> None:
+        """Delete a member's statistics (a game's log keeps its dice); dice from logs not yet counted are skipped."""
+        async with self._sql_transaction() as sql:
+            for table in ("luck_dice", "luck_faces", "luck_totals", "luck_streaks", "luck_wins"):
+                await sql.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
+            await sql.execute(
+                "INSERT INTO luck_members (user_id, forgot_at) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET forgot_at = excluded.forgot_at",
+                user_id,
+                float(at),
+            )
+
+    async def backfill_luck(self, sessions: Callable[[int], Any], entries: Callable[..., Any]) -> int:
+        """Count the dice of logs written before the statistics existed, a batch of sessions at a time.
+
+        ``sessions(id)`` and ``entries(id, last=…)`` read a session and its log (the store's own methods).
+        Returns how many sessions were counted (0 when there is nothing left).
+        """
+        pending = await self._sql().fetch(
+            "SELECT session_id, upto FROM luck_pending ORDER BY session_id LIMIT ?", BACKFILL_BATCH
+        )
+        forgot = await self._forgot_at() if pending else {}
+        for row in pending:
+            session_id, upto = int(row["session_id"]), int(row["upto"])
+            session: Session | None = await sessions(session_id)
+            log: list[LogEntry] = [] if session is None else await entries(session_id)
+            batch = _Batch()
+            if session is not None:
+                for entry in log:
+                    if entry.seq > upto:
+                        break
+                    counted = entry_tally(session, entry)
+                    if counted is not None and entry.at > forgot.get(counted.where.user_id, float("-inf")):
+                        batch.tallies.append(counted)
+                won = win_tally(session)
+                if won is not None and log and log[-1].seq <= upto:
+                    batch.wins.append(won)
+            async with self._sql_transaction() as sql:
+                if await sql.execute("DELETE FROM luck_pending WHERE session_id = ?", session_id):
+                    await _apply(sql, batch)
+        return len(pending)
+
+    async def _forgot_at(self) -> dict[int, float]:
+        rows = await self._sql().fetch("SELECT user_id, forgot_at FROM luck_members WHERE forgot_at IS NOT NULL")
+        return {int(r["user_id"]): float(r["forgot_at"]) for r in rows}
+
+    @staticmethod
+    async def count_commit(sql: Sql, session: Session, entry: LogEntry | None) -> None:
+        """Add what a committed log entry adds to the statistics, in the transaction that wrote it."""
+        batch = _Batch()
+        if entry is not None:
+            counted = entry_tally(session, entry)
+            if counted is not None:
+                batch.tallies.append(counted)
+            won = win_tally(session)
+            if won is not None:
+                batch.wins.append(won)
+        await _apply(sql, batch)
+
+
+def commit_counts(session: Session, entry: LogEntry | None) -> bool:
+    """Whether a commit adds anything to the statistics (most don't: no dice, no finish)."""
+    if entry is None:
+        return False
+    return entry_tally(session, entry) is not None or win_tally(session) is not None
+
+
+async def _apply(sql: Sql, batch: _Batch) -> None:
+    for counted in batch.tallies:
+        where = counted.where
+        for (sides, index), (count, total) in counted.faces.items():
+            await sql.execute(
+                _LUCK_UPSERT,
+                where.user_id,
+                sides,
+                int(where.hidden),
+                counted.day,
+                where.guild_id,
+                where.channel_id,
+                where.kind,
+                where.campaign_id,
+                index,
+                count,
+                total,
+            )
+            await sql.execute(
+                _FACES_UPSERT,
+                where.user_id,
+                int(where.hidden),
+                where.guild_id,
+                where.channel_id,
+                where.kind,
+                where.campaign_id,
+                sides,
+                index,
+                count,
+                total,
+            )
+        if not where.hidden:
+            per_size: dict[int, list[int]] = {}
+            for (sides, _), (count, total) in counted.faces.items():
+                sums = per_size.setdefault(sides, [0, 0])
+                sums[0] += count
+                sums[1] += total
+            for sides, (count, total) in per_size.items():
+                await sql.execute(_TOTALS_UPSERT, where.guild_id, sides, where.user_id, count, total)
+        await _streaks(sql, counted)
+    for won in batch.wins:
+        for player in won.players:
+            await sql.execute(_WINS_UPSERT, won.guild_id, player, int(player in won.winners))
+
+
+async def _streaks(sql: Sql, counted: DiceTally) -> None:
+    """Carry the member's runs on through the faces just rolled (all dice; and public dice alone)."""
+    scopes = (False,) if counted.where.hidden else (False, True)
+    user = counted.where.user_id
+    for public_only in scopes:
+        for sides in sorted({s for s, _ in counted.sequence}):
+            rows = await sql.fetch(
+                "SELECT run, best_hot, best_cold FROM luck_streaks WHERE user_id = ? AND sides = ? AND public_only = ?",
+                user,
+                sides,
+                int(public_only),
+            )
+            run, hot, cold = (
+                (int(rows[0]["run"]), int(rows[0]["best_hot"]), int(rows[0]["best_cold"])) if rows else (0, 0, 0)
+            )
+            for die, face in counted.sequence:
+                if die == sides:
+                    run, hot, cold = streak_step(run, hot, cold, sides, face)
+            await sql.execute(
+                "INSERT INTO luck_streaks (user_id, sides, public_only, run, best_hot, best_cold) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, sides, public_only) "
+                "DO UPDATE SET run = excluded.run, best_hot = excluded.best_hot, best_cold = excluded.best_cold",
+                user,
+                sides,
+                int(public_only),
+                run,
+                hot,
+                cold,
+            )
+
+
+__all__ = [
+    "SAVED_SCOPES",
+    "BoardButton",
+    "DiceBoard",
+    "DiceStore",
+    "DiceTables",
+    "LuckCount",
+    "LuckFilter",
+    "MemberTotals",
+    "SavedRoll",
+    "SavedScope",
+    "SecretRoll",
+    "Sql",
+    "Streak",
+    "WinCount",
+    "commit_counts",
+    "numbered",
+]

@@ -1,0 +1,214 @@
+"""Dice boards: ``/dice board`` posts up to 25 buttons for saved rolls (a member's, or the channel's); a click
+rolls for whoever clicked. ``/dice board-edit`` changes a board's buttons (add, remove, order, label) or privacy.
+
+A button's custom_id is ``dice:b:<board>:<index>``: the board is read back from the database on each click, so
+buttons work after a restart and an edited saved roll rolls as it is now. A click's answer goes through the
+same Reply as any other (deferred when it would be late), so a burst of clicks is answered every time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.board import static_view
+from bot.errors import UserError
+from bot.names import escape_name
+from bot.replies import Reply
+from bot.storage.dice import BoardButton, DiceBoard, SavedScope
+from cogs.dice.access import NO_MENTIONS, channel_id_of, is_manager, now, store_of
+from cogs.dice.roll import dice_cog
+
+MAX_BUTTONS = 25
+PER_ROW = 5
+LABEL_MAX = 80
+SOURCE_CHOICES = [
+    app_commands.Choice(name="Mine", value="member"),
+    app_commands.Choice(name="This channel's", value="channel"),
+]
+
+
+class BoardButtonItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dice:b:(?P<board>\d+):(?P<index>\d+)"):
+    """One button of a dice board."""
+
+    def __init__(self, board_id: int, index: int, label: str = "🎲") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:LABEL_MAX], style=discord.ButtonStyle.primary, custom_id=f"dice:b:{board_id}:{index}"
+            )
+        )
+        self.board_id = board_id
+        self.index = index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> BoardButtonItem:
+        return cls(int(match["board"]), int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Roll the button's saved roll for whoever clicked, as a new message (or privately)."""
+        reply = Reply.of(interaction, private=True)
+        board = await store_of(interaction).dice_board(self.board_id)
+        if board is None or self.index >= len(board.buttons):
+            await reply.refuse("This board was taken down; ask for a new one with `/dice board`.")
+            return
+        button = board.buttons[self.index]
+        saved = await store_of(interaction).saved_roll(board.source, board.source_id, button.name)
+        if saved is None:
+            await reply.refuse(f"`{escape_name(button.name)}` isn't saved any more; the board's owner can change it.")
+            return
+        reply.private = board.hidden
+        header = f"🎲 **{escape_name(interaction.user.display_name)}** rolled **{escape_name(button.label)}**"
+        await dice_cog(interaction).roll_and_reply(
+            interaction, saved.expression, private=board.hidden, label=None, header=header
+        )
+
+
+def board_view(board: DiceBoard) -> discord.ui.View | None:
+    """The board's buttons, five to a row."""
+    items: list[discord.ui.Item[Any]] = [BoardButtonItem(board.id, i, b.label) for i, b in enumerate(board.buttons)]
+    return static_view([items[start : start + PER_ROW] for start in range(0, len(items), PER_ROW)])
+
+
+def board_text(board: DiceBoard) -> str:
+    """The line above the buttons: whose rolls, and where answers go."""
+    whose = "this channel's saved rolls" if board.source == "channel" else f"<@{board.owner_id}>'s saved rolls"
+    where = "answers are private to whoever clicks" if board.hidden else "click to roll"
+    return f"🎲 **Dice board** · {whose} · {where}"
+
+
+def parse_buttons(text: str) -> list[tuple[str, str | None]]:
+    """``attack=Sword ⚔️, heal`` → ``[("attack", "Sword ⚔️"), ("heal", None)]``, in order."""
+    entries = []
+    for piece in text.split(","):
+        if not piece.strip():
+            continue
+        name, _, label = piece.partition("=")
+        entries.append((name.strip(), label.strip()[:LABEL_MAX] or None))
+    if not entries:
+        raise UserError("List the saved rolls for the buttons, like `attack=Sword, heal, fireball`.")
+    if len(entries) > MAX_BUTTONS:
+        raise UserError(f"A board holds {MAX_BUTTONS} buttons; that's {len(entries)}.")
+    return entries
+
+
+async def choose_buttons(
+    interaction: discord.Interaction, source: SavedScope, source_id: int, text: str | None
+) -> tuple[BoardButton, ...]:
+    """The buttons a board gets: the rolls named (checked to exist), or the source's first 25 by name."""
+    saved = {r.key: r for r in await store_of(interaction).saved_rolls(source, source_id)}
+    if text is None:
+        if not saved:
+            whose = "this channel has" if source == "channel" else "you have"
+            raise UserError(f"No saved rolls yet ({whose} none): save some with `/dice save` first.")
+        return tuple(BoardButton(r.name, r.name) for r in list(saved.values())[:MAX_BUTTONS])
+    buttons = []
+    for name, label in parse_buttons(text):
+        found = saved.get(name.casefold())
+        if found is None:
+            raise UserError(f"There's no saved roll `{escape_name(name)}` to put on the board.")
+        buttons.append(BoardButton(found.name, label or found.name))
+    return tuple(buttons)
+
+
+@app_commands.command(
+    name="board",
+    description="Post buttons for saved rolls: a click rolls for whoever clicks.",
+    extras={"private": False},
+)
+@app_commands.describe(
+    rolls="Whose saved rolls (default: mine)",
+    buttons="Which, in order, with labels: attack=Sword, heal (default: all, up to 25)",
+    private="Answers go privately to whoever clicks",
+)
+@app_commands.choices(rolls=SOURCE_CHOICES)
+@app_commands.guild_only()
+async def board(
+    interaction: discord.Interaction,
+    rolls: str = "member",
+    buttons: app_commands.Range[str, 1, 1000] | None = None,
+    private: bool = False,
+) -> None:
+    """Post a dice board in the channel."""
+    source: SavedScope = "channel" if rolls == "channel" else "member"
+    source_id = channel_id_of(interaction) if source == "channel" else interaction.user.id
+    chosen = await choose_buttons(interaction, source, source_id, buttons)
+    store = store_of(interaction)
+    stored = await store.create_dice_board(
+        DiceBoard(
+            0,
+            channel_id_of(interaction),
+            interaction.guild_id,
+            interaction.user.id,
+            source,
+            source_id,
+            private,
+            chosen,
+            created_at=now(interaction),
+        )
+    )
+    message = await Reply.of(interaction, private=False).send(
+        board_text(stored), ephemeral=False, view=board_view(stored), allowed_mentions=NO_MENTIONS
+    )
+    if message is not None:
+        await store.update_dice_board(dataclasses.replace(stored, message_id=message.id))
+
+
+@app_commands.command(
+    name="board-edit", description="Change a dice board's buttons or privacy (its owner or a manager)."
+)
+@app_commands.describe(
+    buttons="The buttons, in order, with labels: attack=Sword, heal",
+    private="Answers go privately to whoever clicks",
+    board="Which board (default: the newest here)",
+)
+@app_commands.guild_only()
+async def board_edit(
+    interaction: discord.Interaction,
+    buttons: app_commands.Range[str, 1, 1000] | None = None,
+    private: bool | None = None,
+    board: int | None = None,
+) -> None:
+    """Rewrite a board and redraw its message."""
+    store = store_of(interaction)
+    boards = await store.dice_boards_in(channel_id_of(interaction))
+    target = next((b for b in boards if board is None or b.id == board), None)
+    if target is None:
+        raise UserError("There's no dice board here; post one with `/dice board`.")
+    if interaction.user.id != target.owner_id and not is_manager(interaction):
+        raise UserError("Only the board's owner or members with Manage Server can change it.")
+    chosen = (
+        target.buttons
+        if buttons is None
+        else await choose_buttons(interaction, target.source, target.source_id, buttons)
+    )
+    changed = dataclasses.replace(target, buttons=chosen, hidden=target.hidden if private is None else private)
+    await store.update_dice_board(changed)
+    reply = Reply.of(interaction, private=True)
+    if changed.message_id is not None and interaction.channel is not None:
+        message = interaction.channel.get_partial_message(changed.message_id)  # type: ignore[union-attr]
+        try:
+            await message.edit(content=board_text(changed), view=board_view(changed), allowed_mentions=NO_MENTIONS)
+        except discord.NotFound:
+            await store.delete_dice_board(changed.id)
+            await reply.send("That board's message was deleted; post a new one with `/dice board`.", ephemeral=True)
+            return
+    await reply.send(f"✅ The board has {len(chosen)} button{'' if len(chosen) == 1 else 's'} now.", ephemeral=True)
+
+
+@board_edit.autocomplete("board")
+async def _board_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    boards = await store_of(interaction).dice_boards_in(channel_id_of(interaction))
+    choices = []
+    for found in boards[:25]:
+        labels = ", ".join(b.label for b in found.buttons)
+        choices.append(app_commands.Choice(name=f"#{found.id}: {labels}"[:100], value=found.id))
+    return choices
+
+
+COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (board, board_edit)

@@ -1,0 +1,52 @@
+"""``/dice odds``: the exact distribution of what ``/roll`` would roll (``rules/roll/odds.py``), worked out in the
+roll worker's processes (a heavy one takes up to ~0.2 s of CPU, which must not hold the event loop)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from bot.names import escape_name
+from bot.replies import Reply
+from bot.roll_worker import RollerBusy
+from cogs.dice.roll import dice_cog
+from cogs.dice.saved import expand_saved
+from rules.odds import TooCostly
+from rules.roll import RollError
+from rules.roll.limits import DEFAULT_LIMITS
+from rules.roll.odds import odds as exact_odds
+from rules.roll.odds import render_odds
+
+
+@app_commands.command(name="odds", description="Exact odds of a roll: every total's chance, the mean, at least / most.")
+@app_commands.describe(
+    expression="Dice notation or a saved roll, e.g. 4d6kh3, 8d10 t7 f1, 1d20+5 >= 15",
+    at_least="Also give the chance of at least this",
+    at_most="Also give the chance of at most this",
+)
+async def odds(
+    interaction: discord.Interaction,
+    expression: app_commands.Range[str, 1, DEFAULT_LIMITS.max_chars],
+    at_least: int | None = None,
+    at_most: int | None = None,
+) -> None:
+    """Post the distribution privately (it's a question, not a roll)."""
+    text = await expand_saved(interaction, expression)
+    try:
+        result = await dice_cog(interaction).worker.compute(exact_odds, text)
+    except RollerBusy as busy:
+        raise UserError(f"⏳ {busy}") from None
+    except TooCostly as reason:
+        raise UserError(f"⚠️ Those odds would take too long to work out exactly: {reason}.") from None
+    except RollError as error:
+        raise UserError(f"⚠️ {error}") from None
+    table = render_odds(result, at_least=at_least, at_most=at_most)
+    await Reply.of(interaction, private=True).send(
+        f"🎯 Exact odds of `{escape_name(result.expression)}`\n{table}", ephemeral=True
+    )
+
+
+COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (odds,)

@@ -1,0 +1,327 @@
+"""Saved rolls: ``/dice save``, ``edit``, ``delete``, ``list``, ``export``, ``import``, and their names in ``/roll``.
+
+Three scopes: a member's own rolls (everywhere, DMs included), a channel's (its managers or its campaign's GMs
+edit them) and a server's (Manage Server). ``/roll attack +2`` rolls the first ``attack`` found in that order,
+with ``+2`` added; the autocomplete lists names in the same order.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from bot.names import escape_name
+from bot.replies import Reply
+from bot.storage.dice import SAVED_SCOPES, SavedRoll, SavedScope, name_key
+from cogs.dice.access import channel_gms, channel_id_of, is_manager, now, store_of
+from rules.roll import RollError, check, split_label
+
+NAME_MAX = 32
+MEMBER_LIMIT = 50
+"""Saved rolls one member may keep (their own scope)."""
+SERVER_LIMIT = 200
+"""Channel and server rolls one server may keep, together."""
+IMPORT_MAX_BYTES = 64_000
+RESERVED = frozenset({"p", "s", "ul", "x", "b", "t", "f", "e", "ie", "r", "ir", "k", "kh", "kl", "d", "adv", "dis"})
+SCOPE_NAMES: dict[SavedScope, str] = {"member": "yours", "channel": "this channel's", "server": "this server's"}
+_NAME = re.compile(r"[^\s#;!`@<>\[\]()*_~|\\]+")
+_EXPRESSION_MAX = 500
+
+ScopeChoice = app_commands.Choice[str]
+SCOPE_CHOICES = [
+    app_commands.Choice(name="Mine (everywhere)", value="member"),
+    app_commands.Choice(name="This channel", value="channel"),
+    app_commands.Choice(name="This server (Manage Server)", value="server"),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """Whose rolls: a scope and the id it is keyed by."""
+
+    scope: SavedScope
+    owner_id: int
+
+
+def owners(interaction: discord.Interaction) -> list[Owner]:
+    """Where ``/roll`` looks for a name, in order: the member's own, the channel's, the server's."""
+    found = [Owner("member", interaction.user.id)]
+    if interaction.guild_id is not None and interaction.channel_id is not None:
+        found += [Owner("channel", interaction.channel_id), Owner("server", interaction.guild_id)]
+    return found
+
+
+def owner_of(interaction: discord.Interaction, scope: str) -> Owner:
+    """The owner of ``scope`` for this interaction; channel and server rolls need a server."""
+    if scope == "member":
+        return Owner("member", interaction.user.id)
+    if interaction.guild_id is None:
+        raise UserError("Channel and server rolls live in a server; in a DM, save them as yours.")
+    if scope == "channel":
+        return Owner("channel", channel_id_of(interaction))
+    return Owner("server", interaction.guild_id)
+
+
+async def check_may_edit(interaction: discord.Interaction, owner: Owner) -> None:
+    """Anyone edits their own; a channel's rolls need a manager or the channel's campaign GM; a server's, a manager."""
+    if owner.scope == "member" or is_manager(interaction):
+        return
+    if owner.scope == "channel" and interaction.user.id in await channel_gms(interaction):
+        return
+    who = "members with Manage Server" + (" or this channel's campaign GM" if owner.scope == "channel" else "")
+    raise UserError(f"Only {who} can change {SCOPE_NAMES[owner.scope]} saved rolls.")
+
+
+def check_name(name: str) -> str:
+    """A valid name, trimmed; UserError saying why not (too long, spaces, shadows notation)."""
+    name = name.strip()
+    if not name or len(name) > NAME_MAX:
+        raise UserError(f"A name is 1 to {NAME_MAX} characters.")
+    if not _NAME.fullmatch(name):
+        raise UserError("A name is one word, without `# ; ! @ < > [ ] ( )` or markdown, like `attack` or `fire-bolt`.")
+    if name_key(name) in RESERVED or _reads_as_notation(name):
+        raise UserError(f"`{escape_name(name)}` reads as dice notation; choose another name.")
+    return name
+
+
+def _reads_as_notation(name: str) -> bool:
+    try:
+        check(name)
+    except (RollError, RecursionError):
+        return False
+    return True
+
+
+def check_expression(expression: str) -> str:
+    """A saved roll must parse and fit the limits now, not when it is first rolled."""
+    try:
+        check(expression)
+    except RollError as error:
+        raise UserError(f"⚠️ That roll can't be saved: {error}") from None
+    return expression.strip()
+
+
+async def expand_saved(interaction: discord.Interaction, text: str) -> str:
+    """``attack +2 adv`` → the saved ``attack`` with ``+2 adv`` added before its label; notation is unchanged."""
+    first, _, rest = text.strip().partition(" ")
+    if not first or _reads_as_notation(first) or not _NAME.fullmatch(first):
+        return text
+    store = store_of(interaction)
+    for owner in owners(interaction):
+        saved = await store.saved_roll(owner.scope, owner.owner_id, first)
+        if saved is not None:
+            return with_arguments(saved.expression, rest)
+    return text
+
+
+def with_arguments(expression: str, arguments: str) -> str:
+    """A saved expression with more after it (``+2``, ``adv``, ``# label``), its own label kept last."""
+    body, label = split_label(expression)
+    extra, extra_label = split_label(arguments)
+    parts = [body.strip(), extra.strip()]
+    label = extra_label or label
+    return " ".join(p for p in parts if p) + (f" # {label}" if label else "")
+
+
+async def saved_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Saved names starting with what was typed: the member's, then the channel's, then the server's."""
+    typed = name_key(current.strip().split(" ", 1)[0]) if current.strip() else ""
+    if " " in current.strip():
+        return []  # typing arguments after a name: leave the text alone
+    store = store_of(interaction)
+    choices: list[app_commands.Choice[str]] = []
+    seen: set[str] = set()
+    for owner in owners(interaction):
+        for saved in await store.saved_rolls(owner.scope, owner.owner_id):
+            if saved.key.startswith(typed) and saved.key not in seen:
+                seen.add(saved.key)
+                shown = f"{saved.name} · {saved.expression} ({SCOPE_NAMES[owner.scope]})"
+                choices.append(app_commands.Choice(name=_cut(shown, 100), value=saved.name))
+    return choices[:25]
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def _check_limits(interaction: discord.Interaction, owner: Owner) -> None:
+    store = store_of(interaction)
+    if owner.scope == "member":
+        if len(await store.saved_rolls("member", owner.owner_id)) >= MEMBER_LIMIT:
+            raise UserError(f"You have {MEMBER_LIMIT} saved rolls, the most one member can keep; delete one first.")
+    elif interaction.guild_id is not None and await store.saved_in_guild(interaction.guild_id) >= SERVER_LIMIT:
+        raise UserError(
+            f"This server has {SERVER_LIMIT} channel and server rolls, the most it can keep; delete one first."
+        )
+
+
+async def save_roll(interaction: discord.Interaction, owner: Owner, name: str, expression: str, *, new: bool) -> str:
+    """Add (``new``) or replace a saved roll after every check; the confirmation to show."""
+    name = check_name(name)
+    expression = check_expression(expression)
+    await check_may_edit(interaction, owner)
+    store = store_of(interaction)
+    if new:
+        await _check_limits(interaction, owner)
+    roll = SavedRoll(
+        owner.scope,
+        owner.owner_id,
+        name,
+        expression,
+        guild_id=interaction.guild_id,
+        created_by=interaction.user.id,
+        updated_at=now(interaction),
+    )
+    if not await store.put_saved_roll(roll, new=new):
+        if new:
+            raise UserError(
+                f"`{escape_name(name)}` is already one of {SCOPE_NAMES[owner.scope]} rolls: use `/dice edit`."
+            )
+        raise UserError(f"There is no `{escape_name(name)}` among {SCOPE_NAMES[owner.scope]} rolls.")
+    verb = "Saved" if new else "Changed"
+    shown = f"`{escape_name(name)}` = `{escape_name(expression)}` ({SCOPE_NAMES[owner.scope]})"
+    return f"✅ {verb} {shown}. Roll it with `/roll {escape_name(name)}`."
+
+
+# -- commands (added to the /dice group by the package) -------------------------------------------------
+
+
+@app_commands.command(name="save", description="Save a roll under a name, for /roll and dice boards.")
+@app_commands.describe(
+    name="One word, e.g. attack", expression="What to roll, e.g. 1d20+5 # Attack", scope="Whose roll (default: mine)"
+)
+@app_commands.choices(scope=SCOPE_CHOICES)
+async def save(
+    interaction: discord.Interaction,
+    name: app_commands.Range[str, 1, NAME_MAX],
+    expression: app_commands.Range[str, 1, _EXPRESSION_MAX],
+    scope: str = "member",
+) -> None:
+    """Save a new roll."""
+    text = await save_roll(interaction, owner_of(interaction, scope), name, expression, new=True)
+    await Reply.of(interaction, private=True).send(text, ephemeral=True)
+
+
+@app_commands.command(name="edit", description="Change what a saved roll rolls.")
+@app_commands.describe(name="The saved roll", expression="What it rolls now", scope="Whose roll (default: mine)")
+@app_commands.choices(scope=SCOPE_CHOICES)
+async def edit(
+    interaction: discord.Interaction,
+    name: app_commands.Range[str, 1, NAME_MAX],
+    expression: app_commands.Range[str, 1, _EXPRESSION_MAX],
+    scope: str = "member",
+) -> None:
+    """Replace a saved roll's expression."""
+    text = await save_roll(interaction, owner_of(interaction, scope), name, expression, new=False)
+    await Reply.of(interaction, private=True).send(text, ephemeral=True)
+
+
+@app_commands.command(name="delete", description="Delete a saved roll.")
+@app_commands.describe(name="The saved roll", scope="Whose roll (default: mine)")
+@app_commands.choices(scope=SCOPE_CHOICES)
+async def delete(
+    interaction: discord.Interaction, name: app_commands.Range[str, 1, NAME_MAX], scope: str = "member"
+) -> None:
+    """Delete a saved roll."""
+    owner = owner_of(interaction, scope)
+    await check_may_edit(interaction, owner)
+    if not await store_of(interaction).delete_saved_roll(owner.scope, owner.owner_id, name):
+        raise UserError(f"There is no `{escape_name(name)}` among {SCOPE_NAMES[owner.scope]} rolls.")
+    await Reply.of(interaction, private=True).send(f"🗑️ Deleted `{escape_name(name)}`.", ephemeral=True)
+
+
+@app_commands.command(name="list", description="Your saved rolls, and this channel's and server's.")
+async def list_saved(interaction: discord.Interaction) -> None:
+    """Every saved roll ``/roll`` can use here, in the order it looks."""
+    store = store_of(interaction)
+    lines: list[str] = []
+    for owner in owners(interaction):
+        rolls = await store.saved_rolls(owner.scope, owner.owner_id)
+        if rolls:
+            lines.append(f"**{SCOPE_NAMES[owner.scope].capitalize()}**")
+            lines += [f"`{escape_name(r.name)}` · `{escape_name(r.expression)}`" for r in rolls]
+    text = "\n".join(lines) or "No saved rolls yet. Save one with `/dice save name:attack expression:1d20+5`."
+    await Reply.of(interaction, private=True).send(_cut(text, 2000), ephemeral=True)
+
+
+@app_commands.command(name="export", description="Your saved rolls as a file (JSON) to keep or import elsewhere.")
+async def export(interaction: discord.Interaction) -> None:
+    """A small JSON file of the member's own rolls."""
+    rolls = await store_of(interaction).saved_rolls("member", interaction.user.id)
+    data = {"saved_rolls": [{"name": r.name, "expression": r.expression} for r in rolls]}
+    payload = json.dumps(data, ensure_ascii=False, indent=2).encode()
+    file = discord.File(io.BytesIO(payload), filename="saved-rolls.json", description="Your saved rolls (JSON)")
+    await Reply.of(interaction, private=True).send(
+        f"📦 {len(rolls)} saved roll{'' if len(rolls) == 1 else 's'}.", ephemeral=True, file=file
+    )
+
+
+@app_commands.command(
+    name="import", description="Add saved rolls from a file (JSON from /dice export, or name = roll lines)."
+)
+@app_commands.describe(file="saved-rolls.json, or a text file with one `name = expression` per line")
+async def import_saved(interaction: discord.Interaction, file: discord.Attachment) -> None:
+    """Import into the member's own rolls: every entry is checked first; nothing is saved if one is wrong."""
+    if file.size > IMPORT_MAX_BYTES:
+        raise UserError(f"That file is {file.size:,} bytes; saved rolls fit in {IMPORT_MAX_BYTES:,}.")
+    entries = parse_import((await file.read()).decode("utf-8", errors="replace"))
+    owner = Owner("member", interaction.user.id)
+    store = store_of(interaction)
+    existing = {r.key for r in await store.saved_rolls("member", owner.owner_id)}
+    checked = []
+    for number, (name, expression) in enumerate(entries, 1):
+        try:
+            checked.append((check_name(name), check_expression(expression)))
+        except UserError as error:
+            raise UserError(f"Entry {number} (`{escape_name(_cut(name, 40))}`): {error.text}") from None
+    new = {name_key(name) for name, _ in checked} - existing
+    if len(existing) + len(new) > MEMBER_LIMIT:
+        raise UserError(f"That would make {len(existing) + len(new)} saved rolls; one member keeps {MEMBER_LIMIT}.")
+    for name, expression in checked:
+        roll = SavedRoll(
+            "member", owner.owner_id, name, expression, created_by=owner.owner_id, updated_at=now(interaction)
+        )
+        await store.put_saved_roll(roll, new=name_key(name) not in existing)
+    replaced = len(checked) - len(new)
+    await Reply.of(interaction, private=True).send(
+        f"📥 Imported {len(checked)} saved roll{'' if len(checked) == 1 else 's'}"
+        + (f" ({replaced} replaced)." if replaced else "."),
+        ephemeral=True,
+    )
+
+
+def parse_import(text: str) -> list[tuple[str, str]]:
+    """``{"saved_rolls": [{"name", "expression"}]}``, or ``name = expression`` lines (``#`` lines are comments)."""
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(stripped)
+            return [(str(e["name"]), str(e["expression"])) for e in data["saved_rolls"]]
+        except (ValueError, KeyError, TypeError):
+            raise UserError(
+                'That JSON isn\'t a saved-rolls file: `{"saved_rolls": [{"name": …, "expression": …}]}`.'
+            ) from None
+    entries = []
+    for number, line in enumerate(stripped.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        name, sep, expression = line.partition("=")
+        if not sep:
+            name, sep, expression = line.partition(":")
+        if not sep or not name.strip() or not expression.strip():
+            raise UserError(f"Line {number} isn't `name = expression`.")
+        entries.append((name.strip(), expression.strip()))
+    if not entries:
+        raise UserError("That file has no saved rolls in it.")
+    return entries
+
+
+COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (save, edit, delete, list_saved, export, import_saved)
+__all__ = ["COMMANDS", "SAVED_SCOPES", "expand_saved", "saved_choices"]

@@ -1,0 +1,188 @@
+"""Secret rolls anyone can verify: ``/dice secret``, the Show me and Reveal buttons, and ``/dice verify``.
+
+The channel sees a commitment at once (``rules/roll/commitment.py``); the result goes privately to the roller,
+and with ``for: GM`` the channel's campaign GM and co-GMs can see it too (Show me). Reveal (the roller, or the GM
+for a GM roll) posts the result line and the salt, after checking they hash to the commitment shown.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from bot.names import escape_name
+from bot.replies import Reply
+from bot.storage.dice import SecretRoll
+from cogs.dice.access import NO_MENTIONS, channel_gms, channel_id_of, now, store_of
+from cogs.dice.roll import LABEL_MAX_CHARS, dice_cog
+from cogs.dice.saved import expand_saved
+from rules.roll import RollError, render
+from rules.roll.commitment import canonical, commitment, verify
+from rules.roll.limits import DEFAULT_LIMITS
+
+log = logging.getLogger(__name__)
+
+SALT_BYTES = 16
+FOR_CHOICES = [
+    app_commands.Choice(name="Me only", value="me"),
+    app_commands.Choice(name="Me and the campaign's GM", value="gm"),
+]
+HOW_TO_CHECK = "Check it with `/dice verify`, or anywhere: SHA-256 of the result, a newline, then the salt."
+
+
+class SecretButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dice:(?P<what>peek|reveal):(?P<id>\d+)"):
+    """Show me (private) and Reveal (public) on a secret roll's commitment."""
+
+    def __init__(self, what: str, secret_id: int) -> None:
+        label, emoji, style = (
+            ("Show me", "👁️", discord.ButtonStyle.secondary)
+            if what == "peek"
+            else ("Reveal", "🔓", discord.ButtonStyle.primary)
+        )
+        super().__init__(discord.ui.Button(label=label, emoji=emoji, style=style, custom_id=f"dice:{what}:{secret_id}"))
+        self.what = what
+        self.secret_id = secret_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SecretButton:
+        return cls(match["what"], int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        reply = Reply.of(interaction, private=True)
+        secret = await store_of(interaction).secret(self.secret_id)
+        if secret is None:
+            await reply.refuse("This secret roll is too old; it was forgotten.")
+            return
+        if not await _entitled(interaction, secret):
+            who = "the roller and the campaign's GM" if secret.for_gm else "the roller"
+            await reply.refuse(f"Only {who} can {'see' if self.what == 'peek' else 'reveal'} this roll.")
+            return
+        if self.what == "peek":
+            await reply.send(f"🔒 Your secret roll: `{secret.canonical}`", ephemeral=True)
+        else:
+            await _reveal(interaction, reply, secret)
+
+
+async def _entitled(interaction: discord.Interaction, secret: SecretRoll) -> bool:
+    if interaction.user.id == secret.roller_id:
+        return True
+    return secret.for_gm and interaction.user.id in await channel_gms(interaction)
+
+
+async def _reveal(interaction: discord.Interaction, reply: Reply, secret: SecretRoll) -> None:
+    if not verify(secret.commitment, secret.canonical, secret.salt):  # impossible by construction; never posted
+        log.error("Secret roll %s does not match its commitment", secret.id)
+        await reply.refuse("This roll can't be revealed: it doesn't match its commitment.")
+        return
+    if not await store_of(interaction).reveal_secret(secret.id, now(interaction)):
+        await reply.refuse("This roll was revealed already.")
+        return
+    roller = f"<@{secret.roller_id}>"
+    await reply.update(content=f"{_commitment_line(roller, secret)} · revealed below", view=None)
+    await reply.send(
+        f"🔓 {roller}'s secret roll, revealed by **{escape_name(interaction.user.display_name)}**\n"
+        f"Result: `{secret.canonical}`\nSalt: `{secret.salt}`\nCommitment: `{secret.commitment}`\n-# {HOW_TO_CHECK}",
+        ephemeral=False,
+        allowed_mentions=NO_MENTIONS,
+    )
+
+
+def _commitment_line(roller: str, secret: SecretRoll) -> str:
+    whom = " for the GM" if secret.for_gm else ""
+    return f"🔒 {roller} rolled something secret{whom} · commitment `{secret.commitment}`"
+
+
+@app_commands.command(
+    name="secret",
+    description="Roll in secret: the channel sees a commitment you can reveal later.",
+    extras={"private": False},
+)
+@app_commands.describe(
+    expression="Dice notation or a saved roll, e.g. 1d20+5",
+    for_="Who sees the result now (default: you only)",
+    label="What the roll is for",
+)
+@app_commands.rename(for_="for")
+@app_commands.choices(for_=FOR_CHOICES)
+async def secret_roll(
+    interaction: discord.Interaction,
+    expression: app_commands.Range[str, 1, DEFAULT_LIMITS.max_chars],
+    for_: str = "me",
+    label: app_commands.Range[str, 1, LABEL_MAX_CHARS] | None = None,
+) -> None:
+    """Commit to a roll in the channel, show its result to the roller (and the GM)."""
+    for_gm = for_ == "gm"
+    if for_gm and not await channel_gms(interaction):
+        raise UserError("`for: GM` needs a campaign with a GM in this channel; roll `for: me` instead.")
+    cog = dice_cog(interaction)
+    try:
+        result = await cog.worker.roll(await expand_saved(interaction, expression))
+    except RollError as error:
+        raise UserError(f"⚠️ {error}") from None
+    if label:
+        result = dataclasses.replace(result, label=label.strip())
+    line = canonical(result)
+    salt = secrets.token_hex(SALT_BYTES)
+    store = store_of(interaction)
+    secret = await store.create_secret(
+        SecretRoll(
+            0,
+            channel_id_of(interaction),
+            interaction.guild_id,
+            interaction.user.id,
+            for_gm,
+            line,
+            salt,
+            commitment(line, salt),
+            created_at=now(interaction),
+        )
+    )
+    reply = Reply.of(interaction, private=False)
+    view = discord.ui.View(timeout=None)
+    view.add_item(SecretButton("peek", secret.id))
+    view.add_item(SecretButton("reveal", secret.id))
+    view.stop()
+    message = await reply.send(
+        _commitment_line(f"<@{interaction.user.id}>", secret), ephemeral=False, view=view, allowed_mentions=NO_MENTIONS
+    )
+    if message is not None:
+        await store.secret_shown(secret.id, message.id)
+    who = "you and the GM" if for_gm else "you"
+    await reply.send(
+        f"🔒 Only {who} can see this until it is revealed:\n{render(result, escape=escape_name, limit=1800)}",
+        ephemeral=True,
+    )
+    cog.record(interaction, [result], hidden=True)
+
+
+@app_commands.command(name="verify", description="Check a revealed secret roll against its commitment.")
+@app_commands.describe(
+    commitment_="The commitment shown when the roll was made",
+    result="The result line of the reveal",
+    salt="The salt of the reveal",
+)
+@app_commands.rename(commitment_="commitment")
+async def verify_roll(
+    interaction: discord.Interaction,
+    commitment_: app_commands.Range[str, 1, 100],
+    result: app_commands.Range[str, 1, 1000],
+    salt: app_commands.Range[str, 1, 100],
+) -> None:
+    """Recompute the hash: a match, or a mismatch said plainly."""
+    if verify(commitment_, result, salt):
+        text = "✅ That result and salt match the commitment: the roll was made before it was revealed."
+    else:
+        text = "❌ That doesn't match the commitment: the result or the salt differs from what was committed."
+    await Reply.of(interaction, private=True).send(text, ephemeral=True)
+
+
+COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (secret_roll, verify_roll)

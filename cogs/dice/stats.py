@@ -1,0 +1,334 @@
+"""``/stats luck``, ``/stats top`` and ``/stats forget``: luck from the counts kept as dice are rolled.
+
+Every ``/roll`` and every die a member rolls in a game is counted (``bot/storage/luck.py``), so an answer is a sum
+over a few thousand rows, never a walk through the logs; logs written before counting began are counted once in
+the background when the cog starts. A member's private rolls and GM rolls count for them alone: anyone else
+sees their public dice only, and only from the server they ask in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import io
+import logging
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserError
+from bot.names import escape_name
+from bot.pictures import PictureWorker
+from bot.replies import Reply
+from bot.storage import Store
+from bot.storage.dice import LuckCount, LuckFilter, MemberTotals, Streak
+from bot.storage.luck import DAY_S, bin_width
+from cogs.dice.access import NO_MENTIONS, bot_of, now
+from cogs.dice.chart import Panel, draw_chart
+from rules.luck import fairness, fairness_words, luck, luck_words, top_share
+
+log = logging.getLogger(__name__)
+
+PERIODS = {"all": None, "7": 7, "30": 30, "365": 365}
+PERIOD_CHOICES = [
+    app_commands.Choice(name="All time", value="all"),
+    app_commands.Choice(name="Last 7 days", value="7"),
+    app_commands.Choice(name="Last 30 days", value="30"),
+    app_commands.Choice(name="Last year", value="365"),
+]
+GAMES = {"roll": "/roll", "crowns": "Dice of Crowns", "vices": "Vices & Vengeance", "viciousness": "Viciousness"}
+GAME_CHOICES = [
+    app_commands.Choice(name="Every game and /roll", value="all"),
+    *(app_commands.Choice(name=title, value=kind) for kind, title in GAMES.items()),
+    app_commands.Choice(name="This channel's campaign", value="campaign"),
+]
+CHART_SIZES = 4
+"""Die sizes drawn in the chart: the most rolled."""
+LEADERBOARD = 10
+MIN_FOR_RANK = 20
+"""Dice of one size a member needs before they are ranked by luck with it."""
+CROWN_FACE, DAGGER_FACE = 1, 2  # data/crowns/dice.yaml: d6 1 is a crown, 2 a dagger
+HIT_FACE = 4  # Viciousness: a die showing exactly 4 is a hit
+
+
+@dataclass(frozen=True, slots=True)
+class SizeLuck:
+    """One die size's figures."""
+
+    sides: int
+    count: int
+    total: int
+    luck: float
+    fairness: str
+    bins: tuple[LuckCount, ...]
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count
+
+    @property
+    def fair_mean(self) -> float:
+        return (self.sides + 1) / 2
+
+
+def per_size(counts: list[LuckCount]) -> list[SizeLuck]:
+    """Counts grouped by die size, most rolled first, with luck and fairness."""
+    grouped: dict[int, list[LuckCount]] = defaultdict(list)
+    for count in counts:
+        grouped[count.sides].append(count)
+    sizes = []
+    for sides, bins in grouped.items():
+        n = sum(b.count for b in bins)
+        total = sum(b.total for b in bins)
+        by_bin = {b.bin: b.count for b in bins}
+        keys = range(1, sides + 1) if sides <= 100 else range(20)
+        observed = [by_bin.get(k, 0) for k in keys]
+        weights = [bin_width(sides, k) for k in keys]
+        sizes.append(
+            SizeLuck(sides, n, total, luck(n, total, sides), fairness_words(fairness(observed, weights)), tuple(bins))
+        )
+    return sorted(sizes, key=lambda s: (-s.count, s.sides))
+
+
+def luck_table(sizes: list[SizeLuck]) -> str:
+    """A code block: each die size's rolls, mean against a fair die's, and luck in words."""
+    lines = [f"{'die':<6}{'rolls':>8}{'mean':>8}{'fair':>7}  luck"]
+    for size in sizes[:12]:
+        die = f"d{size.sides}"
+        lines.append(f"{die:<6}{size.count:>8,}{size.mean:>8.2f}{size.fair_mean:>7.2f}  {luck_words(size.luck)}")
+    return "\n".join(["```", *lines, "```"])
+
+
+def game_luck(sizes: list[SizeLuck], game: str | None) -> list[str]:
+    """The game's own luck where it has one: Dice of Crowns crowns and daggers, Viciousness hits per die."""
+    lines = []
+    d6 = next((s for s in sizes if s.sides == 6), None)
+    if game == "crowns" and d6 is not None:
+        faces = {b.bin: b.count for b in d6.bins}
+        crowns, daggers = faces.get(CROWN_FACE, 0) / d6.count, faces.get(DAGGER_FACE, 0) / d6.count
+        lines.append(f"👑 crowns per die {crowns:.3f}, 🗡️ daggers per die {daggers:.3f} (fair dice: {1 / 6:.3f} each)")
+    if game == "viciousness":
+        dice = [s for s in sizes if s.sides >= HIT_FACE]
+        rolled = sum(s.count for s in dice)
+        if rolled:
+            hits = sum(next((b.count for b in s.bins if b.bin == HIT_FACE), 0) for s in dice)
+            fair = sum(s.count / s.sides for s in dice)
+            lines.append(f"⚔️ hits per die {hits / rolled:.3f} (fair dice: {fair / rolled:.3f})")
+    return lines
+
+
+def streak_line(streaks: list[Streak], sizes: list[SizeLuck]) -> str | None:
+    """The longest runs above and below the mean, for the most rolled die size that has any."""
+    by_size = {s.sides: s for s in streaks}
+    for size in sizes:
+        streak = by_size.get(size.sides)
+        if streak is not None and (streak.best_hot or streak.best_cold):
+            return (
+                f"🔥 d{size.sides} streaks: {streak.best_hot} in a row above average, {streak.best_cold} in a row below"
+            )
+    return None
+
+
+def server_rank(members: list[MemberTotals], user_id: int, sides: int) -> tuple[int, int] | None:
+    """``(rank, of)`` of a member's luck with a die size among the server's members who rolled it enough."""
+    ranked = [m for m in members if m.sides == sides and m.count >= MIN_FOR_RANK]
+    if not any(m.user_id == user_id for m in ranked) or len(ranked) < 2:
+        return None
+    ordered = sorted(ranked, key=lambda m: -luck(m.count, m.total, sides, exact=False))
+    return next(i for i, m in enumerate(ordered, 1) if m.user_id == user_id), len(ranked)
+
+
+def chart_panels(sizes: list[SizeLuck]) -> tuple[Panel, ...]:
+    """The chart's panels: each of the most rolled sizes, face by face (or in twenty ranges for big dice)."""
+    panels = []
+    for size in sizes[:CHART_SIZES]:
+        by_bin = {b.bin: b.count for b in size.bins}
+        if size.sides <= 100:
+            keys = list(range(1, size.sides + 1))
+            labels = [str(k) for k in keys]
+        else:
+            keys = list(range(20))
+            labels = [f"{k * size.sides // 20 + 1}" for k in keys]
+        bars = tuple(
+            (label, by_bin.get(k, 0) / size.count, bin_width(size.sides, k) / size.sides)
+            for k, label in zip(keys, labels, strict=True)
+        )
+        panels.append(
+            Panel(f"d{size.sides}: {size.count:,} rolls, mean {size.mean:.2f} (fair {size.fair_mean:.2f})", bars)
+        )
+    return tuple(panels)
+
+
+def alt_text(name: str, sizes: list[SizeLuck]) -> str:
+    """The chart's facts for screen readers (an attachment description holds 1,024 characters)."""
+    parts = [f"Bar chart of {name}'s dice against fair dice."]
+    for size in sizes[:CHART_SIZES]:
+        by_bin = {b.bin: b.count for b in size.bins}
+        common = max(by_bin, key=lambda k: by_bin[k])
+        shown = common if size.sides <= 100 else f"{common * size.sides // 20 + 1}+"
+        parts.append(
+            f"d{size.sides}: {size.count:,} rolls, mean {size.mean:.2f} against {size.fair_mean:.2f}, "
+            f"most often {shown}; {luck_words(size.luck)}; {size.fairness}."
+        )
+    text = " ".join(parts)
+    return text if len(text) <= 1024 else text[:1023] + "…"
+
+
+class Stats(commands.Cog):
+    """``/stats``: luck and leaderboards from the dice every game and ``/roll`` recorded."""
+
+    stats = app_commands.Group(name="stats", description="Luck statistics and leaderboards")
+
+    def __init__(self, bot: commands.Bot, store: Store) -> None:
+        self.bot = bot
+        self.store = store
+        self.pictures = PictureWorker()
+        self._backfill: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self._backfill = asyncio.get_running_loop().create_task(self.backfill(), name="luck backfill")
+
+    async def cog_unload(self) -> None:
+        if self._backfill is not None:
+            self._backfill.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._backfill
+        await asyncio.to_thread(self.pictures.close)
+
+    async def backfill(self) -> None:
+        """Count the dice of logs written before counting began, a batch at a time, yielding in between."""
+        try:
+            counted = 1
+            while counted:  # each batch is its own transaction: other work goes on between batches
+                counted = await self.store.backfill_luck(self.store.session, self.store.log_entries)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("Counting older logs for the luck statistics failed; it resumes at the next start")
+
+    @stats.command(name="luck", description="How lucky someone's dice have been: per die size, with a chart.")
+    @app_commands.describe(member="Whose luck (default: yours)", game="Which dice", period="Over what time")
+    @app_commands.choices(game=GAME_CHOICES, period=PERIOD_CHOICES)
+    async def luck_command(
+        self,
+        interaction: discord.Interaction,
+        member: discord.User | None = None,
+        game: str = "all",
+        period: str = "all",
+    ) -> None:
+        """The member's luck; someone else's from their public dice in this server only."""
+        target = member or interaction.user
+        own = target.id == interaction.user.id
+        if not own and interaction.guild_id is None:
+            raise UserError("Someone else's luck can be seen in a server you share, from their public rolls there.")
+        where = await self._filter(interaction, own=own, game=game, period=period)
+        counts = await self.store.luck_counts(target.id, where)
+        name = escape_name(target.display_name)
+        if not counts:
+            whose = "You have" if own else f"**{name}** has"
+            raise UserError(f"{whose} no recorded dice here yet.")
+        sizes = per_size(counts)
+        lines = [f"🍀 **{name}**'s luck · {self._scope_words(game, period, own)}", luck_table(sizes)]
+        for size in sizes[:3]:
+            lines.append(f"d{size.sides}: {size.fairness}")
+        if interaction.guild_id is not None:
+            rank = server_rank(await self.store.luck_in_guild(interaction.guild_id), target.id, sizes[0].sides)
+            if rank is not None:
+                lines.append(
+                    f"🏅 {'Your' if own else 'Their'} d{sizes[0].sides}s are in the luckiest "
+                    f"{top_share(*rank)} % of this server ({rank[0]} of {rank[1]})."
+                )
+        streak = streak_line(await self.store.luck_streaks(target.id, public_only=not own), sizes)
+        if streak:
+            lines.append(streak)
+        lines += game_luck(sizes, game if game in GAMES else None)
+        if own:
+            lines.append("-# Your private and GM rolls count here; others see your public ones only.")
+        reply = Reply.of(interaction, private=True)
+        reply.arm()
+        title = f"{target.display_name}'s dice"
+        png = await self.pictures.draw(functools.partial(draw_chart, title, chart_panels(sizes)))
+        file = discord.File(io.BytesIO(png), filename="luck.png", description=alt_text(target.display_name, sizes))
+        await reply.send("\n".join(lines)[:2000], ephemeral=True, file=file, allowed_mentions=NO_MENTIONS)
+
+    async def _filter(self, interaction: discord.Interaction, *, own: bool, game: str, period: str) -> LuckFilter:
+        days = PERIODS.get(period)
+        since = None if days is None else int(now(interaction) // DAY_S) - days + 1
+        campaign_id = None
+        kind = game if game in GAMES else None
+        if game == "campaign":
+            campaign = await bot_of(interaction).service.campaign(interaction.channel_id or 0, interaction.guild_id)
+            if campaign is None:
+                raise UserError("There's no campaign in this channel.")
+            campaign_id = campaign.id
+        guild = None if own else interaction.guild_id
+        return LuckFilter(since_day=since, guild_id=guild, kind=kind, campaign_id=campaign_id, public_only=not own)
+
+    @staticmethod
+    def _scope_words(game: str, period: str, own: bool) -> str:
+        what = GAMES.get(game, "this campaign" if game == "campaign" else "every game and /roll")
+        when = next(c.name for c in PERIOD_CHOICES if c.value == period).lower()
+        where = "everywhere" if own else "in this server, public rolls"
+        return f"{what} · {when} · {where}"
+
+    @stats.command(
+        name="top", description="This server's leaderboards: wins, and luck with the d20.", extras={"private": False}
+    )
+    @app_commands.describe(me="Leave or join the leaderboards (kept until you change it)")
+    @app_commands.choices(
+        me=[
+            app_commands.Choice(name="Leave the leaderboards", value="leave"),
+            app_commands.Choice(name="Join the leaderboards", value="join"),
+        ]
+    )
+    @app_commands.guild_only()
+    async def top(self, interaction: discord.Interaction, me: str | None = None) -> None:
+        """Most wins in finished table games, and the luckiest d20s (members who left are not shown)."""
+        assert interaction.guild_id is not None
+        reply = Reply.of(interaction, private=True)
+        if me is not None:
+            await self.store.set_leaderboard(interaction.user.id, shown=me == "join")
+            word = "back on" if me == "join" else "off"
+            await reply.send(f"✅ You're {word} the leaderboards.", ephemeral=True)
+            return
+        wins = await self.store.wins_in_guild(interaction.guild_id)
+        totals = await self.store.luck_in_guild(interaction.guild_id)
+        hidden = await self.store.leaderboard_hidden(sorted({w.user_id for w in wins} | {t.user_id for t in totals}))
+        lines = ["🏆 **Most wins**"]
+        shown_wins = sorted((w for w in wins if w.user_id not in hidden), key=lambda w: (-w.wins, w.games))
+        lines += [
+            f"{i}. <@{w.user_id}> · {w.wins} win{'' if w.wins == 1 else 's'} in {w.games}"
+            for i, w in enumerate(shown_wins[:LEADERBOARD], 1)
+        ] or ["No finished games yet."]
+        d20s = [t for t in totals if t.sides == 20 and t.count >= MIN_FOR_RANK and t.user_id not in hidden]
+        d20s.sort(key=lambda t: -luck(t.count, t.total, 20, exact=False))
+        lines.append(f"🍀 **Luckiest d20s** (at least {MIN_FOR_RANK} rolled)")
+        lines += [
+            f"{i}. <@{t.user_id}> · mean {t.total / t.count:.2f} over {t.count:,}"
+            for i, t in enumerate(d20s[:LEADERBOARD], 1)
+        ] or ["Nobody has rolled enough d20s yet."]
+        lines.append("-# Leave with `/stats top me: Leave`.")
+        await reply.send("\n".join(lines), ephemeral=False, allowed_mentions=NO_MENTIONS)
+
+    @stats.command(name="forget", description="Delete your luck statistics (games' logs keep their dice).")
+    @app_commands.describe(confirm="Type: forget")
+    async def forget(self, interaction: discord.Interaction, confirm: str) -> None:
+        """Delete the member's statistics everywhere; their dice in games' logs stay (replays need them)."""
+        if confirm.strip().casefold() != "forget":
+            raise UserError("Nothing deleted: type `forget` in `confirm` to delete your statistics.")
+        await self.store.forget_luck(interaction.user.id, now(interaction))
+        await Reply.of(interaction, private=True).send(
+            "🧹 Your luck statistics are deleted. Rolls from now on count again; games' logs keep their dice.",
+            ephemeral=True,
+        )
+
+
+def stats_cog(bot: commands.Bot) -> Stats:
+    """The cog, on the bot's store."""
+    store: Any = getattr(bot, "store")  # noqa: B009 (the TabletopBot's, typed loosely for test bots)
+    return Stats(bot, store)

@@ -1,0 +1,224 @@
+"""Storage around /roll on both backends: saved rolls, dice boards, secret rolls, luck statistics counted at commit
+time, forgetting, the backfill of older logs; and every query of bot/storage/dice.py on an index (EXPLAIN)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.models import LogEntry, Seat, Session, Status
+from bot.storage import PostgresStore, SqliteStore, Store
+from bot.storage.dice import BoardButton, DiceBoard, LuckFilter, SavedRoll, SecretRoll, numbered
+from bot.storage.luck import ROLL_KIND, Where, tally
+from bot.storage.migrations import SQLITE_MIGRATIONS
+from tests.databases import Database
+
+DAY = 86_400.0
+
+
+@pytest.fixture
+async def db(database: Database) -> AsyncIterator[Store]:
+    store = database.store()
+    await store.open()
+    yield store
+    await store.close()
+
+
+def table(guild_id: int = 1) -> Session:
+    return Session(
+        guild_id=guild_id,
+        channel_id=50,
+        kind="race",
+        status=Status.ACTIVE,
+        host_id=7,
+        seats=[Seat(player="P1", user_id=7, name="A"), Seat(player="P2", user_id=None, name="Bot", computer=True)],
+    )
+
+
+def entry(seq: int, actor: str, faces: list[int], how: str = "player", at: float = 10 * DAY) -> LogEntry:
+    dice = [{"die": str(i), "sides": 6, "value": f} for i, f in enumerate(faces)]
+    return LogEntry(seq=seq, actor=actor, action={"kind": "act", "how": how}, dice=dice, at=at)
+
+
+async def test_saved_rolls_by_scope_and_name(db: Store) -> None:
+    roll = SavedRoll("member", 7, "Attack", "1d20+5", created_by=7, updated_at=1.0)
+    assert await db.put_saved_roll(roll, new=True)
+    assert not await db.put_saved_roll(SavedRoll("member", 7, "ATTACK", "1d20", created_by=7), new=True)
+    assert await db.put_saved_roll(SavedRoll("channel", 50, "attack", "1d20+2", guild_id=1, created_by=7), new=True)
+    assert (await db.saved_roll("member", 7, "attack")) == roll
+    assert [r.name for r in await db.saved_rolls("member", 7)] == ["Attack"]
+    assert await db.saved_in_guild(1) == 1
+    assert await db.put_saved_roll(SavedRoll("member", 7, "attack", "1d20+6", created_by=7, updated_at=2.0), new=False)
+    saved = await db.saved_roll("member", 7, "Attack")
+    assert saved is not None and saved.expression == "1d20+6"
+    assert await db.delete_saved_roll("member", 7, "ATTACK")
+    assert not await db.delete_saved_roll("member", 7, "attack")
+
+
+async def test_boards_and_secrets(db: Store) -> None:
+    board = await db.create_dice_board(
+        DiceBoard(0, 50, 1, 7, "member", 7, False, (BoardButton("attack", "Attack ⚔️"),), created_at=1.0)
+    )
+    assert board.id > 0
+    await db.update_dice_board(dataclasses.replace(board, message_id=99, hidden=True))
+    stored = await db.dice_board(board.id)
+    assert stored is not None and stored.message_id == 99 and stored.hidden and stored.buttons[0].label == "Attack ⚔️"
+    assert [b.id for b in await db.dice_boards_in(50)] == [board.id]
+    secret = await db.create_secret(SecretRoll(0, 50, 1, 7, True, "1d20 → 14", "ab", "cd", created_at=5.0))
+    await db.secret_shown(secret.id, 123)
+    assert await db.reveal_secret(secret.id, 6.0)
+    assert not await db.reveal_secret(secret.id, 7.0)  # once
+    again = await db.secret(secret.id)
+    assert again is not None and again.message_id == 123 and again.revealed_at == 6.0 and again.for_gm
+
+
+async def test_a_members_game_dice_count_at_commit_and_a_computers_do_not(db: Store) -> None:
+    session = await db.create_session(table())
+    for seq, (actor, faces, how) in enumerate(
+        [("P1", [6, 6, 1], "player"), ("P2", [5, 5], "computer"), ("P1", [2], "timeout")], start=1
+    ):
+        new = session.successor(float(seq))
+        assert await db.save(new, session.version, entry(seq, actor, faces, how))
+        session = new
+    counts = await db.luck_counts(7, LuckFilter())
+    assert {(c.sides, c.bin): c.count for c in counts} == {(6, 6): 2, (6, 1): 1}
+    assert await db.luck_counts(7, LuckFilter(kind="race", guild_id=1, since_day=10)) == counts
+    assert await db.luck_counts(7, LuckFilter(since_day=11)) == []
+    (streak,) = await db.luck_streaks(7, public_only=True)
+    assert (streak.run, streak.best_hot, streak.best_cold) == (-1, 2, 1)
+
+
+async def test_a_finished_game_counts_its_winner(db: Store) -> None:
+    session = await db.create_session(table())
+    done = session.successor(1.0, status=Status.FINISHED, winners=["P1"])
+    assert await db.save(done, session.version, entry(1, "P1", [3]))
+    assert [(w.user_id, w.games, w.wins) for w in await db.wins_in_guild(1)] == [(7, 1, 1)]
+
+
+async def test_private_and_gm_dice_stay_out_of_what_others_see(db: Store) -> None:
+    public = tally(Where(7, 1, 50, ROLL_KIND), 0.0, [(20, 20)])
+    hidden = tally(Where(7, 1, 50, ROLL_KIND, hidden=True), 0.0, [(20, 1)])
+    assert public is not None and hidden is not None
+    await db.record_dice([public, hidden])
+    assert [c.bin for c in await db.luck_counts(7, LuckFilter())] == [20]
+    assert [c.bin for c in await db.luck_counts(7, LuckFilter(public_only=False))] == [1, 20]
+    assert [(t.user_id, t.count, t.total) for t in await db.luck_in_guild(1)] == [(7, 1, 20)]
+
+
+async def test_forget_deletes_statistics_and_leaderboard_choice_is_kept(db: Store) -> None:
+    counted = tally(Where(7, 1, 50, ROLL_KIND), 0.0, [(6, 3)])
+    assert counted is not None
+    await db.record_dice([counted])
+    await db.set_leaderboard(7, shown=False)
+    await db.forget_luck(7, 5.0)
+    assert await db.luck_counts(7, LuckFilter(public_only=False)) == []
+    assert await db.luck_in_guild(1) == []
+    assert await db.leaderboard_hidden([7, 8]) == {7}
+    await db.set_leaderboard(7, shown=True)
+    assert await db.leaderboard_hidden([7]) == set()
+
+
+async def test_big_dice_are_binned_with_exact_sums(db: Store) -> None:
+    counted = tally(Where(7, 1, 50, ROLL_KIND), 0.0, [(1000, 1), (1000, 1000), (1000, 999)])
+    assert counted is not None
+    await db.record_dice([counted])
+    counts = await db.luck_counts(7, LuckFilter())
+    assert [(c.bin, c.count, c.total) for c in counts] == [(0, 1, 1), (19, 2, 1999)]
+
+
+async def test_logs_written_before_the_statistics_are_counted_once(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = SqliteStore(path)
+    await old.open()  # migrate fully, then pretend the statistics step had not run yet when the log was written
+    session = await old.create_session(table())
+    new = session.successor(1.0)
+    await old.conn.execute("DELETE FROM luck_dice")
+    await old.conn.execute("DELETE FROM luck_faces")
+    await old.save(new, session.version, entry(1, "P1", [4, 4]))
+    await old.conn.execute("DELETE FROM luck_dice")
+    await old.conn.execute("DELETE FROM luck_faces")
+    await old.conn.execute("DELETE FROM luck_streaks")
+    await old.conn.execute("DELETE FROM luck_totals")
+    await old.conn.execute("INSERT INTO luck_pending (session_id, upto) VALUES (?, 1)", (session.id,))
+    assert await old.backfill_luck(old.session, old.log_entries) == 1
+    assert await old.backfill_luck(old.session, old.log_entries) == 0
+    assert [(c.bin, c.count) for c in await old.luck_counts(7, LuckFilter())] == [(4, 2)]
+    assert len(SQLITE_MIGRATIONS) >= 4
+    await old.close()
+
+
+# -- every query on an index -----------------------------------------------------------------------------
+
+
+class Recording:
+    """Wraps a store's SQL adapter and keeps every statement it ran."""
+
+    def __init__(self, store: Any) -> None:
+        self.statements: list[tuple[str, tuple[Any, ...]]] = []
+        plain, transaction = store._sql, store._sql_transaction
+        recording = self
+
+        class Spy:
+            def __init__(self, inner: Any) -> None:
+                self.inner = inner
+
+            async def fetch(self, sql: str, *params: Any) -> Any:
+                recording.statements.append((sql, params))
+                return await self.inner.fetch(sql, *params)
+
+            async def execute(self, sql: str, *params: Any) -> int:
+                recording.statements.append((sql, params))
+                return int(await self.inner.execute(sql, *params))
+
+        @asynccontextmanager
+        async def spied_transaction() -> AsyncIterator[Spy]:
+            async with transaction() as sql:
+                yield Spy(sql)
+
+        store._sql = lambda: Spy(plain())
+        store._sql_transaction = spied_transaction
+
+
+async def test_every_dice_query_uses_an_index(db: Store) -> None:
+    recording = Recording(db)
+    await test_saved_rolls_by_scope_and_name(db)
+    await test_boards_and_secrets(db)
+    await test_private_and_gm_dice_stay_out_of_what_others_see(db)
+    await test_forget_deletes_statistics_and_leaderboard_choice_is_kept(db)
+    await db.wins_in_guild(1)
+    await db.luck_streaks(7, public_only=False)
+    await db.luck_counts(7, LuckFilter(guild_id=1, kind="roll", campaign_id=0, since_day=3))
+    await db.backfill_luck(db.session, db.log_entries)
+    checked = 0
+    for sql, params in recording.statements:
+        verb = sql.lstrip().split()[0].upper()
+        if verb == "INSERT" and "SELECT" not in sql.upper():
+            continue  # an insert by key: nothing to search
+        plan = await _plan(db, sql, params)
+        assert not _full_scan(db, plan, sql), f"{sql}\n{plan}"
+        checked += 1
+    assert checked >= 20
+
+
+async def _plan(db: Store, sql: str, params: tuple[Any, ...]) -> str:
+    if isinstance(db, SqliteStore):
+        rows = await db.conn.execute_fetchall(f"EXPLAIN QUERY PLAN {sql}", params)
+        return "\n".join(str(row[3]) for row in rows)
+    assert isinstance(db, PostgresStore)
+    async with db.pool.acquire() as conn, conn.transaction():
+        await conn.execute("SET LOCAL enable_seqscan = off")  # empty tables: the planner would scan anyway
+        rows = await conn.fetch(f"EXPLAIN {numbered(sql)}", *params)
+        return "\n".join(r[0] for r in rows)
+
+
+def _full_scan(db: Store, plan: str, sql: str) -> bool:
+    if "FROM luck_pending ORDER BY session_id LIMIT" in sql:
+        return False  # the backfill walks its queue in key order, a batch at a time (a rowid table in SQLite)
+    if isinstance(db, SqliteStore):
+        return any(line.startswith("SCAN") and "USING" not in line for line in plan.splitlines())
+    return "Seq Scan" in plan
