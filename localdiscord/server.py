@@ -322,6 +322,17 @@ class LocalDiscord:
 
     # -- messages ----------------------------------------------------------------------------------------------
 
+    def forget_history(self) -> None:
+        """Drop every message, upload, finished interaction and logged request (a long benchmark keeps its memory
+        flat; the bot's own state is not touched)."""
+        self._messages.clear()
+        self._channel_messages.clear()
+        self.uploads.clear()
+        self._nonces.clear()
+        self.requests.clear()
+        self.interactions.clear()
+        self.interactions_by_token.clear()
+
     def messages(self, channel: Channel) -> list[Message]:
         """Messages everyone sees in ``channel``, oldest first (no ephemeral, no deleted ones)."""
         return [m for m in self._channel_messages.get(channel.id, []) if not m.deleted and not m.ephemeral]
