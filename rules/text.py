@@ -8,7 +8,6 @@ Discord reads a message: markdown, ``@everyone``, ``<@id>`` mentions and masked 
 from __future__ import annotations
 
 import re
-import unicodedata
 
 # Characters that format text anywhere, and the block markers that only count at a line's start.
 _INLINE = re.compile(r"([\\*_~`|\[\]])")
@@ -16,6 +15,7 @@ _LINE_START = re.compile(r"^(\s*)([>#-])", re.MULTILINE)
 # @everyone, @here, and raw user or role mentions: a zero-width space after the @ makes them inert.
 _MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
 _ANGLE_MENTION = re.compile(r"<([@#])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # Unicode's control characters (category Cc)
 
 ECHO_MAX = 100
 """How much of what someone typed a message repeats (a name, a search): enough to recognise it."""
@@ -40,7 +40,7 @@ def echo(typed: str, limit: int = ECHO_MAX, *, code: bool = False) -> str:
 
     In quotes with its markdown and mentions escaped (``escape``), or with ``code`` in a code span (a term of a
     notation: `d7:3`), where nothing renders and only backticks need replacing."""
-    line = " ".join("".join(" " if unicodedata.category(c) == "Cc" else c for c in typed).split())
+    line = " ".join(_CONTROL.sub(" ", typed).split())
     if len(line) > limit:
         line = line[: limit - 1].rstrip() + "…"
     if code:
