@@ -23,6 +23,7 @@ from rules.roll.errors import RollError
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
 from rules.roll.model import DiceGroup, Face, Part, RollResult, RollSet, Text
 from rules.roll.notation import Advantage, RollRequest, parse_request
+from rules.text import echo
 
 LIGHT_DICE = 100
 """Rolls of at most this many dice, with no open-ended rerolls or explosions, take well under a
@@ -216,19 +217,17 @@ def _parse(body: str) -> diceast.Expression:
         with _PARSER_LOCK:
             return _PARSER.parse(body)
     except d20.RollSyntaxError as error:
-        got = str(error.got).replace("`", "'")
+        got = str(error.got)
         if got in ("$END", ""):
-            raise RollError(f"That roll ends too early: `{_quote(body)}` needs something after it.") from None
+            raise RollError(
+                f"That roll ends too early: {echo(body, 40, code=True)} needs something after it."
+            ) from None
         raise RollError(
-            f"I can't read that roll: unexpected `{got}` at character {error.col}. Try something like `2d6+3`."
+            f"I can't read that roll: unexpected {echo(got, 40, code=True)} at character {error.col}. "
+            "Try something like `2d6+3`."
         ) from None
     except (d20.RollError, lark.exceptions.LarkError):
         raise RollError("I can't read that roll. Try something like `2d6+3`.") from None
-
-
-def _quote(text: str, limit: int = 40) -> str:
-    text = text.replace("`", "'")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _check_size(tree: diceast.Expression, request: RollRequest, limits: RollLimits) -> None:
