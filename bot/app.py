@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.attention import attend
 from bot.clock import Clock, SystemClock
+from bot.command_input import check_options, transform_refusal
 from bot.computers import ComputerSeats
 from bot.controls import RoutedButton, RoutedSelect, Router
 from bot.deadlines import Deadlines
@@ -36,12 +37,18 @@ MODAL_NAMESPACES = ("m:", "u:")
 
 
 class Tree(app_commands.CommandTree[Any]):
-    """The command tree: every command's answer goes through a Reply that defers it if it runs late."""
+    """The command tree: every command's answer goes through a Reply that defers it if it runs late, and its
+    options are checked against what the command declares before it runs (``bot.command_input``)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         command = interaction.command
         private = bool(command.extras.get("private", True)) if command is not None else True
         Reply.of(interaction, private=private)
+        if (
+            isinstance(command, app_commands.Command)
+            and interaction.type is discord.InteractionType.application_command
+        ):
+            check_options(command, interaction.data or {})
         return True
 
 
@@ -161,6 +168,9 @@ class TabletopBot(commands.Bot):
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
         """Slash command errors: a short private reason, or an error id for the unexpected."""
+        if isinstance(error, app_commands.TransformerError):
+            await report_error(interaction, transform_refusal(error))
+            return
         await report_error(interaction, error)
 
     async def sync_commands(self) -> None:

@@ -9,6 +9,15 @@ from __future__ import annotations
 
 import secrets
 
+from pydantic import ValidationError
+
+_PLAIN_PROBLEMS = {
+    "int_parsing": "please enter a whole number",
+    "int_from_float": "please enter a whole number",
+    "float_parsing": "please enter a number",
+    "missing": "please fill this in",
+}
+
 
 class UserError(Exception):
     """Something the user did or asked that can't be done; the message is shown to them as is."""
@@ -48,6 +57,16 @@ class InvalidInput(UserError):
     """Typed input that doesn't fit (a modal field, a command option)."""
 
     code = "invalid_input"
+
+    @classmethod
+    def naming(cls, exc: ValidationError) -> InvalidInput:
+        """The first problem pydantic found in typed input, as a short sentence naming the field."""
+        error = exc.errors()[0]
+        # The location ends with the field (after the action's tag, for a union of actions).
+        field = next((str(part) for part in reversed(error["loc"]) if isinstance(part, str)), "")
+        message = _PLAIN_PROBLEMS.get(error["type"]) or str(error["msg"]).removeprefix("Value error, ")
+        where = field.replace("_", " ").capitalize()
+        return cls(f"{where}: {message}." if where else f"{message[:1].upper()}{message[1:]}.")
 
 
 class StaleBoard(UserError):

@@ -76,7 +76,7 @@ class Interactions:
         try:
             self.service.kind_of(session).engine.parse_action(action)
         except ValidationError as exc:
-            raise InvalidInput(_field_problem(exc)) from None
+            raise InvalidInput.naming(exc) from None
         await self._act(reply, route.session_id, Expect(route.version, route.record), action)
 
     async def _act(self, reply: Reply, session_id: int, expect: Expect, action: dict[str, Any]) -> None:
@@ -174,21 +174,3 @@ def action_modal(
         modal.add_item(text_input)
     modal.stop()
     return modal
-
-
-_PLAIN_PROBLEMS = {
-    "int_parsing": "please enter a whole number",
-    "int_from_float": "please enter a whole number",
-    "float_parsing": "please enter a number",
-    "missing": "please fill this in",
-}
-
-
-def _field_problem(exc: ValidationError) -> str:
-    """The first problem pydantic found, as a short sentence naming the field typed into."""
-    error = exc.errors()[0]
-    # The location ends with the field (after the action's tag, for a union of actions).
-    field = next((str(part) for part in reversed(error["loc"]) if isinstance(part, str)), "")
-    message = _PLAIN_PROBLEMS.get(error["type"]) or str(error["msg"]).removeprefix("Value error, ")
-    where = field.replace("_", " ").capitalize()
-    return f"{where}: {message}." if where else f"{message[:1].upper()}{message[1:]}."

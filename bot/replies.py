@@ -16,8 +16,9 @@ import logging
 from typing import Any
 
 import discord
+from pydantic import ValidationError
 
-from bot.errors import UserError, new_error_id
+from bot.errors import InvalidInput, UserError, new_error_id
 from bot.names import clip
 
 log = logging.getLogger(__name__)
@@ -239,8 +240,11 @@ def _edit_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer a failed command or click: the reason for a user error, an error id otherwise."""
     original = getattr(error, "original", None) or getattr(error, "__cause__", None)
-    if isinstance(original, UserError) and not isinstance(error, UserError):
+    if isinstance(original, UserError | ValidationError) and not isinstance(error, UserError):
         error = original
+    if isinstance(error, ValidationError):
+        # Typed input a command built a model from without checking it first: say which field, not an error id.
+        error = InvalidInput.naming(error)
     if isinstance(error, UserError):
         text = error.text
     elif isinstance(error, discord.app_commands.CheckFailure):

@@ -256,8 +256,8 @@ class Service:
         acting = player if player is not None else self.player_of(session, self._required(actor))
         try:
             parsed = action if isinstance(action, BaseModel) else kind.engine.parse_action(action)
-        except ValidationError:
-            raise InvalidInput("That move isn't valid here.") from None
+        except ValidationError as exc:
+            raise InvalidInput.naming(exc) from None
         except IllegalAction as exc:  # an engine that explains what is wrong with the action's shape
             raise IllegalMove(exc.reason) from None
         if expect is not None and not self._still_valid(session, state, acting, expect):

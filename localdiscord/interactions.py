@@ -149,11 +149,14 @@ def build_command_data(
     channel: Channel,
     *,
     focused: str | None = None,
+    client_checks: bool = True,
 ) -> dict[str, Any]:
     """The ``data`` of an APPLICATION_COMMAND interaction, options typed per the synced schema.
 
     With ``focused``, the data of an autocomplete request instead: that option is being typed (its
-    value is the partial text, sent as typed) and required options may still be missing.
+    value is the partial text, sent as typed) and required options may still be missing. Without
+    ``client_checks``, values outside the schema's choices, ranges and lengths go through (see
+    ``check_option_value``).
 
     Raises ValueError for an invocation no client could produce (unknown subcommand or option) and
     OptionRejected for one Discord's client refuses (missing required option, value out of range).
@@ -184,7 +187,7 @@ def build_command_data(
                 }
             )
         elif option["name"] in options:
-            leaf.append(_typed_option(fake, option, options[option["name"]], resolved, channel))
+            leaf.append(_typed_option(fake, option, options[option["name"]], resolved, channel, client_checks))
     unknown = set(options) - {o["name"] for o in schema_options}
     if unknown:
         raise ValueError(f"/{command['name']} has no option(s) {sorted(unknown)}")
@@ -204,7 +207,12 @@ def build_command_data(
 
 
 def _typed_option(
-    fake: LocalDiscord, schema: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], channel: Channel
+    fake: LocalDiscord,
+    schema: dict[str, Any],
+    value: Any,
+    resolved: dict[str, dict[str, Any]],
+    channel: Channel,
+    client_checks: bool,
 ) -> dict[str, Any]:
     kind = schema["type"]
     if kind == 3 and isinstance(value, int | float) and not isinstance(value, bool):
@@ -217,7 +225,7 @@ def _typed_option(
         attachment = fake.store_upload(channel, filename, content, "application/json")
         resolved.setdefault("attachments", {})[attachment["id"]] = attachment
         return {"name": schema["name"], "type": kind, "value": attachment["id"]}
-    problem = check_option_value(schema, value)
+    problem = check_option_value(schema, value, client=client_checks)
     if problem:
         raise OptionRejected(problem)
     return {"name": schema["name"], "type": kind, "value": value}
@@ -247,10 +255,14 @@ def _resolve_entity(
     raise ValueError(f"option {schema['name']} ({OPTION_TYPE_NAMES.get(schema['type'])}) needs a Member/Channel/Role")
 
 
-def modal_submit_components(modal: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
+def modal_submit_components(
+    modal: dict[str, Any], values: dict[str, Any], *, client_checks: bool = True
+) -> list[dict[str, Any]]:
     """The ``components`` of a MODAL_SUBMIT: each input of the modal with the value the user entered.
 
-    Raises OptionRejected when Discord's client would refuse to submit (required field empty, length out of range).
+    Raises OptionRejected when Discord's client would refuse to submit (a required field empty, a length out of
+    range, a select's values not among its options or too many). Without ``client_checks`` only Discord's own
+    limit holds (4,000 characters a text input), as a modified client could send.
     """
     submitted: list[dict[str, Any]] = []
     unknown = set(values) - {f.get("custom_id") for row in modal["components"] for f in modal_fields(row)}
@@ -260,13 +272,16 @@ def modal_submit_components(modal: dict[str, Any], values: dict[str, Any]) -> li
         fields = []
         for field_ in modal_fields(row):
             if field_.get("type") != 4:
-                kind_values = values.get(field_["custom_id"], [])
-                fields.append({"type": field_["type"], "custom_id": field_["custom_id"], "values": list(kind_values)})
+                chosen = [str(v) for v in values.get(field_["custom_id"], [])]
+                if client_checks:
+                    _check_select_values(field_, chosen)
+                fields.append({"type": field_["type"], "custom_id": field_["custom_id"], "values": chosen})
                 continue
             text = str(values.get(field_["custom_id"], field_.get("value") or ""))
-            if field_.get("required", True) and not text:
+            if client_checks and field_.get("required", True) and not text:
                 raise OptionRejected(f"modal field {field_['custom_id']} is required")
-            if text and not field_.get("min_length", 0) <= len(text) <= field_.get("max_length", 4000):
+            low, high = (field_.get("min_length", 0), field_.get("max_length", 4000)) if client_checks else (0, 4000)
+            if text and not low <= len(text) <= high:
                 raise OptionRejected(f"modal field {field_['custom_id']}: length {len(text)} out of range")
             fields.append({"type": 4, "custom_id": field_["custom_id"], "value": text})
         if row.get("type") == 18:
@@ -274,6 +289,17 @@ def modal_submit_components(modal: dict[str, Any], values: dict[str, Any]) -> li
         elif fields:
             submitted.append({"type": 1, "components": fields})
     return submitted
+
+
+def _check_select_values(select: dict[str, Any], chosen: list[str]) -> None:
+    """Raise OptionRejected unless Discord's client could submit ``chosen`` in this select of a modal."""
+    low = select.get("min_values", 1) if select.get("required", True) or chosen else 0
+    high = select.get("max_values", 1)
+    if not low <= len(chosen) <= high:
+        raise OptionRejected(f"modal select {select['custom_id']}: {len(chosen)} values, not {low}..{high}")
+    offered = [o["value"] for o in select.get("options", [])]
+    if select.get("type") == 3 and not set(chosen) <= set(offered):
+        raise OptionRejected(f"modal select {select['custom_id']}: {chosen} not among {offered}")
 
 
 def now() -> float:

@@ -503,11 +503,14 @@ class LocalDiscord:
         options: dict[str, Any] | None = None,
         *,
         subcommand: str | None = None,
+        client_checks: bool = True,
     ) -> InteractionResult:
         """Run ``/command`` (a path like "crowns new" for subcommands) as ``member`` in ``channel``.
 
         Options are typed per the synced schema (pass Member/Channel/Role objects for those kinds). If Discord's
-        client would refuse the invocation, nothing is sent and ``res.error`` says why.
+        client would refuse the invocation, nothing is sent and ``res.error`` says why. With ``client_checks``
+        False the values go out as a modified client (or one with an out-of-date copy of the commands) would
+        send them: outside the schema's choices, ranges and lengths, within what Discord's API itself accepts.
         """
         parts = command.split() + (subcommand.split() if subcommand else [])
         schema = find_command(self._commands_for(channel), parts[0])
@@ -520,7 +523,7 @@ class LocalDiscord:
             res.errors.append(refusal)
             return res
         try:
-            data = build_command_data(self, schema, parts[1:], options or {}, channel)
+            data = build_command_data(self, schema, parts[1:], options or {}, channel, client_checks=client_checks)
         except OptionRejected as exc:
             res.errors.append(f"Discord refused /{' '.join(parts)}: {exc}")
             return res
@@ -534,15 +537,20 @@ class LocalDiscord:
         command: str,
         focused: str,
         options: dict[str, Any] | None = None,
+        *,
+        client_checks: bool = True,
     ) -> InteractionResult:
         """``member`` is typing option ``focused`` of ``/command`` (its partial text in ``options``):
-        the client asks the bot for choices. ``await res.choices()`` gives them."""
+        the client asks the bot for choices. ``await res.choices()`` gives them. ``client_checks``: as for
+        ``slash``, for the options already filled in."""
         parts = command.split()
         schema = find_command(self._commands_for(channel), parts[0])
         if schema is None:
             raise LookupError(f"/{parts[0]} is not a synced command")
         res = self._new_interaction(InteractionType.AUTOCOMPLETE, channel, member)
-        data = build_command_data(self, schema, parts[1:], options or {}, channel, focused=focused)
+        data = build_command_data(
+            self, schema, parts[1:], options or {}, channel, focused=focused, client_checks=client_checks
+        )
         self._dispatch(res, data)
         return res
 
@@ -596,11 +604,18 @@ class LocalDiscord:
         return res
 
     async def submit_modal(
-        self, res: InteractionResult, values: dict[str, Any], member: Member | None = None
+        self,
+        res: InteractionResult,
+        values: dict[str, Any],
+        member: Member | None = None,
+        *,
+        client_checks: bool = True,
     ) -> InteractionResult:
-        """Fill in and submit the modal the bot opened in answer to ``res`` (text inputs by custom_id).
+        """Fill in and submit the modal the bot opened in answer to ``res`` (inputs by custom_id: text for a text
+        input, a list of values for a select).
 
-        Waits for the bot's response to ``res`` first.
+        Waits for the bot's response to ``res`` first. With ``client_checks`` False, what Discord's client would
+        not submit goes out too (lengths out of range, empty required fields, select values not offered).
         """
         await res.response()
         if res.modal is None:
@@ -608,7 +623,7 @@ class LocalDiscord:
         member = member or res.member
         submit = self._new_interaction(InteractionType.MODAL_SUBMIT, res.channel, member, res.source)
         try:
-            components = modal_submit_components(res.modal, values)
+            components = modal_submit_components(res.modal, values, client_checks=client_checks)
         except OptionRejected as exc:
             submit.errors.append(f"Discord refused the modal: {exc}")
             return submit

@@ -274,26 +274,38 @@ def _check_options(form: FormErrors, path: tuple[str | int, ...], options: list[
             form.max_length((*where, "choices", k, "name"), choice.get("name"), 100)
 
 
-def check_option_value(option: dict[str, Any], value: Any) -> str | None:
-    """Why Discord's client would refuse ``value`` for this option, or None if it is acceptable."""
+API_STRING_MAX = 6000
+"""The longest string option value Discord accepts at all (the most a command may declare)."""
+API_INTEGER_MAX = 2**53
+"""Integer option values beyond this are refused by Discord's API itself, whatever the client."""
+
+
+def check_option_value(option: dict[str, Any], value: Any, *, client: bool = True) -> str | None:
+    """Why Discord would refuse ``value`` for this option, or None if it is acceptable.
+
+    With ``client`` False, only what Discord's API itself enforces is checked (the option's type, 6,000
+    characters, ±2^53), not what its client checks against the schema (choices, ranges, lengths): a modified
+    client, or one holding an out-of-date copy of the commands, sends values outside those.
+    """
     kind, name = option["type"], option["name"]
     choices = option.get("choices")
-    if choices and not option.get("autocomplete") and value not in [c["value"] for c in choices]:
+    if client and choices and not option.get("autocomplete") and value not in [c["value"] for c in choices]:
         return f"{name}: {value!r} is not one of the choices {[c['value'] for c in choices]}"
     if kind == 3:
         if not isinstance(value, str):
             return f"{name}: expected a string, got {value!r}"
-        if len(value) < option.get("min_length", 0) or len(value) > option.get("max_length", 6000):
-            return (
-                f"{name}: length {len(value)} outside {option.get('min_length', 0)}..{option.get('max_length', 6000)}"
-            )
+        low, high = (
+            (option.get("min_length", 0), option.get("max_length", API_STRING_MAX)) if client else (0, API_STRING_MAX)
+        )
+        if not low <= len(value) <= high:
+            return f"{name}: length {len(value)} outside {low}..{high}"
     elif kind in (4, 10):
         if isinstance(value, bool) or not isinstance(value, int | float) or (kind == 4 and not isinstance(value, int)):
             return f"{name}: expected {'an integer' if kind == 4 else 'a number'}, got {value!r}"
-        low, high = option.get("min_value"), option.get("max_value")
+        low, high = (option.get("min_value"), option.get("max_value")) if client else (None, None)
         if (low is not None and value < low) or (high is not None and value > high):
             return f"{name}: {value} outside {low}..{high}"
-        if abs(value) > 2**53:
+        if abs(value) > API_INTEGER_MAX:
             return f"{name}: {value} is beyond what Discord accepts"
     elif kind == 5 and not isinstance(value, bool):
         return f"{name}: expected a boolean, got {value!r}"

@@ -7,6 +7,7 @@ from typing import Any
 
 from localdiscord.messages import Message
 from localdiscord.server import LocalDiscord
+from rules.text import echo
 from tests.conftest import MakeBot
 from tests.vic_e2e_support import campaign_state, fill_form, new_troupe, vic_bot
 
@@ -33,9 +34,11 @@ async def test_a_character_typed_by_name_is_found_and_a_wrong_name_is_said_so(
         refused = await (
             await fake.slash(channel, bea, "vic pc act", options={"pc": typed, "action": "rest"})
         ).message()
-        assert refused.ephemeral and f"No character of yours is called {typed}" in refused.content, refused.content
+        assert refused.ephemeral and f"No character of yours is called {echo(typed)}" in refused.content, (
+            refused.content
+        )
     pushed = await (await fake.slash(channel, bea, "vic push", options={"pc": "Zorro", "trait": "Lurker"})).message()
-    assert pushed.ephemeral and "No character of yours is called Zorro" in pushed.content
+    assert pushed.ephemeral and f"No character of yours is called {echo('Zorro')}" in pushed.content
     # The GM may name anyone's.
     await (await fake.slash(channel, gm, "vic pc condition", options={"pc": "bo", "change": "rattle"})).message()
     state = await campaign_state(bot, channel)
@@ -169,7 +172,7 @@ async def test_the_gm_may_type_a_rival_and_a_design_by_name(fake: LocalDiscord, 
     state = await campaign_state(bot, channel)
     assert state.rivals["r1"].design("d1").points == 2  # type: ignore[union-attr]
     wrong = await (await fake.slash(channel, gm, "vic rival drop", options={"rival": "The Count"})).message()
-    assert wrong.ephemeral and "No rival is called The Count" in wrong.content
+    assert wrong.ephemeral and f"No rival is called {echo('The Count')}" in wrong.content
     # A player is refused before any name is looked up (nothing about rivals is said).
     refused = await (await fake.slash(channel, bea, "vic rival drop", options={"rival": "The Count"})).message()
     assert refused.ephemeral and "Only the GM" in refused.content and "Count" not in refused.content

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from localdiscord.guild import Perm
 from localdiscord.server import LocalDiscord
+from rules.text import echo
 from tests.conftest import MakeBot
 from tests.test_e2e_vv_sheet_support import (
     enter,
@@ -28,7 +29,8 @@ async def test_the_setup_form_is_filled_in_with_the_members_picked(fake: LocalDi
     assert opened.modal["components"][0]["components"][0]["value"] == "Carol: \nBob: "
     # A Sin left out: the answer says what to fix and gives back what was typed.
     wrong = await (await fake.submit_modal(opened, {"players": "Carol: Wrath\nBob\nDana: Envy"})).message()
-    assert wrong.ephemeral and "`Bob`: give a name and their Sin" in wrong.content and "Dana: Envy" in wrong.content
+    assert wrong.ephemeral and f"{echo('Bob', code=True)}: give a name and their Sin" in wrong.content
+    assert "Dana: Envy" in wrong.content
     assert await bot.service.live_table(channel.id) is None
     again = await fake.slash(channel, alice, "vv sheet", options={"member1": carol, "member2": bob})
     typed = "carol - w\nDana (Envy)\nBob: glut\n  \nEli Sloth"
@@ -55,8 +57,8 @@ async def test_a_sheet_that_can_not_start_says_why(fake: LocalDiscord, make_bot:
         "Jordan: Wrath, Taylor: Sloth": "A sheet needs 3 to 6 players.",
         "Jordan: Wrath, jordan: Sloth, Casey: Envy": "Each player needs a name of their own.",
         "Jordan: Wrath, Taylor: Wrath, Casey: Envy": "Wrath is given twice: each Sin heads one column only.",
-        "Jordan: G, Taylor: Sloth, Casey: Envy": "`G` could be Greed or Gluttony",
-        "Jordan: Rage, Taylor: Sloth, Casey: Envy": "`Rage` is not a Sin",
+        "Jordan: G, Taylor: Sloth, Casey: Envy": f"{echo('G', code=True)} could be Greed or Gluttony",
+        "Jordan: Rage, Taylor: Sloth, Casey: Envy": f"{echo('Rage', code=True)} is not a Sin",
         f"{'J' * 33}: Wrath, Taylor: Sloth, Casey: Envy": "Player 1: Names are at most 32 characters.",
     }
     for players, why in cases.items():

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from localdiscord.guild import Member, Role
+from localdiscord.interactions import OptionRejected, modal_submit_components
 from localdiscord.messages import compute_mentions
 from localdiscord.responses import DiscordError
 from localdiscord.validation import check_commands, check_message, check_option_value
@@ -134,3 +135,47 @@ def test_valid_commands_pass_but_not_twice() -> None:
 )
 def test_option_values(option: dict[str, Any], value: Any, ok: bool) -> None:
     assert (check_option_value(option, value) is None) is ok
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "ok"),
+    [
+        ({"type": 3, "name": "s", "max_length": 5}, "x" * 6000, True),
+        ({"type": 3, "name": "s", "max_length": 5}, "x" * 6001, False),
+        ({"type": 3, "name": "s", "min_length": 1}, "", True),
+        ({"type": 4, "name": "i", "min_value": 1, "max_value": 3}, -(2**53), True),
+        ({"type": 4, "name": "i", "min_value": 1, "max_value": 3}, 2**53 + 1, False),
+        ({"type": 4, "name": "i"}, "3", False),
+        ({"type": 3, "name": "c", "choices": [{"name": "A", "value": "a"}]}, "b", True),
+    ],
+)
+def test_what_a_modified_client_sends(option: dict[str, Any], value: Any, ok: bool) -> None:
+    """Without the client's checks only Discord's own limits hold: types, 6,000 characters, ±2^53."""
+    assert (check_option_value(option, value, client=False) is None) is ok
+
+
+SELECT = {"type": 3, "custom_id": "pick", "min_values": 1, "max_values": 2, "options": [{"value": "a"}, {"value": "b"}]}
+TEXT = {"type": 4, "custom_id": "name", "max_length": 5}
+FORM = {"custom_id": "form", "components": [{"type": 18, "component": SELECT}, {"type": 18, "component": TEXT}]}
+
+
+@pytest.mark.parametrize(
+    ("values", "client_ok", "modified_ok"),
+    [
+        ({"pick": ["a", "b"], "name": "Bo"}, True, True),
+        ({"pick": ["c"], "name": "Bo"}, False, True),
+        ({"pick": ["a", "b", "a"], "name": "Bo"}, False, True),
+        ({"pick": [], "name": "Bo"}, False, True),
+        ({"pick": ["a"], "name": "x" * 6}, False, True),
+        ({"pick": ["a"], "name": ""}, False, True),
+        ({"pick": ["a"], "name": "x" * 4001}, False, False),
+    ],
+)
+def test_form_submissions(values: dict[str, Any], client_ok: bool, modified_ok: bool) -> None:
+    for client_checks, ok in ((True, client_ok), (False, modified_ok)):
+        try:
+            modal_submit_components(FORM, values, client_checks=client_checks)
+        except OptionRejected:
+            assert not ok, (values, client_checks)
+        else:
+            assert ok, (values, client_checks)

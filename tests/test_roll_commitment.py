@@ -39,3 +39,7 @@ def test_a_changed_total_does_not_verify() -> None:
 def test_a_huge_roll_is_summarised_within_the_limit() -> None:
     line = canonical(roll("20x 50d10000", SeededDice(1)))
     assert len(line) <= RESULT_MAX and "50d10000 =" in line
+
+
+def test_a_commitment_typed_with_any_characters_is_just_a_mismatch() -> None:
+    assert not verify("\u200b", "- ", "9Væó")

@@ -304,7 +304,7 @@ def parse_import(text: str) -> list[tuple[str, str]]:
         try:
             data = json.loads(stripped)
             return [(str(e["name"]), str(e["expression"])) for e in data["saved_rolls"]]
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):  # RecursionError: nested far too deep
             raise UserError(
                 'That JSON isn\'t a saved-rolls file: `{"saved_rolls": [{"name": …, "expression": …}]}`.'
             ) from None

@@ -286,10 +286,10 @@ class Stats(commands.Cog):
             app_commands.Choice(name="Join the leaderboards", value="join"),
         ]
     )
-    @app_commands.guild_only()
     async def top(self, interaction: discord.Interaction, me: str | None = None) -> None:
         """Most wins in finished table games, and the luckiest d20s (members who left are not shown)."""
-        assert interaction.guild_id is not None
+        if interaction.guild_id is None:  # /stats works in DMs (your own luck); its leaderboards belong to a server
+            raise UserError("Leaderboards belong to a server: use `/stats top` in one.")
         reply = Reply.of(interaction, private=True)
         if me is not None:
             await self.store.set_leaderboard(interaction.user.id, shown=me == "join")

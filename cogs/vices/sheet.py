@@ -48,6 +48,7 @@ from cogs.vices.sheet_view import (
     render_sheet,
 )
 from rules import engine as contract
+from rules.text import echo, whole_number
 from rules.vices.calc import CALC_HELP, CalcError, calculate
 from rules.vices.sheet import SHEET_ENGINE
 from rules.vices.sheet_actions import Correct, EnterScore, MoveSin, Rename, SetSloth, SheetAction, TieBreak
@@ -72,6 +73,8 @@ TABLE_KIND = "vices"
 """The V&V table game (the bot rolls): ``/vv help`` lists it when it is loaded."""
 PUBLIC = {"private": False}
 PLAYERS_MAX_LENGTH = 600
+ENTRY_ECHO = 40
+"""How much of a player's entry or name a refusal repeats."""
 """Seven 32-character names with their Sins and separators fit easily."""
 FORM_TIMEOUT_S = 900.0
 EXAMPLE = "Jordan: Wrath, Taylor: Sloth, Casey: Greed, Avery: Pride"
@@ -82,9 +85,9 @@ _SEPARATORS = re.compile(r"[,;]")
 # -- reading what people type ----------------------------------------------------------------------------------
 
 
-def _short(text: str, limit: int = 40) -> str:
-    text = text.replace("`", "'")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _short(text: str) -> str:
+    """A player's entry or name as a refusal repeats it: in a code span, 40 characters at most."""
+    return echo(text, ENTRY_ECHO, code=True)
 
 
 def sin_called(word: str) -> SinName:
@@ -95,8 +98,8 @@ def sin_called(word: str) -> SinName:
     if len(found) == 1:
         return found[0]
     if found:
-        raise InvalidInput(f"`{_short(word)}` could be {' or '.join(found)}: write more of it.")
-    raise InvalidInput(f"`{_short(word)}` is not a Sin: the Sins are {', '.join(SIN_NAMES)}.")
+        raise InvalidInput(f"{_short(word)} could be {' or '.join(found)}: write more of it.")
+    raise InvalidInput(f"{_short(word)} is not a Sin: the Sins are {', '.join(SIN_NAMES)}.")
 
 
 def parse_players(text: str) -> list[tuple[str, SinName]]:
@@ -111,11 +114,11 @@ def parse_players(text: str) -> list[tuple[str, SinName]]:
         match = _ENTRY.match(entry)
         name = " ".join(match["name"].split()).lstrip("@").strip() if match else ""
         if match is None or not name:
-            raise InvalidInput(f"`{_short(entry)}`: give a name and their Sin, e.g. `Jordan: Wrath`.")
+            raise InvalidInput(f"{_short(entry)}: give a name and their Sin, e.g. `Jordan: Wrath`.")
         try:
             players.append((name, sin_called(match["sin"])))
         except InvalidInput as exc:
-            raise InvalidInput(f"`{_short(entry)}`: {exc.text}") from None
+            raise InvalidInput(f"{_short(entry)}: {exc.text}") from None
     return players
 
 
@@ -137,7 +140,7 @@ def seat_rows(players: Sequence[tuple[str, SinName]], members: Sequence[discord.
         who = ", ".join(escape_name(m.display_name) for m in lost)
         raise InvalidInput(
             f"{who}: picked as a member but no player carries that name. Write their name as Discord shows it "
-            f"(`{_short(lost[0].display_name)}: Wrath`), or leave them out."
+            f"({_short(f'{lost[0].display_name}: Wrath')}), or leave them out."
         )
     return rows
 
@@ -178,10 +181,10 @@ def parse(data: Mapping[str, Any]) -> SheetAction:
 
 def whole(text: str, what: str) -> int:
     """A whole number typed into a form, 1 or more."""
-    value = text.strip()
-    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+    value = whole_number(text)
+    if value is None or value < 1:
         raise InvalidInput(f"{what}: a whole number, 1 or more.")
-    return int(value)
+    return value
 
 
 def resolve_row(state: SheetState, text: str) -> SinName:
@@ -196,7 +199,7 @@ def resolve_row(state: SheetState, text: str) -> SinName:
         sin = None
     if sin is not None and any(r.sin == sin for r in state.rows):
         return sin
-    raise InvalidInput(f"Nobody on this sheet is called `{_short(wanted)}`: pick a player from the list.")
+    raise InvalidInput(f"Nobody on this sheet is called {_short(wanted)}: pick a player from the list.")
 
 
 def resolve_place(state: SheetState, text: str) -> str:

@@ -13,9 +13,10 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
-from cogs.viciousness.common import Autocomplete, campaign_state, choice_name, owner_for, parse, viewer_of
+from cogs.viciousness.common import Autocomplete, action_data, campaign_state, choice_name, owner_for, parse, viewer_of
 from cogs.viciousness.forms import pc_form, pc_spec
 from cogs.viciousness.spec import UI
+from rules.text import whole_number
 from rules.viciousness.actions import (
     Action,
     AddContact,
@@ -148,7 +149,7 @@ class CharacterCommands(Autocomplete):
         concept: app_commands.Range[str, 0, 1000] | None = None,
     ) -> None:
         """Only what is given changes."""
-        await self.act_and_tell(interaction, EditPC(pc=pc, name=name, concept=concept))
+        await self.act_and_tell(interaction, action_data(EditPC, pc=pc, name=name, concept=concept))
 
     @pc.command(name="advance", description="A trait, or no pc: a new minion")
     async def pc_advance(
@@ -174,20 +175,20 @@ class CharacterCommands(Autocomplete):
         if trait is None:
             raise InvalidInput("Name the trait the character gains (or leave out the character for a new minion).")
         pc = self.pc_typed(session, interaction, pc)
-        action = Advance(owner=owner_of(pc), pc=pc, trait=trait)
+        action = action_data(Advance, owner=owner_of(pc), pc=pc, trait=trait)
         await self.act_and_tell(interaction, action, session=session)
 
     @pc.command(name="trait", description="Add a trait (GM)")
     async def pc_trait(self, interaction: discord.Interaction, pc: str, trait: str) -> None:
         """A correction: at most four traits still."""
-        await self.act_and_tell(interaction, AddTrait(pc=pc, trait=trait))
+        await self.act_and_tell(interaction, action_data(AddTrait, pc=pc, trait=trait))
 
     @pc.command(name="spell", description="A magic trait's new spell (GM)")
     async def pc_spell(
         self, interaction: discord.Interaction, pc: str, trait: str, text: app_commands.Range[str, 1, 1000]
     ) -> None:
         """Replaces the spell of one of the character's magic traits (with the GM's permission, seed L27)."""
-        await self.act_and_tell(interaction, SetSpell(pc=pc, trait=trait, text=text))
+        await self.act_and_tell(interaction, action_data(SetSpell, pc=pc, trait=trait, text=text))
 
     @pc.command(name="contact", description="A strong or weak contact")
     @app_commands.describe(trait="Strong: the trait it came from")
@@ -202,23 +203,23 @@ class CharacterCommands(Autocomplete):
     ) -> None:
         """At most one strong contact per trait; weak ones can turn strong later (``/vic pc promote``)."""
         if weak:
-            await self.act_and_tell(interaction, AddWeakContact(pc=pc, name=name, note=note))
+            await self.act_and_tell(interaction, action_data(AddWeakContact, pc=pc, name=name, note=note))
         else:
-            await self.act_and_tell(interaction, AddContact(pc=pc, name=name, note=note, trait=trait))
+            await self.act_and_tell(interaction, action_data(AddContact, pc=pc, name=name, note=note, trait=trait))
 
     @pc.command(name="promote", description="A weak contact turns strong")
     @app_commands.describe(drop="Strong one to drop at the limit")
     async def pc_promote(self, interaction: discord.Interaction, pc: str, weak: int, drop: int | None = None) -> None:
         """At the limit (one strong contact per trait), name the strong contact that makes room."""
-        await self.act_and_tell(interaction, Promote(pc=pc, weak=weak, drop=drop))
+        await self.act_and_tell(interaction, action_data(Promote, pc=pc, weak=weak, drop=drop))
 
     @pc.command(name="forget", description="Drop a contact")
     async def pc_forget(self, interaction: discord.Interaction, pc: str, contact: str) -> None:
         """``contact`` is ``s<n>`` (strong) or ``w<n>`` (weak), as the list offers."""
-        kind, number = contact[:1], contact[1:]
-        if kind not in ("s", "w") or not number.isdigit():
+        kind, number = contact[:1], whole_number(contact[1:])
+        if kind not in ("s", "w") or number is None:
             raise InvalidInput("Pick the contact from the list offered as you type.")
-        await self.act_and_tell(interaction, DropContact(pc=pc, strong=kind == "s", index=int(number)))
+        await self.act_and_tell(interaction, action_data(DropContact, pc=pc, strong=kind == "s", index=number))
 
     @pc.command(name="act", description="This turn's action")
     @app_commands.choices(action=ACTION_CHOICES)
@@ -241,7 +242,7 @@ class CharacterCommands(Autocomplete):
     @pc.command(name="retire", description="Retire a character")
     async def pc_retire(self, interaction: discord.Interaction, pc: str) -> None:
         """A retired minion can be replaced for IP (``/vic pc replace``)."""
-        await self.act_and_tell(interaction, Retire(pc=pc))
+        await self.act_and_tell(interaction, action_data(Retire, pc=pc))
 
     @pc.command(name="replace", description="Replace a lost minion (2+ IP)")
     async def pc_replace(self, interaction: discord.Interaction, pc: str) -> None:
@@ -261,7 +262,7 @@ class CharacterCommands(Autocomplete):
     @pc.command(name="gm", description="Portrayed by the GM or not")
     async def pc_gm(self, interaction: discord.Interaction, pc: str, portrayed: bool = True) -> None:
         """A character the GM portrays is edited only by GMs."""
-        await self.act_and_tell(interaction, GMControl(pc=pc, on=portrayed))
+        await self.act_and_tell(interaction, action_data(GMControl, pc=pc, on=portrayed))
 
     @pc_edit.autocomplete("pc")
     @pc_advance.autocomplete("pc")

@@ -152,6 +152,8 @@ class CheckCommands(VicBase):
         if not roles_of(session, actor_of(interaction)) & GM_ROLES:
             await reply.send("Only the GM can make discovery rolls.", ephemeral=True)
             return
+        if pc:  # the id goes into the select's custom_id: a name typed instead is looked up now
+            pc = self.pc_typed(session, interaction, pc)
         menu: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=ui_id(KIND, session.id, "disc", f"{pc or ''}|{traits}"),
             options=[discord.SelectOption(label=text, value=key) for key, text in CONDITIONS.items()],

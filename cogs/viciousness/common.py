@@ -17,12 +17,12 @@ from pydantic import BaseModel, ValidationError
 from bot.errors import InvalidInput, NoSession, SessionOver
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
-from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.forms import all_traits, trait_text
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
+from rules.text import echo
 from rules.viciousness.actions import Action
 from rules.viciousness.engine import ENGINE
 from rules.viciousness.state import CampaignState
@@ -71,8 +71,14 @@ def named_pc(state: CampaignState, typed: str, me: str, gm: bool) -> str:
         return found[0]
     whose = "" if gm else " of yours"
     if found:
-        raise InvalidInput(f"Several characters are called {escape_name(typed)}: pick one from the list as you type.")
-    raise InvalidInput(f"No character{whose} is called {escape_name(typed)}: pick one from the list as you type.")
+        raise InvalidInput(f"Several characters are called {echo(typed)}: pick one from the list as you type.")
+    raise InvalidInput(f"No character{whose} is called {echo(typed)}: pick one from the list as you type.")
+
+
+def action_data(model: type[Action], **fields: Any) -> dict[str, Any]:
+    """A ``model`` action as data, from what was typed into a command: ``act`` looks up a character typed by name
+    first, then validates it (``parse``), so typed text that doesn't fit is refused saying why, never an error."""
+    return {"type": model.model_fields["type"].default, **fields}
 
 
 def with_named_pc(
@@ -154,6 +160,8 @@ class VicBase(_Mixin):
         session = session or await self.campaign_here(interaction)
         actor = actor_of(interaction)
         action = with_named_pc(self.state(session), action, *self.typer(session, interaction))
+        if not isinstance(action, BaseModel):
+            action = parse(action)
         try:
             return await self.bot.service.act(session.id, actor, action, origin=origin)
         except SessionOver:

@@ -10,7 +10,6 @@ import discord
 from discord import app_commands
 
 from bot.errors import InvalidInput
-from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.common import VicBase
 from rules.viciousness import odds as exact
@@ -77,7 +76,7 @@ def odds_text(dice: str, challenges: int | None) -> str:
             result = fight
             table = exact.render_violence(fight)
     except OddsInputError as exc:
-        raise InvalidInput(f"{escape_name(str(exc))} {ODDS_HELP}") from None
+        raise InvalidInput(f"{exc} {ODDS_HELP}") from None  # what was typed is echoed, inert, in the message
     line = exact.summary(result).removeprefix("odds now: ")
     return f"{table}\n{line[:1].upper()}{line[1:]} · exact, not sampled"
 

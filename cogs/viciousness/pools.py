@@ -31,6 +31,7 @@ from cogs.viciousness.pools_view import ACT, ANY, MAX_OPTIONS, act_select, rende
 from cogs.viciousness.spec import UI, VIEWS, UIHandler
 from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, visible
+from rules.text import echo, whole_number
 from rules.viciousness.actions import AddNPC, OpenKnavery, OpenViolence
 from rules.viciousness.state import PC, CampaignState, Combatant, Pool, ViolencePool
 from rules.viciousness.violence import clash
@@ -44,6 +45,8 @@ NEWS = frozenset(
 )
 """Actions whose click is answered with a message telling what happened (the others redraw the board only)."""
 MAX_DICE_SELECTS = 4
+NPC_DICE = 10
+"""The most dice an NPC rolls (``AddNPC.dice``)."""
 
 VIEWS["pool"] = lambda ctx: render_pool(ctx, ctx.view.partition(":")[2])
 
@@ -323,9 +326,10 @@ async def _share(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
         typed = modal_fields(reply.interaction)
         shares = {}
         for side, text in typed.items():
-            if not text.strip().isdigit():
+            hits = whole_number(text)
+            if hits is None:
                 raise InvalidInput(f"{side.upper()}: write a whole number of hits (0 or more).")
-            shares[side] = int(text)
+            shares[side] = hits
         await take(bot, reply, session, {"type": need.kind, "pool": pool.id, "side": need.side, field: shares})
         return
     names = {s.id: s.name for s in pool.sides}
@@ -376,12 +380,15 @@ def _sides(text: str) -> list[str]:
 
 
 def _dice(text: str | None) -> list[int]:
-    out = []
+    out: list[int] = []
     for word in (text or "").replace(",", " ").split():
         n, _, sides = word.casefold().partition("d")
-        if sides not in ("4", "6") or (n and not n.isdigit()):
-            raise IllegalMove(f"`{escape_name(word[:20])}`: NPC dice are d4s and d6s, like `d6 2d4`.")
-        out += [int(sides)] * int(n or 1)
+        count = whole_number(n) if n else 1
+        if sides not in ("4", "6") or count is None:
+            raise IllegalMove(f"{echo(word, 20, code=True)}: NPC dice are d4s and d6s, like `d6 2d4`.")
+        if len(out) + count > NPC_DICE:
+            raise IllegalMove(f"An NPC rolls {NPC_DICE} dice at most.")
+        out += [int(sides)] * count
     return out
 
 

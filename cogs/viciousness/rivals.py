@@ -18,7 +18,6 @@ from discord import app_commands
 from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
-from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
 from cogs.viciousness.common import MAX_CONTENT, VicBase, choice_name
@@ -28,6 +27,7 @@ from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, render_gm
 from cogs.viciousness.spec import UI, VIEWS
 from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
+from rules.text import echo, whole_number
 from rules.viciousness.state import CampaignState
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def named_rival(state: CampaignState, action: Mapping[str, Any]) -> Mapping[str,
     key = typed.strip().casefold()
     found = [r for r in state.rivals.values() if not r.dropped and r.name.casefold() == key]
     if len(found) != 1:
-        raise InvalidInput(f"No rival is called {escape_name(typed)}: pick one from the list as you type.")
+        raise InvalidInput(f"No rival is called {echo(typed)}: pick one from the list as you type.")
     out = {**action, "rival": found[0].id}
     design = action.get("design")
     if isinstance(design, str) and found[0].design(design) is None:
@@ -202,9 +202,10 @@ class RivalCommands(VicBase):
             shares = {}
             for part in points.replace(";", ",").split(","):
                 design, _, n = part.strip().partition(" ")
-                if not design or not n.strip().isdigit():
+                count = whole_number(n)
+                if not design or count is None:
                     raise InvalidInput("Write each design and its points: `d1 2, d2 1`.")
-                shares[design] = int(n)
+                shares[design] = count
         await self._gm_act(interaction, {"type": "split", "rival": rival, "points": shares})
 
     @rival.command(name="drop", description="No longer a rival")

@@ -13,7 +13,7 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
-from cogs.viciousness.common import PUBLIC_REPLY, Autocomplete, choice_name, owner_for, parse
+from cogs.viciousness.common import PUBLIC_REPLY, Autocomplete, action_data, choice_name, owner_for, parse
 from cogs.viciousness.forms import pc_form, pc_spec, troupe_name
 from cogs.viciousness.sheets import troupe_view
 from cogs.viciousness.spec import UI
@@ -101,7 +101,7 @@ class TroupeCommands(Autocomplete):
     ) -> None:
         """Only what is given changes; ``henchmen: -`` clears them."""
         crew = None if henchmen is None else tuple(h.strip() for h in henchmen.split(",") if h.strip() not in ("", "-"))
-        action = EditTroupe(owner=owner_for(interaction, member), name=name, henchmen=crew)
+        action = action_data(EditTroupe, owner=owner_for(interaction, member), name=name, henchmen=crew)
         await self.act_and_tell(interaction, action)
 
     @troupe.command(name="gain", description="Gain an asset")
@@ -112,14 +112,14 @@ class TroupeCommands(Autocomplete):
         member: discord.Member | None = None,
     ) -> None:
         """An asset is free text: a safehouse, a favor owed, a stolen painting."""
-        await self.act_and_tell(interaction, AddAsset(owner=owner_for(interaction, member), text=asset))
+        await self.act_and_tell(interaction, action_data(AddAsset, owner=owner_for(interaction, member), text=asset))
 
     @troupe.command(name="lose", description="Lose an asset")
     async def troupe_lose(
         self, interaction: discord.Interaction, asset: int, member: discord.Member | None = None
     ) -> None:
         """The asset is picked from the list offered as you type."""
-        await self.act_and_tell(interaction, DropAsset(owner=owner_for(interaction, member), index=asset))
+        await self.act_and_tell(interaction, action_data(DropAsset, owner=owner_for(interaction, member), index=asset))
 
     @troupe_lose.autocomplete("asset")
     async def _assets(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:

@@ -38,7 +38,9 @@ def commitment(result_line: str, salt: str) -> str:
 
 def verify(expected: str, result_line: str, salt: str) -> bool:
     """Whether ``result_line`` and ``salt`` hash to the ``expected`` commitment (case and spaces around ignored)."""
-    return hmac.compare_digest(commitment(result_line.strip(), salt.strip()), expected.strip().lower())
+    # Bytes: compare_digest refuses str with non-ASCII characters, and a typed commitment may hold any.
+    computed = commitment(result_line.strip(), salt.strip()).encode()
+    return hmac.compare_digest(computed, expected.strip().lower().encode())
 
 
 def _set(result: RollResult, roll_set: RollSet, *, detail: bool) -> str:

@@ -20,6 +20,7 @@ import lark
 from d20 import diceast
 
 from rules.roll.errors import RollError
+from rules.text import echo
 
 EXPLODE_ONCE = "xo"
 _D20_OPERATORS = '"rr" | "ro" | "ra" | "e"'
@@ -62,18 +63,14 @@ def reads_as_roll(text: str) -> bool:
 
 
 def _syntax_error(body: str, got: str, column: object) -> NoReturn:
-    got = got.replace("`", "'")
     if got in ("$END", ""):
-        raise RollError(f"That roll ends too early: `{_quote(body)}` needs something after it.") from None
-    raise RollError(f"I can't read that roll: unexpected `{got}` at character {column}. {_hint(got)}") from None
+        raise RollError(f"That roll ends too early: {echo(body, 40, code=True)} needs something after it.") from None
+    raise RollError(
+        f"I can't read that roll: unexpected {echo(got, 40, code=True)} at character {column}. {_hint(got)}"
+    ) from None
 
 
 def _hint(got: str) -> str:
     if got.startswith("!"):
         return "To explode dice write `e`, like `3d6e6`."
     return "Try something like `2d6+3`."
-
-
-def _quote(text: str, limit: int = 40) -> str:
-    text = text.replace("`", "'")
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from rules.text import echo, whole_number
 from rules.vices.scoring import SILVER_BULLET_PAIR, die_points, pair_points, penalty_points
 
 CALC_HELP = """\
@@ -26,6 +27,8 @@ Several dice of one size: `d6:1,3,5`.
 Example: `d12:8 d8:3 pair:3,5 penalty:2,2,5 d20:17` → 17."""
 
 _DICE = {f"d{sides}": sides for sides in (6, 8, 10, 12, 20)}
+TERM_ECHO = 30
+"""How much of a bad term a message repeats."""
 MAX_TERMS = 30
 MAX_DICE = 60
 """More than a whole turn can remove (17 dice, penalties, absorbed d20s); keeps ``render`` under 2,000 chars."""
@@ -79,23 +82,22 @@ class Calculation:
 
 
 def _short(term: str) -> str:
-    """A bad term as quoted back in a message: no backticks (it is shown inside some), 30 characters at most."""
-    term = term.replace("`", "'")
-    return term if len(term) <= 30 else term[:29] + "…"
+    """A bad term as a message repeats it: in a code span, 30 characters at most."""
+    return echo(term, TERM_ECHO, code=True)
 
 
 def _numbers(term: str, text: str, low: int, high: int, what: str) -> tuple[int, ...]:
     if not text:
-        raise CalcError(f"`{_short(term)}`: give what the dice show, e.g. `d12:8`.")
+        raise CalcError(f"{_short(term)}: give what the dice show, e.g. `d12:8`.")
     values = []
     for item in text.split(","):
         if not item:
-            raise CalcError(f"`{_short(term)}`: a value is missing between commas.")
-        if not (item.isascii() and item.isdigit()):
-            raise CalcError(f"`{_short(term)}`: `{_short(item)}` is not a whole number.")
-        value = int(item)
+            raise CalcError(f"{_short(term)}: a value is missing between commas.")
+        value = whole_number(item)
+        if value is None:
+            raise CalcError(f"{_short(term)}: {_short(item)} is not a whole number.")
         if not low <= value <= high:
-            raise CalcError(f"`{_short(term)}`: {what} {low} to {high}.")
+            raise CalcError(f"{_short(term)}: {what} {low} to {high}.")
         values.append(value)
     return tuple(values)
 
@@ -110,7 +112,7 @@ def _pair(term: str, kind: str, text: str, wild_face: int | None) -> Part:
     values = _numbers(term, text, 1, 6, "Mythical dice show")
     if len(values) != 2:
         example = "bullet:1,2" if kind == "bullet" else "pair:3,5"
-        raise CalcError(f"`{_short(term)}`: a pair is two dice, e.g. `{example}`.")
+        raise CalcError(f"{_short(term)}: a pair is two dice, e.g. `{example}`.")
     first, second = values
     pair = SILVER_BULLET_PAIR if kind == "bullet" else "mirror_medusa"  # the two plain pairs score alike
     total = pair_points(pair, first, second, wild_face=wild_face)
@@ -125,7 +127,7 @@ def _penalty(term: str, text: str) -> Part:
     values = _numbers(term, text, 1, 6, "penalty dice are d6s and show")
     low, high = PENALTY_DICE
     if not low <= len(values) <= high:
-        raise CalcError(f"`{_short(term)}`: a penalty roll has {low} to {high} dice, e.g. `penalty:2,2,5`.")
+        raise CalcError(f"{_short(term)}: a penalty roll has {low} to {high} dice, e.g. `penalty:2,2,5`.")
     counts = Counter(values)
     # Shown die by die so a player sees which dice matched; the sum is the shared rule's.
     points = tuple(0 if counts[v] > 1 else die_points(6, v) for v in values)
@@ -136,7 +138,7 @@ def _nemesis(term: str, text: str) -> Part:
     values = _numbers(term, text, 1, 20, "Nemesis dice are d20s and show")
     if len(values) < 2 or len(set(values)) != 1:
         raise CalcError(
-            f"`{_short(term)}`: only matching Nemesis dice score 0 together, e.g. `nemesis:7,7`; "
+            f"{_short(term)}: only matching Nemesis dice score 0 together, e.g. `nemesis:7,7`; "
             "score any other d20 with `d20:`."
         )
     return Part("nemesis", values, (), 0, "match")
@@ -147,7 +149,7 @@ def _wild(term: str, text: str) -> int | None:
         return None
     values = _numbers(term, text, 1, 6, "the wild face is")
     if len(values) != 1:
-        raise CalcError(f"`{_short(term)}`: give one face, e.g. `wild:1`, or `wild:none`.")
+        raise CalcError(f"{_short(term)}: give one face, e.g. `wild:1`, or `wild:none`.")
     return values[0]
 
 
@@ -166,13 +168,13 @@ def calculate(text: str, *, wild_face: int | None = 1) -> Calculation:
     split = [term.partition(":") for term in terms]
     wilds = [(term, value) for term, (_, _, value) in zip(terms, split, strict=True) if term.startswith("wild:")]
     if len(wilds) > 1:
-        raise CalcError(f"`{_short(wilds[1][0])}`: give the wild face once.")
+        raise CalcError(f"{_short(wilds[1][0])}: give the wild face once.")
     if wilds:
         wild_face = _wild(*wilds[0])
     parts: list[Part] = []
     for term, (kind, colon, value) in zip(terms, split, strict=True):
         if not colon:
-            raise CalcError(f"`{_short(term)}`: write a term as `kind:values`, e.g. `d12:8`.")
+            raise CalcError(f"{_short(term)}: write a term as `kind:values`, e.g. `d12:8`.")
         if kind in ("pair", "bullet"):
             parts.append(_pair(term, kind, value, wild_face))
         elif kind == "penalty":
@@ -182,7 +184,7 @@ def calculate(text: str, *, wild_face: int | None = 1) -> Calculation:
         elif kind in _DICE:
             parts.append(_dice(term, _DICE[kind], value))
         elif kind != "wild":
-            raise CalcError(f"`{_short(term)}`: unknown kind of die; use {_KINDS}.")
+            raise CalcError(f"{_short(term)}: unknown kind of die; use {_KINDS}.")
     if not parts:
         raise CalcError("Nothing to add up: `wild:` only sets the Silver Bullet's face.")
     if sum(len(p.values) for p in parts) > MAX_DICE:

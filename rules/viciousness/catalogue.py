@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.engine import IllegalAction
+from rules.text import echo
 from rules.viciousness.data import TRAITS, TraitDef
 from rules.viciousness.state import CampaignState
 
@@ -20,7 +21,7 @@ def trait(state: CampaignState, name: str) -> TraitDef:
     """The trait called ``name``; an unknown one is refused with a reason."""
     found = find_trait(state, name)
     if found is None:
-        raise IllegalAction(f"There is no trait called {name!r}: pick one of the 27, or ask the GM to approve it.")
+        raise IllegalAction(f"There is no trait called {echo(name)}: pick one of the 27, or ask the GM to approve it.")
     return found
 
 

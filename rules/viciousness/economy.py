@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from rules.engine import IllegalAction
+from rules.text import echo
 from rules.viciousness.data import ECONOMY, MIN_IP, PRICES, REWARDS
 from rules.viciousness.state import rank_for_ip
 
@@ -45,7 +46,7 @@ def quote(item_rank: int, coin_rank: int, mods: Sequence[str] = ()) -> Quote:
     for key in mods:
         mod = MODIFIERS.get(key)
         if mod is None:
-            raise IllegalAction(f"There is no price modifier called {key!r}.")
+            raise IllegalAction(f"There is no price modifier called {echo(key)}.")
         if mods.count(key) > 1:
             raise IllegalAction(f"{mod.label} counts only once.")
         if mod.exclusive_group:

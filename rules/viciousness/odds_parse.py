@@ -19,13 +19,14 @@ Limits: at most 40 dice in a side or pool, dice of d2 to d100, at most 6 sides (
 challenges.
 
 Every mistake raises :class:`OddsInputError`, whose message is a sentence to show the user as is. Messages quote
-what the user typed (cut to 20 characters), so escape them for Discord like any user text.
+what the user typed through :func:`rules.text.echo` (cut to 20 characters, made inert), so they are shown as is.
 """
 
 from __future__ import annotations
 
 import re
 
+from rules.text import echo
 from rules.viciousness.odds import MAX_SIDES, SIDE_NAMES, Die, Pool
 
 MAX_DICE = 40
@@ -45,11 +46,6 @@ _KNAVERY_HELP = "like “2d6 1d4 vs 3”"
 
 class OddsInputError(ValueError):
     """The text is not a pool we can work out; ``str(error)`` is a short, friendly sentence for the user."""
-
-
-def _quote(word: str) -> str:
-    shown = word if len(word) <= _QUOTED else word[: _QUOTED - 1] + "…"
-    return f"“{shown}”"
 
 
 def _number(digits: str) -> int:
@@ -79,16 +75,16 @@ def _pool(words: list[str], what: str, base_faces: int) -> Pool:
         term = _TERM.fullmatch(word)
         if term is None:
             if word.isdecimal():
-                guess = _quote(f"{word}d{base_faces}")
-                raise OddsInputError(f"{_quote(word)} is not a die: did you mean {guess}?")
-            raise OddsInputError(f"I don't understand {_quote(word)}: {_DIE_HELP}.")
+                guess = echo(f"{word}d{base_faces}", _QUOTED)
+                raise OddsInputError(f"{echo(word, _QUOTED)} is not a die: did you mean {guess}?")
+            raise OddsInputError(f"I don't understand {echo(word, _QUOTED)}: {_DIE_HELP}.")
         rattled, count_digits, face_digits = term.groups()
         count = _number(count_digits) if count_digits else 1
         faces = _number(face_digits)
         if count == 0:
-            raise OddsInputError(f"{_quote(word)} has no dice: write at least 1, like 1d4.")
+            raise OddsInputError(f"{echo(word, _QUOTED)} has no dice: write at least 1, like 1d4.")
         if not MIN_FACES <= faces <= MAX_FACES:
-            raise OddsInputError(f"{_quote(word)}: dice go from d{MIN_FACES} to d{MAX_FACES}.")
+            raise OddsInputError(f"{echo(word, _QUOTED)}: dice go from d{MIN_FACES} to d{MAX_FACES}.")
         if len(dice) + count > MAX_DICE:
             raise OddsInputError(f"{what} has more than {MAX_DICE} dice: {MAX_DICE} is the most.")
         dice += [Die(faces=faces, rattled=bool(rattled))] * count

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.engine import IllegalAction
+from rules.text import echo
 from rules.viciousness.actions import (
     Action,
     AddDesign,
@@ -76,7 +77,7 @@ def top_design(designs: tuple[Design, ...]) -> Design | None:
 
 def _check_asset(rival: Rival, asset: str | None) -> None:
     if asset and asset.casefold() not in {a.casefold() for a in rival.assets}:
-        raise IllegalAction(f"{rival.name} has no asset called {asset!r}.")
+        raise IllegalAction(f"{rival.name} has no asset called {echo(asset)}.")
 
 
 def _add_rival(w: Work, a: AddRival) -> None:

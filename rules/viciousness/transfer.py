@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from rules.text import echo
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.state import CampaignState
 
@@ -46,15 +47,19 @@ def import_campaign(data: str | bytes | Mapping[str, Any]) -> CampaignState:
             data = json.loads(data)
         except (ValueError, UnicodeDecodeError) as exc:
             raise CampaignImportError([f"the file is not JSON ({exc})"]) from exc
+        except RecursionError:
+            raise CampaignImportError(["the file nests lists or objects far deeper than a campaign does"]) from None
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise CampaignImportError(["the file is not a Viciousness campaign export"])
     try:
         state = CampaignFile.model_validate(data).state
     except ValidationError as exc:
-        problems = [f"{'.'.join(str(p) for p in e['loc']) or 'file'}: {e['msg']}" for e in exc.errors()]
+        problems = [
+            f"{echo('.'.join(str(p) for p in e['loc'])) if e['loc'] else 'file'}: {e['msg']}" for e in exc.errors()
+        ]
         raise CampaignImportError(problems[:MAX_ERRORS]) from exc
     unknown = [
-        f"{pc.name} has the trait {t.name!r}, which is neither one of the 27 nor a custom trait of the campaign"
+        f"{echo(pc.name)} has the trait {echo(t.name)}: neither one of the 27 nor a custom trait of the campaign"
         for troupe in state.troupes.values()
         for pc in troupe.pcs
         for t in pc.traits

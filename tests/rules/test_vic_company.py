@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.text import echo
 from rules.viciousness.economy import covers, lower_ranks, quote
 from tests.rules.vic_support import GM, KESTREL, MOTT, P1, P2, PIP, Campaign
 
@@ -189,7 +190,7 @@ def test_troupe_creation_and_starting_assets() -> None:
     c.reject(
         P2,
         {"type": "add_pc", "owner": P2, "pc": {"name": "Nell", "traits": ["Driver", "Flying"]}},
-        "There is no trait called 'Flying'",
+        f"There is no trait called {echo('Flying')}",
     )
     c.act(P2, {"type": "add_pc", "owner": P2, "pc": {"name": "Hon", "traits": ["Honeypot", "Hacker"]}})
     assert c.pc(f"{P2}.2").traits[0].name == "Honeytrap"  # 3.6 #42

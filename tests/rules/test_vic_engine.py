@@ -8,6 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from rules.engine import PUBLIC, HiddenInformation, Permissions, Records, Undo, Viewer, visible
+from rules.text import echo
 from rules.viciousness import ENGINE, parse_action
 from rules.viciousness.data import FILES, TRAITS, load
 from rules.viciousness.transfer import CampaignImportError, export_campaign, import_campaign
@@ -135,6 +136,8 @@ def test_export_and_import() -> None:
         import_campaign("{nope")
     with pytest.raises(CampaignImportError, match="not a Viciousness campaign export"):
         import_campaign({"format": "crowns"})
+    with pytest.raises(CampaignImportError, match="deeper than a campaign"):
+        import_campaign('{"a":' * 100_000 + "1" + "}" * 100_000)
     data = json.loads(text)
     data["state"]["company"]["ip"] = -4
     pc = data["state"]["troupes"][P1]["pcs"][0]
@@ -162,7 +165,7 @@ def test_rival_limits_and_rejections() -> None:
     c.reject(
         GM,
         {"type": "edit_design", "rival": rival, "design": "d3", "asset": "A dragon"},
-        "Countess Vey has no asset called 'A dragon'.",
+        f"Countess Vey has no asset called {echo('A dragon')}.",
     )
     c.reject(GM, {"type": "split", "rival": rival, "points": {"d1": 1}}, "exactly 3 points")
     c.reject(GM, {"type": "initiate", "rival": rival, "design": "d1"}, "no move waiting")

@@ -266,6 +266,11 @@ def test_parse_keeps_every_die_and_its_state() -> None:
     assert parse_violence("2d4 r1d6 vs d4") == (Pool(dice=(D4, D4, Die(faces=6, rattled=True))), Pool(dice=(D4,)))
 
 
+def plain(message: str) -> str:
+    """A message without the marks that isolate the typed text it repeats (``rules.text.echo``)."""
+    return message.replace("\u2068", "").replace("\u2069", "")
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -289,7 +294,7 @@ def test_parse_keeps_every_die_and_its_state() -> None:
 def test_parse_violence_rejects(text: str, message: str) -> None:
     with pytest.raises(OddsInputError) as caught:
         parse_violence(text)
-    assert str(caught.value) == message
+    assert plain(str(caught.value)) == message
     assert isinstance(caught.value, ValueError)
 
 
@@ -326,7 +331,7 @@ def test_parse_knavery_accepts(text: str, challenges: int | None, expected: tupl
 def test_parse_knavery_rejects(text: str, challenges: int | None, message: str) -> None:
     with pytest.raises(OddsInputError) as caught:
         parse_knavery(text, challenges)
-    assert str(caught.value) == message
+    assert plain(str(caught.value)) == message
 
 
 def test_parse_pool_is_one_side() -> None:
