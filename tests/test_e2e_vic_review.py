@@ -61,7 +61,7 @@ def select_with(message: Message, placeholder: str) -> dict[str, Any]:
 
 async def test_boards_and_answers_say_what_is_on_screen(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
-    bot.service.dice = Dice({"t1p3.r1.n1.0": [4]})
+    bot.service.dice = Dice({"t2p1.r1.n1.0": [4]})
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
     await (await fake.slash(channel, gm, "vic campaign new")).message()
@@ -92,7 +92,9 @@ async def test_boards_and_answers_say_what_is_on_screen(fake: LocalDiscord, make
     await fake.wait_for(lambda: "This pool is over" in str(scheme.embeds), what="the closed board")
     assert scheme.embeds[0]["title"] == "🎲 This pool is over" and "(0 free pushes kept)" in str(scheme.embeds)
 
-    # One hit to send: "who does the hit wound?".
+    # One hit to send: "who does the hit wound?" (next turn: Ana's scheme was her action in this one).
+    await (await fake.slash(channel, gm, "vic turn end")).message()
+    await (await fake.slash(channel, gm, "vic turn start")).message()
     fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Knives vs Guards"})).message()
     for label in ("Ana → Knives", "Pip → Knives"):
         asked = await (await fake.click(fight, "Join", bea)).message()
@@ -109,7 +111,7 @@ async def test_boards_and_answers_say_what_is_on_screen(fake: LocalDiscord, make
     # The GM screen after a turn says the turn is over, not "not started"; a rival's one minion is singular.
     await (await fake.slash(channel, gm, "vic turn end")).message()
     screen = await (await fake.slash(channel, gm, "vic gm")).message()
-    assert "Turn 1 is over; turn 2 not started" in str(screen.embeds) and "1 minion" in str(screen.embeds)
+    assert "Turn 2 is over; turn 3 not started" in str(screen.embeds) and "1 minion" in str(screen.embeds)
     assert "1 minions" not in str(screen.embeds)
 
 

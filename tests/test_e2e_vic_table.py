@@ -117,15 +117,15 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
             f"t1p1.{bo}.0": [1],
             f"t1p1.{ana}.re1.0": [4],
             f"t1p1.{ana}.re1.1": [2],
-            # the fight: Ana is rattled (two rolls each), the guards hit twice.
-            f"t1p3.r1.{ana}.0": [4],
-            f"t1p3.r1.{ana}.0.2": [4],
-            "t1p3.r1.n1.0": [4],
-            "t1p3.r1.n2.0": [4],
-            f"t1p3.r1.death.{bo}": [3],
             # turn ends: the rival die initiates the design; turn 2 starts: the d4 succeeds.
             "rival.r1.t1.d20": [2],
             "rival.r1.t2.d4": [1],
+            # turn 2's fight: Ana is rattled (two rolls each), the guards hit twice.
+            f"t2p2.r1.{ana}.0": [4],
+            f"t2p2.r1.{ana}.0.2": [4],
+            "t2p2.r1.n1.0": [4],
+            "t2p2.r1.n2.0": [4],
+            f"t2p2.r1.death.{bo}": [3],
             "rival.r1.t2.d20": [20],
             f"knowledge.{bo}.t2": [5],
             "discovery.t2": [2],
@@ -162,12 +162,39 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     assert "Thwarted: The lock" in thwarted.content and "Group rolls are locked" in thwarted.content
     state = await campaign_state(bot, channel)
     assert state.company.lockout is not None and state.company.lockout.free_pushes == 1
-    # The fallout: a free push doesn't rattle; group rolls stay locked (solo ones don't) until the GM clears it.
+    # The fallout: a free push doesn't rattle (and is no action).
     free = {"pc": bo, "trait": "Duelist", "free": True, "note": "Demands satisfaction"}
     spent = await (await fake.slash(channel, cal, "vic push", options=free)).message()
     assert not spent.ephemeral and "spends a free push" in spent.content
     state = await campaign_state(bot, channel)
     assert not state.find_pc(bo).rattled and state.company.lockout.free_pushes == 0  # type: ignore[union-attr]
+    # Both took part in the scheme: that was their action this turn.
+    again = await (await fake.slash(channel, bea, "vic pc act", options={"pc": ana, "action": "rest"})).message()
+    assert again.ephemeral and "Ana already took part in a scheme this turn" in again.content
+
+    # -- the turn ends with the rival's accrual and d20; the next starts with its move --------------------------
+    ended = await fake.slash(channel, gm, "vic turn end")
+    assert "Turn 1 is over" in (await ended.message()).content
+    news = (await ended.followups(1))[0]
+    assert (
+        news.ephemeral
+        and "ambition points" in news.content
+        and "rival die" in news.content
+        and "initiated" in news.content
+    )
+    state = await campaign_state(bot, channel)
+    assert state.find_pc(ana).rattled and state.rivals["r1"].move is not None  # type: ignore[union-attr]
+    screen = await (await fake.slash(channel, gm, "vic gm")).message()
+    started = await (await fake.click(screen, "Start turn 2", gm)).message()
+    assert CANARY in str(started.embeds) and "consequence" in str(started.selects)
+    picked = await pick(fake, started, "the consequence", ["A PC is rattled"], gm)
+    confirmed = await pick(fake, picked, "who is rattled", ["Rattle Bo"], gm)
+    assert "GM screen" in str(confirmed.embeds)
+    await fake.wait_for_message(channel, lambda m: "Bo** is rattled" in m.content)
+    state = await campaign_state(bot, channel)
+    assert state.find_pc(bo).rattled and state.rivals["r1"].move is None  # type: ignore[union-attr]
+
+    # -- turn 2: group rolls stay locked (solo ones don't) until the GM clears the fallout ----------------------
     solo = await (await fake.slash(channel, gm, "vic knavery", options={"challenges": 1})).message()
     await (await fake.click(solo, "Join", bea)).message()
     locked = await (await fake.click(solo, "Join", cal)).message()
@@ -175,6 +202,8 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     await click_when_shown(fake, solo, "Abandon", gm)
     cleared = await click_when_shown(fake, solo, "GM: clear the fallout", gm)
     assert "group rolls are allowed again" in cleared.content
+    state = await campaign_state(bot, channel)
+    assert state.find_pc(ana).action_turn is None  # the abandoned scheme took no action
 
     # -- a restart in the middle ----------------------------------------------------------------------------------
     await bot.close()
@@ -207,33 +236,6 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     state = await campaign_state(bot, channel)
     assert not state.pools and state.find_pc(bo).wounded  # type: ignore[union-attr]
 
-    # -- a rest clears the rattle; the turn ends with the rival's accrual and d20 -------------------------------
-    rest = await (await fake.slash(channel, bea, "vic pc act", options={"pc": ana, "action": "rest"})).message()
-    assert "rested" in rest.content
-    ended = await fake.slash(channel, gm, "vic turn end")
-    assert "Turn 1 is over" in (await ended.message()).content
-    news = (await ended.followups(1))[0]
-    assert (
-        news.ephemeral
-        and "ambition points" in news.content
-        and "rival die" in news.content
-        and "initiated" in news.content
-    )
-    state = await campaign_state(bot, channel)
-    assert not state.find_pc(ana).rattled  # type: ignore[union-attr]
-    assert state.rivals["r1"].move is not None
-
-    # -- turn 2: the move succeeds and its consequence rattles Bo ------------------------------------------------
-    screen = await (await fake.slash(channel, gm, "vic gm")).message()
-    started = await (await fake.click(screen, "Start turn 2", gm)).message()
-    assert CANARY in str(started.embeds) and "consequence" in str(started.selects)
-    picked = await pick(fake, started, "the consequence", ["A PC is rattled"], gm)
-    confirmed = await pick(fake, picked, "who is rattled", ["Rattle Bo"], gm)
-    assert "GM screen" in str(confirmed.embeds)
-    await fake.wait_for_message(channel, lambda m: "Bo** is rattled" in m.content)
-    state = await campaign_state(bot, channel)
-    assert state.find_pc(bo).rattled and state.rivals["r1"].move is None  # type: ignore[union-attr]
-
     # A co-GM sees what the GM sees.
     dan = fake.members[3]
     await (await fake.slash(channel, gm, "vic campaign cogm", options={"member": dan})).message()
@@ -262,6 +264,13 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     assert private.ephemeral and "`d2` +3 (now 3)" in private.content and "rival die: 20" in private.content
     state = await campaign_state(bot, channel)
     assert state.rivals["r1"].design("d2").points == 3  # type: ignore[union-attr]
+
+    # -- turn 3: a rest clears the rattle ---------------------------------------------------------------------
+    await (await fake.slash(channel, gm, "vic turn start")).message()
+    rest = await (await fake.slash(channel, bea, "vic pc act", options={"pc": ana, "action": "rest"})).message()
+    assert "rested" in rest.content
+    await (await fake.slash(channel, gm, "vic turn end")).message()
+    assert not (await campaign_state(bot, channel)).find_pc(ana).rattled  # type: ignore[union-attr]
 
     # -- the canary: only the GM was ever told about the rival ------------------------------------------------
     for member in (gm, bea, cal):

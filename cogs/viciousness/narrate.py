@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.names import escape_name
+from rules.viciousness.characters import ACTION_WORDS
 from rules.viciousness.data import CHARACTERS
 from rules.viciousness.state import CampaignState
 
@@ -85,10 +86,16 @@ def _recovery(s: CampaignState, e: Event) -> str:
     return f"{pc_name(s, e)} needs {_s(e['recovery'], 'more turn')} of rest."
 
 
-def _action(s: CampaignState, e: Event) -> str:
-    kind = "rested" if e["kind"] == "rest" else f"took their turn action ({e['kind'].replace('_', ' ')})"
+def _action(s: CampaignState, e: Event) -> str | None:
+    if "pool" in e:
+        return None  # "… joins the scheme" says it
     note = f": {escape_name(e['note'])}" if e.get("note") else ""
-    return f"{pc_name(s, e)} {kind}{note}."
+    return f"{pc_name(s, e)} {ACTION_WORDS.get(e['kind'], 'took an action')}{note}."
+
+
+def _exception(s: CampaignState, e: Event) -> str:
+    did = ACTION_WORDS.get(e["kind"], "took an action")
+    return f"{pc_name(s, e)} {did}: a second action this turn, by the GM's leave."
 
 
 def _company(s: CampaignState, e: Event) -> str:
@@ -149,6 +156,8 @@ NARRATORS: dict[str, Narrator] = {
     "recovery": _recovery,
     "pc_ended": _ended,
     "action_taken": _action,
+    "action_exception": _exception,
+    "action_returned": lambda s, e: f"{pc_name(s, e)} has their action for this turn back.",
 }
 
 

@@ -176,6 +176,8 @@ class Buy(Action):
     rank: Rank
     mods: tuple[Modifier, ...] = Field(default=(), max_length=7)
     pay: tuple[Pay, ...] = Field(min_length=1, max_length=8)
+    exception: bool = False
+    """The GM lets ``pc`` act although they have acted this turn (logged)."""
 
 
 class Reveal(Action):
@@ -421,6 +423,8 @@ class Act(Action):
     pc: Id
     kind: ActionKind
     note: Text = ""
+    exception: bool = False
+    """The GM lets the character act although they have acted this turn (logged)."""
 
 
 class Knowledge(Action):
@@ -483,13 +487,15 @@ class SetChallenges(Action):
 
 
 class Join(Action):
-    """Put a PC into a pool (on ``side`` in a fight)."""
+    """Put a PC into a pool (on ``side`` in a fight): during a turn, taking part is the character's action."""
 
     type: Literal["join"] = "join"
     WHO: ClassVar[Who] = "pc"
     pool: Id
     pc: Id
     side: Id | None = None
+    exception: bool = False
+    """The GM lets the character take part although they have acted this turn (logged)."""
 
 
 class AddNPC(Action):

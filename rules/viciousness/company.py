@@ -129,7 +129,7 @@ def _buy(w: Work, a: Buy) -> None:
         raise IllegalAction("Name each kind of coin once.")
     offers = [(p, *_available(w, p)) for p in a.pay]
     quotes = [(p, rank, have, quote(a.rank, rank, a.mods)) for p, rank, have in offers]
-    pc = w.active_pc(a.pc) if a.pc is not None else None
+    pc = w.acting_pc(a.pc) if a.pc is not None else None
     spent: list[dict[str, Any]] = []
     if not any(q.verdict == "free" for *_, q in quotes):
         if len(quotes) == 1:
@@ -156,7 +156,7 @@ def _buy(w: Work, a: Buy) -> None:
             _spend(w, p, rank, n)
             spent.append({"coins": p.coins, "rank": rank, "n": n, "arithmetic": q.arithmetic})
     if pc is not None:
-        take_action(w, pc, "acquire", a.item)
+        take_action(w, pc, "acquire", a.item, exception=a.exception)
         troupe = w.troupe(owner_of(pc.id))
         w.put_troupe(troupe.model_copy(update={"assets": (*troupe.assets, a.item)}))
     w.emit(

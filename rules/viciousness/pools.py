@@ -22,7 +22,7 @@ from rules.viciousness.actions import (
     Veto,
 )
 from rules.viciousness.catalogue import trait
-from rules.viciousness.characters import rattle
+from rules.viciousness.characters import give_back_action, rattle, take_action
 from rules.viciousness.dicepool import (
     FREE_PUSH_FACE,
     combatant,
@@ -94,7 +94,7 @@ def _side(pool: Pool, side: str | None) -> str | None:
 
 def _join(w: Work, a: Join) -> None:
     pool = w.pool(a.pool)
-    pc = w.active_pc(a.pc)
+    pc = w.acting_pc(a.pc)
     _gathering(pool)
     side = _side(pool, a.side)
     for other in w.s.pools.values():
@@ -106,9 +106,11 @@ def _join(w: Work, a: Join) -> None:
         raise IllegalAction(f"{pc.name} is wounded: a wounded character can't fight.")
     if isinstance(pool, KnaveryPool):
         check_group(w, len(pool.combatants) + 1)
-    c = Combatant(id=pc.id, name=pc.name, pc=True, side=side)
-    w.put_pool(pool.model_copy(update={"combatants": (*pool.combatants, c)}))
     w.emit("joined", pool=pool.id, who=pc.id, name=pc.name, side=side)
+    # Taking part is the character's action for the turn (3.6 #46), told after the joining itself.
+    spent = take_action(w, pc, pool.kind, exception=a.exception, pool=pool.id)
+    c = Combatant(id=pc.id, name=pc.name, pc=True, side=side, spent=spent)
+    w.put_pool(pool.model_copy(update={"combatants": (*pool.combatants, c)}))
 
 
 def _add_npc(w: Work, a: AddNPC) -> None:
@@ -131,6 +133,8 @@ def _leave(w: Work, a: Leave) -> None:
         raise IllegalAction(f"{c.name}'s death test comes first.")
     w.put_pool(pool.model_copy(update={"combatants": tuple(x for x in pool.combatants if x.id != c.id)}))
     w.emit("left_pool", pool=pool.id, who=c.id, name=c.name)
+    if c.spent:
+        give_back_action(w, c.id)
 
 
 def _pick(w: Work, a: Pick) -> None:
@@ -202,7 +206,7 @@ def _reroll(w: Work, a: Reroll) -> None:
         raise IllegalAction("A scheme's dice are rerolled after a failed roll.")
     if not c.pc:
         raise IllegalAction("Only PCs push to reroll.")
-    pc = w.active_pc(c.id)
+    pc = w.acting_pc(c.id)
     if not a.free:
         if pc.rattled:
             raise IllegalAction("You can't push while rattled.")
@@ -244,6 +248,11 @@ def _reroll(w: Work, a: Reroll) -> None:
 
 def _close(w: Work, a: ClosePool) -> None:
     pool = w.pool(a.pool)
+    if pool.stage == "gather" and (isinstance(pool, KnaveryPool) or pool.round == 1):
+        # Nobody took part in a pool closed before its first roll: the actions joining it took are given back.
+        for c in pool.combatants:
+            if c.spent:
+                give_back_action(w, c.id)
     if isinstance(pool, ViolencePool):
         if pool.stage == "ended":
             raise IllegalAction("The fight is over: make the death tests that are waiting.")

@@ -357,6 +357,8 @@ class Combatant(Frozen):
     """Rerolls of this roll so far (for die ids)."""
     status: Literal["in", "wounded", "dead", "fled"] = "in"
     death: tuple[DeathDue, ...] = ()
+    spent: bool = False
+    """Joining took the PC's action for the turn (given back if they leave before the roll)."""
 
 
 class Side(Frozen):
