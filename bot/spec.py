@@ -241,6 +241,10 @@ class GameSpec(Generic[StateT]):
         """A few lines on how to play."""
         return ""
 
+    def summary(self, session: Session) -> str:
+        """What a long-lived session is at, in a few words (a campaign's name and turn), for ``/game history``."""
+        return ""
+
     async def on_ui(self, reply: Reply, session: Session, key: str, arg: str, values: list[str]) -> None:
         """A click on one of the game's own controls (``ViewContext.ui_button``)."""
         raise UserError("That button is no longer in use.")

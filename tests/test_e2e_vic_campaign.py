@@ -45,7 +45,7 @@ async def test_roles_archive_export_and_import(fake: LocalDiscord, make_bot: Mak
     assert refused.ephemeral and "Only the GM" in refused.content  # a co-GM runs it, the GM ends it
     before = await campaign_state(bot, channel)
     await (await fake.slash(channel, bob, "vic campaign archive")).message()
-    assert await bot.service.campaign(channel.id, fake.guild.id) is None
+    assert (await campaign_state(bot, channel)).archived
     bad = await fake.slash(other, bob, "vic campaign import", options={"file": ("x.json", b'{"format": "other"}')})
     assert "isn't a campaign file" in (await bad.message()).content
     broken = data.replace(b'"ip": 15', b'"ip": -3')

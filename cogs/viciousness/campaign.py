@@ -7,15 +7,15 @@ import io
 import discord
 from discord import app_commands
 
-from bot.errors import InvalidInput, NotPermitted
+from bot.errors import ChannelBusy, InvalidInput, NotPermitted
 from bot.lobby import actor_of
-from bot.models import MAIN_VIEW, roles_of
+from bot.models import MAIN_VIEW, Session, roles_of
 from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase
 from cogs.viciousness.text import cut
-from rules.engine import CO_GM, GM, GM_ROLES, MANAGER
-from rules.viciousness.actions import SetCompany
+from rules.engine import CO_GM, GM, GM_ROLES
+from rules.viciousness.actions import Archive, Restore, SetCompany
 from rules.viciousness.options import VicOptions
 from rules.viciousness.transfer import CampaignImportError, export_campaign, import_campaign
 
@@ -23,8 +23,31 @@ EXPORT_NAME = "viciousness-campaign.json"
 MAX_IMPORT_BYTES = 2_000_000
 
 
+def only_the_gm(session: Session, interaction: discord.Interaction, doing: str) -> None:
+    """NotPermitted unless the member is the GM (a co-GM runs the campaign, the GM decides its fate)."""
+    if GM not in roles_of(session, actor_of(interaction)):
+        raise NotPermitted(
+            f"Only the GM can {doing} (a server manager can take the campaign over first: `/vic campaign takeover`)."
+        )
+
+
 class CampaignCommands(VicBase):
     """``/vic campaign new|show|…``."""
+
+    async def channel_is_free(self, interaction: discord.Interaction) -> None:
+        """ChannelBusy, saying which campaign, if the channel already has one (archived ones included)."""
+        assert interaction.channel_id is not None
+        found = await self.bot.service.campaign(interaction.channel_id, interaction.guild_id)
+        if found is None:
+            return
+        state = self.state(found)
+        name = escape_name(state.company.name) if state.company.name else "a campaign"
+        if state.archived:
+            raise ChannelBusy(
+                f"This channel keeps the archived campaign {name}: `/vic campaign restore` brings it back. "
+                "Start another one in a thread or another channel."
+            )
+        raise ChannelBusy(f"This channel already runs {name}: `/game status` shows it.")
 
     campaign = app_commands.Group(name="campaign", description="Start, run or move a campaign")
 
@@ -34,6 +57,7 @@ class CampaignCommands(VicBase):
         reply = Reply.of(interaction)
         actor = actor_of(interaction)
         assert interaction.channel_id is not None
+        await self.channel_is_free(interaction)
         applied = await self.bot.service.create(
             KIND,
             guild_id=interaction.guild_id,
@@ -70,16 +94,19 @@ class CampaignCommands(VicBase):
         await self.bot.service.set_role(session.id, actor_of(interaction), member.id, GM)
         await reply.send(f"<@{member.id}> is the GM of this campaign now.")
 
-    @campaign.command(name="archive", description="End it here (export first)", extras=PUBLIC_REPLY)
+    @campaign.command(name="archive", description="Put it away: still readable, restored any time", extras=PUBLIC_REPLY)
     async def campaign_archive(self, interaction: discord.Interaction) -> None:
-        """The campaign stops in this channel; export it first to play it on elsewhere."""
-        reply = Reply.of(interaction)
+        """Nothing changes until the GM restores it; its sheets, log and export stay."""
         session = await self.campaign_here(interaction)
-        actor = actor_of(interaction)
-        if not roles_of(session, actor) & {GM, MANAGER}:
-            raise NotPermitted("Only the GM can archive the campaign.")
-        await self.bot.service.end(session.id, actor=actor, why=f"{escape_name(actor.name)} archived the campaign.")
-        await reply.send("The campaign is archived. Its log stays; `/vic campaign import` brings an export back.")
+        only_the_gm(session, interaction, "archive the campaign")
+        await self.act_and_tell(interaction, Archive(), session=session)
+
+    @campaign.command(name="restore", description="Bring the archived campaign back", extras=PUBLIC_REPLY)
+    async def campaign_restore(self, interaction: discord.Interaction) -> None:
+        """Play goes on where it stopped."""
+        session = await self.campaign_here(interaction)
+        only_the_gm(session, interaction, "restore the campaign")
+        await self.act_and_tell(interaction, Restore(), session=session)
 
     @campaign.command(name="export", description="The campaign as a file")
     async def campaign_export(self, interaction: discord.Interaction) -> None:
@@ -104,6 +131,7 @@ class CampaignCommands(VicBase):
             raise InvalidInput(cut(str(exc), 1900)) from None
         actor = actor_of(interaction)
         assert interaction.channel_id is not None
+        await self.channel_is_free(interaction)
         applied = await self.bot.service.create(
             KIND,
             guild_id=interaction.guild_id,

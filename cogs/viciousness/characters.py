@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.errors import InvalidInput, NotPermitted
+from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.common import Autocomplete, campaign_state, choice_name, owner_for, parse, viewer_of
-from cogs.viciousness.forms import pc_form, pc_spec
-from cogs.viciousness.spec import UI
+from cogs.viciousness.forms import REFILL, SHAPES, FormRefused, form_for, pc_spec, refusal, typed_from
+from cogs.viciousness.spec import UI, UIHandler
 from rules.viciousness.actions import (
     Action,
     AddContact,
@@ -79,20 +79,47 @@ async def _take(bot: TabletopBot, reply: Reply, session: Session, action: Action
     await reply.send("Done: the troupe's sheet shows the new character.", ephemeral=True)
 
 
+def keeps_typing(key: str, take: UIHandler) -> UIHandler:
+    """A form's handler that answers a refused form with what was typed and *Fix the form*, not a bare refusal."""
+
+    async def handler(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+        try:
+            await take(bot, reply, session, arg, values)
+        except FormRefused as exc:
+            await reply.send(ephemeral=True, **refusal(session, key, arg, exc))
+
+    return handler
+
+
+async def _refill(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """*Fix the form*: the refused form again, filled in with what its refusal shows was typed."""
+    key, _, form_arg = arg.partition(":")
+    if key not in SHAPES:
+        raise UserError("That form is no longer in use.")
+    state = campaign_state(bot, session)
+    await reply.modal(form_for(session, state, key, form_arg, typed_from(reply.interaction.message)))
+
+
 async def _open_form(key: str, bot: TabletopBot, reply: Reply, session: Session, owner: str) -> None:
     """``Add a minion`` / ``Advance: new minion`` on a troupe's sheet: the form, for its player or a GM."""
     if owner != str(reply.interaction.user.id) and not viewer_of(session, reply.interaction).is_gm:
         raise NotPermitted("That troupe isn't yours: only its player and the GM can change it.")
-    state = campaign_state(bot, session)
-    title = "A new minion" if key == "np" else "Advancement: a new minion"
-    await reply.modal(pc_form(session, state, key=key, arg=owner, title=title, traits=(MINION_TRAITS, MINION_TRAITS)))
+    await reply.modal(form_for(session, campaign_state(bot, session), key, owner))
 
 
+SHAPES.update(
+    {
+        "np": lambda state, owner: ("A new minion", (MINION_TRAITS, MINION_TRAITS), False),
+        "am": lambda state, owner: ("Advancement: a new minion", (MINION_TRAITS, MINION_TRAITS), False),
+        "rp": lambda state, old: (f"Replacing {pc_of(state, old).name}", replacement_traits(pc_of(state, old)), False),
+    }
+)
 UI.update(
     {
-        "np": _add_minion,
-        "am": _advance_minion,
-        "rp": _replace,
+        "np": keeps_typing("np", _add_minion),
+        "am": keeps_typing("am", _advance_minion),
+        "rp": keeps_typing("rp", _replace),
+        REFILL: _refill,
         "npform": lambda bot, reply, session, arg, values: _open_form("np", bot, reply, session, arg),
         "amform": lambda bot, reply, session, arg, values: _open_form("am", bot, reply, session, arg),
     }
@@ -129,15 +156,7 @@ class CharacterCommands(Autocomplete):
                 f"Every minion place of {escape_name(troupe.name)} is taken: a new minion comes from an "
                 "advancement (`/vic pc advance`), a lost one is replaced (`/vic pc replace`)."
             )
-        form = pc_form(
-            session,
-            self.state(session),
-            key="np",
-            arg=owner_for(interaction, member),
-            title="A new minion",
-            traits=(MINION_TRAITS, MINION_TRAITS),
-        )
-        await Reply.of(interaction).modal(form)
+        await Reply.of(interaction).modal(form_for(session, self.state(session), "np", owner_for(interaction, member)))
 
     @pc.command(name="edit", description="Rename, new concept")
     async def pc_edit(
@@ -166,10 +185,7 @@ class CharacterCommands(Autocomplete):
             troupe = state.troupes.get(owner)
             if troupe is None or troupe.pending_advancements < 1:
                 raise InvalidInput("There is no advancement to take: one comes with each completed ambition.")
-            form = pc_form(
-                session, state, key="am", arg=owner, title="A new minion", traits=(MINION_TRAITS, MINION_TRAITS)
-            )
-            await Reply.of(interaction).modal(form)
+            await Reply.of(interaction).modal(form_for(session, state, "am", owner))
             return
         if trait is None:
             raise InvalidInput("Name the trait the character gains (or leave out the character for a new minion).")
@@ -248,15 +264,7 @@ class CharacterCommands(Autocomplete):
         """The form takes 2 traits, up to as many as the lost minion had; each beyond 2 costs 1 IP more."""
         session = await self.campaign_here(interaction)
         old = pc_of(self.state(session), self.pc_typed(session, interaction, pc))
-        form = pc_form(
-            session,
-            self.state(session),
-            key="rp",
-            arg=old.id,
-            title=f"Replacing {old.name}",
-            traits=replacement_traits(old),
-        )
-        await Reply.of(interaction).modal(form)
+        await Reply.of(interaction).modal(form_for(session, self.state(session), "rp", old.id))
 
     @pc.command(name="gm", description="Portrayed by the GM or not")
     async def pc_gm(self, interaction: discord.Interaction, pc: str, portrayed: bool = True) -> None:

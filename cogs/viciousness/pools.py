@@ -32,7 +32,7 @@ from cogs.viciousness.spec import UI, VIEWS, UIHandler
 from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, visible
 from rules.viciousness.actions import AddNPC, OpenKnavery, OpenViolence
-from rules.viciousness.state import PC, CampaignState, Combatant, Pool, ViolencePool
+from rules.viciousness.state import MAX_EXTRA_DICE, MAX_SIDES, PC, CampaignState, Combatant, Pool, ViolencePool
 from rules.viciousness.violence import clash
 
 if TYPE_CHECKING:
@@ -376,11 +376,15 @@ def _sides(text: str) -> list[str]:
 
 
 def _dice(text: str | None) -> list[int]:
-    out = []
+    out: list[int] = []
     for word in (text or "").replace(",", " ").split():
         n, _, sides = word.casefold().partition("d")
         if sides not in ("4", "6") or (n and not n.isdigit()):
             raise IllegalMove(f"`{escape_name(word[:20])}`: NPC dice are d4s and d6s, like `d6 2d4`.")
+        if len(out) + int(n or 1) > MAX_EXTRA_DICE:
+            raise IllegalMove(
+                f"An NPC rolls {MAX_EXTRA_DICE} dice at most besides its base die: `{cut(text or '', 60)}`."
+            )
         out += [int(sides)] * int(n or 1)
     return out
 
@@ -407,7 +411,9 @@ class PoolCommands(VicBase):
         names = _sides(sides)
         if len(names) < 2:
             raise IllegalMove("A fight needs two sides or more: `The company vs Guards`.")
-        await self._open(interaction, OpenViolence(title=title or "", sides=tuple(n[:80] for n in names[:8])))
+        if len(names) > MAX_SIDES:
+            raise IllegalMove(f"A fight has {MAX_SIDES} sides at most; that makes {len(names)}: put some together.")
+        await self._open(interaction, OpenViolence(title=title or "", sides=tuple(n[:80] for n in names)))
 
     @app_commands.command(name="knavery", description="Open a scheme (GM)", extras=PUBLIC_REPLY)
     @app_commands.describe(

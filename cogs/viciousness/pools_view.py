@@ -23,7 +23,7 @@ from cogs.viciousness.odds import odds_now
 from cogs.viciousness.text import cut, plural
 from rules.viciousness.dicepool import is_rattled
 from rules.viciousness.knavery import can_reroll, label
-from rules.viciousness.state import CampaignState, KnaveryPool, Pool, ViolencePool
+from rules.viciousness.state import CampaignState, KnaveryPool, Landed, Pool, ViolencePool
 from rules.viciousness.violence import Need, clash, fighters
 
 POOL_VIEW = "pool:"
@@ -301,7 +301,9 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
     if pool.stage == "gather" and (line := odds_now(state, pool)):
         lines.append(f"📊 {escape_name(line)}")
     embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=COLOUR_FIGHT)
-    result = clash(pool, state.options) if pool.stage in ("clash", "wounds", "flight", "ended") else None
+    # While the clash is decided, its hits so far; once they have landed, as they landed (the wounds since
+    # change who is standing, so working the clash out again would tell another story).
+    hits = _clash_lines(pool, state) if pool.stage == "clash" else list(pool.landed)
     # Every side gets an equal share of what an embed may hold (a hits field comes last).
     budget = min(FIELD_MAX, (EMBED_BUDGET - len(embed.description or "")) // (len(pool.sides) + 1) - FIELD_NAME)
     for side in pool.sides:
@@ -316,21 +318,27 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
             faces = " ".join(die_face(d) for d in side.equipment_dice)
             rows.append(f"🛡️ equipment: {faces or f'{side.equipment}d4'}")
         embed.add_field(name=head[:FIELD_NAME], value=_clip(rows, budget), inline=False)
-    if result is not None and result.sent:
-        hits = []
-        for (s, t), n in result.sent.items():
-            cancelled = result.cancelled.get((s, t), 0)
-            hits.append(
-                f"{_side_name(pool, s)} → {_side_name(pool, t)}: {n} sent"
-                + (f", {cancelled} cancelled" if cancelled else "")
-                + f", **{result.landed(s, t)} land**"
-            )
-        embed.add_field(name="Hits", value=_clip(hits, budget), inline=False)
+    if hits:
+        lines = [
+            f"{_side_name(pool, h.side)} → {_side_name(pool, h.target)}: {h.sent} sent"
+            + (f", {h.cancelled} cancelled" if h.cancelled else "")
+            + f", **{h.landed} land**"
+            for h in hits
+        ]
+        embed.add_field(name="Hits", value=_clip(lines, budget), inline=False)
     if any(is_rattled(state, c) for c in pool.combatants):
         embed.set_footer(text=f"{pool.id} · {RATTLED_LEGEND}")
     else:
         embed.set_footer(text=pool.id)
     return embed
+
+
+def _clash_lines(pool: ViolencePool, state: CampaignState) -> list[Landed]:
+    """The hits sent so far in a clash still being decided."""
+    result = clash(pool, state.options)
+    return [
+        Landed(side=s, target=t, sent=n, cancelled=result.cancelled.get((s, t), 0)) for (s, t), n in result.sent.items()
+    ]
 
 
 def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
@@ -385,8 +393,10 @@ def render_pool(ctx: Ctx, pool_id: str) -> View:
             return View(embeds=[discord.Embed(title=over, description=text)], rows=rows)
         return View(embeds=[discord.Embed(title=over, description=text)])
     if isinstance(pool, ViolencePool):
-        return View(embeds=[_fight_embed(ctx, pool)], rows=_violence_rows(ctx, pool))
-    return View(embeds=[_scheme_embed(ctx, pool)], rows=_knavery_rows(ctx, pool))
+        embed, rows = _fight_embed(ctx, pool), _violence_rows(ctx, pool)
+    else:
+        embed, rows = _scheme_embed(ctx, pool), _knavery_rows(ctx, pool)
+    return View(embeds=[embed], rows=[] if ctx.state.archived else rows)
 
 
 # -- what happened ------------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from bot.spec import View, ViewContext
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.pools_view import act_button, act_select
 from cogs.viciousness.text import plural
-from rules.viciousness.data import CONSEQUENCES, Severity
+from rules.viciousness.data import CONSEQUENCES, PROCEDURES, Severity
 from rules.viciousness.state import CampaignState, Design, Rival
 
 GM_VIEW = "gm"
@@ -28,7 +28,8 @@ MAX_RIVALS = 20
 SEVERITIES: tuple[Severity, ...] = ("light", "medium", "heavy")
 GM_ACT = "gmact"
 COLOUR = discord.Colour.dark_grey()
-TEMPER = {"rash": "rash (d4 ≤ 1)", "default": "default (d4 ≤ 2)", "shrewd": "shrewd (d4 ≤ 3)"}
+TEMPER = {temper: f"{temper} ({needed}-in-4)" for temper, needed in PROCEDURES.rivals.success_in_4.items()}
+"""A temperament with the chance its move succeeds, from the very table the success d4 is rolled against."""
 STAGE = {
     "initiated": "initiated: moves at the next turn start",
     "interference": "moving, unsubtle: did the PCs interfere?",

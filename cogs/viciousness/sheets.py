@@ -122,7 +122,8 @@ def company_embed(state: CampaignState, roles: dict[str, list[str]] | None = Non
     used = len(title) + sum(len(n) + len(v) for n, v in fixed) + sum(len(n) for n, _ in troupes)
     values = fit([v for _, v in troupes], SHEET_BUDGET - used - min(len(ambition), 1200))
     description = cut(ambition, SHEET_BUDGET - used - sum(len(v) for v in values))
-    embed = discord.Embed(title=cut(f"🗡️ {title}", TITLE), description=cut(description, DESCRIPTION))
+    mark = "📦 Archived · " if state.archived else "🗡️ "
+    embed = discord.Embed(title=cut(f"{mark}{title}", TITLE), description=cut(description, DESCRIPTION))
     for name, value in fixed:
         embed.add_field(name=name, value=value, inline=True)
     for (name, _), value in zip(troupes, values, strict=True):
@@ -137,7 +138,9 @@ def render_company(ctx: ViewContext[CampaignState]) -> View:
     turn = ctx.state.turn
     buttons: list[discord.ui.Item[Any]] = [ctx.ui_button("My troupe", "me", emoji="🗡️")]
     # The turn's own controls (not plain action buttons): the channel is told, the GM gets the rivals' news.
-    if turn.running:
+    if ctx.state.archived:
+        pass  # nothing changes an archived campaign: only what reads it
+    elif turn.running:
         buttons.append(ctx.ui_button(f"End turn {turn.number}", "turn", "end", emoji="⏹️"))
     else:
         buttons.append(ctx.ui_button(f"Start turn {turn.number + 1}", "turn", "start", emoji="▶️"))
@@ -244,7 +247,7 @@ def render_troupe(ctx: ViewContext[CampaignState]) -> View:
     if troupe is None:
         return View(content="This troupe is gone.")
     rows: list[list[discord.ui.Item[Any]]] = []
-    if may_edit(ctx, owner) and not troupe.dissolved:
+    if may_edit(ctx, owner) and not troupe.dissolved and not ctx.state.archived:
         choices = turn_choices(troupe, ctx.state)
         if choices:
             rows.append([ctx.select(choices, placeholder="This turn's action…", record=troupe_record(owner))])

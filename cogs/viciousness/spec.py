@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserError
 from bot.models import MAIN_VIEW, Scope, Session
+from bot.names import escape_name
 from bot.registry import GameKind
 from bot.replies import Reply
 from bot.spec import GameSpec, View, ViewContext
@@ -54,6 +55,15 @@ class VicSpec(GameSpec[CampaignState]):
         state = self.bot.service.state_of(session)
         assert isinstance(state, CampaignState)
         return narrate(state, events)
+
+    def summary(self, session: Session) -> str:
+        """``**The Gilded Knives** · turn 3 under way`` (``· 📦 archived``)."""
+        state = self.bot.service.state_of(session)
+        assert isinstance(state, CampaignState)
+        name = f"**{escape_name(state.company.name)}**" if state.company.name else "A company without a name yet"
+        turn = state.turn
+        when = f"turn {turn.number} {'under way' if turn.running else 'over'}" if turn.number else "before turn 1"
+        return f"{name} · {when}" + (" · 📦 archived" if state.archived else "")
 
     def rules_summary(self) -> str:
         """How a campaign runs, in a few lines."""

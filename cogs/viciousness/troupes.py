@@ -13,8 +13,9 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
+from cogs.viciousness.characters import keeps_typing
 from cogs.viciousness.common import PUBLIC_REPLY, Autocomplete, choice_name, owner_for, parse
-from cogs.viciousness.forms import pc_form, pc_spec, troupe_name
+from cogs.viciousness.forms import SHAPES, form_for, pc_spec, troupe_name
 from cogs.viciousness.sheets import troupe_view
 from cogs.viciousness.spec import UI
 from rules.viciousness.actions import AddAsset, DropAsset, EditTroupe, GrantAdvancements, MinionPlaces
@@ -45,7 +46,8 @@ async def _create_troupe(bot: TabletopBot, reply: Reply, session: Session, arg: 
     await bot.publisher.post_view(fresh, troupe_view(owner or str(interaction.user.id)), reply)
 
 
-UI["nt"] = _create_troupe
+SHAPES["nt"] = lambda state, arg: ("A new troupe", (CAPTAIN_TRAITS, CAPTAIN_TRAITS), True)
+UI["nt"] = keeps_typing("nt", _create_troupe)
 
 
 class TroupeCommands(Autocomplete):
@@ -67,17 +69,7 @@ class TroupeCommands(Autocomplete):
                 f"{'You have' if member is None else 'They have'} a troupe already: {escape_name(old.name)}."
             )
         arg = asset + (f".{member.id}" if member else "")
-        title = "A new troupe" if member is None else f"A troupe for {member.display_name}"
-        form = pc_form(
-            session,
-            self.state(session),
-            key="nt",
-            arg=arg,
-            title=title,
-            traits=(CAPTAIN_TRAITS, CAPTAIN_TRAITS),
-            troupe_name=True,
-        )
-        await reply.modal(form)
+        await reply.modal(form_for(session, self.state(session), "nt", arg))
 
     @troupe.command(name="show", description="Post a troupe's sheet", extras=PUBLIC_REPLY)
     async def troupe_show(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:

@@ -26,7 +26,17 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
 from rules.viciousness.data import Severity, Temperament, TraitDef
-from rules.viciousness.state import ActorId, Name, Rank, Sides, StartingAssetKey, Text, TraitPick
+from rules.viciousness.state import (
+    MAX_EXTRA_DICE,
+    MAX_SIDES,
+    ActorId,
+    Name,
+    Rank,
+    Sides,
+    StartingAssetKey,
+    Text,
+    TraitPick,
+)
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 """A PC, pool, rival, design, side or combatant id."""
@@ -209,6 +219,20 @@ class ClearLockout(Action):
 
     type: Literal["clear_lockout"] = "clear_lockout"
     DOING: ClassVar[str] = "clear the fallout"
+
+
+class Archive(Action):
+    """Put the campaign away: it stays readable (sheets, log, export) and nothing else changes until restored."""
+
+    type: Literal["archive"] = "archive"
+    DOING: ClassVar[str] = "archive the campaign"
+
+
+class Restore(Action):
+    """Bring an archived campaign back into play."""
+
+    type: Literal["restore"] = "restore"
+    DOING: ClassVar[str] = "restore the campaign"
 
 
 class Discovery(Action):
@@ -463,7 +487,7 @@ class OpenViolence(Action):
     type: Literal["open_violence"] = "open_violence"
     DOING: ClassVar[str] = "open a fight"
     title: Text = ""
-    sides: tuple[Name, ...] = Field(min_length=2, max_length=8)
+    sides: tuple[Name, ...] = Field(min_length=2, max_length=MAX_SIDES)
 
 
 class OpenKnavery(Action):
@@ -507,7 +531,7 @@ class AddNPC(Action):
     side: Id | None = None
     name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=70)]
     count: int = Field(default=1, ge=1, le=20)
-    dice: tuple[Sides, ...] = Field(default=(), max_length=10)
+    dice: tuple[Sides, ...] = Field(default=(), max_length=MAX_EXTRA_DICE)
 
 
 class Leave(Action):
@@ -546,7 +570,7 @@ class Grant(Action):
     DOING: ClassVar[str] = "grant dice"
     pool: Id
     who: Id
-    dice: tuple[Sides, ...] = Field(default=(), max_length=10)
+    dice: tuple[Sides, ...] = Field(default=(), max_length=MAX_EXTRA_DICE)
 
 
 class Equip(Action):
@@ -821,6 +845,8 @@ VicAction = Annotated[
     | Notes
     | DefineTrait
     | ClearLockout
+    | Archive
+    | Restore
     | Discovery
     | CreateTroupe
     | EditTroupe

@@ -10,6 +10,7 @@ from rules.viciousness.actions import (
     Action,
     AdjustLiquid,
     AmbitionDone,
+    Archive,
     Buy,
     ClearLockout,
     DefineTrait,
@@ -17,6 +18,7 @@ from rules.viciousness.actions import (
     Invest,
     Notes,
     Pay,
+    Restore,
     Reveal,
     Reward,
     SetCompany,
@@ -191,6 +193,18 @@ def _define_trait(w: Work, a: DefineTrait) -> None:
     w.emit("trait_defined", name=a.trait.name, kind=a.trait.kind)
 
 
+def _archive(w: Work, a: Archive) -> None:
+    w.put(archived=True)
+    w.emit("archived")
+
+
+def _restore(w: Work, a: Restore) -> None:
+    if not w.s.archived:
+        raise IllegalAction("The campaign isn't archived: it is in play.")
+    w.put(archived=False)
+    w.emit("restored")
+
+
 def _clear_lockout(w: Work, a: ClearLockout) -> None:
     lockout = w.s.company.lockout
     if lockout is None:
@@ -213,4 +227,6 @@ HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
     Notes: _notes,
     DefineTrait: _define_trait,
     ClearLockout: _clear_lockout,
+    Archive: _archive,
+    Restore: _restore,
 }
