@@ -279,7 +279,7 @@ CROWS = Troupe(
 
 async def setup(c: Campaign) -> None:
     """The campaign, the two troupes and their minions (not counted)."""
-    c.sheet = await c.slash("gm", "vic campaign new", company="The Gilded Knives")
+    c.sheet = await c.slash("gm", "vic-gm campaign new", company="The Gilded Knives")
     for troupe in (KNIVES, CROWS):
         player = c.people[troupe.player]
         (captain, traits), *minions = troupe.characters
@@ -304,7 +304,7 @@ async def join(c: Campaign, who: str, board: Message, pc: str, dice: list[str], 
 
 async def scheme(c: Campaign) -> None:
     """A 2-character scheme: Ana (Lurker) and Bo (Machinist) against 2 known challenges; it succeeds."""
-    board = await c.slash("gm", "vic knavery", challenges=2, known="The patrol; The lock", title="Lift the ledger")
+    board = await c.slash("gm", "vic-gm knavery", challenges=2, known="The patrol; The lock", title="Lift the ledger")
     await join(c, "bea", board, "Ana", ["Lurker +1d6"])
     await join(c, "cal", board, "Bo", ["Machinist +1d6"])
     await c.click("gm", board, "Roll")
@@ -313,9 +313,9 @@ async def scheme(c: Campaign) -> None:
 
 async def fight(c: Campaign, pusher: str) -> None:
     """Company (Ash, Bryn) vs Guards (a Guard) vs Rats (a Rat): the Guard's hit goes at the Rat, who is tested."""
-    board = await c.slash("gm", "vic violence", sides="Company vs Guards vs Rats", title="Ambush at the docks")
-    await c.slash("gm", "vic npc", name="Guard", side="Guards")
-    await c.slash("gm", "vic npc", name="Rat", side="Rats")
+    board = await c.slash("gm", "vic-gm violence", sides="Company vs Guards vs Rats", title="Ambush at the docks")
+    await c.slash("gm", "vic-gm npc", name="Guard", side="Guards")
+    await c.slash("gm", "vic-gm npc", name="Rat", side="Rats")
     await join(c, "bea", board, "Ash", ["Daggertwist +1d4"], side="Company")
     await join(c, "cal", board, "Bryn", ["Pikeman +1d4"], side="Company")
     await c.click("gm", board, "Roll")
@@ -340,8 +340,8 @@ async def buy(c: Campaign, who: str, pc: str) -> None:
 
 async def wealth(c: Campaign) -> None:
     """A reward (a rare item from a rank-3 NPC: 3 coins of rank 2) and an investment of those coins."""
-    await c.slash("gm", "vic reward", method="rare", npc_rank=3)
-    await c.slash("gm", "vic invest", coins=3)
+    await c.slash("gm", "vic-gm reward", method="rare", npc_rank=3)
+    await c.slash("gm", "vic-gm invest", coins=3)
 
 
 async def next_turn(c: Campaign, number: int) -> None:

@@ -19,12 +19,12 @@ async def test_the_gm_screen_gives_each_temperament_the_odds_the_roll_uses(
 ) -> None:
     await vic_bot(make_bot)
     channel, gm = fake.channels[0], fake.members[0]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
-    await (await fake.slash(channel, gm, "vic rival add", options={"name": "Vane", "rank": 3})).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm rival add", options={"name": "Vane", "rank": 3})).message()
     for temperament in ("rash", "default", "shrewd"):
         design = {"rival": "r1", "text": f"A {temperament} plan", "temperament": temperament}
-        await (await fake.slash(channel, gm, "vic rival design", options=design)).message()
-    screen = json.dumps((await (await fake.slash(channel, gm, "vic gm")).message()).embeds, ensure_ascii=False)
+        await (await fake.slash(channel, gm, "vic-gm rival design", options=design)).message()
+    screen = json.dumps((await (await fake.slash(channel, gm, "vic-gm screen")).message()).embeds, ensure_ascii=False)
     for temperament, needed in PROCEDURES.rivals.success_in_4.items():
         assert f"{temperament} ({needed}-in-4)" in screen, screen
     assert "d4 ≤ 1" not in screen
@@ -35,17 +35,17 @@ async def test_a_fights_board_shows_the_hits_as_they_landed_after_a_side_is_wipe
 ) -> None:
     bot = await vic_bot(make_bot)
     channel, gm, bea, cal = fake.channels[0], fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await setup_troupes(bot, fake, channel)
     bot.service.dice = Dice({"t1p1.r1.n1.0": [4]})  # only the Guard hits
-    await (await fake.slash(channel, gm, "vic turn start")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
     fight = await (
-        await fake.slash(channel, gm, "vic violence", options={"sides": "Knives vs Crows vs Guards"})
+        await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Crows vs Guards"})
     ).message()
     for member, label in ((bea, "Ana → Knives"), (cal, "Bo → Crows")):
         choice = await (await fake.click(fight, "Join", member)).message()
         await pick(fake, choice, "which side", [label], member)
-    await (await fake.slash(channel, gm, "vic npc", options={"name": "Guard", "side": "c"})).message()
+    await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Guard", "side": "c"})).message()
     await fake.wait_for(lambda: "Guard" in str(fight.embeds), what="the Guard on the board")
     await (await fake.click(fight, "Roll", gm)).message()
     await fake.wait_for(lambda: "Work out the hits" in fight.describe_buttons(), what="the hits button")
@@ -64,14 +64,14 @@ async def test_a_ninth_side_and_too_many_npc_dice_are_refused_with_the_limit(
 ) -> None:
     bot = await vic_bot(make_bot)
     channel, gm = fake.channels[0], fake.members[0]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     nine = " vs ".join(f"Side {i}" for i in range(1, 10))
-    refused = await (await fake.slash(channel, gm, "vic violence", options={"sides": nine})).message()
+    refused = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": nine})).message()
     assert refused.ephemeral and "8 sides at most" in refused.content, refused.content
     assert not (await campaign_state(bot, channel)).pools
-    await (await fake.slash(channel, gm, "vic violence", options={"sides": "Us vs Them"})).message()
+    await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Us vs Them"})).message()
     npc = {"name": "Ogre", "dice": "11d4", "side": "Them"}
-    refused = await (await fake.slash(channel, gm, "vic npc", options=npc)).message()
+    refused = await (await fake.slash(channel, gm, "vic-gm npc", options=npc)).message()
     assert refused.ephemeral and "10 dice at most" in refused.content, refused.content
     assert not (await campaign_state(bot, channel)).pools["t0p1"].combatants
 
@@ -79,7 +79,7 @@ async def test_a_ninth_side_and_too_many_npc_dice_are_refused_with_the_limit(
 async def test_a_form_refused_for_its_traits_reopens_with_what_was_typed(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel, gm, bob = fake.channels[0], fake.members[0], fake.members[1]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     opened = await fake.slash(channel, bob, "vic troupe new", options={"asset": "favor"})
     await opened.response()
     assert opened.modal is not None
@@ -106,23 +106,25 @@ async def test_a_form_refused_for_its_traits_reopens_with_what_was_typed(fake: L
 async def test_an_archived_campaign_stays_readable_and_can_be_restored(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel, gm, bob = fake.channels[0], fake.members[0], fake.members[1]
-    await (await fake.slash(channel, gm, "vic campaign new", options={"company": "Gilded Knives"})).message()
-    await (await fake.slash(channel, gm, "vic reward", options={"method": "rare", "npc_rank": 3})).message()
-    archived = await (await fake.slash(channel, gm, "vic campaign archive")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new", options={"company": "Gilded Knives"})).message()
+    await (await fake.slash(channel, gm, "vic-gm reward", options={"method": "rare", "npc_rank": 3})).message()
+    archived = await (await fake.slash(channel, gm, "vic-gm campaign archive")).message()
     assert not archived.ephemeral and "archived" in archived.content and "restore" in archived.content
-    refused = await (await fake.slash(channel, gm, "vic reward", options={"method": "rare", "npc_rank": 3})).message()
+    refused = await (
+        await fake.slash(channel, gm, "vic-gm reward", options={"method": "rare", "npc_rank": 3})
+    ).message()
     assert refused.ephemeral and "archived" in refused.content
     log = await (await fake.slash(channel, bob, "vic log")).message()
     assert "3 coins of rank 2" in json.dumps(log.embeds, ensure_ascii=False)
-    sheet = await (await fake.slash(channel, bob, "vic company show")).message()
+    sheet = await (await fake.slash(channel, bob, "vic-gm company show")).message()
     assert "Gilded Knives" in str(sheet.embeds) and "Archived" in str(sheet.embeds)
-    exported = await (await fake.slash(channel, gm, "vic campaign export")).message()
+    exported = await (await fake.slash(channel, gm, "vic-gm campaign export")).message()
     assert exported.ephemeral and exported.attachments
     history = await (await fake.slash(channel, bob, "game history")).message()
     assert "Viciousness" in history.content and "Gilded Knives" in history.content and "archived" in history.content
-    restored = await (await fake.slash(channel, gm, "vic campaign restore")).message()
+    restored = await (await fake.slash(channel, gm, "vic-gm campaign restore")).message()
     assert not restored.ephemeral and "back" in restored.content
-    paid = await (await fake.slash(channel, gm, "vic reward", options={"method": "rare", "npc_rank": 3})).message()
+    paid = await (await fake.slash(channel, gm, "vic-gm reward", options={"method": "rare", "npc_rank": 3})).message()
     assert "3 coins of rank 2" in paid.content
     assert (await campaign_state(bot, channel)).company.liquid_at(2) == 6
 
@@ -130,13 +132,13 @@ async def test_an_archived_campaign_stays_readable_and_can_be_restored(fake: Loc
 async def test_a_dissolved_troupes_minion_no_longer_acts(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel, gm, bea = fake.channels[0], fake.members[0], fake.members[1]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     ana, _ = await setup_troupes(bot, fake, channel)
     minion = {"type": "add_pc", "owner": str(bea.id), "pc": {"name": "Mags", "traits": ["Driver", "Hacker"]}}
     session = await bot.service.campaign(channel.id, fake.guild.id)
     assert session is not None
     await bot.service.act(session.id, Actor(bea.id, bea.display_name), minion)
-    await (await fake.slash(channel, gm, "vic turn start")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
     await (await fake.slash(channel, gm, "vic pc condition", options={"pc": ana, "change": "kill"})).message()
     rest = await (await fake.slash(channel, bea, "vic pc act", options={"pc": "Mags", "action": "rest"})).message()
     assert rest.ephemeral and "troupe has dissolved" in rest.content, rest.content

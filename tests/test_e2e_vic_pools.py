@@ -14,19 +14,21 @@ async def test_gm_tools_and_a_four_side_fight_shared_through_a_form(fake: LocalD
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     ana, _ = await setup_troupes(bot, fake, channel)
     # The ogre rolls nine 4s; everyone else misses.
     bot.service.dice = Dice({f"t0p1.r1.n1.{k}": [4] for k in range(9)})
     fight = await (
-        await fake.slash(channel, gm, "vic violence", options={"sides": "Ogre, Knives, Crows, Rats", "title": "Brawl"})
+        await fake.slash(
+            channel, gm, "vic-gm violence", options={"sides": "Ogre, Knives, Crows, Rats", "title": "Brawl"}
+        )
     ).message()
     assert "Brawl" in str(fight.embeds)
-    await (await fake.slash(channel, gm, "vic npc", options={"name": "Ogre", "dice": "8d4", "side": "a"})).message()
+    await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Ogre", "dice": "8d4", "side": "a"})).message()
     choice = await (await fake.click(fight, "Join", bea)).message()
     await pick(fake, choice, "which side", ["Ana → Knives"], bea)
     for side, name in (("c", "Crow"), ("d", "Rat")):
-        await (await fake.slash(channel, gm, "vic npc", options={"name": name, "side": side})).message()
+        await (await fake.slash(channel, gm, "vic-gm npc", options={"name": name, "side": side})).message()
     # Ana picks Lurker's gain and add clauses; the GM vetoes Lurker, grants her a d6 and equips the Knives.
     menu = await (await fake.click(fight, "Choose my dice", bea)).message()
     alone = await pick(fake, menu, "trait dice", ["Lurker +1d4"], bea)
@@ -74,11 +76,11 @@ async def test_a_prepared_group_picks_the_thwarted_challenges(fake: LocalDiscord
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     ana, bo = await setup_troupes(bot, fake, channel)
     bot.service.dice = Dice({f"t0p1.{ana}.0": [5], f"t0p1.{bo}.0": [1]})
     scheme = await (
-        await fake.slash(channel, gm, "vic knavery", options={"challenges": 2, "known": "Dogs; Wall"})
+        await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 2, "known": "Dogs; Wall"})
     ).message()
     assert "(prepared)" in str(scheme.embeds)
     for member in (bea, cal):
@@ -103,11 +105,11 @@ async def test_a_pool_click_leaves_the_company_sheet_alone(fake: LocalDiscord, m
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm = fake.members[0]
-    sheet = await (await fake.slash(channel, gm, "vic campaign new")).message()
-    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Ogre, Knives"})).message()
+    sheet = await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
+    fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Ogre, Knives"})).message()
     await bot.publisher.idle()
     edits = sheet.edits
-    await (await fake.slash(channel, gm, "vic npc", options={"name": "Ogre", "dice": "3d4", "side": "a"})).message()
+    await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Ogre", "dice": "3d4", "side": "a"})).message()
     await fake.wait_for(lambda: "Ogre" in str(fight.embeds) and "3" in str(fight.embeds), what="the NPC on the board")
     await bot.publisher.idle()
     assert sheet.edits == edits
@@ -119,9 +121,9 @@ async def test_leaving_a_pool_you_are_not_in_says_so(fake: LocalDiscord, make_bo
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await setup_troupes(bot, fake, channel)
-    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Ogre, Knives"})).message()
+    fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Ogre, Knives"})).message()
     choice = await (await fake.click(fight, "Join", bea)).message()
     await pick(fake, choice, "which side", ["Ana → Knives"], bea)
     await fake.wait_for(lambda: "Leave" in fight.describe_buttons(), what="the Leave button")

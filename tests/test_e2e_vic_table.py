@@ -88,7 +88,7 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new", options={"company": "The Gilded Knives"})).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new", options={"company": "The Gilded Knives"})).message()
     ana, bo = await setup_troupes(bot, fake, channel)
 
     # The GM's rival and design, with the canary in every text; only the GM ever sees them.
@@ -96,18 +96,18 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
         await fake.slash(
             channel,
             gm,
-            "vic rival add",
+            "vic-gm rival add",
             options={"name": f"Countess {CANARY}", "rank": 3, "assets": f"Spies {CANARY}", "notes": f"Hates {CANARY}"},
         )
     ).message()
     assert added.ephemeral and CANARY in added.content
-    refused = await (await fake.slash(channel, bea, "vic rival add", options={"name": "x", "rank": 1})).message()
+    refused = await (await fake.slash(channel, bea, "vic-gm rival add", options={"name": "x", "rank": 1})).message()
     assert refused.ephemeral and "Only the GM" in refused.content
-    assert await (await fake.autocomplete(channel, bea, "vic rival foil", "rival", {"rival": ""})).choices() == []
+    assert await (await fake.autocomplete(channel, bea, "vic-gm rival foil", "rival", {"rival": ""})).choices() == []
     design = {"rival": "r1", "text": f"Ruin the Knives {CANARY}", "temperament": "shrewd", "asset": f"Spies {CANARY}"}
-    await (await fake.slash(channel, gm, "vic rival design", options=design)).message()
+    await (await fake.slash(channel, gm, "vic-gm rival design", options=design)).message()
     second = {"rival": "r1", "text": f"Buy the docks {CANARY}", "severity": "medium"}
-    await (await fake.slash(channel, gm, "vic rival design", options=second)).message()
+    await (await fake.slash(channel, gm, "vic-gm rival design", options=second)).message()
 
     dice = Dice(
         {
@@ -132,13 +132,13 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
         }
     )
     bot.service.dice = dice
-    screen = await (await fake.slash(channel, gm, "vic gm")).message()
+    screen = await (await fake.slash(channel, gm, "vic-gm screen")).message()
     assert screen.ephemeral and CANARY in str(screen.embeds)
     await (await fake.click(screen, "Start turn 1", gm)).message()
 
     # -- a scheme that fails ------------------------------------------------------------------------------------
     scheme = await (
-        await fake.slash(channel, gm, "vic knavery", options={"challenges": 3, "known": "The guard; The lock"})
+        await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 3, "known": "The guard; The lock"})
     ).message()
     assert not scheme.ephemeral and "Challenges: 3" in str(scheme.embeds)
     for member in (bea, cal):
@@ -173,7 +173,7 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     assert again.ephemeral and "Ana already took part in a scheme this turn" in again.content
 
     # -- the turn ends with the rival's accrual and d20; the next starts with its move --------------------------
-    ended = await fake.slash(channel, gm, "vic turn end")
+    ended = await fake.slash(channel, gm, "vic-gm turn end")
     assert "Turn 1 is over" in (await ended.message()).content
     news = (await ended.followups(1))[0]
     assert (
@@ -184,7 +184,7 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     )
     state = await campaign_state(bot, channel)
     assert state.find_pc(ana).rattled and state.rivals["r1"].move is not None  # type: ignore[union-attr]
-    screen = await (await fake.slash(channel, gm, "vic gm")).message()
+    screen = await (await fake.slash(channel, gm, "vic-gm screen")).message()
     started = await (await fake.click(screen, "Start turn 2", gm)).message()
     assert CANARY in str(started.embeds) and "consequence" in str(started.selects)
     picked = await pick(fake, started, "the consequence", ["A PC is rattled"], gm)
@@ -195,7 +195,7 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     assert state.find_pc(bo).rattled and state.rivals["r1"].move is None  # type: ignore[union-attr]
 
     # -- turn 2: group rolls stay locked (solo ones don't) until the GM clears the fallout ----------------------
-    solo = await (await fake.slash(channel, gm, "vic knavery", options={"challenges": 1})).message()
+    solo = await (await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 1})).message()
     await (await fake.click(solo, "Join", bea)).message()
     locked = await (await fake.click(solo, "Join", cal)).message()
     assert locked.ephemeral and "Group rolls are locked" in locked.content
@@ -212,13 +212,13 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
 
     # -- a three-side fight with a death test -------------------------------------------------------------------
     fight = await (
-        await fake.slash(channel, gm, "vic violence", options={"sides": "Knives vs Crows vs Guards"})
+        await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Crows vs Guards"})
     ).message()
     choice = await (await fake.click(fight, "Join", bea)).message()
     await pick(fake, choice, "which side", ["Ana → Knives"], bea)
     choice = await (await fake.click(fight, "Join", cal)).message()
     await pick(fake, choice, "which side", ["Bo → Crows"], cal)
-    await (await fake.slash(channel, gm, "vic npc", options={"name": "Guard", "count": 2, "side": "c"})).message()
+    await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Guard", "count": 2, "side": "c"})).message()
     await fake.wait_for(lambda: "Guard 2" in str(fight.embeds), what="the guards on the board")
     rolled = await (await fake.click(fight, "Roll", gm)).message()
     assert "Round 1" in rolled.content and "😵" in rolled.content and "4️⃣(4️⃣)" in rolled.content
@@ -238,10 +238,10 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
 
     # A co-GM sees what the GM sees.
     dan = fake.members[3]
-    await (await fake.slash(channel, gm, "vic campaign cogm", options={"member": dan})).message()
-    cogm_screen = await (await fake.slash(channel, dan, "vic gm")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign cogm", options={"member": dan})).message()
+    cogm_screen = await (await fake.slash(channel, dan, "vic-gm screen")).message()
     assert cogm_screen.ephemeral and CANARY in str(cogm_screen.embeds)
-    players_screen = await (await fake.slash(channel, bea, "vic gm")).message()
+    players_screen = await (await fake.slash(channel, bea, "vic-gm screen")).message()
     assert players_screen.ephemeral and "Only the GM" in players_screen.content
 
     # -- knowledge, discovery, odds ------------------------------------------------------------------------------
@@ -251,13 +251,13 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     assert not knew.ephemeral and "knows the answer" in knew.content
     twice = await (await fake.slash(channel, cal, "vic knowledge", options={"pc": bo, "trait": "Historian"})).message()
     assert twice.ephemeral and "already" in twice.content
-    ticks = await (await fake.slash(channel, gm, "vic discovery", options={"traits": 1})).message()
+    ticks = await (await fake.slash(channel, gm, "vic-gm discovery", options={"traits": 1})).message()
     found = await pick(fake, ticks, "conditions", ["reputation"], gm)
     assert "Discovery" in found.content and "found!" in found.content
     odds = await (await fake.slash(channel, bea, "vic odds", options={"dice": "3d4 1d6 vs 2d4"})).message()
     assert "A wins" in odds.content and "exact" in odds.content
 
-    screen = await (await fake.slash(channel, gm, "vic gm")).message()
+    screen = await (await fake.slash(channel, gm, "vic-gm screen")).message()
     click = await fake.click(screen, "End turn 2", gm)
     await click.message()
     private = (await click.followups(1))[0]
@@ -266,10 +266,10 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     assert state.rivals["r1"].design("d2").points == 3  # type: ignore[union-attr]
 
     # -- turn 3: a rest clears the rattle ---------------------------------------------------------------------
-    await (await fake.slash(channel, gm, "vic turn start")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
     rest = await (await fake.slash(channel, bea, "vic pc act", options={"pc": ana, "action": "rest"})).message()
     assert "rested" in rest.content
-    await (await fake.slash(channel, gm, "vic turn end")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn end")).message()
     assert not (await campaign_state(bot, channel)).find_pc(ana).rattled  # type: ignore[union-attr]
 
     # -- the canary: only the GM was ever told about the rival ------------------------------------------------

@@ -1,4 +1,4 @@
-"""``/vic campaign …``: start a campaign (its creator is the GM), co-GMs, hand-over, archive, export and import."""
+"""``/vic-gm campaign …``: start a campaign (its creator is the GM), co-GMs, hand-over, archive, export and import."""
 
 from __future__ import annotations
 
@@ -27,12 +27,12 @@ def only_the_gm(session: Session, interaction: discord.Interaction, doing: str) 
     """NotPermitted unless the member is the GM (a co-GM runs the campaign, the GM decides its fate)."""
     if GM not in roles_of(session, actor_of(interaction)):
         raise NotPermitted(
-            f"Only the GM can {doing} (a server manager can take the campaign over first: `/vic campaign takeover`)."
+            f"Only the GM can {doing} (a server manager can take the campaign over first: `/vic-gm campaign takeover`)."
         )
 
 
 class CampaignCommands(VicBase):
-    """``/vic campaign new|show|…``."""
+    """``/vic-gm campaign new|show|…``."""
 
     async def channel_is_free(self, interaction: discord.Interaction) -> None:
         """ChannelBusy, saying which campaign, if the channel already has one (archived ones included)."""
@@ -44,7 +44,7 @@ class CampaignCommands(VicBase):
         name = escape_name(state.company.name) if state.company.name else "a campaign"
         if state.archived:
             raise ChannelBusy(
-                f"This channel keeps the archived campaign {name}: `/vic campaign restore` brings it back. "
+                f"This channel keeps the archived campaign {name}: `/vic-gm campaign restore` brings it back. "
                 "Start another one in a thread or another channel."
             )
         raise ChannelBusy(f"This channel already runs {name}: `/game status` shows it.")

@@ -1,4 +1,4 @@
-"""``/vic company …``: the company's name, ambition and turn length, its wealth rank and investment points, liquid
+"""``/vic-gm company …``: the company's name, ambition and turn length, its wealth rank and investment points, liquid
 coins and custom traits (the GM), and its sheet posted again."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ TEXT_FIELD = {"normal": "push", "knowledge": "knowledge", "magic": "spell"}
 
 
 class CompanyCommands(VicBase):
-    """``/vic company show|set|rank|ip|liquid|ambition|trait``."""
+    """``/vic-gm company show|set|rank|ip|liquid|ambition|trait``."""
 
     company = app_commands.Group(name="company", description="The company (GM)")
 

@@ -114,8 +114,8 @@ NARRATORS: dict[str, Narrator] = {
     "campaign_started": lambda s, e: f"A new campaign begins at wealth rank {e['rank']}.",
     "imported": lambda s, e: "The campaign was imported.",
     "archived": lambda s, e: (
-        "📦 The campaign is archived: its sheets, `/vic log` and `/vic campaign export` stay; "
-        "the GM brings it back with `/vic campaign restore`."
+        "📦 The campaign is archived: its sheets, `/vic log` and `/vic-gm campaign export` stay; "
+        "the GM brings it back with `/vic-gm campaign restore`."
     ),
     "restored": lambda s, e: "📖 The campaign is back in play.",
     "company_changed": _company,

@@ -1,4 +1,4 @@
-"""Dice pools built together in the channel (RULES.md P3–P5): ``/vic violence``, ``/vic knavery``, ``/vic npc``,
+"""Dice pools built together in the channel (RULES.md P3–P5): ``/vic-gm violence``, ``knavery``, ``npc``,
 and the controls of a pool's board (join, choose dice, push, clash decisions, death tests, flight, thwarting).
 
 The GM opens a pool and its board is posted (the view ``pool:<id>``, redrawn after every change).
@@ -390,7 +390,7 @@ def _dice(text: str | None) -> list[int]:
 
 
 class PoolCommands(VicBase):
-    """``/vic violence``, ``/vic knavery``, ``/vic npc``."""
+    """``/vic-gm violence``, ``/vic-gm knavery``, ``/vic-gm npc``."""
 
     async def _open(self, interaction: discord.Interaction, action: OpenViolence | OpenKnavery) -> None:
         reply = Reply.of(interaction)
@@ -449,7 +449,7 @@ class PoolCommands(VicBase):
         state = self.state(session)
         gathering = [p for p in state.pools.values() if p.stage == "gather"]
         if not gathering:
-            raise IllegalMove("No pool is gathering: open one with `/vic violence` or `/vic knavery`.")
+            raise IllegalMove("No pool is gathering: open one with `/vic-gm violence` or `/vic-gm knavery`.")
         pool = gathering[-1]
         side_id = None
         if isinstance(pool, ViolencePool):

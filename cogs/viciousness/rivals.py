@@ -1,10 +1,10 @@
-"""Rivals the players never see (RULES.md P8, P9): ``/vic gm`` (the GM screen), ``/vic rival …``, ``/vic reveal``.
+"""Rivals the players never see (RULES.md P8, P9): ``/vic-gm screen`` (the GM screen), ``rival …``, ``reveal``.
 
 Everything about a rival is answered privately to the GM (or a co-GM): commands are refused to
 anyone else before they are read, autocomplete offers rivals only to a GM, and the GM screen's
 controls answer privately. What an action does to the company or a PC (IP lost, a PC rattled) is
 public and is posted in the channel without naming the rival; the rest reaches the channel only
-through ``/vic reveal``.
+through ``/vic-gm reveal``.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def named_rival(state: CampaignState, action: Mapping[str, Any]) -> Mapping[str,
 
 
 class RivalCommands(VicBase):
-    """``/vic gm``, ``/vic rival add|design|foil|deal|drop``, ``/vic reveal``."""
+    """``/vic-gm screen``, ``/vic-gm rival add|design|foil|deal|drop``, ``/vic-gm reveal``."""
 
     rival = app_commands.Group(name="rival", description="Rivals (GM, private)")
 
@@ -129,7 +129,7 @@ class RivalCommands(VicBase):
         applied = await commit(self.bot, reply, session, action)
         await tell_gm(self.bot, reply, applied.session, viewer, applied.events)
 
-    @app_commands.command(name="gm", description="Your private GM screen")
+    @app_commands.command(name="screen", description="Your private GM screen: rivals, designs, notes")
     async def gm(self, interaction: discord.Interaction) -> None:
         """The GM screen, privately."""
         reply = Reply.of(interaction)

@@ -146,7 +146,7 @@ def render_gm(ctx: Ctx) -> View:
         name, value = rival_field(rival, budget)
         embed.add_field(name=name, value=value, inline=False)
     if not live:
-        embed.add_field(name="No rivals yet", value="Add one with `/vic rival add`.", inline=False)
+        embed.add_field(name="No rivals yet", value="Add one with `/vic-gm rival add`.", inline=False)
     if state.notes:
         notes = escape_name(state.notes)
         embed.add_field(name="Notes", value=notes if len(notes) <= budget else notes[: budget - 1] + "…", inline=False)

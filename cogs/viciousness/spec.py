@@ -36,7 +36,7 @@ class VicSpec(GameSpec[CampaignState]):
     """Viciousness campaigns: one per channel (or named per server), beside any table game."""
 
     kind = GameKind(ENGINE, scope=Scope.CAMPAIGN)
-    command = "vic campaign new"
+    command = "vic-gm campaign new"
     board_events = False  # the company sheet shows the company as it is; /vic log tells what happened
 
     def __init__(self, bot: TabletopBot) -> None:
@@ -70,15 +70,16 @@ class VicSpec(GameSpec[CampaignState]):
         return "\n".join(
             (
                 "A GM runs the campaign with `/vic`: each player leads a troupe of the company (`/vic troupe new`).",
-                "• **Turns**: the GM starts and ends them (`/vic turn start|end`); each turn the company gets one "
+                "• **Turns**: the GM starts and ends them (`/vic-gm turn start|end`); each turn the company gets one "
                 "coin per troupe, and every character takes one action (`/vic pc act`; resting heals).",
-                "• **Wealth**: `/vic price` (pay from turn or liquid coins), `/vic reward`, `/vic invest`, "
-                "`/vic divest`; the rank follows the investment points.",
-                "• **At the table**: the GM opens a fight (`/vic violence`) or a scheme (`/vic knavery`); everyone "
+                "• **Wealth**: `/vic price` (pay from turn or liquid coins), `/vic-gm reward`, `/vic-gm invest`, "
+                "`/vic-gm divest`; the rank follows the investment points.",
+                "• **At the table**: the GM opens a fight (`/vic-gm violence`) or a scheme (`/vic-gm knavery`); "
+                "everyone "
                 "joins with the button and picks their trait dice. `/vic push` (rattles), `/vic knowledge` (💡), "
                 "`/vic odds` for the exact chances.",
                 "• **Yours**: `/vic me` (your troupe, privately), `/vic log` (what happened, by turn).",
-                "• **GM only**: `/vic gm` (the private GM screen: rivals and their designs), `/vic rival …`.",
+                "• **GM only**: `/vic-gm screen` (the private GM screen: rivals and their designs), `/vic-gm rival …`.",
             )
         )
 

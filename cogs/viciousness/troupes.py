@@ -135,5 +135,5 @@ class TroupeCommands(Autocomplete):
     async def troupe_grant(
         self, interaction: discord.Interaction, member: discord.Member, advancements: app_commands.Range[int, 1, 20] = 1
     ) -> None:
-        """Beside those a completed ambition gives every troupe (``/vic company ambition``)."""
+        """Beside those a completed ambition gives every troupe (``/vic-gm company ambition``)."""
         await self.act_and_tell(interaction, GrantAdvancements(owner=str(member.id), n=advancements))

@@ -1,4 +1,4 @@
-"""``/vic turn start|end`` and ``/vic log``: the turn loop (RULES.md P2) and what happened in each turn.
+"""``/vic-gm turn start|end`` and ``/vic log``: the turn loop (RULES.md P2) and what happened in each turn.
 
 The log is read from the session's own log (every action and its events), so it needs nothing kept in
 the state; GM-only events reach only a GM's log.
@@ -162,7 +162,7 @@ async def start_or_end(bot: TabletopBot, reply: Reply, session: Session, action:
 
 
 async def _turn(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-    """*Start turn* / *End turn* on the company sheet: the same as ``/vic turn start|end``."""
+    """*Start turn* / *End turn* on the company sheet: the same as ``/vic-gm turn start|end``."""
     await start_or_end(bot, reply, session, TurnStart() if arg == "start" else TurnEnd())
 
 
@@ -171,7 +171,7 @@ UI["lg"] = _log_page
 
 
 class TurnCommands(VicBase):
-    """``/vic turn start|end``, ``/vic log``."""
+    """``/vic-gm turn start|end``."""
 
     turn = app_commands.Group(name="turn", description="Turns (GM)")
 
@@ -184,6 +184,10 @@ class TurnCommands(VicBase):
     async def turn_end(self, interaction: discord.Interaction) -> None:
         """Liquid coins stay; those who rested recover; the rivals' turn goes privately to the GM."""
         await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), TurnEnd())
+
+
+class LogCommands(VicBase):
+    """``/vic log``."""
 
     @app_commands.command(name="log", description="What happened, by turn")
     async def log(

@@ -1,4 +1,4 @@
-"""``/vic price``, ``/vic reward``, ``/vic invest``, ``/vic divest``: the company's wealth (RULES.md P10).
+"""``/vic price``, ``/vic-gm reward``, ``/vic-gm invest``, ``/vic-gm divest``: the company's wealth (RULES.md P10).
 
 ``/vic price`` answers privately with the item's price in every kind of coin the company holds, the
 arithmetic shown; modifiers are picked in a select, and a button pays (turn coins, or a liquid coin
@@ -20,7 +20,7 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, Autocomplete, campaign_state, choice_name, viewer_of
+from cogs.viciousness.common import KIND, PUBLIC_REPLY, Autocomplete, VicBase, campaign_state, choice_name, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.spec import UI
 from cogs.viciousness.text import cut, plural
@@ -185,8 +185,8 @@ def rank_examples(rank: int) -> str:
     return choice_name(f"{rank}: {items}" if items else str(rank))
 
 
-class WealthCommands(Autocomplete):
-    """``/vic price``, ``/vic reward``, ``/vic invest``, ``/vic divest``."""
+class PriceCommands(Autocomplete):
+    """``/vic price``."""
 
     @app_commands.command(name="price", description="Price an item, buy it")
     @app_commands.describe(pc="Who acquires it")
@@ -216,6 +216,10 @@ class WealthCommands(Autocomplete):
     @price.autocomplete("pc")
     async def _pcs(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self.pc_choices(interaction, current)
+
+
+class RewardCommands(VicBase):
+    """``/vic-gm reward``, ``/vic-gm invest``, ``/vic-gm divest``."""
 
     @app_commands.command(name="reward", description="Pay a reward (GM)", extras=PUBLIC_REPLY)
     @app_commands.choices(method=METHOD_CHOICES)

@@ -66,7 +66,7 @@ class ViciousnessEngine:
     def apply(self, state: CampaignState, actor: str, action: Action, dice: DiceSource) -> Outcome[CampaignState]:
         """Apply ``action``; raises IllegalAction with a readable reason. Never checks who (see ``authorize``)."""
         if state.archived and not isinstance(action, Restore):
-            raise IllegalAction("The campaign is archived: the GM brings it back with `/vic campaign restore`.")
+            raise IllegalAction("The campaign is archived: the GM brings it back with `/vic-gm campaign restore`.")
         work = Work(state, actor, dice)
         HANDLERS[type(action)](work, action)
         return Outcome(work.s, work.events)
