@@ -481,13 +481,29 @@ class Push(Action):
 # -- dice pools ------------------------------------------------------------------------------------
 
 
+NPCName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=70)]
+
+
+class NPCGroup(BaseModel):
+    """NPCs alike on one side of a fight being opened: ``count`` of them (``Guard 1``, ``Guard 2``…)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    side: int = Field(ge=0, lt=MAX_SIDES)
+    """The side's position in ``sides``, from 0."""
+    name: NPCName
+    count: int = Field(default=1, ge=1, le=20)
+    dice: tuple[Sides, ...] = Field(default=(), max_length=MAX_EXTRA_DICE)
+
+
 class OpenViolence(Action):
-    """Open a fight with its sides (2–8)."""
+    """Open a fight with its sides (2–8), and the NPCs already in it."""
 
     type: Literal["open_violence"] = "open_violence"
     DOING: ClassVar[str] = "open a fight"
     title: Text = ""
     sides: tuple[Name, ...] = Field(min_length=2, max_length=MAX_SIDES)
+    npcs: tuple[NPCGroup, ...] = Field(default=(), max_length=MAX_SIDES)
 
 
 class OpenKnavery(Action):
@@ -529,7 +545,7 @@ class AddNPC(Action):
     DOING: ClassVar[str] = "add NPCs"
     pool: Id
     side: Id | None = None
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=70)]
+    name: NPCName
     count: int = Field(default=1, ge=1, le=20)
     dice: tuple[Sides, ...] = Field(default=(), max_length=MAX_EXTRA_DICE)
 

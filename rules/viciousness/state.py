@@ -128,6 +128,14 @@ class PCTrait(Frozen):
     spell: Text | None = None
 
 
+class TraitPick(Frozen):
+    """One dice clause of one of the PC's traits: ``clause`` indexes the trait's ``dice`` list."""
+
+    trait: Name
+    clause: int = Field(ge=0, le=5)
+
+
+PoolKind = Literal["violence", "knavery"]
 Role = Literal["captain", "minion"]
 Fate = Literal["active", "dead", "retired"]
 
@@ -157,6 +165,8 @@ class PC(Frozen):
     """The turn of this PC's knowledge roll."""
     replaces: str | None = None
     """The dead or retired minion this one replaced (so that place is filled again)."""
+    usual: dict[PoolKind, tuple[TraitPick, ...]] = {}
+    """The trait dice last picked in a fight and in a scheme: picked again when the PC next joins one."""
 
     @property
     def active(self) -> bool:
@@ -307,13 +317,6 @@ class Rival(Frozen):
 
 
 # -- dice pools ------------------------------------------------------------------------------------
-
-
-class TraitPick(Frozen):
-    """One dice clause of one of the PC's traits: ``clause`` indexes the trait's ``dice`` list."""
-
-    trait: Name
-    clause: int = Field(ge=0, le=5)
 
 
 class PoolDie(Frozen):
