@@ -235,6 +235,13 @@ def select_on(message: Message, placeholder: str) -> dict[str, Any] | None:
     return next((s for s in message.selects if placeholder in str(s.get("placeholder", ""))), None)
 
 
+def option_label(menu: dict[str, Any], label: str) -> str:
+    """The whole label of the option whose label starts with ``label``."""
+    found = [str(o["label"]) for o in menu.get("options", []) if str(o["label"]).startswith(label)]
+    assert found, f"no option {label!r} in {[o['label'] for o in menu.get('options', [])]}"
+    return found[0]
+
+
 def option_value(menu: dict[str, Any], label: str) -> str:
     """The value of the option whose label starts with ``label``."""
     found = [o["value"] for o in menu.get("options", []) if str(o["label"]).startswith(label)]
@@ -293,13 +300,15 @@ async def setup(c: Campaign) -> None:
 
 
 async def join(c: Campaign, who: str, board: Message, pc: str, dice: list[str], side: str | None = None) -> None:
-    """``who`` puts ``pc`` in the pool of ``board`` (on ``side`` in a fight) with the trait dice ``dice``."""
-    answer = await c.click(who, board, "Join")
-    if select_on(answer, "joins") is not None:
-        answer = await c.pick(who, answer, "joins", [f"{pc} → {side}" if side else pc])
-    if dice:
-        menu = await c.click(who, board, "Choose my dice")
-        await c.pick(who, menu, f"{pc}: the trait dice", dice)
+    """``who`` puts ``pc`` in the pool of ``board`` (on ``side`` in a fight) with the trait dice ``dice``: by the
+    board's *Join with…* select, whose answer offers the character's trait dice (changed only if they differ from
+    the dice the character brings)."""
+    label = f"{pc} → {side}" if side else pc
+    answer = await c.pick(who, board, "Join with", [label])
+    menu = select_on(answer, "the trait dice")
+    brought = sorted(str(o["label"]) for o in (menu or {}).get("options", []) if o.get("default"))
+    if menu is not None and brought != sorted(option_label(menu, d) for d in dice):
+        await c.pick(who, answer, "the trait dice", dice)
 
 
 async def scheme(c: Campaign) -> None:
@@ -312,15 +321,16 @@ async def scheme(c: Campaign) -> None:
 
 
 async def fight(c: Campaign, pusher: str) -> None:
-    """Company (Ash, Bryn) vs Guards (a Guard) vs Rats (a Rat): the Guard's hit goes at the Rat, who is tested."""
-    board = await c.slash("gm", "vic-gm violence", sides="Company vs Guards vs Rats", title="Ambush at the docks")
-    await c.slash("gm", "vic-gm npc", name="Guard", side="Guards")
-    await c.slash("gm", "vic-gm npc", name="Rat", side="Rats")
+    """Company (Ash, Bryn) vs Guards (a Guard) vs Rats (a Rat): the Guard's hit goes at the Rat, who is tested.
+
+    The NPCs come with the fight (in brackets after their side); the Guards' choice of target is the GM's, offered
+    with the roll (working out the hits and choosing are one pick)."""
+    sides = "Company vs Guards (Guard) vs Rats (Rat)"
+    board = await c.slash("gm", "vic-gm violence", sides=sides, title="Ambush at the docks")
     await join(c, "bea", board, "Ash", ["Daggertwist +1d4"], side="Company")
     await join(c, "cal", board, "Bryn", ["Pikeman +1d4"], side="Company")
     await c.click("gm", board, "Roll")
     await c.click(pusher, board, "Push: reroll my dice")
-    await c.click("gm", board, "Work out the hits")
     await c.pick("gm", board, "send hits where", ["Guards sends 1 at Rats"])
     await c.pick("gm", board, "death tests", ["Rat: death test"])
     await c.click("gm", board, "End the fight")
@@ -339,16 +349,14 @@ async def buy(c: Campaign, who: str, pc: str) -> None:
 
 
 async def wealth(c: Campaign) -> None:
-    """A reward (a rare item from a rank-3 NPC: 3 coins of rank 2) and an investment of those coins."""
-    await c.slash("gm", "vic-gm reward", method="rare", npc_rank=3)
-    await c.slash("gm", "vic-gm invest", coins=3)
+    """A reward (a rare item from a rank-3 NPC: 3 coins of rank 2), invested at once."""
+    await c.slash("gm", "vic-gm reward", method="rare", npc_rank=3, invest=True)
 
 
 async def next_turn(c: Campaign, number: int) -> None:
     """The GM ends turn ``number`` and starts the next one, from the company sheet."""
     assert c.sheet is not None
-    await c.click("gm", c.sheet, f"End turn {number}")
-    await c.click("gm", c.sheet, f"Start turn {number + 1}")
+    await c.click("gm", c.sheet, f"Next: turn {number + 1}")
     await c.settle()
 
 

@@ -11,7 +11,7 @@ from localdiscord.server import LocalDiscord
 from rules.viciousness.data import PROCEDURES
 from tests.conftest import MakeBot
 from tests.test_e2e_vic_table import Dice, pick, setup_troupes
-from tests.vic_e2e_support import campaign_state, split_traits, vic_bot
+from tests.vic_e2e_support import campaign_state, join_with, split_traits, vic_bot
 
 
 async def test_the_gm_screen_gives_each_temperament_the_odds_the_roll_uses(
@@ -43,14 +43,12 @@ async def test_a_fights_board_shows_the_hits_as_they_landed_after_a_side_is_wipe
         await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Crows vs Guards"})
     ).message()
     for member, label in ((bea, "Ana → Knives"), (cal, "Bo → Crows")):
-        choice = await (await fake.click(fight, "Join", member)).message()
-        await pick(fake, choice, "which side", [label], member)
+        await join_with(fake, fight, label, member)
     await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Guard", "side": "c"})).message()
     await fake.wait_for(lambda: "Guard" in str(fight.embeds), what="the Guard on the board")
     await (await fake.click(fight, "Roll", gm)).message()
-    await fake.wait_for(lambda: "Work out the hits" in fight.describe_buttons(), what="the hits button")
-    await (await fake.click(fight, "Work out the hits", gm)).message()
-    await fake.wait_for(lambda: "send hits where" in str(fight.selects), what="the Guards' choice")
+    # The Guards' choice is the GM's: it is offered at once, and working out the hits comes with it.
+    await fake.wait_for(lambda: "GM, work out the hits: Guards: send hits where" in str(fight.selects), what="it")
     told = await pick(fake, fight, "send hits where", ["Guards sends 1 at Crows"], gm)
     assert "Guards → Crows" in told.content and "Bo wounded" in told.content
     await fake.wait_for(lambda: "death tests" in str(fight.selects), what="the death test")

@@ -8,7 +8,7 @@ from typing import Any
 from localdiscord.messages import Message
 from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
-from tests.vic_e2e_support import campaign_state, fill_form, new_troupe, vic_bot
+from tests.vic_e2e_support import campaign_state, fill_form, join_with, new_troupe, vic_bot
 
 
 async def test_a_character_typed_by_name_is_found_and_a_wrong_name_is_said_so(
@@ -76,12 +76,11 @@ async def test_boards_and_answers_say_what_is_on_screen(fake: LocalDiscord, make
     assert "succeeds without a roll" in str(empty.embeds)
     await (await fake.click(empty, "Abandon", gm)).message()
 
-    # Joining a scheme asks who joins, not "on which side"; only the GM adds NPCs, whatever side is named.
+    # Joining a scheme offers characters, not sides; only the GM adds NPCs, whatever side is named.
     scheme = await (await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 2})).message()
-    asked = await (await fake.click(scheme, "Join", bea)).message()
-    menu = select_with(asked, "Who joins the scheme?")
-    ana = next(o["value"] for o in menu["options"] if o["label"] == "Ana")
-    await (await fake.select(asked, menu["custom_id"], [ana], bea)).message()
+    offered = select_with(scheme, "Join with")
+    assert [o["label"] for o in offered["options"]] == ["Ana", "Pip"]
+    await join_with(fake, scheme, "Ana", bea)
     npc = await (await fake.slash(channel, bea, "vic-gm npc", options={"name": "Rat", "side": "zzz"})).message()
     assert npc.ephemeral and "Only the GM can add NPCs" in npc.content, npc.content
     # No success: nothing is thwarted, and the board and the roll say so.
@@ -97,15 +96,10 @@ async def test_boards_and_answers_say_what_is_on_screen(fake: LocalDiscord, make
     await (await fake.slash(channel, gm, "vic-gm turn start")).message()
     fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Guards"})).message()
     for label in ("Ana → Knives", "Pip → Knives"):
-        asked = await (await fake.click(fight, "Join", bea)).message()
-        menu = select_with(asked, "on which side")
-        value = next(o["value"] for o in menu["options"] if o["label"] == label)
-        await (await fake.select(asked, menu["custom_id"], [value], bea)).message()
+        await join_with(fake, fight, label, bea)
     await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Guard", "side": "b"})).message()
     await fake.wait_for(lambda: "Guard" in str(fight.embeds), what="the guard on the board")
     await (await fake.click(fight, "Roll", gm)).message()
-    await fake.wait_for(lambda: "Work out the hits" in fight.describe_buttons(), what="the hits button")
-    await (await fake.click(fight, "Work out the hits", gm)).message()
     await fake.wait_for(lambda: "who does the hit wound?" in str(fight.selects), what="the wound select")
 
     # The GM screen after a turn says the turn is over, not "not started"; a rival's one minion is singular.
@@ -145,10 +139,7 @@ async def test_the_log_names_a_fights_sides_after_it_is_over(fake: LocalDiscord,
     await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
     await (await fake.slash(channel, gm, "vic-gm turn start")).message()
     fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Guards"})).message()
-    asked = await (await fake.click(fight, "Join", bea)).message()
-    menu = select_with(asked, "on which side")
-    value = next(o["value"] for o in menu["options"] if o["label"] == "Ana → Knives")
-    await (await fake.select(asked, menu["custom_id"], [value], bea)).message()
+    await join_with(fake, fight, "Ana → Knives", bea)
     await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Guard", "side": "b"})).message()
     await fake.wait_for(lambda: "Guard" in str(fight.embeds), what="the guard on the board")
     await (await fake.click(fight, "Roll", gm)).message()
@@ -303,7 +294,7 @@ async def test_joining_a_big_fight_asks_the_character_then_the_side(fake: LocalD
     assert len(menu["options"]) == 8
     last = next(o["value"] for o in menu["options"] if o["label"] == "Quill → H")
     joined = await (await fake.select(where, menu["custom_id"], [last], gm)).message()
-    assert "Quill joined" in joined.content
+    assert "Quill joins" in joined.content
     state = await campaign_state(bot, channel)
     pool = state.pools["t0p1"]
     assert [(c.name, c.side) for c in pool.combatants] == [("Quill", "h")]

@@ -13,7 +13,7 @@ from localdiscord.guild import Channel, Member
 from localdiscord.messages import Message
 from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
-from tests.vic_e2e_support import campaign_state, vic_bot
+from tests.vic_e2e_support import campaign_state, join_with, vic_bot
 
 CANARY = "CANARY-rival-9d41"
 
@@ -141,11 +141,11 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
         await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 3, "known": "The guard; The lock"})
     ).message()
     assert not scheme.ephemeral and "Challenges: 3" in str(scheme.embeds)
-    for member in (bea, cal):
-        joined = await (await fake.click(scheme, "Join", member)).message()
-        assert joined.ephemeral and "joined" in joined.content
-    menu = await (await fake.click(scheme, "Choose my dice", bea)).message()
-    await pick(fake, menu, "trait dice", ["Lurker"], bea)
+    for member, name in ((bea, "Ana"), (cal, "Bo")):
+        joined = await join_with(fake, scheme, name, member)
+        assert joined.ephemeral and f"{name} joins with d6" in joined.content
+        if member is bea:  # the answer offers her trait dice at once
+            await pick(fake, joined, "trait dice", ["Lurker"], bea)
     await fake.wait_for(lambda: "d6 Lurker" in str(scheme.embeds), what="Ana's Lurker die on the board")
     assert "odds now" in str(scheme.embeds)
     rolled = await (await fake.click(scheme, "Roll", gm)).message()
@@ -196,8 +196,8 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
 
     # -- turn 2: group rolls stay locked (solo ones don't) until the GM clears the fallout ----------------------
     solo = await (await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 1})).message()
-    await (await fake.click(solo, "Join", bea)).message()
-    locked = await (await fake.click(solo, "Join", cal)).message()
+    await join_with(fake, solo, "Ana", bea)
+    locked = await join_with(fake, solo, "Bo", cal)
     assert locked.ephemeral and "Group rolls are locked" in locked.content
     await click_when_shown(fake, solo, "Abandon", gm)
     cleared = await click_when_shown(fake, solo, "GM: clear the fallout", gm)
@@ -214,15 +214,12 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     fight = await (
         await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Crows vs Guards"})
     ).message()
-    choice = await (await fake.click(fight, "Join", bea)).message()
-    await pick(fake, choice, "which side", ["Ana → Knives"], bea)
-    choice = await (await fake.click(fight, "Join", cal)).message()
-    await pick(fake, choice, "which side", ["Bo → Crows"], cal)
+    await join_with(fake, fight, "Ana → Knives", bea)
+    await join_with(fake, fight, "Bo → Crows", cal)
     await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Guard", "count": 2, "side": "c"})).message()
     await fake.wait_for(lambda: "Guard 2" in str(fight.embeds), what="the guards on the board")
     rolled = await (await fake.click(fight, "Roll", gm)).message()
     assert "Round 1" in rolled.content and "😵" in rolled.content and "4️⃣(4️⃣)" in rolled.content
-    await click_when_shown(fake, fight, "Work out the hits", gm)
     await fake.wait_for(lambda: "send hits where" in str(fight.selects), what="the guards' assignment")
     landed = await pick(fake, fight, "send hits where", ["1 at Knives, 1 at Crows"], gm)
     assert "Bo wounded" in landed.content

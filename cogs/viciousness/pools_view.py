@@ -23,12 +23,15 @@ from cogs.viciousness.odds import odds_now
 from cogs.viciousness.text import cut, plural
 from rules.viciousness.dicepool import is_rattled
 from rules.viciousness.knavery import can_reroll, label
-from rules.viciousness.state import CampaignState, KnaveryPool, Landed, Pool, ViolencePool
+from rules.viciousness.permissions import side_players
+from rules.viciousness.state import PC, CampaignState, KnaveryPool, Landed, Pool, ViolencePool
 from rules.viciousness.violence import Need, clash, fighters
 
 POOL_VIEW = "pool:"
 ACT = "act"
 """The ``on_ui`` key of a control that takes the engine action in its arg (``*``: the option picked)."""
+SETTLE = "settle"
+"""Like ``act``, for a clash decision drawn before the hits are worked out: they are worked out first."""
 ANY = "*"
 FIELD_MAX = 1024
 FIELD_NAME = 256
@@ -94,12 +97,19 @@ def act_select(
 
 
 def act_multi(
-    ctx: Ctx, action: Mapping[str, Any], field: str, options: Sequence[tuple[str, str]], n: int, placeholder: str
+    ctx: Ctx,
+    action: Mapping[str, Any],
+    field: str,
+    options: Sequence[tuple[str, str]],
+    n: int,
+    placeholder: str,
+    *,
+    key: str = ACT,
 ) -> discord.ui.Select[Any]:
     """A select of exactly ``n`` values, which become ``action[field]``."""
     template = encode_action({**action, field: SELECTED_ALL})
     return discord.ui.Select(
-        custom_id=ui_id(ctx.session.kind, ctx.session.id, ACT, template),
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, template),
         options=[discord.SelectOption(label=cut(text, 100), value=value) for text, value in options[:MAX_OPTIONS]],
         placeholder=placeholder[:150],
         min_values=min(n, len(options)),
@@ -142,21 +152,18 @@ def _pool_word(s: CampaignState, e: Event) -> str:
     return {"violence": "the fight", "knavery": "the scheme"}.get(str(kind), f"pool {e['pool']}")
 
 
-def _need_control(ctx: Ctx, pool: ViolencePool, need: Need) -> Item | None:
+def _need_control(ctx: Ctx, pool: ViolencePool, need: Need, *, settle: bool = False) -> Item | None:
+    """The select of the clash decision ``need``; with ``settle``, picking it also closes the rolls (the GM's
+    *Work out the hits* and the first decision in one pick)."""
     base: dict[str, Any] = {"pool": pool.id, "side": need.side}
     who = _side_name(pool, need.side)
+    key, head = (SETTLE, "GM, work out the hits: ") if settle else (ACT, "")
     if need.kind == "aim":
         names = {c.id: c.name for c in pool.combatants}
         targets = [(names.get(c, c), c) for c in need.choices]
         action = {"type": "aim", **base, "target": need.target}
-        return act_multi(
-            ctx,
-            action,
-            "at",
-            targets,
-            need.amount,
-            f"{who}: who does the hit wound?" if need.amount == 1 else f"{who}: who do the {need.amount} hits wound?",
-        )
+        question = "who does the hit wound?" if need.amount == 1 else f"who do the {need.amount} hits wound?"
+        return act_multi(ctx, action, "at", targets, need.amount, f"{head}{who}: {question}", key=key)
     caps: dict[str, int | None] = dict(need.options) if need.kind == "cancel" else dict.fromkeys(need.options)
     ways = [w for w in splits(need.amount, caps, need.exact) if need.kind != "cancel" or any(w.values())]
     if not ways or len(ways) > MAX_OPTIONS:
@@ -167,8 +174,17 @@ def _need_control(ctx: Ctx, pool: ViolencePool, need: Need) -> Item | None:
     for way in ways:
         parts = [f"{n} {'of' if need.kind == 'cancel' else 'at'} {_side_name(pool, s)}" for s, n in way.items() if n]
         options.append((f"{who} {verb} " + ", ".join(parts), {"type": need.kind, **base, field: way}))
-    placeholder = f"{who}: {'cancel whose hits?' if need.kind == 'cancel' else 'send hits where?'}"
-    return act_select(ctx, options, placeholder, "clash")
+    placeholder = f"{head}{who}: {'cancel whose hits?' if need.kind == 'cancel' else 'send hits where?'}"
+    return act_select(ctx, options, placeholder, "clash", key=key)
+
+
+def _settle_control(ctx: Ctx, pool: ViolencePool) -> Item | None:
+    """When the clash will first ask a side only the GM speaks for (NPCs), that choice right away: working out the
+    hits and taking it are then one pick of the GM's."""
+    need = clash(pool, ctx.state.options).need
+    if need is None or side_players(ctx.state, pool.id, need.side):
+        return None
+    return _need_control(ctx, pool, need, settle=True)
 
 
 def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
@@ -193,19 +209,61 @@ def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
     return act_select(ctx, options, "GM: death tests", "death") if options else None
 
 
-def _gather_rows(ctx: Ctx, pool: Pool, closing: str) -> list[list[Item]]:
+def joinable(state: CampaignState, pool: Pool, *, acted: bool = False) -> list[PC]:
+    """The characters who may join ``pool`` now, of every troupe: active, in no pool, their troupe whole, not
+    wounded for a fight, and with their action for the turn left (``acted``: only those who have acted)."""
+    busy = {c.id for p in state.pools.values() for c in p.combatants}
+    turn = state.turn
     return [
-        [
-            ui_button(ctx, "Join", "join", pool.id, emoji="➕"),
-            ui_button(ctx, "Choose my dice", "pick", pool.id, emoji="🎲"),
-            ctx.ui_button("Leave", "leave", pool.id),
-        ],
-        [
-            act_button(ctx, "Roll", {"type": "roll", "pool": pool.id}, style=discord.ButtonStyle.success),
-            ctx.ui_button("GM: dice…", "gmdice", pool.id),
-            act_button(ctx, closing, {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger),
-        ],
+        pc
+        for troupe in state.troupes.values()
+        if not troupe.dissolved
+        for pc in troupe.pcs
+        if pc.active
+        and pc.id not in busy
+        and not (isinstance(pool, ViolencePool) and pc.wounded)
+        and (turn.running and pc.action_turn == turn.number) == acted
     ]
+
+
+def join_options(state: CampaignState, pool: Pool, pcs: Sequence[PC]) -> list[tuple[str, str]]:
+    """(label, ``<pc>|<side>``) for each character, and each side of a fight."""
+    if isinstance(pool, ViolencePool):
+        return [(f"{pc.name} → {s.name}", f"{pc.id}|{s.id}") for pc in pcs for s in pool.sides]
+    return [(pc.name, pc.id) for pc in pcs]
+
+
+def _join_select(ctx: Ctx, pool: Pool) -> Item | None:
+    """Everyone's characters who may join, in one select: joining is one pick (None when they don't fit one)."""
+    options = join_options(ctx.state, pool, joinable(ctx.state, pool))
+    if not options or len(options) > MAX_OPTIONS:
+        return None
+    owners = {pc.id: t.name for t in ctx.state.troupes.values() for pc in t.pcs}
+    return discord.ui.Select(
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, "join", pool.id),
+        options=[
+            discord.SelectOption(
+                label=cut(text, 100), value=value, description=cut(owners[value.partition("|")[0]], 100)
+            )
+            for text, value in options
+        ],
+        placeholder="Join with… (takes the character's action this turn)",
+    )
+
+
+def _gather_rows(ctx: Ctx, pool: Pool, closing: str) -> list[list[Item]]:
+    join = _join_select(ctx, pool)
+    buttons: list[Item] = [] if join is not None else [ui_button(ctx, "Join", "join", pool.id, emoji="➕")]
+    buttons += [
+        ui_button(ctx, "My dice", "pick", pool.id, emoji="🎲"),
+        ctx.ui_button("Leave", "leave", pool.id),
+        act_button(ctx, "Roll", {"type": "roll", "pool": pool.id}, style=discord.ButtonStyle.success),
+        ctx.ui_button("GM: dice…", "gmdice", pool.id),
+    ]
+    closer = act_button(ctx, closing, {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger)
+    if join is None:
+        return [buttons[:3], [*buttons[3:], closer]]
+    return [[join], [*buttons, closer]]
 
 
 def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
@@ -213,14 +271,13 @@ def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
         return _gather_rows(ctx, pool, "End the fight")
     rows: list[list[Item]] = []
     if pool.stage == "rolled":
-        rows.append(
-            [
-                ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥"),
-                act_button(
-                    ctx, "Work out the hits", {"type": "resolve", "pool": pool.id}, style=discord.ButtonStyle.success
-                ),
-            ]
-        )
+        push = ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥")
+        settle = _settle_control(ctx, pool)
+        if settle is not None:
+            rows += [[push], [settle]]
+        else:
+            resolve = {"type": "resolve", "pool": pool.id}
+            rows.append([push, act_button(ctx, "Work out the hits", resolve, style=discord.ButtonStyle.success)])
     elif pool.stage == "clash":
         need = clash(pool, ctx.state.options).need
         control = _need_control(ctx, pool, need) if need is not None else None
@@ -284,7 +341,7 @@ def _clip(lines: Sequence[str], limit: int = FIELD_MAX) -> str:
 
 NO_CHALLENGES = "No challenges: the scheme succeeds without a roll. Anyone may join; the GM rolls to settle it."
 STAGES = {
-    "gather": "Join with the button, then choose the trait dice that apply. The GM rolls.",
+    "gather": "Join with a character: they bring their usual trait dice (change them with My dice). The GM rolls.",
     "rolled": "Rolled. Anyone not rattled may push to reroll their dice (once); then the GM works out the hits.",
     "clash": "The clash: sides with more hits act first; equal sides can't hit each other.",
     "wounds": "Wounds: the GM makes the death tests.",

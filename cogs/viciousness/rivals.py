@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
-from bot.models import Applied, Session, roles_of
+from bot.models import Session, roles_of
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
@@ -67,11 +67,12 @@ async def tell_gm(
         await bot.publisher.announce(session, cut("\n".join(public), MAX_CONTENT))
 
 
-async def rival_news(bot: TabletopBot, interaction: discord.Interaction, applied: Applied) -> None:
+async def rival_news(
+    bot: TabletopBot, interaction: discord.Interaction, session: Session, events: list[dict[str, Any]]
+) -> None:
     """After a command that moved the rivals (a turn's start or end): their news, privately, to a GM who sent it."""
-    session = applied.session
     roles = roles_of(session, actor_of(interaction))
-    secret = [e for e in applied.events if e.get("only")]
+    secret = [e for e in events if e.get("only")]
     if not secret or not roles & GM_ROLES:
         return
     state = bot.service.state_of(session)

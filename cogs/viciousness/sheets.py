@@ -142,6 +142,7 @@ def render_company(ctx: ViewContext[CampaignState]) -> View:
         pass  # nothing changes an archived campaign: only what reads it
     elif turn.running:
         buttons.append(ctx.ui_button(f"End turn {turn.number}", "turn", "end", emoji="⏹️"))
+        buttons.append(ctx.ui_button(f"Next: turn {turn.number + 1}", "turn", "next", emoji="⏭️"))
     else:
         buttons.append(ctx.ui_button(f"Start turn {turn.number + 1}", "turn", "start", emoji="▶️"))
     buttons.append(ctx.ui_button("Log", "log", emoji="📜"))
