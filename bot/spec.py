@@ -237,6 +237,11 @@ class GameSpec(Generic[StateT]):
         """The options in force, one short line each, for the lobby and ``/game rules``."""
         return ""
 
+    def options_of(self, session: Session) -> BaseModel:
+        """The options a session plays by now: those it was made with (a game whose options change as it is
+        played, a campaign's house rules, reads them from its state)."""
+        return self.kind.parse_options(session.engine_options)
+
     def rules_summary(self) -> str:
         """A few lines on how to play."""
         return ""

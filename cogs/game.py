@@ -81,8 +81,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         if spec.legend:
             embed.add_field(name="Key", value=spec.legend[:1024], inline=False)
         if session is not None:
-            options = spec.kind.parse_options(session.engine_options)
-            embed.add_field(name="Options in force", value=spec.describe_options(options)[:1024] or "defaults")
+            described = spec.describe_options(spec.options_of(session))
+            embed.add_field(name="Options in force", value=described[:1024] or "defaults")
         await reply.send(embed=embed, ephemeral=True)
 
     @rules.autocomplete("game")

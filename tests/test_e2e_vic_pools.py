@@ -84,6 +84,7 @@ async def test_a_prepared_group_picks_the_thwarted_challenges(fake: LocalDiscord
     assert "(prepared)" in str(scheme.embeds)
     for member, name in ((bea, "Ana"), (cal, "Bo")):
         await join_with(fake, scheme, name, member)
+    await bot.settled()  # the board shows them both before Bo leaves
     await (await fake.click(scheme, "Leave", cal)).response()
     await fake.wait_for(lambda: "Bo" not in str(scheme.embeds), what="Bo gone from the board")
     await join_with(fake, scheme, "Bo", cal)

@@ -27,6 +27,8 @@ from cogs.viciousness.campaign import CampaignCommands
 from cogs.viciousness.characters import CharacterCommands
 from cogs.viciousness.checks import CheckCommands, DiscoveryCommands
 from cogs.viciousness.company import CompanyCommands
+from cogs.viciousness.gm_tools import GMToolCommands
+from cogs.viciousness.house_rules import HouseRuleCommands
 from cogs.viciousness.odds import OddsCommands
 from cogs.viciousness.pages import SheetCommands
 from cogs.viciousness.pools import PoolCommands
@@ -67,6 +69,8 @@ class ViciousnessGM(
     DiscoveryCommands,
     RewardCommands,
     RivalCommands,
+    HouseRuleCommands,
+    GMToolCommands,
     commands.GroupCog,
     group_name="vic-gm",
     group_description="Viciousness, for the GM: the campaign, turns, pools, rewards and rivals.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -13,14 +14,29 @@ from bot.models import MAIN_VIEW, Session, roles_of
 from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase
+from cogs.viciousness.house_rules import send_panel
 from cogs.viciousness.text import cut
-from rules.engine import CO_GM, GM, GM_ROLES
+from rules.engine import CO_GM, GM, GM_ROLES, MANAGER
 from rules.viciousness.actions import Archive, Restore, SetCompany
 from rules.viciousness.options import VicOptions
 from rules.viciousness.transfer import CampaignImportError, export_campaign, import_campaign
 
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
 EXPORT_NAME = "viciousness-campaign.json"
+ROLE_CHOICES = [app_commands.Choice(name="GM", value=GM), app_commands.Choice(name="co-GM", value=CO_GM)]
 MAX_IMPORT_BYTES = 2_000_000
+
+
+async def direct_message(bot: TabletopBot, user_id: int, text: str) -> bool:
+    """A private message to a member; False when it can't be delivered (their messages from servers are off)."""
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        return False
+    return True
 
 
 def only_the_gm(session: Session, interaction: discord.Interaction, doing: str) -> None:
@@ -70,29 +86,71 @@ class CampaignCommands(VicBase):
         if company:
             session = (await self.act(interaction, SetCompany(name=company[:80]), session)).session
         await self.bot.publisher.post_view(session, MAIN_VIEW, reply)
+        await send_panel(self.bot, reply, session)  # the house rules, privately, while the GM sets things up
 
-    @campaign.command(name="cogm", description="Add or remove a co-GM")
+    @campaign.command(name="cogm", description="Add or remove a co-GM (GM)")
+    @app_commands.describe(member="Who helps run the campaign", remove="Take the role away instead")
     async def campaign_cogm(
         self, interaction: discord.Interaction, member: discord.Member, remove: bool = False
     ) -> None:
         """Co-GMs run the campaign beside the GM: they see and edit everything."""
         reply = Reply.of(interaction)
-        session = await self.campaign_here(interaction)
         if member.bot:
             raise InvalidInput("Pick a person, not a bot.")
-        await self.bot.service.set_role(session.id, actor_of(interaction), member.id, CO_GM, on=not remove)
+        done = await self.change_role(interaction, member.id, CO_GM, on=not remove)
         name = escape_name(member.display_name)
-        await reply.send(f"{name} is no longer a co-GM." if remove else f"{name} is a co-GM now.")
+        await reply.send(done or (f"{name} is no longer a co-GM." if remove else f"{name} is a co-GM now."))
 
-    @campaign.command(name="handover", description="Make someone else the GM", extras=PUBLIC_REPLY)
+    @campaign.command(name="handover", description="Make someone else the GM (GM)", extras=PUBLIC_REPLY)
+    @app_commands.describe(member="The new GM (you keep no role: make yourself a co-GM after to stay)")
     async def campaign_handover(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """The new GM takes over; the old one keeps no role (make them a co-GM to keep them)."""
         reply = Reply.of(interaction)
-        session = await self.campaign_here(interaction)
         if member.bot:
             raise InvalidInput("Pick a person, not a bot.")
-        await self.bot.service.set_role(session.id, actor_of(interaction), member.id, GM)
-        await reply.send(f"<@{member.id}> is the GM of this campaign now.")
+        done = await self.change_role(interaction, member.id, GM)
+        await reply.send(done or f"<@{member.id}> is the GM of this campaign now.")
+
+    @campaign.command(name="takeover", description="Take over a campaign whose GM is gone (Manage Server)")
+    @app_commands.describe(role="GM (the old GM stays as co-GM), or co-GM beside the GM")
+    @app_commands.choices(
+        role=[app_commands.Choice(name="GM", value=GM), app_commands.Choice(name="co-GM", value=CO_GM)]
+    )
+    async def campaign_takeover(self, interaction: discord.Interaction, role: str = GM) -> None:
+        """Never silent: the channel sees it, the GM is told privately, and it is in the log."""
+        reply = Reply.of(interaction)
+        actor = actor_of(interaction)
+        if not actor.manager:
+            raise NotPermitted("Only members with Manage Server can take a campaign over.")
+        session = await self.campaign_here(interaction)
+        if role in roles_of(session, actor) or GM in roles_of(session, actor):
+            raise InvalidInput("You run this campaign already.")
+        await self.change_role(interaction, actor.user_id, role)
+        await reply.send("You run this campaign now. Its GM was told, and so was the channel.", ephemeral=True)
+
+    async def change_role(self, interaction: discord.Interaction, user_id: int, role: str, *, on: bool = True) -> str:
+        """Give (or take) a role, logged by the core. A server manager who is not the GM doing it is never silent:
+        the channel is told, the GM privately (a GM replaced keeps a co-GM's role). Returns what the member
+        who did it is answered ("" for the command's own answer)."""
+        session = await self.campaign_here(interaction)
+        actor = actor_of(interaction)
+        held = roles_of(session, actor)
+        gms = [int(uid) for uid, roles in session.roles.items() if GM in roles]
+        applied = await self.bot.service.set_role(session.id, actor, user_id, role, on=on)
+        if GM in held or not held & {MANAGER}:
+            return ""
+        if role == GM:
+            for old in gms:  # the GM who vanished can come back to the table
+                applied = await self.bot.service.set_role(session.id, actor, old, CO_GM)
+        who, what = escape_name(actor.name), "GM" if role == GM else "co-GM"
+        target = "themselves" if user_id == actor.user_id else f"<@{user_id}>"
+        made = f"made {target} {what}" if on else f"took the {what} role from {target}"
+        await self.bot.publisher.announce(applied.session, f"🛡️ {who}, a server manager, {made} of this campaign.")
+        for old in gms:
+            kept = " You stay on as its co-GM." if role == GM and old != user_id else ""
+            told = f"🛡️ {who}, a manager of the server, {made} of your campaign in <#{session.channel_id}>.{kept}"
+            await direct_message(self.bot, old, told)
+        return "Done: the channel and the GM were told." if user_id != actor.user_id else ""
 
     @campaign.command(name="archive", description="Put it away: still readable, restored any time", extras=PUBLIC_REPLY)
     async def campaign_archive(self, interaction: discord.Interaction) -> None:

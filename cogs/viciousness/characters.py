@@ -3,18 +3,22 @@ conditions, the turn action, advancement, retirement and replacement, GM portray
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
+from bot.board import static_view
+from bot.controls import ControlTooLong
 from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
+from bot.spec import ViewContext
 from cogs.viciousness.common import Autocomplete, campaign_state, choice_name, owner_for, parse, viewer_of
 from cogs.viciousness.forms import REFILL, SHAPES, FormRefused, form_for, pc_spec, refusal, typed_from
+from cogs.viciousness.pools_view import act_button
 from cogs.viciousness.spec import UI, UIHandler
 from rules.viciousness.actions import (
     Action,
@@ -29,6 +33,7 @@ from rules.viciousness.actions import (
     Retire,
     SetSpell,
 )
+from rules.viciousness.characters import ACTION_WORDS
 from rules.viciousness.data import CHARACTERS
 from rules.viciousness.state import PC, CampaignState, owner_of
 
@@ -124,6 +129,25 @@ UI.update(
         "amform": lambda bot, reply, session, arg, values: _open_form("am", bot, reply, session, arg),
     }
 )
+
+
+async def offer_second_action(reply: Reply, session: Session, state: CampaignState, taken: dict[str, Any]) -> None:
+    """To a GM whose character has acted this turn: why not, and a button that allows it (logged)."""
+    pc = state.find_pc(taken["pc"])
+    assert pc is not None
+    allowed = {**taken, "exception": True}
+    ctx = ViewContext(session=session, state=state, prompts=[], events=[])
+    try:
+        button = act_button(ctx, "Allow a second action", allowed, style=discord.ButtonStyle.primary)
+    except ControlTooLong:  # a long note doesn't fit a button: the action goes without it
+        button = act_button(ctx, "Allow a second action", {**allowed, "note": ""}, style=discord.ButtonStyle.primary)
+    did = ACTION_WORDS.get(pc.action or "", "took an action")
+    await reply.send(
+        f"{escape_name(pc.name)} already {did} this turn: each character takes one action a turn. "
+        "As the GM you may allow a second one; it is logged.",
+        ephemeral=True,
+        view=static_view([[button]]),
+    )
 
 
 def replacement_traits(old: PC) -> tuple[int, int]:
@@ -246,7 +270,16 @@ class CharacterCommands(Autocomplete):
         note: app_commands.Range[str, 0, 1000] = "",
     ) -> None:
         """Resting is an action: at turn end it calms a rattled character and shortens a wound."""
-        await self.act_and_tell(interaction, parse({"type": "act", "pc": pc, "kind": action, "note": note}))
+        session = await self.campaign_here(interaction)
+        pc = self.pc_typed(session, interaction, pc)
+        state = self.state(session)
+        found = state.find_pc(pc)
+        taken = {"type": "act", "pc": pc, "kind": action, "note": note}
+        acted = found is not None and state.turn.running and found.action_turn == state.turn.number
+        if acted and self.typer(session, interaction)[1]:
+            await offer_second_action(Reply.of(interaction), session, state, taken)
+            return
+        await self.act_and_tell(interaction, parse(taken), session=session)
 
     @pc.command(name="condition", description="Rattle, wound, kill… (GM)")
     @app_commands.choices(change=CONDITION_CHOICES)

@@ -110,7 +110,15 @@ def _company(s: CampaignState, e: Event) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
+def _roles(s: CampaignState, e: Event) -> str:
+    what = "GM" if e["role"] == "gm" else "co-GM"
+    target = "themselves" if e["user"] == e["by"] else f"<@{e['user']}>"
+    made = f"made {target} {what}" if e["on"] else f"took the {what} role from {target}"
+    return f"🛡️ <@{e['by']}> {made}."
+
+
 NARRATORS: dict[str, Narrator] = {
+    "roles_changed": _roles,
     "campaign_started": lambda s, e: f"A new campaign begins at wealth rank {e['rank']}.",
     "imported": lambda s, e: "The campaign was imported.",
     "archived": lambda s, e: (
@@ -130,7 +138,11 @@ NARRATORS: dict[str, Narrator] = {
     "invested": lambda s, e: f"Invested {_coins(e['rank'], e['coins'])}.",
     "divested": lambda s, e: f"Divested {e['ip']} IP for {_coins(e['rank'], e['coins'])}.",
     "bought": _bought,
-    "revealed": lambda s, e: f"📜 {escape_name(e['text'])}",
+    "revealed": lambda s, e: (
+        f"📨 Handout for {', '.join(f'<@{u}>' for u in e['to'])}: {escape_name(e['text'])}"
+        if e.get("to")
+        else f"📜 {escape_name(e['text'])}"
+    ),
     "trait_defined": lambda s, e: f"The GM approved the custom trait **{escape_name(e['name'])}**.",
     "turn_started": _turn_started,
     "coins_discarded": lambda s, e: f"{_coins(e['rank'], e['count'])} went unspent and are gone.",

@@ -43,7 +43,16 @@ from cogs.viciousness.spec import UI, VIEWS, UIHandler
 from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, visible
 from rules.viciousness.actions import AddNPC, NPCGroup, OpenKnavery, OpenViolence
-from rules.viciousness.state import MAX_EXTRA_DICE, MAX_SIDES, PC, CampaignState, Combatant, Pool, ViolencePool
+from rules.viciousness.state import (
+    MAX_EXTRA_DICE,
+    MAX_SIDES,
+    PC,
+    CampaignState,
+    Combatant,
+    KnaveryPool,
+    Pool,
+    ViolencePool,
+)
 from rules.viciousness.violence import clash
 
 if TYPE_CHECKING:
@@ -55,6 +64,7 @@ NEWS = frozenset(
 )
 """Actions whose click is answered with a message telling what happened (the others redraw the board only)."""
 MAX_DICE_SELECTS = 4
+MAX_CHALLENGES = 30
 MAX_NPCS = 20
 """NPCs alike added at once."""
 
@@ -338,11 +348,65 @@ async def _gm_dice(bot: TabletopBot, reply: Reply, session: Session, arg: str, v
             for n in (0, 1, 2)
         ]
         rows.append([act_select(ctx, equip, "Equipment dice (one side only)", "equip")])
+    # Someone who has acted this turn takes part only by the GM's leave (logged).
+    again = join_options(state, pool, joinable(state, pool, acted=True))
+    if pool.stage == "gather" and again:
+        allowed = [
+            (f"{text} (a second action)", {"type": "join", "pool": pool.id, **_pc_side(value), "exception": True})
+            for text, value in again
+        ]
+        rows.append([act_select(ctx, allowed, "Let someone who has acted this turn join…", "again")])
+    if isinstance(pool, KnaveryPool) and pool.stage == "gather":
+        rows.append([ctx.ui_button("Change the challenges…", "challenges", pool.id, emoji="🧩")])
     if not rows:
         raise IllegalMove("Nobody has joined yet.")
     await reply.send(
-        "GM: veto or grant dice, or give the best-equipped side its d4s.", ephemeral=True, view=static_view(rows)
+        "GM: veto or grant dice, give the best-equipped side its d4s, let someone join again, change the challenges.",
+        ephemeral=True,
+        view=static_view(rows[:5]),
     )
+
+
+def _pc_side(value: str) -> dict[str, str]:
+    """``<pc>|<side>`` (a join option's value) as the fields of a join."""
+    pc, _, side = value.partition("|")
+    return {"pc": pc, **({"side": side} if side else {})}
+
+
+async def _challenges(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """*Change the challenges…*: a form with how many there are and the ones the group knows (a clever plan or a
+    pushed trait can take one away); sent, it changes them."""
+    if not is_gm(session, reply):
+        raise NotPermitted("Only the GM can change a scheme's challenges.")
+    pool = pool_of(state_of(bot, session), arg)
+    if not isinstance(pool, KnaveryPool):
+        raise IllegalMove("Only a scheme has challenges.")
+    if reply.interaction.type is discord.InteractionType.modal_submit:
+        typed = modal_fields(reply.interaction)
+        total = typed.get("total", "").strip()
+        if not total.isdigit() or int(total) > MAX_CHALLENGES:
+            raise InvalidInput(f"How many challenges: a whole number from 0 to {MAX_CHALLENGES}.")
+        known = [line.strip() for line in typed.get("known", "").splitlines() if line.strip()]
+        await take(bot, reply, session, {"type": "challenges", "pool": pool.id, "total": int(total), "known": known})
+        return
+    modal = discord.ui.Modal(title="The scheme's challenges", custom_id=ui_id(KIND, session.id, "challenges", pool.id))
+    inputs = (
+        ("How many challenges in all", "total", str(len(pool.challenges)), discord.TextStyle.short, 2),
+        (
+            "Those the group knows, one a line",
+            "known",
+            "\n".join(c.label for c in pool.challenges if c.known),
+            discord.TextStyle.paragraph,
+            4000,
+        ),
+    )
+    for label, key, value, style, limit in inputs:
+        text_input: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            custom_id=key, style=style, default=value or None, required=key == "total", max_length=limit
+        )
+        modal.add_item(discord.ui.Label(text=label, component=text_input))
+    modal.stop()
+    await reply.modal(modal)
 
 
 MAX_INPUTS = 5
@@ -400,6 +464,7 @@ UI.update(
         ),
         "flee": _for_one("flee", lambda pool, who: {"type": "flee", "pool": pool.id, "who": who}),
         "gmdice": _gm_dice,
+        "challenges": _challenges,
     }
 )
 

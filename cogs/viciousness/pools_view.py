@@ -20,6 +20,7 @@ from bot.spec import View, ViewContext
 from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face, face, legend, tally
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.odds import odds_now
+from cogs.viciousness.rules_text import FIGHT_RULES, SCHEME_RULES, house_rules_line
 from cogs.viciousness.text import cut, plural
 from rules.viciousness.dicepool import is_rattled
 from rules.viciousness.knavery import can_reroll, label
@@ -355,6 +356,8 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
     state = ctx.state
     title = f"⚔️ {escape_name(pool.title) or 'Fight'} · round {pool.round}"
     lines = [STAGES[pool.stage], f"-# {legend(pool)}"]
+    if rules := house_rules_line(state.options, FIGHT_RULES):
+        lines.append(f"-# 📏 {rules}")
     if pool.stage == "gather" and (line := odds_now(state, pool)):
         lines.append(f"📊 {escape_name(line)}")
     embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=COLOUR_FIGHT)
@@ -403,6 +406,8 @@ def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
     title = f"🗝️ {escape_name(pool.title) or 'Scheme'}"
     lines = [STAGES[pool.stage] if pool.challenges or pool.stage != "gather" else NO_CHALLENGES]
     lines.append(f"-# {legend(pool)}")
+    if rules := house_rules_line(state.options, SCHEME_RULES):
+        lines.append(f"-# 📏 {rules}")
     if pool.stage == "gather" and (line := odds_now(state, pool)):
         lines.append(f"📊 {escape_name(line)}")
     lockout = state.company.lockout

@@ -21,6 +21,7 @@ from bot.models import Session, roles_of
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
+from cogs.viciousness.campaign import direct_message
 from cogs.viciousness.common import MAX_CONTENT, VicBase, choice_name
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools import chosen_action, commit
@@ -137,16 +138,101 @@ class RivalCommands(VicBase):
         session = await self.campaign_here(interaction)
         await self.bot.publisher.send_private(reply, session, gm_viewer(session, interaction), GM_VIEW)
 
-    @app_commands.command(name="reveal", description="Tell the channel (GM)")
-    async def reveal(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000]) -> None:
-        """The one way rivals reach the channel: what the GM writes."""
+    @app_commands.command(name="reveal", description="Tell the channel, or hand a player something privately (GM)")
+    @app_commands.describe(
+        text="What they learn (up to 1,000 characters)",
+        to="A handout for this player only (and the GMs), by direct message",
+        also="A second player who gets the same handout",
+    )
+    async def reveal(
+        self,
+        interaction: discord.Interaction,
+        text: app_commands.Range[str, 1, 1000],
+        to: discord.Member | None = None,
+        also: discord.Member | None = None,
+    ) -> None:
+        """The one way rivals reach the table: what the GM writes, to everyone or to a few."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        applied = await self.act(interaction, {"type": "reveal", "text": text}, session)
-        await reply.send("Revealed.", ephemeral=True)
-        await self.bot.publisher.announce(
-            applied.session, "\n".join(narrate(self.state(applied.session), applied.events))
-        )
+        gm_viewer(session, interaction)
+        players = list(dict.fromkeys(m for m in (to, also) if m is not None and not m.bot))
+        action = {"type": "reveal", "text": text, "to": [str(m.id) for m in players]}
+        applied = await self.act(interaction, action, session)
+        if not players:
+            await reply.send("Revealed to the channel.", ephemeral=True)
+            await self.bot.publisher.announce(
+                applied.session, "\n".join(narrate(self.state(applied.session), applied.events))
+            )
+            return
+        company = self.state(applied.session).company.name or "your campaign"
+        told = f"📨 A handout from the GM of {escape_name(company)} (<#{session.channel_id}>):\n>>> {text}"
+        missed = [m for m in players if not await direct_message(self.bot, m.id, told)]
+        names = ", ".join(escape_name(m.display_name) for m in players)
+        answer = f"📨 Handed to {names}: only they and the GMs see it (it is in their `/vic log`)."
+        if missed:
+            # Their direct messages are closed: the channel says there is something for them, not what.
+            who = ", ".join(f"<@{m.id}>" for m in missed)
+            await self.bot.publisher.announce(applied.session, f"📨 {who}: the GM has a handout for you in `/vic log`.")
+            answer += " Direct messages didn't reach " + ", ".join(escape_name(m.display_name) for m in missed) + "."
+        await reply.send(answer, ephemeral=True)
+
+    @rival.command(name="edit", description="Change a rival (only what is given)")
+    @app_commands.describe(
+        rival="The rival, picked from the list as you type",
+        name="A new name",
+        rank="A new wealth rank",
+        minions="How many minions it has",
+        assets="All of its assets, split by ; (up to four)",
+        notes="Your notes on it (replaces them)",
+    )
+    async def rival_edit(
+        self,
+        interaction: discord.Interaction,
+        rival: str,
+        name: app_commands.Range[str, 1, 80] | None = None,
+        rank: app_commands.Range[int, 1, 7] | None = None,
+        minions: app_commands.Range[int, 0, 50] | None = None,
+        assets: app_commands.Range[str, 1, 400] | None = None,
+        notes: app_commands.Range[str, 1, 1000] | None = None,
+    ) -> None:
+        """Name, rank, minions, assets, notes."""
+        action: dict[str, Any] = {"type": "edit_rival", "rival": rival}
+        given = {"name": name, "rank": rank, "minions": minions, "notes": notes}
+        action |= {k: v for k, v in given.items() if v is not None}
+        if assets is not None:
+            action["assets"] = [a.strip()[:80] for a in assets.split(";") if a.strip()]
+        await self._gm_act(interaction, action)
+
+    @rival.command(name="redesign", description="Change a design (only what is given)")
+    @app_commands.describe(
+        rival="The rival, picked from the list as you type",
+        design="The design, picked from the list as you type",
+        text="What the design is",
+        severity="How hard its consequence falls",
+        temperament="Its chance to succeed: rash 2-in-4, default 3-in-4, shrewd 4-in-4",
+        asset="The rival's asset that helps it (+1 point a turn); - for none",
+        unsubtle="Whether the PCs get a chance to interfere when it moves",
+        points="Set its ambition points",
+    )
+    async def rival_redesign(
+        self,
+        interaction: discord.Interaction,
+        rival: str,
+        design: str,
+        text: app_commands.Range[str, 1, 1000] | None = None,
+        severity: Severity | None = None,
+        temperament: Temperament | None = None,
+        asset: app_commands.Range[str, 1, 80] | None = None,
+        unsubtle: bool | None = None,
+        points: app_commands.Range[int, 0, 1000] | None = None,
+    ) -> None:
+        """Text, severity, temperament, helpful asset, unsubtle, points."""
+        action: dict[str, Any] = {"type": "edit_design", "rival": rival, "design": design}
+        given = {"text": text, "severity": severity, "temperament": temperament, "unsubtle": unsubtle, "points": points}
+        action |= {k: v for k, v in given.items() if v is not None}
+        if asset is not None:
+            action["asset"] = "" if asset.strip() == "-" else asset
+        await self._gm_act(interaction, action)
 
     @rival.command(name="add", description="A new rival")
     @app_commands.describe(assets="Up to four, split by ;")
@@ -246,5 +332,8 @@ class RivalCommands(VicBase):
     rival_deal.autocomplete("rival")(_rivals)
     rival_drop.autocomplete("rival")(_rivals)
     rival_split.autocomplete("rival")(_rivals)
+    rival_edit.autocomplete("rival")(_rivals)
+    rival_redesign.autocomplete("rival")(_rivals)
+    rival_redesign.autocomplete("design")(_designs)
     rival_foil.autocomplete("design")(_designs)
     rival_deal.autocomplete("design")(_designs)

@@ -16,6 +16,7 @@ from bot.names import escape_name
 from bot.spec import View, ViewContext
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.pools_view import act_button, act_select
+from cogs.viciousness.rules_text import RIVAL_RULES, house_rules_line
 from cogs.viciousness.text import plural
 from rules.viciousness.data import CONSEQUENCES, PROCEDURES, Severity
 from rules.viciousness.state import CampaignState, Design, Rival
@@ -137,7 +138,9 @@ def render_gm(ctx: Ctx) -> View:
         where = f"Turn {turn.number} is over; turn {turn.number + 1} not started"
     else:
         where = "Before the first turn"
-    embed = discord.Embed(title="🎭 GM screen", description=f"{where}. Only you see this.", colour=COLOUR)
+    rules = house_rules_line(state.options, RIVAL_RULES)
+    description = f"{where}. Only you see this." + (f"\n-# 📏 {rules}" if rules else "")
+    embed = discord.Embed(title="🎭 GM screen", description=description, colour=COLOUR)
     live = [r for r in state.rivals.values() if not r.dropped]
     shown = live[:MAX_RIVALS]
     # The rivals share what an embed may hold (the notes take one share more).

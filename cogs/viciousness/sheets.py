@@ -13,6 +13,7 @@ import discord
 from bot.models import MAIN_VIEW, VIEW_RECORDS_JOIN
 from bot.names import escape_name
 from bot.spec import Choice, View, ViewContext
+from cogs.viciousness.rules_text import house_rules_line
 from cogs.viciousness.spec import VIEWS
 from cogs.viciousness.text import cut, fit, plural
 from rules.engine import CO_GM, GM
@@ -117,6 +118,9 @@ def company_embed(state: CampaignState, roles: dict[str, list[str]] | None = Non
     runners = runners_line(roles or {})
     if runners:
         ambition = f"{runners}\n{ambition}"
+    rules = house_rules_line(state.options)
+    if rules:
+        ambition = f"{ambition}\n-# 📏 {escape_name(rules)}"
     fixed = [("Wealth", wealth_line(company)), ("Coins", coins_line(company)), ("Turn", turn_line(state))]
     troupes = [troupe_field(t, state) for t in state.troupes.values()][:20]
     used = len(title) + sum(len(n) + len(v) for n, v in fixed) + sum(len(n) for n, _ in troupes)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from bot.errors import UserError
 from bot.models import MAIN_VIEW, Scope, Session
 from bot.names import escape_name
@@ -17,7 +19,9 @@ from bot.registry import GameKind
 from bot.replies import Reply
 from bot.spec import GameSpec, View, ViewContext
 from cogs.viciousness.narrate import narrate
+from cogs.viciousness.rules_text import describe
 from rules.viciousness.engine import ENGINE
+from rules.viciousness.options import VicOptions
 from rules.viciousness.state import CampaignState
 
 if TYPE_CHECKING:
@@ -55,6 +59,17 @@ class VicSpec(GameSpec[CampaignState]):
         state = self.bot.service.state_of(session)
         assert isinstance(state, CampaignState)
         return narrate(state, events)
+
+    def options_of(self, session: Session) -> VicOptions:
+        """The house rules in force: the campaign's state holds them (the GM changes them as it goes)."""
+        state = self.bot.service.state_of(session)
+        assert isinstance(state, CampaignState)
+        return state.options
+
+    def describe_options(self, options: BaseModel) -> str:
+        """Every rule in force, the house rules in bold."""
+        assert isinstance(options, VicOptions)
+        return describe(options)
 
     def summary(self, session: Session) -> str:
         """``**The Gilded Knives** · turn 3 under way`` (``· 📦 archived``)."""

@@ -42,6 +42,8 @@ async def turns_of(bot: TabletopBot, session: Session, viewer: Viewer) -> dict[i
     events: dict[int, list[dict[str, Any]]] = {SETUP: []}
     current = SETUP
     for entry in await bot.store.log_entries(session.id):
+        if entry.action.get("kind") == "roles":  # the core's own entry: who runs the campaign, in the log too
+            events[current].append({"type": "roles_changed", **entry.action})
         for event in entry.events:
             if not visible(event, viewer):
                 continue

@@ -191,11 +191,13 @@ class Buy(Action):
 
 
 class Reveal(Action):
-    """Tell the channel something (what it learns about rivals is only what the GM reveals)."""
+    """Tell the channel something (what it learns about rivals is only what the GM reveals), or, ``to`` some
+    players, a handout only they and the GMs see."""
 
     type: Literal["reveal"] = "reveal"
     DOING: ClassVar[str] = "reveal things"
     text: Label
+    to: tuple[ActorId, ...] = Field(default=(), max_length=10)
 
 
 class Notes(Action):
@@ -219,6 +221,14 @@ class ClearLockout(Action):
 
     type: Literal["clear_lockout"] = "clear_lockout"
     DOING: ClassVar[str] = "clear the fallout"
+
+
+class SetOptions(Action):
+    """Change house rules (the ``vic.*`` flags of RULES.md PART 5): each field given takes its new value."""
+
+    type: Literal["options"] = "options"
+    DOING: ClassVar[str] = "change the house rules"
+    changes: dict[Annotated[str, StringConstraints(max_length=40)], bool | str] = Field(min_length=1, max_length=20)
 
 
 class Archive(Action):
@@ -861,6 +871,7 @@ VicAction = Annotated[
     | Notes
     | DefineTrait
     | ClearLockout
+    | SetOptions
     | Archive
     | Restore
     | Discovery

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import ValidationError
+
 from rules.engine import IllegalAction
 from rules.viciousness.actions import (
     Action,
@@ -23,14 +25,16 @@ from rules.viciousness.actions import (
     Reward,
     SetCompany,
     SetIP,
+    SetOptions,
     SetRank,
 )
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.characters import take_action
 from rules.viciousness.data import ECONOMY, MIN_IP
 from rules.viciousness.economy import Quote, covers, quote, reward, unobtainable
+from rules.viciousness.options import VicOptions
 from rules.viciousness.state import Coins, owner_of
-from rules.viciousness.work import Work
+from rules.viciousness.work import GM_ONLY, Work
 
 
 def _company(w: Work, a: SetCompany) -> None:
@@ -177,7 +181,10 @@ def _describe(q: Quote) -> dict[str, Any]:
 
 
 def _reveal(w: Work, a: Reveal) -> None:
-    w.emit("revealed", text=a.text)
+    if a.to:  # a handout: for its players and the GMs only
+        w.emit("revealed", text=a.text, to=list(a.to), only=[*GM_ONLY, *a.to])
+    else:
+        w.emit("revealed", text=a.text)
 
 
 def _notes(w: Work, a: Notes) -> None:
@@ -191,6 +198,22 @@ def _define_trait(w: Work, a: DefineTrait) -> None:
         raise IllegalAction(f"{existing.name} is one of the seed's traits already.")
     w.put(traits=(*(t for t in w.s.traits if t is not existing), a.trait))
     w.emit("trait_defined", name=a.trait.name, kind=a.trait.kind)
+
+
+def _options(w: Work, a: SetOptions) -> None:
+    current = w.s.options
+    unknown = sorted(set(a.changes) - set(VicOptions.model_fields))
+    if unknown:
+        raise IllegalAction(f"There is no house rule called {unknown[0]!r}.")
+    try:
+        options = VicOptions.model_validate({**current.model_dump(), **a.changes})
+    except ValidationError as exc:
+        raise IllegalAction(f"{exc.errors()[0]['loc'][0]}: that isn't one of its values.") from None
+    changed = {k: v for k, v in options.model_dump().items() if getattr(current, k) != v}
+    if not changed:
+        raise IllegalAction("Those house rules are in force already.")
+    w.put(options=options)
+    w.emit("options_changed", changes=changed)
 
 
 def _archive(w: Work, a: Archive) -> None:
@@ -227,6 +250,7 @@ HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
     Notes: _notes,
     DefineTrait: _define_trait,
     ClearLockout: _clear_lockout,
+    SetOptions: _options,
     Archive: _archive,
     Restore: _restore,
 }
