@@ -20,10 +20,10 @@ async def test_the_gm_screen_gives_each_temperament_the_odds_the_roll_uses(
     await vic_bot(make_bot)
     channel, gm = fake.channels[0], fake.members[0]
     await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
-    await (await fake.slash(channel, gm, "vic-gm rival add", options={"name": "Vane", "rank": 3})).message()
+    await (await fake.slash(channel, gm, "vic-rival add", options={"name": "Vane", "rank": 3})).message()
     for temperament in ("rash", "default", "shrewd"):
         design = {"rival": "r1", "text": f"A {temperament} plan", "temperament": temperament}
-        await (await fake.slash(channel, gm, "vic-gm rival design", options=design)).message()
+        await (await fake.slash(channel, gm, "vic-rival design", options=design)).message()
     screen = json.dumps((await (await fake.slash(channel, gm, "vic-gm screen")).message()).embeds, ensure_ascii=False)
     for temperament, needed in PROCEDURES.rivals.success_in_4.items():
         assert f"{temperament} ({needed}-in-4)" in screen, screen

@@ -57,16 +57,16 @@ async def test_notes_rivals_and_designs_edited_and_challenges_changed(fake: Loca
     again = await fake.slash(channel, gm, "vic-gm notes")
     await again.response()
     assert again.modal is not None and CANARY in json.dumps(again.modal)  # the form shows the notes as they are
-    await (await fake.slash(channel, gm, "vic-gm rival add", options={"name": "Vane", "rank": 2})).message()
+    await (await fake.slash(channel, gm, "vic-rival add", options={"name": "Vane", "rank": 2})).message()
     await (
-        await fake.slash(channel, gm, "vic-gm rival design", options={"rival": "r1", "text": "Buy the docks"})
+        await fake.slash(channel, gm, "vic-rival design", options={"rival": "r1", "text": "Buy the docks"})
     ).message()
     edited = await (
-        await fake.slash(channel, gm, "vic-gm rival edit", options={"rival": "Vane", "name": "Lady Vane", "rank": 4})
+        await fake.slash(channel, gm, "vic-rival edit", options={"rival": "Vane", "name": "Lady Vane", "rank": 4})
     ).message()
     assert edited.ephemeral and "changed" in edited.content
     redesign = {"rival": "r1", "design": "d1", "temperament": "shrewd", "points": 6, "unsubtle": True}
-    await (await fake.slash(channel, gm, "vic-gm rival redesign", options=redesign)).message()
+    await (await fake.slash(channel, gm, "vic-rival redesign", options=redesign)).message()
     screen = json.dumps((await (await fake.slash(channel, gm, "vic-gm screen")).message()).embeds, ensure_ascii=False)
     assert "Lady Vane · rank 4" in screen and "**6 pts**" in screen and "shrewd (4-in-4) · unsubtle" in screen
     assert CANARY in screen

@@ -67,7 +67,7 @@ async def test_boards_and_answers_say_what_is_on_screen(fake: LocalDiscord, make
     await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
     await (await fill_form(fake, await fake.slash(channel, bea, "vic pc new"), "Pip", ["Hacker", "Driver"])).message()
-    added = await (await fake.slash(channel, gm, "vic-gm rival add", options={"name": "Vane", "rank": 3})).message()
+    added = await (await fake.slash(channel, gm, "vic-rival add", options={"name": "Vane", "rank": 3})).message()
     assert "(rank 3, 1 minion)" in added.content, added.content
     await (await fake.slash(channel, gm, "vic-gm turn start")).message()
 
@@ -160,18 +160,18 @@ async def test_the_gm_may_type_a_rival_and_a_design_by_name(fake: LocalDiscord, 
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
     await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
-    await (await fake.slash(channel, gm, "vic-gm rival add", options={"name": "The Countess", "rank": 3})).message()
+    await (await fake.slash(channel, gm, "vic-rival add", options={"name": "The Countess", "rank": 3})).message()
     design = {"rival": "the countess", "text": "Burn the docks"}
-    added = await (await fake.slash(channel, gm, "vic-gm rival design", options=design)).message()
+    added = await (await fake.slash(channel, gm, "vic-rival design", options=design)).message()
     assert added.ephemeral and "new light design" in added.content, added.content
     dealt = {"rival": "The Countess", "design": "burn the docks"}
-    await (await fake.slash(channel, gm, "vic-gm rival deal", options=dealt)).message()
+    await (await fake.slash(channel, gm, "vic-rival deal", options=dealt)).message()
     state = await campaign_state(bot, channel)
     assert state.rivals["r1"].design("d1").points == 2  # type: ignore[union-attr]
-    wrong = await (await fake.slash(channel, gm, "vic-gm rival drop", options={"rival": "The Count"})).message()
+    wrong = await (await fake.slash(channel, gm, "vic-rival drop", options={"rival": "The Count"})).message()
     assert wrong.ephemeral and "No rival is called The Count" in wrong.content
     # A player is refused before any name is looked up (nothing about rivals is said).
-    refused = await (await fake.slash(channel, bea, "vic-gm rival drop", options={"rival": "The Count"})).message()
+    refused = await (await fake.slash(channel, bea, "vic-rival drop", options={"rival": "The Count"})).message()
     assert refused.ephemeral and "Only the GM" in refused.content and "Count" not in refused.content
 
 
@@ -218,8 +218,8 @@ async def test_the_company_sheets_turn_buttons_tell_the_channel_and_the_gm(
     gm, bea = fake.members[0], fake.members[1]
     company = await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
-    await (await fake.slash(channel, gm, "vic-gm rival add", options={"name": "Secret Vane", "rank": 2})).message()
-    await (await fake.slash(channel, gm, "vic-gm rival design", options={"rival": "r1", "text": "Frame Ana"})).message()
+    await (await fake.slash(channel, gm, "vic-rival add", options={"name": "Secret Vane", "rank": 2})).message()
+    await (await fake.slash(channel, gm, "vic-rival design", options={"rival": "r1", "text": "Frame Ana"})).message()
     refused = await (await fake.click(company, "Start turn 1", bea)).message()
     assert refused.ephemeral and "Only the GM can start a turn" in refused.content
     started = await (await fake.click(company, "Start turn 1", gm)).message()

@@ -39,23 +39,21 @@ async def test_rivals_split_deal_switch_and_speed_chess(fake: LocalDiscord, make
     data = speed_chess_campaign(bea.id)
     await (await fake.slash(channel, gm, "vic-gm campaign import", options={"file": ("c.json", data)})).message()
     rival = {"name": f"Baron {CANARY}", "rank": 2, "assets": "Spies; Ledgers"}
-    await (await fake.slash(channel, gm, "vic-gm rival add", options=rival)).message()
+    await (await fake.slash(channel, gm, "vic-rival add", options=rival)).message()
     frame = {"rival": "r1", "text": f"Frame {CANARY}", "severity": "medium", "asset": "Spies", "unsubtle": True}
-    await (await fake.slash(channel, gm, "vic-gm rival design", options=frame)).message()
+    await (await fake.slash(channel, gm, "vic-rival design", options=frame)).message()
     steal = {"rival": "r1", "text": "Steal the ledger", "temperament": "rash"}
-    await (await fake.slash(channel, gm, "vic-gm rival design", options=steal)).message()
+    await (await fake.slash(channel, gm, "vic-rival design", options=steal)).message()
     choices = await (
-        await fake.autocomplete(channel, gm, "vic-gm rival deal", "design", {"rival": "r1", "design": ""})
+        await fake.autocomplete(channel, gm, "vic-rival deal", "design", {"rival": "r1", "design": ""})
     ).choices()
     assert [c["value"] for c in choices] == ["d1", "d2"]
-    refused = await (await fake.slash(channel, bea, "vic-gm rival split", options={"rival": "r1"})).message()
+    refused = await (await fake.slash(channel, bea, "vic-rival split", options={"rival": "r1"})).message()
     assert refused.ephemeral and "Only the GM" in refused.content
-    bad = await (await fake.slash(channel, gm, "vic-gm rival split", options={"rival": "r1", "points": "d1"})).message()
+    bad = await (await fake.slash(channel, gm, "vic-rival split", options={"rival": "r1", "points": "d1"})).message()
     assert bad.ephemeral and "d1 2, d2 1" in bad.content
-    await (
-        await fake.slash(channel, gm, "vic-gm rival split", options={"rival": "r1", "points": "d1 1, d2 1"})
-    ).message()
-    deal = await (await fake.slash(channel, gm, "vic-gm rival deal", options={"rival": "r1", "design": "d2"})).message()
+    await (await fake.slash(channel, gm, "vic-rival split", options={"rival": "r1", "points": "d1 1, d2 1"})).message()
+    deal = await (await fake.slash(channel, gm, "vic-rival deal", options={"rival": "r1", "design": "d2"})).message()
     assert deal.ephemeral and "+2" in deal.content
 
     await (await fake.slash(channel, gm, "vic-gm turn start")).message()

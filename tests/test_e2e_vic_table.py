@@ -96,18 +96,18 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
         await fake.slash(
             channel,
             gm,
-            "vic-gm rival add",
+            "vic-rival add",
             options={"name": f"Countess {CANARY}", "rank": 3, "assets": f"Spies {CANARY}", "notes": f"Hates {CANARY}"},
         )
     ).message()
     assert added.ephemeral and CANARY in added.content
-    refused = await (await fake.slash(channel, bea, "vic-gm rival add", options={"name": "x", "rank": 1})).message()
+    refused = await (await fake.slash(channel, bea, "vic-rival add", options={"name": "x", "rank": 1})).message()
     assert refused.ephemeral and "Only the GM" in refused.content
-    assert await (await fake.autocomplete(channel, bea, "vic-gm rival foil", "rival", {"rival": ""})).choices() == []
+    assert await (await fake.autocomplete(channel, bea, "vic-rival foil", "rival", {"rival": ""})).choices() == []
     design = {"rival": "r1", "text": f"Ruin the Knives {CANARY}", "temperament": "shrewd", "asset": f"Spies {CANARY}"}
-    await (await fake.slash(channel, gm, "vic-gm rival design", options=design)).message()
+    await (await fake.slash(channel, gm, "vic-rival design", options=design)).message()
     second = {"rival": "r1", "text": f"Buy the docks {CANARY}", "severity": "medium"}
-    await (await fake.slash(channel, gm, "vic-gm rival design", options=second)).message()
+    await (await fake.slash(channel, gm, "vic-rival design", options=second)).message()
 
     dice = Dice(
         {

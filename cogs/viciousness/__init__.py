@@ -1,7 +1,8 @@
-"""Viciousness campaigns in Discord: ``/vic`` for everyone at the table, ``/vic-gm`` for whoever runs it.
+"""Viciousness campaigns in Discord: ``/vic`` for everyone at the table, ``/vic-gm`` for whoever runs it, and
+``/vic-rival`` for the rivals only the GM sees.
 
 Discord caps one command's tree at 4,000 characters of names and descriptions, and every option here has a
-description of its own: so the campaign has two commands, each one cog made of mixins, one module per area:
+description of its own: so the campaign has three commands, each one cog made of mixins, one module per area:
 
 - ``campaign.py``: ``/vic-gm campaign …`` (start, roles, takeover, archive and restore, export and import)
 - ``company.py``: ``/vic-gm company …`` (name, ambition, wealth rank and IP)
@@ -11,7 +12,8 @@ description of its own: so the campaign has two commands, each one cog made of m
 - ``turns.py``: ``/vic-gm turn start|end``; ``/vic log``
 - ``sheets.py``: the company sheet and the troupes' sheets; ``pages.py``: their details, ``/vic me``
 - ``forms.py``: the character form (name, concept, traits)
-- ``pools.py``, ``checks.py``, ``rivals.py``, ``odds.py``: the table (issue 12)
+- ``pools.py``, ``checks.py``, ``rivals.py`` (``/vic-rival …``), ``odds.py``: the table (issue 12)
+- ``house_rules.py``, ``gm_tools.py``: ``/vic-gm rules``, ``notes``, ``undo``, ``redo``
 
 The spec (``spec.py``) draws each view and routes the game's own controls; ``narrate.py`` turns
 events into sentences.
@@ -32,7 +34,7 @@ from cogs.viciousness.house_rules import HouseRuleCommands
 from cogs.viciousness.odds import OddsCommands
 from cogs.viciousness.pages import SheetCommands
 from cogs.viciousness.pools import PoolCommands
-from cogs.viciousness.rivals import RivalCommands
+from cogs.viciousness.rivals import GMScreenCommands, RivalCommands
 from cogs.viciousness.spec import VicSpec
 from cogs.viciousness.troupes import TroupeCommands
 from cogs.viciousness.turns import LogCommands, TurnCommands
@@ -68,7 +70,7 @@ class ViciousnessGM(
     PoolCommands,
     DiscoveryCommands,
     RewardCommands,
-    RivalCommands,
+    GMScreenCommands,
     HouseRuleCommands,
     GMToolCommands,
     commands.GroupCog,
@@ -83,6 +85,21 @@ class ViciousnessGM(
         super().__init__()
 
 
+@app_commands.guild_only()
+class ViciousnessRivals(
+    RivalCommands,
+    commands.GroupCog,
+    group_name="vic-rival",
+    group_description="Viciousness rivals, for the GM only: their designs and their moves.",
+):
+    """``/vic-rival …``: the rivals only the GM sees."""
+
+    def __init__(self, bot: TabletopBot, campaign_of: dict[int, int]) -> None:
+        self.bot = bot
+        self.campaign_of = campaign_of
+        super().__init__()
+
+
 async def setup(bot: TabletopBot) -> None:
     """discord.py extension entry point: the campaign's spec, then the commands (sharing which channel has which
     campaign)."""
@@ -90,3 +107,4 @@ async def setup(bot: TabletopBot) -> None:
     campaign_of: dict[int, int] = {}
     await bot.add_cog(Viciousness(bot, campaign_of))
     await bot.add_cog(ViciousnessGM(bot, campaign_of))
+    await bot.add_cog(ViciousnessRivals(bot, campaign_of))

@@ -68,6 +68,9 @@ class CampaignCommands(VicBase):
     campaign = app_commands.Group(name="campaign", description="Start, run or move a campaign")
 
     @campaign.command(name="new", description="Start one here; you are its GM", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        company="The company's name",
+    )
     async def campaign_new(self, interaction: discord.Interaction, company: str | None = None) -> None:
         """A new campaign at wealth rank 2; its sheet is posted here and kept up to date."""
         reply = Reply.of(interaction)
@@ -178,6 +181,9 @@ class CampaignCommands(VicBase):
         await reply.send("The campaign as a file (keep it private: it holds your notes and rivals).", file=file)
 
     @campaign.command(name="import", description="Start one from an export", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        file="A file from /vic-gm campaign export",
+    )
     async def campaign_import(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         """The file is checked before anything is made; you are the GM of the imported campaign."""
         reply = Reply.of(interaction)

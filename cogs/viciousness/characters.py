@@ -169,6 +169,9 @@ class CharacterCommands(Autocomplete):
     pc = app_commands.Group(name="pc", description="Characters")
 
     @pc.command(name="new", description="Add a minion")
+    @app_commands.describe(
+        member="GM: the player whose troupe it joins",
+    )
     async def pc_new(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         """Needs a free minion place (one by default)."""
         session = await self.campaign_here(interaction)
@@ -183,6 +186,11 @@ class CharacterCommands(Autocomplete):
         await Reply.of(interaction).modal(form_for(session, self.state(session), "np", owner_for(interaction, member)))
 
     @pc.command(name="edit", description="Rename, new concept")
+    @app_commands.describe(
+        pc="The character",
+        name="A new name",
+        concept="A new concept",
+    )
     async def pc_edit(
         self,
         interaction: discord.Interaction,
@@ -194,6 +202,11 @@ class CharacterCommands(Autocomplete):
         await self.act_and_tell(interaction, EditPC(pc=pc, name=name, concept=concept))
 
     @pc.command(name="advance", description="A trait, or no pc: a new minion")
+    @app_commands.describe(
+        pc="Who gains a trait (leave out: a new minion)",
+        trait="The new trait",
+        member="GM: whose advancement",
+    )
     async def pc_advance(
         self,
         interaction: discord.Interaction,
@@ -218,11 +231,20 @@ class CharacterCommands(Autocomplete):
         await self.act_and_tell(interaction, action, session=session)
 
     @pc.command(name="trait", description="Add a trait (GM)")
+    @app_commands.describe(
+        pc="The character",
+        trait="The trait to add",
+    )
     async def pc_trait(self, interaction: discord.Interaction, pc: str, trait: str) -> None:
         """A correction: at most four traits still."""
         await self.act_and_tell(interaction, AddTrait(pc=pc, trait=trait))
 
     @pc.command(name="spell", description="A magic trait's new spell (GM)")
+    @app_commands.describe(
+        pc="The character",
+        trait="Their magic trait",
+        text="The new spell",
+    )
     async def pc_spell(
         self, interaction: discord.Interaction, pc: str, trait: str, text: app_commands.Range[str, 1, 1000]
     ) -> None:
@@ -230,7 +252,13 @@ class CharacterCommands(Autocomplete):
         await self.act_and_tell(interaction, SetSpell(pc=pc, trait=trait, text=text))
 
     @pc.command(name="contact", description="A strong or weak contact")
-    @app_commands.describe(trait="Strong: the trait it came from")
+    @app_commands.describe(
+        pc="The character",
+        name="The contact's name",
+        weak="A weak contact (found asking around)",
+        note="Who they are, what they owe",
+        trait="Strong: the trait it came from",
+    )
     async def pc_contact(
         self,
         interaction: discord.Interaction,
@@ -247,12 +275,20 @@ class CharacterCommands(Autocomplete):
             await self.act_and_tell(interaction, AddContact(pc=pc, name=name, note=note, trait=trait))
 
     @pc.command(name="promote", description="A weak contact turns strong")
-    @app_commands.describe(drop="Strong one to drop at the limit")
+    @app_commands.describe(
+        pc="The character",
+        weak="The weak contact who turns strong",
+        drop="At the limit: the strong one to drop",
+    )
     async def pc_promote(self, interaction: discord.Interaction, pc: str, weak: int, drop: int | None = None) -> None:
         """At the limit (one strong contact per trait), name the strong contact that makes room."""
         await self.act_and_tell(interaction, Promote(pc=pc, weak=weak, drop=drop))
 
     @pc.command(name="forget", description="Drop a contact")
+    @app_commands.describe(
+        pc="The character",
+        contact="The contact to drop",
+    )
     async def pc_forget(self, interaction: discord.Interaction, pc: str, contact: str) -> None:
         """``contact`` is ``s<n>`` (strong) or ``w<n>`` (weak), as the list offers."""
         kind, number = contact[:1], contact[1:]
@@ -262,6 +298,11 @@ class CharacterCommands(Autocomplete):
 
     @pc.command(name="act", description="This turn's action")
     @app_commands.choices(action=ACTION_CHOICES)
+    @app_commands.describe(
+        pc="Your character",
+        action="What they do this turn",
+        note="What it is, in a few words",
+    )
     async def pc_act(
         self,
         interaction: discord.Interaction,
@@ -283,16 +324,26 @@ class CharacterCommands(Autocomplete):
 
     @pc.command(name="condition", description="Rattle, wound, kill… (GM)")
     @app_commands.choices(change=CONDITION_CHOICES)
+    @app_commands.describe(
+        pc="The character",
+        change="What happens to them",
+    )
     async def pc_condition(self, interaction: discord.Interaction, pc: str, change: str) -> None:
         """Fights and consequences do this by themselves; this is for everything else."""
         await self.act_and_tell(interaction, parse({"type": "condition", "pc": pc, "change": change}))
 
     @pc.command(name="retire", description="Retire a character")
+    @app_commands.describe(
+        pc="The character who retires",
+    )
     async def pc_retire(self, interaction: discord.Interaction, pc: str) -> None:
         """A retired minion can be replaced for IP (``/vic pc replace``)."""
         await self.act_and_tell(interaction, Retire(pc=pc))
 
     @pc.command(name="replace", description="Replace a lost minion (2+ IP)")
+    @app_commands.describe(
+        pc="The dead or retired minion",
+    )
     async def pc_replace(self, interaction: discord.Interaction, pc: str) -> None:
         """The form takes 2 traits, up to as many as the lost minion had; each beyond 2 costs 1 IP more."""
         session = await self.campaign_here(interaction)
@@ -300,6 +351,10 @@ class CharacterCommands(Autocomplete):
         await Reply.of(interaction).modal(form_for(session, self.state(session), "rp", old.id))
 
     @pc.command(name="gm", description="Portrayed by the GM or not")
+    @app_commands.describe(
+        pc="Your character",
+        portrayed="On: the GM plays them; off: back to you",
+    )
     async def pc_gm(self, interaction: discord.Interaction, pc: str, portrayed: bool = True) -> None:
         """A character the GM portrays is edited only by GMs."""
         await self.act_and_tell(interaction, GMControl(pc=pc, on=portrayed))

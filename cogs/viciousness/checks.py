@@ -106,8 +106,11 @@ class CheckCommands(CheckBase):
 
     @app_commands.command(name="push", description="Push a trait (rattles; a free push doesn't)", extras=PUBLIC_REPLY)
     @app_commands.describe(
-        free="Spend a free push",
+        pc="Your character who pushes",
+        trait="The trait pushed (💡 ones can't be)",
+        free="Spend a free push (no rattle)",
         target="Medic: who is treated",
+        note="What the push does here",
     )
     async def push(
         self,
@@ -132,6 +135,11 @@ class CheckCommands(CheckBase):
         await take(self.bot, Reply.of(interaction), session, action)
 
     @app_commands.command(name="knowledge", description="A 💡 knowledge d6 (once a turn)", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        pc="Your character who knows",
+        trait="One of their 💡 traits",
+        question="What they want to know",
+    )
     async def knowledge(
         self,
         interaction: discord.Interaction,
@@ -169,7 +177,10 @@ class DiscoveryCommands(CheckBase):
     """``/vic-gm discovery``."""
 
     @app_commands.command(name="discovery", description="A discovery roll (GM)", extras=PUBLIC_REPLY)
-    @app_commands.describe(traits="Helpful traits")
+    @app_commands.describe(
+        pc="The character searching",
+        traits="How many of their traits help",
+    )
     async def discovery(
         self, interaction: discord.Interaction, pc: str | None = None, traits: app_commands.Range[int, 0, 4] = 0
     ) -> None:

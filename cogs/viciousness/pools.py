@@ -531,7 +531,10 @@ class PoolCommands(VicBase):
         await self.bot.publisher.post_view(applied.session, view_key(pool_id), reply)
 
     @app_commands.command(name="violence", description="Open a fight (GM)", extras=PUBLIC_REPLY)
-    @app_commands.describe(sides="Knives vs Guards (2) vs Rats (3 Rat d6): NPCs in brackets, with their dice")
+    @app_commands.describe(
+        sides="Knives vs Guards (2) vs Rats (3 Rat d6): NPCs in brackets",
+        title="A name for the fight",
+    )
     async def violence(
         self,
         interaction: discord.Interaction,
@@ -551,7 +554,9 @@ class PoolCommands(VicBase):
 
     @app_commands.command(name="knavery", description="Open a scheme (GM)", extras=PUBLIC_REPLY)
     @app_commands.describe(
+        challenges="How many challenges in all",
         known="Those the group knows, split by ;",
+        title="A name for the scheme",
     )
     async def knavery(
         self,
@@ -566,7 +571,10 @@ class PoolCommands(VicBase):
 
     @app_commands.command(name="npc", description="Add NPCs to the open pool (GM)")
     @app_commands.describe(
+        name="Their name (numbered when several)",
+        count="How many alike",
         dice="Besides the base die: d6 2d4",
+        side="Their side in a fight",
     )
     async def npc(
         self,
@@ -594,7 +602,8 @@ class PoolCommands(VicBase):
                 raise IllegalMove(f"Which side? {escape_name(names)}.")
             side_id = found[0].id
         action = AddNPC(pool=pool.id, side=side_id, name=name, count=count, dice=tuple(_dice(dice)))
-        await self.act_and_tell(interaction, action, done=f"Added to {pool.id}.", session=session)
+        where = "the fight" if isinstance(pool, ViolencePool) else "the scheme"
+        await self.act_and_tell(interaction, action, done=f"Added to {where}.", session=session)
 
     @npc.autocomplete("side")
     async def _npc_sides(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -150,7 +150,7 @@ def _pool_word(s: CampaignState, e: Event) -> str:
     """``the fight`` / ``the scheme`` an event is about (``pool t1p2`` if nothing says which)."""
     pool = s.pools.get(e["pool"])
     kind = pool.kind if pool is not None else e.get("opened", {}).get("kind")
-    return {"violence": "the fight", "knavery": "the scheme"}.get(str(kind), f"pool {e['pool']}")
+    return {"violence": "the fight", "knavery": "the scheme"}.get(str(kind), "the pool")
 
 
 def _need_control(ctx: Ctx, pool: ViolencePool, need: Need, *, settle: bool = False) -> Item | None:
@@ -387,9 +387,7 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
         ]
         embed.add_field(name="Hits", value=_clip(lines, budget), inline=False)
     if any(is_rattled(state, c) for c in pool.combatants):
-        embed.set_footer(text=f"{pool.id} · {RATTLED_LEGEND}")
-    else:
-        embed.set_footer(text=pool.id)
+        embed.set_footer(text=RATTLED_LEGEND)
     return embed
 
 
@@ -436,8 +434,8 @@ def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
             f"\n🆓 Free pushes: {pool.free_pushes}",
             inline=False,
         )
-    footer = pool.id + (f" · {RATTLED_LEGEND}" if any(is_rattled(state, c) for c in pool.combatants) else "")
-    embed.set_footer(text=footer)
+    if any(is_rattled(state, c) for c in pool.combatants):
+        embed.set_footer(text=RATTLED_LEGEND)
     return embed
 
 
@@ -496,8 +494,14 @@ def _rolled(s: CampaignState, e: Event) -> str:
     return "\n".join([f"🎲 **Round {e['round']}** ({escape_name(e['rule'])})", *_sides_text(e["sides"])])
 
 
+def _against(e: Event) -> str:
+    """``2 successes against 3 challenges``."""
+    n = e["successes"]
+    return f"{n} success{'' if n == 1 else 'es'} against {plural(e['challenges'], 'challenge')}"
+
+
 def _scheme_rolled(s: CampaignState, e: Event) -> str:
-    head = f"🎲 **The scheme is rolled**: {e['successes']} of {e['challenges']} successes needed"
+    head = f"🎲 **The scheme is rolled**: {_against(e)}"
     return "\n".join([head, *(_dice_lines(c, True) for c in e["combatants"])])
 
 
@@ -541,10 +545,7 @@ def _failing(s: CampaignState, e: Event) -> str:
     who = "the group chooses" if e["chooser"] == "group" else "the GM chooses"
     which = f"{who} the thwarted challenges" if e["successes"] else "no challenge is thwarted"
     pushes = e["free_pushes"]
-    return (
-        f"❌ **The scheme fails** ({e['successes']} of {e['challenges']}): {which}; "
-        f"{pushes} free push{'es' if pushes != 1 else ''}."
-    )
+    return f"❌ **The scheme fails** ({_against(e)}): {which}; {pushes} free push{'es' if pushes != 1 else ''}."
 
 
 def _failed(s: CampaignState, e: Event) -> str:
@@ -612,7 +613,7 @@ NARRATORS.update(
         ),
         "scheme_failing": _failing,
         "scheme_failed": _failed,
-        "pool_closed": lambda s, e: f"Pool {e['pool']} was closed.",
+        "pool_closed": lambda s, e: f"{_pool_word(s, e).capitalize()} was called off before its roll.",
         "pushed": _pushed,
         "knowledge": _knowledge,
         "discovery": _discovery,

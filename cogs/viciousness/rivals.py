@@ -118,18 +118,8 @@ def named_rival(state: CampaignState, action: Mapping[str, Any]) -> Mapping[str,
     return out
 
 
-class RivalCommands(VicBase):
-    """``/vic-gm screen``, ``/vic-gm rival add|design|foil|deal|drop``, ``/vic-gm reveal``."""
-
-    rival = app_commands.Group(name="rival", description="Rivals (GM, private)")
-
-    async def _gm_act(self, interaction: discord.Interaction, action: Mapping[str, Any]) -> None:
-        reply = Reply.of(interaction)
-        session = await self.campaign_here(interaction)
-        viewer = gm_viewer(session, interaction)
-        action = named_rival(self.state(session), action)
-        applied = await commit(self.bot, reply, session, action)
-        await tell_gm(self.bot, reply, applied.session, viewer, applied.events)
+class GMScreenCommands(VicBase):
+    """``/vic-gm screen``, ``/vic-gm reveal``."""
 
     @app_commands.command(name="screen", description="Your private GM screen: rivals, designs, notes")
     async def gm(self, interaction: discord.Interaction) -> None:
@@ -176,14 +166,26 @@ class RivalCommands(VicBase):
             answer += " Direct messages didn't reach " + ", ".join(escape_name(m.display_name) for m in missed) + "."
         await reply.send(answer, ephemeral=True)
 
-    @rival.command(name="edit", description="Change a rival (only what is given)")
+
+class RivalCommands(VicBase):
+    """``/vic-rival add|design|edit|redesign|split|foil|deal|drop``: rivals, answered to the GM only."""
+
+    async def _gm_act(self, interaction: discord.Interaction, action: Mapping[str, Any]) -> None:
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        viewer = gm_viewer(session, interaction)
+        action = named_rival(self.state(session), action)
+        applied = await commit(self.bot, reply, session, action)
+        await tell_gm(self.bot, reply, applied.session, viewer, applied.events)
+
+    @app_commands.command(name="edit", description="Change a rival (only what is given)")
     @app_commands.describe(
-        rival="The rival, picked from the list as you type",
+        rival="The rival",
         name="A new name",
-        rank="A new wealth rank",
-        minions="How many minions it has",
-        assets="All of its assets, split by ; (up to four)",
-        notes="Your notes on it (replaces them)",
+        rank="A new rank",
+        minions="How many minions",
+        assets="All of them, split by ;",
+        notes="Your notes (replaced)",
     )
     async def rival_edit(
         self,
@@ -203,16 +205,16 @@ class RivalCommands(VicBase):
             action["assets"] = [a.strip()[:80] for a in assets.split(";") if a.strip()]
         await self._gm_act(interaction, action)
 
-    @rival.command(name="redesign", description="Change a design (only what is given)")
+    @app_commands.command(name="redesign", description="Change a design (only what is given)")
     @app_commands.describe(
-        rival="The rival, picked from the list as you type",
-        design="The design, picked from the list as you type",
-        text="What the design is",
-        severity="How hard its consequence falls",
-        temperament="Its chance to succeed: rash 2-in-4, default 3-in-4, shrewd 4-in-4",
-        asset="The rival's asset that helps it (+1 point a turn); - for none",
-        unsubtle="Whether the PCs get a chance to interfere when it moves",
-        points="Set its ambition points",
+        rival="The rival",
+        design="The design",
+        text="What they want",
+        severity="How hard it falls",
+        temperament="Success: rash 2-in-4, default 3, shrewd 4",
+        asset="Helpful asset; - for none",
+        unsubtle="The PCs may interfere",
+        points="Its ambition points",
     )
     async def rival_redesign(
         self,
@@ -234,8 +236,14 @@ class RivalCommands(VicBase):
             action["asset"] = "" if asset.strip() == "-" else asset
         await self._gm_act(interaction, action)
 
-    @rival.command(name="add", description="A new rival")
-    @app_commands.describe(assets="Up to four, split by ;")
+    @app_commands.command(name="add", description="A new rival")
+    @app_commands.describe(
+        name="The rival's name",
+        rank="Their wealth rank",
+        minions="Default: rank − 2",
+        assets="Up to four, split by ;",
+        notes="Your notes on them",
+    )
     async def rival_add(
         self,
         interaction: discord.Interaction,
@@ -252,7 +260,15 @@ class RivalCommands(VicBase):
             action["minions"] = minions
         await self._gm_act(interaction, action)
 
-    @rival.command(name="design", description="A new design")
+    @app_commands.command(name="design", description="A new design")
+    @app_commands.describe(
+        rival="The rival",
+        text="What they want",
+        severity="How hard its consequence falls",
+        temperament="Success: rash 2-in-4, default 3, shrewd 4",
+        asset="Their asset that helps (+1 a turn)",
+        unsubtle="The PCs may interfere when it moves",
+    )
     async def rival_design(
         self,
         interaction: discord.Interaction,
@@ -268,18 +284,29 @@ class RivalCommands(VicBase):
         action |= {"temperament": temperament, "unsubtle": unsubtle} | ({"asset": asset} if asset else {})
         await self._gm_act(interaction, action)
 
-    @rival.command(name="foil", description="A design was foiled")
+    @app_commands.command(name="foil", description="A design was foiled")
+    @app_commands.describe(
+        rival="The rival",
+        design="The design foiled",
+    )
     async def rival_foil(self, interaction: discord.Interaction, rival: str, design: str) -> None:
         """Foil a design."""
         await self._gm_act(interaction, {"type": "foil", "rival": rival, "design": design})
 
-    @rival.command(name="deal", description="A rival deal")
+    @app_commands.command(name="deal", description="A rival deal")
+    @app_commands.describe(
+        rival="The rival",
+        design="The design that gains",
+    )
     async def rival_deal(self, interaction: discord.Interaction, rival: str, design: str) -> None:
         """A rival deal."""
         await self._gm_act(interaction, {"type": "deal", "rival": rival, "design": design})
 
-    @rival.command(name="split", description="Share the rank's points among designs")
-    @app_commands.describe(points="d1 2, d2 1 (leave out: all to the top design)")
+    @app_commands.command(name="split", description="Share the rank's points among designs")
+    @app_commands.describe(
+        rival="The rival",
+        points="d1 2, d2 1 (none: all to the top one)",
+    )
     async def rival_split(
         self, interaction: discord.Interaction, rival: str, points: app_commands.Range[str, 1, 60] | None = None
     ) -> None:
@@ -294,7 +321,10 @@ class RivalCommands(VicBase):
                 shares[design] = int(n)
         await self._gm_act(interaction, {"type": "split", "rival": rival, "points": shares})
 
-    @rival.command(name="drop", description="No longer a rival")
+    @app_commands.command(name="drop", description="No longer a rival")
+    @app_commands.describe(
+        rival="The rival",
+    )
     async def rival_drop(self, interaction: discord.Interaction, rival: str) -> None:
         """Drop a rival."""
         await self._gm_act(interaction, {"type": "drop_rival", "rival": rival})

@@ -149,7 +149,7 @@ def render_gm(ctx: Ctx) -> View:
         name, value = rival_field(rival, budget)
         embed.add_field(name=name, value=value, inline=False)
     if not live:
-        embed.add_field(name="No rivals yet", value="Add one with `/vic-gm rival add`.", inline=False)
+        embed.add_field(name="No rivals yet", value="Add one with `/vic-rival add`.", inline=False)
     if state.notes:
         notes = escape_name(state.notes)
         embed.add_field(name="Notes", value=notes if len(notes) <= budget else notes[: budget - 1] + "…", inline=False)
@@ -170,6 +170,13 @@ def _design(s: CampaignState, e: Event) -> str:
     )
 
 
+def _split(s: CampaignState, e: Event) -> str:
+    """``2 to `d1`, 1 to `d2``` (or all to the design with the most points)."""
+    if not e["points"]:
+        return "all to the design with the most points"
+    return ", ".join(f"{n} to `{d}`" for d, n in e["points"].items())
+
+
 def _rival(s: CampaignState, e: Event) -> str:
     rival = s.rivals.get(e["rival"])
     return escape_name(rival.name) if rival is not None else str(e["rival"])
@@ -183,7 +190,7 @@ RIVAL_NARRATORS: dict[str, Any] = {
     "rival_dropped": lambda s, e: f"🎭 {escape_name(e['name'])} is no longer a rival.",
     "design_added": lambda s, e: f"🎭 {_rival(s, e)} has a new {e['severity']} design `{e['design']}`.",
     "design_changed": lambda s, e: f"🎭 {_design(s, e)} changed.",
-    "split": lambda s, e: f"🎭 {_rival(s, e)}'s points split: {e['points'] or 'the default'}.",
+    "split": lambda s, e: f"🎭 {_rival(s, e)}'s points each turn: {_split(s, e)}.",
     "ambition_points": lambda s, e: (
         f"🎭 {_rival(s, e)}'s ambition points: "
         + (", ".join(f"`{d}` +{n} (now {e['totals'].get(d, n)})" for d, n in e["gains"].items()) or "none")

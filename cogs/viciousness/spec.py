@@ -94,7 +94,7 @@ class VicSpec(GameSpec[CampaignState]):
                 "joins with the button and picks their trait dice. `/vic push` (rattles), `/vic knowledge` (💡), "
                 "`/vic odds` for the exact chances.",
                 "• **Yours**: `/vic me` (your troupe, privately), `/vic log` (what happened, by turn).",
-                "• **GM only**: `/vic-gm screen` (the private GM screen: rivals and their designs), `/vic-gm rival …`.",
+                "• **GM only**: `/vic-gm screen` (the private GM screen: rivals and their designs), `/vic-rival …`.",
             )
         )
 

@@ -57,6 +57,10 @@ class TroupeCommands(Autocomplete):
 
     @troupe.command(name="new", description="Join with a troupe")
     @app_commands.choices(asset=ASSET_CHOICES)
+    @app_commands.describe(
+        asset="The troupe's starting asset",
+        member="GM: a troupe for this player",
+    )
     async def troupe_new(
         self, interaction: discord.Interaction, asset: str, member: discord.Member | None = None
     ) -> None:
@@ -72,6 +76,9 @@ class TroupeCommands(Autocomplete):
         await reply.modal(form_for(session, self.state(session), "nt", arg))
 
     @troupe.command(name="show", description="Post a troupe's sheet", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        member="Whose troupe (default: yours)",
+    )
     async def troupe_show(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         """The sheet stays up to date as the troupe changes."""
         reply = Reply.of(interaction)
@@ -83,7 +90,11 @@ class TroupeCommands(Autocomplete):
         await self.bot.publisher.post_view(session, troupe_view(owner), reply)
 
     @troupe.command(name="edit", description="Name, henchmen")
-    @app_commands.describe(henchmen="Comma-separated")
+    @app_commands.describe(
+        name="A new name",
+        henchmen="All of them, split by commas (- clears)",
+        member="GM: whose troupe",
+    )
     async def troupe_edit(
         self,
         interaction: discord.Interaction,
@@ -97,6 +108,10 @@ class TroupeCommands(Autocomplete):
         await self.act_and_tell(interaction, action)
 
     @troupe.command(name="gain", description="Gain an asset")
+    @app_commands.describe(
+        asset="What it is",
+        member="GM: whose troupe",
+    )
     async def troupe_gain(
         self,
         interaction: discord.Interaction,
@@ -107,6 +122,10 @@ class TroupeCommands(Autocomplete):
         await self.act_and_tell(interaction, AddAsset(owner=owner_for(interaction, member), text=asset))
 
     @troupe.command(name="lose", description="Lose an asset")
+    @app_commands.describe(
+        asset="The asset, picked as you type",
+        member="GM: whose troupe",
+    )
     async def troupe_lose(
         self, interaction: discord.Interaction, asset: int, member: discord.Member | None = None
     ) -> None:
@@ -125,6 +144,10 @@ class TroupeCommands(Autocomplete):
         return [app_commands.Choice(name=choice_name(a), value=i) for i, a in hits[:25]]
 
     @troupe.command(name="minions", description="Minion places (GM)")
+    @app_commands.describe(
+        member="The troupe's player",
+        places="How many minions it may have",
+    )
     async def troupe_minions(
         self, interaction: discord.Interaction, member: discord.Member, places: app_commands.Range[int, 0, 12]
     ) -> None:
@@ -132,6 +155,10 @@ class TroupeCommands(Autocomplete):
         await self.act_and_tell(interaction, MinionPlaces(owner=str(member.id), n=places))
 
     @troupe.command(name="grant", description="Grant advancements (GM)")
+    @app_commands.describe(
+        member="The troupe's player",
+        advancements="How many to take",
+    )
     async def troupe_grant(
         self, interaction: discord.Interaction, member: discord.Member, advancements: app_commands.Range[int, 1, 20] = 1
     ) -> None:

@@ -209,6 +209,9 @@ class LogCommands(VicBase):
     """``/vic log``."""
 
     @app_commands.command(name="log", description="What happened, by turn")
+    @app_commands.describe(
+        turn="One turn's whole log, page by page (0: before turn 1)",
+    )
     async def log(
         self, interaction: discord.Interaction, turn: app_commands.Range[int, 0, 100000] | None = None
     ) -> None:

@@ -192,7 +192,11 @@ class PriceCommands(Autocomplete):
     """``/vic price``."""
 
     @app_commands.command(name="price", description="Price an item, buy it")
-    @app_commands.describe(pc="Who acquires it")
+    @app_commands.describe(
+        rank="The item's wealth rank (examples as you type)",
+        item="What it is",
+        pc="Who acquires it (their action this turn)",
+    )
     async def price(
         self,
         interaction: discord.Interaction,
@@ -250,6 +254,10 @@ class RewardCommands(VicBase):
         await self.tell(reply, applied.session, events)
 
     @app_commands.command(name="invest", description="Coins → IP, 1 each", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        coins="How many liquid coins",
+        rank="Their rank (default: the company's)",
+    )
     async def invest(
         self,
         interaction: discord.Interaction,
@@ -265,6 +273,9 @@ class RewardCommands(VicBase):
         await self.act_and_tell(interaction, Invest(rank=rank, n=coins), session=session)
 
     @app_commands.command(name="divest", description="2 IP → 1 coin", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        coins="Liquid coins wanted, 2 IP each",
+    )
     async def divest(self, interaction: discord.Interaction, coins: app_commands.Range[int, 1, 100] = 1) -> None:
         """The coins have the rank the company had before; a lower rank is announced."""
         await self.act_and_tell(interaction, Divest(n=coins))

@@ -114,9 +114,9 @@ def _join(w: Work, a: Join) -> None:
     side = _side(pool, a.side)
     for other in w.s.pools.values():
         if any(c.id == pc.id for c in other.combatants):
-            raise IllegalAction(
-                f"{pc.name} is already in {'this pool' if other.id == pool.id else 'pool ' + other.id}."
-            )
+            what = "fight" if other.kind == "violence" else "scheme"
+            where = f"this {what}" if other.id == pool.id else f"another {what}"
+            raise IllegalAction(f"{pc.name} is already in {where}.")
     if isinstance(pool, ViolencePool) and pc.wounded:
         raise IllegalAction(f"{pc.name} is wounded: a wounded character can't fight.")
     if isinstance(pool, KnaveryPool):
