@@ -84,17 +84,19 @@ class VicSpec(GameSpec[CampaignState]):
         """How a campaign runs, in a few lines."""
         return "\n".join(
             (
-                "A GM runs the campaign with `/vic`: each player leads a troupe of the company (`/vic troupe new`).",
-                "• **Turns**: the GM starts and ends them (`/vic-gm turn start|end`); each turn the company gets one "
-                "coin per troupe, and every character takes one action (`/vic pc act`; resting heals).",
-                "• **Wealth**: `/vic price` (pay from turn or liquid coins), `/vic-gm reward`, `/vic-gm invest`, "
-                "`/vic-gm divest`; the rank follows the investment points.",
-                "• **At the table**: the GM opens a fight (`/vic-gm violence`) or a scheme (`/vic-gm knavery`); "
-                "everyone "
-                "joins with the button and picks their trait dice. `/vic push` (rattles), `/vic knowledge` (💡), "
-                "`/vic odds` for the exact chances.",
-                "• **Yours**: `/vic me` (your troupe, privately), `/vic log` (what happened, by turn).",
-                "• **GM only**: `/vic-gm screen` (the private GM screen: rivals and their designs), `/vic-rival …`.",
+                "A GM runs the campaign with `/vic-gm`; each player leads a troupe of the company with `/vic` "
+                "(`/vic troupe new`).",
+                "• **Turns**: the GM starts and ends them (`/vic-gm turn start|end|next`); each turn the company gets "
+                "one coin per troupe, and every character takes one action: a scheme, a fight, a rest "
+                "(`/vic pc act`), a purchase…",
+                "• **Wealth**: `/vic price` (pay from turn or liquid coins), `/vic-gm reward` (`invest:` at once), "
+                "`/vic-gm invest`, `/vic-gm divest`; the rank follows the investment points.",
+                "• **At the table**: the GM opens a fight (`/vic-gm violence`, NPCs in brackets) or a scheme "
+                "(`/vic-gm knavery`); characters join from the board with their usual trait dice. `/vic push` "
+                "(rattles), `/vic knowledge` (💡), `/vic odds` for the exact chances.",
+                "• **Yours**: `/vic me` (your troupe, privately), `/vic log` (what happened, by turn, your handouts).",
+                "• **GM only**: `/vic-gm screen` (rivals, designs, notes), `/vic-rival …`, `/vic-gm rules` (house "
+                "rules), `/vic-gm notes`, `/vic-gm undo|redo`, `/vic-gm reveal` (to the channel or `to:` a player).",
             )
         )
 
