@@ -48,7 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from table_ux import FrozenClock, WatchedDiscord
+from table_ux import FrozenClock, WatchedDiscord, connect
 
 from bot.app import TabletopBot
 from bot.endpoint import use_api_base
@@ -93,23 +93,7 @@ def build_bot(fake: WatchedDiscord, db_path: Path) -> TabletopBot:
 
 async def start_bot(fake: WatchedDiscord, db_path: Path) -> Callable[[], Awaitable[None]]:
     """Build the bot, connect it to ``fake`` and wait until it is ready; return a coroutine that stops it."""
-    bot = build_bot(fake, db_path)
-    await bot.login(fake.token)
-    task = asyncio.create_task(bot.connect(), name="bot.connect")
-    ready = asyncio.create_task(bot.wait_until_ready())
-    done, _ = await asyncio.wait({task, ready}, timeout=STEP_TIMEOUT_S, return_when=asyncio.FIRST_COMPLETED)
-    if ready not in done:
-        ready.cancel()
-        await bot.close()
-        if task in done:
-            task.result()
-        raise TimeoutError("the bot did not become ready")
-
-    async def stop() -> None:
-        await bot.close()
-        await task
-
-    return stop
+    return await connect(fake, build_bot(fake, db_path))
 
 
 # -- counting ---------------------------------------------------------------------------------------------
