@@ -4,7 +4,7 @@ Each channel gets a campaign (imported from a file: the GM is member 0, member 1
 captain is Ana). The timed interactions alternate, per channel: member 1 clicks **Join** on an open
 scheme's board (Ana joins: checked, applied, committed with its log entry, the board redrawn), then the
 GM clicks **Roll** (every die rolled from the recorded dice, committed, answered with the dice as faces
-in a message of their own). Untimed in between: the GM opens the next scheme (``/vic knavery``) and, when
+in a message of their own). Untimed in between: the GM opens the next scheme (``/vic-gm knavery``) and, when
 a roll failed, accepts the failure and clears the fallout, so every cycle starts alike.
 """
 
@@ -27,7 +27,7 @@ _joined: dict[int, bool] = {}
 
 
 def campaign_file(owner: int) -> bytes:
-    """A campaign whose one troupe belongs to ``owner``, as ``/vic campaign export`` writes it."""
+    """A campaign whose one troupe belongs to ``owner``, as ``/vic-gm campaign export`` writes it."""
     state = ENGINE.start(VicOptions(), [], ScriptedDice([])).state
     action = ENGINE.parse_action(
         {
@@ -46,14 +46,14 @@ async def prepare(fake: LocalDiscord, channels: list[Channel]) -> None:
     data = campaign_file(fake.members[1].id)
 
     async def one(channel: Channel) -> None:
-        res = await fake.slash(channel, fake.members[0], "vic campaign import", options={"file": ("c.json", data)})
+        res = await fake.slash(channel, fake.members[0], "vic-gm campaign import", options={"file": ("c.json", data)})
         await res.message(timeout=TIMEOUT_S)
 
     await asyncio.gather(*(one(c) for c in channels))
 
 
 async def _open(fake: LocalDiscord, channel: Channel) -> Message:
-    res = await fake.slash(channel, fake.members[0], "vic knavery", options={"challenges": 1})
+    res = await fake.slash(channel, fake.members[0], "vic-gm knavery", options={"challenges": 1})
     return await res.message(timeout=TIMEOUT_S)
 
 

@@ -125,7 +125,11 @@ def build_bot(fake: LocalDiscord, db_path: Path, seed: int) -> TabletopBot:
 
 async def start_bot(fake: LocalDiscord, db_path: Path, seed: int) -> Callable[[], Awaitable[None]]:
     """Build the bot, connect it to ``fake`` and wait until it is ready; return a coroutine that stops it."""
-    bot = build_bot(fake, db_path, seed)
+    return await connect(fake, build_bot(fake, db_path, seed))
+
+
+async def connect(fake: LocalDiscord, bot: TabletopBot) -> Callable[[], Awaitable[None]]:
+    """Log ``bot`` in to ``fake`` and wait until it is ready; return a coroutine that stops it."""
     await bot.login(fake.token)  # runs setup_hook: database, cogs, command sync
     task = asyncio.create_task(bot.connect(), name="bot.connect")
     ready = asyncio.create_task(bot.wait_until_ready())

@@ -105,6 +105,7 @@ class NewsDesk:
         if reply is None or not reply.pending:
             return None
         reply.took_news = True
+        reply.expect_message(private=False)
         first = with_news[0]
         task = asyncio.get_running_loop().create_task(
             self._answer(reply, first.news[0], applied.user_id), name=f"news-{session_id}-{first.seq}"

@@ -160,7 +160,9 @@ class Publisher:
         if job.reply is not None and job.reply.pending and self._has_work(session_id):
             # Its answer would wait behind another drawing (maybe a slow or rate-limited edit): acknowledge the
             # interaction now; the drawing fills it in when its turn comes.
-            job.reply.defer_now(private=False if job.post is not None else None)  # a view posted is public
+            if job.post is not None:
+                job.reply.expect_message(private=False)  # a view posted anew is a public message
+            job.reply.defer_now()
         if session_id not in self._workers:
             task = asyncio.get_running_loop().create_task(self._work(session_id), name=f"publish-{session_id}")
             self._workers[session_id] = task

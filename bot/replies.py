@@ -45,6 +45,8 @@ class Reply:
         self.answers_first = False
         """The handler answers this interaction itself right after its change is committed: the drawing that
         change causes waits for that answer, so the answer isn't slowed down by it (``answered``)."""
+        self.posts = False
+        """The answer to come is a new message, even for a click (``expect_message``)."""
         self.took_news = False
         """The interaction is answered with the news of the change it made (``bot.news``): its handler says
         nothing more."""
@@ -80,11 +82,15 @@ class Reply:
             self._watchdog.cancel()
             self._watchdog = None
 
-    def defer_now(self, *, private: bool | None = None) -> None:
+    def expect_message(self, *, private: bool) -> None:
+        """The answer to come is a new message (public or ``private``), even for a click: a deferral is then
+        "thinking…", which that message fills, not an update of the clicked message."""
+        self.private = private
+        self.posts = True
+
+    def defer_now(self) -> None:
         """Defer at once, without waiting for the watchdog: the answer is known to be late (it waits behind
-        other drawings). ``private``: whether the answer to come is private, if known."""
-        if private is not None:
-            self.private = private
+        other drawings)."""
         self.disarm()
         self._fire()
 
@@ -128,7 +134,7 @@ class Reply:
             if private is not None:
                 self.private = private
             with contextlib.suppress(discord.HTTPException):
-                await self._acknowledge(thinking=self.interaction.message is None, private=self.private)
+                await self._acknowledge(thinking=self.interaction.message is None or self.posts, private=self.private)
 
     async def _acknowledge(self, *, thinking: bool, private: bool) -> None:
         """The deferral itself (the caller holds the lock): "thinking…" for an answer to come as a message."""
@@ -158,6 +164,7 @@ class Reply:
             del kwargs["view"]  # a new message without controls: discord.py wants no view at all
         async with self._lock:
             self.disarm()
+            first = not self._filled  # the first thing said: it may fill a deferred "thinking…" message
             self._filled = True
             response = self.interaction.response
             if not response.is_done() and _uploads(kwargs):
@@ -168,7 +175,7 @@ class Reply:
                 if isinstance(resource, discord.InteractionMessage | discord.Message):
                     return resource
                 return await self.interaction.original_response()
-            thinking = response.type is discord.InteractionResponseType.deferred_channel_message
+            thinking = first and response.type is discord.InteractionResponseType.deferred_channel_message
             if thinking and private == self.private:
                 return await self.interaction.edit_original_response(content=content, **_edit_kwargs(kwargs))
             if thinking:

@@ -244,8 +244,17 @@ class GameSpec(Generic[StateT]):
         """The options in force, one short line each, for the lobby and ``/game rules``."""
         return ""
 
+    def options_of(self, session: Session) -> BaseModel:
+        """The options a session plays by now: those it was made with (a game whose options change as it is
+        played, a campaign's house rules, reads them from its state)."""
+        return self.kind.parse_options(session.engine_options)
+
     def rules_summary(self) -> str:
         """A few lines on how to play."""
+        return ""
+
+    def summary(self, session: Session) -> str:
+        """What a long-lived session is at, in a few words (a campaign's name and turn), for ``/game history``."""
         return ""
 
     async def on_ui(self, reply: Reply, session: Session, key: str, arg: str, values: list[str]) -> None:

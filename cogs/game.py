@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.app import TabletopBot
 from bot.errors import NoSession, NotPermitted, NotPlaying, UserError
 from bot.lobby import actor_of
-from bot.models import MAIN_VIEW, GuildSettings, Session, Status, roles_of
+from bot.models import MAIN_VIEW, GuildSettings, Scope, Session, Status, roles_of
 from bot.names import escape_name
 from bot.permissions import END_RULES, may_end, may_moderate
 from bot.replies import Reply
@@ -53,7 +53,10 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     async def status(self, interaction: discord.Interaction) -> None:
         """Players get the board posted again (it becomes the board); anyone else a private copy."""
         reply = Reply.of(interaction)
-        session = await self.live(interaction)
+        session = await self.table_or_campaign(interaction)
+        if session.scope is Scope.CAMPAIGN:  # a campaign's sheet is everyone's to bring back down
+            await self.bot.publisher.post_view(session, MAIN_VIEW, reply)
+            return
         if session.status is Status.LOBBY:
             await reply.send(await self.bot.lobby.jump(session), ephemeral=True)
             return
@@ -78,8 +81,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         if spec.legend:
             embed.add_field(name="Key", value=spec.legend[:1024], inline=False)
         if session is not None:
-            options = spec.kind.parse_options(session.engine_options)
-            embed.add_field(name="Options in force", value=spec.describe_options(options)[:1024] or "defaults")
+            described = spec.describe_options(spec.options_of(session))
+            embed.add_field(name="Options in force", value=described[:1024] or "defaults")
         await reply.send(embed=embed, ephemeral=True)
 
     @rules.autocomplete("game")
@@ -200,7 +203,24 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             else:
                 result = "ended early"
             lines.append(f"<t:{int(session.updated_at)}:d> · {title} · {result} · <#{session.channel_id}>")
-        await reply.send("\n".join(lines) or "No finished games yet.", ephemeral=True)
+        lines += await self.campaigns(interaction, scope)
+        await reply.send("\n".join(lines)[:2000] or "No finished games yet.", ephemeral=True)
+
+    async def campaigns(self, interaction: discord.Interaction, scope: str) -> list[str]:
+        """The campaigns of the channel (or the server), running or archived: they outlive any table game."""
+        if interaction.guild_id is None:
+            return []
+        found = await self.bot.store.live_in_guild(interaction.guild_id, Scope.CAMPAIGN)
+        lines = []
+        for session in found:
+            spec = self.bot.specs.get(session.kind)
+            if spec is None or (scope == "channel" and session.channel_id != interaction.channel_id):
+                continue
+            summary = spec.summary(session)
+            lines.append(
+                f"{spec.kind.title} campaign" + (f" · {summary}" if summary else "") + f" · <#{session.channel_id}>"
+            )
+        return lines
 
 
 def start_command(kind: str, spec: GameSpec[Any]) -> str:

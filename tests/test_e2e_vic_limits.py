@@ -89,7 +89,9 @@ async def test_every_sheet_of_a_crowded_company_fits(fake: LocalDiscord, make_bo
     players = [fake.members[1], fake.members[2], fake.members[3], fake.members[4]]
     state = crowded([str(p.id) for p in players])
     data = export_campaign(state).encode()
-    company = await (await fake.slash(channel, gm, "vic campaign import", options={"file": ("c.json", data)})).message()
+    company = await (
+        await fake.slash(channel, gm, "vic-gm campaign import", options={"file": ("c.json", data)})
+    ).message()
     assert await campaign_state(bot, channel) == state
     within_limits(company)
     assert len(company.embeds[0]["fields"]) == 3 + 4

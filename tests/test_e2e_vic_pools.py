@@ -7,28 +7,29 @@ from bot.models import Scope
 from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
 from tests.test_e2e_vic_table import Dice, click_when_shown, pick, setup_troupes
-from tests.vic_e2e_support import campaign_state, vic_bot
+from tests.vic_e2e_support import campaign_state, join_with, vic_bot
 
 
 async def test_gm_tools_and_a_four_side_fight_shared_through_a_form(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     ana, _ = await setup_troupes(bot, fake, channel)
     # The ogre rolls nine 4s; everyone else misses.
     bot.service.dice = Dice({f"t0p1.r1.n1.{k}": [4] for k in range(9)})
     fight = await (
-        await fake.slash(channel, gm, "vic violence", options={"sides": "Ogre, Knives, Crows, Rats", "title": "Brawl"})
+        await fake.slash(
+            channel, gm, "vic-gm violence", options={"sides": "Ogre, Knives, Crows, Rats", "title": "Brawl"}
+        )
     ).message()
     assert "Brawl" in str(fight.embeds)
-    await (await fake.slash(channel, gm, "vic npc", options={"name": "Ogre", "dice": "8d4", "side": "a"})).message()
-    choice = await (await fake.click(fight, "Join", bea)).message()
-    await pick(fake, choice, "which side", ["Ana → Knives"], bea)
+    await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Ogre", "dice": "8d4", "side": "a"})).message()
+    await join_with(fake, fight, "Ana → Knives", bea)
     for side, name in (("c", "Crow"), ("d", "Rat")):
-        await (await fake.slash(channel, gm, "vic npc", options={"name": name, "side": side})).message()
+        await (await fake.slash(channel, gm, "vic-gm npc", options={"name": name, "side": side})).message()
     # Ana picks Lurker's gain and add clauses; the GM vetoes Lurker, grants her a d6 and equips the Knives.
-    menu = await (await fake.click(fight, "Choose my dice", bea)).message()
+    menu = await (await fake.click(fight, "My dice", bea)).message()
     alone = await pick(fake, menu, "trait dice", ["Lurker +1d4"], bea)
     assert alone.ephemeral and "needs its gain" in alone.content
     chosen = await pick(fake, menu, "trait dice", ["Lurker +1d6", "Lurker +1d4"], bea)
@@ -74,18 +75,19 @@ async def test_a_prepared_group_picks_the_thwarted_challenges(fake: LocalDiscord
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     ana, bo = await setup_troupes(bot, fake, channel)
     bot.service.dice = Dice({f"t0p1.{ana}.0": [5], f"t0p1.{bo}.0": [1]})
     scheme = await (
-        await fake.slash(channel, gm, "vic knavery", options={"challenges": 2, "known": "Dogs; Wall"})
+        await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 2, "known": "Dogs; Wall"})
     ).message()
     assert "(prepared)" in str(scheme.embeds)
-    for member in (bea, cal):
-        await (await fake.click(scheme, "Join", member)).message()
+    for member, name in ((bea, "Ana"), (cal, "Bo")):
+        await join_with(fake, scheme, name, member)
+    await bot.settled()  # the board shows them both before Bo leaves
     await (await fake.click(scheme, "Leave", cal)).response()
     await fake.wait_for(lambda: "Bo" not in str(scheme.embeds), what="Bo gone from the board")
-    await (await fake.click(scheme, "Join", cal)).message()
+    await join_with(fake, scheme, "Bo", cal)
     await fake.wait_for(lambda: "odds now" in str(scheme.embeds), what="the odds on the board")
     await (await fake.click(scheme, "Roll", gm)).message()
     await fake.wait_for(lambda: "the group: the 1 thwarted" in str(scheme.selects), what="the group's select")
@@ -103,11 +105,11 @@ async def test_a_pool_click_leaves_the_company_sheet_alone(fake: LocalDiscord, m
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm = fake.members[0]
-    sheet = await (await fake.slash(channel, gm, "vic campaign new")).message()
-    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Ogre, Knives"})).message()
+    sheet = await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
+    fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Ogre, Knives"})).message()
     await bot.publisher.idle()
     edits = sheet.edits
-    await (await fake.slash(channel, gm, "vic npc", options={"name": "Ogre", "dice": "3d4", "side": "a"})).message()
+    await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Ogre", "dice": "3d4", "side": "a"})).message()
     await fake.wait_for(lambda: "Ogre" in str(fight.embeds) and "3" in str(fight.embeds), what="the NPC on the board")
     await bot.publisher.idle()
     assert sheet.edits == edits
@@ -119,11 +121,10 @@ async def test_leaving_a_pool_you_are_not_in_says_so(fake: LocalDiscord, make_bo
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await setup_troupes(bot, fake, channel)
-    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Ogre, Knives"})).message()
-    choice = await (await fake.click(fight, "Join", bea)).message()
-    await pick(fake, choice, "which side", ["Ana → Knives"], bea)
+    fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Ogre, Knives"})).message()
+    await join_with(fake, fight, "Ana → Knives", bea)
     await fake.wait_for(lambda: "Leave" in fight.describe_buttons(), what="the Leave button")
     refused = await (await fake.click(fight, "Leave", cal)).message()
     assert refused.ephemeral and "None of your characters in this pool" in refused.content

@@ -9,7 +9,7 @@ from localdiscord.messages import Message
 from localdiscord.server import LocalDiscord
 from rules.text import echo
 from tests.conftest import MakeBot
-from tests.vic_e2e_support import campaign_state, fill_form, new_troupe, vic_bot
+from tests.vic_e2e_support import campaign_state, fill_form, join_with, new_troupe, vic_bot
 
 
 async def test_a_character_typed_by_name_is_found_and_a_wrong_name_is_said_so(
@@ -18,10 +18,10 @@ async def test_a_character_typed_by_name_is_found_and_a_wrong_name_is_said_so(
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
     await new_troupe(fake, channel, cal, "Crows", "Bo", ["Duelist", "Engineer", "Marksman"])
-    await (await fake.slash(channel, gm, "vic turn start")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
     # Typed on a phone without picking from the list: her own character by name is found.
     rested = await (await fake.slash(channel, bea, "vic pc act", options={"pc": "ana", "action": "rest"})).message()
     assert "Ana" in rested.content and "rest" in rested.content, rested.content
@@ -64,28 +64,27 @@ def select_with(message: Message, placeholder: str) -> dict[str, Any]:
 
 async def test_boards_and_answers_say_what_is_on_screen(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
-    bot.service.dice = Dice({"t1p3.r1.n1.0": [4]})
+    bot.service.dice = Dice({"t2p1.r1.n1.0": [4]})
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
     await (await fill_form(fake, await fake.slash(channel, bea, "vic pc new"), "Pip", ["Hacker", "Driver"])).message()
-    added = await (await fake.slash(channel, gm, "vic rival add", options={"name": "Vane", "rank": 3})).message()
+    added = await (await fake.slash(channel, gm, "vic-rival add", options={"name": "Vane", "rank": 3})).message()
     assert "(rank 3, 1 minion)" in added.content, added.content
-    await (await fake.slash(channel, gm, "vic turn start")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
 
     # A scheme without challenges says it needs no roll (ruling 16).
-    empty = await (await fake.slash(channel, gm, "vic knavery", options={"challenges": 0})).message()
+    empty = await (await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 0})).message()
     assert "succeeds without a roll" in str(empty.embeds)
     await (await fake.click(empty, "Abandon", gm)).message()
 
-    # Joining a scheme asks who joins, not "on which side"; only the GM adds NPCs, whatever side is named.
-    scheme = await (await fake.slash(channel, gm, "vic knavery", options={"challenges": 2})).message()
-    asked = await (await fake.click(scheme, "Join", bea)).message()
-    menu = select_with(asked, "Who joins the scheme?")
-    ana = next(o["value"] for o in menu["options"] if o["label"] == "Ana")
-    await (await fake.select(asked, menu["custom_id"], [ana], bea)).message()
-    npc = await (await fake.slash(channel, bea, "vic npc", options={"name": "Rat", "side": "zzz"})).message()
+    # Joining a scheme offers characters, not sides; only the GM adds NPCs, whatever side is named.
+    scheme = await (await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 2})).message()
+    offered = select_with(scheme, "Join with")
+    assert [o["label"] for o in offered["options"]] == ["Ana", "Pip"]
+    await join_with(fake, scheme, "Ana", bea)
+    npc = await (await fake.slash(channel, bea, "vic-gm npc", options={"name": "Rat", "side": "zzz"})).message()
     assert npc.ephemeral and "Only the GM can add NPCs" in npc.content, npc.content
     # No success: nothing is thwarted, and the board and the roll say so.
     rolled = await (await fake.click(scheme, "Roll", gm)).message()
@@ -95,24 +94,21 @@ async def test_boards_and_answers_say_what_is_on_screen(fake: LocalDiscord, make
     await fake.wait_for(lambda: "This pool is over" in str(scheme.embeds), what="the closed board")
     assert scheme.embeds[0]["title"] == "🎲 This pool is over" and "(0 free pushes kept)" in str(scheme.embeds)
 
-    # One hit to send: "who does the hit wound?".
-    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Knives vs Guards"})).message()
+    # One hit to send: "who does the hit wound?" (next turn: Ana's scheme was her action in this one).
+    await (await fake.slash(channel, gm, "vic-gm turn end")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
+    fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Guards"})).message()
     for label in ("Ana → Knives", "Pip → Knives"):
-        asked = await (await fake.click(fight, "Join", bea)).message()
-        menu = select_with(asked, "on which side")
-        value = next(o["value"] for o in menu["options"] if o["label"] == label)
-        await (await fake.select(asked, menu["custom_id"], [value], bea)).message()
-    await (await fake.slash(channel, gm, "vic npc", options={"name": "Guard", "side": "b"})).message()
+        await join_with(fake, fight, label, bea)
+    await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Guard", "side": "b"})).message()
     await fake.wait_for(lambda: "Guard" in str(fight.embeds), what="the guard on the board")
     await (await fake.click(fight, "Roll", gm)).message()
-    await fake.wait_for(lambda: "Work out the hits" in fight.describe_buttons(), what="the hits button")
-    await (await fake.click(fight, "Work out the hits", gm)).message()
     await fake.wait_for(lambda: "who does the hit wound?" in str(fight.selects), what="the wound select")
 
     # The GM screen after a turn says the turn is over, not "not started"; a rival's one minion is singular.
-    await (await fake.slash(channel, gm, "vic turn end")).message()
-    screen = await (await fake.slash(channel, gm, "vic gm")).message()
-    assert "Turn 1 is over; turn 2 not started" in str(screen.embeds) and "1 minion" in str(screen.embeds)
+    await (await fake.slash(channel, gm, "vic-gm turn end")).message()
+    screen = await (await fake.slash(channel, gm, "vic-gm screen")).message()
+    assert "Turn 2 is over; turn 3 not started" in str(screen.embeds) and "1 minion" in str(screen.embeds)
     assert "1 minions" not in str(screen.embeds)
 
 
@@ -122,11 +118,18 @@ async def test_game_rules_in_a_campaign_channel_explain_the_campaign(fake: Local
     gm, bea = fake.members[0], fake.members[1]
     nothing = await (await fake.slash(channel, bea, "game rules")).message()
     assert nothing.ephemeral and "There is no game in this channel" in nothing.content
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     rules = await (await fake.slash(channel, bea, "game rules")).message()
     text = str(rules.embeds)
     assert rules.ephemeral and "Viciousness" in text, rules.content
-    for command in ("/vic turn start", "/vic violence", "/vic knavery", "/vic me", "/vic log", "/vic gm"):
+    for command in (
+        "/vic-gm turn start",
+        "/vic-gm violence",
+        "/vic-gm knavery",
+        "/vic me",
+        "/vic log",
+        "/vic-gm screen",
+    ):
         assert command in text, command
 
 
@@ -135,15 +138,12 @@ async def test_the_log_names_a_fights_sides_after_it_is_over(fake: LocalDiscord,
     bot.service.dice = Dice({"t1p1.r1.n1.0": [4]})
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
-    await (await fake.slash(channel, gm, "vic turn start")).message()
-    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": "Knives vs Guards"})).message()
-    asked = await (await fake.click(fight, "Join", bea)).message()
-    menu = select_with(asked, "on which side")
-    value = next(o["value"] for o in menu["options"] if o["label"] == "Ana → Knives")
-    await (await fake.select(asked, menu["custom_id"], [value], bea)).message()
-    await (await fake.slash(channel, gm, "vic npc", options={"name": "Guard", "side": "b"})).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
+    fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Guards"})).message()
+    await join_with(fake, fight, "Ana → Knives", bea)
+    await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Guard", "side": "b"})).message()
     await fake.wait_for(lambda: "Guard" in str(fight.embeds), what="the guard on the board")
     await (await fake.click(fight, "Roll", gm)).message()
     await fake.wait_for(lambda: "Work out the hits" in fight.describe_buttons(), what="the hits button")
@@ -162,19 +162,19 @@ async def test_the_gm_may_type_a_rival_and_a_design_by_name(fake: LocalDiscord, 
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
-    await (await fake.slash(channel, gm, "vic rival add", options={"name": "The Countess", "rank": 3})).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-rival add", options={"name": "The Countess", "rank": 3})).message()
     design = {"rival": "the countess", "text": "Burn the docks"}
-    added = await (await fake.slash(channel, gm, "vic rival design", options=design)).message()
+    added = await (await fake.slash(channel, gm, "vic-rival design", options=design)).message()
     assert added.ephemeral and "new light design" in added.content, added.content
     dealt = {"rival": "The Countess", "design": "burn the docks"}
-    await (await fake.slash(channel, gm, "vic rival deal", options=dealt)).message()
+    await (await fake.slash(channel, gm, "vic-rival deal", options=dealt)).message()
     state = await campaign_state(bot, channel)
     assert state.rivals["r1"].design("d1").points == 2  # type: ignore[union-attr]
-    wrong = await (await fake.slash(channel, gm, "vic rival drop", options={"rival": "The Count"})).message()
+    wrong = await (await fake.slash(channel, gm, "vic-rival drop", options={"rival": "The Count"})).message()
     assert wrong.ephemeral and f"No rival is called {echo('The Count')}" in wrong.content
     # A player is refused before any name is looked up (nothing about rivals is said).
-    refused = await (await fake.slash(channel, bea, "vic rival drop", options={"rival": "The Count"})).message()
+    refused = await (await fake.slash(channel, bea, "vic-rival drop", options={"rival": "The Count"})).message()
     assert refused.ephemeral and "Only the GM" in refused.content and "Count" not in refused.content
 
 
@@ -182,13 +182,13 @@ async def test_a_gm_asking_for_their_troupe_is_pointed_to_the_gm_screen(fake: Lo
     await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
-    company = await (await fake.slash(channel, gm, "vic campaign new")).message()
+    company = await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     mine = await (await fake.slash(channel, gm, "vic me")).message()
-    assert mine.ephemeral and "`/vic gm`" in mine.content, mine.content
+    assert mine.ephemeral and "`/vic-gm screen`" in mine.content, mine.content
     clicked = await (await fake.click(company, "My troupe", gm)).message()
-    assert clicked.ephemeral and "`/vic gm`" in clicked.content
+    assert clicked.ephemeral and "`/vic-gm screen`" in clicked.content
     player = await (await fake.slash(channel, bea, "vic me")).message()
-    assert "`/vic troupe new`" in player.content and "/vic gm" not in player.content
+    assert "`/vic troupe new`" in player.content and "/vic-gm screen" not in player.content
 
 
 async def test_a_long_turns_log_is_paged_and_the_summary_keeps_its_newest_lines(
@@ -197,10 +197,10 @@ async def test_a_long_turns_log_is_paged_and_the_summary_keeps_its_newest_lines(
     await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
-    await (await fake.slash(channel, gm, "vic turn start")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
     for n in range(6):
-        await (await fake.slash(channel, gm, "vic reveal", options={"text": f"News {n}: " + "x" * 900})).message()
+        await (await fake.slash(channel, gm, "vic-gm reveal", options={"text": f"News {n}: " + "x" * 900})).message()
     summary = await (await fake.slash(channel, bea, "vic log")).message()
     turn = next(f["value"] for f in summary.embeds[0]["fields"] if f["name"] == "Turn 1")
     assert turn.startswith("…") and "News 5" in turn and "News 0" not in turn
@@ -219,10 +219,10 @@ async def test_the_company_sheets_turn_buttons_tell_the_channel_and_the_gm(
     bot.service.dice = Dice({"rival.r1.t1.d20": [1]})
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
-    company = await (await fake.slash(channel, gm, "vic campaign new")).message()
+    company = await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
-    await (await fake.slash(channel, gm, "vic rival add", options={"name": "Secret Vane", "rank": 2})).message()
-    await (await fake.slash(channel, gm, "vic rival design", options={"rival": "r1", "text": "Frame Ana"})).message()
+    await (await fake.slash(channel, gm, "vic-rival add", options={"name": "Secret Vane", "rank": 2})).message()
+    await (await fake.slash(channel, gm, "vic-rival design", options={"rival": "r1", "text": "Frame Ana"})).message()
     refused = await (await fake.click(company, "Start turn 1", bea)).message()
     assert refused.ephemeral and "Only the GM can start a turn" in refused.content
     started = await (await fake.click(company, "Start turn 1", gm)).message()
@@ -242,7 +242,7 @@ async def test_a_medic_treats_another_players_character(fake: LocalDiscord, make
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await new_troupe(fake, channel, bea, "Knives", "Ana", ["Medic", "Acrobat", "Berzerker"])
     await new_troupe(fake, channel, cal, "Crows", "Bo", ["Duelist", "Historian", "Marksman"])
     bo = f"{cal.id}.1"
@@ -266,7 +266,7 @@ async def test_a_price_says_what_each_term_is_for(fake: LocalDiscord, make_bot: 
     await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea = fake.members[0], fake.members[1]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await new_troupe(fake, channel, bea, "Knives", "Ana", ["Lurker", "Acrobat", "Historian"])
     price = await (await fake.slash(channel, bea, "vic price", options={"rank": 3})).message()
     embed = price.embeds[0]
@@ -280,13 +280,13 @@ async def test_joining_a_big_fight_asks_the_character_then_the_side(fake: LocalD
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     for member, troupe, captain, minion in ((bea, "Knives", "Ana", "Pip"), (cal, "Crows", "Bo", "Quill")):
         await new_troupe(fake, channel, member, troupe, captain, ["Lurker", "Acrobat", "Historian"])
         form = await fake.slash(channel, member, "vic pc new")
         await (await fill_form(fake, form, minion, ["Hacker", "Driver"])).message()
     sides = " vs ".join("ABCDEFGH")
-    fight = await (await fake.slash(channel, gm, "vic violence", options={"sides": sides})).message()
+    fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": sides})).message()
     # 4 characters × 8 sides don't fit one select (25 options): every character can still join every side.
     who = await (await fake.click(fight, "Join", gm)).message()
     menu = select_with(who, "Who joins? (the side comes next)")
@@ -297,7 +297,7 @@ async def test_joining_a_big_fight_asks_the_character_then_the_side(fake: LocalD
     assert len(menu["options"]) == 8
     last = next(o["value"] for o in menu["options"] if o["label"] == "Quill → H")
     joined = await (await fake.select(where, menu["custom_id"], [last], gm)).message()
-    assert "Quill joined" in joined.content
+    assert "Quill joins" in joined.content
     state = await campaign_state(bot, channel)
     pool = state.pools["t0p1"]
     assert [(c.name, c.side) for c in pool.combatants] == [("Quill", "h")]

@@ -15,7 +15,7 @@ async def test_players_make_troupes_through_the_form_and_edit_only_their_own(
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bob, carol = fake.members[0], fake.members[1], fake.members[2]
-    await (await fake.slash(channel, gm, "vic campaign new", options={"company": "Knives"})).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new", options={"company": "Knives"})).message()
     opened = await fake.slash(channel, bob, "vic troupe new", options={"asset": "liquid_coin"})
     await opened.response()
     assert opened.modal is not None
@@ -66,7 +66,7 @@ async def test_a_characters_life_contacts_advancement_death_and_replacement(
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bob, carol = fake.members[0], fake.members[1], fake.members[2]
-    company = await (await fake.slash(channel, gm, "vic campaign new")).message()
+    company = await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     await new_troupe(fake, channel, bob, "Rats", "Vex", ["Acrobat", "Lurker", "Machinist"], concept="A thief")
     vex, pip = f"{bob.id}.1", f"{bob.id}.2"
     # Autocomplete: Bob's characters only for Bob, every character for the GM; traits with their text.
@@ -95,9 +95,9 @@ async def test_a_characters_life_contacts_advancement_death_and_replacement(
     state = await campaign_state(bot, channel)
     assert [c.name for c in state.find_pc(vex).strong] == ["Fence 2", "Barkeep"]  # type: ignore[union-attr]
     # The ambition is completed: Bob's troupe advances Vex with a trait, and (GM grant) gets a new minion.
-    refused = await (await fake.slash(channel, bob, "vic company ambition")).message()
+    refused = await (await fake.slash(channel, bob, "vic-gm company ambition")).message()
     assert refused.ephemeral and "Only the GM" in refused.content
-    await (await fake.slash(channel, gm, "vic company ambition", options={"next": "Rule the docks"})).message()
+    await (await fake.slash(channel, gm, "vic-gm company ambition", options={"next": "Rule the docks"})).message()
     await (await fake.slash(channel, bob, "vic pc advance", options={"pc": vex, "trait": "Historian"})).message()
     await (await fake.slash(channel, gm, "vic troupe grant", options={"member": bob})).message()
     opened = await fake.slash(channel, bob, "vic pc advance")
@@ -105,9 +105,9 @@ async def test_a_characters_life_contacts_advancement_death_and_replacement(
     await fake.wait_for(lambda: "1 ambition completed" in str(company.embeds), what="the company's advancement")
     # A custom trait the GM approves is offered like the seed's.
     gambler = {"name": "Gambler", "kind": "normal", "text": "Win one game of chance outright."}
-    refused = await (await fake.slash(channel, bob, "vic company trait", options=gambler)).message()
+    refused = await (await fake.slash(channel, bob, "vic-gm company trait", options=gambler)).message()
     assert refused.ephemeral and "Only the GM" in refused.content
-    await (await fake.slash(channel, gm, "vic company trait", options=gambler)).message()
+    await (await fake.slash(channel, gm, "vic-gm company trait", options=gambler)).message()
     offered = await (await fake.autocomplete(channel, bob, "vic pc trait", "trait", {"trait": "gamb"})).choices()
     assert offered == [{"name": "Gambler: Win one game of chance outright.", "value": "Gambler"}]
     # Pip dies (GM); his replacement carries over no extra trait: 2 IP.
@@ -141,14 +141,14 @@ async def test_the_gm_and_players_edit_through_commands(fake: LocalDiscord, make
     bot = await vic_bot(make_bot)
     channel = fake.channels[0]
     gm, bob = fake.members[0], fake.members[1]
-    company = await (await fake.slash(channel, gm, "vic campaign new")).message()
+    company = await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     sheet = await new_troupe(fake, channel, bob, "Rats", "Vex", ["Acrobat", "Lurker", "Wizard of Mind"])
     vex = f"{bob.id}.1"
     settings = {"name": "The Knives", "ambition": "Own the river", "turn_length": "1 week"}
-    await (await fake.slash(channel, gm, "vic company set", options=settings)).message()
-    ranked = await (await fake.slash(channel, gm, "vic company rank", options={"rank": 4})).message()
+    await (await fake.slash(channel, gm, "vic-gm company set", options=settings)).message()
+    ranked = await (await fake.slash(channel, gm, "vic-gm company rank", options={"rank": 4})).message()
     assert "rose to **wealth rank 4** (IP 45)" in ranked.content
-    await (await fake.slash(channel, gm, "vic company liquid", options={"rank": 3, "change": 2})).message()
+    await (await fake.slash(channel, gm, "vic-gm company liquid", options={"rank": 3, "change": 2})).message()
     await fake.wait_for(lambda: "Liquid: 2 of rank 3" in str(company.embeds), what="the coins on the sheet")
     assert "The Knives" in str(company.embeds) and "Own the river" in str(company.embeds)
     edit = {"name": "The Rats", "henchmen": "Gus, Old Meg"}
@@ -165,9 +165,9 @@ async def test_the_gm_and_players_edit_through_commands(fake: LocalDiscord, make
     await (await fake.slash(channel, bob, "vic pc edit", options={"pc": vex, "concept": "A retired acrobat"})).message()
     early = await (await fake.slash(channel, bob, "vic pc act", options={"pc": vex, "action": "rest"})).message()
     assert early.ephemeral and "No turn is under way" in early.content
-    await (await fake.slash(channel, gm, "vic turn start")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
     acted = await (await fake.slash(channel, bob, "vic pc act", options={"pc": vex, "action": "knavery"})).message()
-    assert "Vex" in acted.content and "knavery" in acted.content
+    assert "Vex** took part in a scheme" in acted.content
     await fake.wait_for(lambda: "✔ acted" in str(sheet.embeds), what="Vex's action marked on the sheet")
     state = await campaign_state(bot, channel)
     troupe = state.troupes[str(bob.id)]
@@ -185,7 +185,7 @@ async def test_the_gm_and_players_edit_through_commands(fake: LocalDiscord, make
 async def test_a_form_opened_before_a_restart_is_taken_after_it(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
     channel, gm, bob = fake.channels[0], fake.members[0], fake.members[1]
-    await (await fake.slash(channel, gm, "vic campaign new")).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     opened = await fake.slash(channel, bob, "vic troupe new", options={"asset": "favor"})
     await opened.response()
     await bot.close()

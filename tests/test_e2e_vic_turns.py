@@ -15,12 +15,12 @@ async def test_three_turns_with_wealth_and_a_restart(fake: LocalDiscord, make_bo
     bot = await vic_bot(make_bot)
     channel, other = fake.channels[0], fake.channels[1]
     gm, bob, carol = fake.members[0], fake.members[1], fake.members[2]
-    company = await (await fake.slash(channel, gm, "vic campaign new", options={"company": "Knives"})).message()
+    company = await (await fake.slash(channel, gm, "vic-gm campaign new", options={"company": "Knives"})).message()
     bobs = await new_troupe(fake, channel, bob, "Rats", "Vex", ["Acrobat", "Lurker", "Machinist"], "liquid_coin")
     carols = await new_troupe(fake, channel, carol, "Owls", "Mira", ["Historian", "Duelist", "Medic"])
-    refused = await (await fake.slash(channel, bob, "vic company ip", options={"change": 13})).message()
+    refused = await (await fake.slash(channel, bob, "vic-gm company ip", options={"change": 13})).message()
     assert refused.ephemeral and "Only the GM" in refused.content
-    await (await fake.slash(channel, gm, "vic company ip", options={"change": 13})).message()
+    await (await fake.slash(channel, gm, "vic-gm company ip", options={"change": 13})).message()
     vex, mira = f"{bob.id}.1", f"{carol.id}.1"
 
     # Turn 1: the GM starts it on the company sheet; Bob buys a knife for Vex; Carol's Mira rests.
@@ -40,11 +40,11 @@ async def test_three_turns_with_wealth_and_a_restart(fake: LocalDiscord, make_bo
     await fake.wait_for(lambda: "Rest" not in str(bobs.components), what="Vex's action used up on his sheet")
     await pick(fake, carols, "Mira rests", carol)
     # A reward (GM), then an investment that takes the company to rank 3, announced in the channel.
-    reward = await (await fake.slash(channel, gm, "vic reward", options={"method": "rare", "npc_rank": 3})).message()
+    reward = await (await fake.slash(channel, gm, "vic-gm reward", options={"method": "rare", "npc_rank": 3})).message()
     assert not reward.ephemeral and "3 coins of rank 2" in reward.content
-    invested = await (await fake.slash(channel, gm, "vic invest", options={"coins": 2})).message()
+    invested = await (await fake.slash(channel, gm, "vic-gm invest", options={"coins": 2})).message()
     assert not invested.ephemeral and "rose to **wealth rank 3**" in invested.content
-    ended = await (await fake.slash(channel, gm, "vic turn end")).message()
+    ended = await (await fake.slash(channel, gm, "vic-gm turn end")).message()
     assert "1 coin of rank 2 went unspent" in ended.content
     state = await campaign_state(bot, channel)
     assert (state.company.ip, state.company.rank, state.company.liquid_at(2)) == (30, 3, 2)
@@ -70,12 +70,12 @@ async def test_three_turns_with_wealth_and_a_restart(fake: LocalDiscord, make_bo
         in str(cheaper.embeds)
     )
     await (await fake.click(cheaper, "Pay 2 turn coins", carol)).message()
-    demoted = await (await fake.slash(channel, gm, "vic company ip", options={"change": -5})).message()
+    demoted = await (await fake.slash(channel, gm, "vic-gm company ip", options={"change": -5})).message()
     assert "fell to **wealth rank 2**" in demoted.content
-    await (await fake.slash(channel, gm, "vic turn end")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn end")).message()
 
     # Turn 3: both players pick their characters' actions on their own sheets at the same moment.
-    await (await fake.slash(channel, gm, "vic turn start")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
     await fake.wait_for(lambda: "Vex rests" in str(bobs.components), what="Bob's sheet to offer turn 3's actions")
     await fake.wait_for(lambda: "Mira rests" in str(carols.components), what="Carol's sheet too")
     picks = [option_value(bobs, "Vex rests"), option_value(carols, "Mira takes another action")]
@@ -85,9 +85,9 @@ async def test_three_turns_with_wealth_and_a_restart(fake: LocalDiscord, make_bo
     ]
     answers = await asyncio.gather(*(c.message() for c in clicks))
     assert all(not a.ephemeral for a in answers), [a.content for a in answers]
-    divested = await (await fake.slash(channel, gm, "vic divest")).message()
+    divested = await (await fake.slash(channel, gm, "vic-gm divest")).message()
     assert "Divested 2 IP for 1 coin of rank 2" in divested.content
-    await (await fake.slash(channel, gm, "vic turn end")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn end")).message()
     state = await campaign_state(bot, channel)
     assert state.turn.number == 3 and not state.turn.running
     assert (state.company.ip, state.company.rank, state.company.liquid_at(2)) == (23, 2, 3)
@@ -98,9 +98,11 @@ async def test_three_turns_with_wealth_and_a_restart(fake: LocalDiscord, make_bo
     assert "A horse" in str(log.embeds) and "fell to" in str(log.embeds)
 
     # Export → archive → import elsewhere: the same campaign.
-    exported = await (await fake.slash(channel, gm, "vic campaign export")).message()
+    exported = await (await fake.slash(channel, gm, "vic-gm campaign export")).message()
     data = fake.attachment_bytes(exported.attachments[0])
-    await (await fake.slash(channel, gm, "vic campaign archive")).message()
-    imported = await (await fake.slash(other, gm, "vic campaign import", options={"file": ("c.json", data)})).message()
+    await (await fake.slash(channel, gm, "vic-gm campaign archive")).message()
+    imported = await (
+        await fake.slash(other, gm, "vic-gm campaign import", options={"file": ("c.json", data)})
+    ).message()
     assert "Knives" in str(imported.embeds)
     assert await campaign_state(bot, other) == state

@@ -119,7 +119,7 @@ async def fight(fake: LocalDiscord, bot: TabletopBot, channel: Channel) -> Messa
     gm, bob = fake.members[0], fake.members[1]
     bot.service.dice = Dice({f"t0p1.r1.n1.{k}": [4] for k in range(9)})
     sides = {"sides": "Ogre, Knives, Crows, Rats", "title": "Brawl"}
-    board = await (await fake.slash(channel, gm, "vic violence", options=sides)).message()
+    board = await (await fake.slash(channel, gm, "vic-gm violence", options=sides)).message()
     session = await bot.service.campaign(channel.id, fake.guild_id)
     assert session is not None
     for action in (
@@ -300,7 +300,7 @@ async def world(
     gm, bob, carol, dave = fake.members[0], fake.members[1], fake.members[2], fake.members[4]
     vic, sheet_channel, crowns, tied = fake.channels[0], fake.channels[1], fake.channels[2], fake.channels[4]
     data = export_campaign(campaign(str(bob.id), str(carol.id))).encode()
-    await (await fake.slash(vic, gm, "vic campaign import", options={"file": ("c.json", data)})).message()
+    await (await fake.slash(vic, gm, "vic-gm campaign import", options={"file": ("c.json", data)})).message()
     await (await fake.slash(vic, gm, "vic troupe show", options={"member": bob})).message()
     players = "Alice: Wrath, Bob: Sloth, Carol: Greed"
     sheet = await (await fake.slash(sheet_channel, gm, "vv sheet", options={"players": players})).message()
@@ -410,23 +410,23 @@ async def test_the_refusals_found(world: World) -> None:
     gm, bob = fake.members[0], fake.members[1]
     vic, sheet = fake.channels[0], fake.channels[1]
     ana = f"{bob.id}.1"
-    await (await fake.slash(vic, gm, "vic violence", options={"sides": "Rats vs Knives"})).message()  # for /vic npc
+    await (await fake.slash(vic, gm, "vic-gm violence", options={"sides": "Rats vs Knives"})).message()  # for /vic npc
     cases: list[tuple[Channel, str, dict[str, Any], str]] = [
         (sheet, "vv score", {"points": -1}, "`points` must be from 0 to 300 (not -1)."),
-        (vic, "vic reward", {"method": "work", "npc_rank": 8}, "`npc_rank` must be from 1 to 7 (not 8)."),
+        (vic, "vic-gm reward", {"method": "work", "npc_rank": 8}, "`npc_rank` must be from 1 to 7 (not 8)."),
         (vic, "vic price", {"rank": 2**53}, "`rank` must be from 1 to 7 (not 9,007,199,254,740,992)."),
-        (vic, "vic reward", {"method": "@everyone", "npc_rank": 1}, "`method` must be one of: Work for someone"),
-        (vic, "vic company set", {"name": LONG}, "`name` takes at most 80 characters (that was 2,000)."),
+        (vic, "vic-gm reward", {"method": "@everyone", "npc_rank": 1}, "`method` must be one of: Work for someone"),
+        (vic, "vic-gm company set", {"name": LONG}, "`name` takes at most 80 characters (that was 2,000)."),
         (vic, "vic push", {"pc": ana, "trait": "Medic", "target": LONG}, f"No character is called {echo(LONG)}:"),
-        (vic, "vic rival foil", {"rival": LONG, "design": "d1"}, f"No rival is called {echo(LONG)}:"),
+        (vic, "vic-rival foil", {"rival": LONG, "design": "d1"}, f"No rival is called {echo(LONG)}:"),
         (vic, "vic pc retire", {"pc": LONG}, f"No character is called {echo(LONG)}:"),
-        (vic, "vic discovery", {"pc": LONG}, f"No character is called {echo(LONG)}:"),
+        (vic, "vic-gm discovery", {"pc": LONG}, f"No character is called {echo(LONG)}:"),
         (vic, "vic troupe edit", {"name": "N" * 500, "member": bob}, "Name: String should have at most 80 characters"),
         (vic, "vic troupe edit", {"henchmen": f"Rat, {LONG}", "member": bob}, "at most 80 characters"),
         (vic, "vic pc advance", {"pc": ana, "trait": "T" * 500}, "Trait: String should have at most 80 characters"),
         (vic, "vic pc forget", {"pc": ana, "contact": "s" + "9" * 5000}, "Index: Input should be less than or equal"),
-        (vic, "vic npc", {"name": "Rat", "dice": "999999999d6", "side": "a"}, "An NPC rolls 10 dice at most."),
-        (vic, "vic campaign import", {"file": ("c.json", NESTED.encode())}, "deeper than a campaign"),
+        (vic, "vic-gm npc", {"name": "Rat", "dice": "999999999d6", "side": "a"}, "An NPC rolls 10 dice at most"),
+        (vic, "vic-gm campaign import", {"file": ("c.json", NESTED.encode())}, "deeper than a campaign"),
         (vic, "vic troupe show", {"member": fake.dm_user}, f"{echo('Erin')} isn't a member of this server"),
     ]
     for channel, command, options, refusal in cases:

@@ -72,7 +72,7 @@ async def test_a_sqlite_database_moves_to_postgresql_and_its_games_go_on(
     await vices_start(fake, vices, fake.members[4], [alice, bob])
     for _ in range(3):
         await vices_click(fake, bot, vices, rng)
-    await (await fake.slash(campaign, alice, "vic campaign new", options={"company": "Knives"})).message()
+    await (await fake.slash(campaign, alice, "vic-gm campaign new", options={"company": "Knives"})).message()
     await new_troupe(fake, campaign, bob, "Rats", "Vex", ["Acrobat", "Lurker", "Machinist"])
     before = {c.id: await game_of(bot, c) for c in (finished, active, sheet, vices)}
     before[campaign.id] = await bot.store.live_session(campaign.id, Scope.CAMPAIGN)  # type: ignore[assignment]

@@ -83,3 +83,18 @@ async def pick(fake: LocalDiscord, message: Message, label: str, member: Member)
     """``member`` picks the option ``label`` in a select of ``message``; the answer."""
     custom_id, value = option_value(message, label)
     return await (await fake.select(message, custom_id, [value], member)).message()
+
+
+async def join_with(fake: LocalDiscord, board: Message, label: str, member: Member) -> Message:
+    """``member`` joins the pool of ``board`` by its *Join with…* select (``Ana``, or ``Ana → Knives`` in a fight),
+    once the board offers ``label``; the private answer (the dice the character brings)."""
+
+    def offered() -> bool:
+        try:
+            option_value(board, label)
+        except LookupError:
+            return False
+        return True
+
+    await fake.wait_for(offered, what=f"{label!r} in the board's Join select")
+    return await pick(fake, board, label, member)

@@ -1,39 +1,82 @@
-"""``/vic campaign …``: start a campaign (its creator is the GM), co-GMs, hand-over, archive, export and import."""
+"""``/vic-gm campaign …``: start a campaign (its creator is the GM), co-GMs, hand-over, archive, export and import."""
 
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
-from bot.errors import InvalidInput, NotPermitted
+from bot.errors import ChannelBusy, InvalidInput, NotPermitted
 from bot.lobby import actor_of
-from bot.models import MAIN_VIEW, roles_of
+from bot.models import MAIN_VIEW, Session, roles_of
 from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase
+from cogs.viciousness.house_rules import send_panel
 from cogs.viciousness.text import cut
 from rules.engine import CO_GM, GM, GM_ROLES, MANAGER
-from rules.viciousness.actions import SetCompany
+from rules.viciousness.actions import Archive, Restore, SetCompany
 from rules.viciousness.options import VicOptions
 from rules.viciousness.transfer import CampaignImportError, export_campaign, import_campaign
 
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
 EXPORT_NAME = "viciousness-campaign.json"
+ROLE_CHOICES = [app_commands.Choice(name="GM", value=GM), app_commands.Choice(name="co-GM", value=CO_GM)]
 MAX_IMPORT_BYTES = 2_000_000
 
 
+async def direct_message(bot: TabletopBot, user_id: int, text: str) -> bool:
+    """A private message to a member; False when it can't be delivered (their messages from servers are off)."""
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        return False
+    return True
+
+
+def only_the_gm(session: Session, interaction: discord.Interaction, doing: str) -> None:
+    """NotPermitted unless the member is the GM (a co-GM runs the campaign, the GM decides its fate)."""
+    if GM not in roles_of(session, actor_of(interaction)):
+        raise NotPermitted(
+            f"Only the GM can {doing} (a server manager can take the campaign over first: `/vic-gm campaign takeover`)."
+        )
+
+
 class CampaignCommands(VicBase):
-    """``/vic campaign new|show|…``."""
+    """``/vic-gm campaign new|show|…``."""
+
+    async def channel_is_free(self, interaction: discord.Interaction) -> None:
+        """ChannelBusy, saying which campaign, if the channel already has one (archived ones included)."""
+        assert interaction.channel_id is not None
+        found = await self.bot.service.campaign(interaction.channel_id, interaction.guild_id)
+        if found is None:
+            return
+        state = self.state(found)
+        name = escape_name(state.company.name) if state.company.name else "a campaign"
+        if state.archived:
+            raise ChannelBusy(
+                f"This channel keeps the archived campaign {name}: `/vic-gm campaign restore` brings it back. "
+                "Start another one in a thread or another channel."
+            )
+        raise ChannelBusy(f"This channel already runs {name}: `/game status` shows it.")
 
     campaign = app_commands.Group(name="campaign", description="Start, run or move a campaign")
 
     @campaign.command(name="new", description="Start one here; you are its GM", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        company="The company's name",
+    )
     async def campaign_new(self, interaction: discord.Interaction, company: str | None = None) -> None:
         """A new campaign at wealth rank 2; its sheet is posted here and kept up to date."""
         reply = Reply.of(interaction)
         actor = actor_of(interaction)
         assert interaction.channel_id is not None
+        await self.channel_is_free(interaction)
         applied = await self.bot.service.create(
             KIND,
             guild_id=interaction.guild_id,
@@ -46,40 +89,85 @@ class CampaignCommands(VicBase):
         if company:
             session = (await self.act(interaction, SetCompany(name=company[:80]), session)).session
         await self.bot.publisher.post_view(session, MAIN_VIEW, reply)
+        await send_panel(self.bot, reply, session)  # the house rules, privately, while the GM sets things up
 
-    @campaign.command(name="cogm", description="Add or remove a co-GM")
+    @campaign.command(name="cogm", description="Add or remove a co-GM (GM)")
+    @app_commands.describe(member="Who helps run the campaign", remove="Take the role away instead")
     async def campaign_cogm(
         self, interaction: discord.Interaction, member: discord.Member, remove: bool = False
     ) -> None:
         """Co-GMs run the campaign beside the GM: they see and edit everything."""
         reply = Reply.of(interaction)
-        session = await self.campaign_here(interaction)
         if member.bot:
             raise InvalidInput("Pick a person, not a bot.")
-        await self.bot.service.set_role(session.id, actor_of(interaction), member.id, CO_GM, on=not remove)
+        done = await self.change_role(interaction, member.id, CO_GM, on=not remove)
         name = escape_name(member.display_name)
-        await reply.send(f"{name} is no longer a co-GM." if remove else f"{name} is a co-GM now.")
+        await reply.send(done or (f"{name} is no longer a co-GM." if remove else f"{name} is a co-GM now."))
 
-    @campaign.command(name="handover", description="Make someone else the GM", extras=PUBLIC_REPLY)
+    @campaign.command(name="handover", description="Make someone else the GM (GM)", extras=PUBLIC_REPLY)
+    @app_commands.describe(member="The new GM (you keep no role: make yourself a co-GM after to stay)")
     async def campaign_handover(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """The new GM takes over; the old one keeps no role (make them a co-GM to keep them)."""
         reply = Reply.of(interaction)
-        session = await self.campaign_here(interaction)
         if member.bot:
             raise InvalidInput("Pick a person, not a bot.")
-        await self.bot.service.set_role(session.id, actor_of(interaction), member.id, GM)
-        await reply.send(f"<@{member.id}> is the GM of this campaign now.")
+        done = await self.change_role(interaction, member.id, GM)
+        await reply.send(done or f"<@{member.id}> is the GM of this campaign now.")
 
-    @campaign.command(name="archive", description="End it here (export first)", extras=PUBLIC_REPLY)
-    async def campaign_archive(self, interaction: discord.Interaction) -> None:
-        """The campaign stops in this channel; export it first to play it on elsewhere."""
+    @campaign.command(name="takeover", description="Take over a campaign whose GM is gone (Manage Server)")
+    @app_commands.describe(role="GM (the old GM stays as co-GM), or co-GM beside the GM")
+    @app_commands.choices(
+        role=[app_commands.Choice(name="GM", value=GM), app_commands.Choice(name="co-GM", value=CO_GM)]
+    )
+    async def campaign_takeover(self, interaction: discord.Interaction, role: str = GM) -> None:
+        """Never silent: the channel sees it, the GM is told privately, and it is in the log."""
         reply = Reply.of(interaction)
+        actor = actor_of(interaction)
+        if not actor.manager:
+            raise NotPermitted("Only members with Manage Server can take a campaign over.")
+        session = await self.campaign_here(interaction)
+        if role in roles_of(session, actor) or GM in roles_of(session, actor):
+            raise InvalidInput("You run this campaign already.")
+        await self.change_role(interaction, actor.user_id, role)
+        await reply.send("You run this campaign now. Its GM was told, and so was the channel.", ephemeral=True)
+
+    async def change_role(self, interaction: discord.Interaction, user_id: int, role: str, *, on: bool = True) -> str:
+        """Give (or take) a role, logged by the core. A server manager who is not the GM doing it is never silent:
+        the channel is told, the GM privately (a GM replaced keeps a co-GM's role). Returns what the member
+        who did it is answered ("" for the command's own answer)."""
         session = await self.campaign_here(interaction)
         actor = actor_of(interaction)
-        if not roles_of(session, actor) & {GM, MANAGER}:
-            raise NotPermitted("Only the GM can archive the campaign.")
-        await self.bot.service.end(session.id, actor=actor, why=f"{escape_name(actor.name)} archived the campaign.")
-        await reply.send("The campaign is archived. Its log stays; `/vic campaign import` brings an export back.")
+        held = roles_of(session, actor)
+        gms = [int(uid) for uid, roles in session.roles.items() if GM in roles]
+        applied = await self.bot.service.set_role(session.id, actor, user_id, role, on=on)
+        if GM in held or not held & {MANAGER}:
+            return ""
+        if role == GM:
+            for old in gms:  # the GM who vanished can come back to the table
+                applied = await self.bot.service.set_role(session.id, actor, old, CO_GM)
+        who, what = escape_name(actor.name), "GM" if role == GM else "co-GM"
+        target = "themselves" if user_id == actor.user_id else f"<@{user_id}>"
+        made = f"made {target} {what}" if on else f"took the {what} role from {target}"
+        await self.bot.publisher.announce(applied.session, f"🛡️ {who}, a server manager, {made} of this campaign.")
+        for old in gms:
+            kept = " You stay on as its co-GM." if role == GM and old != user_id else ""
+            told = f"🛡️ {who}, a manager of the server, {made} of your campaign in <#{session.channel_id}>.{kept}"
+            await direct_message(self.bot, old, told)
+        return "Done: the channel and the GM were told." if user_id != actor.user_id else ""
+
+    @campaign.command(name="archive", description="Put it away: still readable, restored any time", extras=PUBLIC_REPLY)
+    async def campaign_archive(self, interaction: discord.Interaction) -> None:
+        """Nothing changes until the GM restores it; its sheets, log and export stay."""
+        session = await self.campaign_here(interaction)
+        only_the_gm(session, interaction, "archive the campaign")
+        await self.act_and_tell(interaction, Archive(), session=session)
+
+    @campaign.command(name="restore", description="Bring the archived campaign back", extras=PUBLIC_REPLY)
+    async def campaign_restore(self, interaction: discord.Interaction) -> None:
+        """Play goes on where it stopped."""
+        session = await self.campaign_here(interaction)
+        only_the_gm(session, interaction, "restore the campaign")
+        await self.act_and_tell(interaction, Restore(), session=session)
 
     @campaign.command(name="export", description="The campaign as a file")
     async def campaign_export(self, interaction: discord.Interaction) -> None:
@@ -93,6 +181,9 @@ class CampaignCommands(VicBase):
         await reply.send("The campaign as a file (keep it private: it holds your notes and rivals).", file=file)
 
     @campaign.command(name="import", description="Start one from an export", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        file="A file from /vic-gm campaign export",
+    )
     async def campaign_import(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         """The file is checked before anything is made; you are the GM of the imported campaign."""
         reply = Reply.of(interaction)
@@ -104,6 +195,7 @@ class CampaignCommands(VicBase):
             raise InvalidInput(cut(str(exc), 1900)) from None
         actor = actor_of(interaction)
         assert interaction.channel_id is not None
+        await self.channel_is_free(interaction)
         applied = await self.bot.service.create(
             KIND,
             guild_id=interaction.guild_id,

@@ -3,19 +3,23 @@ conditions, the turn action, advancement, retirement and replacement, GM portray
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.errors import InvalidInput, NotPermitted
+from bot.board import static_view
+from bot.controls import ControlTooLong
+from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
+from bot.spec import ViewContext
 from cogs.viciousness.common import Autocomplete, action_data, campaign_state, choice_name, owner_for, parse, viewer_of
-from cogs.viciousness.forms import pc_form, pc_spec
-from cogs.viciousness.spec import UI
+from cogs.viciousness.forms import REFILL, SHAPES, FormRefused, form_for, pc_spec, refusal, typed_from
+from cogs.viciousness.pools_view import act_button
+from cogs.viciousness.spec import UI, UIHandler
 from rules.text import whole_number
 from rules.viciousness.actions import (
     Action,
@@ -30,6 +34,7 @@ from rules.viciousness.actions import (
     Retire,
     SetSpell,
 )
+from rules.viciousness.characters import ACTION_WORDS
 from rules.viciousness.data import CHARACTERS
 from rules.viciousness.state import PC, CampaignState, owner_of
 
@@ -80,24 +85,70 @@ async def _take(bot: TabletopBot, reply: Reply, session: Session, action: Action
     await reply.send("Done: the troupe's sheet shows the new character.", ephemeral=True)
 
 
+def keeps_typing(key: str, take: UIHandler) -> UIHandler:
+    """A form's handler that answers a refused form with what was typed and *Fix the form*, not a bare refusal."""
+
+    async def handler(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+        try:
+            await take(bot, reply, session, arg, values)
+        except FormRefused as exc:
+            await reply.send(ephemeral=True, **refusal(session, key, arg, exc))
+
+    return handler
+
+
+async def _refill(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """*Fix the form*: the refused form again, filled in with what its refusal shows was typed."""
+    key, _, form_arg = arg.partition(":")
+    if key not in SHAPES:
+        raise UserError("That form is no longer in use.")
+    state = campaign_state(bot, session)
+    await reply.modal(form_for(session, state, key, form_arg, typed_from(reply.interaction.message)))
+
+
 async def _open_form(key: str, bot: TabletopBot, reply: Reply, session: Session, owner: str) -> None:
     """``Add a minion`` / ``Advance: new minion`` on a troupe's sheet: the form, for its player or a GM."""
     if owner != str(reply.interaction.user.id) and not viewer_of(session, reply.interaction).is_gm:
         raise NotPermitted("That troupe isn't yours: only its player and the GM can change it.")
-    state = campaign_state(bot, session)
-    title = "A new minion" if key == "np" else "Advancement: a new minion"
-    await reply.modal(pc_form(session, state, key=key, arg=owner, title=title, traits=(MINION_TRAITS, MINION_TRAITS)))
+    await reply.modal(form_for(session, campaign_state(bot, session), key, owner))
 
 
+SHAPES.update(
+    {
+        "np": lambda state, owner: ("A new minion", (MINION_TRAITS, MINION_TRAITS), False),
+        "am": lambda state, owner: ("Advancement: a new minion", (MINION_TRAITS, MINION_TRAITS), False),
+        "rp": lambda state, old: (f"Replacing {pc_of(state, old).name}", replacement_traits(pc_of(state, old)), False),
+    }
+)
 UI.update(
     {
-        "np": _add_minion,
-        "am": _advance_minion,
-        "rp": _replace,
+        "np": keeps_typing("np", _add_minion),
+        "am": keeps_typing("am", _advance_minion),
+        "rp": keeps_typing("rp", _replace),
+        REFILL: _refill,
         "npform": lambda bot, reply, session, arg, values: _open_form("np", bot, reply, session, arg),
         "amform": lambda bot, reply, session, arg, values: _open_form("am", bot, reply, session, arg),
     }
 )
+
+
+async def offer_second_action(reply: Reply, session: Session, state: CampaignState, taken: dict[str, Any]) -> None:
+    """To a GM whose character has acted this turn: why not, and a button that allows it (logged)."""
+    pc = state.find_pc(taken["pc"])
+    assert pc is not None
+    allowed = {**taken, "exception": True}
+    ctx = ViewContext(session=session, state=state, prompts=[], events=[])
+    try:
+        button = act_button(ctx, "Allow a second action", allowed, style=discord.ButtonStyle.primary)
+    except ControlTooLong:  # a long note doesn't fit a button: the action goes without it
+        button = act_button(ctx, "Allow a second action", {**allowed, "note": ""}, style=discord.ButtonStyle.primary)
+    did = ACTION_WORDS.get(pc.action or "", "took an action")
+    await reply.send(
+        f"{escape_name(pc.name)} already {did} this turn: each character takes one action a turn. "
+        "As the GM you may allow a second one; it is logged.",
+        ephemeral=True,
+        view=static_view([[button]]),
+    )
 
 
 def replacement_traits(old: PC) -> tuple[int, int]:
@@ -119,6 +170,9 @@ class CharacterCommands(Autocomplete):
     pc = app_commands.Group(name="pc", description="Characters")
 
     @pc.command(name="new", description="Add a minion")
+    @app_commands.describe(
+        member="GM: the player whose troupe it joins",
+    )
     async def pc_new(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         """Needs a free minion place (one by default)."""
         session = await self.campaign_here(interaction)
@@ -130,17 +184,14 @@ class CharacterCommands(Autocomplete):
                 f"Every minion place of {escape_name(troupe.name)} is taken: a new minion comes from an "
                 "advancement (`/vic pc advance`), a lost one is replaced (`/vic pc replace`)."
             )
-        form = pc_form(
-            session,
-            self.state(session),
-            key="np",
-            arg=owner_for(interaction, member),
-            title="A new minion",
-            traits=(MINION_TRAITS, MINION_TRAITS),
-        )
-        await Reply.of(interaction).modal(form)
+        await Reply.of(interaction).modal(form_for(session, self.state(session), "np", owner_for(interaction, member)))
 
     @pc.command(name="edit", description="Rename, new concept")
+    @app_commands.describe(
+        pc="The character",
+        name="A new name",
+        concept="A new concept",
+    )
     async def pc_edit(
         self,
         interaction: discord.Interaction,
@@ -152,6 +203,11 @@ class CharacterCommands(Autocomplete):
         await self.act_and_tell(interaction, action_data(EditPC, pc=pc, name=name, concept=concept))
 
     @pc.command(name="advance", description="A trait, or no pc: a new minion")
+    @app_commands.describe(
+        pc="Who gains a trait (leave out: a new minion)",
+        trait="The new trait",
+        member="GM: whose advancement",
+    )
     async def pc_advance(
         self,
         interaction: discord.Interaction,
@@ -167,10 +223,7 @@ class CharacterCommands(Autocomplete):
             troupe = state.troupes.get(owner)
             if troupe is None or troupe.pending_advancements < 1:
                 raise InvalidInput("There is no advancement to take: one comes with each completed ambition.")
-            form = pc_form(
-                session, state, key="am", arg=owner, title="A new minion", traits=(MINION_TRAITS, MINION_TRAITS)
-            )
-            await Reply.of(interaction).modal(form)
+            await Reply.of(interaction).modal(form_for(session, state, "am", owner))
             return
         if trait is None:
             raise InvalidInput("Name the trait the character gains (or leave out the character for a new minion).")
@@ -179,11 +232,20 @@ class CharacterCommands(Autocomplete):
         await self.act_and_tell(interaction, action, session=session)
 
     @pc.command(name="trait", description="Add a trait (GM)")
+    @app_commands.describe(
+        pc="The character",
+        trait="The trait to add",
+    )
     async def pc_trait(self, interaction: discord.Interaction, pc: str, trait: str) -> None:
         """A correction: at most four traits still."""
         await self.act_and_tell(interaction, action_data(AddTrait, pc=pc, trait=trait))
 
     @pc.command(name="spell", description="A magic trait's new spell (GM)")
+    @app_commands.describe(
+        pc="The character",
+        trait="Their magic trait",
+        text="The new spell",
+    )
     async def pc_spell(
         self, interaction: discord.Interaction, pc: str, trait: str, text: app_commands.Range[str, 1, 1000]
     ) -> None:
@@ -191,7 +253,13 @@ class CharacterCommands(Autocomplete):
         await self.act_and_tell(interaction, action_data(SetSpell, pc=pc, trait=trait, text=text))
 
     @pc.command(name="contact", description="A strong or weak contact")
-    @app_commands.describe(trait="Strong: the trait it came from")
+    @app_commands.describe(
+        pc="The character",
+        name="The contact's name",
+        weak="A weak contact (found asking around)",
+        note="Who they are, what they owe",
+        trait="Strong: the trait it came from",
+    )
     async def pc_contact(
         self,
         interaction: discord.Interaction,
@@ -208,12 +276,20 @@ class CharacterCommands(Autocomplete):
             await self.act_and_tell(interaction, action_data(AddContact, pc=pc, name=name, note=note, trait=trait))
 
     @pc.command(name="promote", description="A weak contact turns strong")
-    @app_commands.describe(drop="Strong one to drop at the limit")
+    @app_commands.describe(
+        pc="The character",
+        weak="The weak contact who turns strong",
+        drop="At the limit: the strong one to drop",
+    )
     async def pc_promote(self, interaction: discord.Interaction, pc: str, weak: int, drop: int | None = None) -> None:
         """At the limit (one strong contact per trait), name the strong contact that makes room."""
         await self.act_and_tell(interaction, action_data(Promote, pc=pc, weak=weak, drop=drop))
 
     @pc.command(name="forget", description="Drop a contact")
+    @app_commands.describe(
+        pc="The character",
+        contact="The contact to drop",
+    )
     async def pc_forget(self, interaction: discord.Interaction, pc: str, contact: str) -> None:
         """``contact`` is ``s<n>`` (strong) or ``w<n>`` (weak), as the list offers."""
         kind, number = contact[:1], whole_number(contact[1:])
@@ -223,6 +299,11 @@ class CharacterCommands(Autocomplete):
 
     @pc.command(name="act", description="This turn's action")
     @app_commands.choices(action=ACTION_CHOICES)
+    @app_commands.describe(
+        pc="Your character",
+        action="What they do this turn",
+        note="What it is, in a few words",
+    )
     async def pc_act(
         self,
         interaction: discord.Interaction,
@@ -231,35 +312,50 @@ class CharacterCommands(Autocomplete):
         note: app_commands.Range[str, 0, 1000] = "",
     ) -> None:
         """Resting is an action: at turn end it calms a rattled character and shortens a wound."""
-        await self.act_and_tell(interaction, parse({"type": "act", "pc": pc, "kind": action, "note": note}))
+        session = await self.campaign_here(interaction)
+        pc = self.pc_typed(session, interaction, pc)
+        state = self.state(session)
+        found = state.find_pc(pc)
+        taken = {"type": "act", "pc": pc, "kind": action, "note": note}
+        acted = found is not None and state.turn.running and found.action_turn == state.turn.number
+        if acted and self.typer(session, interaction)[1]:
+            await offer_second_action(Reply.of(interaction), session, state, taken)
+            return
+        await self.act_and_tell(interaction, parse(taken), session=session)
 
     @pc.command(name="condition", description="Rattle, wound, kill… (GM)")
     @app_commands.choices(change=CONDITION_CHOICES)
+    @app_commands.describe(
+        pc="The character",
+        change="What happens to them",
+    )
     async def pc_condition(self, interaction: discord.Interaction, pc: str, change: str) -> None:
         """Fights and consequences do this by themselves; this is for everything else."""
         await self.act_and_tell(interaction, parse({"type": "condition", "pc": pc, "change": change}))
 
     @pc.command(name="retire", description="Retire a character")
+    @app_commands.describe(
+        pc="The character who retires",
+    )
     async def pc_retire(self, interaction: discord.Interaction, pc: str) -> None:
         """A retired minion can be replaced for IP (``/vic pc replace``)."""
         await self.act_and_tell(interaction, action_data(Retire, pc=pc))
 
     @pc.command(name="replace", description="Replace a lost minion (2+ IP)")
+    @app_commands.describe(
+        pc="The dead or retired minion",
+    )
     async def pc_replace(self, interaction: discord.Interaction, pc: str) -> None:
         """The form takes 2 traits, up to as many as the lost minion had; each beyond 2 costs 1 IP more."""
         session = await self.campaign_here(interaction)
         old = pc_of(self.state(session), self.pc_typed(session, interaction, pc))
-        form = pc_form(
-            session,
-            self.state(session),
-            key="rp",
-            arg=old.id,
-            title=f"Replacing {old.name}",
-            traits=replacement_traits(old),
-        )
-        await Reply.of(interaction).modal(form)
+        await Reply.of(interaction).modal(form_for(session, self.state(session), "rp", old.id))
 
     @pc.command(name="gm", description="Portrayed by the GM or not")
+    @app_commands.describe(
+        pc="Your character",
+        portrayed="On: the GM plays them; off: back to you",
+    )
     async def pc_gm(self, interaction: discord.Interaction, pc: str, portrayed: bool = True) -> None:
         """A character the GM portrays is edited only by GMs."""
         await self.act_and_tell(interaction, action_data(GMControl, pc=pc, on=portrayed))

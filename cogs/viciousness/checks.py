@@ -1,4 +1,4 @@
-"""A character's moves outside the pools (RULES.md P5–P7): ``/vic push``, ``/vic knowledge``, ``/vic discovery``.
+"""A character's moves outside the pools (RULES.md P5–P7): ``/vic push``, ``/vic knowledge``, ``/vic-gm discovery``.
 
 Characters and traits autocomplete from what the member may use: their own troupe's characters (every
 one for the GM), and that character's traits (💡 ones for knowledge, the others for a push). Discovery
@@ -80,8 +80,8 @@ async def _discover(bot: Any, reply: Reply, session: Session, arg: str, values: 
 UI["disc"] = _discover
 
 
-class CheckCommands(VicBase):
-    """``/vic push``, ``/vic knowledge``, ``/vic discovery``."""
+class CheckBase(VicBase):
+    """What the checks' commands share: the characters and traits offered as they are typed."""
 
     async def _check_pcs(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
@@ -100,10 +100,17 @@ class CheckCommands(VicBase):
             return []
         return trait_choices(self.state(session), str(interaction.namespace.pc or ""), knowledge, current)
 
+
+class CheckCommands(CheckBase):
+    """``/vic push``, ``/vic knowledge``."""
+
     @app_commands.command(name="push", description="Push a trait (rattles; a free push doesn't)", extras=PUBLIC_REPLY)
     @app_commands.describe(
-        free="Spend a free push",
+        pc="Your character who pushes",
+        trait="The trait pushed (💡 ones can't be)",
+        free="Spend a free push (no rattle)",
         target="Medic: who is treated",
+        note="What the push does here",
     )
     async def push(
         self,
@@ -128,6 +135,11 @@ class CheckCommands(VicBase):
         await take(self.bot, Reply.of(interaction), session, action)
 
     @app_commands.command(name="knowledge", description="A 💡 knowledge d6 (once a turn)", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        pc="Your character who knows",
+        trait="One of their 💡 traits",
+        question="What they want to know",
+    )
     async def knowledge(
         self,
         interaction: discord.Interaction,
@@ -141,8 +153,34 @@ class CheckCommands(VicBase):
         action = {"type": "knowledge", "pc": pc, "trait": trait, "question": question or ""}
         await take(self.bot, Reply.of(interaction), session, action)
 
+    push.autocomplete("pc")(CheckBase._check_pcs)
+    knowledge.autocomplete("pc")(CheckBase._check_pcs)
+
+    @push.autocomplete("target")
+    async def _patients(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            session = await self.campaign_here(interaction)
+        except UserError:
+            return []
+        return patient_choices(self.state(session), current)
+
+    @push.autocomplete("trait")
+    async def _push_traits(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._check_traits(interaction, current, knowledge=False)
+
+    @knowledge.autocomplete("trait")
+    async def _knowledge_traits(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._check_traits(interaction, current, knowledge=True)
+
+
+class DiscoveryCommands(CheckBase):
+    """``/vic-gm discovery``."""
+
     @app_commands.command(name="discovery", description="A discovery roll (GM)", extras=PUBLIC_REPLY)
-    @app_commands.describe(traits="Helpful traits")
+    @app_commands.describe(
+        pc="The character searching",
+        traits="How many of their traits help",
+    )
     async def discovery(
         self, interaction: discord.Interaction, pc: str | None = None, traits: app_commands.Range[int, 0, 4] = 0
     ) -> None:
@@ -166,22 +204,4 @@ class CheckCommands(VicBase):
         )
         await reply.send(text, ephemeral=True, view=static_view([[menu]]))
 
-    push.autocomplete("pc")(_check_pcs)
-    knowledge.autocomplete("pc")(_check_pcs)
-    discovery.autocomplete("pc")(_check_pcs)
-
-    @push.autocomplete("target")
-    async def _patients(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        try:
-            session = await self.campaign_here(interaction)
-        except UserError:
-            return []
-        return patient_choices(self.state(session), current)
-
-    @push.autocomplete("trait")
-    async def _push_traits(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self._check_traits(interaction, current, knowledge=False)
-
-    @knowledge.autocomplete("trait")
-    async def _knowledge_traits(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self._check_traits(interaction, current, knowledge=True)
+    discovery.autocomplete("pc")(CheckBase._check_pcs)

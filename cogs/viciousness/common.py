@@ -39,7 +39,7 @@ PUBLIC_REPLY = {"private": False}
 """``extras`` of a command whose answer the channel sees."""
 MAX_CONTENT = 2000
 CHOICE_NAME = 100
-NO_CAMPAIGN = "There is no Viciousness campaign in this channel: start one with `/vic campaign new`."
+NO_CAMPAIGN = "There is no Viciousness campaign in this channel: start one with `/vic-gm campaign new`."
 
 
 def parse(data: Mapping[str, Any]) -> Action:
@@ -181,9 +181,16 @@ class VicBase(_Mixin):
         reply = Reply.of(interaction)
         reply.answers_first = True  # the sheets are redrawn once this answer is on its way
         applied = await self.act(interaction, action, session, origin=reply)
-        lines = narrate(self.state(applied.session), [e for e in applied.events if visible(e, PUBLIC)])
-        await reply.send(cut("\n".join(lines), MAX_CONTENT) or done)
+        await self.tell(reply, applied.session, applied.events, done=done)
         return applied
+
+    async def tell(self, reply: Reply, session: Session, events: list[dict[str, Any]], *, done: str = "Done.") -> None:
+        """Answer with what happened, as the channel may read it; with nothing it may read, ``done``, privately."""
+        lines = narrate(self.state(session), [e for e in events if visible(e, PUBLIC)])
+        if lines:
+            await reply.send(cut("\n".join(lines), MAX_CONTENT))
+        else:
+            await reply.send(done, ephemeral=True)
 
 
 def owner_for(interaction: discord.Interaction, member: discord.abc.User | None) -> str:

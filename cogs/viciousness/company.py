@@ -1,4 +1,4 @@
-"""``/vic company …``: the company's name, ambition and turn length, its wealth rank and investment points, liquid
+"""``/vic-gm company …``: the company's name, ambition and turn length, its wealth rank and investment points, liquid
 coins and custom traits (the GM), and its sheet posted again."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ TEXT_FIELD = {"normal": "push", "knowledge": "knowledge", "magic": "spell"}
 
 
 class CompanyCommands(VicBase):
-    """``/vic company show|set|rank|ip|liquid|ambition|trait``."""
+    """``/vic-gm company show|set|rank|ip|liquid|ambition|trait``."""
 
     company = app_commands.Group(name="company", description="The company (GM)")
 
@@ -32,6 +32,11 @@ class CompanyCommands(VicBase):
         await self.bot.publisher.post_view(session, MAIN_VIEW, Reply.of(interaction))
 
     @company.command(name="set", description="Name, ambition, turn length")
+    @app_commands.describe(
+        name="The company's name",
+        ambition="What it strives for",
+        turn_length="How long a turn is (1 day…)",
+    )
     async def company_set(
         self,
         interaction: discord.Interaction,
@@ -43,11 +48,18 @@ class CompanyCommands(VicBase):
         await self.act_and_tell(interaction, SetCompany(name=name, ambition=ambition, turn_length=turn_length))
 
     @company.command(name="rank", description="Set the wealth rank", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        rank="1 to 7; IP go to its minimum",
+    )
     async def company_rank(self, interaction: discord.Interaction, rank: app_commands.Range[int, 1, 7]) -> None:
         """A campaign starts at rank 2; the GM may start it elsewhere."""
         await self.act_and_tell(interaction, SetRank(rank=rank))
 
     @company.command(name="ip", description="Change investment points", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        change="IP to add or take (-5)",
+        total="Or the new total",
+    )
     async def company_ip(
         self,
         interaction: discord.Interaction,
@@ -62,6 +74,10 @@ class CompanyCommands(VicBase):
         await self.act_and_tell(interaction, SetIP(ip=ip), session=session)
 
     @company.command(name="liquid", description="Correct liquid coins", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        rank="The coins' rank",
+        change="How many to add or take",
+    )
     async def company_liquid(
         self,
         interaction: discord.Interaction,
@@ -72,6 +88,9 @@ class CompanyCommands(VicBase):
         await self.act_and_tell(interaction, AdjustLiquid(rank=rank, delta=change))
 
     @company.command(name="ambition", description="Ambition completed", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        next="The next ambition",
+    )
     async def company_ambition(
         self, interaction: discord.Interaction, next: app_commands.Range[str, 0, 1000] = ""
     ) -> None:
@@ -79,8 +98,12 @@ class CompanyCommands(VicBase):
         await self.act_and_tell(interaction, AmbitionDone(next=next))
 
     @company.command(name="trait", description="Approve a custom trait")
-    @app_commands.describe(text="What a push, knowledge or spell does")
     @app_commands.choices(kind=TRAIT_KINDS)
+    @app_commands.describe(
+        name="The trait's name",
+        kind="Pushed, knowledge or magic",
+        text="What a push, knowledge or spell does",
+    )
     async def company_trait(
         self,
         interaction: discord.Interaction,

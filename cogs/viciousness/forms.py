@@ -6,11 +6,13 @@ it makes is the key of its custom_id (``ui_id``), so a form opened before a rest
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.board import static_view
 from bot.controls import modal_fields, ui_id
 from bot.errors import InvalidInput
 from bot.models import Session
@@ -32,11 +34,14 @@ def trait_text(trait: TraitDef) -> str:
     return " · ".join(p for p in (text, dice) if p)
 
 
-def trait_option(trait: TraitDef) -> discord.SelectOption:
+def trait_option(trait: TraitDef, *, chosen: bool = False) -> discord.SelectOption:
     """A trait as a select option: its name (and mark), its text as the description."""
     mark = MARKS.get(trait.kind, "")
     return discord.SelectOption(
-        label=cut(f"{trait.name} {mark}".strip(), 100), value=trait.name[:100], description=cut(trait_text(trait), 100)
+        label=cut(f"{trait.name} {mark}".strip(), 100),
+        value=trait.name[:100],
+        description=cut(trait_text(trait), 100),
+        default=chosen,
     )
 
 
@@ -54,13 +59,13 @@ def trait_groups(state: CampaignState, exclude: Sequence[str] = ()) -> list[list
 
 
 def _text(
-    label: str, custom_id: str, *, long: bool = False, required: bool = True, limit: int = 80
+    label: str, custom_id: str, *, long: bool = False, required: bool = True, limit: int = 80, default: str = ""
 ) -> discord.ui.Label[Any]:
     style = discord.TextStyle.paragraph if long else discord.TextStyle.short
-    return discord.ui.Label(
-        text=label,
-        component=discord.ui.TextInput(custom_id=custom_id, style=style, required=required, max_length=limit),
+    text_input: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        custom_id=custom_id, style=style, required=required, max_length=limit, default=default[:limit] or None
     )
+    return discord.ui.Label(text=label, component=text_input)
 
 
 def pc_form(
@@ -72,21 +77,23 @@ def pc_form(
     title: str,
     traits: tuple[int, int],
     troupe_name: bool = False,
+    typed: Typed | None = None,
 ) -> discord.ui.Modal:
     """The form for a new character with ``traits`` (fewest, most) traits; with ``troupe_name``, the troupe's
-    name first."""
+    name first; filled in with what was ``typed`` before (a form sent back to be fixed)."""
+    typed = typed or Typed()
     low, high = traits
     how_many = f"{low}" if low == high else f"{low} to {high}"
     modal = discord.ui.Modal(title=cut(title, 45), custom_id=ui_id(ENGINE.kind, session.id, key, arg))
     if troupe_name:
-        modal.add_item(_text("Troupe name", TROUPE_INPUT))
-    modal.add_item(_text("Character name", NAME_INPUT))
-    modal.add_item(_text("Concept", CONCEPT_INPUT, long=True, required=False, limit=1000))
+        modal.add_item(_text("Troupe name", TROUPE_INPUT, default=typed.troupe))
+    modal.add_item(_text("Character name", NAME_INPUT, default=typed.name))
+    modal.add_item(_text("Concept", CONCEPT_INPUT, long=True, required=False, limit=1000, default=typed.concept))
     for custom_id, group in zip(TRAIT_SELECTS, trait_groups(state), strict=False):
         first, last = group[0].name, group[-1].name
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=custom_id,
-            options=[trait_option(t) for t in group],
+            options=[trait_option(t, chosen=t.name in typed.traits) for t in group],
             min_values=0,
             max_values=min(high, len(group)),
             required=False,
@@ -109,17 +116,100 @@ def picked(interaction: discord.Interaction) -> list[str]:
 
 
 def pc_spec(interaction: discord.Interaction, traits: tuple[int, int]) -> dict[str, Any]:
-    """The character a submitted form describes (a ``PCSpec`` as data), or InvalidInput saying what to fix."""
+    """The character a submitted form describes (a ``PCSpec`` as data), or FormRefused saying what to fix."""
     fields = modal_fields(interaction)
     chosen = picked(interaction)
+    typed = Typed(
+        troupe=fields.get(TROUPE_INPUT, ""),
+        name=fields.get(NAME_INPUT, ""),
+        concept=fields.get(CONCEPT_INPUT, ""),
+        traits=tuple(chosen),
+    )
     low, high = traits
     if not low <= len(chosen) <= high:
         wanted = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise InvalidInput(f"Pick {wanted} traits (you picked {len(chosen)}). Nothing was saved.")
-    name = fields.get(NAME_INPUT, "").strip()
+        raise FormRefused(f"Pick {wanted} traits (you picked {len(chosen)}). Nothing was saved.", typed)
+    name = typed.name.strip()
     if not name:
-        raise InvalidInput("Give the character a name.")
-    return {"name": name, "concept": fields.get(CONCEPT_INPUT, "").strip(), "traits": chosen}
+        raise FormRefused("Give the character a name.", typed)
+    return {"name": name, "concept": typed.concept.strip(), "traits": chosen}
+
+
+# -- a form refused keeps what was typed --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Typed:
+    """What was typed into a character form."""
+
+    troupe: str = ""
+    name: str = ""
+    concept: str = ""
+    traits: tuple[str, ...] = ()
+
+
+class FormRefused(InvalidInput):
+    """A character form that can't be taken as sent; ``typed`` is what it held, to fill it in again."""
+
+    def __init__(self, text: str, typed: Typed) -> None:
+        super().__init__(text)
+        self.typed = typed
+
+
+FormShape = tuple[str, tuple[int, int], bool]
+"""A form's title, its (fewest, most) traits, and whether it asks for the troupe's name."""
+SHAPES: dict[str, Callable[[CampaignState, str], FormShape]] = {}
+"""Each form's shape by its key (``nt``, ``np``…), from the state and its arg; registered by the modules that
+take the forms, so one made again after a refusal is the same form."""
+
+
+def form_for(
+    session: Session, state: CampaignState, key: str, arg: str, typed: Typed | None = None
+) -> discord.ui.Modal:
+    """The form ``key`` for ``arg`` (filled in with ``typed``)."""
+    title, traits, troupe = SHAPES[key](state, arg)
+    return pc_form(session, state, key=key, arg=arg, title=title, traits=traits, troupe_name=troupe, typed=typed)
+
+
+TYPED_FIELDS = (("troupe", "Troupe name"), ("name", "Character name"), ("concept", "Concept"), ("traits", "Traits"))
+REFILL = "refill"
+"""The ``on_ui`` key of *Fix the form*: its arg is the refused form's ``<key>:<arg>``."""
+
+
+def typed_embed(typed: Typed) -> discord.Embed:
+    """What was typed, shown back to its author (and read back from there when the form is opened again: the
+    message itself keeps it, so nothing is held for it anywhere else)."""
+    embed = discord.Embed(title="What you typed")
+    for attribute, label in TYPED_FIELDS:
+        value = getattr(typed, attribute)
+        text = "\n".join(value) if isinstance(value, tuple) else value
+        if text.strip():
+            embed.add_field(name=label, value=cut(text, 1024), inline=False)
+    return embed
+
+
+def typed_from(message: discord.Message | None) -> Typed:
+    """What a refusal's embed shows was typed (empty if it shows nothing)."""
+    embed = message.embeds[0] if message is not None and message.embeds else None
+    found = {f.name: f.value or "" for f in embed.fields} if embed is not None else {}
+    values = {attribute: found.get(label, "") for attribute, label in TYPED_FIELDS}
+    return Typed(
+        troupe=values["troupe"],
+        name=values["name"],
+        concept=values["concept"],
+        traits=tuple(t for t in values["traits"].split("\n") if t),
+    )
+
+
+def refusal(session: Session, key: str, arg: str, exc: FormRefused) -> dict[str, Any]:
+    """The private answer to a refused form: why, what was typed, and *Fix the form* to open it filled in."""
+    button: discord.ui.Button[Any] = discord.ui.Button(
+        label="Fix the form",
+        emoji="✏️",
+        style=discord.ButtonStyle.primary,
+        custom_id=ui_id(ENGINE.kind, session.id, REFILL, f"{key}:{arg}"),
+    )
+    return {"content": str(exc), "embed": typed_embed(exc.typed), "view": static_view([[button]])}
 
 
 def troupe_name(interaction: discord.Interaction) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.names import escape_name
+from rules.viciousness.characters import ACTION_WORDS
 from rules.viciousness.data import CHARACTERS
 from rules.viciousness.state import CampaignState
 
@@ -85,10 +86,16 @@ def _recovery(s: CampaignState, e: Event) -> str:
     return f"{pc_name(s, e)} needs {_s(e['recovery'], 'more turn')} of rest."
 
 
-def _action(s: CampaignState, e: Event) -> str:
-    kind = "rested" if e["kind"] == "rest" else f"took their turn action ({e['kind'].replace('_', ' ')})"
+def _action(s: CampaignState, e: Event) -> str | None:
+    if "pool" in e:
+        return None  # "… joins the scheme" says it
     note = f": {escape_name(e['note'])}" if e.get("note") else ""
-    return f"{pc_name(s, e)} {kind}{note}."
+    return f"{pc_name(s, e)} {ACTION_WORDS.get(e['kind'], 'took an action')}{note}."
+
+
+def _exception(s: CampaignState, e: Event) -> str:
+    did = ACTION_WORDS.get(e["kind"], "took an action")
+    return f"{pc_name(s, e)} {did}: a second action this turn, by the GM's leave."
 
 
 def _company(s: CampaignState, e: Event) -> str:
@@ -103,9 +110,22 @@ def _company(s: CampaignState, e: Event) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
+def _roles(s: CampaignState, e: Event) -> str:
+    what = "GM" if e["role"] == "gm" else "co-GM"
+    target = "themselves" if e["user"] == e["by"] else f"<@{e['user']}>"
+    made = f"made {target} {what}" if e["on"] else f"took the {what} role from {target}"
+    return f"🛡️ <@{e['by']}> {made}."
+
+
 NARRATORS: dict[str, Narrator] = {
+    "roles_changed": _roles,
     "campaign_started": lambda s, e: f"A new campaign begins at wealth rank {e['rank']}.",
     "imported": lambda s, e: "The campaign was imported.",
+    "archived": lambda s, e: (
+        "📦 The campaign is archived: its sheets, `/vic log` and `/vic-gm campaign export` stay; "
+        "the GM brings it back with `/vic-gm campaign restore`."
+    ),
+    "restored": lambda s, e: "📖 The campaign is back in play.",
     "company_changed": _company,
     "ip_changed": _ip,
     "rank_changed": _rank,
@@ -118,7 +138,11 @@ NARRATORS: dict[str, Narrator] = {
     "invested": lambda s, e: f"Invested {_coins(e['rank'], e['coins'])}.",
     "divested": lambda s, e: f"Divested {e['ip']} IP for {_coins(e['rank'], e['coins'])}.",
     "bought": _bought,
-    "revealed": lambda s, e: f"📜 {escape_name(e['text'])}",
+    "revealed": lambda s, e: (
+        f"📨 Handout for {', '.join(f'<@{u}>' for u in e['to'])}: {escape_name(e['text'])}"
+        if e.get("to")
+        else f"📜 {escape_name(e['text'])}"
+    ),
     "trait_defined": lambda s, e: f"The GM approved the custom trait **{escape_name(e['name'])}**.",
     "turn_started": _turn_started,
     "coins_discarded": lambda s, e: f"{_coins(e['rank'], e['count'])} went unspent and are gone.",
@@ -149,6 +173,8 @@ NARRATORS: dict[str, Narrator] = {
     "recovery": _recovery,
     "pc_ended": _ended,
     "action_taken": _action,
+    "action_exception": _exception,
+    "action_returned": lambda s, e: f"{pc_name(s, e)} has their action for this turn back.",
 }
 
 

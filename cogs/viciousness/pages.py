@@ -110,7 +110,7 @@ UI["pg"] = _page
 def no_troupe(gm: bool) -> str:
     """The answer to a member without a troupe asking for theirs (a GM's is the GM screen)."""
     if gm:
-        return "You run this campaign, without a troupe: `/vic gm` is your private screen."
+        return "You run this campaign, without a troupe: `/vic-gm screen` is your private screen."
     return "You have no troupe yet: `/vic troupe new` makes one."
 
 

@@ -1,4 +1,4 @@
-"""Dice pools built together in the channel (RULES.md P3–P5): ``/vic violence``, ``/vic knavery``, ``/vic npc``,
+"""Dice pools built together in the channel (RULES.md P3–P5): ``/vic-gm violence``, ``knavery``, ``npc``,
 and the controls of a pool's board (join, choose dice, push, clash decisions, death tests, flight, thwarting).
 
 The GM opens a pool and its board is posted (the view ``pool:<id>``, redrawn after every change).
@@ -10,6 +10,7 @@ board is redrawn.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -27,13 +28,32 @@ from bot.spec import ViewContext
 from cogs.viciousness.common import KIND, MAX_CONTENT, PUBLIC_REPLY, VicBase
 from cogs.viciousness.dice_text import planned, trait_clauses
 from cogs.viciousness.narrate import narrate
-from cogs.viciousness.pools_view import ACT, ANY, MAX_OPTIONS, act_select, render_pool, view_key
+from cogs.viciousness.pools_view import (
+    ACT,
+    ANY,
+    MAX_OPTIONS,
+    SETTLE,
+    act_select,
+    join_options,
+    joinable,
+    render_pool,
+    view_key,
+)
 from cogs.viciousness.spec import UI, VIEWS, UIHandler
 from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, visible
 from rules.text import echo, whole_number
-from rules.viciousness.actions import AddNPC, OpenKnavery, OpenViolence
-from rules.viciousness.state import PC, CampaignState, Combatant, Pool, ViolencePool
+from rules.viciousness.actions import AddNPC, NPCGroup, OpenKnavery, OpenViolence
+from rules.viciousness.state import (
+    MAX_EXTRA_DICE,
+    MAX_SIDES,
+    PC,
+    CampaignState,
+    Combatant,
+    KnaveryPool,
+    Pool,
+    ViolencePool,
+)
 from rules.viciousness.violence import clash
 
 if TYPE_CHECKING:
@@ -45,8 +65,9 @@ NEWS = frozenset(
 )
 """Actions whose click is answered with a message telling what happened (the others redraw the board only)."""
 MAX_DICE_SELECTS = 4
-NPC_DICE = 10
-"""The most dice an NPC rolls (``AddNPC.dice``)."""
+MAX_CHALLENGES = 30
+MAX_NPCS = 20
+"""NPCs alike added at once."""
 
 VIEWS["pool"] = lambda ctx: render_pool(ctx, ctx.view.partition(":")[2])
 
@@ -156,37 +177,65 @@ async def _act(bot: TabletopBot, reply: Reply, session: Session, arg: str, value
     await take(bot, reply, session, chosen_action(arg, values))
 
 
+async def _settle(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """The GM's clash decision picked right after the roll: the hits are worked out, then the decision taken."""
+    action = chosen_action(arg, values)
+    pool = state_of(bot, session).pools.get(str(action.get("pool")))
+    if isinstance(pool, ViolencePool) and pool.stage == "rolled":
+        session = (await commit(bot, reply, session, {"type": "resolve", "pool": pool.id})).session
+    await take(bot, reply, session, action)
+
+
 async def _join(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """Join a pool: from the board's select (a character, and a side in a fight), or from *Join*, which asks the
+    clicker privately which of their characters when there is a choice. The answer shows the dice they bring."""
     state = state_of(bot, session)
     pool_id, _, picked = arg.partition("|")
     pool = pool_of(state, pool_id)
     pc_id, _, side = (values[0] if values else picked).partition("|")
     fight = isinstance(pool, ViolencePool)
     if not pc_id or (fight and not side):
-        busy = {c.id for p in state.pools.values() for c in p.combatants}
-        pcs = [pc for pc in playable(state, session, reply) if pc.id not in busy and (not pc_id or pc.id == pc_id)]
-        if isinstance(pool, ViolencePool):
-            pcs = [pc for pc in pcs if not pc.wounded]
-            options = [(f"{pc.name} → {s.name}", f"{pc.id}|{s.id}") for pc in pcs for s in pool.sides]
-            question = "Who joins, and on which side?"
-            if len(options) > MAX_OPTIONS:  # too many pairs for one select: the character first, then the side
-                options, question = [(pc.name, pc.id) for pc in pcs], "Who joins? (the side comes next)"
-        else:
-            options, question = [(pc.name, pc.id) for pc in pcs], "Who joins the scheme?"
+        mine_ = {pc.id for pc in playable(state, session, reply)}
+        pcs = [pc for pc in joinable(state, pool) if pc.id in mine_ and (not pc_id or pc.id == pc_id)]
+        options, question = join_options(state, pool, pcs), "Who joins, and on which side?" if fight else "Who joins?"
+        if len(options) > MAX_OPTIONS:  # too many pairs for one select: the character first, then the side
+            options, question = [(pc.name, pc.id) for pc in pcs], "Who joins? (the side comes next)"
         if len(options) != 1 or (fight and "|" not in options[0][1]):
-            none = "None of your characters can join: each is in a pool already" + (" or wounded." if fight else ".")
+            none = "None of your characters can join: each has acted this turn, is in a pool already" + (
+                " or is wounded." if fight else "."
+            )
             await choose(reply, session, "join", pool_id, options, question, none=none)
             return
         pc_id, _, side = options[0][1].partition("|")
     action = {"type": "join", "pool": pool_id, "pc": pc_id, **({"side": side} if side else {})}
-    await commit(bot, reply, session, action)
-    pc = state.find_pc(pc_id)
-    name = escape_name(pc.name) if pc else pc_id
-    text = f"✅ {name} joined. Choose the trait dice that apply with **Choose my dice**."
-    if reply.interaction.message is not None and reply.interaction.message.flags.ephemeral:
-        await reply.update(content=text, view=None)
+    applied = await commit(bot, reply, session, action)
+    await tell_dice(bot, reply, applied.session, pool_id, pc_id, joined=True)
+
+
+async def tell_dice(
+    bot: TabletopBot, reply: Reply, session: Session, pool_id: str, who: str, *, joined: bool = False
+) -> None:
+    """Privately: the dice a combatant brings, and a select of their trait dice to change them."""
+    state = state_of(bot, session)
+    pool = pool_of(state, pool_id)
+    c = next(x for x in pool.combatants if x.id == who)
+    ctx = ViewContext(session=session, state=state, prompts=[], events=[])
+    menu = _dice_menu(ctx, pool, c)
+    name, now = escape_name(c.name), planned(state, pool, c)
+    if menu is None:
+        text = f"✅ {name} {'joins with' if joined else 'rolls'} {now}: none of their traits gives dice."
+    elif joined and c.picks:
+        text = f"✅ {name} joins with {now}, their usual dice. If they don't apply here, change them below."
+    elif joined:
+        text = f"✅ {name} joins with {now}. Pick the trait dice that apply (an add needs its gain):"
     else:
-        await reply.send(text, ephemeral=True)
+        text = f"✅ {name} rolls {now}."
+    view = static_view([[menu]] if menu is not None else [])
+    message = reply.interaction.message
+    if message is not None and message.flags.ephemeral:
+        await reply.update(content=text, view=view)
+    else:
+        await reply.send(text, ephemeral=True, view=view)
 
 
 def _dice_menu(ctx: ViewContext[CampaignState], pool: Pool, c: Combatant) -> discord.ui.Select[Any] | None:
@@ -238,10 +287,7 @@ async def _picks(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
         trait, _, clause = value.rpartition("|")
         picks.append({"trait": trait, "clause": int(clause)})
     applied = await commit(bot, reply, session, {"type": "pick", "pool": pool_id, "who": who, "picks": picks})
-    state = state_of(bot, applied.session)
-    pool = pool_of(state, pool_id)
-    c = next(x for x in pool.combatants if x.id == who)
-    await reply.send(f"✅ {escape_name(c.name)} rolls {planned(state, pool, c)}.", ephemeral=True)
+    await tell_dice(bot, reply, applied.session, pool_id, who)
 
 
 def _for_one(
@@ -303,11 +349,65 @@ async def _gm_dice(bot: TabletopBot, reply: Reply, session: Session, arg: str, v
             for n in (0, 1, 2)
         ]
         rows.append([act_select(ctx, equip, "Equipment dice (one side only)", "equip")])
+    # Someone who has acted this turn takes part only by the GM's leave (logged).
+    again = join_options(state, pool, joinable(state, pool, acted=True))
+    if pool.stage == "gather" and again:
+        allowed = [
+            (f"{text} (a second action)", {"type": "join", "pool": pool.id, **_pc_side(value), "exception": True})
+            for text, value in again
+        ]
+        rows.append([act_select(ctx, allowed, "Let someone who has acted this turn join…", "again")])
+    if isinstance(pool, KnaveryPool) and pool.stage == "gather":
+        rows.append([ctx.ui_button("Change the challenges…", "challenges", pool.id, emoji="🧩")])
     if not rows:
         raise IllegalMove("Nobody has joined yet.")
     await reply.send(
-        "GM: veto or grant dice, or give the best-equipped side its d4s.", ephemeral=True, view=static_view(rows)
+        "GM: veto or grant dice, give the best-equipped side its d4s, let someone join again, change the challenges.",
+        ephemeral=True,
+        view=static_view(rows[:5]),
     )
+
+
+def _pc_side(value: str) -> dict[str, str]:
+    """``<pc>|<side>`` (a join option's value) as the fields of a join."""
+    pc, _, side = value.partition("|")
+    return {"pc": pc, **({"side": side} if side else {})}
+
+
+async def _challenges(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """*Change the challenges…*: a form with how many there are and the ones the group knows (a clever plan or a
+    pushed trait can take one away); sent, it changes them."""
+    if not is_gm(session, reply):
+        raise NotPermitted("Only the GM can change a scheme's challenges.")
+    pool = pool_of(state_of(bot, session), arg)
+    if not isinstance(pool, KnaveryPool):
+        raise IllegalMove("Only a scheme has challenges.")
+    if reply.interaction.type is discord.InteractionType.modal_submit:
+        typed = modal_fields(reply.interaction)
+        total = typed.get("total", "").strip()
+        if not total.isdigit() or int(total) > MAX_CHALLENGES:
+            raise InvalidInput(f"How many challenges: a whole number from 0 to {MAX_CHALLENGES}.")
+        known = [line.strip() for line in typed.get("known", "").splitlines() if line.strip()]
+        await take(bot, reply, session, {"type": "challenges", "pool": pool.id, "total": int(total), "known": known})
+        return
+    modal = discord.ui.Modal(title="The scheme's challenges", custom_id=ui_id(KIND, session.id, "challenges", pool.id))
+    inputs = (
+        ("How many challenges in all", "total", str(len(pool.challenges)), discord.TextStyle.short, 2),
+        (
+            "Those the group knows, one a line",
+            "known",
+            "\n".join(c.label for c in pool.challenges if c.known),
+            discord.TextStyle.paragraph,
+            4000,
+        ),
+    )
+    for label, key, value, style, limit in inputs:
+        text_input: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            custom_id=key, style=style, default=value or None, required=key == "total", max_length=limit
+        )
+        modal.add_item(discord.ui.Label(text=label, component=text_input))
+    modal.stop()
+    await reply.modal(modal)
 
 
 MAX_INPUTS = 5
@@ -354,6 +454,7 @@ async def _share(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
 UI.update(
     {
         ACT: _act,
+        SETTLE: _settle,
         "share": _share,
         "join": _join,
         "pick": _pick,
@@ -365,6 +466,7 @@ UI.update(
         ),
         "flee": _for_one("flee", lambda pool, who: {"type": "flee", "pool": pool.id, "who": who}),
         "gmdice": _gm_dice,
+        "challenges": _challenges,
     }
 )
 
@@ -373,10 +475,37 @@ UI.update(
 
 
 def _sides(text: str) -> list[str]:
-    for separator in (" vs ", ",", ";"):
-        if separator in text:
-            return [p.strip() for p in text.split(separator) if p.strip()]
-    return [text.strip()]
+    """``Knives vs Guards (2) vs Rats`` (or split by commas or semicolons outside brackets) → the sides as typed."""
+    if " vs " in text:
+        return [p.strip() for p in text.split(" vs ") if p.strip()]
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char in ",;" and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [p.strip() for p in [*parts, current] if p.strip()]
+
+
+SIDE_WITH_NPCS = re.compile(r"^(?P<side>.*?)\s*\((?P<npcs>[^()]*)\)$")
+DIE_WORD = re.compile(r"^\d*d\d+$", re.IGNORECASE)
+
+
+def side_and_npcs(text: str, index: int) -> tuple[str, NPCGroup | None]:
+    """A side as typed, with the NPCs on it in brackets: ``Guards (2)`` (two NPCs named after the side),
+    ``Rats (Rat)``, ``Guards (3 Guard d6)`` (how many, their name, the dice each adds to its base die)."""
+    found = SIDE_WITH_NPCS.match(text.strip())
+    if found is None:
+        return text.strip(), None
+    side, words = found["side"].strip() or text.strip(), found["npcs"].split()
+    count = int(words.pop(0)) if words and words[0].isdigit() else 1
+    dice = [w for w in words if DIE_WORD.match(w)]
+    name = " ".join(w for w in words if not DIE_WORD.match(w)) or side
+    if not 1 <= count <= MAX_NPCS:
+        raise IllegalMove(f"{escape_name(side)}: between 1 and {MAX_NPCS} NPCs on a side.")
+    return side, NPCGroup(side=index, name=name[:70], count=count, dice=tuple(_dice(" ".join(dice))))
 
 
 def _dice(text: str | None) -> list[int]:
@@ -386,14 +515,16 @@ def _dice(text: str | None) -> list[int]:
         count = whole_number(n) if n else 1
         if sides not in ("4", "6") or count is None:
             raise IllegalMove(f"{echo(word, 20, code=True)}: NPC dice are d4s and d6s, like `d6 2d4`.")
-        if len(out) + count > NPC_DICE:
-            raise IllegalMove(f"An NPC rolls {NPC_DICE} dice at most.")
+        if len(out) + count > MAX_EXTRA_DICE:
+            raise IllegalMove(
+                f"An NPC rolls {MAX_EXTRA_DICE} dice at most besides its base die: {echo(text or '', 60, code=True)}."
+            )
         out += [int(sides)] * count
     return out
 
 
 class PoolCommands(VicBase):
-    """``/vic violence``, ``/vic knavery``, ``/vic npc``."""
+    """``/vic-gm violence``, ``/vic-gm knavery``, ``/vic-gm npc``."""
 
     async def _open(self, interaction: discord.Interaction, action: OpenViolence | OpenKnavery) -> None:
         reply = Reply.of(interaction)
@@ -403,7 +534,10 @@ class PoolCommands(VicBase):
         await self.bot.publisher.post_view(applied.session, view_key(pool_id), reply)
 
     @app_commands.command(name="violence", description="Open a fight (GM)", extras=PUBLIC_REPLY)
-    @app_commands.describe(sides="Knives vs Guards vs Rats")
+    @app_commands.describe(
+        sides="Knives vs Guards (2) vs Rats (3 Rat d6): NPCs in brackets",
+        title="A name for the fight",
+    )
     async def violence(
         self,
         interaction: discord.Interaction,
@@ -411,14 +545,21 @@ class PoolCommands(VicBase):
         title: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         """A fight with two or more sides."""
-        names = _sides(sides)
-        if len(names) < 2:
+        typed = _sides(sides)
+        if len(typed) < 2:
             raise IllegalMove("A fight needs two sides or more: `The company vs Guards`.")
-        await self._open(interaction, OpenViolence(title=title or "", sides=tuple(n[:80] for n in names[:8])))
+        if len(typed) > MAX_SIDES:
+            raise IllegalMove(f"A fight has {MAX_SIDES} sides at most; that makes {len(typed)}: put some together.")
+        parsed = [side_and_npcs(text, i) for i, text in enumerate(typed)]
+        names = tuple(name[:80] for name, _ in parsed)
+        npcs = tuple(group for _, group in parsed if group is not None)
+        await self._open(interaction, OpenViolence(title=title or "", sides=names, npcs=npcs))
 
     @app_commands.command(name="knavery", description="Open a scheme (GM)", extras=PUBLIC_REPLY)
     @app_commands.describe(
+        challenges="How many challenges in all",
         known="Those the group knows, split by ;",
+        title="A name for the scheme",
     )
     async def knavery(
         self,
@@ -433,7 +574,10 @@ class PoolCommands(VicBase):
 
     @app_commands.command(name="npc", description="Add NPCs to the open pool (GM)")
     @app_commands.describe(
+        name="Their name (numbered when several)",
+        count="How many alike",
         dice="Besides the base die: d6 2d4",
+        side="Their side in a fight",
     )
     async def npc(
         self,
@@ -450,7 +594,7 @@ class PoolCommands(VicBase):
         state = self.state(session)
         gathering = [p for p in state.pools.values() if p.stage == "gather"]
         if not gathering:
-            raise IllegalMove("No pool is gathering: open one with `/vic violence` or `/vic knavery`.")
+            raise IllegalMove("No pool is gathering: open one with `/vic-gm violence` or `/vic-gm knavery`.")
         pool = gathering[-1]
         side_id = None
         if isinstance(pool, ViolencePool):
@@ -461,7 +605,8 @@ class PoolCommands(VicBase):
                 raise IllegalMove(f"Which side? {escape_name(names)}.")
             side_id = found[0].id
         action = AddNPC(pool=pool.id, side=side_id, name=name, count=count, dice=tuple(_dice(dice)))
-        await self.act_and_tell(interaction, action, done=f"Added to {pool.id}.", session=session)
+        where = "the fight" if isinstance(pool, ViolencePool) else "the scheme"
+        await self.act_and_tell(interaction, action, done=f"Added to {where}.", session=session)
 
     @npc.autocomplete("side")
     async def _npc_sides(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

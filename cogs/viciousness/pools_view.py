@@ -20,15 +20,19 @@ from bot.spec import View, ViewContext
 from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face, face, legend, tally
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.odds import odds_now
+from cogs.viciousness.rules_text import FIGHT_RULES, SCHEME_RULES, house_rules_line
 from cogs.viciousness.text import cut, plural
 from rules.viciousness.dicepool import is_rattled
 from rules.viciousness.knavery import can_reroll, label
-from rules.viciousness.state import CampaignState, KnaveryPool, Pool, ViolencePool
+from rules.viciousness.permissions import side_players
+from rules.viciousness.state import PC, CampaignState, KnaveryPool, Landed, Pool, ViolencePool
 from rules.viciousness.violence import Need, clash, fighters
 
 POOL_VIEW = "pool:"
 ACT = "act"
 """The ``on_ui`` key of a control that takes the engine action in its arg (``*``: the option picked)."""
+SETTLE = "settle"
+"""Like ``act``, for a clash decision drawn before the hits are worked out: they are worked out first."""
 ANY = "*"
 FIELD_MAX = 1024
 FIELD_NAME = 256
@@ -94,12 +98,19 @@ def act_select(
 
 
 def act_multi(
-    ctx: Ctx, action: Mapping[str, Any], field: str, options: Sequence[tuple[str, str]], n: int, placeholder: str
+    ctx: Ctx,
+    action: Mapping[str, Any],
+    field: str,
+    options: Sequence[tuple[str, str]],
+    n: int,
+    placeholder: str,
+    *,
+    key: str = ACT,
 ) -> discord.ui.Select[Any]:
     """A select of exactly ``n`` values, which become ``action[field]``."""
     template = encode_action({**action, field: SELECTED_ALL})
     return discord.ui.Select(
-        custom_id=ui_id(ctx.session.kind, ctx.session.id, ACT, template),
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, template),
         options=[discord.SelectOption(label=cut(text, 100), value=value) for text, value in options[:MAX_OPTIONS]],
         placeholder=placeholder[:150],
         min_values=min(n, len(options)),
@@ -139,24 +150,21 @@ def _pool_word(s: CampaignState, e: Event) -> str:
     """``the fight`` / ``the scheme`` an event is about (``pool t1p2`` if nothing says which)."""
     pool = s.pools.get(e["pool"])
     kind = pool.kind if pool is not None else e.get("opened", {}).get("kind")
-    return {"violence": "the fight", "knavery": "the scheme"}.get(str(kind), f"pool {e['pool']}")
+    return {"violence": "the fight", "knavery": "the scheme"}.get(str(kind), "the pool")
 
 
-def _need_control(ctx: Ctx, pool: ViolencePool, need: Need) -> Item | None:
+def _need_control(ctx: Ctx, pool: ViolencePool, need: Need, *, settle: bool = False) -> Item | None:
+    """The select of the clash decision ``need``; with ``settle``, picking it also closes the rolls (the GM's
+    *Work out the hits* and the first decision in one pick)."""
     base: dict[str, Any] = {"pool": pool.id, "side": need.side}
     who = _side_name(pool, need.side)
+    key, head = (SETTLE, "GM, work out the hits: ") if settle else (ACT, "")
     if need.kind == "aim":
         names = {c.id: c.name for c in pool.combatants}
         targets = [(names.get(c, c), c) for c in need.choices]
         action = {"type": "aim", **base, "target": need.target}
-        return act_multi(
-            ctx,
-            action,
-            "at",
-            targets,
-            need.amount,
-            f"{who}: who does the hit wound?" if need.amount == 1 else f"{who}: who do the {need.amount} hits wound?",
-        )
+        question = "who does the hit wound?" if need.amount == 1 else f"who do the {need.amount} hits wound?"
+        return act_multi(ctx, action, "at", targets, need.amount, f"{head}{who}: {question}", key=key)
     caps: dict[str, int | None] = dict(need.options) if need.kind == "cancel" else dict.fromkeys(need.options)
     ways = [w for w in splits(need.amount, caps, need.exact) if need.kind != "cancel" or any(w.values())]
     if not ways or len(ways) > MAX_OPTIONS:
@@ -167,8 +175,17 @@ def _need_control(ctx: Ctx, pool: ViolencePool, need: Need) -> Item | None:
     for way in ways:
         parts = [f"{n} {'of' if need.kind == 'cancel' else 'at'} {_side_name(pool, s)}" for s, n in way.items() if n]
         options.append((f"{who} {verb} " + ", ".join(parts), {"type": need.kind, **base, field: way}))
-    placeholder = f"{who}: {'cancel whose hits?' if need.kind == 'cancel' else 'send hits where?'}"
-    return act_select(ctx, options, placeholder, "clash")
+    placeholder = f"{head}{who}: {'cancel whose hits?' if need.kind == 'cancel' else 'send hits where?'}"
+    return act_select(ctx, options, placeholder, "clash", key=key)
+
+
+def _settle_control(ctx: Ctx, pool: ViolencePool) -> Item | None:
+    """When the clash will first ask a side only the GM speaks for (NPCs), that choice right away: working out the
+    hits and taking it are then one pick of the GM's."""
+    need = clash(pool, ctx.state.options).need
+    if need is None or side_players(ctx.state, pool.id, need.side):
+        return None
+    return _need_control(ctx, pool, need, settle=True)
 
 
 def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
@@ -193,19 +210,61 @@ def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
     return act_select(ctx, options, "GM: death tests", "death") if options else None
 
 
-def _gather_rows(ctx: Ctx, pool: Pool, closing: str) -> list[list[Item]]:
+def joinable(state: CampaignState, pool: Pool, *, acted: bool = False) -> list[PC]:
+    """The characters who may join ``pool`` now, of every troupe: active, in no pool, their troupe whole, not
+    wounded for a fight, and with their action for the turn left (``acted``: only those who have acted)."""
+    busy = {c.id for p in state.pools.values() for c in p.combatants}
+    turn = state.turn
     return [
-        [
-            ui_button(ctx, "Join", "join", pool.id, emoji="➕"),
-            ui_button(ctx, "Choose my dice", "pick", pool.id, emoji="🎲"),
-            ctx.ui_button("Leave", "leave", pool.id),
-        ],
-        [
-            act_button(ctx, "Roll", {"type": "roll", "pool": pool.id}, style=discord.ButtonStyle.success),
-            ctx.ui_button("GM: dice…", "gmdice", pool.id),
-            act_button(ctx, closing, {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger),
-        ],
+        pc
+        for troupe in state.troupes.values()
+        if not troupe.dissolved
+        for pc in troupe.pcs
+        if pc.active
+        and pc.id not in busy
+        and not (isinstance(pool, ViolencePool) and pc.wounded)
+        and (turn.running and pc.action_turn == turn.number) == acted
     ]
+
+
+def join_options(state: CampaignState, pool: Pool, pcs: Sequence[PC]) -> list[tuple[str, str]]:
+    """(label, ``<pc>|<side>``) for each character, and each side of a fight."""
+    if isinstance(pool, ViolencePool):
+        return [(f"{pc.name} → {s.name}", f"{pc.id}|{s.id}") for pc in pcs for s in pool.sides]
+    return [(pc.name, pc.id) for pc in pcs]
+
+
+def _join_select(ctx: Ctx, pool: Pool) -> Item | None:
+    """Everyone's characters who may join, in one select: joining is one pick (None when they don't fit one)."""
+    options = join_options(ctx.state, pool, joinable(ctx.state, pool))
+    if not options or len(options) > MAX_OPTIONS:
+        return None
+    owners = {pc.id: t.name for t in ctx.state.troupes.values() for pc in t.pcs}
+    return discord.ui.Select(
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, "join", pool.id),
+        options=[
+            discord.SelectOption(
+                label=cut(text, 100), value=value, description=cut(owners[value.partition("|")[0]], 100)
+            )
+            for text, value in options
+        ],
+        placeholder="Join with… (takes the character's action this turn)",
+    )
+
+
+def _gather_rows(ctx: Ctx, pool: Pool, closing: str) -> list[list[Item]]:
+    join = _join_select(ctx, pool)
+    buttons: list[Item] = [] if join is not None else [ui_button(ctx, "Join", "join", pool.id, emoji="➕")]
+    buttons += [
+        ui_button(ctx, "My dice", "pick", pool.id, emoji="🎲"),
+        ctx.ui_button("Leave", "leave", pool.id),
+        act_button(ctx, "Roll", {"type": "roll", "pool": pool.id}, style=discord.ButtonStyle.success),
+        ctx.ui_button("GM: dice…", "gmdice", pool.id),
+    ]
+    closer = act_button(ctx, closing, {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger)
+    if join is None:
+        return [buttons[:3], [*buttons[3:], closer]]
+    return [[join], [*buttons, closer]]
 
 
 def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
@@ -213,14 +272,13 @@ def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
         return _gather_rows(ctx, pool, "End the fight")
     rows: list[list[Item]] = []
     if pool.stage == "rolled":
-        rows.append(
-            [
-                ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥"),
-                act_button(
-                    ctx, "Work out the hits", {"type": "resolve", "pool": pool.id}, style=discord.ButtonStyle.success
-                ),
-            ]
-        )
+        push = ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥")
+        settle = _settle_control(ctx, pool)
+        if settle is not None:
+            rows += [[push], [settle]]
+        else:
+            resolve = {"type": "resolve", "pool": pool.id}
+            rows.append([push, act_button(ctx, "Work out the hits", resolve, style=discord.ButtonStyle.success)])
     elif pool.stage == "clash":
         need = clash(pool, ctx.state.options).need
         control = _need_control(ctx, pool, need) if need is not None else None
@@ -284,7 +342,7 @@ def _clip(lines: Sequence[str], limit: int = FIELD_MAX) -> str:
 
 NO_CHALLENGES = "No challenges: the scheme succeeds without a roll. Anyone may join; the GM rolls to settle it."
 STAGES = {
-    "gather": "Join with the button, then choose the trait dice that apply. The GM rolls.",
+    "gather": "Join with a character: they bring their usual trait dice (change them with My dice). The GM rolls.",
     "rolled": "Rolled. Anyone not rattled may push to reroll their dice (once); then the GM works out the hits.",
     "clash": "The clash: sides with more hits act first; equal sides can't hit each other.",
     "wounds": "Wounds: the GM makes the death tests.",
@@ -298,10 +356,14 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
     state = ctx.state
     title = f"⚔️ {escape_name(pool.title) or 'Fight'} · round {pool.round}"
     lines = [STAGES[pool.stage], f"-# {legend(pool)}"]
+    if rules := house_rules_line(state.options, FIGHT_RULES):
+        lines.append(f"-# 📏 {rules}")
     if pool.stage == "gather" and (line := odds_now(state, pool)):
         lines.append(f"📊 {escape_name(line)}")
     embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=COLOUR_FIGHT)
-    result = clash(pool, state.options) if pool.stage in ("clash", "wounds", "flight", "ended") else None
+    # While the clash is decided, its hits so far; once they have landed, as they landed (the wounds since
+    # change who is standing, so working the clash out again would tell another story).
+    hits = _clash_lines(pool, state) if pool.stage == "clash" else list(pool.landed)
     # Every side gets an equal share of what an embed may hold (a hits field comes last).
     budget = min(FIELD_MAX, (EMBED_BUDGET - len(embed.description or "")) // (len(pool.sides) + 1) - FIELD_NAME)
     for side in pool.sides:
@@ -316,21 +378,25 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
             faces = " ".join(die_face(d) for d in side.equipment_dice)
             rows.append(f"🛡️ equipment: {faces or f'{side.equipment}d4'}")
         embed.add_field(name=head[:FIELD_NAME], value=_clip(rows, budget), inline=False)
-    if result is not None and result.sent:
-        hits = []
-        for (s, t), n in result.sent.items():
-            cancelled = result.cancelled.get((s, t), 0)
-            hits.append(
-                f"{_side_name(pool, s)} → {_side_name(pool, t)}: {n} sent"
-                + (f", {cancelled} cancelled" if cancelled else "")
-                + f", **{result.landed(s, t)} land**"
-            )
-        embed.add_field(name="Hits", value=_clip(hits, budget), inline=False)
+    if hits:
+        lines = [
+            f"{_side_name(pool, h.side)} → {_side_name(pool, h.target)}: {h.sent} sent"
+            + (f", {h.cancelled} cancelled" if h.cancelled else "")
+            + f", **{h.landed} land**"
+            for h in hits
+        ]
+        embed.add_field(name="Hits", value=_clip(lines, budget), inline=False)
     if any(is_rattled(state, c) for c in pool.combatants):
-        embed.set_footer(text=f"{pool.id} · {RATTLED_LEGEND}")
-    else:
-        embed.set_footer(text=pool.id)
+        embed.set_footer(text=RATTLED_LEGEND)
     return embed
+
+
+def _clash_lines(pool: ViolencePool, state: CampaignState) -> list[Landed]:
+    """The hits sent so far in a clash still being decided."""
+    result = clash(pool, state.options)
+    return [
+        Landed(side=s, target=t, sent=n, cancelled=result.cancelled.get((s, t), 0)) for (s, t), n in result.sent.items()
+    ]
 
 
 def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
@@ -338,6 +404,8 @@ def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
     title = f"🗝️ {escape_name(pool.title) or 'Scheme'}"
     lines = [STAGES[pool.stage] if pool.challenges or pool.stage != "gather" else NO_CHALLENGES]
     lines.append(f"-# {legend(pool)}")
+    if rules := house_rules_line(state.options, SCHEME_RULES):
+        lines.append(f"-# 📏 {rules}")
     if pool.stage == "gather" and (line := odds_now(state, pool)):
         lines.append(f"📊 {escape_name(line)}")
     lockout = state.company.lockout
@@ -366,8 +434,8 @@ def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
             f"\n🆓 Free pushes: {pool.free_pushes}",
             inline=False,
         )
-    footer = pool.id + (f" · {RATTLED_LEGEND}" if any(is_rattled(state, c) for c in pool.combatants) else "")
-    embed.set_footer(text=footer)
+    if any(is_rattled(state, c) for c in pool.combatants):
+        embed.set_footer(text=RATTLED_LEGEND)
     return embed
 
 
@@ -385,8 +453,10 @@ def render_pool(ctx: Ctx, pool_id: str) -> View:
             return View(embeds=[discord.Embed(title=over, description=text)], rows=rows)
         return View(embeds=[discord.Embed(title=over, description=text)])
     if isinstance(pool, ViolencePool):
-        return View(embeds=[_fight_embed(ctx, pool)], rows=_violence_rows(ctx, pool))
-    return View(embeds=[_scheme_embed(ctx, pool)], rows=_knavery_rows(ctx, pool))
+        embed, rows = _fight_embed(ctx, pool), _violence_rows(ctx, pool)
+    else:
+        embed, rows = _scheme_embed(ctx, pool), _knavery_rows(ctx, pool)
+    return View(embeds=[embed], rows=[] if ctx.state.archived else rows)
 
 
 # -- what happened ------------------------------------------------------------------------------------------------
@@ -424,8 +494,14 @@ def _rolled(s: CampaignState, e: Event) -> str:
     return "\n".join([f"🎲 **Round {e['round']}** ({escape_name(e['rule'])})", *_sides_text(e["sides"])])
 
 
+def _against(e: Event) -> str:
+    """``2 successes against 3 challenges``."""
+    n = e["successes"]
+    return f"{n} success{'' if n == 1 else 'es'} against {plural(e['challenges'], 'challenge')}"
+
+
 def _scheme_rolled(s: CampaignState, e: Event) -> str:
-    head = f"🎲 **The scheme is rolled**: {e['successes']} of {e['challenges']} successes needed"
+    head = f"🎲 **The scheme is rolled**: {_against(e)}"
     return "\n".join([head, *(_dice_lines(c, True) for c in e["combatants"])])
 
 
@@ -469,10 +545,7 @@ def _failing(s: CampaignState, e: Event) -> str:
     who = "the group chooses" if e["chooser"] == "group" else "the GM chooses"
     which = f"{who} the thwarted challenges" if e["successes"] else "no challenge is thwarted"
     pushes = e["free_pushes"]
-    return (
-        f"❌ **The scheme fails** ({e['successes']} of {e['challenges']}): {which}; "
-        f"{pushes} free push{'es' if pushes != 1 else ''}."
-    )
+    return f"❌ **The scheme fails** ({_against(e)}): {which}; {pushes} free push{'es' if pushes != 1 else ''}."
 
 
 def _failed(s: CampaignState, e: Event) -> str:
@@ -540,7 +613,7 @@ NARRATORS.update(
         ),
         "scheme_failing": _failing,
         "scheme_failed": _failed,
-        "pool_closed": lambda s, e: f"Pool {e['pool']} was closed.",
+        "pool_closed": lambda s, e: f"{_pool_word(s, e).capitalize()} was called off before its roll.",
         "pushed": _pushed,
         "knowledge": _knowledge,
         "discovery": _discovery,

@@ -1,10 +1,10 @@
-"""Rivals the players never see (RULES.md P8, P9): ``/vic gm`` (the GM screen), ``/vic rival …``, ``/vic reveal``.
+"""Rivals the players never see (RULES.md P8, P9): ``/vic-gm screen`` (the GM screen), ``rival …``, ``reveal``.
 
 Everything about a rival is answered privately to the GM (or a co-GM): commands are refused to
 anyone else before they are read, autocomplete offers rivals only to a GM, and the GM screen's
 controls answer privately. What an action does to the company or a PC (IP lost, a PC rattled) is
 public and is posted in the channel without naming the rival; the rest reaches the channel only
-through ``/vic reveal``.
+through ``/vic-gm reveal``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from discord import app_commands
 
 from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
-from bot.models import Applied, Session, roles_of
+from bot.models import Session, roles_of
+from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
+from cogs.viciousness.campaign import direct_message
 from cogs.viciousness.common import MAX_CONTENT, VicBase, choice_name
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools import chosen_action, commit
@@ -67,11 +69,12 @@ async def tell_gm(
         await bot.publisher.announce(session, cut("\n".join(public), MAX_CONTENT))
 
 
-async def rival_news(bot: TabletopBot, interaction: discord.Interaction, applied: Applied) -> None:
+async def rival_news(
+    bot: TabletopBot, interaction: discord.Interaction, session: Session, events: list[dict[str, Any]]
+) -> None:
     """After a command that moved the rivals (a turn's start or end): their news, privately, to a GM who sent it."""
-    session = applied.session
     roles = roles_of(session, actor_of(interaction))
-    secret = [e for e in applied.events if e.get("only")]
+    secret = [e for e in events if e.get("only")]
     if not secret or not roles & GM_ROLES:
         return
     state = bot.service.state_of(session)
@@ -116,10 +119,57 @@ def named_rival(state: CampaignState, action: Mapping[str, Any]) -> Mapping[str,
     return out
 
 
-class RivalCommands(VicBase):
-    """``/vic gm``, ``/vic rival add|design|foil|deal|drop``, ``/vic reveal``."""
+class GMScreenCommands(VicBase):
+    """``/vic-gm screen``, ``/vic-gm reveal``."""
 
-    rival = app_commands.Group(name="rival", description="Rivals (GM, private)")
+    @app_commands.command(name="screen", description="Your private GM screen: rivals, designs, notes")
+    async def gm(self, interaction: discord.Interaction) -> None:
+        """The GM screen, privately."""
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        await self.bot.publisher.send_private(reply, session, gm_viewer(session, interaction), GM_VIEW)
+
+    @app_commands.command(name="reveal", description="Tell the channel, or hand a player something privately (GM)")
+    @app_commands.describe(
+        text="What they learn (up to 1,000 characters)",
+        to="A handout for this player only (and the GMs), by direct message",
+        also="A second player who gets the same handout",
+    )
+    async def reveal(
+        self,
+        interaction: discord.Interaction,
+        text: app_commands.Range[str, 1, 1000],
+        to: discord.Member | None = None,
+        also: discord.Member | None = None,
+    ) -> None:
+        """The one way rivals reach the table: what the GM writes, to everyone or to a few."""
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        gm_viewer(session, interaction)
+        players = list(dict.fromkeys(m for m in (to, also) if m is not None and not m.bot))
+        action = {"type": "reveal", "text": text, "to": [str(m.id) for m in players]}
+        applied = await self.act(interaction, action, session)
+        if not players:
+            await reply.send("Revealed to the channel.", ephemeral=True)
+            await self.bot.publisher.announce(
+                applied.session, "\n".join(narrate(self.state(applied.session), applied.events))
+            )
+            return
+        company = self.state(applied.session).company.name or "your campaign"
+        told = f"📨 A handout from the GM of {escape_name(company)} (<#{session.channel_id}>):\n>>> {text}"
+        missed = [m for m in players if not await direct_message(self.bot, m.id, told)]
+        names = ", ".join(escape_name(m.display_name) for m in players)
+        answer = f"📨 Handed to {names}: only they and the GMs see it (it is in their `/vic log`)."
+        if missed:
+            # Their direct messages are closed: the channel says there is something for them, not what.
+            who = ", ".join(f"<@{m.id}>" for m in missed)
+            await self.bot.publisher.announce(applied.session, f"📨 {who}: the GM has a handout for you in `/vic log`.")
+            answer += " Direct messages didn't reach " + ", ".join(escape_name(m.display_name) for m in missed) + "."
+        await reply.send(answer, ephemeral=True)
+
+
+class RivalCommands(VicBase):
+    """``/vic-rival add|design|edit|redesign|split|foil|deal|drop``: rivals, answered to the GM only."""
 
     async def _gm_act(self, interaction: discord.Interaction, action: Mapping[str, Any]) -> None:
         reply = Reply.of(interaction)
@@ -129,26 +179,72 @@ class RivalCommands(VicBase):
         applied = await commit(self.bot, reply, session, action)
         await tell_gm(self.bot, reply, applied.session, viewer, applied.events)
 
-    @app_commands.command(name="gm", description="Your private GM screen")
-    async def gm(self, interaction: discord.Interaction) -> None:
-        """The GM screen, privately."""
-        reply = Reply.of(interaction)
-        session = await self.campaign_here(interaction)
-        await self.bot.publisher.send_private(reply, session, gm_viewer(session, interaction), GM_VIEW)
+    @app_commands.command(name="edit", description="Change a rival (only what is given)")
+    @app_commands.describe(
+        rival="The rival",
+        name="A new name",
+        rank="A new rank",
+        minions="How many minions",
+        assets="All of them, split by ;",
+        notes="Your notes (replaced)",
+    )
+    async def rival_edit(
+        self,
+        interaction: discord.Interaction,
+        rival: str,
+        name: app_commands.Range[str, 1, 80] | None = None,
+        rank: app_commands.Range[int, 1, 7] | None = None,
+        minions: app_commands.Range[int, 0, 50] | None = None,
+        assets: app_commands.Range[str, 1, 400] | None = None,
+        notes: app_commands.Range[str, 1, 1000] | None = None,
+    ) -> None:
+        """Name, rank, minions, assets, notes."""
+        action: dict[str, Any] = {"type": "edit_rival", "rival": rival}
+        given = {"name": name, "rank": rank, "minions": minions, "notes": notes}
+        action |= {k: v for k, v in given.items() if v is not None}
+        if assets is not None:
+            action["assets"] = [a.strip()[:80] for a in assets.split(";") if a.strip()]
+        await self._gm_act(interaction, action)
 
-    @app_commands.command(name="reveal", description="Tell the channel (GM)")
-    async def reveal(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000]) -> None:
-        """The one way rivals reach the channel: what the GM writes."""
-        reply = Reply.of(interaction)
-        session = await self.campaign_here(interaction)
-        applied = await self.act(interaction, {"type": "reveal", "text": text}, session)
-        await reply.send("Revealed.", ephemeral=True)
-        await self.bot.publisher.announce(
-            applied.session, "\n".join(narrate(self.state(applied.session), applied.events))
-        )
+    @app_commands.command(name="redesign", description="Change a design (only what is given)")
+    @app_commands.describe(
+        rival="The rival",
+        design="The design",
+        text="What they want",
+        severity="How hard it falls",
+        temperament="Success: rash 2-in-4, default 3, shrewd 4",
+        asset="Helpful asset; - for none",
+        unsubtle="The PCs may interfere",
+        points="Its ambition points",
+    )
+    async def rival_redesign(
+        self,
+        interaction: discord.Interaction,
+        rival: str,
+        design: str,
+        text: app_commands.Range[str, 1, 1000] | None = None,
+        severity: Severity | None = None,
+        temperament: Temperament | None = None,
+        asset: app_commands.Range[str, 1, 80] | None = None,
+        unsubtle: bool | None = None,
+        points: app_commands.Range[int, 0, 1000] | None = None,
+    ) -> None:
+        """Text, severity, temperament, helpful asset, unsubtle, points."""
+        action: dict[str, Any] = {"type": "edit_design", "rival": rival, "design": design}
+        given = {"text": text, "severity": severity, "temperament": temperament, "unsubtle": unsubtle, "points": points}
+        action |= {k: v for k, v in given.items() if v is not None}
+        if asset is not None:
+            action["asset"] = "" if asset.strip() == "-" else asset
+        await self._gm_act(interaction, action)
 
-    @rival.command(name="add", description="A new rival")
-    @app_commands.describe(assets="Up to four, split by ;")
+    @app_commands.command(name="add", description="A new rival")
+    @app_commands.describe(
+        name="The rival's name",
+        rank="Their wealth rank",
+        minions="Default: rank − 2",
+        assets="Up to four, split by ;",
+        notes="Your notes on them",
+    )
     async def rival_add(
         self,
         interaction: discord.Interaction,
@@ -165,7 +261,15 @@ class RivalCommands(VicBase):
             action["minions"] = minions
         await self._gm_act(interaction, action)
 
-    @rival.command(name="design", description="A new design")
+    @app_commands.command(name="design", description="A new design")
+    @app_commands.describe(
+        rival="The rival",
+        text="What they want",
+        severity="How hard its consequence falls",
+        temperament="Success: rash 2-in-4, default 3, shrewd 4",
+        asset="Their asset that helps (+1 a turn)",
+        unsubtle="The PCs may interfere when it moves",
+    )
     async def rival_design(
         self,
         interaction: discord.Interaction,
@@ -181,18 +285,29 @@ class RivalCommands(VicBase):
         action |= {"temperament": temperament, "unsubtle": unsubtle} | ({"asset": asset} if asset else {})
         await self._gm_act(interaction, action)
 
-    @rival.command(name="foil", description="A design was foiled")
+    @app_commands.command(name="foil", description="A design was foiled")
+    @app_commands.describe(
+        rival="The rival",
+        design="The design foiled",
+    )
     async def rival_foil(self, interaction: discord.Interaction, rival: str, design: str) -> None:
         """Foil a design."""
         await self._gm_act(interaction, {"type": "foil", "rival": rival, "design": design})
 
-    @rival.command(name="deal", description="A rival deal")
+    @app_commands.command(name="deal", description="A rival deal")
+    @app_commands.describe(
+        rival="The rival",
+        design="The design that gains",
+    )
     async def rival_deal(self, interaction: discord.Interaction, rival: str, design: str) -> None:
         """A rival deal."""
         await self._gm_act(interaction, {"type": "deal", "rival": rival, "design": design})
 
-    @rival.command(name="split", description="Share the rank's points among designs")
-    @app_commands.describe(points="d1 2, d2 1 (leave out: all to the top design)")
+    @app_commands.command(name="split", description="Share the rank's points among designs")
+    @app_commands.describe(
+        rival="The rival",
+        points="d1 2, d2 1 (none: all to the top one)",
+    )
     async def rival_split(
         self, interaction: discord.Interaction, rival: str, points: app_commands.Range[str, 1, 60] | None = None
     ) -> None:
@@ -208,7 +323,10 @@ class RivalCommands(VicBase):
                 shares[design] = count
         await self._gm_act(interaction, {"type": "split", "rival": rival, "points": shares})
 
-    @rival.command(name="drop", description="No longer a rival")
+    @app_commands.command(name="drop", description="No longer a rival")
+    @app_commands.describe(
+        rival="The rival",
+    )
     async def rival_drop(self, interaction: discord.Interaction, rival: str) -> None:
         """Drop a rival."""
         await self._gm_act(interaction, {"type": "drop_rival", "rival": rival})
@@ -246,5 +364,8 @@ class RivalCommands(VicBase):
     rival_deal.autocomplete("rival")(_rivals)
     rival_drop.autocomplete("rival")(_rivals)
     rival_split.autocomplete("rival")(_rivals)
+    rival_edit.autocomplete("rival")(_rivals)
+    rival_redesign.autocomplete("rival")(_rivals)
+    rival_redesign.autocomplete("design")(_designs)
     rival_foil.autocomplete("design")(_designs)
     rival_deal.autocomplete("design")(_designs)

@@ -16,8 +16,9 @@ from bot.names import escape_name
 from bot.spec import View, ViewContext
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.pools_view import act_button, act_select
+from cogs.viciousness.rules_text import RIVAL_RULES, house_rules_line
 from cogs.viciousness.text import plural
-from rules.viciousness.data import CONSEQUENCES, Severity
+from rules.viciousness.data import CONSEQUENCES, PROCEDURES, Severity
 from rules.viciousness.state import CampaignState, Design, Rival
 
 GM_VIEW = "gm"
@@ -28,7 +29,8 @@ MAX_RIVALS = 20
 SEVERITIES: tuple[Severity, ...] = ("light", "medium", "heavy")
 GM_ACT = "gmact"
 COLOUR = discord.Colour.dark_grey()
-TEMPER = {"rash": "rash (d4 ≤ 1)", "default": "default (d4 ≤ 2)", "shrewd": "shrewd (d4 ≤ 3)"}
+TEMPER = {temper: f"{temper} ({needed}-in-4)" for temper, needed in PROCEDURES.rivals.success_in_4.items()}
+"""A temperament with the chance its move succeeds, from the very table the success d4 is rolled against."""
 STAGE = {
     "initiated": "initiated: moves at the next turn start",
     "interference": "moving, unsubtle: did the PCs interfere?",
@@ -136,7 +138,9 @@ def render_gm(ctx: Ctx) -> View:
         where = f"Turn {turn.number} is over; turn {turn.number + 1} not started"
     else:
         where = "Before the first turn"
-    embed = discord.Embed(title="🎭 GM screen", description=f"{where}. Only you see this.", colour=COLOUR)
+    rules = house_rules_line(state.options, RIVAL_RULES)
+    description = f"{where}. Only you see this." + (f"\n-# 📏 {rules}" if rules else "")
+    embed = discord.Embed(title="🎭 GM screen", description=description, colour=COLOUR)
     live = [r for r in state.rivals.values() if not r.dropped]
     shown = live[:MAX_RIVALS]
     # The rivals share what an embed may hold (the notes take one share more).
@@ -145,7 +149,7 @@ def render_gm(ctx: Ctx) -> View:
         name, value = rival_field(rival, budget)
         embed.add_field(name=name, value=value, inline=False)
     if not live:
-        embed.add_field(name="No rivals yet", value="Add one with `/vic rival add`.", inline=False)
+        embed.add_field(name="No rivals yet", value="Add one with `/vic-rival add`.", inline=False)
     if state.notes:
         notes = escape_name(state.notes)
         embed.add_field(name="Notes", value=notes if len(notes) <= budget else notes[: budget - 1] + "…", inline=False)
@@ -166,6 +170,13 @@ def _design(s: CampaignState, e: Event) -> str:
     )
 
 
+def _split(s: CampaignState, e: Event) -> str:
+    """``2 to `d1`, 1 to `d2``` (or all to the design with the most points)."""
+    if not e["points"]:
+        return "all to the design with the most points"
+    return ", ".join(f"{n} to `{d}`" for d, n in e["points"].items())
+
+
 def _rival(s: CampaignState, e: Event) -> str:
     rival = s.rivals.get(e["rival"])
     return escape_name(rival.name) if rival is not None else str(e["rival"])
@@ -179,7 +190,7 @@ RIVAL_NARRATORS: dict[str, Any] = {
     "rival_dropped": lambda s, e: f"🎭 {escape_name(e['name'])} is no longer a rival.",
     "design_added": lambda s, e: f"🎭 {_rival(s, e)} has a new {e['severity']} design `{e['design']}`.",
     "design_changed": lambda s, e: f"🎭 {_design(s, e)} changed.",
-    "split": lambda s, e: f"🎭 {_rival(s, e)}'s points split: {e['points'] or 'the default'}.",
+    "split": lambda s, e: f"🎭 {_rival(s, e)}'s points each turn: {_split(s, e)}.",
     "ambition_points": lambda s, e: (
         f"🎭 {_rival(s, e)}'s ambition points: "
         + (", ".join(f"`{d}` +{n} (now {e['totals'].get(d, n)})" for d, n in e["gains"].items()) or "none")

@@ -13,6 +13,7 @@ import discord
 from bot.models import MAIN_VIEW, VIEW_RECORDS_JOIN
 from bot.names import escape_name
 from bot.spec import Choice, View, ViewContext
+from cogs.viciousness.rules_text import house_rules_line
 from cogs.viciousness.spec import VIEWS
 from cogs.viciousness.text import cut, fit, plural
 from rules.engine import CO_GM, GM
@@ -117,12 +118,16 @@ def company_embed(state: CampaignState, roles: dict[str, list[str]] | None = Non
     runners = runners_line(roles or {})
     if runners:
         ambition = f"{runners}\n{ambition}"
+    rules = house_rules_line(state.options)
+    if rules:
+        ambition = f"{ambition}\n-# 📏 {escape_name(rules)}"
     fixed = [("Wealth", wealth_line(company)), ("Coins", coins_line(company)), ("Turn", turn_line(state))]
     troupes = [troupe_field(t, state) for t in state.troupes.values()][:20]
     used = len(title) + sum(len(n) + len(v) for n, v in fixed) + sum(len(n) for n, _ in troupes)
     values = fit([v for _, v in troupes], SHEET_BUDGET - used - min(len(ambition), 1200))
     description = cut(ambition, SHEET_BUDGET - used - sum(len(v) for v in values))
-    embed = discord.Embed(title=cut(f"🗡️ {title}", TITLE), description=cut(description, DESCRIPTION))
+    mark = "📦 Archived · " if state.archived else "🗡️ "
+    embed = discord.Embed(title=cut(f"{mark}{title}", TITLE), description=cut(description, DESCRIPTION))
     for name, value in fixed:
         embed.add_field(name=name, value=value, inline=True)
     for (name, _), value in zip(troupes, values, strict=True):
@@ -137,8 +142,11 @@ def render_company(ctx: ViewContext[CampaignState]) -> View:
     turn = ctx.state.turn
     buttons: list[discord.ui.Item[Any]] = [ctx.ui_button("My troupe", "me", emoji="🗡️")]
     # The turn's own controls (not plain action buttons): the channel is told, the GM gets the rivals' news.
-    if turn.running:
+    if ctx.state.archived:
+        pass  # nothing changes an archived campaign: only what reads it
+    elif turn.running:
         buttons.append(ctx.ui_button(f"End turn {turn.number}", "turn", "end", emoji="⏹️"))
+        buttons.append(ctx.ui_button(f"Next: turn {turn.number + 1}", "turn", "next", emoji="⏭️"))
     else:
         buttons.append(ctx.ui_button(f"Start turn {turn.number + 1}", "turn", "start", emoji="▶️"))
     buttons.append(ctx.ui_button("Log", "log", emoji="📜"))
@@ -244,7 +252,7 @@ def render_troupe(ctx: ViewContext[CampaignState]) -> View:
     if troupe is None:
         return View(content="This troupe is gone.")
     rows: list[list[discord.ui.Item[Any]]] = []
-    if may_edit(ctx, owner) and not troupe.dissolved:
+    if may_edit(ctx, owner) and not troupe.dissolved and not ctx.state.archived:
         choices = turn_choices(troupe, ctx.state)
         if choices:
             rows.append([ctx.select(choices, placeholder="This turn's action…", record=troupe_record(owner))])

@@ -10,13 +10,18 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from bot.errors import UserError
 from bot.models import MAIN_VIEW, Scope, Session
+from bot.names import escape_name
 from bot.registry import GameKind
 from bot.replies import Reply
 from bot.spec import GameSpec, View, ViewContext
 from cogs.viciousness.narrate import narrate
+from cogs.viciousness.rules_text import describe
 from rules.viciousness.engine import ENGINE
+from rules.viciousness.options import VicOptions
 from rules.viciousness.state import CampaignState
 
 if TYPE_CHECKING:
@@ -35,7 +40,7 @@ class VicSpec(GameSpec[CampaignState]):
     """Viciousness campaigns: one per channel (or named per server), beside any table game."""
 
     kind = GameKind(ENGINE, scope=Scope.CAMPAIGN)
-    command = "vic campaign new"
+    command = "vic-gm campaign new"
     board_events = False  # the company sheet shows the company as it is; /vic log tells what happened
 
     def __init__(self, bot: TabletopBot) -> None:
@@ -55,20 +60,43 @@ class VicSpec(GameSpec[CampaignState]):
         assert isinstance(state, CampaignState)
         return narrate(state, events)
 
+    def options_of(self, session: Session) -> VicOptions:
+        """The house rules in force: the campaign's state holds them (the GM changes them as it goes)."""
+        state = self.bot.service.state_of(session)
+        assert isinstance(state, CampaignState)
+        return state.options
+
+    def describe_options(self, options: BaseModel) -> str:
+        """Every rule in force, the house rules in bold."""
+        assert isinstance(options, VicOptions)
+        return describe(options)
+
+    def summary(self, session: Session) -> str:
+        """``**The Gilded Knives** · turn 3 under way`` (``· 📦 archived``)."""
+        state = self.bot.service.state_of(session)
+        assert isinstance(state, CampaignState)
+        name = f"**{escape_name(state.company.name)}**" if state.company.name else "A company without a name yet"
+        turn = state.turn
+        when = f"turn {turn.number} {'under way' if turn.running else 'over'}" if turn.number else "before turn 1"
+        return f"{name} · {when}" + (" · 📦 archived" if state.archived else "")
+
     def rules_summary(self) -> str:
         """How a campaign runs, in a few lines."""
         return "\n".join(
             (
-                "A GM runs the campaign with `/vic`: each player leads a troupe of the company (`/vic troupe new`).",
-                "• **Turns**: the GM starts and ends them (`/vic turn start|end`); each turn the company gets one "
-                "coin per troupe, and every character takes one action (`/vic pc act`; resting heals).",
-                "• **Wealth**: `/vic price` (pay from turn or liquid coins), `/vic reward`, `/vic invest`, "
-                "`/vic divest`; the rank follows the investment points.",
-                "• **At the table**: the GM opens a fight (`/vic violence`) or a scheme (`/vic knavery`); everyone "
-                "joins with the button and picks their trait dice. `/vic push` (rattles), `/vic knowledge` (💡), "
-                "`/vic odds` for the exact chances.",
-                "• **Yours**: `/vic me` (your troupe, privately), `/vic log` (what happened, by turn).",
-                "• **GM only**: `/vic gm` (the private GM screen: rivals and their designs), `/vic rival …`.",
+                "A GM runs the campaign with `/vic-gm`; each player leads a troupe of the company with `/vic` "
+                "(`/vic troupe new`).",
+                "• **Turns**: the GM starts and ends them (`/vic-gm turn start|end|next`); each turn the company gets "
+                "one coin per troupe, and every character takes one action: a scheme, a fight, a rest "
+                "(`/vic pc act`), a purchase…",
+                "• **Wealth**: `/vic price` (pay from turn or liquid coins), `/vic-gm reward` (`invest:` at once), "
+                "`/vic-gm invest`, `/vic-gm divest`; the rank follows the investment points.",
+                "• **At the table**: the GM opens a fight (`/vic-gm violence`, NPCs in brackets) or a scheme "
+                "(`/vic-gm knavery`); characters join from the board with their usual trait dice. `/vic push` "
+                "(rattles), `/vic knowledge` (💡), `/vic odds` for the exact chances.",
+                "• **Yours**: `/vic me` (your troupe, privately), `/vic log` (what happened, by turn, your handouts).",
+                "• **GM only**: `/vic-gm screen` (rivals, designs, notes), `/vic-rival …`, `/vic-gm rules` (house "
+                "rules), `/vic-gm notes`, `/vic-gm undo|redo`, `/vic-gm reveal` (to the channel or `to:` a player).",
             )
         )
 

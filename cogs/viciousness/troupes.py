@@ -13,8 +13,9 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
+from cogs.viciousness.characters import keeps_typing
 from cogs.viciousness.common import PUBLIC_REPLY, Autocomplete, action_data, choice_name, owner_for, parse
-from cogs.viciousness.forms import pc_form, pc_spec, troupe_name
+from cogs.viciousness.forms import SHAPES, form_for, pc_spec, troupe_name
 from cogs.viciousness.sheets import troupe_view
 from cogs.viciousness.spec import UI
 from rules.viciousness.actions import AddAsset, DropAsset, EditTroupe, GrantAdvancements, MinionPlaces
@@ -45,7 +46,8 @@ async def _create_troupe(bot: TabletopBot, reply: Reply, session: Session, arg: 
     await bot.publisher.post_view(fresh, troupe_view(owner or str(interaction.user.id)), reply)
 
 
-UI["nt"] = _create_troupe
+SHAPES["nt"] = lambda state, arg: ("A new troupe", (CAPTAIN_TRAITS, CAPTAIN_TRAITS), True)
+UI["nt"] = keeps_typing("nt", _create_troupe)
 
 
 class TroupeCommands(Autocomplete):
@@ -55,6 +57,10 @@ class TroupeCommands(Autocomplete):
 
     @troupe.command(name="new", description="Join with a troupe")
     @app_commands.choices(asset=ASSET_CHOICES)
+    @app_commands.describe(
+        asset="The troupe's starting asset",
+        member="GM: a troupe for this player",
+    )
     async def troupe_new(
         self, interaction: discord.Interaction, asset: str, member: discord.Member | None = None
     ) -> None:
@@ -67,19 +73,12 @@ class TroupeCommands(Autocomplete):
                 f"{'You have' if member is None else 'They have'} a troupe already: {escape_name(old.name)}."
             )
         arg = asset + (f".{member.id}" if member else "")
-        title = "A new troupe" if member is None else f"A troupe for {member.display_name}"
-        form = pc_form(
-            session,
-            self.state(session),
-            key="nt",
-            arg=arg,
-            title=title,
-            traits=(CAPTAIN_TRAITS, CAPTAIN_TRAITS),
-            troupe_name=True,
-        )
-        await reply.modal(form)
+        await reply.modal(form_for(session, self.state(session), "nt", arg))
 
     @troupe.command(name="show", description="Post a troupe's sheet", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        member="Whose troupe (default: yours)",
+    )
     async def troupe_show(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         """The sheet stays up to date as the troupe changes."""
         reply = Reply.of(interaction)
@@ -91,7 +90,11 @@ class TroupeCommands(Autocomplete):
         await self.bot.publisher.post_view(session, troupe_view(owner), reply)
 
     @troupe.command(name="edit", description="Name, henchmen")
-    @app_commands.describe(henchmen="Comma-separated")
+    @app_commands.describe(
+        name="A new name",
+        henchmen="All of them, split by commas (- clears)",
+        member="GM: whose troupe",
+    )
     async def troupe_edit(
         self,
         interaction: discord.Interaction,
@@ -105,6 +108,10 @@ class TroupeCommands(Autocomplete):
         await self.act_and_tell(interaction, action)
 
     @troupe.command(name="gain", description="Gain an asset")
+    @app_commands.describe(
+        asset="What it is",
+        member="GM: whose troupe",
+    )
     async def troupe_gain(
         self,
         interaction: discord.Interaction,
@@ -115,6 +122,10 @@ class TroupeCommands(Autocomplete):
         await self.act_and_tell(interaction, action_data(AddAsset, owner=owner_for(interaction, member), text=asset))
 
     @troupe.command(name="lose", description="Lose an asset")
+    @app_commands.describe(
+        asset="The asset, picked as you type",
+        member="GM: whose troupe",
+    )
     async def troupe_lose(
         self, interaction: discord.Interaction, asset: int, member: discord.Member | None = None
     ) -> None:
@@ -133,6 +144,10 @@ class TroupeCommands(Autocomplete):
         return [app_commands.Choice(name=choice_name(a), value=i) for i, a in hits[:25]]
 
     @troupe.command(name="minions", description="Minion places (GM)")
+    @app_commands.describe(
+        member="The troupe's player",
+        places="How many minions it may have",
+    )
     async def troupe_minions(
         self, interaction: discord.Interaction, member: discord.Member, places: app_commands.Range[int, 0, 12]
     ) -> None:
@@ -140,8 +155,12 @@ class TroupeCommands(Autocomplete):
         await self.act_and_tell(interaction, MinionPlaces(owner=str(member.id), n=places))
 
     @troupe.command(name="grant", description="Grant advancements (GM)")
+    @app_commands.describe(
+        member="The troupe's player",
+        advancements="How many to take",
+    )
     async def troupe_grant(
         self, interaction: discord.Interaction, member: discord.Member, advancements: app_commands.Range[int, 1, 20] = 1
     ) -> None:
-        """Beside those a completed ambition gives every troupe (``/vic company ambition``)."""
+        """Beside those a completed ambition gives every troupe (``/vic-gm company ambition``)."""
         await self.act_and_tell(interaction, GrantAdvancements(owner=str(member.id), n=advancements))

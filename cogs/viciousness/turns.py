@@ -1,4 +1,4 @@
-"""``/vic turn start|end`` and ``/vic log``: the turn loop (RULES.md P2) and what happened in each turn.
+"""``/vic-gm turn start|end`` and ``/vic log``: the turn loop (RULES.md P2) and what happened in each turn.
 
 The log is read from the session's own log (every action and its events), so it needs nothing kept in
 the state; GM-only events reach only a GM's log.
@@ -42,6 +42,8 @@ async def turns_of(bot: TabletopBot, session: Session, viewer: Viewer) -> dict[i
     events: dict[int, list[dict[str, Any]]] = {SETUP: []}
     current = SETUP
     for entry in await bot.store.log_entries(session.id):
+        if entry.action.get("kind") == "roles":  # the core's own entry: who runs the campaign, in the log too
+            events[current].append({"type": "roles_changed", **entry.action})
         for event in entry.events:
             if not visible(event, viewer):
                 continue
@@ -152,18 +154,30 @@ async def _log(bot: TabletopBot, reply: Reply, session: Session, arg: str, value
 UI["log"] = _log
 
 
-async def start_or_end(bot: TabletopBot, reply: Reply, session: Session, action: TurnStart | TurnEnd) -> None:
-    """A turn's start or end: the channel is told what it may know; the GM who did it, the rivals' news."""
+TURN_ACTIONS: dict[str, tuple[TurnStart | TurnEnd, ...]] = {
+    "start": (TurnStart(),),
+    "end": (TurnEnd(),),
+    "next": (TurnEnd(), TurnStart()),
+}
+"""What each turn control takes: *Next turn* ends the turn and starts the next one, as two entries of the log."""
+
+
+async def start_or_end(bot: TabletopBot, reply: Reply, session: Session, which: str) -> None:
+    """A turn's start, end, or both (``which``): the channel is told what it may know; the GM who did it, the
+    rivals' news, privately."""
     reply.answers_first = True  # the sheets are redrawn once this answer is on its way
-    applied = await bot.service.act(session.id, actor_of(reply.interaction), action, origin=reply)
-    lines = narrate(campaign_state(bot, applied.session), [e for e in applied.events if visible(e, PUBLIC)])
-    await reply.send(cut("\n".join(lines), MAX_CONTENT) or "Done.", ephemeral=False)
-    await rival_news(bot, reply.interaction, applied)
+    events: list[dict[str, Any]] = []
+    for action in TURN_ACTIONS[which]:
+        applied = await bot.service.act(session.id, actor_of(reply.interaction), action, origin=reply)
+        session, events = applied.session, [*events, *applied.events]
+    lines = narrate(campaign_state(bot, session), [e for e in events if visible(e, PUBLIC)])
+    await reply.send(cut("\n".join(lines), MAX_CONTENT) or "The turn moves on.", ephemeral=False)
+    await rival_news(bot, reply.interaction, session, events)
 
 
 async def _turn(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-    """*Start turn* / *End turn* on the company sheet: the same as ``/vic turn start|end``."""
-    await start_or_end(bot, reply, session, TurnStart() if arg == "start" else TurnEnd())
+    """*Start turn* / *End turn* / *Next turn* on the company sheet: the same as ``/vic-gm turn …``."""
+    await start_or_end(bot, reply, session, arg)
 
 
 UI["turn"] = _turn
@@ -171,21 +185,33 @@ UI["lg"] = _log_page
 
 
 class TurnCommands(VicBase):
-    """``/vic turn start|end``, ``/vic log``."""
+    """``/vic-gm turn start|end``."""
 
     turn = app_commands.Group(name="turn", description="Turns (GM)")
 
-    @turn.command(name="start", description="Next turn: a coin per troupe", extras=PUBLIC_REPLY)
+    @turn.command(name="start", description="Start the next turn: a coin per troupe", extras=PUBLIC_REPLY)
     async def turn_start(self, interaction: discord.Interaction) -> None:
         """Each character may then take one action; the rivals' moves go privately to the GM."""
-        await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), TurnStart())
+        await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), "start")
 
-    @turn.command(name="end", description="End the turn", extras=PUBLIC_REPLY)
+    @turn.command(name="end", description="End the turn: unspent turn coins go, rest heals", extras=PUBLIC_REPLY)
     async def turn_end(self, interaction: discord.Interaction) -> None:
         """Liquid coins stay; those who rested recover; the rivals' turn goes privately to the GM."""
-        await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), TurnEnd())
+        await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), "end")
+
+    @turn.command(name="next", description="End this turn and start the next at once", extras=PUBLIC_REPLY)
+    async def turn_next(self, interaction: discord.Interaction) -> None:
+        """The usual way from one turn to the next."""
+        await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), "next")
+
+
+class LogCommands(VicBase):
+    """``/vic log``."""
 
     @app_commands.command(name="log", description="What happened, by turn")
+    @app_commands.describe(
+        turn="One turn's whole log, page by page (0: before turn 1)",
+    )
     async def log(
         self, interaction: discord.Interaction, turn: app_commands.Range[int, 0, 100000] | None = None
     ) -> None:

@@ -1,4 +1,4 @@
-"""``/vic price``, ``/vic reward``, ``/vic invest``, ``/vic divest``: the company's wealth (RULES.md P10).
+"""``/vic price``, ``/vic-gm reward``, ``/vic-gm invest``, ``/vic-gm divest``: the company's wealth (RULES.md P10).
 
 ``/vic price`` answers privately with the item's price in every kind of coin the company holds, the
 arithmetic shown; modifiers are picked in a select, and a button pays (turn coins, or a liquid coin
@@ -20,7 +20,7 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, Autocomplete, campaign_state, choice_name, viewer_of
+from cogs.viciousness.common import KIND, PUBLIC_REPLY, Autocomplete, VicBase, campaign_state, choice_name, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.spec import UI
 from cogs.viciousness.text import cut, plural
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 MODIFIERS = [m.key for m in PRICES.modifiers]
 LABELS = {m.key: m.label for m in PRICES.modifiers}
 METHOD_CHOICES = [app_commands.Choice(name=m.label, value=m.key) for m in REWARDS.methods]
+TAKE_FREE = "Take it free"
 ITEM_MAX = 40
 """An item's name travels in the custom_ids of the price's controls."""
 
@@ -120,8 +121,10 @@ def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: b
         lines.append(f"**{kind}** of rank {rank} (the company has {have}): {verdict(q)}")
         if q.verdict == "unobtainable" or have < q.coins or not (gm or draft.pc):
             continue
-        label = "Take it free" if q.verdict == "free" else f"Pay {plural(q.coins, kind.lower()[:-1])}"
-        if pay.coins == "liquid":
+        if q.verdict == "free" and any(b.label == TAKE_FREE for b in buttons if isinstance(b, discord.ui.Button)):
+            continue  # free is free, whichever coins are held: one button for it
+        label = TAKE_FREE if q.verdict == "free" else f"Pay {plural(q.coins, kind.lower()[:-1])}"
+        if pay.coins == "liquid" and q.verdict != "free":
             label += f" (rank {rank})"
         code = "t" if pay.coins == "turn" else f"l{rank}"
         buttons.append(
@@ -185,11 +188,15 @@ def rank_examples(rank: int) -> str:
     return choice_name(f"{rank}: {items}" if items else str(rank))
 
 
-class WealthCommands(Autocomplete):
-    """``/vic price``, ``/vic reward``, ``/vic invest``, ``/vic divest``."""
+class PriceCommands(Autocomplete):
+    """``/vic price``."""
 
     @app_commands.command(name="price", description="Price an item, buy it")
-    @app_commands.describe(pc="Who acquires it")
+    @app_commands.describe(
+        rank="The item's wealth rank (examples as you type)",
+        item="What it is",
+        pc="Who acquires it (their action this turn)",
+    )
     async def price(
         self,
         interaction: discord.Interaction,
@@ -217,15 +224,40 @@ class WealthCommands(Autocomplete):
     async def _pcs(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self.pc_choices(interaction, current)
 
-    @app_commands.command(name="reward", description="Pay a reward (GM)", extras=PUBLIC_REPLY)
+
+class RewardCommands(VicBase):
+    """``/vic-gm reward``, ``/vic-gm invest``, ``/vic-gm divest``."""
+
+    @app_commands.command(name="reward", description="Pay a reward in liquid coins (GM)", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        method="How the company earned it: the base reward",
+        npc_rank="The wealth rank of whoever it came from",
+        invest="Turn the coins into investment points at once (1 IP each)",
+    )
     @app_commands.choices(method=METHOD_CHOICES)
     async def reward(
-        self, interaction: discord.Interaction, method: str, npc_rank: app_commands.Range[int, 1, 7]
+        self,
+        interaction: discord.Interaction,
+        method: str,
+        npc_rank: app_commands.Range[int, 1, 7],
+        invest: bool = False,
     ) -> None:
         """Coins at the company's rank: the method's base plus the ranks the NPC is above it, at least 0."""
-        await self.act_and_tell(interaction, Reward(method=method, npc_rank=npc_rank))
+        reply = Reply.of(interaction)
+        reply.answers_first = True
+        applied = await self.act(interaction, Reward(method=method, npc_rank=npc_rank), origin=reply)
+        events = applied.events
+        paid = next(e for e in events if e["type"] == "reward")
+        if invest and paid["coins"]:
+            then = await self.act(interaction, Invest(rank=paid["rank"], n=paid["coins"]), applied.session)
+            applied, events = then, [*events, *then.events]
+        await self.tell(reply, applied.session, events)
 
     @app_commands.command(name="invest", description="Coins → IP, 1 each", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        coins="How many liquid coins",
+        rank="Their rank (default: the company's)",
+    )
     async def invest(
         self,
         interaction: discord.Interaction,
@@ -241,6 +273,9 @@ class WealthCommands(Autocomplete):
         await self.act_and_tell(interaction, Invest(rank=rank, n=coins), session=session)
 
     @app_commands.command(name="divest", description="2 IP → 1 coin", extras=PUBLIC_REPLY)
+    @app_commands.describe(
+        coins="Liquid coins wanted, 2 IP each",
+    )
     async def divest(self, interaction: discord.Interaction, coins: app_commands.Range[int, 1, 100] = 1) -> None:
         """The coins have the rank the company had before; a lower rank is announced."""
         await self.act_and_tell(interaction, Divest(n=coins))

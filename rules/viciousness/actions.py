@@ -26,7 +26,17 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
 from rules.viciousness.data import Severity, Temperament, TraitDef
-from rules.viciousness.state import ActorId, Name, Rank, Sides, StartingAssetKey, Text, TraitPick
+from rules.viciousness.state import (
+    MAX_EXTRA_DICE,
+    MAX_SIDES,
+    ActorId,
+    Name,
+    Rank,
+    Sides,
+    StartingAssetKey,
+    Text,
+    TraitPick,
+)
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 """A PC, pool, rival, design, side or combatant id."""
@@ -176,14 +186,18 @@ class Buy(Action):
     rank: Rank
     mods: tuple[Modifier, ...] = Field(default=(), max_length=7)
     pay: tuple[Pay, ...] = Field(min_length=1, max_length=8)
+    exception: bool = False
+    """The GM lets ``pc`` act although they have acted this turn (logged)."""
 
 
 class Reveal(Action):
-    """Tell the channel something (what it learns about rivals is only what the GM reveals)."""
+    """Tell the channel something (what it learns about rivals is only what the GM reveals), or, ``to`` some
+    players, a handout only they and the GMs see."""
 
     type: Literal["reveal"] = "reveal"
     DOING: ClassVar[str] = "reveal things"
     text: Label
+    to: tuple[ActorId, ...] = Field(default=(), max_length=10)
 
 
 class Notes(Action):
@@ -207,6 +221,28 @@ class ClearLockout(Action):
 
     type: Literal["clear_lockout"] = "clear_lockout"
     DOING: ClassVar[str] = "clear the fallout"
+
+
+class SetOptions(Action):
+    """Change house rules (the ``vic.*`` flags of RULES.md PART 5): each field given takes its new value."""
+
+    type: Literal["options"] = "options"
+    DOING: ClassVar[str] = "change the house rules"
+    changes: dict[Annotated[str, StringConstraints(max_length=40)], bool | str] = Field(min_length=1, max_length=20)
+
+
+class Archive(Action):
+    """Put the campaign away: it stays readable (sheets, log, export) and nothing else changes until restored."""
+
+    type: Literal["archive"] = "archive"
+    DOING: ClassVar[str] = "archive the campaign"
+
+
+class Restore(Action):
+    """Bring an archived campaign back into play."""
+
+    type: Literal["restore"] = "restore"
+    DOING: ClassVar[str] = "restore the campaign"
 
 
 class Discovery(Action):
@@ -421,6 +457,8 @@ class Act(Action):
     pc: Id
     kind: ActionKind
     note: Text = ""
+    exception: bool = False
+    """The GM lets the character act although they have acted this turn (logged)."""
 
 
 class Knowledge(Action):
@@ -453,13 +491,29 @@ class Push(Action):
 # -- dice pools ------------------------------------------------------------------------------------
 
 
+NPCName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=70)]
+
+
+class NPCGroup(BaseModel):
+    """NPCs alike on one side of a fight being opened: ``count`` of them (``Guard 1``, ``Guard 2``…)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    side: int = Field(ge=0, lt=MAX_SIDES)
+    """The side's position in ``sides``, from 0."""
+    name: NPCName
+    count: int = Field(default=1, ge=1, le=20)
+    dice: tuple[Sides, ...] = Field(default=(), max_length=MAX_EXTRA_DICE)
+
+
 class OpenViolence(Action):
-    """Open a fight with its sides (2–8)."""
+    """Open a fight with its sides (2–8), and the NPCs already in it."""
 
     type: Literal["open_violence"] = "open_violence"
     DOING: ClassVar[str] = "open a fight"
     title: Text = ""
-    sides: tuple[Name, ...] = Field(min_length=2, max_length=8)
+    sides: tuple[Name, ...] = Field(min_length=2, max_length=MAX_SIDES)
+    npcs: tuple[NPCGroup, ...] = Field(default=(), max_length=MAX_SIDES)
 
 
 class OpenKnavery(Action):
@@ -483,13 +537,15 @@ class SetChallenges(Action):
 
 
 class Join(Action):
-    """Put a PC into a pool (on ``side`` in a fight)."""
+    """Put a PC into a pool (on ``side`` in a fight): during a turn, taking part is the character's action."""
 
     type: Literal["join"] = "join"
     WHO: ClassVar[Who] = "pc"
     pool: Id
     pc: Id
     side: Id | None = None
+    exception: bool = False
+    """The GM lets the character take part although they have acted this turn (logged)."""
 
 
 class AddNPC(Action):
@@ -499,9 +555,9 @@ class AddNPC(Action):
     DOING: ClassVar[str] = "add NPCs"
     pool: Id
     side: Id | None = None
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=70)]
+    name: NPCName
     count: int = Field(default=1, ge=1, le=20)
-    dice: tuple[Sides, ...] = Field(default=(), max_length=10)
+    dice: tuple[Sides, ...] = Field(default=(), max_length=MAX_EXTRA_DICE)
 
 
 class Leave(Action):
@@ -540,7 +596,7 @@ class Grant(Action):
     DOING: ClassVar[str] = "grant dice"
     pool: Id
     who: Id
-    dice: tuple[Sides, ...] = Field(default=(), max_length=10)
+    dice: tuple[Sides, ...] = Field(default=(), max_length=MAX_EXTRA_DICE)
 
 
 class Equip(Action):
@@ -815,6 +871,9 @@ VicAction = Annotated[
     | Notes
     | DefineTrait
     | ClearLockout
+    | SetOptions
+    | Archive
+    | Restore
     | Discovery
     | CreateTroupe
     | EditTroupe

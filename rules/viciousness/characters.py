@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.engine import IllegalAction
 from rules.viciousness.actions import PCSpec
 from rules.viciousness.catalogue import trait_names
@@ -37,15 +39,54 @@ def with_pc(troupe: Troupe, pc: PC) -> Troupe:
     return troupe.model_copy(update={"pcs": (*troupe.pcs, pc), "pc_seq": troupe.pc_seq + 1})
 
 
-def take_action(w: Work, pc: PC, kind: str, note: str = "") -> None:
-    """Mark ``pc``'s one turn action as used (seed L100)."""
+def take_action(
+    w: Work, pc: PC, kind: str, note: str = "", *, exception: bool = False, pool: str | None = None
+) -> bool:
+    """Mark ``pc``'s one turn action as used (seed L100, 3.6 #46); whether a fresh one was spent.
+
+    Resting, acquiring, a scene, a scheme or a fight: each is the character's action, checked here alike. A
+    character who has acted may act again only by the GM's ``exception`` (logged). Outside a turn there is no
+    action to spend: taking part in ``pool`` costs nothing then, anything else is refused.
+    """
     turn = w.s.turn
+    told: dict[str, Any] = {"pc": pc.id, "name": pc.name, "kind": kind, "note": note, "turn": turn.number}
+    if pool is not None:
+        told["pool"] = pool
     if not turn.running:
+        if pool is not None:
+            return False
         raise IllegalAction("No turn is under way: the GM starts the next one.")
     if pc.action_turn == turn.number:
-        raise IllegalAction(f"{pc.name} has already taken an action this turn ({pc.action}).")
+        if not exception:
+            what = ACTION_WORDS.get(pc.action or "", "took an action")
+            raise IllegalAction(f"{pc.name} already {what} this turn: each character takes one action a turn.")
+        w.update_pc(pc.id, action=kind)
+        w.emit("action_exception", before=pc.action, **told)
+        return False
     w.update_pc(pc.id, action_turn=turn.number, action=kind)
-    w.emit("action_taken", pc=pc.id, name=pc.name, kind=kind, note=note, turn=turn.number)
+    w.emit("action_taken", **told)
+    return True
+
+
+def give_back_action(w: Work, pc_id: str) -> None:
+    """A character leaves a pool before its roll: the action joining it took is theirs again."""
+    pc = w.pc(pc_id)
+    if pc.action_turn == w.s.turn.number:
+        w.update_pc(pc_id, action_turn=None, action=None)
+        w.emit("action_returned", pc=pc_id, name=pc.name, turn=w.s.turn.number)
+
+
+ACTION_WORDS = {
+    "rest": "rested",
+    "knavery": "took part in a scheme",
+    "violence": "took part in a fight",
+    "contact": "met a strong contact",
+    "weak_contact": "looked for a weak contact",
+    "acquire": "acquired something",
+    "join_scene": "joined a scene",
+    "other": "took an action",
+}
+"""What a character did, for each kind of turn action: ``Ana rested``."""
 
 
 def wound(w: Work, pc_id: str, cause: str) -> None:

@@ -22,7 +22,7 @@ KNOW = PROCEDURES.knowledge
 
 
 def _push(w: Work, a: Push) -> None:
-    pc = w.active_pc(a.pc)
+    pc = w.acting_pc(a.pc)
     t = trait(w.s, a.trait)
     if not pc.has_trait(t.name):
         raise IllegalAction(f"{pc.name} doesn't have {t.name}.")
@@ -66,7 +66,7 @@ def _push(w: Work, a: Push) -> None:
 
 
 def _knowledge(w: Work, a: Knowledge) -> None:
-    pc = w.active_pc(a.pc)
+    pc = w.acting_pc(a.pc)
     t = trait(w.s, a.trait)
     if t.kind != "knowledge":
         raise IllegalAction(f"{t.name} isn't a 💡 knowledge trait: only those roll knowledge.")

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import ValidationError
+
 from rules.engine import IllegalAction
 from rules.viciousness.actions import (
     Action,
     AdjustLiquid,
     AmbitionDone,
+    Archive,
     Buy,
     ClearLockout,
     DefineTrait,
@@ -17,18 +20,21 @@ from rules.viciousness.actions import (
     Invest,
     Notes,
     Pay,
+    Restore,
     Reveal,
     Reward,
     SetCompany,
     SetIP,
+    SetOptions,
     SetRank,
 )
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.characters import take_action
 from rules.viciousness.data import ECONOMY, MIN_IP
 from rules.viciousness.economy import Quote, covers, quote, reward, unobtainable
+from rules.viciousness.options import VicOptions
 from rules.viciousness.state import Coins, owner_of
-from rules.viciousness.work import Work
+from rules.viciousness.work import GM_ONLY, Work
 
 
 def _company(w: Work, a: SetCompany) -> None:
@@ -129,7 +135,7 @@ def _buy(w: Work, a: Buy) -> None:
         raise IllegalAction("Name each kind of coin once.")
     offers = [(p, *_available(w, p)) for p in a.pay]
     quotes = [(p, rank, have, quote(a.rank, rank, a.mods)) for p, rank, have in offers]
-    pc = w.active_pc(a.pc) if a.pc is not None else None
+    pc = w.acting_pc(a.pc) if a.pc is not None else None
     spent: list[dict[str, Any]] = []
     if not any(q.verdict == "free" for *_, q in quotes):
         if len(quotes) == 1:
@@ -156,7 +162,7 @@ def _buy(w: Work, a: Buy) -> None:
             _spend(w, p, rank, n)
             spent.append({"coins": p.coins, "rank": rank, "n": n, "arithmetic": q.arithmetic})
     if pc is not None:
-        take_action(w, pc, "acquire", a.item)
+        take_action(w, pc, "acquire", a.item, exception=a.exception)
         troupe = w.troupe(owner_of(pc.id))
         w.put_troupe(troupe.model_copy(update={"assets": (*troupe.assets, a.item)}))
     w.emit(
@@ -175,7 +181,10 @@ def _describe(q: Quote) -> dict[str, Any]:
 
 
 def _reveal(w: Work, a: Reveal) -> None:
-    w.emit("revealed", text=a.text)
+    if a.to:  # a handout: for its players and the GMs only
+        w.emit("revealed", text=a.text, to=list(a.to), only=[*GM_ONLY, *a.to])
+    else:
+        w.emit("revealed", text=a.text)
 
 
 def _notes(w: Work, a: Notes) -> None:
@@ -189,6 +198,34 @@ def _define_trait(w: Work, a: DefineTrait) -> None:
         raise IllegalAction(f"{existing.name} is one of the seed's traits already.")
     w.put(traits=(*(t for t in w.s.traits if t is not existing), a.trait))
     w.emit("trait_defined", name=a.trait.name, kind=a.trait.kind)
+
+
+def _options(w: Work, a: SetOptions) -> None:
+    current = w.s.options
+    unknown = sorted(set(a.changes) - set(VicOptions.model_fields))
+    if unknown:
+        raise IllegalAction(f"There is no house rule called {unknown[0]!r}.")
+    try:
+        options = VicOptions.model_validate({**current.model_dump(), **a.changes})
+    except ValidationError as exc:
+        raise IllegalAction(f"{exc.errors()[0]['loc'][0]}: that isn't one of its values.") from None
+    changed = {k: v for k, v in options.model_dump().items() if getattr(current, k) != v}
+    if not changed:
+        raise IllegalAction("Those house rules are in force already.")
+    w.put(options=options)
+    w.emit("options_changed", changes=changed)
+
+
+def _archive(w: Work, a: Archive) -> None:
+    w.put(archived=True)
+    w.emit("archived")
+
+
+def _restore(w: Work, a: Restore) -> None:
+    if not w.s.archived:
+        raise IllegalAction("The campaign isn't archived: it is in play.")
+    w.put(archived=False)
+    w.emit("restored")
 
 
 def _clear_lockout(w: Work, a: ClearLockout) -> None:
@@ -213,4 +250,7 @@ HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
     Notes: _notes,
     DefineTrait: _define_trait,
     ClearLockout: _clear_lockout,
+    SetOptions: _options,
+    Archive: _archive,
+    Restore: _restore,
 }

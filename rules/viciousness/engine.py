@@ -10,9 +10,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.engine import Engine, HiddenInformation, Outcome, Permissions, Records, Undo, Viewer
+from rules.engine import Engine, HiddenInformation, IllegalAction, Outcome, Permissions, Records, Undo, Viewer
 from rules.viciousness import checks, company, knavery, pools, rivals, troupes, turns, violence
-from rules.viciousness.actions import Action, parse_action
+from rules.viciousness.actions import Action, Restore, parse_action
 from rules.viciousness.options import VicOptions
 from rules.viciousness.permissions import authorize
 from rules.viciousness.state import CampaignState
@@ -38,6 +38,7 @@ def records(state: CampaignState) -> dict[str, object]:
         "turn": state.turn,
         "traits": state.traits,
         "notes": state.notes,
+        "archived": state.archived,
     }
     out.update({f"troupe:{owner}": t for owner, t in state.troupes.items()})
     out.update({f"rival:{rid}": r for rid, r in state.rivals.items()})
@@ -64,6 +65,8 @@ class ViciousnessEngine:
 
     def apply(self, state: CampaignState, actor: str, action: Action, dice: DiceSource) -> Outcome[CampaignState]:
         """Apply ``action``; raises IllegalAction with a readable reason. Never checks who (see ``authorize``)."""
+        if state.archived and not isinstance(action, Restore):
+            raise IllegalAction("The campaign is archived: the GM brings it back with `/vic-gm campaign restore`.")
         work = Work(state, actor, dice)
         HANDLERS[type(action)](work, action)
         return Outcome(work.s, work.events)
@@ -73,7 +76,7 @@ class ViciousnessEngine:
         authorize(state, actor, roles, action)
 
     def records(self, state: CampaignState) -> Mapping[str, object]:
-        """company, turn, options, traits, notes, troupe:<owner>, rival:<id>, pool:<id>."""
+        """company, turn, options, traits, notes, archived, troupe:<owner>, rival:<id>, pool:<id>."""
         return records(state)
 
     def view(self, state: CampaignState, viewer: Viewer) -> CampaignState:

@@ -17,6 +17,8 @@ def authorize(state: CampaignState, actor: str, roles: frozenset[str], action: A
     """Raise NotPermitted if ``actor`` with ``roles`` may not take ``action``."""
     if roles & GM_ROLES:
         return
+    if getattr(action, "exception", False):
+        raise NotPermitted("Only the GM can let a character act twice in one turn.")
     _CHECKS[type(action).WHO](state, actor, action)
 
 

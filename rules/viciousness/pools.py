@@ -21,8 +21,8 @@ from rules.viciousness.actions import (
     RollPool,
     Veto,
 )
-from rules.viciousness.catalogue import trait
-from rules.viciousness.characters import rattle
+from rules.viciousness.catalogue import find_trait, trait
+from rules.viciousness.characters import give_back_action, rattle, take_action
 from rules.viciousness.dicepool import (
     FREE_PUSH_FACE,
     combatant,
@@ -33,7 +33,18 @@ from rules.viciousness.dicepool import (
     with_combatant,
 )
 from rules.viciousness.knavery import challenges, check_group, roll_knavery, settle
-from rules.viciousness.state import Combatant, KnaveryPool, Pool, Side, TraitPick, ViolencePool
+from rules.viciousness.state import (
+    PC,
+    CampaignState,
+    Combatant,
+    KnaveryPool,
+    Pool,
+    PoolKind,
+    Side,
+    Sides,
+    TraitPick,
+    ViolencePool,
+)
 from rules.viciousness.violence import describe_sides, end_crisis, roll_violence
 from rules.viciousness.work import Work
 
@@ -46,6 +57,8 @@ def _new_id(w: Work) -> str:
 
 def _open_violence(w: Work, a: OpenViolence) -> None:
     sides = tuple(Side(id=ascii_lowercase[i], name=name) for i, name in enumerate(a.sides))
+    if any(group.side >= len(sides) for group in a.npcs):
+        raise IllegalAction("Those NPCs are on a side the fight doesn't have.")
     pool = ViolencePool(id=_new_id(w), title=a.title, sides=sides)
     w.put_pool(pool)
     w.emit(
@@ -55,6 +68,8 @@ def _open_violence(w: Work, a: OpenViolence) -> None:
         title=a.title,
         sides=[{"side": s.id, "name": s.name} for s in sides],
     )
+    for group in a.npcs:
+        add_npcs(w, w.pool(pool.id), sides[group.side].id, group.name, group.count, group.dice)
 
 
 def _open_knavery(w: Work, a: OpenKnavery) -> None:
@@ -94,33 +109,52 @@ def _side(pool: Pool, side: str | None) -> str | None:
 
 def _join(w: Work, a: Join) -> None:
     pool = w.pool(a.pool)
-    pc = w.active_pc(a.pc)
+    pc = w.acting_pc(a.pc)
     _gathering(pool)
     side = _side(pool, a.side)
     for other in w.s.pools.values():
         if any(c.id == pc.id for c in other.combatants):
-            raise IllegalAction(
-                f"{pc.name} is already in {'this pool' if other.id == pool.id else 'pool ' + other.id}."
-            )
+            what = "fight" if other.kind == "violence" else "scheme"
+            where = f"this {what}" if other.id == pool.id else f"another {what}"
+            raise IllegalAction(f"{pc.name} is already in {where}.")
     if isinstance(pool, ViolencePool) and pc.wounded:
         raise IllegalAction(f"{pc.name} is wounded: a wounded character can't fight.")
     if isinstance(pool, KnaveryPool):
         check_group(w, len(pool.combatants) + 1)
-    c = Combatant(id=pc.id, name=pc.name, pc=True, side=side)
+    # The dice the PC picked last time in such a pool, as far as they still hold (a trait may be gone).
+    picks = usual_picks(w.s, pc, pool.kind)
+    w.emit("joined", pool=pool.id, who=pc.id, name=pc.name, side=side, picks=[p.model_dump() for p in picks])
+    # Taking part is the character's action for the turn (3.6 #46), told after the joining itself.
+    spent = take_action(w, pc, pool.kind, exception=a.exception, pool=pool.id)
+    c = Combatant(id=pc.id, name=pc.name, pc=True, side=side, spent=spent, picks=picks)
     w.put_pool(pool.model_copy(update={"combatants": (*pool.combatants, c)}))
-    w.emit("joined", pool=pool.id, who=pc.id, name=pc.name, side=side)
+
+
+def usual_picks(state: CampaignState, pc: PC, kind: PoolKind) -> tuple[TraitPick, ...]:
+    """``pc``'s usual dice for a ``kind`` pool that still hold: their traits held, each add with its gain."""
+    held: list[tuple[TraitPick, str]] = []
+    for p in pc.usual.get(kind, ()):
+        t = find_trait(state, p.trait)
+        if t is not None and pc.has_trait(t.name) and p.clause < len(t.dice):
+            held.append((p, t.dice[p.clause].when))
+    gained = {p.trait for p, when in held if when == "gain"}
+    return tuple(p for p, when in held if when == "gain" or p.trait in gained)
 
 
 def _add_npc(w: Work, a: AddNPC) -> None:
     pool = w.pool(a.pool)
     _gathering(pool)
-    side = _side(pool, a.side)
+    add_npcs(w, pool, _side(pool, a.side), a.name, a.count, a.dice)
+
+
+def add_npcs(w: Work, pool: Pool, side: str | None, name: str, count: int, dice: tuple[Sides, ...]) -> None:
+    """``count`` NPCs alike (``Guard 1``, ``Guard 2``… or just ``Guard``), each with its base die plus ``dice``."""
     if isinstance(pool, KnaveryPool):
-        check_group(w, len(pool.combatants) + a.count)
-    names = [a.name] if a.count == 1 else [f"{a.name} {i}" for i in range(1, a.count + 1)]
-    new = tuple(Combatant(id=f"n{pool.npcs + i}", name=n, side=side, extra=a.dice) for i, n in enumerate(names, 1))
-    w.put_pool(pool.model_copy(update={"combatants": pool.combatants + new, "npcs": pool.npcs + a.count}))
-    w.emit("npcs_added", pool=pool.id, side=side, npcs=[{"who": c.id, "name": c.name} for c in new], dice=list(a.dice))
+        check_group(w, len(pool.combatants) + count)
+    names = [name] if count == 1 else [f"{name} {i}" for i in range(1, count + 1)]
+    new = tuple(Combatant(id=f"n{pool.npcs + i}", name=n, side=side, extra=dice) for i, n in enumerate(names, 1))
+    w.put_pool(pool.model_copy(update={"combatants": pool.combatants + new, "npcs": pool.npcs + count}))
+    w.emit("npcs_added", pool=pool.id, side=side, npcs=[{"who": c.id, "name": c.name} for c in new], dice=list(dice))
 
 
 def _leave(w: Work, a: Leave) -> None:
@@ -131,6 +165,8 @@ def _leave(w: Work, a: Leave) -> None:
         raise IllegalAction(f"{c.name}'s death test comes first.")
     w.put_pool(pool.model_copy(update={"combatants": tuple(x for x in pool.combatants if x.id != c.id)}))
     w.emit("left_pool", pool=pool.id, who=c.id, name=c.name)
+    if c.spent:
+        give_back_action(w, c.id)
 
 
 def _pick(w: Work, a: Pick) -> None:
@@ -165,6 +201,8 @@ def _pick(w: Work, a: Pick) -> None:
     vetoed = tuple(v for v in c.vetoed if all(p.trait != v for p in picks))
     w.put_pool(with_combatant(pool, c.model_copy(update={"picks": tuple(picks), "vetoed": vetoed})))
     w.emit("picked", pool=pool.id, who=c.id, picks=[p.model_dump() for p in picks])
+    if pc.usual.get(pool.kind) != tuple(picks):  # remembered for the next pool of the kind
+        w.update_pc(pc.id, usual={**pc.usual, pool.kind: tuple(picks)})
 
 
 def _veto(w: Work, a: Veto) -> None:
@@ -202,7 +240,7 @@ def _reroll(w: Work, a: Reroll) -> None:
         raise IllegalAction("A scheme's dice are rerolled after a failed roll.")
     if not c.pc:
         raise IllegalAction("Only PCs push to reroll.")
-    pc = w.active_pc(c.id)
+    pc = w.acting_pc(c.id)
     if not a.free:
         if pc.rattled:
             raise IllegalAction("You can't push while rattled.")
@@ -244,6 +282,11 @@ def _reroll(w: Work, a: Reroll) -> None:
 
 def _close(w: Work, a: ClosePool) -> None:
     pool = w.pool(a.pool)
+    if pool.stage == "gather" and (isinstance(pool, KnaveryPool) or pool.round == 1):
+        # Nobody took part in a pool closed before its first roll: the actions joining it took are given back.
+        for c in pool.combatants:
+            if c.spent:
+                give_back_action(w, c.id)
     if isinstance(pool, ViolencePool):
         if pool.stage == "ended":
             raise IllegalAction("The fight is over: make the death tests that are waiting.")

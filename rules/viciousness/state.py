@@ -25,6 +25,10 @@ Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=1000)]
 ActorId = Annotated[str, StringConstraints(pattern=r"^[0-9A-Za-z_-]{1,32}$")]
 """A Discord user id (as a string), or any short id without dots."""
 Sides = Literal[4, 6]
+MAX_SIDES = 8
+"""Sides a fight may have."""
+MAX_EXTRA_DICE = 10
+"""Dice the GM may grant one combatant (an NPC's dice) besides its base die."""
 Rank = Annotated[int, Field(ge=1, le=7)]
 
 
@@ -124,6 +128,14 @@ class PCTrait(Frozen):
     spell: Text | None = None
 
 
+class TraitPick(Frozen):
+    """One dice clause of one of the PC's traits: ``clause`` indexes the trait's ``dice`` list."""
+
+    trait: Name
+    clause: int = Field(ge=0, le=5)
+
+
+PoolKind = Literal["violence", "knavery"]
 Role = Literal["captain", "minion"]
 Fate = Literal["active", "dead", "retired"]
 
@@ -153,6 +165,8 @@ class PC(Frozen):
     """The turn of this PC's knowledge roll."""
     replaces: str | None = None
     """The dead or retired minion this one replaced (so that place is filled again)."""
+    usual: dict[PoolKind, tuple[TraitPick, ...]] = {}
+    """The trait dice last picked in a fight and in a scheme: picked again when the PC next joins one."""
 
     @property
     def active(self) -> bool:
@@ -305,13 +319,6 @@ class Rival(Frozen):
 # -- dice pools ------------------------------------------------------------------------------------
 
 
-class TraitPick(Frozen):
-    """One dice clause of one of the PC's traits: ``clause`` indexes the trait's ``dice`` list."""
-
-    trait: Name
-    clause: int = Field(ge=0, le=5)
-
-
 class PoolDie(Frozen):
     """A die in a pool, once rolled. A rattled PC's die is rolled twice and the lower kept (seed L22)."""
 
@@ -346,7 +353,7 @@ class Combatant(Frozen):
     picks: tuple[TraitPick, ...] = ()
     vetoed: tuple[str, ...] = ()
     """Traits the GM ruled out for this pool."""
-    extra: tuple[Sides, ...] = Field(default=(), max_length=10)
+    extra: tuple[Sides, ...] = Field(default=(), max_length=MAX_EXTRA_DICE)
     """Dice the GM granted (an NPC's dice, a situational bonus)."""
     berserk: bool = False
     """Pushed Berzerker: +1d4 for the whole crisis, then a death test (3.6 #43)."""
@@ -357,6 +364,8 @@ class Combatant(Frozen):
     """Rerolls of this roll so far (for die ids)."""
     status: Literal["in", "wounded", "dead", "fled"] = "in"
     death: tuple[DeathDue, ...] = ()
+    spent: bool = False
+    """Joining took the PC's action for the turn (given back if they leave before the roll)."""
 
 
 class Side(Frozen):
@@ -396,6 +405,23 @@ class Aim(Frozen):
 
 ClashDecision = Annotated[Cancel | Assign | Aim, Field(discriminator="kind")]
 
+
+class Landed(Frozen):
+    """Hits one side sent another this round, as they landed (kept: the wounds change who stands)."""
+
+    side: str
+    target: str
+    sent: int = Field(ge=0)
+    cancelled: int = Field(ge=0)
+    wounded: tuple[str, ...] = ()
+    """Combatant ids the landed hits wounded."""
+
+    @property
+    def landed(self) -> int:
+        """Hits not cancelled."""
+        return self.sent - self.cancelled
+
+
 ViolenceStage = Literal["gather", "rolled", "clash", "wounds", "flight", "ended"]
 
 
@@ -407,10 +433,12 @@ class ViolencePool(Frozen):
     title: Text = ""
     round: int = 1
     stage: ViolenceStage = "gather"
-    sides: tuple[Side, ...] = Field(min_length=2, max_length=8)
+    sides: tuple[Side, ...] = Field(min_length=2, max_length=MAX_SIDES)
     combatants: tuple[Combatant, ...] = ()
     decisions: tuple[ClashDecision, ...] = ()
     """This round's clash decisions, in the order they were taken."""
+    landed: tuple[Landed, ...] = ()
+    """This round's hits once they have landed (the wound phase on)."""
     npcs: int = 0
     """NPCs added so far (for their ids)."""
 
@@ -468,6 +496,8 @@ class CampaignState(Frozen):
     """Custom traits the GM approved, beside the 27 of the seed."""
     notes: Text = ""
     """The GM's notes; GM-only."""
+    archived: bool = False
+    """Put away by the GM: readable, and nothing but a restore changes it."""
 
     def find_pc(self, pc_id: str) -> PC | None:
         """The PC with ``pc_id``, in any troupe."""

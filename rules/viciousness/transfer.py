@@ -67,4 +67,5 @@ def import_campaign(data: str | bytes | Mapping[str, Any]) -> CampaignState:
     ]
     if unknown:
         raise CampaignImportError(unknown[:MAX_ERRORS])
-    return state
+    # An archived campaign's export is taken into play wherever it is imported.
+    return state.model_copy(update={"archived": False})

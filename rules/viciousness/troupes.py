@@ -294,7 +294,7 @@ def _advance(w: Work, a: Advance) -> None:
 
 
 def _act(w: Work, a: Act) -> None:
-    take_action(w, w.active_pc(a.pc), a.kind, a.note)
+    take_action(w, w.acting_pc(a.pc), a.kind, a.note, exception=a.exception)
 
 
 HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {

@@ -29,7 +29,7 @@ from rules.viciousness.characters import end_pc, wound
 from rules.viciousness.data import PROCEDURES
 from rules.viciousness.dicepool import HIT_FACE, combatant, counts, is_rattled, report, roll_combatant, roll_one
 from rules.viciousness.options import VicOptions
-from rules.viciousness.state import Aim, Assign, Cancel, Combatant, DeathDue, Side, ViolencePool
+from rules.viciousness.state import Aim, Assign, Cancel, Combatant, DeathDue, Landed, Side, ViolencePool
 from rules.viciousness.work import Work
 
 DEATH = PROCEDURES.violence.death_test
@@ -179,7 +179,7 @@ def roll_violence(w: Work, pool: ViolencePool) -> None:
         dice = tuple(roll_one(w, f"{stem}.{k}", 4, "equipment", False) for k in range(n))
         sides.append(side.model_copy(update={"equipment_dice": dice}))
     pool = pool.model_copy(update={"combatants": tuple(rolled[c.id] for c in pool.combatants)})
-    pool = pool.model_copy(update={"sides": tuple(sides), "stage": "rolled", "decisions": ()})
+    pool = pool.model_copy(update={"sides": tuple(sides), "stage": "rolled", "decisions": (), "landed": ()})
     w.put_pool(pool)
     w.emit("violence_rolled", pool=pool.id, round=pool.round, rule=HIT_RULE, sides=describe_sides(w, pool))
 
@@ -214,17 +214,23 @@ def advance_clash(w: Work, pool: ViolencePool) -> None:
     result = clash(pool, w.s.options)
     if result.need is not None:
         return
-    for (s, t), n in result.sent.items():
+    landed = tuple(
+        Landed(
+            side=s, target=t, sent=n, cancelled=result.cancelled.get((s, t), 0), wounded=result.aimed.get((s, t), ())
+        )
+        for (s, t), n in result.sent.items()
+    )
+    for hit in landed:
         w.emit(
             "hits",
             pool=pool.id,
             round=pool.round,
-            side=s,
-            target=t,
-            sent=n,
-            cancelled=result.cancelled.get((s, t), 0),
-            landed=result.landed(s, t),
-            wounded=list(result.aimed.get((s, t), ())),
+            side=hit.side,
+            target=hit.target,
+            sent=hit.sent,
+            cancelled=hit.cancelled,
+            landed=hit.landed,
+            wounded=list(hit.wounded),
         )
     wounded = {cid for at in result.aimed.values() for cid in at}
     updated = []
@@ -238,7 +244,7 @@ def advance_clash(w: Work, pool: ViolencePool) -> None:
             else:
                 w.emit("npc_wounded", pool=pool.id, who=c.id, name=c.name)
         updated.append(c)
-    pool = pool.model_copy(update={"combatants": tuple(updated), "stage": "wounds"})
+    pool = pool.model_copy(update={"combatants": tuple(updated), "stage": "wounds", "landed": landed})
     w.put_pool(pool)
     if result.wasted:
         w.emit("hits_wasted", pool=pool.id, n=result.wasted)
@@ -405,7 +411,14 @@ def _next_round(w: Work, a: NextRound) -> None:
     fresh = tuple(c.model_copy(update={"dice": (), "pushed": False, "rerolls": 0}) for c in pool.combatants)
     sides = tuple(s.model_copy(update={"equipment_dice": ()}) for s in pool.sides)
     pool = pool.model_copy(
-        update={"round": pool.round + 1, "stage": "gather", "combatants": fresh, "sides": sides, "decisions": ()}
+        update={
+            "round": pool.round + 1,
+            "stage": "gather",
+            "combatants": fresh,
+            "sides": sides,
+            "decisions": (),
+            "landed": (),
+        }
     )
     w.put_pool(pool)
     w.emit("round_started", pool=pool.id, round=pool.round)

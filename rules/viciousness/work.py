@@ -68,6 +68,14 @@ class Work:
             raise IllegalAction(f"{pc.name} is {pc.fate}.")
         return pc
 
+    def acting_pc(self, pc_id: str) -> PC:
+        """The PC with ``pc_id``, who must be active and in a troupe that hasn't dissolved (seed L61)."""
+        pc = self.active_pc(pc_id)
+        troupe = self.troupe(owner_of(pc_id))
+        if troupe.dissolved:
+            raise IllegalAction(f"{pc.name}'s troupe has dissolved: its player makes a new one (`/vic troupe new`).")
+        return pc
+
     def put_pc(self, pc: PC) -> None:
         """Store ``pc`` in its troupe."""
         troupe = self.troupe(owner_of(pc.id))

@@ -122,7 +122,7 @@ def test_buying_needs_coins_and_a_turn() -> None:
     c.reject(
         P1,
         {"type": "buy", "pc": kestrel, "item": "Ale", "rank": 2, "pay": [{"coins": "liquid", "rank": 2}]},
-        "Kestrel has already taken an action this turn (acquire).",
+        "Kestrel already acquired something this turn",
     )
     c.reject(
         GM,
@@ -325,7 +325,7 @@ def test_one_action_per_turn_and_rest() -> None:
     c.reject(
         P1,
         {"type": "act", "pc": kestrel, "kind": "rest"},
-        "Kestrel has already taken an action this turn (join_scene).",
+        "Kestrel already joined a scene this turn",
     )
     c.act(P1, {"type": "act", "pc": mott, "kind": "rest"})
     c.gm({"type": "turn_end"})

@@ -127,12 +127,12 @@ def test_joining_rules() -> None:
     c.reject(P1, {"type": "join", "pool": pool, "pc": kestrel}, "Choose a side.")
     c.reject(P1, {"type": "join", "pool": pool, "pc": kestrel, "side": "z"}, "no such side")
     c.act(P1, {"type": "join", "pool": pool, "pc": kestrel, "side": "a"})
-    c.reject(P1, {"type": "join", "pool": pool, "pc": kestrel, "side": "b"}, "Kestrel is already in this pool.")
+    c.reject(P1, {"type": "join", "pool": pool, "pc": kestrel, "side": "b"}, "Kestrel is already in this fight.")
     c.gm({"type": "condition", "pc": mott, "change": "wound"})
     c.reject(P1, {"type": "join", "pool": pool, "pc": mott, "side": "a"}, "a wounded character can't fight")
     c.reject(GM, {"type": "roll", "pool": pool}, "at least two sides")
     scheme = c.gm({"type": "open_knavery", "total": 1})[0]["pool"]
-    c.reject(P1, {"type": "join", "pool": scheme, "pc": kestrel}, "Kestrel is already in pool")
+    c.reject(P1, {"type": "join", "pool": scheme, "pc": kestrel}, "Kestrel is already in another fight")
     c.reject(P1, {"type": "join", "pool": scheme, "pc": mott, "side": "a"}, "A scheme has no sides.")
     c.reject(
         P1,

@@ -1,0 +1,96 @@
+"""The GM's own tools: private notes (``/vic-gm notes``, a form filled in with the notes as they are), and taking
+back or doing again the latest changes (``/vic-gm undo``, ``/vic-gm redo``) on the core's undo of the log.
+
+Undo takes back the latest change that rolled no dice (a roll can't be taken back: it stops the undoing), whoever
+made it: the GM runs the table. The GM is told privately what was taken back; the channel, what of it was public.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.controls import modal_fields, ui_id
+from bot.lobby import actor_of
+from bot.models import Session
+from bot.replies import Reply
+from cogs.viciousness.common import KIND, MAX_CONTENT, VicBase, campaign_state
+from cogs.viciousness.narrate import narrate
+from cogs.viciousness.rivals import gm_viewer
+from cogs.viciousness.spec import UI
+from cogs.viciousness.text import cut
+from rules.engine import PUBLIC, visible
+from rules.viciousness.actions import Notes
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+NOTES_INPUT = "text"
+NOTES_MAX = 1000
+
+
+def notes_form(session: Session, notes: str) -> discord.ui.Modal:
+    """The GM's notes in a form, as they are now."""
+    modal = discord.ui.Modal(title="GM notes", custom_id=ui_id(KIND, session.id, "notes", ""))
+    text_input: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        custom_id=NOTES_INPUT,
+        style=discord.TextStyle.paragraph,
+        required=False,
+        max_length=NOTES_MAX,
+        default=notes or None,
+    )
+    modal.add_item(discord.ui.Label(text="Only the GM and co-GMs see these", component=text_input))
+    modal.stop()
+    return modal
+
+
+async def _notes(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """The notes' form was sent: saved (a GM-only change, answered privately)."""
+    text = modal_fields(reply.interaction).get(NOTES_INPUT, "").strip()
+    await bot.service.act(session.id, actor_of(reply.interaction), Notes(text=text))
+    await reply.send("📝 Your notes are saved: only the GM and co-GMs see them (`/vic-gm screen`).", ephemeral=True)
+
+
+UI["notes"] = _notes
+
+
+class GMToolCommands(VicBase):
+    """``/vic-gm notes``, ``/vic-gm undo``, ``/vic-gm redo``."""
+
+    @app_commands.command(name="notes", description="Your private notes on the campaign (GM)")
+    async def notes(self, interaction: discord.Interaction) -> None:
+        """A form with the notes as they are; only GMs ever see them."""
+        session = await self.campaign_here(interaction)
+        gm_viewer(session, interaction)
+        await Reply.of(interaction).modal(notes_form(session, self.state(session).notes))
+
+    @app_commands.command(name="undo", description="Take back the latest change that rolled no dice (GM)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        """A roll can't be taken back: undoing stops there."""
+        await self._undo(interaction, redo=False)
+
+    @app_commands.command(name="redo", description="Make again the change just taken back (GM)")
+    async def redo(self, interaction: discord.Interaction) -> None:
+        """With the very dice it rolled, if it rolled any."""
+        await self._undo(interaction, redo=True)
+
+    async def _undo(self, interaction: discord.Interaction, *, redo: bool) -> None:
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        viewer = gm_viewer(session, interaction)
+        reply.answers_first = True  # the sheets are redrawn once this answer is on its way
+        applied = await self.bot.service.undo(session.id, actor_of(interaction), redo=redo, origin=reply)
+        seq = int(applied.events[0]["seq"])
+        target = next(e for e in await self.bot.store.log_entries(session.id, after=seq - 1) if e.seq == seq)
+        state = campaign_state(self.bot, applied.session)
+        private = narrate(state, [e for e in target.events if visible(e, viewer)])
+        public = narrate(state, [e for e in target.events if visible(e, PUBLIC)])
+        mark, said = ("↪️", "made again") if redo else ("↩️", "took back")
+        what = " ".join(private) or "a change with nothing to tell"
+        await reply.send(cut(f"{mark} You {said}: {what}", MAX_CONTENT), ephemeral=True)
+        if public:
+            await self.bot.publisher.announce(
+                applied.session, cut(f"{mark} The GM {said}: {' '.join(public)}", MAX_CONTENT)
+            )
