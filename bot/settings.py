@@ -96,6 +96,33 @@ class Settings(BaseSettings):
         return level
 
 
+QUOTES = "\"'“”‘’"
+TOKEN_PREFIX = "bot "
+
+
+def token_problem(token: str) -> str | None:
+    """A hint for a token pasted with something around it (``Bot xyz…``, quotes, a space), else None.
+
+    A Discord token is one word of letters, digits, ``.``, ``-`` and ``_``; what is checked here never is, so
+    the hint is given before Discord is asked (which would only say the token is wrong)."""
+    token = token.strip()
+    wrapped: list[str] = []
+    if token[:1] in QUOTES or token[-1:] in QUOTES:
+        wrapped.append("quotes")
+        token = token.strip(QUOTES).strip()
+    if token.lower().startswith(TOKEN_PREFIX):
+        wrapped.append('"Bot " in front')
+        token = token[len(TOKEN_PREFIX) :].strip()
+    if wrapped:
+        what = " and ".join(wrapped)
+        return f"Configuration error: DISCORD_TOKEN has {what}; set the token alone (Discord's own prefix is added)."
+    if not token:
+        return "Configuration error: DISCORD_TOKEN is empty."
+    if any(c.isspace() for c in token):
+        return "Configuration error: DISCORD_TOKEN has a space in it; copy the token again, as one word."
+    return None
+
+
 def config_problem(exc: ValidationError) -> str:
     """One line for everything wrong in the settings: what to set, and which values are invalid and why."""
     missing: list[str] = []

@@ -122,3 +122,41 @@ async def run_bot_process(
             await proc.wait()
     assert proc.returncode is not None
     return subprocess.CompletedProcess([sys.executable, "-m", "bot"], proc.returncode, stdout.decode(), "")
+
+
+async def bot_output_until(
+    fake: LocalDiscord,
+    db_path: Path | str,
+    marker: str,
+    env: dict[str, str | None] | None = None,
+    *,
+    timeout: float = 30.0,
+) -> str:
+    """Run ``python -m bot`` against ``fake`` until a line of its output contains ``marker``, then stop it
+    (SIGTERM, by PID) and return everything it printed, its last words included."""
+    db_path = Path(db_path)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=db_path.parent,
+        env=bot_environment(fake, db_path, env),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    assert proc.stdout is not None
+    lines: list[str] = []
+    try:
+        async with asyncio.timeout(timeout):
+            while not lines or marker not in lines[-1]:
+                line = await proc.stdout.readline()
+                if not line:
+                    raise RuntimeError(f"the bot stopped before saying {marker!r}:\n" + "".join(lines))
+                lines.append(line.decode())
+            proc.terminate()
+            rest, _ = await proc.communicate()
+    finally:
+        if proc.returncode is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            await proc.wait()
+    return "".join(lines) + rest.decode()
