@@ -7,6 +7,7 @@ actions of whoever must act as buttons and selects, and narrates what happened.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -328,7 +329,7 @@ class CrownsSpec(GameSpec[CrownsState]):
 
     def retired(self, ctx: Ctx) -> str:
         """One line for a board that is replaced: "Turn 3 · Bob rolled 👑👑💀 and earned a Claim"."""
-        return retired_line(ctx.session, ctx.events)
+        return retired_line(ctx.session, ctx.events, ctx.state)
 
     def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
         """One plain sentence per event worth telling."""
@@ -382,26 +383,136 @@ class CrownsSpec(GameSpec[CrownsState]):
         )
 
 
-def retired_line(session: Session, events: list[dict[str, Any]]) -> str:
-    """What happened on a board, in one line: the turn, the last roll, and how it ended."""
+@dataclass
+class TurnStory:
+    """What the events of one turn tell: the turn's number, its player (when the events show it), the events."""
 
-    def name(player: str) -> str:
-        return f"**{escape_name(session.name_of(player))}**"
+    turn: int
+    player: str | None
+    events: list[dict[str, Any]] = field(default_factory=list)
 
-    turn = next((e["turn"] for e in events if e["type"] == "turn_started" and "turn" in e), None)
-    rolls = [e for e in events if e["type"] == "rolled"]
+    @property
+    def started_here(self) -> bool:
+        """The turn's start is among the events (not only its end)."""
+        return bool(self.events) and self.events[0]["type"] == "turn_started"
+
+    @property
+    def unchosen(self) -> bool:
+        """Nobody chose anything in it: the start of a turn, the bot's rolls for its player and what followed."""
+        return self.started_here and all(_automatic(e) for e in self.events)
+
+
+# Whose turn an event shows, by its type: the field that names the active player.
+_ACTIVE_FIELD = {
+    "rolled": "player",
+    "turn_ended": "player",
+    "scroll_assigned": "player",
+    "scroll_rolled": "active",
+    "die_returned": "to",
+    "betrayal": "player",
+    "dice_passed": "player",
+    "no_roll": "player",
+}
+# Events nobody chose: a turn's start and what follows from a roll (the choices are the rolls and hand-outs).
+_AUTOMATIC = frozenset(
+    {
+        "turn_started",
+        "no_roll",
+        "messenger_ended",
+        "legendary",
+        "scroll_rolled",
+        "die_kept",
+        "die_returned",
+        "claim_gained",
+        "fate_gained",
+        "betrayal",
+        "turn_ended",
+        "dice_passed",
+    }
+)
+
+
+_FOLLOW_UPS = frozenset({"die_kept", "die_returned"})
+
+
+def _automatic(event: dict[str, Any]) -> bool:
+    """An event of a turn's start that nobody chose: the opening roll and what follows from it alone."""
+    if event.get("forced"):
+        return True
+    if event["type"] == "rolled":
+        return bool(event["reason"] == "turn_roll")
+    if event["type"] == "dagger_given":
+        return bool(event["how"] != "choice")
+    return event["type"] in _AUTOMATIC
+
+
+def turn_stories(events: list[dict[str, Any]], current: CrownsState) -> list[TurnStory]:
+    """The events split by turn, each turn numbered and with its player, as the log says.
+
+    Events before the first ``turn_started`` belong to the turn before it (or to the turn in progress)."""
+    first = next((e for e in events if e["type"] == "turn_started"), None)
+    stories = [TurnStory(first["turn"] - 1 if first else current.turn_no, None)]
+    for event in events:
+        if event["type"] == "turn_started":
+            stories.append(TurnStory(event["turn"], event["player"]))
+        stories[-1].events.append(event)
+    stories = [story for story in stories if story.events]
+    for story in stories:
+        if story.player is None:
+            story.player = next((e[_ACTIVE_FIELD[e["type"]]] for e in story.events if e["type"] in _ACTIVE_FIELD), None)
+    if stories and stories[-1].player is None and first is None:
+        stories[-1].player = current.active
+    return stories
+
+
+def board_stories(events: list[dict[str, Any]], current: CrownsState) -> list[TurnStory]:
+    """The turns a retired board tells, from the events since it was posted (the core includes the change that
+    posted it, and the one that replaces it): not the end of the turn before it nor a turn the bot played out
+    before the board was posted, which the board it replaced told, nor the start of the next turn, which the
+    new board shows."""
+    stories = turn_stories(events, current)
+    if len(stories) > 1 and stories[-1].unchosen:
+        stories.pop()
+    while len(stories) > 1 and (not stories[0].started_here or stories[0].unchosen):
+        stories.pop(0)
+    return stories
+
+
+def retired_line(session: Session, events: list[dict[str, Any]], current: CrownsState) -> str:
+    """What happened on a board, in one line: each turn it saw, with whose turn it was, the last roll and
+    how it ended: "Turn 3 · Bob rerolled 👑👑💀 and earned 1 Claim"."""
+
+    def name(player: str | None) -> str:
+        return f"**{escape_name(session.name_of(player))}**" if player is not None else "nobody"
+
+    clauses = [_story_clause(story, name) for story in board_stories(events, current)]
+    return " · ".join(clause for clause in clauses if clause) or "the game moved on."
+
+
+def _story_clause(story: TurnStory, name: Callable[[str | None], str]) -> str:
+    """One turn in a few words: its player's last roll and the turn's outcome, each with who it was."""
+    rolls = [e for e in story.events if e["type"] == "rolled"]
     parts: list[str] = []
+    subject = None
     if rolls:
         last = rolls[-1]
+        subject = last["player"]
         faces = "".join(FACE_EMOJI[d["face"]] for d in last["dice"])
-        parts.append(f"{name(last['player'])} {'rolled' if last['reason'] == 'turn_roll' else 'rerolled'} {faces}")
-    outcome = next((_OUTCOMES[e["type"]](e) for e in reversed(events) if e["type"] in _OUTCOMES), None)
-    if outcome:
-        parts.append(outcome)
-    elif not rolls:
-        parts += [line for line in (_NARRATORS.get(e["type"], lambda e, n: None)(e, name) for e in events) if line][-1:]
-    text = " and ".join(parts) if parts else "the game moved on."
-    return f"Turn {turn} · {text}" if turn is not None else text
+        parts.append(f"{name(subject)} {'rolled' if last['reason'] == 'turn_roll' else 'rerolled'} {faces}")
+    outcome = next((e for e in reversed(story.events) if e["type"] in _OUTCOMES), None)
+    if outcome is not None:
+        who = outcome.get("player", outcome.get("winner"))
+        said = _OUTCOMES[outcome["type"]](outcome)
+        parts.append(said if who == subject else f"{name(who)} {said}")
+    if not parts:
+        # A die's way back after a rival's roll is part of that roll's line: tell the roll.
+        told = [
+            line
+            for e in story.events
+            if e["type"] not in _FOLLOW_UPS and (line := _NARRATORS.get(e["type"], lambda e, n: None)(e, name))
+        ]
+        parts += told[-1:]
+    return f"Turn {story.turn} · " + " and ".join(parts) if parts else ""
 
 
 _OUTCOMES: dict[str, Callable[[dict[str, Any]], str]] = {
