@@ -76,10 +76,24 @@ def face(name: str | None) -> str:
     return f"{FACE_EMOJI[name]} {FACE_NAMES[name]}"
 
 
-def die_chip(die: Die) -> str:
-    """A die in a list: its face emoji (🎲 while waiting to be rolled) and its number, which the Fate menus name."""
+def die_emoji(die: Die) -> str:
+    """A die's face emoji, 🎲 while it waits to be rolled."""
     shown = die.face if die.face is not None and die.state is not DieState.HANDED else None
-    return f"{FACE_EMOJI[shown] if shown is not None else '🎲'}`{die.id}`"
+    return FACE_EMOJI[shown] if shown is not None else "🎲"
+
+
+def dice_group(dice: list[Die]) -> str:
+    """Dice in a list, by face, each face as often as it shows and then the dice's numbers (which the Fate
+    menus name), worded so they are not read as values: ``👑👑 (dice 2, 5) · 🗡️ (die 6)``."""
+    faces: dict[str, list[str]] = {}
+    for die in dice:
+        faces.setdefault(die_emoji(die), []).append(die.id)
+    return " · ".join(f"{emoji * len(ids)} ({die_numbers(ids)})" for emoji, ids in faces.items())
+
+
+def die_numbers(ids: list[str]) -> str:
+    """``die 3`` or ``dice 1, 4``."""
+    return f"die {ids[0]}" if len(ids) == 1 else f"dice {', '.join(ids)}"
 
 
 def chunks(items: list[Any], size: int = ROW_WIDTH) -> list[list[Any]]:
@@ -188,7 +202,7 @@ class CrownsSpec(GameSpec[CrownsState]):
                 parts.append("🏆")
             held = [d for d in s.held(seat.id) if seat.id != s.active and d.state is DieState.LOCKED]
             if held:
-                parts.append("holds " + " ".join(die_chip(d) for d in held))
+                parts.append("holds " + dice_group(held))
             lines.append(" · ".join(parts))
         return "\n".join(lines)
 
@@ -203,15 +217,15 @@ class CrownsSpec(GameSpec[CrownsState]):
         )
         lines = []
         for label, state in groups:
-            dice = [die_chip(d) for d in s.dice if d.holder == s.active and d.state is state]
+            dice = [d for d in s.dice if d.holder == s.active and d.state is state]
             if dice:
-                lines.append(f"{label}: {' '.join(dice)}")
-        out = [f"📜`{q.die}` → {ctx.name(q.rival)}" for q in s.scroll_queue]
+                lines.append(f"{label}: {dice_group(dice)}")
+        out = [f"📜 (die {q.die}) → {ctx.name(q.rival)}" for q in s.scroll_queue]
         if out:
-            lines.append("With rivals: " + " ".join(out))
+            lines.append("With rivals: " + " · ".join(out))
         if s.rolling is not None:
             # The die a rival has just rolled for this player stays in sight while its fate is decided.
-            lines.append(f"Rolled by {ctx.name(s.rolling.rival)}: {die_chip(s.die(s.rolling.die))}")
+            lines.append(f"Rolled by {ctx.name(s.rolling.rival)}: {dice_group([s.die(s.rolling.die)])}")
         counts = s.counts()
         lines.append(f"Count: 👑 {counts.crowns} · 🗡️ {counts.daggers} · 💀 {counts.skulls}")
         rerollable = [f"{n} {what}" for n, what in ((counts.free_skulls, "skull"), (counts.ret_scrolls, "scroll")) if n]
@@ -540,10 +554,18 @@ Narrator = Callable[[dict[str, Any], Callable[[str | None], str]], str | None]
 
 
 def _rolled(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
-    what = "rolled" if e["reason"] == "turn_roll" else f"rerolled {e['group']}:"
-    # A reroll with no alternative is the bot's: say so (the roll that starts a turn always is).
-    only = " (the only choice)" if e.get("forced") and e["reason"] != "turn_roll" else ""
-    return f"{n(e['player'])} {what} " + " ".join(FACE_EMOJI[d["face"]] for d in e["dice"]) + only
+    faces = " ".join(FACE_EMOJI[d["face"]] for d in e["dice"])
+    if e["reason"] == "turn_roll":
+        # Nobody clicked it: say who it was for and why the bot rolled it.
+        return f"🎲 The bot rolled {n(e['player'])}'s {len(e['dice'])} dice to start the turn: {faces}"
+    # A reroll with no alternative is the bot's: say so.
+    only = " (the only choice)" if e.get("forced") else ""
+    return f"{n(e['player'])} rerolled {e['group']}: {faces}{only}"
+
+
+def _game_started(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    how = {"random": " (drawn at random)", "host": " (the first seat)"}.get(e.get("how", ""), "")
+    return f"{n(e['first_player'])} goes first{how}, with all 7 dice."
 
 
 def _turn_ended(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
@@ -565,7 +587,7 @@ def _game_over(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
 
 
 _NARRATORS: dict[str, Narrator] = {
-    "game_started": lambda e, n: f"{n(e['first_player'])} goes first, with all 7 dice.",
+    "game_started": _game_started,
     "turn_started": lambda e, n: None,
     "no_roll": lambda e, n: f"{n(e['player'])} has no dice to roll; their held dice count as they are.",
     "messenger_ended": lambda e, n: f"{n(e['player'])} rolls again and is no longer immune to daggers.",
