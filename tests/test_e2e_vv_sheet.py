@@ -10,6 +10,7 @@ from tests.conftest import MakeBot
 from tests.test_e2e_vv_sheet_support import (
     enter,
     enter_all,
+    just_now,
     new_sheet,
     open_score,
     pick,
@@ -77,8 +78,12 @@ async def test_a_whole_sheet_from_the_first_score_to_the_next_game(fake: LocalDi
     undone = await (await fake.click(the_sheet(fake, channel), "Undo", bob)).message()
     assert undone.id == the_sheet(fake, channel).id
     assert (await state_of(bot, channel)).rows[1].scores == (9,)
+    # Who took back what, by name: never a raw mention shown inert.
+    news = just_now(the_sheet(fake, channel))
+    assert news[-1] == "↩️ **Bob** took back **Bob**'s 80 in round 2.", news
     await (await fake.click(the_sheet(fake, channel), "Redo", alice)).message()
     assert (await state_of(bot, channel)).rows[1].scores == (9, 80)
+    assert just_now(the_sheet(fake, channel))[-1] == "↪️ **Alice** put back **Bob**'s 80 in round 2."
     await (await fake.click(the_sheet(fake, channel), "Undo", alice)).message()
     await enter(bot, fake, channel, bob, 8)
     fix = await pick(fake, the_sheet(fake, channel), "Correct a score", "Correct Jordan's score", alice)
