@@ -126,3 +126,15 @@ def test_during_setup_the_sins_left_are_unclaimed_not_reserves() -> None:
     for player, claim in zip(("P1", "P2", "P3"), claims, strict=True):
         state = ENGINE.apply(state, player, claim, SeededDice(2)).state
     assert state.phase == "turn" and "Reserves: 🔵Lust" in "\n".join(score_lines(state, str))
+
+
+def test_a_removal_of_many_dice_names_every_one_of_them() -> None:
+    """The log never says just "removes 6 dice → 5": which dice were taken is what people check."""
+    units = [
+        {"unit": "s.Wrath", "dice": [{"die": "s.Wrath", "value": 6}], "points": 0},
+        {"unit": "s.Sloth", "dice": [{"die": "s.Sloth", "value": 5}], "points": 1},
+        {"unit": "d12", "dice": [{"die": "d12", "value": 11}], "points": 1},
+        {"unit": "d10", "dice": [{"die": "d10", "value": 8}], "points": 2},
+        {"unit": "mirror_medusa", "dice": [{"die": "Mirror", "value": 2}, {"die": "Medusa", "value": 2}], "points": 0},
+    ]
+    assert told(removed(*units)) == ["**Alice** removes Wrath, Sloth, d12, d10, Mirror & Medusa → 4 (turn 4)."]

@@ -283,9 +283,7 @@ class TableSpec(GameSpec[VicesState]):
             shortcuts.append(ctx.button(f"Remove all zeros ({count} dice)", RemoveZeros(), style=_GREEN))
         suggested = choose_removal(s)
         if suggested.units and set(suggested.units) not in ({lowest.id}, {u.id for u in zeros}):
-            # Many dice may not fit in a button's id: then the menu is the way to pick them.
-            with contextlib.suppress(ControlTooLong):
-                shortcuts.append(ctx.button(_suggested_label(s, suggested, units), suggested, emoji="💡"))
+            shortcuts.append(_suggested_button(ctx, s, suggested, units, name))
         if turn.penalty_met:
             shortcuts.append(ctx.button("Keep the rest (the penalty counted)", Remove(units=())))
         rows.append(shortcuts)
@@ -294,10 +292,16 @@ class TableSpec(GameSpec[VicesState]):
     # -- the game's own controls: the removal's preview and Confirm ------------------------------------
 
     async def on_ui(self, reply: Reply, session: Session, key: str, arg: str, values: list[str]) -> None:
-        """``pick``: a private preview of the dice picked; ``ok``: its Confirm."""
+        """``pick``: a private preview of the dice picked; ``hint``: of the suggested dice; ``ok``: its Confirm."""
         state = cast(VicesState, self.bot.service.state_of(session))
         if key == "pick":
             await self._preview(reply, session, state, arg, values)
+        elif key == "hint":
+            version, _, mask = arg.partition(".")
+            units = self._defender_units(reply, session, state)
+            if version != str(session.version):
+                raise StaleBoard("The game has moved on: look at the latest board.")
+            await self._preview(reply, session, state, version, [units[i].id for i in decode_mask(mask)])
         elif key == "ok":
             await self._confirm(reply, session, state, arg)
         else:
@@ -446,8 +450,27 @@ class TableCommands(CommandMixin):
         )
 
 
-def _suggested_label(s: VicesState, suggested: Remove, units: list[Unit]) -> str:
-    """The computer player's removal as a shortcut: how many dice, for how many points."""
-    dice = sum(len(u.dice) for u in units if u.id in suggested.units)
+SUGGESTED_MAX = 80
+"""A button's label limit: a suggestion whose dice don't fit opens the preview that lists them."""
+
+
+def _suggested_button(
+    ctx: Ctx, s: VicesState, suggested: Remove, units: list[Unit], name: tv.Name
+) -> discord.ui.Button[Any]:
+    """The computer player's removal as a shortcut naming its dice and points (``Suggested: 🟥Wrath ⚀1 ·
+    d12 12 → 1 point``), one click; when they don't fit a button (or its id), a preview of them first."""
+    turn = s.turn
+    assert turn is not None
+    values = {d.id: d.value for d in turn.pool}
+    chosen = [u for u in units if u.id in suggested.units]
     points = ENGINE.removal_points(s, suggested.units)
-    return f"Suggested: {dice} {'die' if dice == 1 else 'dice'} for {points} {'point' if points == 1 else 'points'}"
+    worth = f"{points} {'point' if points == 1 else 'points'}"
+    label = "Suggested: " + " · ".join(tv.unit_dice(s, u, values, name) for u in chosen) + f" → {worth}"
+    if len(label) <= SUGGESTED_MAX:
+        with contextlib.suppress(ControlTooLong):
+            return ctx.button(label, suggested, emoji="💡")
+    dice = sum(len(u.dice) for u in chosen)
+    mask = encode_mask([i for i, u in enumerate(units) if u.id in suggested.units])
+    return ctx.ui_button(
+        f"Suggested: {dice} dice for {worth} (see them)", "hint", f"{ctx.session.version}.{mask}", emoji="💡"
+    )

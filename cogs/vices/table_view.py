@@ -62,14 +62,19 @@ def die_label(state: VicesState, die: str, name: Name) -> str:
 
 def unit_label(state: VicesState, unit: Unit, values: dict[str, int], name: Name) -> str:
     """A removable unit for a menu or a button (no markdown): ``d12 7 → 5``, ``Mirror & Medusa ⚂3 ⚂3 → 0``."""
+    return f"{unit_dice(state, unit, values, name)} → {unit.points}"
+
+
+def unit_dice(state: VicesState, unit: Unit, values: dict[str, int], name: Name) -> str:
+    """A removable unit's dice as they show (no markdown): ``d12 7``, ``Mirror & Medusa ⚂3 ⚂3``."""
     if unit.id in PAIR_TITLES:
         faces = " ".join(face(d, values[d], plain=True) for d in unit.dice)
-        return f"{PAIR_TITLES[unit.id]} {faces} → {unit.points}"  # type: ignore[index]
+        return f"{PAIR_TITLES[unit.id]} {faces}"  # type: ignore[index]
     if GROUP_JOIN in unit.id:
         who = " + ".join(die_label(state, d, name) for d in unit.dice)
-        return f"{who} (all {values[unit.dice[0]]}) → 0"
+        return f"{who} (all {values[unit.dice[0]]})"
     die = unit.dice[0]
-    return f"{die_label(state, die, name)} {face(die, values[die], plain=True)} → {unit.points}"
+    return f"{die_label(state, die, name)} {face(die, values[die], plain=True)}"
 
 
 def unit_name(unit: dict[str, Any], name: Name, remover: str | None = None) -> str:
@@ -238,9 +243,7 @@ def _taken(e: dict[str, Any], n: Name) -> str:
 def _removed(e: dict[str, Any], n: Name) -> str:
     if not e["units"]:
         return f"{n(e['player'])} keeps every die this roll."
-    units = e["units"]
-    dice = sum(len(u["dice"]) for u in units)
-    what = ", ".join(unit_name(u, n, e["player"]) for u in units) if len(units) <= 3 else f"{dice} dice"
+    what = ", ".join(unit_name(u, n, e["player"]) for u in e["units"])
     return f"{n(e['player'])} removes {what} → {e['points']} (turn {e['turn_score']})."
 
 
