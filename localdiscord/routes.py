@@ -80,6 +80,7 @@ async def read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
                 content = await part.read()
                 files.append(
                     {
+                        "field": part.name,
                         "filename": part.filename,
                         "size": len(content),
                         "content_type": part.headers.get("Content-Type"),
@@ -311,7 +312,7 @@ class HttpApi:
         message_type = 20 if res.type == InteractionType.APPLICATION_COMMAND else 0  # CHAT_INPUT_COMMAND / DEFAULT
         if kind == CallbackType.CHANNEL_MESSAGE:
             check_message(data, files=len(request[FILES]))
-            attachments = self._attachments(request, res.channel)
+            attachments = self._attachments(request, res.channel, data)
             return fake.create_message(
                 res.channel, data, attachments=attachments, interaction=res, message_type=message_type
             )
@@ -323,7 +324,7 @@ class HttpApi:
         if kind == CallbackType.UPDATE_MESSAGE:
             assert res.source is not None
             check_message(data, files=len(request[FILES]), creating=False)
-            return fake.edit_message(res.source, data, self._attachments(request, res.channel))
+            return fake.edit_message(res.source, data, self._attachments(request, res.channel, data))
         if kind == CallbackType.MODAL:
             check_modal(data)
             res.modal = data
@@ -346,7 +347,7 @@ class HttpApi:
         res = self._interaction_for_webhook(request)
         payload = request[BODY] or {}
         check_message(payload, files=len(request[FILES]))
-        attachments = self._attachments(request, res.channel)
+        attachments = self._attachments(request, res.channel, payload)
         if res.original is not None and res.original.loading:
             message = self.fake.edit_message(
                 res.original, {k: v for k, v in payload.items() if k != "flags"}, attachments
@@ -460,7 +461,7 @@ class HttpApi:
         payload = request[BODY] or {}
         check_message(payload, files=len(request[FILES]))
         return json_response(
-            self.fake.create_message(channel, payload, attachments=self._attachments(request, channel)).data
+            self.fake.create_message(channel, payload, attachments=self._attachments(request, channel, payload)).data
         )
 
     async def get_message(self, request: web.Request) -> web.Response:
@@ -488,10 +489,20 @@ class HttpApi:
         merged = {k: payload.get(k, message.data.get(k)) for k in ("content", "embeds", "components", "attachments")}
         if not any(merged.values()) and not request[FILES]:
             raise DiscordError(400, 50006, "Cannot send an empty message")
-        return self.fake.edit_message(message, payload, self._attachments(request, channel))
+        return self.fake.edit_message(message, payload, self._attachments(request, channel, payload))
 
-    def _attachments(self, request: web.Request, channel: Channel) -> list[dict[str, Any]]:
-        return [self.fake.store_upload(channel, u["filename"], u["content"], u["content_type"]) for u in request[FILES]]
+    def _attachments(self, request: web.Request, channel: Channel, payload: dict[str, Any]) -> list[dict[str, Any]]:
+        """The files uploaded with ``payload``, stored, each with the description (alt text) that ``payload``'s
+        ``attachments`` gives the upload (``files[n]`` is the attachment whose id is n)."""
+        described = {str(a.get("id")): a.get("description") for a in payload.get("attachments") or []}
+        stored = []
+        for upload in request[FILES]:
+            attachment = self.fake.store_upload(channel, upload["filename"], upload["content"], upload["content_type"])
+            index = str(upload["field"]).removeprefix("files[").removesuffix("]")
+            if described.get(index):
+                attachment["description"] = described[index]
+            stored.append(attachment)
+        return stored
 
     # -- threads ----------------------------------------------------------------------------------------------
 

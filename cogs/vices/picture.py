@@ -443,6 +443,18 @@ def _draw_sins(
             d.text((x + chip_w // 2, top + 64 + 28 * j), line, font=f["small"], fill=ink, anchor="mm")
 
 
+def picture_description(sheet: SheetState) -> str:
+    """The picture's alt text (its attachment's description, at most 1,024 characters): what it shows in
+    short, each player's total and where the game stands; the embed beside it has every score."""
+    p = progress(sheet)
+    totals_now = ", ".join(f"{row.name} ({row.sin}) {sum(row.scores)}" for row in sheet.rows)
+    text = (
+        f"Picture of the Vices & Vengeance scoresheet, game {len(sheet.history) + 1}, round {p.round}: "
+        f"a column per player with each round's score. Totals: {totals_now}. {_status(sheet, p, str)}"
+    )
+    return text if len(text) <= 1024 else text[:1023] + "…"
+
+
 def alt_text(sheet: SheetState, escape: Callable[[str], str] = str) -> str:
     """The picture's facts as text (embed description, screen readers).
 

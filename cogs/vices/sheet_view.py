@@ -22,7 +22,7 @@ from bot.board import clip
 from bot.controls import ui_id
 from bot.names import escape_name
 from bot.spec import Choice, Picture, View, ViewContext
-from cogs.vices.picture import alt_text, draw_sheet
+from cogs.vices.picture import alt_text, draw_sheet, picture_description
 from rules.vices.sheet_actions import NewGame, Reorder, TieBreak
 from rules.vices.sheet_data import EXACT_TARGET, PAIR_TITLES, PAIRS, SIN_BY_NAME, SIN_NAMES, PairKey, SinName
 from rules.vices.sheet_state import (
@@ -203,7 +203,7 @@ def render_sheet(ctx: Ctx) -> View:
         embeds=[embed],
         rows=[] if ctx.over else controls(ctx, state, p),
         content=_headline(state, p),
-        pictures=[Picture(FILENAME, partial(draw_sheet, state))],
+        pictures=[Picture(FILENAME, partial(draw_sheet, state), picture_description(state))],
     )
 
 
