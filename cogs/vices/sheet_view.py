@@ -318,6 +318,9 @@ def pair_dice(pair: PairKey) -> tuple[str, str]:
     return die_name(first), die_name(second)
 
 
+SIN_LETTERS = {"Wrath": "Wr", "Sloth": "Sl", "Pride": "Pr", "Lust": "Lu", "Greed": "Gr", "Gluttony": "Gl", "Envy": "En"}
+"""Each Sin's first letters: where a die shows its Sin by a colour square, these say it too (🟦 Sloth and 🔵 Lust
+are the same blue on Discord, and colour alone tells nothing to a colour-blind reader)."""
 SIN_EMOJI = {
     "Wrath": "🟥",
     "Sloth": "🟦",

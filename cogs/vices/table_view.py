@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.models import Session
 from bot.names import escape_name
-from cogs.vices.sheet_view import SIN_EMOJI, die_name
+from cogs.vices.sheet_view import SIN_EMOJI, SIN_LETTERS, die_name
 from rules.vices.data import METALLIC, PAIR_OF, SIDES, SIN_OF_DIE, SIN_SPECS, SINS, SPOILERS
 from rules.vices.pool import GROUP_JOIN, Unit, units_of
 from rules.vices.sheet_data import PAIR_TITLES
@@ -20,7 +20,8 @@ from rules.vices.state import NEMESIS_SLOTH, OUT, RESERVES, VicesState
 
 D6_FACES = "⚀⚁⚂⚃⚄⚅"
 LEGEND = (
-    "⚀–⚅ d6 faces, other dice by number · →n what a die scores if removed now · "
+    "⚀–⚅ d6 faces, other dice by number · 🟥Wr Wrath, 🟦Sl Sloth, 🟪Pr Pride, 🔵Lu Lust, 🟨Gr Greed, "
+    "🟧Gl Gluttony, 🟩En Envy · →n what a die scores if removed now · "
     "lowest total wins; exactly 70 wins outright"
 )
 EFFECT_VERBS = {"wrath": "destroy", "greed": "take", "gluttony": "take", "lust": "take"}
@@ -38,6 +39,11 @@ def face(die: str, value: int, *, plain: bool = False) -> str:
 def sin_tag(sin: str) -> str:
     """A Sin with its colour: ``🟥Wrath``."""
     return f"{SIN_EMOJI[sin]}{sin}"
+
+
+def sin_mark(sin: str) -> str:
+    """A Sin on a die, short: its colour and first letters, ``🟦Sl`` (never the colour alone)."""
+    return f"{SIN_EMOJI[sin]}{SIN_LETTERS[sin]}"
 
 
 def sins_text(sins: Iterable[str]) -> str:
@@ -116,7 +122,7 @@ def dice_lines(state: VicesState, name: Name) -> list[str]:
         score = points.get(die.id)
         tail = f"→**{score}**" if score is not None else ""
         if die.id.startswith("s."):
-            sins.append(f"{SIN_EMOJI[SIN_OF_DIE[die.id]]}{face(die.id, die.value)}{tail}")
+            sins.append(f"{sin_mark(SIN_OF_DIE[die.id])}{face(die.id, die.value)}{tail}")
         elif die.id in SPOILERS:
             spoilers.append(f"{die.id} {face(die.id, die.value)}{tail}")
         elif die.id in PAIR_OF:
@@ -157,7 +163,7 @@ def attackers_line(state: VicesState, roll: dict[str, Any] | None, name: Name) -
             die, value = d["die"], d["value"]
             if die.startswith("L."):
                 hit = small.get(f"s.{SIN_OF_DIE[die]}") == value
-                dice.append(f"{SIN_EMOJI[SIN_OF_DIE[die]]}{face(die, value)}" + ("✅" if hit else ""))
+                dice.append(f"{sin_mark(SIN_OF_DIE[die])}{face(die, value)}" + ("✅" if hit else ""))
             else:
                 dice.append(f"d20 {face(die, value)}" + ("✅" if value in d20s else ""))
         parts.append(f"{name(group['player'])} " + " ".join(dice))
@@ -202,7 +208,7 @@ def score_lines(state: VicesState, name: Name) -> list[str]:
     # Until every player has a Sin, the Sins left are still to be claimed, not the reserves yet.
     extra = [f"{'Unclaimed' if state.phase == 'setup' else 'Reserves'}: {sins_text(state.reserves())}"]
     out = [s for s in SINS if state.sins[s] == OUT]
-    gone = [f"{SIN_EMOJI[c]} d20" for c in SINS if c in state.nemesis_out]
+    gone = [f"{sin_tag(c)} d20" for c in SINS if c in state.nemesis_out]
     if out or gone:
         extra.append("Out of play: " + " ".join([sin_tag(s) for s in out] + gone))
     lines.append(" · ".join(extra))
@@ -288,7 +294,7 @@ def _seat_rolls(e: dict[str, Any], n: Name) -> str:
 
 def _mirror(e: dict[str, Any], n: Name) -> str:
     """The Mirror die and the large Sin dice it was rolled with, so a "no match" can be checked."""
-    large = " ".join(f"{SIN_EMOJI[SIN_OF_DIE[d['die']]]}{face(d['die'], d['value'])}" for d in e["dice"])
+    large = " ".join(f"{sin_mark(SIN_OF_DIE[d['die']])}{face(d['die'], d['value'])}" for d in e["dice"])
     hit = "matches " + _either(e["matches"], "and") if e["matches"] else "no match, roll again"
     return f"{n(e['player'])} rolls the Mirror {face('Mirror', e['mirror'])} against {large}: {hit}."
 
