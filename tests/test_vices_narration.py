@@ -50,7 +50,7 @@ def test_the_mirror_roll_shows_the_large_dice_it_was_rolled_against() -> None:
     assert told({"type": "mirror_roll", **miss}, {"type": "mirror_roll", **hit}, {"type": "mirror_roll", **both}) == [
         "**Bob** rolls the Mirror ⚂3 against 🟨Gr⚄5 🟩En⚀1: no match, roll again.",
         "**Bob** rolls the Mirror ⚄5 against 🟨Gr⚄5 🟩En⚀1: matches 🟨Greed.",
-        "**Bob** rolls the Mirror ⚀1 against 🟨⚀1 🟩⚀1: matches 🟨Greed and 🟩Envy.",
+        "**Bob** rolls the Mirror ⚀1 against 🟨Gr⚀1 🟩En⚀1: matches 🟨Greed and 🟩Envy.",
     ]
 
 
