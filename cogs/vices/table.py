@@ -48,7 +48,13 @@ if TYPE_CHECKING:
     from bot.app import TabletopBot
 
 PUBLIC = {"private": False}
-MAX_NEWS_LINES = 12
+MAX_NEWS_LINES = 8
+"""What just happened, on a board without dice (setup, tie-break, the end); the channel's one-line history
+and ``/game log`` have the rest."""
+NEWS_WITH_DICE = 3
+"""What just happened, under the dice a defender decides on: the last few lines, so 6 players' boards read on
+a phone in two screens."""
+DESCRIPTION_MAX = 4000
 MAX_OPTIONS = 25
 BUTTONS_PER_ROW = 5
 MAX_BUTTON_ROWS = 2
@@ -170,24 +176,27 @@ class TableSpec(GameSpec[VicesState]):
 
         embed = discord.Embed(title=self._title(ctx, s), colour=discord.Colour.dark_red())
         news = self.narrate(ctx.session, ctx.events)
-        if news:
-            embed.description = "\n".join(news[-MAX_NEWS_LINES:])[:4000]
         turn = s.turn
         if turn is not None and not ctx.over:
-            field = f"{ctx.name(turn.defender)}'s dice · roll {turn.roll} · turn score {turn.score}"
-            embed.add_field(name=field[:256], value=clip_lines(tv.dice_lines(s, name)), inline=False)
+            # The decision first: the defender's dice and what each scores, then the roll that made them.
+            head = f"**{ctx.name(turn.defender)}'s dice** · roll {turn.roll} · turn score {turn.score}"
+            embed.description = clip_lines([head, *tv.dice_lines(s, name)], DESCRIPTION_MAX)
             last_roll = next((e for e in reversed(ctx.events) if e["type"] == "rolled"), None)
-            attackers = tv.attackers_line(s, last_roll, name)
+            attackers = tv.attackers_lines(s, last_roll, name)
             if attackers:
-                embed.add_field(name="Last roll", value=clip_lines([attackers]), inline=False)
+                embed.add_field(name="Last roll", value=clip_lines(attackers), inline=False)
+            if news:
+                embed.add_field(name="Just now", value=clip_lines(news[-NEWS_WITH_DICE:]), inline=False)
+        elif news:
+            embed.description = "\n".join(news[-MAX_NEWS_LINES:])[:DESCRIPTION_MAX]
         if s.tiebreak is not None:
             picked = {p.player for p in s.tiebreak.picks}
             who = ", ".join(f"{name(p)} {'✅ picked' if p in picked else 'choosing'}" for p in s.tiebreak.contenders)
             value = f"{who}\n{tv.tiebreak_hint(s.options.silver_bullet_wild_face)}"
             embed.add_field(name=f"Tie-break · round {s.tiebreak.round}", value=value[:FIELD_MAX], inline=False)
         embed.add_field(name="Scores (lowest wins)", value=clip_lines(tv.score_lines(s, name)), inline=False)
-        footer = self.short_options(s.options)
-        embed.set_footer(text=f"{footer}\n{tv.LEGEND}" if ctx.first else footer)
+        if ctx.first:  # the house rules and the key, once: the points on the board already count them
+            embed.set_footer(text=f"{self.short_options(s.options)}\n{tv.LEGEND}")
         rows: list[Row] = [[ctx.core_button("Rematch", "rematch", emoji="🔁")]] if ctx.over else self._controls(ctx, s)
         return View(embeds=[embed], rows=rows)
 
@@ -200,7 +209,7 @@ class TableSpec(GameSpec[VicesState]):
         if s.phase == "tiebreak":
             return "Vices & Vengeance · tie-break"
         defender = ctx.name(s.turn.defender) if s.turn else ""
-        return f"Vices & Vengeance · round {s.round_no} · {defender} defends"[:256]
+        return f"Round {s.round_no} · {defender} defends"[:256]  # the line above it names the game
 
     def _controls(self, ctx: Ctx, s: VicesState) -> list[Row]:
         """Controls for exactly the legal choices of whoever must decide now."""

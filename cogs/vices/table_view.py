@@ -24,6 +24,7 @@ LEGEND = (
     "🟧Gl Gluttony, 🟩En Envy · →n what a die scores if removed now · "
     "lowest total wins; exactly 70 wins outright"
 )
+NEMESIS_IN_PLAY = "d20 in play"
 EFFECT_VERBS = {"wrath": "destroy", "greed": "take", "gluttony": "take", "lust": "take"}
 Name = Callable[[str | None], str]
 
@@ -149,10 +150,10 @@ def dice_lines(state: VicesState, name: Name) -> list[str]:
     return lines
 
 
-def attackers_line(state: VicesState, roll: dict[str, Any] | None, name: Name) -> str:
-    """The attackers' dice of the last roll in one line, a ✅ on each that matched."""
+def attackers_lines(state: VicesState, roll: dict[str, Any] | None, name: Name) -> list[str]:
+    """The attackers' dice of the last roll, one line per attacker, a ✅ on each that matched."""
     if roll is None:
-        return ""
+        return []
     defender = roll["groups"][0]["dice"]
     small = {d["die"]: d["value"] for d in defender if d["die"].startswith("s.")}
     d20s = {d["value"] for d in defender if SIDES[d["die"]] == 20}
@@ -167,7 +168,7 @@ def attackers_line(state: VicesState, roll: dict[str, Any] | None, name: Name) -
             else:
                 dice.append(f"d20 {face(die, value)}" + ("✅" if value in d20s else ""))
         parts.append(f"{name(group['player'])} " + " ".join(dice))
-    return "**Attackers** " + " · ".join(parts) if parts else "**Attackers** no die could match"
+    return parts or ["No attacker's die could match."]
 
 
 # -- the scoreboard --------------------------------------------------------------------------------------
@@ -183,11 +184,14 @@ def nemesis_text(state: VicesState, player: str, name: Name) -> str:
     turn = state.turn
     if turn is not None and f"N.{sin}" in turn.absorbed:
         return f"d20 with {name(turn.defender)}"
-    return "d20 in play"
+    return NEMESIS_IN_PLAY
 
 
 def score_lines(state: VicesState, name: Name) -> list[str]:
-    """One line per seat (in final standings order once the game is over), then the reserves and what is out."""
+    """One line per seat (in final standings order once the game is over), then the reserves and what is out.
+
+    A seat's line is short enough for a phone: its original Sin by colour and letters, the total, the Sins
+    held, and its Nemesis d20 only when it is not simply in play."""
     seats = list(state.players)
     if state.phase == "over":
         seats.sort(key=lambda p: (p.id not in state.winners, p.left, p.total))
@@ -198,12 +202,14 @@ def score_lines(state: VicesState, name: Name) -> list[str]:
             lines.append(f"· ~~{name(seat.id)}~~ left ({seat.total})")
             continue
         marker = "▶" if seat.id == defender else ("🏆" if seat.id in state.winners else "·")
-        original = f" ({sin_tag(seat.sin)})" if seat.sin else ""
+        original = f" ({sin_mark(seat.sin)})" if seat.sin else ""
         parts = [f"{marker} {name(seat.id)}{original} **{seat.total}**"]
         if state.phase != "setup" or seat.sin:
             parts.append(f"holds {sins_text(state.sins_of(seat.id))}")
-            if state.phase in ("setup", "turn"):  # no dice roll in a tie-break or after the game
-                parts.append(nemesis_text(state, seat.id, name))
+            nemesis = nemesis_text(state, seat.id, name)
+            # No dice roll in a tie-break or after the game; in play is what a d20 usually is: only news is told.
+            if state.phase in ("setup", "turn") and nemesis != NEMESIS_IN_PLAY:
+                parts.append(nemesis)
         lines.append(" · ".join(p for p in parts if p))
     # Until every player has a Sin, the Sins left are still to be claimed, not the reserves yet.
     extra = [f"{'Unclaimed' if state.phase == 'setup' else 'Reserves'}: {sins_text(state.reserves())}"]
