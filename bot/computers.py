@@ -23,6 +23,8 @@ class ComputerSeats:
         self.delay = delay
         """Seconds a computer waits before moving, so people can follow (read at each move)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self.pauses = 0
+        """Moves made after the pause so far (a benchmark's measure of how long people wait)."""
 
     def on_commit(self, applied: Applied) -> None:
         """Commit hook: if a computer must act in the new version, schedule its move."""
@@ -45,6 +47,7 @@ class ComputerSeats:
             self.consider(session)
 
     async def _move(self, session_id: int, version: int) -> None:
+        self.pauses += 1
         await asyncio.sleep(self.delay())
         session = await self.service.store.session(session_id)
         if session is None or session.version != version or session.status is not Status.ACTIVE:
