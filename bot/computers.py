@@ -1,4 +1,8 @@
-"""Computer seats: after every commit, a computer whose move it is takes it (after a short delay)."""
+"""Computer seats: after every commit, a computer whose move it is takes it.
+
+A computer pauses (``COMPUTER_DELAY``) before the first move of its turn, so people see a move coming, and
+then makes the rest of its turn without pausing: the board shows its whole turn at once, and a human waits a
+pause per computer turn, not per roll (a V&V turn is a dozen removals)."""
 
 from __future__ import annotations
 
@@ -27,17 +31,22 @@ class ComputerSeats:
         """Moves made after the pause so far (a benchmark's measure of how long people wait)."""
 
     def on_commit(self, applied: Applied) -> None:
-        """Commit hook: if a computer must act in the new version, schedule its move."""
-        self.consider(applied.session)
+        """Commit hook: if a computer must act in the new version, schedule its move (at once if it is the
+        computer that just moved, going on with its turn)."""
+        self.consider(applied.session, going_on=applied.actor if applied.how == "computer" else None)
 
-    def consider(self, session: Session) -> None:
-        """Schedule a computer's move in ``session`` if one is due."""
+    def consider(self, session: Session, going_on: str | None = None) -> None:
+        """Schedule a computer's move in ``session`` if one is due; it pauses first unless it is ``going_on``."""
         if session.status is not Status.ACTIVE or session.kind not in self.service.registry:
             return
         if self.service.kind_of(session).computers is None:
             return
-        if any(session.seat_of_player(p.player).computer for p in self.service.prompts(session)):
-            task = asyncio.get_running_loop().create_task(self._move(session.id, session.version))
+        computer = next(
+            (p.player for p in self.service.prompts(session) if session.seat_of_player(p.player).computer), None
+        )
+        if computer is not None:
+            move = self._move(session.id, session.version, pause=computer != going_on)
+            task = asyncio.get_running_loop().create_task(move)
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
@@ -46,9 +55,10 @@ class ComputerSeats:
         for session in await self.service.store.active_sessions(shards):
             self.consider(session)
 
-    async def _move(self, session_id: int, version: int) -> None:
-        self.pauses += 1
-        await asyncio.sleep(self.delay())
+    async def _move(self, session_id: int, version: int, *, pause: bool) -> None:
+        if pause:
+            self.pauses += 1
+            await asyncio.sleep(self.delay())
         session = await self.service.store.session(session_id)
         if session is None or session.version != version or session.status is not Status.ACTIVE:
             return

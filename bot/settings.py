@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(None, description="Sync commands to this guild only (instant).")
     skip_sync: bool = Field(False, description="Do not sync the command tree at startup.")
     log_level: str = Field("INFO", description="DEBUG, INFO, WARNING or ERROR.")
-    computer_delay: float = Field(1.5, description="Seconds a computer player waits before moving.")
+    computer_delay: float = Field(1.5, description="Seconds a computer player pauses before each of its turns.")
     extensions: str | None = Field(
         None, description="Comma-separated extension modules to load instead of the default cogs."
     )

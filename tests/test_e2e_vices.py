@@ -132,8 +132,15 @@ async def test_one_human_against_computer_players(fake: LocalDiscord, make_bot: 
     await (await fake.click(lobby, "Start", alice)).message()
     game = await play_with_computers(fake, bot, channel, random.Random(5), play_one_click)
     assert game.status is Status.FINISHED
-    hows = {e.action.get("how") for e in await bot.store.log_entries(game.id)}
-    assert "computer" in hows
+    entries = await bot.store.log_entries(game.id)
+    assert "computer" in {e.action.get("how") for e in entries}
+    # A computer pauses once per turn, not per roll: its whole turn shows at once after one pause.
+    chosen = [e for e in entries if e.action.get("how") != "auto"]  # the bot's forced moves follow a choice
+    moves = [(i, e) for i, e in enumerate(chosen) if e.action.get("how") == "computer"]
+    turns = [
+        e for i, e in moves if i == 0 or chosen[i - 1].action.get("how") != "computer" or chosen[i - 1].actor != e.actor
+    ]
+    assert bot.computers.pauses == len(turns) < len(moves) / 2, (bot.computers.pauses, len(turns), len(moves))
 
 
 async def test_the_attacker_whose_sin_matched_chooses_the_effect(fake: LocalDiscord, make_bot: MakeBot) -> None:
