@@ -135,8 +135,9 @@ def compose(
     lines += notes or []
     if drawn.content:
         lines.append(drawn.content)
-    for file, picture in zip(files or [], drawn.pictures, strict=True):
-        file.description = picture.description[:MAX_DESCRIPTION]  # alt text
+    if files:  # the drawn pictures, in the order of ``drawn.pictures``
+        for file, picture in zip(files, drawn.pictures, strict=True):
+            file.description = picture.description[:MAX_DESCRIPTION]  # alt text
     return Payload(
         content=clip("\n".join(lines)), embeds=drawn.embeds, view=static_view(drawn.rows), ping=pings, files=files or []
     )
