@@ -22,6 +22,12 @@ RUN pip wheel --no-deps --wheel-dir /wheels .
 # Stage 2: what runs.
 FROM base
 
+# Pillow's wheel brings HarfBuzz and Raqm for text layout but loads FriBiDi from the system: without it the
+# scoresheet picture can't join Arabic letters nor order right-to-left names. The fonts ship in the package.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
+
 # Dependencies in their own layer, read from pyproject.toml alone: a code change doesn't reinstall them.
 COPY pyproject.toml /tmp/pyproject.toml
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('/tmp/pyproject.toml', 'rb'))['project']['dependencies']))" \

@@ -120,12 +120,28 @@ def build_bot(fake: LocalDiscord, db_path: Path, seed: int) -> TabletopBot:
     )
 
 
+def computer_wait_s(bot: TabletopBot) -> float:
+    """ADAPT HERE: how long people would have waited for computer players at the default COMPUTER_DELAY
+    (the bot counts the pauses it takes; the benchmark runs without them)."""
+    default = Settings.model_fields["computer_delay"].default
+    return float(bot.computers.pauses * default)
+
+
 # =====================================================================================================
 
 
-async def start_bot(fake: LocalDiscord, db_path: Path, seed: int) -> Callable[[], Awaitable[None]]:
-    """Build the bot, connect it to ``fake`` and wait until it is ready; return a coroutine that stops it."""
-    return await connect(fake, build_bot(fake, db_path, seed))
+@dataclass
+class Running:
+    """A started bot: how to stop it, and how long its computer players made people wait."""
+
+    stop: Callable[[], Awaitable[None]]
+    computer_wait_s: Callable[[], float]
+
+
+async def start_bot(fake: LocalDiscord, db_path: Path, seed: int) -> Running:
+    """Build the bot, connect it to ``fake`` and wait until it is ready."""
+    bot = build_bot(fake, db_path, seed)
+    return Running(await connect(fake, bot), lambda: computer_wait_s(bot))
 
 
 async def connect(fake: LocalDiscord, bot: TabletopBot) -> Callable[[], Awaitable[None]]:
@@ -253,6 +269,32 @@ def history_lines(message: Message) -> int:
     return len(message.content.splitlines()) + sum(embed_lines(e) for e in message.embeds)
 
 
+PHONE_COLUMNS = 38
+"""Characters a line of an embed holds on a phone (a 390-point-wide screen) before it wraps."""
+PHONE_SCREEN_LINES = 24
+"""Lines of a message that fit one phone screen, under the status bar and above the message box."""
+
+
+def board_text(message: Message) -> list[str]:
+    """What a reader reads of a board, line by line: the content, then each embed's title, description,
+    fields (name, then value) and footer."""
+    lines = message.content.splitlines()
+    for embed in message.embeds:
+        lines += [embed["title"]] if embed.get("title") else []
+        lines += str(embed.get("description") or "").splitlines()
+        for item in embed.get("fields", []):
+            lines += [str(item.get("name", "")), *str(item.get("value", "")).splitlines()]
+        lines += str((embed.get("footer") or {}).get("text") or "").splitlines()
+    return lines
+
+
+def board_size(message: Message) -> tuple[int, int, float]:
+    """A board's characters, lines, and phone screens (its lines wrapped at PHONE_COLUMNS)."""
+    lines = board_text(message)
+    wrapped = sum(max(1, -(-len(line) // PHONE_COLUMNS)) for line in lines)
+    return sum(len(line) for line in lines), len(lines), wrapped / PHONE_SCREEN_LINES
+
+
 def has_board(message: Message) -> bool:
     """Shows a full board: an embed with something in it (a board retired to one line has none)."""
     return any(e.get("title") or e.get("description") or e.get("fields") for e in message.embeds)
@@ -348,6 +390,12 @@ class GameFigures:
     scroll_clicks: int = 0
     probes: int = 0
     """Clicks made by trying members because no board said whom it waited for."""
+    board_chars: float = 0.0
+    board_chars_max: int = 0
+    board_lines: float = 0.0
+    board_lines_max: int = 0
+    board_screens_max: float = 0.0
+    computer_wait_s: float = 0.0
 
 
 class Table:
@@ -376,6 +424,8 @@ class Table:
         self.lobby: Message | None = None
         self.lobby_embeds_at_start = ""
         self.refused: dict[str, set[tuple[int, str]]] = {}
+        self.boards: list[tuple[int, int, float]] = []
+        """(characters, lines, phone screens) of each live board a player decided on."""
         fake.watcher = self
 
     # -- watching the bot's messages -------------------------------------------------------------------
@@ -567,6 +617,7 @@ class Table:
             view = await self.next_decision(previous)
             if view.over:
                 return
+            self.boards += [board_size(m) for m in view.channel_live if has_board(m)]
             if self.figures.clicks > MAX_CLICKS:
                 raise RuntimeError(f"the game did not end after {MAX_CLICKS} clicks")
             by_id = {m.id: m for m in self.humans}
@@ -614,6 +665,12 @@ class Table:
         figures.stray_pings = sum(bool(p.stray) for p in self.pings)
         figures.stray_own_interaction = sum(p.stray == OWN_INTERACTION for p in self.pings)
         figures.stray_nothing_to_do = sum(p.stray == NOTHING_TO_DO for p in self.pings)
+        if self.boards:
+            figures.board_chars = statistics.fmean(c for c, _, _ in self.boards)
+            figures.board_chars_max = max(c for c, _, _ in self.boards)
+            figures.board_lines = statistics.fmean(n for _, n, _ in self.boards)
+            figures.board_lines_max = max(n for _, n, _ in self.boards)
+            figures.board_screens_max = max(screens for _, _, screens in self.boards)
         return figures
 
 
@@ -646,6 +703,7 @@ SCENARIOS = {
         ),
         Scenario("vs_cpu", 1, {"bots": 2}, "1 human vs 2 computers"),
         Scenario("vices", 3, {}, "V&V, 3 humans", "vv new", VICES_SHORTCUTS),
+        Scenario("vices6", 6, {}, "V&V, 6 humans", "vv new", VICES_SHORTCUTS),
         Scenario("vices_cpu", 1, {"bots": 2}, "V&V, 1 human vs 2 computers", "vv new", VICES_SHORTCUTS),
     )
 }
@@ -658,7 +716,7 @@ async def play_game(scenario: Scenario, seed: int, verbose: bool = False) -> tup
     await fake.start()
     try:
         with tempfile.TemporaryDirectory() as workdir:
-            stop = await start_bot(fake, Path(workdir) / "bench.sqlite3", seed)
+            running = await start_bot(fake, Path(workdir) / "bench.sqlite3", seed)
             try:
                 # The players' choices get a generator of their own: sharing the dice's seed would tie them together.
                 players = random.Random(f"players-{seed}")
@@ -675,10 +733,11 @@ async def play_game(scenario: Scenario, seed: int, verbose: bool = False) -> tup
                 await table.play()
                 await table.settle()
                 figures = table.measure()
+                figures.computer_wait_s = running.computer_wait_s()
                 if verbose:
                     dump(table)
             finally:
-                await stop()
+                await running.stop()
     finally:
         await fake.stop()
     return figures, list(fake.failures)
@@ -710,6 +769,12 @@ METRICS = (
     ("clicks", "clicks per game"),
     ("refused_clicks", "  of which refused"),
     ("scroll_clicks", "  of which scroll hand-outs"),
+    ("board_chars", "characters per board"),
+    ("board_chars_max", "  the longest board"),
+    ("board_lines", "lines per board"),
+    ("board_lines_max", "  the longest board"),
+    ("board_screens_max", "phone screens, longest board"),
+    ("computer_wait_s", "s waited for computers"),
 )
 
 

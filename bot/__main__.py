@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from bot.app import build_bot, extensions_of
 from bot.endpoint import use_api_base
 from bot.logs import setup_logging
-from bot.settings import Settings, config_problem, env_file_problem
+from bot.settings import Settings, config_problem, env_file_problem, token_problem
 from bot.storage.base import StorageError
 
 log = logging.getLogger("bot")
@@ -43,7 +43,8 @@ async def run(settings: Settings) -> int:
     except StorageError as exc:
         return _fatal(str(exc), exc)
     except discord.LoginFailure as exc:
-        return _fatal("Discord rejected the token: check DISCORD_TOKEN.", exc)
+        advice = "copy it again from the developer portal (Bot → Reset Token) into DISCORD_TOKEN"
+        return _fatal(f"Discord rejected the token: {advice}.", exc)
     except discord.PrivilegedIntentsRequired as exc:
         return _fatal("Discord refused the connection for disallowed intents (4014); this bot needs none.", exc)
     except aiohttp.ClientConnectorError as exc:
@@ -73,8 +74,9 @@ def main() -> int:
     except UnicodeDecodeError as exc:
         return _config_error(env_file_problem(exc))
     token = settings.discord_token.get_secret_value()
-    if not token.strip():
-        return _config_error("Configuration error: DISCORD_TOKEN is empty.")
+    problem = token_problem(token)
+    if problem is not None:
+        return _config_error(problem)
     setup_logging(settings.log_level, token)
     use_api_base(settings.discord_api_base)
     return asyncio.run(run(settings))

@@ -26,6 +26,7 @@ from bot.service import Service
 from bot.settings import Settings
 from bot.spec import GameSpec
 from bot.storage import open_store
+from bot.storage.postgres import redacted
 from bot.timers import TimerLoop
 from rules.dice import DiceSource
 
@@ -34,6 +35,17 @@ log = logging.getLogger(__name__)
 EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns", "cogs.vices", "cogs.viciousness")
 SHUTDOWN_GRACE_S = 5.0
 MODAL_NAMESPACES = ("m:", "u:")
+INVITE_SCOPES = ("bot", "applications.commands")
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
+)
+"""What the bot needs in a channel (README's list): boards, the scoresheet's picture, games in threads."""
 
 
 class Tree(app_commands.CommandTree[Any]):
@@ -64,6 +76,9 @@ class TabletopBot(commands.Bot):
         dice: DiceSource | None = None,
         **options: Any,
     ) -> None:
+        # The bot has no voice: discord.py's warnings about its optional voice libraries would only puzzle.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # No privileged intents: everything happens through interactions.
         intents = discord.Intents.none()
         intents.guilds = True
@@ -128,6 +143,16 @@ class TabletopBot(commands.Bot):
         if not self._storage_open:
             await self.store.open()
             self._storage_open = True
+            log.info("Database: %s", database_location(self.settings))
+
+    async def on_ready(self) -> None:
+        """Say who the bot is, where it is, and how to invite it (again after a new Gateway session)."""
+        user = self.user
+        if user is None or self.application_id is None:
+            return
+        servers = len(self.guilds)
+        log.info("Logged in as %s (%d) in %d server%s", user, user.id, servers, "" if servers == 1 else "s")
+        log.info("Invite it to a server: %s", invite_url(self.application_id))
 
     async def setup_hook(self) -> None:
         await self.open_storage()
@@ -179,9 +204,10 @@ class TabletopBot(commands.Bot):
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d slash commands to the server DEV_GUILD_ID %d", len(synced), guild.id)
         else:
             synced = await self.tree.sync()
-        log.info("Synced %d commands", len(synced))
+            log.info("Synced %d slash commands everywhere (new ones may take a while to show)", len(synced))
 
     async def close(self) -> None:
         """Stop timers and computer moves, let changes and drawings in flight finish, then disconnect.
@@ -205,6 +231,19 @@ class TabletopBot(commands.Bot):
 class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
     """The same bot running the shards ``SHARD_IDS`` of ``SHARD_COUNT``, beside other processes running the rest
     on one PostgreSQL database. Discord sends each process only its own servers' events and interactions."""
+
+
+def invite_url(application_id: int) -> str:
+    """The OAuth2 link that adds the bot to a server with its slash commands and the permissions it needs."""
+    return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES)
+
+
+def database_location(settings: Settings) -> str:
+    """Where the data is kept, for the startup log: the SQLite file's full path, or the PostgreSQL URL
+    without its password."""
+    if settings.database_url:
+        return f"PostgreSQL at {redacted(settings.database_url)}"
+    return f"SQLite file {settings.database_path.resolve()}"
 
 
 def extensions_of(settings: Settings) -> tuple[str, ...]:

@@ -15,6 +15,8 @@ from bot.names import clip
 from bot.spec import View
 from rules.engine import Prompt
 
+MAX_DESCRIPTION = 1024
+"""An attachment's description (its alt text)."""
 MAX_ROWS = 5
 
 
@@ -133,6 +135,9 @@ def compose(
     lines += notes or []
     if drawn.content:
         lines.append(drawn.content)
+    if files:  # the drawn pictures, in the order of ``drawn.pictures``
+        for file, picture in zip(files, drawn.pictures, strict=True):
+            file.description = picture.description[:MAX_DESCRIPTION]  # alt text
     return Payload(
         content=clip("\n".join(lines)), embeds=drawn.embeds, view=static_view(drawn.rows), ping=pings, files=files or []
     )

@@ -1,4 +1,8 @@
-"""Computer seats: after every commit, a computer whose move it is takes it (after a short delay)."""
+"""Computer seats: after every commit, a computer whose move it is takes it.
+
+A computer pauses (``COMPUTER_DELAY``) before the first move of its turn, so people see a move coming, and
+then makes the rest of its turn without pausing: the board shows its whole turn at once, and a human waits a
+pause per computer turn, not per roll (a V&V turn is a dozen removals)."""
 
 from __future__ import annotations
 
@@ -22,20 +26,32 @@ class ComputerSeats:
         self.delay = delay
         """Seconds a computer waits before moving, so people can follow (read at each move)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self.pauses = 0
+        """Moves made after the pause so far (a benchmark's measure of how long people wait)."""
 
     def on_commit(self, applied: Applied) -> None:
-        """Commit hook: if a computer must act in the new version, schedule its move."""
-        self.consider(applied.session)
+        """Commit hook: if a computer must act in the new version, schedule its move (at once if it is the
+        computer that just moved, going on with its turn)."""
+        self.consider(applied.session, going_on=applied.actor if applied.how == "computer" else None)
 
-    def consider(self, session: Session) -> None:
-        """Schedule a computer's move in ``session`` if one is due (``Session.computer_due``)."""
-        if session.computer_due and session.status is Status.ACTIVE and session.kind in self.service.registry:
-            task = asyncio.get_running_loop().create_task(self._move(session.id, session.version))
+    def consider(self, session: Session, going_on: str | None = None) -> None:
+        """Schedule a computer's move in ``session`` if one is due (``Session.computer_due``); it pauses first
+        unless it is ``going_on``."""
+        if not session.computer_due or session.status is not Status.ACTIVE or session.kind not in self.service.registry:
+            return
+        computer = next(
+            (p.player for p in self.service.prompts(session) if session.seat_of_player(p.player).computer), None
+        )
+        if computer is not None:
+            move = self._move(session.id, session.version, pause=computer != going_on)
+            task = asyncio.get_running_loop().create_task(move)
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _move(self, session_id: int, version: int) -> None:
-        await asyncio.sleep(self.delay())
+    async def _move(self, session_id: int, version: int, *, pause: bool) -> None:
+        if pause:
+            self.pauses += 1
+            await asyncio.sleep(self.delay())
         session = await self.service.store.session(session_id)
         if session is None or session.version != version or session.status is not Status.ACTIVE:
             return

@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(None, description="Sync commands to this guild only (instant).")
     skip_sync: bool = Field(False, description="Do not sync the command tree at startup.")
     log_level: str = Field("INFO", description="DEBUG, INFO, WARNING or ERROR.")
-    computer_delay: float = Field(1.5, description="Seconds a computer player waits before moving.")
+    computer_delay: float = Field(1.5, description="Seconds a computer player pauses before each of its turns.")
     extensions: str | None = Field(
         None, description="Comma-separated extension modules to load instead of the default cogs."
     )
@@ -94,6 +94,33 @@ class Settings(BaseSettings):
         if level not in LOG_LEVELS:
             raise ValueError(f"use {', '.join(LOG_LEVELS[:-1])} or {LOG_LEVELS[-1]}")
         return level
+
+
+QUOTES = "\"'“”‘’"
+TOKEN_PREFIX = "bot "
+
+
+def token_problem(token: str) -> str | None:
+    """A hint for a token pasted with something around it (``Bot xyz…``, quotes, a space), else None.
+
+    A Discord token is one word of letters, digits, ``.``, ``-`` and ``_``; what is checked here never is, so
+    the hint is given before Discord is asked (which would only say the token is wrong)."""
+    token = token.strip()
+    wrapped: list[str] = []
+    if token[:1] in QUOTES or token[-1:] in QUOTES:
+        wrapped.append("quotes")
+        token = token.strip(QUOTES).strip()
+    if token.lower().startswith(TOKEN_PREFIX):
+        wrapped.append('"Bot " in front')
+        token = token[len(TOKEN_PREFIX) :].strip()
+    if wrapped:
+        what = " and ".join(wrapped)
+        return f"Configuration error: DISCORD_TOKEN has {what}; set the token alone (Discord's own prefix is added)."
+    if not token:
+        return "Configuration error: DISCORD_TOKEN is empty."
+    if any(c.isspace() for c in token):
+        return "Configuration error: DISCORD_TOKEN has a space in it; copy the token again, as one word."
+    return None
 
 
 def config_problem(exc: ValidationError) -> str:

@@ -36,6 +36,9 @@ class Picture:
 
     filename: str
     draw: Callable[[], bytes]
+    description: str
+    """Alt text: what the picture shows, for screen readers and when it does not load (the attachment's
+    description; cut to Discord's 1,024 characters)."""
 
 
 @dataclass

@@ -7,6 +7,7 @@ actions of whoever must act as buttons and selects, and narrates what happened.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -75,10 +76,24 @@ def face(name: str | None) -> str:
     return f"{FACE_EMOJI[name]} {FACE_NAMES[name]}"
 
 
-def die_chip(die: Die) -> str:
-    """A die in a list: its face emoji (🎲 while waiting to be rolled) and its number, which the Fate menus name."""
+def die_emoji(die: Die) -> str:
+    """A die's face emoji, 🎲 while it waits to be rolled."""
     shown = die.face if die.face is not None and die.state is not DieState.HANDED else None
-    return f"{FACE_EMOJI[shown] if shown is not None else '🎲'}`{die.id}`"
+    return FACE_EMOJI[shown] if shown is not None else "🎲"
+
+
+def dice_group(dice: list[Die]) -> str:
+    """Dice in a list, by face, each face as often as it shows and then the dice's numbers (which the Fate
+    menus name), worded so they are not read as values: ``👑👑 (dice 2, 5) · 🗡️ (die 6)``."""
+    faces: dict[str, list[str]] = {}
+    for die in dice:
+        faces.setdefault(die_emoji(die), []).append(die.id)
+    return " · ".join(f"{emoji * len(ids)} ({die_numbers(ids)})" for emoji, ids in faces.items())
+
+
+def die_numbers(ids: list[str]) -> str:
+    """``die 3`` or ``dice 1, 4``."""
+    return f"die {ids[0]}" if len(ids) == 1 else f"dice {', '.join(ids)}"
 
 
 def chunks(items: list[Any], size: int = ROW_WIDTH) -> list[list[Any]]:
@@ -187,7 +202,7 @@ class CrownsSpec(GameSpec[CrownsState]):
                 parts.append("🏆")
             held = [d for d in s.held(seat.id) if seat.id != s.active and d.state is DieState.LOCKED]
             if held:
-                parts.append("holds " + " ".join(die_chip(d) for d in held))
+                parts.append("holds " + dice_group(held))
             lines.append(" · ".join(parts))
         return "\n".join(lines)
 
@@ -202,15 +217,15 @@ class CrownsSpec(GameSpec[CrownsState]):
         )
         lines = []
         for label, state in groups:
-            dice = [die_chip(d) for d in s.dice if d.holder == s.active and d.state is state]
+            dice = [d for d in s.dice if d.holder == s.active and d.state is state]
             if dice:
-                lines.append(f"{label}: {' '.join(dice)}")
-        out = [f"📜`{q.die}` → {ctx.name(q.rival)}" for q in s.scroll_queue]
+                lines.append(f"{label}: {dice_group(dice)}")
+        out = [f"📜 (die {q.die}) → {ctx.name(q.rival)}" for q in s.scroll_queue]
         if out:
-            lines.append("With rivals: " + " ".join(out))
+            lines.append("With rivals: " + " · ".join(out))
         if s.rolling is not None:
             # The die a rival has just rolled for this player stays in sight while its fate is decided.
-            lines.append(f"Rolled by {ctx.name(s.rolling.rival)}: {die_chip(s.die(s.rolling.die))}")
+            lines.append(f"Rolled by {ctx.name(s.rolling.rival)}: {dice_group([s.die(s.rolling.die)])}")
         counts = s.counts()
         lines.append(f"Count: 👑 {counts.crowns} · 🗡️ {counts.daggers} · 💀 {counts.skulls}")
         rerollable = [f"{n} {what}" for n, what in ((counts.free_skulls, "skull"), (counts.ret_scrolls, "scroll")) if n]
@@ -328,7 +343,7 @@ class CrownsSpec(GameSpec[CrownsState]):
 
     def retired(self, ctx: Ctx) -> str:
         """One line for a board that is replaced: "Turn 3 · Bob rolled 👑👑💀 and earned a Claim"."""
-        return retired_line(ctx.session, ctx.events)
+        return retired_line(ctx.session, ctx.events, ctx.state)
 
     def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
         """One plain sentence per event worth telling."""
@@ -382,26 +397,136 @@ class CrownsSpec(GameSpec[CrownsState]):
         )
 
 
-def retired_line(session: Session, events: list[dict[str, Any]]) -> str:
-    """What happened on a board, in one line: the turn, the last roll, and how it ended."""
+@dataclass
+class TurnStory:
+    """What the events of one turn tell: the turn's number, its player (when the events show it), the events."""
 
-    def name(player: str) -> str:
-        return f"**{escape_name(session.name_of(player))}**"
+    turn: int
+    player: str | None
+    events: list[dict[str, Any]] = field(default_factory=list)
 
-    turn = next((e["turn"] for e in events if e["type"] == "turn_started" and "turn" in e), None)
-    rolls = [e for e in events if e["type"] == "rolled"]
+    @property
+    def started_here(self) -> bool:
+        """The turn's start is among the events (not only its end)."""
+        return bool(self.events) and self.events[0]["type"] == "turn_started"
+
+    @property
+    def unchosen(self) -> bool:
+        """Nobody chose anything in it: the start of a turn, the bot's rolls for its player and what followed."""
+        return self.started_here and all(_automatic(e) for e in self.events)
+
+
+# Whose turn an event shows, by its type: the field that names the active player.
+_ACTIVE_FIELD = {
+    "rolled": "player",
+    "turn_ended": "player",
+    "scroll_assigned": "player",
+    "scroll_rolled": "active",
+    "die_returned": "to",
+    "betrayal": "player",
+    "dice_passed": "player",
+    "no_roll": "player",
+}
+# Events nobody chose: a turn's start and what follows from a roll (the choices are the rolls and hand-outs).
+_AUTOMATIC = frozenset(
+    {
+        "turn_started",
+        "no_roll",
+        "messenger_ended",
+        "legendary",
+        "scroll_rolled",
+        "die_kept",
+        "die_returned",
+        "claim_gained",
+        "fate_gained",
+        "betrayal",
+        "turn_ended",
+        "dice_passed",
+    }
+)
+
+
+_FOLLOW_UPS = frozenset({"die_kept", "die_returned"})
+
+
+def _automatic(event: dict[str, Any]) -> bool:
+    """An event of a turn's start that nobody chose: the opening roll and what follows from it alone."""
+    if event.get("forced"):
+        return True
+    if event["type"] == "rolled":
+        return bool(event["reason"] == "turn_roll")
+    if event["type"] == "dagger_given":
+        return bool(event["how"] != "choice")
+    return event["type"] in _AUTOMATIC
+
+
+def turn_stories(events: list[dict[str, Any]], current: CrownsState) -> list[TurnStory]:
+    """The events split by turn, each turn numbered and with its player, as the log says.
+
+    Events before the first ``turn_started`` belong to the turn before it (or to the turn in progress)."""
+    first = next((e for e in events if e["type"] == "turn_started"), None)
+    stories = [TurnStory(first["turn"] - 1 if first else current.turn_no, None)]
+    for event in events:
+        if event["type"] == "turn_started":
+            stories.append(TurnStory(event["turn"], event["player"]))
+        stories[-1].events.append(event)
+    stories = [story for story in stories if story.events]
+    for story in stories:
+        if story.player is None:
+            story.player = next((e[_ACTIVE_FIELD[e["type"]]] for e in story.events if e["type"] in _ACTIVE_FIELD), None)
+    if stories and stories[-1].player is None and first is None:
+        stories[-1].player = current.active
+    return stories
+
+
+def board_stories(events: list[dict[str, Any]], current: CrownsState) -> list[TurnStory]:
+    """The turns a retired board tells, from the events since it was posted (the core includes the change that
+    posted it, and the one that replaces it): not the end of the turn before it nor a turn the bot played out
+    before the board was posted, which the board it replaced told, nor the start of the next turn, which the
+    new board shows."""
+    stories = turn_stories(events, current)
+    if len(stories) > 1 and stories[-1].unchosen:
+        stories.pop()
+    while len(stories) > 1 and (not stories[0].started_here or stories[0].unchosen):
+        stories.pop(0)
+    return stories
+
+
+def retired_line(session: Session, events: list[dict[str, Any]], current: CrownsState) -> str:
+    """What happened on a board, in one line: each turn it saw, with whose turn it was, the last roll and
+    how it ended: "Turn 3 · Bob rerolled 👑👑💀 and earned 1 Claim"."""
+
+    def name(player: str | None) -> str:
+        return f"**{escape_name(session.name_of(player))}**" if player is not None else "nobody"
+
+    clauses = [_story_clause(story, name) for story in board_stories(events, current)]
+    return " · ".join(clause for clause in clauses if clause) or "the game moved on."
+
+
+def _story_clause(story: TurnStory, name: Callable[[str | None], str]) -> str:
+    """One turn in a few words: its player's last roll and the turn's outcome, each with who it was."""
+    rolls = [e for e in story.events if e["type"] == "rolled"]
     parts: list[str] = []
+    subject = None
     if rolls:
         last = rolls[-1]
+        subject = last["player"]
         faces = "".join(FACE_EMOJI[d["face"]] for d in last["dice"])
-        parts.append(f"{name(last['player'])} {'rolled' if last['reason'] == 'turn_roll' else 'rerolled'} {faces}")
-    outcome = next((_OUTCOMES[e["type"]](e) for e in reversed(events) if e["type"] in _OUTCOMES), None)
-    if outcome:
-        parts.append(outcome)
-    elif not rolls:
-        parts += [line for line in (_NARRATORS.get(e["type"], lambda e, n: None)(e, name) for e in events) if line][-1:]
-    text = " and ".join(parts) if parts else "the game moved on."
-    return f"Turn {turn} · {text}" if turn is not None else text
+        parts.append(f"{name(subject)} {'rolled' if last['reason'] == 'turn_roll' else 'rerolled'} {faces}")
+    outcome = next((e for e in reversed(story.events) if e["type"] in _OUTCOMES), None)
+    if outcome is not None:
+        who = outcome.get("player", outcome.get("winner"))
+        said = _OUTCOMES[outcome["type"]](outcome)
+        parts.append(said if who == subject else f"{name(who)} {said}")
+    if not parts:
+        # A die's way back after a rival's roll is part of that roll's line: tell the roll.
+        told = [
+            line
+            for e in story.events
+            if e["type"] not in _FOLLOW_UPS and (line := _NARRATORS.get(e["type"], lambda e, n: None)(e, name))
+        ]
+        parts += told[-1:]
+    return f"Turn {story.turn} · " + " and ".join(parts) if parts else ""
 
 
 _OUTCOMES: dict[str, Callable[[dict[str, Any]], str]] = {
@@ -429,10 +554,18 @@ Narrator = Callable[[dict[str, Any], Callable[[str | None], str]], str | None]
 
 
 def _rolled(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
-    what = "rolled" if e["reason"] == "turn_roll" else f"rerolled {e['group']}:"
-    # A reroll with no alternative is the bot's: say so (the roll that starts a turn always is).
-    only = " (the only choice)" if e.get("forced") and e["reason"] != "turn_roll" else ""
-    return f"{n(e['player'])} {what} " + " ".join(FACE_EMOJI[d["face"]] for d in e["dice"]) + only
+    faces = " ".join(FACE_EMOJI[d["face"]] for d in e["dice"])
+    if e["reason"] == "turn_roll":
+        # Nobody clicked it: say who it was for and why the bot rolled it.
+        return f"🎲 The bot rolled {n(e['player'])}'s {len(e['dice'])} dice to start the turn: {faces}"
+    # A reroll with no alternative is the bot's: say so.
+    only = " (the only choice)" if e.get("forced") else ""
+    return f"{n(e['player'])} rerolled {e['group']}: {faces}{only}"
+
+
+def _game_started(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    how = {"random": " (drawn at random)", "host": " (the first seat)"}.get(e.get("how", ""), "")
+    return f"{n(e['first_player'])} goes first{how}, with all 7 dice."
 
 
 def _turn_ended(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
@@ -454,7 +587,7 @@ def _game_over(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
 
 
 _NARRATORS: dict[str, Narrator] = {
-    "game_started": lambda e, n: f"{n(e['first_player'])} goes first, with all 7 dice.",
+    "game_started": _game_started,
     "turn_started": lambda e, n: None,
     "no_roll": lambda e, n: f"{n(e['player'])} has no dice to roll; their held dice count as they are.",
     "messenger_ended": lambda e, n: f"{n(e['player'])} rolls again and is no longer immune to daggers.",

@@ -81,19 +81,13 @@ async def read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
                 content = await part.read()
                 files.append(
                     {
+                        "field": part.name,
                         "filename": part.filename,
                         "size": len(content),
                         "content_type": part.headers.get("Content-Type"),
                         "content": content,
                     }
                 )
-        # A file's alt text travels in payload_json's attachments, matched to the file by its index.
-        body = payload or {}
-        metas = body.get("attachments") or (body.get("data") or {}).get("attachments") or []
-        for meta in metas:
-            index = int(meta.get("id", -1))
-            if 0 <= index < len(files) and meta.get("description"):
-                files[index]["description"] = meta["description"]
         return payload, files
     text = await request.text() if request.can_read_body else ""
     return (json.loads(text) if text else None), []
@@ -326,7 +320,7 @@ class HttpApi:
         message_type = 20 if res.type == InteractionType.APPLICATION_COMMAND else 0  # CHAT_INPUT_COMMAND / DEFAULT
         if kind == CallbackType.CHANNEL_MESSAGE:
             check_message(data, files=len(request[FILES]))
-            attachments = self._attachments(request, res.channel)
+            attachments = self._attachments(request, res.channel, data)
             return fake.create_message(
                 res.channel, data, attachments=attachments, interaction=res, message_type=message_type
             )
@@ -338,7 +332,7 @@ class HttpApi:
         if kind == CallbackType.UPDATE_MESSAGE:
             assert res.source is not None
             check_message(data, files=len(request[FILES]), creating=False)
-            return fake.edit_message(res.source, data, self._attachments(request, res.channel))
+            return fake.edit_message(res.source, data, self._attachments(request, res.channel, data))
         if kind == CallbackType.MODAL:
             check_modal(data)
             res.modal = data
@@ -361,7 +355,7 @@ class HttpApi:
         res = self._interaction_for_webhook(request)
         payload = request[BODY] or {}
         check_message(payload, files=len(request[FILES]))
-        attachments = self._attachments(request, res.channel)
+        attachments = self._attachments(request, res.channel, payload)
         if res.original is not None and res.original.loading:
             message = self.fake.edit_message(
                 res.original, {k: v for k, v in payload.items() if k != "flags"}, attachments
@@ -480,7 +474,7 @@ class HttpApi:
             made = self.fake.message_with_nonce(channel, str(nonce))
             if made is not None:
                 return json_response(made.data | {"nonce": nonce})
-        message = self.fake.create_message(channel, payload, attachments=self._attachments(request, channel))
+        message = self.fake.create_message(channel, payload, attachments=self._attachments(request, channel, payload))
         if nonce is not None:
             self.fake.remember_nonce(channel, str(nonce), message)
             return json_response(message.data | {"nonce": nonce})
@@ -511,13 +505,21 @@ class HttpApi:
         merged = {k: payload.get(k, message.data.get(k)) for k in ("content", "embeds", "components", "attachments")}
         if not any(merged.values()) and not request[FILES]:
             raise DiscordError(400, 50006, "Cannot send an empty message")
-        return self.fake.edit_message(message, payload, self._attachments(request, channel))
+        return self.fake.edit_message(message, payload, self._attachments(request, channel, payload))
 
-    def _attachments(self, request: web.Request, channel: Channel) -> list[dict[str, Any]]:
-        return [
-            self.fake.store_upload(channel, u["filename"], u["content"], u["content_type"], u.get("description"))
-            for u in request[FILES]
-        ]
+    def _attachments(self, request: web.Request, channel: Channel, payload: dict[str, Any]) -> list[dict[str, Any]]:
+        """The files uploaded with ``payload``, stored, each with the description (alt text) that ``payload``'s
+        ``attachments`` gives the upload (``files[n]`` is the attachment whose id is n)."""
+        described = {str(a.get("id")): a.get("description") for a in payload.get("attachments") or []}
+        stored = []
+        for upload in request[FILES]:
+            index = str(upload["field"]).removeprefix("files[").removesuffix("]")
+            stored.append(
+                self.fake.store_upload(
+                    channel, upload["filename"], upload["content"], upload["content_type"], described.get(index)
+                )
+            )
+        return stored
 
     # -- threads ----------------------------------------------------------------------------------------------
 

@@ -100,12 +100,11 @@ async def spawn_bot_process(
     )
 
 
-async def run_bot_process(
-    fake: LocalDiscord, db_path: Path | str, env: dict[str, str | None] | None = None, *, timeout: float = 30.0
-) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m bot`` against ``fake`` until it exits by itself (for fatal-error tests); kill it on timeout."""
-    db_path = Path(db_path)
-    proc = await asyncio.create_subprocess_exec(
+async def _bot_with_output(
+    fake: LocalDiscord, db_path: Path, env: dict[str, str | None] | None
+) -> asyncio.subprocess.Process:
+    """``python -m bot`` in the database's folder, its output (stdout and stderr) on a pipe."""
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
@@ -114,6 +113,13 @@ async def run_bot_process(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
+
+
+async def run_bot_process(
+    fake: LocalDiscord, db_path: Path | str, env: dict[str, str | None] | None = None, *, timeout: float = 30.0
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m bot`` against ``fake`` until it exits by itself (for fatal-error tests); kill it on timeout."""
+    proc = await _bot_with_output(fake, Path(db_path), env)
     try:
         stdout, _ = await asyncio.wait_for(proc.communicate(), timeout)
     finally:
@@ -122,3 +128,32 @@ async def run_bot_process(
             await proc.wait()
     assert proc.returncode is not None
     return subprocess.CompletedProcess([sys.executable, "-m", "bot"], proc.returncode, stdout.decode(), "")
+
+
+async def bot_output_until(
+    fake: LocalDiscord,
+    db_path: Path | str,
+    marker: str,
+    env: dict[str, str | None] | None = None,
+    *,
+    timeout: float = 30.0,
+) -> str:
+    """Run ``python -m bot`` against ``fake`` until a line of its output contains ``marker``, then stop it
+    (SIGTERM, by PID) and return everything it printed, its last words included."""
+    proc = await _bot_with_output(fake, Path(db_path), env)
+    assert proc.stdout is not None
+    lines: list[str] = []
+    try:
+        async with asyncio.timeout(timeout):
+            while not lines or marker not in lines[-1]:
+                line = await proc.stdout.readline()
+                if not line:
+                    raise RuntimeError(f"the bot stopped before saying {marker!r}:\n" + "".join(lines))
+                lines.append(line.decode())
+            proc.terminate()
+            rest, _ = await proc.communicate()
+    finally:
+        if proc.returncode is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            await proc.wait()
+    return "".join(lines) + rest.decode()

@@ -183,7 +183,19 @@ async def test_the_roll_that_starts_a_turn_is_the_bots(fake: LocalDiscord, make_
     channel = fake.channels[0]
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     board = await open_and_start(fake, channel, alice, [bob, carol], timeout=60)
-    assert "rolled" in str(board.embeds) and board.button(f"Scroll 1 → {bob.display_name}")
+    assert board.button(f"Scroll 1 → {bob.display_name}")
+    # The first board says plainly who rolled what and why, and numbers dice so they don't read as values.
+    embed = board.embeds[0]
+    assert embed["description"].splitlines() == [
+        f"**{alice.display_name}** goes first (drawn at random), with all 7 dice.",
+        f"🎲 The bot rolled **{alice.display_name}**'s 7 dice to start the turn: 📜 👑 💀 💀 👑 🗡️ 💀",
+    ]
+    dice = next(f["value"] for f in embed["fields"] if f["name"] == f"{alice.display_name}'s dice")
+    assert dice.splitlines()[:3] == [
+        "Set aside: 👑👑 (dice 2, 5) · 🗡️ (die 6)",
+        "Skulls: 💀💀💀 (dice 3, 4, 7)",
+        "New scrolls: 📜 (die 1)",
+    ]
     game = await game_of(bot, channel)
     entries = await bot.store.log_entries(game.id)
     assert entries[1].action == {"kind": "act", "how": "auto", "action": {"type": "roll"}}

@@ -73,7 +73,7 @@ async def test_restart_resumes_a_computer_players_move(fake: LocalDiscord, make_
     await bot.close()
     restarted = await crowns_bot(make_bot, clock, db_path=db)
     restarted.service.dice = SeededDice(2)
-    await fake.wait_for_message(channel, lambda m: "Computer 1** rolled" in str(m.embeds), timeout=10)
+    await fake.wait_for_message(channel, lambda m: "rolled **Computer 1**'s" in str(m.embeds), timeout=10)
     game = await game_of(restarted, channel)
     assert [e.action["how"] for e in await restarted.store.log_entries(game.id)][:2] == ["core", "computer"]
 

@@ -8,6 +8,7 @@ order`` the Sins fall as Alice (P1) Envy, Bob (P2) Gluttony, Carol (P3) Greed, a
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from bot.app import TabletopBot
@@ -132,8 +133,15 @@ async def test_one_human_against_computer_players(fake: LocalDiscord, make_bot: 
     await (await fake.click(lobby, "Start", alice)).message()
     game = await play_with_computers(fake, bot, channel, random.Random(5), play_one_click)
     assert game.status is Status.FINISHED
-    hows = {e.action.get("how") for e in await bot.store.log_entries(game.id)}
-    assert "computer" in hows
+    entries = await bot.store.log_entries(game.id)
+    assert "computer" in {e.action.get("how") for e in entries}
+    # A computer pauses once per turn, not per roll: its whole turn shows at once after one pause.
+    chosen = [e for e in entries if e.action.get("how") != "auto"]  # the bot's forced moves follow a choice
+    moves = [(i, e) for i, e in enumerate(chosen) if e.action.get("how") == "computer"]
+    turns = [
+        e for i, e in moves if i == 0 or chosen[i - 1].action.get("how") != "computer" or chosen[i - 1].actor != e.actor
+    ]
+    assert bot.computers.pauses == len(turns) < len(moves) / 2, (bot.computers.pauses, len(turns), len(moves))
 
 
 async def test_the_attacker_whose_sin_matched_chooses_the_effect(fake: LocalDiscord, make_bot: MakeBot) -> None:
@@ -311,3 +319,44 @@ async def test_an_attacker_leaving_mid_turn(fake: LocalDiscord, make_bot: MakeBo
     board = await board_of(fake, bot, channel)
     text = str(board.embeds)
     assert f"~~**{bob.display_name}**~~ left" in text and "waiting for" in board.content
+
+
+async def test_the_suggested_removal_names_its_dice_on_the_button_and_in_the_news(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    """Members see which dice "Suggested" removes before they click, and the board says which went."""
+    bot = await vices_bot(make_bot)
+    bot.service.dice = SeededDice(21)
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    await open_and_start(fake, channel, alice, [bob, carol])
+    rng = random.Random(2)
+    named = previewed = 0
+    game = await game_of(bot, channel)
+    while game.status is Status.ACTIVE and named < 3:
+        board = await board_of(fake, bot, channel)
+        suggested = next((b for b in board.buttons if str(b.get("label", "")).startswith("Suggested")), None)
+        if suggested is None:
+            game = await play_one_click(fake, bot, channel, rng)
+            continue
+        member = member_of(fake, game, bot.service.prompts(game)[0].player)
+        label = suggested["label"]
+        before = len(await bot.store.log_entries(game.id))
+        answer = await (await fake.click(board, suggested["custom_id"], member)).message()
+        if label.endswith("(see them)"):  # too many dice for a button: the preview lists them, then Confirm
+            assert answer.ephemeral and answer.content.startswith("Remove ") and answer.buttons
+            await (await fake.click(answer, answer.buttons[0]["custom_id"], member)).message()
+            previewed += 1
+        else:
+            assert not answer.ephemeral, answer.content
+            parts = label.removeprefix("Suggested: ").rsplit(" → ", 1)[0].split(" · ")
+            game = await game_of(bot, channel)
+            # What the board and /game log say of it: the removal's line.
+            entries = await bot.store.log_entries(game.id)
+            events = entries[before].events  # the click's own entry (the bot's forced moves may follow it)
+            removal = next(line for line in bot.specs["vices"].narrate(game, events) if " removes " in line)
+            assert re.search(r"removes \d+ dice", removal) is None
+            assert len(removal.split(" removes ")[1].split(" → ")[0].split(", ")) == len(parts), (label, removal)
+            named += 1
+        game = await game_of(bot, channel)
+    assert named >= 1, "no Suggested removal was offered"

@@ -10,6 +10,7 @@ from tests.conftest import MakeBot
 from tests.test_e2e_vv_sheet_support import (
     enter,
     enter_all,
+    just_now,
     new_sheet,
     open_score,
     pick,
@@ -50,6 +51,11 @@ async def test_a_whole_sheet_from_the_first_score_to_the_next_game(fake: LocalDi
     assert image.width >= 800 and image.height >= 600
     assert "Jordan (Wrath): no scores yet" in sheet.embeds[0]["description"]
     assert sheet.embeds[0]["image"]["url"] == "attachment://vv-sheet.png"
+    # The picture has alt text: what it shows, for a screen reader or when it does not load.
+    assert sheet.attachments[0]["description"] == (
+        "Picture of the Vices & Vengeance scoresheet, game 1, round 1: a column per player with each round's "
+        "score. Totals: Jordan (Wrath) 0, Bob (Sloth) 0, Casey (Greed) 0, Carol (Pride) 0. Jordan to play, round 1."
+    )
 
     # The order can change until the first score: Casey up, then back down.
     moved = await (await pick(fake, sheet, "Change the seat order", "Move Casey up", alice)).message()
@@ -77,8 +83,12 @@ async def test_a_whole_sheet_from_the_first_score_to_the_next_game(fake: LocalDi
     undone = await (await fake.click(the_sheet(fake, channel), "Undo", bob)).message()
     assert undone.id == the_sheet(fake, channel).id
     assert (await state_of(bot, channel)).rows[1].scores == (9,)
+    # Who took back what, by name: never a raw mention shown inert.
+    news = just_now(the_sheet(fake, channel))
+    assert news[-1] == "↩️ **Bob** took back **Bob**'s 80 in round 2.", news
     await (await fake.click(the_sheet(fake, channel), "Redo", alice)).message()
     assert (await state_of(bot, channel)).rows[1].scores == (9, 80)
+    assert just_now(the_sheet(fake, channel))[-1] == "↪️ **Alice** put back **Bob**'s 80 in round 2."
     await (await fake.click(the_sheet(fake, channel), "Undo", alice)).message()
     await enter(bot, fake, channel, bob, 8)
     fix = await pick(fake, the_sheet(fake, channel), "Correct a score", "Correct Jordan's score", alice)
@@ -159,6 +169,7 @@ async def test_a_whole_sheet_from_the_first_score_to_the_next_game(fake: LocalDi
     # One sheet message the whole time, its picture replaced at every change (never piled up).
     assert [m.id for m in fake.messages(channel) if m.custom_ids] == [the_sheet(fake, channel).id]
     assert len(the_sheet(fake, channel).attachments) == 1
+    assert the_sheet(fake, channel).attachments[0]["description"].startswith("Picture of the Vices & Vengeance")
     assert await version_of(bot, channel) == entries[-1].seq
 
 
@@ -184,6 +195,7 @@ async def test_only_writers_write_and_a_bad_score_is_refused_in_the_form(fake: L
     assert await version_of(bot, channel) == before  # nothing was stored
     look = await (await fake.slash(channel, dave, "vv show")).message()
     assert look.ephemeral and look.attachments  # anyone may look: a private copy with the picture
+    assert look.attachments[0]["description"].startswith("Picture of the Vices & Vengeance")
     ok = await enter(bot, fake, channel, alice, " 7 ")
     assert ok.response_type == 6
     assert (await state_of(bot, channel)).rows[0].scores == (7,)

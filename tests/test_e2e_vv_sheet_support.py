@@ -55,6 +55,12 @@ async def version_of(bot: TabletopBot, channel: Channel) -> int:
     return session.version
 
 
+def just_now(message: Message) -> list[str]:
+    """The sheet's "Just now" lines (what happened last)."""
+    fields = message.embeds[0].get("fields", [])
+    return next((f["value"].splitlines() for f in fields if f["name"] == "Just now"), [])
+
+
 def score_label(message: Message) -> str:
     """The label of the sheet's score button (``Score for Jordan``)."""
     return next(b["label"] for b in message.buttons if str(b.get("label", "")).startswith("Score for"))

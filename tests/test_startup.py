@@ -23,7 +23,7 @@ from bot.storage.base import StorageError
 from bot.storage.migrations import SQLITE_MIGRATIONS
 from bot.storage.sqlite import SqliteStore
 from localdiscord import LocalDiscord
-from tests.bot_process import run_bot_process
+from tests.bot_process import bot_output_until, run_bot_process
 from tests.databases import admin_url, postgres_database, with_user
 
 AS_ROOT = os.geteuid() == 0
@@ -201,7 +201,48 @@ async def test_discord_unreachable(fake: LocalDiscord, tmp_path: Path) -> None:
     assert line == f"Can't reach Discord at {base}: check the network."
 
 
+# -- a start that works -------------------------------------------------------------------------
+
+
+async def test_a_start_says_who_where_and_how_to_invite_without_voice_warnings(
+    fake: LocalDiscord, tmp_path: Path
+) -> None:
+    db = tmp_path / "data" / "bot.sqlite3"
+    output = await bot_output_until(fake, tmp_path / "bot.sqlite3", "Invite it", {"DATABASE_PATH": str(db)})
+    lines = [line.split(" bot", 1)[-1].split(": ", 1)[-1] for line in output.splitlines()]
+    app = fake.application_id
+    assert f"Database: SQLite file {db}" in lines, output
+    assert f"Logged in as {fake.bot_user.username} ({app}) in 1 server" in lines, output
+    invite = next(line for line in lines if line.startswith("Invite it to a server: "))
+    url = invite.removeprefix("Invite it to a server: ")
+    # View Channels, Send Messages, Embed Links, Attach Files, Read Message History, threads: the README's list.
+    expected = 1024 | 2048 | 16384 | 32768 | 65536 | (1 << 35) | (1 << 38)
+    assert url == (
+        f"https://discord.com/oauth2/authorize?client_id={app}&scope=bot+applications.commands&permissions={expected}"
+    )
+    assert f"Synced {len(fake.commands)} slash commands everywhere" in output
+    assert "PyNaCl" not in output and "davey" not in output and "voice" not in output.lower(), output
+    assert "Traceback" not in output and "fake-token" not in output
+
+
 # -- configuration -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pasted", "hint"),
+    [
+        ("Bot fake-token", 'has "Bot " in front'),
+        ('"fake-token"', "has quotes"),
+        ("'Bot fake-token'", 'has quotes and "Bot " in front'),
+        ("fake token", "has a space in it; copy the token again, as one word"),
+    ],
+)
+async def test_a_token_pasted_with_something_around_it_gets_a_hint(
+    fake: LocalDiscord, tmp_path: Path, pasted: str, hint: str
+) -> None:
+    line = await fail_to_start(fake, tmp_path, {"DISCORD_TOKEN": pasted})
+    assert line.startswith(f"Configuration error: DISCORD_TOKEN {hint}"), line
+    assert fake.requests == [], "a token that can't be right is not sent to Discord"
 
 
 async def test_env_file_that_is_not_utf8(fake: LocalDiscord, tmp_path: Path) -> None:

@@ -93,7 +93,7 @@ async def test_the_die_a_rival_rolled_stays_in_sight_while_its_dagger_is_given(
     await (await fake.click(board, f"Scroll 1 → {bob.display_name}", alice)).message()
     ask = await fake.wait_for_message(channel, lambda m: m.mentions == [bob.id])
     shown = json.dumps(ask.embeds, ensure_ascii=False)
-    assert f"Rolled by {bob.display_name}: 🗡️`1`" in shown  # seven dice, all somewhere on the board
+    assert f"Rolled by {bob.display_name}: 🗡️ (die 1)" in shown  # seven dice, all somewhere on the board
     assert f"rolled **{alice.display_name}**'s scroll die 1" in shown
 
 

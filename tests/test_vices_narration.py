@@ -48,9 +48,9 @@ def test_the_mirror_roll_shows_the_large_dice_it_was_rolled_against() -> None:
     both = {**miss, "mirror": 1, "matches": ["Greed", "Envy"]}
     both["dice"] = [{"die": "L.Greed", "value": 1}, {"die": "L.Envy", "value": 1}]
     assert told({"type": "mirror_roll", **miss}, {"type": "mirror_roll", **hit}, {"type": "mirror_roll", **both}) == [
-        "**Bob** rolls the Mirror ⚂3 against 🟨⚄5 🟩⚀1: no match, roll again.",
-        "**Bob** rolls the Mirror ⚄5 against 🟨⚄5 🟩⚀1: matches 🟨Greed.",
-        "**Bob** rolls the Mirror ⚀1 against 🟨⚀1 🟩⚀1: matches 🟨Greed and 🟩Envy.",
+        "**Bob** rolls the Mirror ⚂3 against 🟨Gr⚄5 🟩En⚀1: no match, roll again.",
+        "**Bob** rolls the Mirror ⚄5 against 🟨Gr⚄5 🟩En⚀1: matches 🟨Greed.",
+        "**Bob** rolls the Mirror ⚀1 against 🟨Gr⚀1 🟩En⚀1: matches 🟨Greed and 🟩Envy.",
     ]
 
 
@@ -126,3 +126,15 @@ def test_during_setup_the_sins_left_are_unclaimed_not_reserves() -> None:
     for player, claim in zip(("P1", "P2", "P3"), claims, strict=True):
         state = ENGINE.apply(state, player, claim, SeededDice(2)).state
     assert state.phase == "turn" and "Reserves: 🔵Lust" in "\n".join(score_lines(state, str))
+
+
+def test_a_removal_of_many_dice_names_every_one_of_them() -> None:
+    """The log never says just "removes 6 dice → 5": which dice were taken is what people check."""
+    units = [
+        {"unit": "s.Wrath", "dice": [{"die": "s.Wrath", "value": 6}], "points": 0},
+        {"unit": "s.Sloth", "dice": [{"die": "s.Sloth", "value": 5}], "points": 1},
+        {"unit": "d12", "dice": [{"die": "d12", "value": 11}], "points": 1},
+        {"unit": "d10", "dice": [{"die": "d10", "value": 8}], "points": 2},
+        {"unit": "mirror_medusa", "dice": [{"die": "Mirror", "value": 2}, {"die": "Medusa", "value": 2}], "points": 0},
+    ]
+    assert told(removed(*units)) == ["**Alice** removes Wrath, Sloth, d12, d10, Mirror & Medusa → 4 (turn 4)."]

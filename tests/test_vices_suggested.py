@@ -1,4 +1,5 @@
-"""The removal's "Suggested" shortcut: the computer player's choice in one click, labelled with what it scores."""
+"""The removal's "Suggested" shortcut: the computer player's choice, naming its dice and what it scores, in one
+click; when its dice don't fit a button, the button opens the preview that lists them first."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import re
 
 from bot.controls import decode_action
 from bot.spec import ViewContext
+from cogs.vices import table_view as tv
+from cogs.vices.table import decode_mask
 from rules.dice import SeededDice
 from rules.vices.actions import Remove
 from rules.vices.engine import ENGINE
@@ -15,11 +18,12 @@ from rules.vices.playout import random_removal
 from rules.vices.strategy import choose_removal
 from tests.test_vices_boards_fit import table, wire
 
-LABEL = re.compile(r"Suggested: (\d+) dic?e for (\d+) points?")
+NAMED = re.compile(r"Suggested: (.+) → (\d+) points?")
+COUNTED = re.compile(r"Suggested: (\d+) dice for (\d+) points? \(see them\)")
 
 
-def test_the_suggested_removal_is_the_computers_and_scores_what_it_says() -> None:
-    seen = 0
+def test_the_suggested_removal_is_the_computers_and_names_its_dice_and_points() -> None:
+    named = counted = 0
     for seed in range(30):
         dice = SeededDice(seed)
         rng = random.Random(seed)
@@ -33,15 +37,26 @@ def test_the_suggested_removal_is_the_computers_and_scores_what_it_says() -> Non
             buttons = [c for row in wire(game, ctx)["components"] for c in row["components"] if c["type"] == 2]
             suggested = [b for b in buttons if str(b.get("label", "")).startswith("Suggested")]
             if suggested:
-                seen += 1
-                action = decode_action(suggested[0]["custom_id"].split(":", 3)[3])
+                button = suggested[0]
                 expected = choose_removal(state)
-                assert Remove.model_validate(action) == expected
-                count, points = map(int, LABEL.fullmatch(suggested[0]["label"]).groups())  # type: ignore[union-attr]
-                units = {u.id: u for u in ENGINE.removable_units(state)}
-                assert count == sum(len(units[u].dice) for u in expected.units)
-                assert points == ENGINE.removal_points(state, expected.units)
+                units = ENGINE.removable_units(state)
+                chosen = [u for u in units if u.id in expected.units]
+                points = ENGINE.removal_points(state, expected.units)
+                if match := NAMED.fullmatch(button["label"]):
+                    named += 1
+                    assert Remove.model_validate(decode_action(button["custom_id"].split(":", 3)[3])) == expected
+                    values = {d.id: d.value for d in state.turn.pool}  # type: ignore[union-attr]
+                    shown = [tv.unit_dice(state, u, values, lambda p, g=game: tv.plain(p, g)) for u in chosen]
+                    assert match.group(1) == " · ".join(shown) and int(match.group(2)) == points
+                else:
+                    counted += 1
+                    match = COUNTED.fullmatch(button["label"])
+                    assert match, button["label"]
+                    assert int(match.group(1)) == sum(len(u.dice) for u in chosen) and int(match.group(2)) == points
+                    kind, _, _, key, arg = button["custom_id"].split(":", 4)
+                    assert (kind, key) == ("u", "hint")
+                    assert {units[i].id for i in decode_mask(arg.split(".")[1])} == set(expected.units)
             actions = ENGINE.legal_actions(state, prompt.player)
             action = random_removal(state, rng) if ENGINE.removable_units(state) else actions[0]
             state = ENGINE.apply(state, prompt.player, action, dice).state
-    assert seen > 50
+    assert named > 50 and counted > 0

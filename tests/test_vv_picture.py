@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import fnmatch
 import io
+import tomllib
+from importlib.resources import files
+from pathlib import Path
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
-from cogs.vices.picture import _DRAWABLE, MIN_WIDTH, alt_text, draw_sheet, drawable
+from bot.fonts import EMOJI, FACES, VS16, ZWJ, Canvas, Lettering, _covered, _font, runs
+from cogs.vices.picture import MIN_WIDTH, alt_text, draw_sheet, picture_description
 from rules.vices.sheet_state import SheetState
 from tests.rules.test_vv_sheet_support import act, new_sheet, play
 
@@ -90,17 +95,76 @@ def test_every_stage_of_a_game_draws() -> None:
     assert len(heights) == 1
 
 
-def test_names_are_drawn_with_the_fonts_letters() -> None:
-    assert drawable("José Ñúñez") == "Jose Nunez"
-    assert drawable("Łukasz Straße") == "Lukasz Strasse"
-    assert drawable("🎲 Dice  Queen 👑") == "Dice Queen"
-    assert drawable("李小龍") == "???"
-    assert drawable("🎲") == "?"
-    # The font really has a glyph for each character treated as drawable, and none for "é".
-    font = ImageFont.load_default(size=30)
-    missing = bytes(font.getmask("\uffff"))
-    assert all(bytes(font.getmask(ch)) != missing for ch in _DRAWABLE if ch.strip())
-    assert bytes(font.getmask("é")) == missing
+NAMES = (
+    "José Núñez",
+    "Łukasz Straße",
+    "Саша",
+    "Πέτρος",
+    "さくら",
+    "王小明",
+    "김민준",
+    "محمد",
+    "דוד",
+    "🎲 Dice Queen 👑",
+    "Zoë 👍🏽 🇫🇷",
+)
+
+
+def test_every_name_is_drawn_with_a_shipped_font_that_has_its_letters() -> None:
+    """No "?" and no missing-glyph box: each character finds a font that has it, whatever the script."""
+    for name in NAMES:
+        for run in runs(name):
+            missing = [c for c in run.text if c not in (ZWJ, VS16) and ord(c) not in _covered(run.face)]
+            assert not missing, (name, run.face.file, missing)
+    assert {run.face for name in NAMES for run in runs(name)} == set(FACES)  # every font is used
+    assert [r.face for r in runs("👍🏽")] == [EMOJI] and len(runs("👍🏽")[0].text) == 2  # a skin tone stays whole
+
+
+def test_right_to_left_names_read_right_to_left() -> None:
+    assert [(r.text, r.direction) for r in runs("محمد علي")] == [("محمد علي", "rtl")]  # one shaped run
+    # In a right-to-left name a number reads left to right, at its logical end: on the left.
+    assert [r.text for r in runs("דוד 2")] == ["2", "דוד "]
+    assert [r.text for r in runs("Ali محمد")] == ["Ali ", "محمد"]
+    assert [r.text for r in runs("محمد Ali")] == ["Ali", "محمد "]
+
+
+def test_arabic_is_shaped_like_the_font_draws_it_alone() -> None:
+    """Letters join (Raqm): the same pixels as Pillow drawing the word right to left in the Arabic font."""
+    assert features.check_feature("raqm")
+    word, size = "محمد", 40
+    ours = Image.new("RGB", (300, 80), "white")
+    Canvas(ours).write((10, 60), word, Lettering(size), fill=(0, 0, 0), anchor="ls")
+    theirs = Image.new("RGB", (300, 80), "white")
+    arabic = _font(FACES[1], size)
+    ImageDraw.Draw(theirs).text((10, 60), word, font=arabic, fill=(0, 0, 0), anchor="ls", direction="rtl")
+    assert ours.tobytes() == theirs.tobytes()
+    unjoined = Image.new("RGB", (300, 80), "white")
+    ImageDraw.Draw(unjoined).text((10, 60), word, font=arabic, fill=(0, 0, 0), anchor="ls", features=["-init"])
+    assert ours.tobytes() != unjoined.tobytes()
+
+
+def test_a_sheet_of_names_in_every_script_draws_them() -> None:
+    names = ("José Núñez 🎲", "Саша Πέτρος", "さくら 王小明", "محمد علي", "דוד 2", "🇫🇷 Zoë 👍🏽")
+    state = new_sheet(tuple(zip(SIX, names, strict=True)), max_players=7)
+    image = decode(draw_sheet(play(state, *range(1, 13))))
+    assert image.width >= MIN_WIDTH
+    # Each name is really drawn: its column's name band is not blank, and differs from "?" drawn there.
+    blank = decode(
+        draw_sheet(play(new_sheet(tuple(zip(SIX, [f"?{i}" for i in range(6)], strict=True))), *range(1, 13)))
+    )
+    assert image.tobytes() != blank.tobytes()
+    assert "محمد علي (Lust) 14" in picture_description(play(state, *range(1, 13)))
+
+
+def test_the_fonts_ship_with_the_package() -> None:
+    """Both a pip install and the Docker image (a wheel of the package) have every font."""
+    root = Path(__file__).resolve().parents[1]
+    shipped = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["data"]
+    for face in FACES:
+        assert (files("data") / "fonts" / face.file).is_file()
+        assert any(fnmatch.fnmatch(f"fonts/{face.file}", pattern) for pattern in shipped)
+    assert "libfribidi0" in (root / "Dockerfile").read_text()  # Raqm's FriBiDi, for right-to-left names
+    assert isinstance(_font(FACES[0], 20), ImageFont.FreeTypeFont)
 
 
 def test_alt_text_has_the_same_facts() -> None:

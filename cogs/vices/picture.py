@@ -1,21 +1,20 @@
 """A picture of a Vices & Vengeance scoresheet (PNG, drawn with Pillow) and the same facts as text.
 
 ``draw_sheet`` is a pure function of the sheet: no I/O, no clock, no randomness, so the same sheet
-always gives the same bytes, and the cog can run it in a thread off the event loop. It uses only
-Pillow's built-in scalable font (``ImageFont.load_default(size=…)``), which covers ASCII and a few
-quotation marks: other letters are drawn without their accents (José → Jose) or as "?", while
-``alt_text`` keeps every name exactly as typed.
+always gives the same bytes, and the cog can run it in a thread off the event loop. Names are drawn as
+typed, in any script and with emoji, with the fonts the bot ships (``bot.fonts``); ``alt_text`` and
+``picture_description`` say the same in words.
 """
 
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
+from bot.fonts import Canvas, Lettering
 from rules.vices.sheet_data import EXACT_TARGET, PAIR_TITLES, SIN_BY_NAME, SIN_NAMES, SinName
 from rules.vices.sheet_state import (
     OUT_OF_PLAY,
@@ -34,7 +33,7 @@ from rules.vices.sheet_state import (
 )
 
 RGB = tuple[int, int, int]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Font = Lettering
 
 PAPER: RGB = (251, 248, 243)
 INK: RGB = (28, 28, 30)
@@ -63,32 +62,10 @@ MAX_ROUNDS_SHOWN = 14
 MAX_TIEBREAK_SHOWN = 2
 """Tie-break rounds shown (the latest); earlier ones only decided who is still in."""
 
-_DRAWABLE = frozenset(chr(c) for c in range(32, 127)) | frozenset("‘’“”…‹›·°")
-"""What the built-in font has glyphs for (tests check it against the font)."""
-_NO_DECOMPOSITION = {
-    **{"ß": "ss", "Æ": "AE", "æ": "ae", "Ø": "O", "ø": "o", "Ł": "L", "ł": "l", "Đ": "D", "đ": "d"},
-    **{"Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th", "ı": "i", "–": "-", "—": "-"},
-}
-"""Letters NFKD does not take apart, spelled in ASCII."""
-
-
-def drawable(text: str) -> str:
-    """``text`` with only characters the built-in font can draw: accents dropped, symbols and emoji left
-    out, anything else as "?"."""
-    out = []
-    for ch in unicodedata.normalize("NFKD", text):
-        if ch in _DRAWABLE:
-            out.append(ch)
-        elif ch in _NO_DECOMPOSITION:
-            out.append(_NO_DECOMPOSITION[ch])
-        elif not unicodedata.combining(ch) and unicodedata.category(ch) not in ("So", "Sk", "Cf", "Mn"):
-            out.append("?")
-    return " ".join("".join(out).split()) or "?"
-
 
 def _fonts() -> dict[str, Font]:
     sizes = {"title": 42, "sub": 24, "band": 24, "name": 26, "small": 22, "cell": 32, "total": 36, "status": 27}
-    return {key: ImageFont.load_default(size=size) for key, size in sizes.items()}
+    return {key: Lettering(size) for key, size in sizes.items()}
 
 
 def _prefix_fitting(text: str, font: Font, width: float, suffix: str = "") -> int:
@@ -230,7 +207,7 @@ def draw_sheet(sheet: SheetState) -> bytes:
     folded = max(0, last_round - MAX_ROUNDS_SHOWN)
     shown_tiebreak = tuple(range(len(sheet.tiebreak)))[-MAX_TIEBREAK_SHOWN:]
     grid = _Grid(col_w, tuple(range(folded + 1, last_round + 1)), folded, shown_tiebreak, MARGIN + 104)
-    status = _wrap(_status(sheet, p, drawable), f["status"], width - 2 * MARGIN - 40, 3)
+    status = _wrap(_status(sheet, p, str), f["status"], width - 2 * MARGIN - 40, 3)
     status_h = 28 + 36 * len(status)
     sins_y = grid.bottom + 28 + status_h + 28
     chip_w = (width - 2 * MARGIN - 6 * CHIP_GAP) // 7
@@ -238,14 +215,14 @@ def draw_sheet(sheet: SheetState) -> bytes:
     height = sins_y + 40 + 44 + 24 + 28 * max(len(lines) for lines, _ in places) + MARGIN
 
     image = Image.new("RGB", (width, height), PAPER)
-    d = ImageDraw.Draw(image)
+    d = Canvas(image)
     _draw_title(d, f, sheet, p, width)
     _draw_columns(d, f, sheet, p, grid, pending)
     y = grid.bottom + 28
     banner = {Phase.PLAYING: ZEBRA, Phase.FINISHING: AMBER_SOFT, Phase.TIEBREAK: AMBER_SOFT, Phase.OVER: GOLD_SOFT}
     d.rounded_rectangle((MARGIN, y, width - MARGIN, y + status_h), 14, fill=banner[p.phase], outline=GRID, width=2)
     for i, line in enumerate(status):
-        d.text((MARGIN + 20, y + 14 + 36 * i), line, font=f["status"], fill=INK)
+        d.write((MARGIN + 20, y + 14 + 36 * i), line, f["status"], fill=INK)
     _draw_sins(d, f, sheet, sins_y, width, chip_w, places)
     out = io.BytesIO()
     _paletted(image).save(out, "PNG", compress_level=1)
@@ -264,15 +241,15 @@ def _paletted(image: Image.Image) -> Image.Image:
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
-def _draw_title(d: ImageDraw.ImageDraw, f: dict[str, Font], sheet: SheetState, p: Progress, width: int) -> None:
-    d.text((MARGIN, MARGIN), "Vices & Vengeance", font=f["title"], fill=INK, stroke_width=1, stroke_fill=INK)
+def _draw_title(d: Canvas, f: dict[str, Font], sheet: SheetState, p: Progress, width: int) -> None:
+    d.write((MARGIN, MARGIN), "Vices & Vengeance", f["title"], fill=INK, stroke_width=1)
     game = f"Game {len(sheet.history) + 1} · Round {p.round}"
-    d.text((width - MARGIN, MARGIN + 8), game, font=f["name"], fill=INK, anchor="ra")
-    d.text((MARGIN, MARGIN + 56), "Lowest score wins. Exactly 70 steals the victory.", font=f["sub"], fill=MUTED)
+    d.write((width - MARGIN, MARGIN + 8), game, f["name"], fill=INK, anchor="ra")
+    d.write((MARGIN, MARGIN + 56), "Lowest score wins. Exactly 70 steals the victory.", f["sub"], fill=MUTED)
 
 
 def _draw_columns(
-    d: ImageDraw.ImageDraw,
+    d: Canvas,
     f: dict[str, Font],
     sheet: SheetState,
     p: Progress,
@@ -286,13 +263,13 @@ def _draw_columns(
         y = g.rows_y + i * ROW_H
         if i % 2:
             d.rectangle((left, y, right, y + ROW_H), fill=ZEBRA)
-        d.text((left + 8, y + ROW_H // 2), label, font=f["small"], fill=MUTED, anchor="lm")
+        d.write((left + 8, y + ROW_H // 2), label, f["small"], fill=MUTED, anchor="lm")
     d.rectangle((left, g.total_y, right, g.total_y + TOTAL_H), fill=ZEBRA)
-    d.text((left + 8, g.total_y + TOTAL_H // 2), "Total", font=f["name"], fill=INK, anchor="lm")
+    d.write((left + 8, g.total_y + TOTAL_H // 2), "Total", f["name"], fill=INK, anchor="lm")
     for i, rnd in enumerate(g.tiebreak):
         y = g.total_y + TOTAL_H + i * ROW_H
         label = _fit(f"Tie-break {rnd + 1}", f["small"], LABEL_W - 12)
-        d.text((left + 8, y + ROW_H // 2), label, font=f["small"], fill=MUTED, anchor="lm")
+        d.write((left + 8, y + ROW_H // 2), label, f["small"], fill=MUTED, anchor="lm")
     for seat, row in enumerate(sheet.rows):
         _draw_column(d, f, sheet, p, g, seat, row, pending)
     # Grid lines over the fills, so every cell has a crisp edge.
@@ -310,7 +287,7 @@ def _draw_columns(
 
 
 def _draw_column(
-    d: ImageDraw.ImageDraw,
+    d: Canvas,
     f: dict[str, Font],
     sheet: SheetState,
     p: Progress,
@@ -331,21 +308,21 @@ def _draw_column(
     if badge is not None:
         text, fill, ink = badge
         d.rounded_rectangle((x + 10, g.top + 2, x + w - 10, g.top + BADGE_H - 6), 12, fill=fill)
-        d.text((x + w // 2, g.top + BADGE_H // 2 - 2), text, font=f["small"], fill=ink, anchor="mm")
+        d.write((x + w // 2, g.top + BADGE_H // 2 - 2), text, f["small"], fill=ink, anchor="mm")
     # Header: the original Sin's colour band, then the name on up to two lines.
     band = (x + 2, g.header_y, x + w - 2, g.header_y + BAND_H)
     d.rounded_rectangle(band, 10, fill=sin.rgb, corners=(True, True, False, False))
-    d.text(
+    d.write(
         (x + w // 2, g.header_y + BAND_H // 2),
         sin.name.upper(),
-        font=f["band"],
+        f["band"],
         fill=_contrast_ink(sin.rgb),
         anchor="mm",
     )
-    lines = _wrap(drawable(row.name), f["name"], w - 16, 2)
+    lines = _wrap(row.name, f["name"], w - 16, 2)
     top = g.header_y + BAND_H + (NAME_H - 32 * len(lines)) // 2
     for i, line in enumerate(lines):
-        d.text((x + w // 2, top + 32 * i + 16), line, font=f["name"], fill=INK, anchor="mm")
+        d.write((x + w // 2, top + 32 * i + 16), line, f["name"], fill=INK, anchor="mm")
     # Rounds: "+score" small on the left, the running total large on the right.
     running = running_totals(row)
     trigger_round = p.trigger.round if p.trigger is not None and p.trigger.row == row.sin else None
@@ -354,7 +331,7 @@ def _draw_column(
     for i, rnd in enumerate(g.rounds):
         y = g.rows_y + (i + g.folded_rows) * ROW_H
         if rnd <= len(row.scores):
-            d.text((x + 12, y + ROW_H // 2), f"+{row.scores[rnd - 1]}", font=f["small"], fill=MUTED, anchor="lm")
+            d.write((x + 12, y + ROW_H // 2), f"+{row.scores[rnd - 1]}", f["small"], fill=MUTED, anchor="lm")
             _cell_total(d, f, x, y, w, running[rnd - 1], rnd == trigger_round)
         elif (seat, rnd) in pending:
             up = pending[seat, rnd]
@@ -362,21 +339,20 @@ def _draw_column(
             if up:
                 d.rectangle((x + 3, y + 3, x + w - 3, y + ROW_H - 3), outline=AMBER, width=4)
             label, ink = ("to play", AMBER_INK) if up else ("still to play", MUTED)
-            d.text((x + w // 2, y + ROW_H // 2), label, font=f["small"], fill=ink, anchor="mm")
+            d.write((x + w // 2, y + ROW_H // 2), label, f["small"], fill=ink, anchor="mm")
     total = sum(row.scores)
     ty = g.total_y
     if total == EXACT_TARGET or p.winner == row.sin:
         fill = GOLD if total == EXACT_TARGET else GOLD_SOFT
         d.rounded_rectangle((x + 16, ty + 10, x + w - 16, ty + TOTAL_H - 10), 16, fill=fill)
     ink = RED if total > EXACT_TARGET else INK
-    d.text(
+    d.write(
         (x + w // 2, ty + TOTAL_H // 2),
         str(total),
-        font=f["total"],
+        f["total"],
         fill=ink,
         anchor="mm",
         stroke_width=1,
-        stroke_fill=ink,
     )
     # Tie-break rounds: the points, with the dice in small.
     for i, rnd in enumerate(g.tiebreak):
@@ -385,12 +361,12 @@ def _draw_column(
             continue
         y = ty + TOTAL_H + i * ROW_H
         dice = "-".join(map(str, roll.dice))
-        d.text((x + 12, y + ROW_H // 2), dice, font=f["small"], fill=MUTED, anchor="lm")
+        d.write((x + 12, y + ROW_H // 2), dice, f["small"], fill=MUTED, anchor="lm")
         points = str(tie_points(roll, sheet.settings))
-        d.text((x + w - 14, y + ROW_H // 2), points, font=f["cell"], fill=INK, anchor="rm")
+        d.write((x + w - 14, y + ROW_H // 2), points, f["cell"], fill=INK, anchor="rm")
 
 
-def _cell_total(d: ImageDraw.ImageDraw, f: dict[str, Font], x: int, y: int, w: int, total: int, mark: bool) -> None:
+def _cell_total(d: Canvas, f: dict[str, Font], x: int, y: int, w: int, total: int, mark: bool) -> None:
     """A running total at the right of its cell; ``mark`` (the turn that reached 70) adds a pill, gold on exactly 70."""
     right = x + w - 14
     if mark:
@@ -400,7 +376,7 @@ def _cell_total(d: ImageDraw.ImageDraw, f: dict[str, Font], x: int, y: int, w: i
         ink = INK if total == EXACT_TARGET else WHITE
     else:
         ink = INK
-    d.text((right, y + ROW_H // 2), str(total), font=f["cell"], fill=ink, anchor="rm")
+    d.write((right, y + ROW_H // 2), str(total), f["cell"], fill=ink, anchor="rm")
 
 
 def _places(sheet: SheetState, font: Font, chip_w: int) -> list[tuple[list[str], RGB]]:
@@ -413,13 +389,13 @@ def _places(sheet: SheetState, font: Font, chip_w: int) -> list[tuple[list[str],
         elif place == OUT_OF_PLAY:
             where, ink = "out of play", MUTED
         else:
-            where, ink = drawable(row_of(sheet, place).name), INK
+            where, ink = row_of(sheet, place).name, INK
         out.append((_wrap(where, font, chip_w - 8, 2), ink))
     return out
 
 
 def _draw_sins(
-    d: ImageDraw.ImageDraw,
+    d: Canvas,
     f: dict[str, Font],
     sheet: SheetState,
     y: int,
@@ -428,19 +404,31 @@ def _draw_sins(
     places: list[tuple[list[str], RGB]],
 ) -> None:
     """The seven Sins in precedence order with where each one is now (faded when out of play)."""
-    d.text((MARGIN, y), "Sins now", font=f["name"], fill=INK, stroke_width=1, stroke_fill=INK)
+    d.write((MARGIN, y), "Sins now", f["name"], fill=INK, stroke_width=1)
     if any(r.sin == "Sloth" for r in sheet.rows):
         die = "removed" if sheet.sloth_removed else "in play"
-        d.text((width - MARGIN, y + 2), f"Sloth Nemesis die: {die}", font=f["small"], fill=MUTED, anchor="ra")
+        d.write((width - MARGIN, y + 2), f"Sloth Nemesis die: {die}", f["small"], fill=MUTED, anchor="ra")
     top = y + 40
     for i, (sin_name, (lines, ink)) in enumerate(zip(SIN_NAMES, places, strict=True)):
         sin = SIN_BY_NAME[sin_name]
         x = MARGIN + i * (chip_w + CHIP_GAP)
         colour = _faded(sin.rgb) if sheet.sins[sin_name] == OUT_OF_PLAY else sin.rgb
         d.rounded_rectangle((x, top, x + chip_w, top + 44), 10, fill=colour)
-        d.text((x + chip_w // 2, top + 22), sin.name, font=f["small"], fill=_contrast_ink(colour), anchor="mm")
+        d.write((x + chip_w // 2, top + 22), sin.name, f["small"], fill=_contrast_ink(colour), anchor="mm")
         for j, line in enumerate(lines):
-            d.text((x + chip_w // 2, top + 64 + 28 * j), line, font=f["small"], fill=ink, anchor="mm")
+            d.write((x + chip_w // 2, top + 64 + 28 * j), line, f["small"], fill=ink, anchor="mm")
+
+
+def picture_description(sheet: SheetState) -> str:
+    """The picture's alt text (its attachment's description, at most 1,024 characters): what it shows in
+    short, each player's total and where the game stands; the embed beside it has every score."""
+    p = progress(sheet)
+    totals_now = ", ".join(f"{row.name} ({row.sin}) {sum(row.scores)}" for row in sheet.rows)
+    text = (
+        f"Picture of the Vices & Vengeance scoresheet, game {len(sheet.history) + 1}, round {p.round}: "
+        f"a column per player with each round's score. Totals: {totals_now}. {_status(sheet, p, str)}"
+    )
+    return text if len(text) <= 1024 else text[:1023] + "…"
 
 
 def alt_text(sheet: SheetState, escape: Callable[[str], str] = str) -> str:

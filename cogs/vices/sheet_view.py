@@ -21,7 +21,7 @@ import discord
 from bot.controls import ui_id
 from bot.names import clip, escape_name
 from bot.spec import Choice, Picture, View, ViewContext
-from cogs.vices.picture import alt_text, draw_sheet
+from cogs.vices.picture import alt_text, draw_sheet, picture_description
 from rules.vices.sheet_actions import NewGame, Reorder, TieBreak
 from rules.vices.sheet_data import EXACT_TARGET, PAIR_TITLES, PAIRS, SIN_BY_NAME, SIN_NAMES, PairKey, SinName
 from rules.vices.sheet_state import (
@@ -129,16 +129,51 @@ _NARRATORS: dict[str, Narrator] = {
     "tiebreak_roll": _tiebreak_roll,
     "winner": lambda s, e: f"🏆 {player(s, e['row'])} wins with {e['total']}!",
     "new_game": lambda s, e: f"🔁 Game {e['game']}: {names(s, e['order'])}; last game's winner sits last.",
-    "undone": lambda s, e: f"↩️ <@{e['by']}> took back an entry.",
-    "redone": lambda s, e: f"↪️ <@{e['by']}> put an entry back.",
+}
+
+# What an entry that undo can take back was, in a few words, by the event that starts it (a keeper hand-over
+# and a tie-break roll can't be taken back; a round's end or a win follows from the score before it).
+_ENTRIES: dict[str, Narrator] = {
+    "scored": lambda s, e: f"{player(s, e['row'])}'s {e['value']} in round {e['round']}",
+    "corrected": lambda s, e: (
+        f"the correction of {player(s, e['row'])}'s round {e['round']} ({e['old']} → {e['value']})"
+    ),
+    "reordered": lambda s, e: "the change of seat order",
+    "renamed": lambda s, e: f"the new name **{escape_name(e['name'])}**",
+    "sin_moved": lambda s, e: f"{e['sin']}'s move to {place(s, e['to'])}",
+    "sloth_die": lambda s, e: "the Sloth Nemesis die's change",
+    "new_game": lambda s, e: f"the start of game {e['game']}",
 }
 
 
+def who(state: SheetState, user_id: str) -> str:
+    """A member who wrote on the sheet, by the name the sheet knows them by (never a raw mention)."""
+    if user_id == state.keeper:
+        return f"**{escape_name(state.keeper_name)}**"
+    row = next((r for r in state.rows if r.member == user_id), None)
+    return f"**{escape_name(row.name)}**" if row is not None else "A member"
+
+
 def narrate(state: SheetState, events: Iterable[dict[str, Any]]) -> list[str]:
-    """One sentence per event worth telling, names as the sheet has them now."""
+    """One sentence per event worth telling, names as the sheet has them now; an undo or redo says who
+    did it and which entry it was (when the entry is among ``events``)."""
     lines = []
+    done: list[str | None] = []
+    """Entries that undo would take back, the latest last; then those a redo would put back."""
+    undone: list[str | None] = []
     for event in events:
-        narrator = _NARRATORS.get(str(event.get("type")))
+        kind = str(event.get("type"))
+        if kind in ("undone", "redone"):
+            source, target = (done, undone) if kind == "undone" else (undone, done)
+            what = source.pop() if source else None
+            target.append(what)
+            verb = "↩️ {} took back {}." if kind == "undone" else "↪️ {} put back {}."
+            lines.append(verb.format(who(state, str(event["by"])), what or "the last entry"))
+            continue
+        if kind in _ENTRIES:
+            done.append(_ENTRIES[kind](state, event))
+            undone.clear()
+        narrator = _NARRATORS.get(kind)
         line = narrator(state, event) if narrator is not None else None
         if line:
             lines.append(line)
@@ -167,7 +202,7 @@ def render_sheet(ctx: Ctx) -> View:
         embeds=[embed],
         rows=[] if ctx.over else controls(ctx, state, p),
         content=_headline(state, p),
-        pictures=[Picture(FILENAME, partial(draw_sheet, state))],
+        pictures=[Picture(FILENAME, partial(draw_sheet, state), picture_description(state))],
     )
 
 
@@ -282,6 +317,9 @@ def pair_dice(pair: PairKey) -> tuple[str, str]:
     return die_name(first), die_name(second)
 
 
+SIN_LETTERS = {"Wrath": "Wr", "Sloth": "Sl", "Pride": "Pr", "Lust": "Lu", "Greed": "Gr", "Gluttony": "Gl", "Envy": "En"}
+"""Each Sin's first letters: where a die shows its Sin by a colour square, these say it too (🟦 Sloth and 🔵 Lust
+are the same blue on Discord, and colour alone tells nothing to a colour-blind reader)."""
 SIN_EMOJI = {
     "Wrath": "🟥",
     "Sloth": "🟦",

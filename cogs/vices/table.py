@@ -48,7 +48,13 @@ if TYPE_CHECKING:
     from bot.app import TabletopBot
 
 PUBLIC = {"private": False}
-MAX_NEWS_LINES = 12
+MAX_NEWS_LINES = 8
+"""What just happened, on a board without dice (setup, tie-break, the end); the channel's one-line history
+and ``/game log`` have the rest."""
+NEWS_WITH_DICE = 3
+"""What just happened, under the dice a defender decides on: the last few lines, so 6 players' boards read on
+a phone in two screens."""
+DESCRIPTION_MAX = 4000
 MAX_OPTIONS = 25
 BUTTONS_PER_ROW = 5
 MAX_BUTTON_ROWS = 2
@@ -170,24 +176,27 @@ class TableSpec(GameSpec[VicesState]):
 
         embed = discord.Embed(title=self._title(ctx, s), colour=discord.Colour.dark_red())
         news = self.narrate(ctx.session, ctx.events)
-        if news:
-            embed.description = "\n".join(news[-MAX_NEWS_LINES:])[:4000]
         turn = s.turn
         if turn is not None and not ctx.over:
-            field = f"{ctx.name(turn.defender)}'s dice · roll {turn.roll} · turn score {turn.score}"
-            embed.add_field(name=field[:256], value=clip_lines(tv.dice_lines(s, name)), inline=False)
+            # The decision first: the defender's dice and what each scores, then the roll that made them.
+            head = f"**{ctx.name(turn.defender)}'s dice** · roll {turn.roll} · turn score {turn.score}"
+            embed.description = clip_lines([head, *tv.dice_lines(s, name)], DESCRIPTION_MAX)
             last_roll = next((e for e in reversed(ctx.events) if e["type"] == "rolled"), None)
-            attackers = tv.attackers_line(s, last_roll, name)
+            attackers = tv.attackers_lines(s, last_roll, name)
             if attackers:
-                embed.add_field(name="Last roll", value=clip_lines([attackers]), inline=False)
+                embed.add_field(name="Last roll", value=clip_lines(attackers), inline=False)
+            if news:
+                embed.add_field(name="Just now", value=clip_lines(news[-NEWS_WITH_DICE:]), inline=False)
+        elif news:
+            embed.description = "\n".join(news[-MAX_NEWS_LINES:])[:DESCRIPTION_MAX]
         if s.tiebreak is not None:
             picked = {p.player for p in s.tiebreak.picks}
             who = ", ".join(f"{name(p)} {'✅ picked' if p in picked else 'choosing'}" for p in s.tiebreak.contenders)
             value = f"{who}\n{tv.tiebreak_hint(s.options.silver_bullet_wild_face)}"
             embed.add_field(name=f"Tie-break · round {s.tiebreak.round}", value=value[:FIELD_MAX], inline=False)
         embed.add_field(name="Scores (lowest wins)", value=clip_lines(tv.score_lines(s, name)), inline=False)
-        footer = self.short_options(s.options)
-        embed.set_footer(text=f"{footer}\n{tv.LEGEND}" if ctx.first else footer)
+        if ctx.first:  # the house rules and the key, once: the points on the board already count them
+            embed.set_footer(text=f"{self.short_options(s.options)}\n{tv.LEGEND}")
         rows: list[Row] = [[ctx.core_button("Rematch", "rematch", emoji="🔁")]] if ctx.over else self._controls(ctx, s)
         return View(embeds=[embed], rows=rows)
 
@@ -200,7 +209,7 @@ class TableSpec(GameSpec[VicesState]):
         if s.phase == "tiebreak":
             return "Vices & Vengeance · tie-break"
         defender = ctx.name(s.turn.defender) if s.turn else ""
-        return f"Vices & Vengeance · round {s.round_no} · {defender} defends"[:256]
+        return f"Round {s.round_no} · {defender} defends"[:256]  # the line above it names the game
 
     def _controls(self, ctx: Ctx, s: VicesState) -> list[Row]:
         """Controls for exactly the legal choices of whoever must decide now."""
@@ -283,9 +292,7 @@ class TableSpec(GameSpec[VicesState]):
             shortcuts.append(ctx.button(f"Remove all zeros ({count} dice)", RemoveZeros(), style=_GREEN))
         suggested = choose_removal(s)
         if suggested.units and set(suggested.units) not in ({lowest.id}, {u.id for u in zeros}):
-            # Many dice may not fit in a button's id: then the menu is the way to pick them.
-            with contextlib.suppress(ControlTooLong):
-                shortcuts.append(ctx.button(_suggested_label(s, suggested, units), suggested, emoji="💡"))
+            shortcuts.append(_suggested_button(ctx, s, suggested, units, name))
         if turn.penalty_met:
             shortcuts.append(ctx.button("Keep the rest (the penalty counted)", Remove(units=())))
         rows.append(shortcuts)
@@ -294,10 +301,16 @@ class TableSpec(GameSpec[VicesState]):
     # -- the game's own controls: the removal's preview and Confirm ------------------------------------
 
     async def on_ui(self, reply: Reply, session: Session, key: str, arg: str, values: list[str]) -> None:
-        """``pick``: a private preview of the dice picked; ``ok``: its Confirm."""
+        """``pick``: a private preview of the dice picked; ``hint``: of the suggested dice; ``ok``: its Confirm."""
         state = cast(VicesState, self.bot.service.state_of(session))
         if key == "pick":
             await self._preview(reply, session, state, arg, values)
+        elif key == "hint":
+            version, _, mask = arg.partition(".")
+            units = self._defender_units(reply, session, state)
+            if version != str(session.version):
+                raise StaleBoard("The game has moved on: look at the latest board.")
+            await self._preview(reply, session, state, version, [units[i].id for i in decode_mask(mask)])
         elif key == "ok":
             await self._confirm(reply, session, state, arg)
         else:
@@ -446,8 +459,27 @@ class TableCommands(CommandMixin):
         )
 
 
-def _suggested_label(s: VicesState, suggested: Remove, units: list[Unit]) -> str:
-    """The computer player's removal as a shortcut: how many dice, for how many points."""
-    dice = sum(len(u.dice) for u in units if u.id in suggested.units)
+SUGGESTED_MAX = 80
+"""A button's label limit: a suggestion whose dice don't fit opens the preview that lists them."""
+
+
+def _suggested_button(
+    ctx: Ctx, s: VicesState, suggested: Remove, units: list[Unit], name: tv.Name
+) -> discord.ui.Button[Any]:
+    """The computer player's removal as a shortcut naming its dice and points (``Suggested: 🟥Wrath ⚀1 ·
+    d12 12 → 1 point``), one click; when they don't fit a button (or its id), a preview of them first."""
+    turn = s.turn
+    assert turn is not None
+    values = {d.id: d.value for d in turn.pool}
+    chosen = [u for u in units if u.id in suggested.units]
     points = ENGINE.removal_points(s, suggested.units)
-    return f"Suggested: {dice} {'die' if dice == 1 else 'dice'} for {points} {'point' if points == 1 else 'points'}"
+    worth = f"{points} {'point' if points == 1 else 'points'}"
+    label = "Suggested: " + " · ".join(tv.unit_dice(s, u, values, name) for u in chosen) + f" → {worth}"
+    if len(label) <= SUGGESTED_MAX:
+        with contextlib.suppress(ControlTooLong):
+            return ctx.button(label, suggested, emoji="💡")
+    dice = sum(len(u.dice) for u in chosen)
+    mask = encode_mask([i for i, u in enumerate(units) if u.id in suggested.units])
+    return ctx.ui_button(
+        f"Suggested: {dice} dice for {worth} (see them)", "hint", f"{ctx.session.version}.{mask}", emoji="💡"
+    )

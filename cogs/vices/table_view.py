@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.models import Session
 from bot.names import escape_name
-from cogs.vices.sheet_view import SIN_EMOJI, die_name
+from cogs.vices.sheet_view import SIN_EMOJI, SIN_LETTERS, die_name
 from rules.vices.data import METALLIC, PAIR_OF, SIDES, SIN_OF_DIE, SIN_SPECS, SINS, SPOILERS
 from rules.vices.pool import GROUP_JOIN, Unit, units_of
 from rules.vices.sheet_data import PAIR_TITLES
@@ -20,9 +20,11 @@ from rules.vices.state import NEMESIS_SLOTH, OUT, RESERVES, VicesState
 
 D6_FACES = "⚀⚁⚂⚃⚄⚅"
 LEGEND = (
-    "⚀–⚅ d6 faces, other dice by number · →n what a die scores if removed now · "
+    "⚀–⚅ d6 faces, other dice by number · 🟥Wr Wrath, 🟦Sl Sloth, 🟪Pr Pride, 🔵Lu Lust, 🟨Gr Greed, "
+    "🟧Gl Gluttony, 🟩En Envy · →n what a die scores if removed now · "
     "lowest total wins; exactly 70 wins outright"
 )
+NEMESIS_IN_PLAY = "d20 in play"
 EFFECT_VERBS = {"wrath": "destroy", "greed": "take", "gluttony": "take", "lust": "take"}
 Name = Callable[[str | None], str]
 
@@ -38,6 +40,11 @@ def face(die: str, value: int, *, plain: bool = False) -> str:
 def sin_tag(sin: str) -> str:
     """A Sin with its colour: ``🟥Wrath``."""
     return f"{SIN_EMOJI[sin]}{sin}"
+
+
+def sin_mark(sin: str) -> str:
+    """A Sin on a die, short: its colour and first letters, ``🟦Sl`` (never the colour alone)."""
+    return f"{SIN_EMOJI[sin]}{SIN_LETTERS[sin]}"
 
 
 def sins_text(sins: Iterable[str]) -> str:
@@ -62,14 +69,19 @@ def die_label(state: VicesState, die: str, name: Name) -> str:
 
 def unit_label(state: VicesState, unit: Unit, values: dict[str, int], name: Name) -> str:
     """A removable unit for a menu or a button (no markdown): ``d12 7 → 5``, ``Mirror & Medusa ⚂3 ⚂3 → 0``."""
+    return f"{unit_dice(state, unit, values, name)} → {unit.points}"
+
+
+def unit_dice(state: VicesState, unit: Unit, values: dict[str, int], name: Name) -> str:
+    """A removable unit's dice as they show (no markdown): ``d12 7``, ``Mirror & Medusa ⚂3 ⚂3``."""
     if unit.id in PAIR_TITLES:
         faces = " ".join(face(d, values[d], plain=True) for d in unit.dice)
-        return f"{PAIR_TITLES[unit.id]} {faces} → {unit.points}"  # type: ignore[index]
+        return f"{PAIR_TITLES[unit.id]} {faces}"  # type: ignore[index]
     if GROUP_JOIN in unit.id:
         who = " + ".join(die_label(state, d, name) for d in unit.dice)
-        return f"{who} (all {values[unit.dice[0]]}) → 0"
+        return f"{who} (all {values[unit.dice[0]]})"
     die = unit.dice[0]
-    return f"{die_label(state, die, name)} {face(die, values[die], plain=True)} → {unit.points}"
+    return f"{die_label(state, die, name)} {face(die, values[die], plain=True)}"
 
 
 def unit_name(unit: dict[str, Any], name: Name, remover: str | None = None) -> str:
@@ -111,7 +123,7 @@ def dice_lines(state: VicesState, name: Name) -> list[str]:
         score = points.get(die.id)
         tail = f"→**{score}**" if score is not None else ""
         if die.id.startswith("s."):
-            sins.append(f"{SIN_EMOJI[SIN_OF_DIE[die.id]]}{face(die.id, die.value)}{tail}")
+            sins.append(f"{sin_mark(SIN_OF_DIE[die.id])}{face(die.id, die.value)}{tail}")
         elif die.id in SPOILERS:
             spoilers.append(f"{die.id} {face(die.id, die.value)}{tail}")
         elif die.id in PAIR_OF:
@@ -138,10 +150,10 @@ def dice_lines(state: VicesState, name: Name) -> list[str]:
     return lines
 
 
-def attackers_line(state: VicesState, roll: dict[str, Any] | None, name: Name) -> str:
-    """The attackers' dice of the last roll in one line, a ✅ on each that matched."""
+def attackers_lines(state: VicesState, roll: dict[str, Any] | None, name: Name) -> list[str]:
+    """The attackers' dice of the last roll, one line per attacker, a ✅ on each that matched."""
     if roll is None:
-        return ""
+        return []
     defender = roll["groups"][0]["dice"]
     small = {d["die"]: d["value"] for d in defender if d["die"].startswith("s.")}
     d20s = {d["value"] for d in defender if SIDES[d["die"]] == 20}
@@ -152,11 +164,11 @@ def attackers_line(state: VicesState, roll: dict[str, Any] | None, name: Name) -
             die, value = d["die"], d["value"]
             if die.startswith("L."):
                 hit = small.get(f"s.{SIN_OF_DIE[die]}") == value
-                dice.append(f"{SIN_EMOJI[SIN_OF_DIE[die]]}{face(die, value)}" + ("✅" if hit else ""))
+                dice.append(f"{sin_mark(SIN_OF_DIE[die])}{face(die, value)}" + ("✅" if hit else ""))
             else:
                 dice.append(f"d20 {face(die, value)}" + ("✅" if value in d20s else ""))
         parts.append(f"{name(group['player'])} " + " ".join(dice))
-    return "**Attackers** " + " · ".join(parts) if parts else "**Attackers** no die could match"
+    return parts or ["No attacker's die could match."]
 
 
 # -- the scoreboard --------------------------------------------------------------------------------------
@@ -172,11 +184,14 @@ def nemesis_text(state: VicesState, player: str, name: Name) -> str:
     turn = state.turn
     if turn is not None and f"N.{sin}" in turn.absorbed:
         return f"d20 with {name(turn.defender)}"
-    return "d20 in play"
+    return NEMESIS_IN_PLAY
 
 
 def score_lines(state: VicesState, name: Name) -> list[str]:
-    """One line per seat (in final standings order once the game is over), then the reserves and what is out."""
+    """One line per seat (in final standings order once the game is over), then the reserves and what is out.
+
+    A seat's line is short enough for a phone: its original Sin by colour and letters, the total, the Sins
+    held, and its Nemesis d20 only when it is not simply in play."""
     seats = list(state.players)
     if state.phase == "over":
         seats.sort(key=lambda p: (p.id not in state.winners, p.left, p.total))
@@ -187,17 +202,19 @@ def score_lines(state: VicesState, name: Name) -> list[str]:
             lines.append(f"· ~~{name(seat.id)}~~ left ({seat.total})")
             continue
         marker = "▶" if seat.id == defender else ("🏆" if seat.id in state.winners else "·")
-        original = f" ({sin_tag(seat.sin)})" if seat.sin else ""
+        original = f" ({sin_mark(seat.sin)})" if seat.sin else ""
         parts = [f"{marker} {name(seat.id)}{original} **{seat.total}**"]
         if state.phase != "setup" or seat.sin:
             parts.append(f"holds {sins_text(state.sins_of(seat.id))}")
-            if state.phase in ("setup", "turn"):  # no dice roll in a tie-break or after the game
-                parts.append(nemesis_text(state, seat.id, name))
+            nemesis = nemesis_text(state, seat.id, name)
+            # No dice roll in a tie-break or after the game; in play is what a d20 usually is: only news is told.
+            if state.phase in ("setup", "turn") and nemesis != NEMESIS_IN_PLAY:
+                parts.append(nemesis)
         lines.append(" · ".join(p for p in parts if p))
     # Until every player has a Sin, the Sins left are still to be claimed, not the reserves yet.
     extra = [f"{'Unclaimed' if state.phase == 'setup' else 'Reserves'}: {sins_text(state.reserves())}"]
     out = [s for s in SINS if state.sins[s] == OUT]
-    gone = [f"{SIN_EMOJI[c]} d20" for c in SINS if c in state.nemesis_out]
+    gone = [f"{sin_tag(c)} d20" for c in SINS if c in state.nemesis_out]
     if out or gone:
         extra.append("Out of play: " + " ".join([sin_tag(s) for s in out] + gone))
     lines.append(" · ".join(extra))
@@ -238,9 +255,7 @@ def _taken(e: dict[str, Any], n: Name) -> str:
 def _removed(e: dict[str, Any], n: Name) -> str:
     if not e["units"]:
         return f"{n(e['player'])} keeps every die this roll."
-    units = e["units"]
-    dice = sum(len(u["dice"]) for u in units)
-    what = ", ".join(unit_name(u, n, e["player"]) for u in units) if len(units) <= 3 else f"{dice} dice"
+    what = ", ".join(unit_name(u, n, e["player"]) for u in e["units"])
     return f"{n(e['player'])} removes {what} → {e['points']} (turn {e['turn_score']})."
 
 
@@ -285,7 +300,7 @@ def _seat_rolls(e: dict[str, Any], n: Name) -> str:
 
 def _mirror(e: dict[str, Any], n: Name) -> str:
     """The Mirror die and the large Sin dice it was rolled with, so a "no match" can be checked."""
-    large = " ".join(f"{SIN_EMOJI[SIN_OF_DIE[d['die']]]}{face(d['die'], d['value'])}" for d in e["dice"])
+    large = " ".join(f"{sin_mark(SIN_OF_DIE[d['die']])}{face(d['die'], d['value'])}" for d in e["dice"])
     hit = "matches " + _either(e["matches"], "and") if e["matches"] else "no match, roll again"
     return f"{n(e['player'])} rolls the Mirror {face('Mirror', e['mirror'])} against {large}: {hit}."
 

@@ -171,7 +171,13 @@ class CrownsEngine:
             phase=Phase.TURN_START,
         )
         table = Table(state, dice)
-        table.emit("game_started", players=players, first_player=first, claim_target=options.claim_target)
+        table.emit(
+            "game_started",
+            players=players,
+            first_player=first,
+            how=options.first_player,
+            claim_target=options.claim_target,
+        )
         table.start_turn()
         return Outcome(table.s, table.events)
 

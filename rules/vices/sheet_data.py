@@ -17,7 +17,10 @@ PairKey = Literal["mirror_medusa", "david_goliath", "silverbullet_werewolf"]
 
 @dataclass(frozen=True, slots=True)
 class Sin:
-    """One Sin: its colour (name from RULES.md 1.1, and the RGB the picture paints) and its effect."""
+    """One Sin: its colour (name from RULES.md 1.1, and the RGB the picture paints) and its effect.
+
+    The seven RGBs stay apart for the common colour-vision deficiencies (tests/test_colour_vision.py simulates
+    them), and the picture writes each Sin's name on its colour anyway."""
 
     name: SinName
     precedence: int
@@ -31,14 +34,14 @@ SINS: tuple[Sin, ...] = (
         "Wrath",
         1,
         "red",
-        (198, 40, 40),
+        (200, 40, 40),
         "Remove the defending player's Sin from play. If they have more than one, you choose which Sin to destroy.",
     ),
     Sin(
         "Sloth",
         2,
         "light blue",
-        (79, 179, 232),
+        (86, 180, 233),
         "Remove your Sloth Nemesis die from play for the rest of the game. "
         "It is the only Nemesis die that can be removed from play.",
     ),
@@ -46,7 +49,7 @@ SINS: tuple[Sin, ...] = (
         "Pride",
         3,
         "purple",
-        (123, 31, 162),
+        (155, 65, 190),
         "Roll the extra metallic-purple Pride die. The defender scores it together with the two Pride dice "
         "in the penalty roll. Matching dice score zero.",
     ),
@@ -54,16 +57,16 @@ SINS: tuple[Sin, ...] = (
         "Lust",
         4,
         "dark blue",
-        (33, 50, 140),
+        (25, 45, 125),
         "Take a Sin and its matching token from another attacking player or the reserves. "
         "You cannot take the defending player's Sin.",
     ),
-    Sin("Greed", 5, "gold", (201, 160, 28), "Take the defending player's Sin die and its matching token."),
+    Sin("Greed", 5, "gold", (240, 205, 60), "Take the defending player's Sin die and its matching token."),
     Sin(
         "Gluttony",
         6,
         "orange",
-        (239, 108, 0),
+        (215, 110, 0),
         "Take a Sin and its matching token from the reserves. You keep and play that Sin, and may accumulate "
         "all the Sins. The defender adds its die to the penalty roll and scores three dice, or four with "
         "Pride's extra die.",
@@ -72,7 +75,7 @@ SINS: tuple[Sin, ...] = (
         "Envy",
         7,
         "green",
-        (46, 125, 50),
+        (0, 125, 85),
         "Exchange your Sin for any Sin in the reserves or any other player's Sin. "
         "Move each matching token with its Sin.",
     ),
