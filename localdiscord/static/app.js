@@ -697,7 +697,7 @@ function showList(matches) {
           ev.preventDefault();
           pickCommand(e);
         } },
-        el("span", { class: "command-path" }, `/${e.path}`),
+        el("span", { class: "command-path" }, `/${e.path}`), " ",
         el("span", { class: "command-description" }, e.description),
       ),
     ),

@@ -1,0 +1,46 @@
+"""Dice of Crowns in the browser: two people, each in a browser of their own, play a quick game to its end by
+clicking what they see; at the end, the screenshots the README shows (with ``PLAY_SCREENSHOTS=docs``)."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from tests.browser import PHONE, browser, enabled_buttons, last_message, launched, next_board, open_page, slash
+
+MAX_CLICKS = 300
+
+
+def test_two_people_play_a_quick_game_to_the_end(tmp_path: Path) -> None:
+    rng = random.Random(20)
+    with launched(tmp_path / "var") as launcher, browser() as chromium:
+        alice = open_page(chromium, launcher.url, "Alice")
+        bob = open_page(chromium, launcher.url, "Bob", viewport=PHONE)  # one plays on a phone
+        pages = {"Alice": alice, "Bob": bob}
+
+        slash(alice, "crowns new")
+        last_message(bob, "lobby").get_by_role("button", name="Join").click()
+        expect(last_message(alice, "lobby")).to_contain_text("Players 2/6")
+        last_message(alice, "lobby").get_by_role("button", name="Start").click()
+
+        board = None
+        shots = os.environ.get("PLAY_SCREENSHOTS")
+        for _ in range(MAX_CLICKS):
+            board = next_board(alice, board)
+            if board.get("over"):
+                break
+            if shots and board["who"] == "Bob":
+                alice.screenshot(path=str(Path(shots) / "play-desktop.png"))
+                bob.screenshot(path=str(Path(shots) / "play-phone.png"))
+                shots = None
+            page = pages[board["who"]]
+            buttons = enabled_buttons(page, board["id"])
+            expect(buttons.first).to_be_visible()
+            buttons.nth(rng.randrange(buttons.count())).click()
+        assert board is not None and board.get("over"), "the game should have ended"
+        for page in pages.values():
+            expect(page.locator("#messages")).to_contain_text("game over")
+            assert not page.errors  # type: ignore[attr-defined]
