@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from localdiscord.server import LocalDiscord
 from localdiscord.web import WebClient
@@ -137,8 +138,9 @@ class Player:
         else:
             print(f"Open http://127.0.0.1:{port}")
         print("Press Ctrl-C to stop; everything is kept for next time.", flush=True)
-        stopped = asyncio.ensure_future(self.stopping.wait())
-        await asyncio.wait({bot_exit, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        stopped: asyncio.Future[Any] = asyncio.ensure_future(self.stopping.wait())
+        exited: asyncio.Future[Any] = bot_exit
+        await asyncio.wait([exited, stopped], return_when=asyncio.FIRST_COMPLETED)
         stopped.cancel()
         if bot_exit.done() and not self.stopping.is_set():
             print(f"The bot stopped (exit code {bot_exit.result()}); its log is {self.data / 'bot.log'}.")
@@ -149,7 +151,7 @@ class Player:
         """Start ``python -m bot``; return once it is connected, or has exited (the future is then done)."""
         self.data.mkdir(parents=True, exist_ok=True)
         readies = self.fake.ready_count
-        with open(self.data / "bot.log", "ab") as out:
+        with self._bot_log() as out:
             # Its own session: Ctrl-C reaches only the launcher, which then stops the bot in order.
             self.bot = await asyncio.create_subprocess_exec(
                 sys.executable,
@@ -186,6 +188,10 @@ class Player:
         await self.fake.stop()
         self.world.close()
         print("Stopped.", flush=True)
+
+    def _bot_log(self) -> BinaryIO:
+        # Opening a local file for appending does not wait on anything: fine on the event loop.
+        return open(self.data / "bot.log", "ab")
 
     def _log_tail(self, lines: int = 20) -> str:
         text = (self.data / "bot.log").read_text(errors="replace")

@@ -253,8 +253,8 @@ class WebClient:
                 if op == "click":
                     res = await fake.click(message, custom_id, member)
                 else:
-                    values = [self._entity(v) for v in frame.get("values") or []]
-                    res = await fake.select(message, custom_id, values, member)
+                    picked = [self._entity(v) for v in frame.get("values") or []]
+                    res = await fake.select(message, custom_id, picked, member)
         except (LookupError, ValueError, OptionRejected) as exc:
             raise Refused(str(exc)) from exc
         except RuntimeError as exc:  # no bot connected
@@ -269,9 +269,7 @@ class WebClient:
         """A picked member in a user select becomes the Member (Discord resolves it); anything else stays."""
         return next((m for m in self.fake.members if str(m.id) == str(value)), str(value))
 
-    def _typed_options(
-        self, channel: Channel, command: str, typed: dict[str, Any], partial: bool
-    ) -> dict[str, Any]:
+    def _typed_options(self, channel: Channel, command: str, typed: dict[str, Any], partial: bool) -> dict[str, Any]:
         """The options a tab filled in, as ``LocalDiscord.slash`` takes them: members, channels, roles and files
         for those kinds; numbers as numbers. For autocomplete, what can't be read yet is left out."""
         parts = command.split()
@@ -484,8 +482,11 @@ class WebClient:
             "author": author.get("name"),
             "description": render(embed.get("description") or "", names),
             "fields": [
-                {"name": render(f.get("name", ""), names), "value": render(f.get("value", ""), names),
-                 "inline": bool(f.get("inline"))}
+                {
+                    "name": render(f.get("name", ""), names),
+                    "value": render(f.get("value", ""), names),
+                    "inline": bool(f.get("inline")),
+                }
                 for f in embed.get("fields") or []
             ],
             "image": picture("image"),

@@ -130,12 +130,14 @@ class WorldFile:
         fake.guild_commands = {int(k): v for k, v in commands["guilds"].items()}
         by_id = {c.id: c for c in fake.guild.channels} | {c.id: c for c in fake.threads}
         by_id |= {c.id: c for c in fake.dm_channels.values()}
-        query = "SELECT data, channel_id, viewer_id, interaction_id, allowed_mentions, edits, invoked FROM messages ORDER BY id"
-        for data, channel_id, viewer_id, interaction_id, allowed, edits, invoked in self._db.execute(query):
-            channel = by_id.get(channel_id)
-            if channel is None:
+        query = "SELECT data, channel_id, viewer_id, interaction_id, allowed_mentions, edits, invoked FROM messages"
+        for data, channel_id, viewer_id, interaction_id, allowed, edits, invoked in self._db.execute(
+            query + " ORDER BY id"
+        ):
+            where = by_id.get(channel_id)
+            if where is None:
                 continue
-            message = Message(json.loads(data), channel, interaction_id, viewer_id, edits=edits, invoked=invoked)
+            message = Message(json.loads(data), where, interaction_id, viewer_id, edits=edits, invoked=invoked)
             message.allowed_mentions = json.loads(allowed) if allowed else None
             fake.adopt_message(message)
         return True

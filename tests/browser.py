@@ -4,9 +4,11 @@ person takes in it (join, run a slash command, click what is on screen)."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -64,7 +66,7 @@ class Launcher:
 
     def __init__(self, data: Path, *args: str) -> None:
         self.data = data
-        self.args = args
+        self.args = args if "--port" in args else ("--port", "0", *args)
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.output: list[str] = []
@@ -74,7 +76,7 @@ class Launcher:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
         env |= {"PYTHONPATH": str(REPO), "COMPUTER_DELAY": COMPUTER_DELAY, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "localdiscord", "--port", "0", "--data", str(self.data), *self.args],
+            [sys.executable, "-m", "localdiscord", "--data", str(self.data), *self.args],
             cwd=self.data.parent,
             env=env,
             stdout=subprocess.PIPE,
@@ -196,3 +198,24 @@ def enabled_buttons(page: Page, message_id: str) -> Locator:
     """The buttons one can click on a message."""
     return page.locator(f'article.message[data-id="{message_id}"] button.button:not([disabled])')
 
+
+def play_to_the_end(pages: dict[str, Page], rng: random.Random, *, clicks: int = 300) -> None:
+    """Whoever the current board waits for clicks one of its buttons, until the game is over."""
+    watcher = next(iter(pages.values()))
+    board = None
+    for _ in range(clicks):
+        board = next_board(watcher, board)
+        if board.get("over"):
+            return
+        page = pages[board["who"]]
+        buttons = enabled_buttons(page, board["id"])
+        expect(buttons.first).to_be_visible()
+        buttons.nth(rng.randrange(buttons.count())).click()
+    raise AssertionError(f"the game should have ended within {clicks} clicks")
+
+
+def free_port() -> int:
+    """A port nothing listens on now (for a launcher that must come back on the same one)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
