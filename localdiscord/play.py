@@ -131,12 +131,13 @@ class Player:
         if bot_exit.done():
             print(f"The bot did not start; its log is {self.data / 'bot.log'}:\n{self._log_tail()}")
             return 1
-        port = self.fake.base_url.rsplit(":", 1)[1]
+        here = self.fake.base_url
         if self.code is not None:
+            port = here.rsplit(":", 1)[1]
             host = self.args.host if self.args.host not in ("0.0.0.0", "::") else lan_address()
-            print(f"Open http://127.0.0.1:{port} (others on your network: http://{host}:{port}, join code {self.code})")
+            print(f"Open {here} (others on your network: http://{host}:{port}, join code {self.code})")
         else:
-            print(f"Open http://127.0.0.1:{port}")
+            print(f"Open {here}")
         print("Press Ctrl-C to stop; everything is kept for next time.", flush=True)
         stopped: asyncio.Future[Any] = asyncio.ensure_future(self.stopping.wait())
         exited: asyncio.Future[Any] = bot_exit

@@ -185,7 +185,9 @@ class LocalDiscord:
         site = web.TCPSite(self._runner, host, port)
         await site.start()
         port = self._runner.addresses[0][1]
-        self.base_url = f"http://127.0.0.1:{port}"
+        # The bot runs on this machine: it reaches the server on the loopback unless bound to one address only.
+        local = host in ("0.0.0.0", "::", "", "127.0.0.1", "localhost")
+        self.base_url = f"http://{'127.0.0.1' if local else host}:{port}"
         return self
 
     async def stop(self) -> None:

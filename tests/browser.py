@@ -73,7 +73,12 @@ class Launcher:
 
     def start(self) -> str:
         """Start it; return the page's address once it printed "Open http://127.0.0.1:PORT"."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+        # DISCORD_REQUEST_LOG stays: CI checks what the bot sends here against Discord's API description too.
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("DISCORD_", "DATABASE_")) or k == "DISCORD_REQUEST_LOG"
+        }
         env |= {"PYTHONPATH": str(REPO), "COMPUTER_DELAY": COMPUTER_DELAY, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "localdiscord", "--data", str(self.data), *self.args],
