@@ -7,6 +7,8 @@ import pytest
 
 from localdiscord.markdown import render
 
+SPOILER = '<span class="spoiler" role="button" tabindex="0" aria-expanded="false" aria-label="Spoiler">'
+BOB = '<span class="mention user" data-user="123456789012345678">@Bob</span>'
 NAMES = {"users": {"123456789012345678": "Bob"}, "roles": {"223456789012345678": "Crew"}, "channels": {}}
 
 
@@ -19,7 +21,7 @@ NAMES = {"users": {"123456789012345678": "Bob"}, "roles": {"223456789012345678":
         ),
         (
             "a ||secret **x**|| b",
-            '<p>a <span class="spoiler" role="button" tabindex="0" aria-expanded="false" aria-label="Spoiler">secret <strong>x</strong></span> b</p>',
+            f"<p>a {SPOILER}secret <strong>x</strong></span> b</p>",
         ),
         ("# Big\n## Less\n### Least", "<h1>Big</h1>\n<h2>Less</h2>\n<h3>Least</h3>"),
         ("- one\n- two", "<ul>\n<li>one</li>\n<li>two</li>\n</ul>"),
@@ -31,7 +33,7 @@ NAMES = {"users": {"123456789012345678": "Bob"}, "roles": {"223456789012345678":
         ("line\nnext", "<p>line<br>\nnext</p>"),
         (
             "<@123456789012345678> <@!123456789012345678>",
-            '<p><span class="mention user" data-user="123456789012345678">@Bob</span> <span class="mention user" data-user="123456789012345678">@Bob</span></p>',
+            f"<p>{BOB} {BOB}</p>",
         ),
         ("<@&223456789012345678>", '<p><span class="mention role">@Crew</span></p>'),
         (
