@@ -204,6 +204,14 @@ def enabled_buttons(page: Page, message_id: str) -> Locator:
     return page.locator(f'article.message[data-id="{message_id}"] button.button:not([disabled])')
 
 
+def start_crowns(host: Page, guest: Page) -> None:
+    """``/crowns new`` (a quick game) by ``host``, ``guest`` joins, ``host`` starts."""
+    slash(host, "crowns new")
+    last_message(guest, "lobby").get_by_role("button", name="Join").click()
+    expect(last_message(host, "lobby")).to_contain_text("Players 2/6")
+    last_message(host, "lobby").get_by_role("button", name="Start").click()
+
+
 def play_to_the_end(pages: dict[str, Page], rng: random.Random, *, clicks: int = 300) -> None:
     """Whoever the current board waits for clicks one of its buttons, until the game is over."""
     watcher = next(iter(pages.values()))

@@ -1,5 +1,6 @@
 """Dice of Crowns in the browser: two people, each in a browser of their own, play a quick game to its end by
-clicking what they see; at the end, the screenshots the README shows (with ``PLAY_SCREENSHOTS=docs``)."""
+clicking what they see (Bob on a phone); on Bob's first turn, the screenshots the README shows
+(with ``PLAY_SCREENSHOTS=docs``)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,11 @@ from tests.browser import (
     PHONE,
     browser,
     enabled_buttons,
-    last_message,
     launched,
     next_board,
     open_page,
     play_to_the_end,
-    slash,
+    start_crowns,
 )
 
 
@@ -29,10 +29,7 @@ def test_two_people_play_a_quick_game_to_the_end(tmp_path: Path) -> None:
         bob = open_page(chromium, launcher.url, "Bob", viewport=PHONE)  # one plays on a phone
         pages = {"Alice": alice, "Bob": bob}
 
-        slash(alice, "crowns new")
-        last_message(bob, "lobby").get_by_role("button", name="Join").click()
-        expect(last_message(alice, "lobby")).to_contain_text("Players 2/6")
-        last_message(alice, "lobby").get_by_role("button", name="Start").click()
+        start_crowns(alice, bob)
 
         shots = os.environ.get("PLAY_SCREENSHOTS")
         if shots:

@@ -16,12 +16,11 @@ from tests.browser import (
     browser,
     enabled_buttons,
     free_port,
-    last_message,
     launched,
     next_board,
     open_page,
     play_to_the_end,
-    slash,
+    start_crowns,
 )
 
 
@@ -38,10 +37,7 @@ def test_a_restart_in_the_middle_of_a_game_then_playing_on(tmp_path: Path) -> No
             alice = open_page(chromium, url, "Alice")
             bob = open_page(chromium, url, "Bob")
             pages = {"Alice": alice, "Bob": bob}
-            slash(alice, "crowns new")
-            last_message(bob, "lobby").get_by_role("button", name="Join").click()
-            expect(last_message(alice, "lobby")).to_contain_text("Players 2/6")
-            last_message(alice, "lobby").get_by_role("button", name="Start").click()
+            start_crowns(alice, bob)
             board = next_board(alice, None)
             before = alice.locator("#messages").inner_text()
 
