@@ -4,6 +4,7 @@ screen, not in a single WebSocket frame) until the GM reveals it with ``/vic rev
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -24,6 +25,16 @@ def test_a_rival_reaches_the_player_only_when_the_gm_reveals_it(tmp_path: Path) 
 
         slash(gm, "vic campaign new", company="The Gilded Knives")
         expect(player.locator("#messages")).to_contain_text("The Gilded Knives")
+
+        # Bob joins with a troupe, through its form: names typed, three traits ticked in its pick lists.
+        slash(player, "vic troupe new", asset="A secured headquarters")
+        form = player.get_by_role("dialog")
+        form.get_by_label("Troupe name").fill("Night Owls")
+        form.get_by_label("Character name").fill("Vex")
+        for trait in ("Acrobat", "Marksman", "Medic"):
+            form.get_by_role("checkbox", name=re.compile(f"^{trait}")).check()
+        form.get_by_role("button", name="Submit").click()
+        expect(gm.locator("#messages")).to_contain_text("Traits: Acrobat, Marksman, Medic")
 
         slash(gm, "vic rival add", name=SECRET, rank=3, notes="Burned the mill.")
         expect(gm.locator("article.message.ephemeral").last).to_contain_text(SECRET)

@@ -984,7 +984,8 @@ function openModal(interaction, modal) {
   $("modal-fields").querySelector("input, textarea, button, select")?.focus();
 }
 
-function modalField(input, label, description) {
+function modalField(input, label, hint) {
+  let description = hint;
   const id = `field-${input.custom_id}`.replace(/[^\w-]/g, "_");
   const required = input.required !== false && (input.type !== 3 || (input.min_values ?? 1) > 0);
   const hintId = `${id}-hint`;
@@ -996,19 +997,26 @@ function modalField(input, label, description) {
     control = input.style === 2 ? el("textarea", attrs) : el("input", { ...attrs, type: "text" });
     control.value = input.value || "";
   } else if (input.type === 3) {
+    // A pick list: checkboxes (several) or radio buttons (one), each with its description; sent on Submit.
     const multi = (input.max_values ?? 1) > 1;
-    control = el("select", { id, "data-custom-id": input.custom_id, multiple: multi, required,
-      "aria-describedby": `${hintId} ${errorId}` },
-    multi ? null : el("option", { value: "" }, input.placeholder || "Choose…"),
-    (input.options || []).map((o) => el("option", { value: o.value, selected: o.default },
-      o.description ? `${o.label} — ${o.description}` : o.label)));
+    control = el("div", { id, class: "modal-choices", role: "group", "data-custom-id": input.custom_id,
+      "data-min": input.min_values ?? 1, "data-max": input.max_values ?? 1, "data-required": String(required),
+      "aria-labelledby": `${id}-label`, "aria-describedby": `${hintId} ${errorId}` },
+    (input.options || []).map((o) => el("label", { class: "option" },
+      el("input", { type: multi ? "checkbox" : "radio", name: id, value: o.value, checked: o.default }),
+      el("span", {}, el("span", { class: "option-label" }, o.label),
+        o.description ? el("span", { class: "option-description" }, o.description) : null))));
+    const min = input.min_values ?? 1;
+    const max = input.max_values ?? 1;
+    if (multi) description = [description, min === max ? `Pick ${min}.` : `Pick ${min} to ${max}.`].filter(Boolean).join(" ");
   } else {
     return el("p", {}, "(This kind of field can't be shown here.)");
   }
+  const name = [label || input.label || input.custom_id, required ? el("span", { class: "req" }, " *") : null];
   return el(
     "div",
     { class: "modal-field" },
-    el("label", { for: id }, label || input.label || input.custom_id, required ? el("span", { class: "req" }, " *") : null),
+    input.type === 3 ? el("span", { id: `${id}-label`, class: "field-label" }, name) : el("label", { for: id }, name),
     description ? el("small", { id: hintId }, description) : el("small", { id: hintId }),
     control,
     el("small", { id: errorId, class: "field-error" }),
@@ -1024,9 +1032,14 @@ function submitModal(event) {
     error.textContent = "";
     control.removeAttribute("aria-invalid");
     let problem = "";
-    if (control.tagName === "SELECT") {
-      const picked = [...control.selectedOptions].map((o) => o.value).filter(Boolean);
-      if (control.required && !picked.length) problem = "Pick one.";
+    if (control.getAttribute("role") === "group") {
+      const picked = [...control.querySelectorAll("input:checked")].map((o) => o.value);
+      const min = Number(control.dataset.min);
+      const max = Number(control.dataset.max);
+      if (picked.length > max) problem = `Pick at most ${max}.`;
+      else if ((control.dataset.required === "true" || picked.length) && picked.length < min) {
+        problem = min === 1 ? "Pick one." : `Pick at least ${min}.`;
+      }
       values[control.dataset.customId] = picked;
     } else {
       const text = control.value;
@@ -1042,7 +1055,8 @@ function submitModal(event) {
     }
   }
   if (!ok) {
-    $("modal-fields").querySelector('[aria-invalid="true"]').focus();
+    const invalid = $("modal-fields").querySelector('[aria-invalid="true"]');
+    (invalid.querySelector("input") || invalid).focus();
     return;
   }
   $("modal-submit").disabled = true;
