@@ -35,8 +35,6 @@ BOT_CONNECT_TIMEOUT = 60.0
 BOT_STOP_TIMEOUT = 15.0
 # Letters and digits nobody misreads when a code is read out across a table.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-# Discord's interaction tokens last 15 minutes; a long-running server forgets interactions after that.
-INTERACTION_LIFETIME = 15 * 60
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
@@ -101,8 +99,7 @@ class Player:
         self.fake = LocalDiscord(
             channels=CHANNELS, token=secrets.token_urlsafe(32), member_names=(), guild_name=GUILD_NAME
         )
-        self.fake.record_requests = False
-        self.fake.interaction_lifetime = INTERACTION_LIFETIME
+        self.fake.long_running = True
         if not self.world.attach(self.fake):
             manager = self.fake.guild.admin_role
             manager.name, manager.permissions = "Server manager", manager.permissions & ~(1 << 3)  # no ADMINISTRATOR

@@ -105,7 +105,7 @@ class HttpApi:
         fake = self.fake
         body, files = await read_body(request)
         entry = {"method": request.method, "path": request.path_qs, "json": body}
-        if fake.record_requests:
+        if not fake.long_running:
             fake.requests.append(entry)
         request[BODY], request[FILES] = body, files
         response = await self._answer(request, handler)

@@ -30,6 +30,7 @@ T = TypeVar("T")
 
 DEFAULT_DEADLINE = 3.0
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+INTERACTION_LIFETIME = 15 * 60  # seconds: Discord's interaction tokens last 15 minutes
 
 
 class Observer(Protocol):
@@ -162,10 +163,9 @@ class LocalDiscord:
         self.base_url = ""
         self.observers: list[Observer] = []
         """Told of every change to messages, channels, members and commands (``Observer``)."""
-        self.record_requests = True
-        """Keep every request in ``requests`` (tests read it); a long-running local server turns it off."""
-        self.interaction_lifetime: float | None = None
-        """Forget interactions this many seconds old (Discord's tokens last 15 minutes); None: keep them all."""
+        self.long_running = False
+        """A server people play on for hours (``python -m localdiscord``), not a test's: it keeps no requests in
+        ``requests``, forgets a file once no message shows it, and an interaction once its token has expired."""
 
     # -- lifecycle ---------------------------------------------------------------------------------------------
 
@@ -442,7 +442,7 @@ class LocalDiscord:
 
     def _forget_uploads(self, attachments: list[dict[str, Any]]) -> None:
         # A long-running server keeps only the files some message still shows; tests keep them all to read them.
-        if not self.record_requests:
+        if self.long_running:
             for attachment in attachments:
                 self.uploads.pop(int(attachment["id"]), None)
 
@@ -692,9 +692,9 @@ class LocalDiscord:
 
     def _forget_old_interactions(self) -> None:
         # Oldest first (dicts keep insertion order): stop at the first one still young enough.
-        if self.interaction_lifetime is None:
+        if not self.long_running:
             return
-        cutoff = now() - self.interaction_lifetime
+        cutoff = now() - INTERACTION_LIFETIME
         while self.interactions:
             oldest = next(iter(self.interactions.values()))
             if oldest.sent_at > cutoff:

@@ -39,6 +39,7 @@ MAX_QUEUED = 2000
 MAX_FRAME = 12 * 1024 * 1024  # a file for an attachment option, base64-encoded
 NOT_RESPONDING = "The application did not respond"
 WRONG_CODE_DELAY = 1.0
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 
 @dataclass(eq=False)
@@ -78,6 +79,7 @@ class WebClient:
         self.tabs: set[Tab] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._names: dict[str, dict[str, str]] | None = None
+        self._guessing = asyncio.Lock()
         fake.observers.append(self)
 
     def install(self, app: web.Application) -> None:
@@ -112,9 +114,12 @@ class WebClient:
         return response
 
     def _same_origin(self, request: web.Request) -> bool:
-        # Another web site open in the same browser must not act through this server (cross-site requests).
+        # Another web site open in the same browser must not act through this server (cross-site requests), nor
+        # reach it under a name of its own that points here (DNS rebinding) while only this machine may join.
         origin = request.headers.get("Origin")
-        return origin is None or urlsplit(origin).netloc == request.host
+        if origin is not None and urlsplit(origin).netloc != request.host:
+            return False
+        return self.join_code is not None or urlsplit(f"//{request.host}").hostname in LOOPBACK_NAMES
 
     async def join(self, request: web.Request) -> web.Response:
         """Admit this browser (with the join code when others can connect); sets its cookie."""
@@ -128,7 +133,8 @@ class WebClient:
             if not hmac.compare_digest(code.encode(), self.join_code.replace("-", "").encode()) and not (
                 hmac.compare_digest(code.encode(), self.join_code.encode())
             ):
-                await asyncio.sleep(WRONG_CODE_DELAY)  # guessing codes stays slow
+                async with self._guessing:  # one wrong guess a second, however many are sent at once
+                    await asyncio.sleep(WRONG_CODE_DELAY)
                 return web.json_response({"ok": False, "error": "That join code is not right."}, status=403)
         _, secret = self.world.new_client()
         response = web.json_response({"ok": True})
@@ -153,7 +159,14 @@ class WebClient:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     break
-                await self._handle(tab, msg.json())
+                try:
+                    frame = msg.json()
+                except ValueError:
+                    frame = None
+                if not isinstance(frame, dict):
+                    tab.send({"op": "refused", "seq": None, "text": "That request could not be read."})
+                    continue
+                await self._handle(tab, frame)
         finally:
             self.tabs.discard(tab)
             tab.queue.put_nowait(None)
@@ -184,6 +197,9 @@ class WebClient:
                 raise Refused(f"Unknown request {op!r}.")
         except Refused as exc:
             tab.send({"op": "refused", "seq": seq, "text": str(exc)})
+        except (TypeError, AttributeError, KeyError, ValueError):  # a malformed request: this page never sends one
+            log.warning("web client: unreadable request %r", op, exc_info=True)
+            tab.send({"op": "refused", "seq": seq, "text": "That request could not be read."})
 
     def _own_member(self, tab: Tab, member_id: Any) -> Member | None:
         if member_id is None:

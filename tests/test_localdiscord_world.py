@@ -64,7 +64,7 @@ def test_the_world_comes_back_as_it_was(tmp_path: Path) -> None:
 
 def test_a_long_running_server_forgets_files_no_message_shows(tmp_path: Path) -> None:
     fake, world, _ = opened(tmp_path / "localdiscord.sqlite3")
-    fake.record_requests = False
+    fake.long_running = True
     channel = fake.channels[0]
     first = fake.store_upload(channel, "v1.png", b"one")
     message = fake.create_message(channel, {"content": "sheet"}, attachments=[first])

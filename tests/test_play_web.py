@@ -198,3 +198,17 @@ async def test_requests_from_other_sites_are_refused(fake: LocalDiscord) -> None
             assert response.status == 403
         with pytest.raises(aiohttp.WSServerHandshakeError):
             await browser.ws_connect(f"{fake.base_url}/client/ws", headers=evil)
+        # A site whose name was made to point here (DNS rebinding) is not this machine's page either.
+        rebound = {"Host": "evil.example", "Origin": "http://evil.example"}
+        async with browser.post(f"{fake.base_url}/client/join", json={}, headers=rebound) as response:
+            assert response.status == 403
+
+
+async def test_a_malformed_request_is_refused_and_the_tab_stays(fake: LocalDiscord, tabs: list[Tab]) -> None:
+    alice = await joined(fake, "Alice")
+    tabs.append(alice)
+    await alice.ws.send_str("not json")
+    await alice.send("slash", channel=str(fake.channels[0].id), command="ping", options=["not", "a", "dict"])
+    await alice.wait(lambda f: f["op"] == "refused" and f["seq"] == alice.seq)
+    await alice.send("history", channel=str(fake.channels[0].id))
+    await alice.wait(lambda f: f["op"] == "history")
