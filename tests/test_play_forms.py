@@ -80,4 +80,14 @@ def test_roll_by_keyboard_and_an_option_from_autocomplete(tmp_path: Path) -> Non
         expect(field).to_have_value("Dice of Crowns")
         page.get_by_role("button", name="Send").click()
         expect(page.locator("article.message").last).to_contain_text("Dice of Crowns")
+
+        # One person, two seats: someone new in this tab, then back to Alice, whose messages come back.
+        page.get_by_label("Play as").select_option(label="Someone new…")
+        page.get_by_label("Your name").fill("Bob")
+        page.get_by_role("button", name="Join", exact=True).click()
+        expect(page.locator("#me-name")).to_have_text("Bob")
+        expect(page.locator("#messages")).not_to_contain_text("Dice of Crowns")  # Alice's private answer
+        page.get_by_label("Play as").select_option(label="Alice")
+        expect(page.locator("#me-name")).to_contain_text("Alice")
+        expect(page.locator("article.message").last).to_contain_text("Dice of Crowns")
         assert not page.errors  # type: ignore[attr-defined]

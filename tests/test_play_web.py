@@ -18,7 +18,7 @@ from localdiscord.web import NOT_RESPONDING, WebClient
 from localdiscord.world import WorldFile
 from tests.conftest import MakeBot
 
-EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.dice")
+EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns")
 
 
 @pytest.fixture
@@ -212,3 +212,14 @@ async def test_a_malformed_request_is_refused_and_the_tab_stays(fake: LocalDisco
     await alice.wait(lambda f: f["op"] == "refused" and f["seq"] == alice.seq)
     await alice.send("history", channel=str(fake.channels[0].id))
     await alice.wait(lambda f: f["op"] == "history")
+
+
+async def test_a_game_in_its_own_thread_shows_up_as_one(fake: LocalDiscord, make_bot: MakeBot, tabs: list[Tab]) -> None:
+    alice = await joined(fake, "Alice")
+    tabs.append(alice)
+    await play_bot(make_bot)
+    await alice.send("slash", channel=str(fake.channels[1].id), command="crowns new", options={"thread": True})
+    thread = (await alice.wait(lambda f: f["op"] == "channel" and f["channel"]["type"] == 11))["channel"]
+    assert thread["parent_id"] == str(fake.channels[1].id)
+    lobby = await alice.wait(lambda f: f["op"] == "message" and f["message"]["channel_id"] == thread["id"])
+    assert "lobby" in lobby["message"]["html"]
