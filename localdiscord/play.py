@@ -125,7 +125,9 @@ class Player:
 
     async def _serve(self) -> int:
         bot_exit = await self._start_bot()
-        if bot_exit.done():
+        if self.stopping.is_set():
+            return 0
+        if bot_exit.done() or self.fake.ready_count == 0:
             print(f"The bot did not start; its log is {self.data / 'bot.log'}:\n{self._log_tail()}")
             return 1
         here = self.fake.base_url
