@@ -228,6 +228,9 @@ class Channel:
         return data
 
 
+MEMBER_NAMES = ("Alice", "Bob", "Carol", "@everyone", "Dave")
+
+
 class Guild:
     """One guild: @everyone, an admin role, the bot's managed role, text channels and members.
 
@@ -235,7 +238,6 @@ class Guild:
     them is literally called "@everyone" to catch bots that would let a display name ping the whole server.
     """
 
-    MEMBER_NAMES = ("Alice", "Bob", "Carol", "@everyone", "Dave")
     CHANNEL_NAMES = ("general", "games", "dice-table", "tavern")
 
     def __init__(
@@ -246,6 +248,7 @@ class Guild:
         channels: int = 4,
         guild_id: int | None = None,
         name: str = "Tabletop Test Server",
+        member_names: tuple[str, ...] = MEMBER_NAMES,
     ) -> None:
         self.id = guild_id if guild_id is not None else ids.next()
         self.name = name
@@ -259,15 +262,63 @@ class Guild:
         self.bot_member = bot_user
         bot_user.roles = [self.everyone, self.bot_role]
         self.members: list[Member] = []
-        for index, name in enumerate(self.MEMBER_NAMES):
+        for index, name in enumerate(member_names):
             roles = [self.everyone, self.admin_role] if index == 0 else [self.everyone]
             username = "everyone_fan" if name.startswith("@") else name.lower()
             self.members.append(Member(ids.next(), username, name, roles))
-        self.owner_id = self.members[0].id
+        # Without members (a fresh local server), the first member to join becomes the owner.
+        self.owner_id = self.members[0].id if self.members else bot_user.id
         self.channels: list[Channel] = []
         for index in range(channels):
             name = self.CHANNEL_NAMES[index] if index < len(self.CHANNEL_NAMES) else f"table-{index}"
             self.channels.append(Channel(ids.next(), name, guild_id=self.id, position=index, bot_user_id=bot_user.id))
+
+    def is_manager(self, member: Member) -> bool:
+        """Whether ``member`` has the manager role (Manage Server)."""
+        return self.admin_role in (member.roles or [])
+
+    def set_manager(self, member: Member, manager: bool) -> None:
+        """Give ``member`` the manager role, or take it away."""
+        roles = [r for r in member.roles or [] if r is not self.admin_role]
+        member.roles = [*roles, self.admin_role] if manager else roles
+
+    def add_member(self, member_id: int, name: str) -> Member:
+        """A new member called ``name`` (a display name: any script, at most 32 characters)."""
+        taken = {m.username for m in self.members}
+        base = "".join(c for c in name.lower() if c.isalnum() or c in "._")[:28] or "member"
+        username = next(u for u in (base, *(f"{base}{n}" for n in range(2, 10_000))) if u not in taken)
+        member = Member(member_id, username, name, [self.everyone])
+        self.members.append(member)
+        return member
+
+    def snapshot(self) -> dict[str, Any]:
+        """What ``restored`` needs to rebuild this guild with the same ids (channels and threads aside)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "owner_id": self.owner_id,
+            "roles": [[r.id, r.name, r.permissions, r.position, r.managed] for r in self.roles],
+            "members": [[m.id, m.username, m.name, self.is_manager(m)] for m in self.members],
+        }
+
+    @classmethod
+    def restored(cls, data: dict[str, Any], bot_user: Member, channels: list[Channel]) -> Guild:
+        """The guild ``snapshot`` described, with ``bot_user`` as its bot member and these text channels."""
+        guild = cls.__new__(cls)
+        guild.id, guild.name, guild.owner_id = data["id"], data["name"], data["owner_id"]
+        guild.roles = [Role(i, n, p, position=pos, managed=m) for i, n, p, pos, m in data["roles"]]
+        guild.everyone = next(r for r in guild.roles if r.id == guild.id)
+        guild.bot_role = next(r for r in guild.roles if r.managed)
+        guild.admin_role = next(r for r in guild.roles if r.position == 2)
+        bot_user.roles = [guild.everyone, guild.bot_role]
+        guild.bot_member = bot_user
+        guild.members = []
+        for member_id, username, name, manager in data["members"]:
+            member = Member(member_id, username, name, [guild.everyone])
+            guild.set_manager(member, manager)
+            guild.members.append(member)
+        guild.channels = channels
+        return guild
 
     def bot_permissions(self, channel: Channel) -> int:
         """The bot's permissions in ``channel``: its roles, then its member overwrite (threads use the parent's)."""

@@ -35,6 +35,8 @@ class Message:
     edits: int = 0
     # The allowed_mentions the bot sent, re-applied when an edit changes the content.
     allowed_mentions: dict[str, Any] | None = None
+    # For the response to a slash command: the command as the member typed it ("/crowns new"), shown above it.
+    invoked: str | None = None
 
     @property
     def id(self) -> int:

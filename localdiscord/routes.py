@@ -107,7 +107,8 @@ class HttpApi:
         fake = self.fake
         body, files = await read_body(request)
         entry = {"method": request.method, "path": request.path_qs, "json": body}
-        fake.requests.append(entry)
+        if not fake.long_running:
+            fake.requests.append(entry)
         request[BODY], request[FILES] = body, files
         response = await self._answer(request, handler)
         if request.get(EXPECTED_BUG) is None:
@@ -194,7 +195,7 @@ class HttpApi:
                 "bot_require_code_grant": False,
                 "verify_key": "0" * 64,
                 "flags": fake.application_flags,
-                "owner": fake.members[0].user_json(),
+                "owner": (fake.members or [fake.dm_user])[0].user_json(),
                 "team": None,
                 "bot": fake.bot_user.user_json(),
                 "hook": True,
@@ -246,6 +247,7 @@ class HttpApi:
             self.fake.global_commands = synced
         else:
             self.fake.guild_commands[guild_id] = synced
+        self.fake.world_changed()
         return json_response(synced)
 
     def _normalise_command(
@@ -392,7 +394,7 @@ class HttpApi:
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
         """Delete the original response or a follow-up."""
         _, message = self._webhook_message(request)
-        message.deleted = True
+        self.fake.remove_message(message)
         return web.Response(status=204)
 
     # -- channels and messages --------------------------------------------------------------------------------
@@ -438,6 +440,7 @@ class HttpApi:
         self.fake.broadcast(
             "THREAD_UPDATE" if is_thread else "CHANNEL_UPDATE", channel.to_json(), guild_id=channel.guild_id
         )
+        self.fake.channel_changed(channel)
         return json_response(channel.to_json())
 
     async def list_messages(self, request: web.Request) -> web.Response:
@@ -496,7 +499,7 @@ class HttpApi:
         channel, message = self._channel_message(request)
         if message.author_id != self.fake.bot_user_id:
             self._require(channel, Perm.MANAGE_MESSAGES)
-        message.deleted = True
+        self.fake.remove_message(message)
         return web.Response(status=204)
 
     def _edit(self, request: web.Request, message: Message, channel: Channel) -> Message:
@@ -533,6 +536,7 @@ class HttpApi:
         self._require(channel, Perm.VIEW_CHANNEL | Perm.CREATE_PUBLIC_THREADS)
         thread = self._new_thread(request, channel, message.id, ChannelType.PUBLIC_THREAD)
         message.data["thread"] = thread.to_json()
+        self.fake.message_changed(message)
         return json_response(thread.to_json())
 
     async def create_thread(self, request: web.Request) -> web.Response:
@@ -559,6 +563,7 @@ class HttpApi:
         )
         fake.threads.append(thread)
         fake.broadcast("THREAD_CREATE", thread.to_json() | {"newly_created": True}, guild_id=parent.guild_id)
+        fake.channel_changed(thread)
         return thread
 
     async def thread_member(self, request: web.Request) -> web.Response:

@@ -7,13 +7,13 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, MutableMapping
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 
 from localdiscord.gateway import Connection, Op, Session, handle_gateway
-from localdiscord.guild import Channel, ChannelType, Guild, Member, Perm
+from localdiscord.guild import MEMBER_NAMES, Channel, ChannelType, Guild, Member, Perm
 from localdiscord.interactions import (
     InteractionResult,
     InteractionType,
@@ -34,6 +34,20 @@ DEFAULT_DEADLINE = 3.0
 NONCE_WINDOW_S = 300.0
 """How long Discord remembers a message's nonce (``enforce_nonce``): "the past few minutes"."""
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+INTERACTION_LIFETIME = 15 * 60  # seconds: Discord's interaction tokens last 15 minutes
+
+
+class Observer(Protocol):
+    """Something kept up to date with the world (the play file, the web client): told after each change."""
+
+    def message_changed(self, message: Message) -> None:
+        """A message was created, edited or deleted (``message.deleted``)."""
+
+    def channel_changed(self, channel: Channel) -> None:
+        """A channel, thread or DM was created or changed."""
+
+    def world_changed(self) -> None:
+        """The synced commands, the members or their roles changed."""
 
 
 class Hold:
@@ -92,6 +106,8 @@ class LocalDiscord:
         privileged_intents: int = 0,
         guilds: int = 1,
         shards: int = 1,
+        member_names: tuple[str, ...] = MEMBER_NAMES,
+        guild_name: str = "Tabletop Test Server",
     ) -> None:
         if channels < 3:
             raise ValueError("the fake needs at least 3 channels")
@@ -118,7 +134,8 @@ class LocalDiscord:
                 self.bot_user,
                 channels=channels,
                 guild_id=self.ids.on_shard(index % shards, shards) if shards > 1 else None,
-                name="Tabletop Test Server" if index == 0 else f"Tabletop Test Server {index + 1}",
+                name=guild_name if index == 0 else f"{guild_name} {index + 1}",
+                member_names=member_names,
             )
             for index in range(guilds)
         ]
@@ -141,7 +158,7 @@ class LocalDiscord:
         self.resume_count = 0
         self._resume_count_at_drop = 0
         self._messages: dict[int, Message] = {}
-        self.uploads: dict[int, bytes] = {}
+        self.uploads: MutableMapping[int, bytes] = {}
         """The bytes of every file the bot uploaded, by attachment id (see ``attachment_bytes``)."""
         self._channel_messages: dict[int, list[Message]] = {}
         self._nonces: dict[tuple[int, str], tuple[Message, float]] = {}
@@ -154,21 +171,33 @@ class LocalDiscord:
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.base_url = ""
+        self.observers: list[Observer] = []
+        """Told of every change to messages, channels, members and commands (``Observer``)."""
+        self.long_running = False
+        """A server people play on for hours (``python -m localdiscord``), not a test's: it keeps no requests in
+        ``requests``, forgets a file once no message shows it, and an interaction once its token has expired."""
 
     # -- lifecycle ---------------------------------------------------------------------------------------------
 
-    async def start(self) -> LocalDiscord:
-        """Listen on 127.0.0.1 on a free port; sets ``base_url``."""
+    async def start(
+        self, host: str = "127.0.0.1", port: int = 0, *, extend: Callable[[web.Application], None] | None = None
+    ) -> LocalDiscord:
+        """Listen on ``host``:``port`` (default: 127.0.0.1, a free port); sets ``base_url``, which the bot on this
+        machine uses. ``extend`` may add routes (the web client) before the server starts."""
         app = build_app(self)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/gateway/resume", self._gateway)
         app.router.add_get("/attachments/{channel}/{attachment}/{filename}", self._download)
+        if extend is not None:
+            extend(app)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, host, port)
         await site.start()
-        host, port = self._runner.addresses[0][:2]
-        self.base_url = f"http://{host}:{port}"
+        port = self._runner.addresses[0][1]
+        # The bot runs on this machine: it reaches the server on the loopback unless bound to one address only.
+        local = host in ("0.0.0.0", "::", "", "127.0.0.1", "localhost")
+        self.base_url = f"http://{'127.0.0.1' if local else host}:{port}"
         return self
 
     async def stop(self) -> None:
@@ -240,6 +269,7 @@ class LocalDiscord:
         user = user or self.dm_user
         if user.id not in self.dm_channels:
             self.dm_channels[user.id] = Channel(self.ids.next(), "", type=ChannelType.DM, recipient=user)
+            self.channel_changed(self.dm_channels[user.id])
         return self.dm_channels[user.id]
 
     def bot_permissions(self, channel: Channel) -> int:
@@ -258,7 +288,7 @@ class LocalDiscord:
         """Set the bot's member overwrite in ``channel`` (e.g. ``bot_deny=Perm.SEND_MESSAGES``) and tell the bot."""
         channel.bot_allow, channel.bot_deny = bot_allow, bot_deny
         self.broadcast("CHANNEL_UPDATE", channel.to_json(), guild_id=channel.guild_id)
-        self.notify()
+        self.channel_changed(channel)
 
     def broadcast(self, event: str, data: dict[str, Any], *, guild_id: int | None = None) -> None:
         """Dispatch a Gateway event to every live session of the shard owning ``guild_id`` (DMs: shard 0)."""
@@ -278,6 +308,24 @@ class LocalDiscord:
         """Wake everything waiting in ``wait_for``: call after every state change."""
         self._changed.set()
         self._changed = asyncio.Event()
+
+    def message_changed(self, message: Message) -> None:
+        """Tell the observers about a created, edited or deleted message, and wake the waiters."""
+        for observer in self.observers:
+            observer.message_changed(message)
+        self.notify()
+
+    def channel_changed(self, channel: Channel) -> None:
+        """Tell the observers about a created or changed channel, and wake the waiters."""
+        for observer in self.observers:
+            observer.channel_changed(channel)
+        self.notify()
+
+    def world_changed(self) -> None:
+        """Tell the observers that commands, members or roles changed, and wake the waiters."""
+        for observer in self.observers:
+            observer.world_changed()
+        self.notify()
 
     def fail(self, problem: str) -> bool:
         """Record something Discord would have refused or that no real bot may do; the fixture fails on it.
@@ -337,6 +385,24 @@ class LocalDiscord:
         """Messages everyone sees in ``channel``, oldest first (no ephemeral, no deleted ones)."""
         return [m for m in self._channel_messages.get(channel.id, []) if not m.deleted and not m.ephemeral]
 
+    def messages_seen_by(self, channel: Channel, member: Member) -> list[Message]:
+        """Messages ``member`` sees in ``channel``, oldest first: everyone's and the ephemeral ones sent to them."""
+        return [
+            m
+            for m in self._channel_messages.get(channel.id, [])
+            if not m.deleted and (not m.ephemeral or m.viewer_id == member.id)
+        ]
+
+    def add_member(self, name: str) -> Member:
+        """A new member of the first guild; the first one to join owns the server and manages it."""
+        guild = self.guild
+        member = guild.add_member(self.ids.next(), name)
+        if len(guild.members) == 1:
+            guild.owner_id = member.id
+            guild.set_manager(member, True)
+        self.world_changed()
+        return member
+
     def ephemerals(self, member: Member) -> list[Message]:
         """Ephemeral messages only ``member`` sees, oldest first."""
         return [m for m in self._messages.values() if m.viewer_id == member.id and m.ephemeral and not m.deleted]
@@ -395,8 +461,24 @@ class LocalDiscord:
         message = self._messages.get(message_id)
         if message is None or message.channel is not channel:
             raise LookupError(f"no message {message_id} in #{channel.name}")
+        self.remove_message(message)
+
+    def remove_message(self, message: Message) -> None:
+        """Delete a stored message (everyone stops seeing it); its uploads are no longer served."""
         message.deleted = True
-        self.notify()
+        self._forget_uploads(message.attachments)
+        self.message_changed(message)
+
+    def _forget_uploads(self, attachments: list[dict[str, Any]]) -> None:
+        # A long-running server keeps only the files some message still shows; tests keep them all to read them.
+        if self.long_running:
+            for attachment in attachments:
+                self.uploads.pop(int(attachment["id"]), None)
+
+    def adopt_message(self, message: Message) -> None:
+        """Take in a message kept from an earlier run (see ``WorldFile``), without telling anyone."""
+        self._messages[message.id] = message
+        self._channel_messages.setdefault(message.channel.id, []).append(message)
 
     def message_with_nonce(self, channel: Channel, nonce: str) -> Message | None:
         """The message the bot made in ``channel`` with ``nonce`` in the past few minutes, if any."""
@@ -458,9 +540,11 @@ class LocalDiscord:
             viewer_id=interaction.member.id if interaction and flags & 64 else None,
         )
         message.allowed_mentions = payload.get("allowed_mentions")
+        if interaction is not None and interaction.type == InteractionType.APPLICATION_COMMAND:
+            message.invoked = command_line(interaction.payload.get("data", {}))
         self._messages[message_id] = message
         self._channel_messages.setdefault(channel.id, []).append(message)
-        self.notify()
+        self.message_changed(message)
         return message
 
     def edit_message(
@@ -478,6 +562,7 @@ class LocalDiscord:
             data["flags"] = (data["flags"] & ~4) | (payload["flags"] & 4)
         if "attachments" in payload:
             keep = {str(a.get("id")) for a in payload["attachments"] or []}
+            self._forget_uploads([a for a in data["attachments"] if a["id"] not in keep])
             data["attachments"] = [a for a in data["attachments"] if a["id"] in keep] + (attachments or [])
         if "allowed_mentions" in payload:
             message.allowed_mentions = payload["allowed_mentions"]
@@ -487,7 +572,7 @@ class LocalDiscord:
         else:
             data["edited_timestamp"] = timestamp_of(self.ids.next())
         message.edits += 1
-        self.notify()
+        self.message_changed(message)
         return message
 
     def _mentions(self, content: str, allowed: dict[str, Any] | None) -> dict[str, Any]:
@@ -513,7 +598,7 @@ class LocalDiscord:
         send them: outside the schema's choices, ranges and lengths, within what Discord's API itself accepts.
         """
         parts = command.split() + (subcommand.split() if subcommand else [])
-        schema = find_command(self._commands_for(channel), parts[0])
+        schema = find_command(self.commands_for(channel), parts[0])
         if schema is None:
             self.fail(f"/{parts[0]} is not a synced command (synced: {[c['name'] for c in self.commands]})")
             raise LookupError(f"/{parts[0]} is not a synced command")
@@ -544,7 +629,7 @@ class LocalDiscord:
         the client asks the bot for choices. ``await res.choices()`` gives them. ``client_checks``: as for
         ``slash``, for the options already filled in."""
         parts = command.split()
-        schema = find_command(self._commands_for(channel), parts[0])
+        schema = find_command(self.commands_for(channel), parts[0])
         if schema is None:
             raise LookupError(f"/{parts[0]} is not a synced command")
         res = self._new_interaction(InteractionType.AUTOCOMPLETE, channel, member)
@@ -554,7 +639,8 @@ class LocalDiscord:
         self._dispatch(res, data)
         return res
 
-    def _commands_for(self, channel: Channel) -> list[dict[str, Any]]:
+    def commands_for(self, channel: Channel) -> list[dict[str, Any]]:
+        """The commands a member can run in ``channel``: the guild's own, then the global ones."""
         guild_commands = [] if channel.guild_id is None else self.guild_commands.get(channel.guild_id, [])
         return guild_commands + self.global_commands
 
@@ -651,12 +737,25 @@ class LocalDiscord:
             targets = self._target_sessions(res.channel.guild_id)
         if not targets:
             raise RuntimeError("no bot is connected to the fake Discord")
+        self._forget_old_interactions()
         self.interactions[res.id] = res
         self.interactions_by_token[res.token] = res
         res.sent_at = now()
         res.deadline = res.sent_at + self.response_deadline
         for session in targets:
             session.dispatch("INTERACTION_CREATE", res.payload)
+
+    def _forget_old_interactions(self) -> None:
+        # Oldest first (dicts keep insertion order): stop at the first one still young enough.
+        if not self.long_running:
+            return
+        cutoff = now() - INTERACTION_LIFETIME
+        while self.interactions:
+            oldest = next(iter(self.interactions.values()))
+            if oldest.sent_at > cutoff:
+                return
+            del self.interactions[oldest.id]
+            self.interactions_by_token.pop(oldest.token, None)
 
     def _interaction_payload(self, res: InteractionResult, data: dict[str, Any]) -> dict[str, Any]:
         channel, member = res.channel, res.member
@@ -803,6 +902,16 @@ class LocalDiscord:
     def close_on_identify(self, code: int) -> None:
         """Close the next IDENTIFYing connections with this Gateway close code (e.g. 4014 disallowed intents)."""
         self.identify_close_code = code
+
+
+def command_line(data: dict[str, Any]) -> str:
+    """``/name sub`` for the data of a slash command (its subcommand group and subcommand, no option values)."""
+    words = [data.get("name", "")]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):
+        words.append(options[0]["name"])
+        options = options[0].get("options") or []
+    return "/" + " ".join(words)
 
 
 def describe(res: InteractionResult) -> str:
