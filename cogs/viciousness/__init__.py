@@ -28,6 +28,7 @@ from bot.app import TabletopBot
 from cogs.viciousness.campaign import CampaignCommands
 from cogs.viciousness.characters import CharacterCommands
 from cogs.viciousness.checks import CheckCommands, DiscoveryCommands
+from cogs.viciousness.common import CampaignOf
 from cogs.viciousness.company import CompanyCommands
 from cogs.viciousness.gm_tools import GMToolCommands
 from cogs.viciousness.house_rules import HouseRuleCommands
@@ -56,7 +57,7 @@ class Viciousness(
 ):
     """``/vic …``: what players (and the GM) do at the table."""
 
-    def __init__(self, bot: TabletopBot, campaign_of: dict[int, int]) -> None:
+    def __init__(self, bot: TabletopBot, campaign_of: CampaignOf) -> None:
         self.bot = bot
         self.campaign_of = campaign_of
         super().__init__()
@@ -79,7 +80,7 @@ class ViciousnessGM(
 ):
     """``/vic-gm …``: what runs the campaign (most of it the GM's only)."""
 
-    def __init__(self, bot: TabletopBot, campaign_of: dict[int, int]) -> None:
+    def __init__(self, bot: TabletopBot, campaign_of: CampaignOf) -> None:
         self.bot = bot
         self.campaign_of = campaign_of
         super().__init__()
@@ -94,7 +95,7 @@ class ViciousnessRivals(
 ):
     """``/vic-rival …``: the rivals only the GM sees."""
 
-    def __init__(self, bot: TabletopBot, campaign_of: dict[int, int]) -> None:
+    def __init__(self, bot: TabletopBot, campaign_of: CampaignOf) -> None:
         self.bot = bot
         self.campaign_of = campaign_of
         super().__init__()
@@ -104,7 +105,7 @@ async def setup(bot: TabletopBot) -> None:
     """discord.py extension entry point: the campaign's spec, then the commands (sharing which channel has which
     campaign)."""
     bot.register(VicSpec(bot))
-    campaign_of: dict[int, int] = {}
+    campaign_of = CampaignOf()
     await bot.add_cog(Viciousness(bot, campaign_of))
     await bot.add_cog(ViciousnessGM(bot, campaign_of))
     await bot.add_cog(ViciousnessRivals(bot, campaign_of))

@@ -6,6 +6,7 @@ them all, so each area of the game (campaign, company, troupes, …) keeps its c
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,38 @@ PUBLIC_REPLY = {"private": False}
 MAX_CONTENT = 2000
 CHOICE_NAME = 100
 NO_CAMPAIGN = "There is no Viciousness campaign in this channel: start one with `/vic-gm campaign new`."
+CHANNELS_KEPT = 4096
+"""Channels whose campaign is remembered (the most recently used; the others are looked up again)."""
+
+
+class CampaignOf:
+    """Which session each channel's campaign is, as last found: a hint that spares a query, kept for the
+    ``CHANNELS_KEPT`` most recently used channels and dropped when the campaign ends."""
+
+    def __init__(self, kept: int = CHANNELS_KEPT) -> None:
+        self.kept = kept
+        self._ids: OrderedDict[int, int] = OrderedDict()
+
+    def get(self, channel_id: int) -> int | None:
+        """The session remembered for ``channel_id``, if any."""
+        found = self._ids.get(channel_id)
+        if found is not None:
+            self._ids.move_to_end(channel_id)
+        return found
+
+    def remember(self, channel_id: int, session_id: int) -> None:
+        """``channel_id`` has campaign ``session_id`` (the least recently used channel is forgotten past the cap)."""
+        self._ids[channel_id] = session_id
+        self._ids.move_to_end(channel_id)
+        if len(self._ids) > self.kept:
+            self._ids.popitem(last=False)
+
+    def forget(self, channel_id: int) -> int | None:
+        """Drop what is remembered for ``channel_id`` (its campaign ended); the session it was, if any."""
+        return self._ids.pop(channel_id, None)
+
+    def __len__(self) -> int:
+        return len(self._ids)
 
 
 def parse(data: Mapping[str, Any]) -> Action:
@@ -112,7 +145,7 @@ class VicBase(_Mixin):
     """Helpers of every ``/vic`` mixin."""
 
     bot: TabletopBot
-    campaign_of: dict[int, int]
+    campaign_of: CampaignOf
     """The session id of each channel's campaign, as last found (a hint: one that ended is looked up again)."""
 
     async def campaign_here(self, interaction: discord.Interaction) -> Session:
@@ -128,11 +161,11 @@ class VicBase(_Mixin):
             try:
                 return await self.bot.service.session(known)
             except SessionOver:
-                del self.campaign_of[channel]
+                self.campaign_of.forget(channel)
         found = await self.bot.service.campaign(channel, interaction.guild_id)
         if found is None or found.kind != KIND:
             raise NoSession(NO_CAMPAIGN)
-        self.campaign_of[channel] = found.id
+        self.campaign_of.remember(channel, found.id)
         return found
 
     def state(self, session: Session) -> CampaignState:
@@ -165,7 +198,7 @@ class VicBase(_Mixin):
         try:
             return await self.bot.service.act(session.id, actor, action, origin=origin)
         except SessionOver:
-            if self.campaign_of.pop(interaction.channel_id or 0, None) is None:
+            if self.campaign_of.forget(interaction.channel_id or 0) is None:
                 raise
         return await self.bot.service.act((await self.campaign_here(interaction)).id, actor, action, origin=origin)
 
