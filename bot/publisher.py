@@ -614,12 +614,6 @@ class Publisher:
                 ),
             )
 
-    async def announce(self, session: Session, text: str) -> None:
-        """A short notice in the session's channel that pings nobody."""
-        channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        with contextlib.suppress(discord.HTTPException):
-            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
-
     def stale(self, session: Session, reply: Reply) -> StaleBoard | None:
         """What to do with a click made on an older version.
 

@@ -55,7 +55,7 @@ from bot.replay import fold
 from bot.storage import Duplicate, Store
 from rules import engine as contract
 from rules.dice import DiceSource, RecordingDice, ReplayDice, Roll, SystemDice
-from rules.engine import IllegalAction, Prompt
+from rules.engine import IllegalAction, Prompt, visible
 
 log = logging.getLogger(__name__)
 
@@ -857,7 +857,11 @@ class Service:
                 actor=str(actor.user_id),
                 action={"kind": "redo" if redo else "undo", "how": "player", "target": target.seq},
                 dice=[r.model_dump() for r in dice.rolls],
-                events=[{"type": "redone" if redo else "undone", "seq": target.seq, "by": str(actor.user_id)}],
+                # What the channel saw of the entry taken back (or made again) rides along, for the entry's news.
+                events=[
+                    {"type": "redone" if redo else "undone", "seq": target.seq, "by": str(actor.user_id)}
+                    | {"events": [e for e in target.events if visible(e, contract.PUBLIC)]}
+                ],
                 at=self.clock.now(),
             )
             applied = Applied(

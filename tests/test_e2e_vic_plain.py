@@ -101,7 +101,8 @@ async def test_a_turns_shortcuts(fake: LocalDiscord, make_bot: MakeBot) -> None:
     # Next turn: the turn ends and the next starts in one click.
     await fake.wait_for(lambda: "Next: turn 2" in sheet.describe_buttons(), what="the Next turn button")
     moved = await (await fake.click(sheet, "Next: turn 2", gm)).message()
-    assert "Turn 1 is over" in moved.content and "Turn 2** begins" in moved.content
+    assert "Turn 1 is over" in moved.content  # the turn's end answers; the next turn's start follows it
+    await fake.wait_for_message(channel, lambda m: "Turn 2** begins" in m.content)
     again = await (
         await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Rats (Rat)"})
     ).message()

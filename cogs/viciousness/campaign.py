@@ -111,8 +111,9 @@ class CampaignCommands(VicBase):
         reply = Reply.of(interaction)
         if member.bot:
             raise InvalidInput("Pick a person, not a bot.")
-        done = await self.change_role(interaction, member.id, GM)
-        await reply.send(done or f"<@{member.id}> is the GM of this campaign now.")
+        done = await self.change_role(interaction, member.id, GM, origin=reply)
+        if not reply.took_news:
+            await reply.send(done or f"<@{member.id}> is the GM of this campaign now.")
 
     @campaign.command(name="takeover", description="Take over a campaign whose GM is gone (Manage Server)")
     @app_commands.describe(role="GM (the old GM stays as co-GM), or co-GM beside the GM")
@@ -131,24 +132,26 @@ class CampaignCommands(VicBase):
         await self.change_role(interaction, actor.user_id, role)
         await reply.send("You run this campaign now. Its GM was told, and so was the channel.", ephemeral=True)
 
-    async def change_role(self, interaction: discord.Interaction, user_id: int, role: str, *, on: bool = True) -> str:
-        """Give (or take) a role, logged by the core. A server manager who is not the GM doing it is never silent:
-        the channel is told, the GM privately (a GM replaced keeps a co-GM's role). Returns what the member
-        who did it is answered ("" for the command's own answer)."""
+    async def change_role(
+        self, interaction: discord.Interaction, user_id: int, role: str, *, on: bool = True, origin: Reply | None = None
+    ) -> str:
+        """Give (or take) a role, logged by the core and told in the channel (each change's news; with ``origin``,
+        the first one answers it). A server manager who is not the GM doing it is never silent: the GM is told
+        privately too (a GM replaced keeps a co-GM's role). Returns what the member who did it is answered ("" for
+        the command's own answer)."""
         session = await self.campaign_here(interaction)
         actor = actor_of(interaction)
         held = roles_of(session, actor)
         gms = [int(uid) for uid, roles in session.roles.items() if GM in roles]
-        applied = await self.bot.service.set_role(session.id, actor, user_id, role, on=on)
+        await self.bot.service.set_role(session.id, actor, user_id, role, on=on, origin=origin)
         if GM in held or not held & {MANAGER}:
             return ""
         if role == GM:
             for old in gms:  # the GM who vanished can come back to the table
-                applied = await self.bot.service.set_role(session.id, actor, old, CO_GM)
+                await self.bot.service.set_role(session.id, actor, old, CO_GM)
         who, what = escape_name(actor.name), "GM" if role == GM else "co-GM"
         target = "themselves" if user_id == actor.user_id else f"<@{user_id}>"
         made = f"made {target} {what}" if on else f"took the {what} role from {target}"
-        await self.bot.publisher.announce(applied.session, f"🛡️ {who}, a server manager, {made} of this campaign.")
         for old in gms:
             kept = " You stay on as its co-GM." if role == GM and old != user_id else ""
             told = f"🛡️ {who}, a manager of the server, {made} of your campaign in <#{session.channel_id}>.{kept}"

@@ -20,9 +20,8 @@ from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
 from bot.replies import Reply
 from cogs.viciousness.forms import all_traits, trait_text
-from cogs.viciousness.narrate import narrate
 from cogs.viciousness.text import cut
-from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
+from rules.engine import GM_ROLES, Viewer
 from rules.text import echo
 from rules.viciousness.actions import Action
 from rules.viciousness.engine import ENGINE
@@ -40,6 +39,8 @@ PUBLIC_REPLY = {"private": False}
 """``extras`` of a command whose answer the channel sees."""
 MAX_CONTENT = 2000
 CHOICE_NAME = 100
+NEWS_WAIT_S = 5.0
+"""How long a private follow-up waits for the public news answering the same interaction."""
 NO_CAMPAIGN = "There is no Viciousness campaign in this channel: start one with `/vic-gm campaign new`."
 CHANNELS_KEPT = 4096
 """Channels whose campaign is remembered (the most recently used; the others are looked up again)."""
@@ -210,20 +211,20 @@ class VicBase(_Mixin):
         done: str = "Done.",
         session: Session | None = None,
     ) -> Applied:
-        """Take an action and answer with what happened (as the channel may read it), or ``done``."""
+        """Take an action, answered with what happened (its news, when the channel may read it), else ``done``
+        privately."""
         reply = Reply.of(interaction)
         reply.answers_first = True  # the sheets are redrawn once this answer is on its way
         applied = await self.act(interaction, action, session, origin=reply)
-        await self.tell(reply, applied.session, applied.events, done=done)
+        if not reply.took_news:
+            await reply.send(done, ephemeral=True)
         return applied
 
-    async def tell(self, reply: Reply, session: Session, events: list[dict[str, Any]], *, done: str = "Done.") -> None:
-        """Answer with what happened, as the channel may read it; with nothing it may read, ``done``, privately."""
-        lines = narrate(self.state(session), [e for e in events if visible(e, PUBLIC)])
-        if lines:
-            await reply.send(cut("\n".join(lines), MAX_CONTENT))
-        else:
-            await reply.send(done, ephemeral=True)
+
+async def after_news(reply: Reply) -> None:
+    """Once the news answering ``reply`` is on its way (``Reply.took_news``): what is said privately comes after it."""
+    if reply.took_news:
+        await reply.answered(NEWS_WAIT_S)
 
 
 def owner_for(interaction: discord.Interaction, member: discord.abc.User | None) -> str:

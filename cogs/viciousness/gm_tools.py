@@ -21,7 +21,7 @@ from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import gm_viewer
 from cogs.viciousness.spec import UI
 from cogs.viciousness.text import cut
-from rules.engine import PUBLIC, visible
+from rules.engine import visible
 from rules.viciousness.actions import Notes
 
 if TYPE_CHECKING:
@@ -80,17 +80,12 @@ class GMToolCommands(VicBase):
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
         viewer = gm_viewer(session, interaction)
-        reply.answers_first = True  # the sheets are redrawn once this answer is on its way
-        applied = await self.bot.service.undo(session.id, actor_of(interaction), redo=redo, origin=reply)
+        # Answered privately; what the channel saw of the change is told again by the undo's news.
+        applied = await self.bot.service.undo(session.id, actor_of(interaction), redo=redo)
         seq = int(applied.events[0]["seq"])
         target = next(e for e in await self.bot.store.log_entries(session.id, after=seq - 1) if e.seq == seq)
         state = campaign_state(self.bot, applied.session)
         private = narrate(state, [e for e in target.events if visible(e, viewer)])
-        public = narrate(state, [e for e in target.events if visible(e, PUBLIC)])
         mark, said = ("↪️", "made again") if redo else ("↩️", "took back")
         what = " ".join(private) or "a change with nothing to tell"
         await reply.send(cut(f"{mark} You {said}: {what}", MAX_CONTENT), ephemeral=True)
-        if public:
-            await self.bot.publisher.announce(
-                applied.session, cut(f"{mark} The GM {said}: {' '.join(public)}", MAX_CONTENT)
-            )

@@ -54,11 +54,9 @@ def panel(session: Session, state: CampaignState) -> dict[str, Any]:
 
 
 async def _change(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-    """A change picked in the panel: applied, the channel told, the panel redrawn."""
-    applied = await commit(bot, reply, session, chosen_action(arg, values))
+    """A change picked in the panel: applied, the panel redrawn (the channel is told by the change's news)."""
+    applied = await commit(bot, reply, session, chosen_action(arg, values), answer=False)
     await reply.update(**panel(applied.session, campaign_state(bot, applied.session)))
-    event = next(e for e in applied.events if e["type"] == "options_changed")
-    await bot.publisher.announce(applied.session, _changed(campaign_state(bot, applied.session), event))
 
 
 def _changed(state: CampaignState, e: Event) -> str:

@@ -4,8 +4,8 @@ and the controls of a pool's board (join, choose dice, push, clash decisions, de
 The GM opens a pool and its board is posted (the view ``pool:<id>``, redrawn after every change).
 Characters join with a button and pick their trait dice from a private select of their own traits'
 clauses. A click that rolls or resolves is answered with what happened, every die as a face, in a
-message of its own, so the channel keeps the whole fight; other clicks answer silently and the
-board is redrawn.
+message of its own (its news, written with the roll: told after a crash too), so the channel keeps the
+whole fight; other clicks answer silently and the board is redrawn.
 """
 
 from __future__ import annotations
@@ -59,11 +59,6 @@ from rules.viciousness.violence import clash
 if TYPE_CHECKING:
     from bot.app import TabletopBot
 
-NEWS = frozenset(
-    {"roll", "reroll", "resolve", "cancel", "assign", "aim", "death_test", "next_round", "close", "thwart", "flee"}
-    | {"clear_lockout", "discovery", "knowledge", "push"}
-)
-"""Actions whose click is answered with a message telling what happened (the others redraw the board only)."""
 MAX_DICE_SELECTS = 4
 MAX_CHALLENGES = 30
 MAX_NPCS = 20
@@ -113,30 +108,36 @@ def mine(
     return [c for c in pool.combatants if (gm or c.id in ids) and (not standing or c.status == "in")]
 
 
-async def tell(
-    bot: TabletopBot, reply: Reply, session: Session, events: Iterable[Mapping[str, Any]], news: bool
-) -> None:
-    """Answer a click: what happened, as a message of its own (``news``), else silently (the board is redrawn)."""
+async def tell(bot: TabletopBot, reply: Reply, session: Session, events: Iterable[Mapping[str, Any]]) -> None:
+    """Answer a click whose news did not (nothing the channel is told): a private message it came from says what
+    happened; otherwise the click is answered silently (the board is redrawn)."""
+    if reply.took_news:
+        return
     lines = narrate(state_of(bot, session), [dict(e) for e in events if visible(e, PUBLIC)])
     message = reply.interaction.message
-    if news and lines:
-        await reply.send(cut("\n".join(lines), MAX_CONTENT), ephemeral=False)
-    elif message is not None and message.flags.ephemeral:
+    if message is not None and message.flags.ephemeral:
         await reply.update(content=cut("✅ " + "\n".join(lines), MAX_CONTENT) if lines else "✅ Done.")
     else:
         await reply.ack()
 
 
-async def commit(bot: TabletopBot, reply: Reply, session: Session, action: Mapping[str, Any]) -> Applied:
-    """Take an engine action for the member of ``reply``, who is answered before the boards are redrawn."""
+async def commit(
+    bot: TabletopBot, reply: Reply, session: Session, action: Mapping[str, Any], *, answer: bool = True
+) -> Applied:
+    """Take an engine action for the member of ``reply``. With ``answer``, the interaction is answered with the
+    change's news (if it has any), before the boards are redrawn; without, the news is posted in the channel and
+    the caller answers privately (a GM's screen or panel)."""
+    actor = actor_of(reply.interaction)
+    if not answer:
+        return await bot.service.act(session.id, actor, dict(action))
     reply.answers_first = True
-    return await bot.service.act(session.id, actor_of(reply.interaction), dict(action), origin=reply)
+    return await bot.service.act(session.id, actor, dict(action), origin=reply)
 
 
 async def take(bot: TabletopBot, reply: Reply, session: Session, action: Mapping[str, Any]) -> None:
-    """Take an engine action for the clicker and answer with what happened."""
+    """Take an engine action for the clicker, answered with what happened."""
     applied = await commit(bot, reply, session, action)
-    await tell(bot, reply, applied.session, applied.events, action.get("type") in NEWS)
+    await tell(bot, reply, applied.session, applied.events)
 
 
 async def choose(
@@ -208,7 +209,7 @@ async def _join(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
             return
         pc_id, _, side = options[0][1].partition("|")
     action = {"type": "join", "pool": pool_id, "pc": pc_id, **({"side": side} if side else {})}
-    applied = await commit(bot, reply, session, action)
+    applied = await commit(bot, reply, session, action, answer=False)
     await tell_dice(bot, reply, applied.session, pool_id, pc_id, joined=True)
 
 
@@ -286,7 +287,8 @@ async def _picks(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
     for value in values:
         trait, _, clause = value.rpartition("|")
         picks.append({"trait": trait, "clause": int(clause)})
-    applied = await commit(bot, reply, session, {"type": "pick", "pool": pool_id, "who": who, "picks": picks})
+    action = {"type": "pick", "pool": pool_id, "who": who, "picks": picks}
+    applied = await commit(bot, reply, session, action, answer=False)
     await tell_dice(bot, reply, applied.session, pool_id, who)
 
 

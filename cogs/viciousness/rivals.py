@@ -28,7 +28,7 @@ from cogs.viciousness.pools import chosen_action, commit
 from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, render_gm
 from cogs.viciousness.spec import UI, VIEWS
 from cogs.viciousness.text import cut
-from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
+from rules.engine import GM_ROLES, Viewer, visible
 from rules.text import echo, whole_number
 from rules.viciousness.state import CampaignState
 
@@ -58,15 +58,11 @@ async def screen_payload(bot: TabletopBot, session: Session, viewer: Viewer) -> 
 async def tell_gm(
     bot: TabletopBot, reply: Reply, session: Session, viewer: Viewer, events: Iterable[Mapping[str, Any]]
 ) -> None:
-    """What happened: everything privately to the GM; what the channel may know, in the channel too."""
+    """What happened, privately to the GM (what the channel may know of it is the change's news)."""
     state = bot.service.state_of(session)
     assert isinstance(state, CampaignState)
-    seen = [dict(e) for e in events]
-    private = narrate(state, [e for e in seen if visible(e, viewer)])
-    public = narrate(state, [e for e in seen if visible(e, PUBLIC)])
+    private = narrate(state, [dict(e) for e in events if visible(e, viewer)])
     await reply.send(cut("\n".join(private), MAX_CONTENT) or "Done.", ephemeral=True)
-    if public:
-        await bot.publisher.announce(session, cut("\n".join(public), MAX_CONTENT))
 
 
 async def rival_news(
@@ -86,7 +82,7 @@ async def rival_news(
 
 async def _gm_act(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     viewer = gm_viewer(session, reply.interaction)
-    applied = await commit(bot, reply, session, chosen_action(arg, values))
+    applied = await commit(bot, reply, session, chosen_action(arg, values), answer=False)
     await reply.update(**await screen_payload(bot, applied.session, viewer))
     await tell_gm(bot, reply, applied.session, viewer, applied.events)
 
@@ -150,10 +146,7 @@ class GMScreenCommands(VicBase):
         action = {"type": "reveal", "text": text, "to": [str(m.id) for m in players]}
         applied = await self.act(interaction, action, session)
         if not players:
-            await reply.send("Revealed to the channel.", ephemeral=True)
-            await self.bot.publisher.announce(
-                applied.session, "\n".join(narrate(self.state(applied.session), applied.events))
-            )
+            await reply.send("Revealed to the channel.", ephemeral=True)  # the channel is told by the news
             return
         company = self.state(applied.session).company.name or "your campaign"
         told = f"📨 A handout from the GM of {escape_name(company)} (<#{session.channel_id}>):\n>>> {text}"
@@ -161,11 +154,14 @@ class GMScreenCommands(VicBase):
         names = ", ".join(escape_name(m.display_name) for m in players)
         answer = f"📨 Handed to {names}: only they and the GMs see it (it is in their `/vic log`)."
         if missed:
-            # Their direct messages are closed: the channel says there is something for them, not what.
-            who = ", ".join(f"<@{m.id}>" for m in missed)
-            await self.bot.publisher.announce(applied.session, f"📨 {who}: the GM has a handout for you in `/vic log`.")
             answer += " Direct messages didn't reach " + ", ".join(escape_name(m.display_name) for m in missed) + "."
         await reply.send(answer, ephemeral=True)
+        if missed:
+            # Their direct messages are closed: the channel says there is something for them, not what.
+            who = ", ".join(f"<@{m.id}>" for m in missed)
+            pings = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(m.id) for m in missed])
+            text = f"📨 {who}: the GM has a handout for you in `/vic log`."
+            await reply.send(text, ephemeral=False, allowed_mentions=pings)
 
 
 class RivalCommands(VicBase):
@@ -176,7 +172,7 @@ class RivalCommands(VicBase):
         session = await self.campaign_here(interaction)
         viewer = gm_viewer(session, interaction)
         action = named_rival(self.state(session), action)
-        applied = await commit(self.bot, reply, session, action)
+        applied = await commit(self.bot, reply, session, action, answer=False)
         await tell_gm(self.bot, reply, applied.session, viewer, applied.events)
 
     @app_commands.command(name="edit", description="Change a rival (only what is given)")

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from bot.errors import UserError
-from bot.models import MAIN_VIEW, Scope, Session
+from bot.models import MAIN_VIEW, LogEntry, News, Scope, Session
 from bot.names import escape_name
 from bot.registry import GameKind
 from bot.replies import Reply
 from bot.spec import GameSpec, View, ViewContext
 from cogs.viciousness.narrate import narrate
+from cogs.viciousness.news import entry_news
 from cogs.viciousness.rules_text import describe
 from rules.viciousness.engine import ENGINE
 from rules.viciousness.options import VicOptions
@@ -53,6 +54,10 @@ class VicSpec(GameSpec[CampaignState]):
         if renderer is None:
             return View(content="This sheet is no longer shown.")
         return renderer(ctx)
+
+    def news(self, ctx: ViewContext[CampaignState], entry: LogEntry) -> list[News]:
+        """What the channel is told of a log entry, written with it (``cogs/viciousness/news.py``)."""
+        return entry_news(ctx.state, entry, ctx.events)
 
     def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
         """Sentences for ``/game log`` and the sheets."""

@@ -17,12 +17,12 @@ from bot.errors import InvalidInput
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.replies import Reply
-from cogs.viciousness.common import KIND, MAX_CONTENT, PUBLIC_REPLY, VicBase, campaign_state, viewer_of
+from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase, after_news, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import rival_news
 from cogs.viciousness.spec import UI
 from cogs.viciousness.text import cut
-from rules.engine import PUBLIC, Viewer, visible
+from rules.engine import Viewer, visible
 from rules.viciousness.actions import TurnEnd, TurnStart
 from rules.viciousness.state import CampaignState
 
@@ -163,15 +163,16 @@ TURN_ACTIONS: dict[str, tuple[TurnStart | TurnEnd, ...]] = {
 
 
 async def start_or_end(bot: TabletopBot, reply: Reply, session: Session, which: str) -> None:
-    """A turn's start, end, or both (``which``): the channel is told what it may know; the GM who did it, the
-    rivals' news, privately."""
+    """A turn's start, end, or both (``which``): the channel is told what it may know (each entry's news, the
+    first one the answer); the GM who did it, the rivals' news, privately."""
     reply.answers_first = True  # the sheets are redrawn once this answer is on its way
     events: list[dict[str, Any]] = []
     for action in TURN_ACTIONS[which]:
         applied = await bot.service.act(session.id, actor_of(reply.interaction), action, origin=reply)
         session, events = applied.session, [*events, *applied.events]
-    lines = narrate(campaign_state(bot, session), [e for e in events if visible(e, PUBLIC)])
-    await reply.send(cut("\n".join(lines), MAX_CONTENT) or "The turn moves on.", ephemeral=False)
+    if not reply.took_news:
+        await reply.send("The turn moves on.", ephemeral=True)
+    await after_news(reply)
     await rival_news(bot, reply.interaction, session, events)
 
 

@@ -171,11 +171,9 @@ async def _pay(bot: TabletopBot, reply: Reply, session: Session, arg: str, value
     draft = parse_draft(rest)
     pay = Pay(coins="turn") if code == "t" else Pay(coins="liquid", rank=int(code[1:]))
     action = Buy(pc=draft.pc or None, item=draft.item, rank=draft.rank, mods=draft.mods, pay=(pay,))
-    applied = await bot.service.act(session.id, actor_of(reply.interaction), action)
+    applied = await bot.service.act(session.id, actor_of(reply.interaction), action)  # the channel: its news
     lines = narrate(campaign_state(bot, applied.session), [e for e in applied.events if visible(e, PUBLIC)])
-    text = "\n".join(lines)
-    await reply.update(content=cut(text, 2000), embed=None, view=None)
-    await bot.publisher.announce(applied.session, cut(text, 2000))
+    await reply.update(content=cut("\n".join(lines), 2000) or "✅ Bought.", embed=None, view=None)
 
 
 UI.update({"pm": _modifiers, "pb": _pay})
@@ -243,15 +241,7 @@ class RewardCommands(VicBase):
         invest: bool = False,
     ) -> None:
         """Coins at the company's rank: the method's base plus the ranks the NPC is above it, at least 0."""
-        reply = Reply.of(interaction)
-        reply.answers_first = True
-        applied = await self.act(interaction, Reward(method=method, npc_rank=npc_rank), origin=reply)
-        events = applied.events
-        paid = next(e for e in events if e["type"] == "reward")
-        if invest and paid["coins"]:
-            then = await self.act(interaction, Invest(rank=paid["rank"], n=paid["coins"]), applied.session)
-            applied, events = then, [*events, *then.events]
-        await self.tell(reply, applied.session, events)
+        await self.act_and_tell(interaction, Reward(method=method, npc_rank=npc_rank, invest=invest))
 
     @app_commands.command(name="invest", description="Coins → IP, 1 each", extras=PUBLIC_REPLY)
     @app_commands.describe(

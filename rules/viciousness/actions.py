@@ -123,6 +123,8 @@ class Reward(Action):
     DOING: ClassVar[str] = "pay rewards"
     method: Literal["work", "rare", "destroy"]
     npc_rank: Rank
+    invest: bool = False
+    """Turn the coins into investment points at once (one entry of the log, one message)."""
 
 
 class Invest(Action):

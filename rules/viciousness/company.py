@@ -80,6 +80,8 @@ def _reward(w: Work, a: Reward) -> None:
     if coins:
         w.add_liquid(rank, coins)
     w.emit("reward", method=a.method, npc_rank=a.npc_rank, company_rank=rank, coins=coins, rank=rank)
+    if a.invest and coins:
+        _invest(w, Invest(rank=rank, n=coins))
 
 
 def _invest(w: Work, a: Invest) -> None:
