@@ -18,7 +18,7 @@ from bot.controls import RoutedButton, RoutedSelect, Router
 from bot.deadlines import Deadlines
 from bot.interactions import Interactions
 from bot.lobby import Lobby
-from bot.models import Applied
+from bot.models import Applied, Deadline, Session
 from bot.publisher import Publisher
 from bot.registry import Registry
 from bot.replies import Reply, report_error
@@ -114,7 +114,7 @@ class TabletopBot(commands.Bot):
             lobby_line=self.lobby.retired_line,
             deadlines_started=self.timers.schedule,
         )
-        self.deadlines = Deadlines(self.service, remind=self.publisher.remind, close_lobby=self.lobby.close)
+        self.deadlines = Deadlines(self.service, remind=self._remind, close_lobby=self.lobby.close)
         self.computers = ComputerSeats(self.service, lambda: self.settings.computer_delay)
         self.router = Router()
         self.interactions = Interactions(self.service, self.publisher, self.lobby, self.specs)
@@ -134,6 +134,16 @@ class TabletopBot(commands.Bot):
 
     async def _on_due(self, session_id: int) -> None:
         await self.deadlines(session_id)
+
+    async def _remind(self, session: Session, deadline: Deadline) -> None:
+        """A reminder came due: one the game asked for is said in its words, a turn's by the publisher."""
+        spec = self.specs.get(session.kind)
+        if deadline.expires or spec is None:
+            await self.publisher.remind(session, deadline)
+            return
+        said = spec.reminder(session, deadline)
+        if said is not None:
+            await self.publisher.news.tell(session, said)
 
     def _schedule(self, applied: Applied) -> None:
         self.timers.schedule(applied.session.next_deadline)

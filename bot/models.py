@@ -77,10 +77,12 @@ class Deadline(BaseModel):
     remind_at: float | None = None
     remind: bool = True
     """Whether the half-time reminder pings (not for computer seats or optional windows)."""
+    expires: bool = True
+    """False for a reminder a game asked for (``Reminders``): due at ``remind_at``, nothing happens at an end."""
 
     def started(self, now: float) -> Deadline:
         """This deadline, counting from ``now`` if it had not started yet."""
-        if self.at is not None:
+        if self.at is not None or not self.expires:
             return self
         return self.model_copy(
             update={"at": now + self.seconds, "remind_at": now + self.seconds / 2 if self.remind else None}
@@ -255,6 +257,8 @@ class News(BaseModel):
     text: str
     pings: list[int] = Field(default_factory=list)
     """Members this message calls (users only)."""
+    dms: list[int] = Field(default_factory=list)
+    """Members it calls by a direct message instead of a ping (they asked for that)."""
 
 
 class LogEntry(BaseModel):

@@ -7,7 +7,8 @@ The service writes each log entry's news with the entry, in the same commit (a t
 - the interaction that caused the commit is answered with its first message at once, never behind a drawing;
 - the rest is posted in the channel in log order by the session's publisher worker, before its boards are drawn,
   each post with a nonce Discord enforces (a retry within minutes returns the message already made);
-- once everything up to a version is out, the mark moves past it (``Store.news_delivered``).
+- once everything up to a version is out, the mark moves past it (``Store.news_delivered``);
+- members a message calls by direct message (``News.dms``, they asked for that) get it there, once it is shown.
 
 After a restart, what is still marked is posted, unless the channel's last messages already show it (the bot
 died between Discord's answer and the mark). Nothing is kept in memory for a session once its news is out.
@@ -34,6 +35,9 @@ log = logging.getLogger(__name__)
 
 HISTORY_CHECKED = 50
 """After a restart, how many of the channel's last messages are read to see whether a news message made it."""
+
+
+NONCE_MAX = 25
 
 
 def nonce(session_id: int, seq: int, index: int) -> str:
@@ -145,10 +149,38 @@ class NewsDesk:
         answer = self._answers.get((session.id, entry.seq))
         for index, item in enumerate(entry.news):
             if index == 0 and answer is not None and await answer:
-                continue
-            if recovering and await self._already_shown(session, item):
-                continue
-            await self._post(session, entry.seq, index, item)
+                pass
+            elif recovering and await self._already_shown(session, item):
+                continue  # shown before the restart, with its direct messages
+            else:
+                await self._post(session, entry.seq, index, item)
+            await self._direct(session, item, nonce(session.id, entry.seq, index))
+
+    async def tell(self, session: Session, item: News) -> None:
+        """Say something now that no commit made (a reminder): in the channel when it calls someone there (or
+        nobody by direct message), and by direct message to those who asked for that. Not kept: said once."""
+        if item.pings or not item.dms:
+            channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+            try:
+                await channel.send(clip(item.text), allowed_mentions=mentions(item))
+            except discord.HTTPException as exc:
+                log.info("Session %s: could not post a reminder (%s)", session.id, exc)
+        await self._direct(session, item, None)
+
+    async def _direct(self, session: Session, item: News, key: str | None) -> None:
+        """``item`` by direct message to each member who asked to be called that way, with where it was said."""
+        text = clip(f"{item.text}\n-# In <#{session.channel_id}>")
+        for index, user_id in enumerate(item.dms):
+            try:
+                channel = await self.client.create_dm(discord.Object(user_id))
+                quiet = discord.AllowedMentions.none()
+                if key is None:
+                    await channel.send(text, allowed_mentions=quiet)
+                else:  # the same direct message sent again within minutes is one message
+                    await channel.send(text, nonce=f"{key}d{index}"[:NONCE_MAX], allowed_mentions=quiet)
+            except discord.HTTPException as exc:
+                # Their direct messages are closed: the channel message still names them.
+                log.info("Session %s: no direct message to %s (%s)", session.id, user_id, exc)
 
     async def _post(self, session: Session, seq: int, index: int, item: News) -> None:
         channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)

@@ -20,6 +20,8 @@ from rules.engine import (
     Permissions,
     Prompt,
     Records,
+    Reminder,
+    Reminders,
     Seats,
     Turns,
     Undo,
@@ -87,6 +89,16 @@ class GameKind:
         """Who must act now (nobody, for an engine without turns)."""
         turns = self.turns
         return turns.prompts(state) if turns is not None else []
+
+    @cached_property
+    def timed_reminders(self) -> Reminders[Any] | None:
+        """The engine, if it asks for reminders of its own."""
+        return self.engine if isinstance(self.engine, Reminders) else None
+
+    def reminders(self, state: BaseModel) -> list[Reminder]:
+        """The reminders the game asks for now (none, for an engine without them)."""
+        timed = self.timed_reminders
+        return timed.reminders(state) if timed is not None else []
 
     def legal_actions(self, state: BaseModel, player: str) -> Sequence[BaseModel]:
         """What ``player`` may do now (nothing listed, for an engine without turns)."""

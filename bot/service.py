@@ -55,7 +55,7 @@ from bot.replay import fold
 from bot.storage import Duplicate, Store
 from rules import engine as contract
 from rules.dice import DiceSource, RecordingDice, ReplayDice, Roll, SystemDice
-from rules.engine import IllegalAction, Prompt, visible
+from rules.engine import IllegalAction, Prompt, Reminder, visible
 
 log = logging.getLogger(__name__)
 
@@ -415,7 +415,24 @@ class Service:
             return new
         kept = [d for d in session.deadlines if d.player != actor]
         new.deadlines = self.deadlines_for(new, kind.prompts(state), previous=kept)
+        new.deadlines += self.reminders_for(kind.reminders(state), previous=session.deadlines, now=now)
         return new
+
+    @staticmethod
+    def reminders_for(reminders: Iterable[Reminder], *, previous: Iterable[Deadline], now: float) -> list[Deadline]:
+        """A deadline per reminder the game asks for (``Reminders``); one still asked for keeps its own, sent or not."""
+        kept = {(d.player, d.decision): d for d in previous if not d.expires}
+        result = []
+        for reminder in reminders:
+            old = kept.get((reminder.player, reminder.key))
+            if old is None:
+                moment = reminder.at if reminder.at is not None else now + (reminder.after or 0.0)
+                seconds = reminder.after or 0.0
+                old = Deadline(
+                    player=reminder.player, decision=reminder.key, seconds=seconds, expires=False, remind_at=moment
+                )
+            result.append(old)
+        return result
 
     def deadlines_for(
         self, session: Session, prompts: Iterable[Prompt], *, previous: Iterable[Deadline]

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from bot.controls import SELECTED_ALL, action_id, core_id, encode_action, ui_id
 from bot.errors import UserError
-from bot.models import MAIN_VIEW, LogEntry, News, Session, Status
+from bot.models import MAIN_VIEW, Deadline, LogEntry, News, Session, Status
 from bot.names import escape_name
 from bot.registry import GameKind
 from bot.service import Expect
@@ -238,6 +238,11 @@ class GameSpec(Generic[StateT]):
         committed, and shown exactly once, after a crash too. Table games show what happened on their board
         and say nothing here."""
         return []
+
+    def reminder(self, session: Session, deadline: Deadline) -> News | None:
+        """What to say when a reminder the game asked for comes due (``rules.engine.Reminders``; the deadline's
+        ``player`` and ``decision`` are the reminder's); None says nothing (what it was about is over)."""
+        return None
 
     def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
         """Plain sentences for events, for boards and ``/game log``."""

@@ -21,6 +21,7 @@ capability                  what the core does with it
 :class:`Records`            sub-records with their own version, so unrelated edits never collide
 :class:`Undo`               undo and redo built on the log
 :class:`ForcedMoves`        the bot takes a move the player has no real choice about, and says so
+:class:`Reminders`          reminders the core times besides turns (a campaign's waits, a session)
 ==========================  =====================================================================
 """
 
@@ -62,6 +63,21 @@ class Prompt(BaseModel):
     """Which of the game's timeouts applies (``options.timeouts[timer]`` seconds); None = no deadline."""
     ping: bool = True
     """Whether asking for this decision should mention the player (a fate window pings nobody)."""
+
+
+class Reminder(BaseModel):
+    """A reminder a game asks the core to time (:class:`Reminders`): to ``player`` about ``key``, once, at a moment
+    or some time after it is first asked for. The key names what it is about for as long as that lasts (put the
+    moment in it when the moment can change): the same key asked for again is the same reminder."""
+
+    model_config = ConfigDict(frozen=True)
+
+    player: str
+    key: str
+    at: float | None = None
+    """Seconds since the epoch (a session planned for a date)."""
+    after: float | None = None
+    """Seconds from when the game first asks for it."""
 
 
 # Roles the core knows. An engine with :class:`Permissions` is told which of them an actor holds.
@@ -262,6 +278,16 @@ class ForcedMoves(Protocol[StateIn, ActionOut]):
         """The action ``player`` has no real choice about now (the only legal one, or one of several
         equivalent ones), or None when the choice is theirs. A dramatic moment that has one legal
         answer, such as the roll that starts a turn, is still the player's to take: return None."""
+        ...
+
+
+@runtime_checkable
+class Reminders(Protocol[StateIn]):
+    """The game asks for reminders besides its turns' deadlines (the players a campaign waits on who asked to be
+    reminded, a planned session). Each is sent once (through the game's spec), while the game still asks for it."""
+
+    def reminders(self, state: StateIn) -> list[Reminder]:
+        """Every reminder the game wants now."""
         ...
 
 

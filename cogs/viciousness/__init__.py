@@ -25,6 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TabletopBot
+from cogs.viciousness.calls import CallCommands
 from cogs.viciousness.campaign import CampaignCommands
 from cogs.viciousness.characters import CharacterCommands
 from cogs.viciousness.checks import CheckCommands, DiscoveryCommands
@@ -35,6 +36,7 @@ from cogs.viciousness.house_rules import HouseRuleCommands
 from cogs.viciousness.odds import OddsCommands
 from cogs.viciousness.pages import SheetCommands
 from cogs.viciousness.pools import PoolCommands
+from cogs.viciousness.recap import RecapCommands
 from cogs.viciousness.rivals import GMScreenCommands, RivalCommands
 from cogs.viciousness.spec import VicSpec
 from cogs.viciousness.troupes import TroupeCommands
@@ -45,6 +47,8 @@ from cogs.viciousness.wealth import PriceCommands, RewardCommands
 @app_commands.guild_only()
 class Viciousness(
     SheetCommands,
+    CallCommands,
+    RecapCommands,
     TroupeCommands,
     CharacterCommands,
     CheckCommands,

@@ -1,17 +1,22 @@
 """What the channel is told of each log entry (``VicSpec.news``): written with the entry when it is committed, so a
-roll's result, a narration or an announcement is shown exactly once, after a crash too (``bot/news.py``).
+roll's result, a narration, an announcement, a recap or a call is shown exactly once, after a crash too
+(``bot/news.py``).
 
 Every action the channel may read about is told in one message, from the events it may see (a GM-only event never
 becomes news). A few actions are shown by a board or a sheet instead, or answered privately to whoever took them
 (``QUIET``). The core's own entries are told too: who runs the campaign, and what the GM took back or made again.
+A turn's end (or the GM) tells the recap, and the waits an entry began call whoever the table now waits on
+(``calls.py``): their pings (or direct messages) ride on the same message.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.models import LogEntry, News
+from bot.models import LogEntry, News, Session
+from cogs.viciousness.calls import calls_of
 from cogs.viciousness.narrate import narrate
+from cogs.viciousness.recap import recap_event_text
 from cogs.viciousness.text import cut
 from rules.engine import GM, PUBLIC, visible
 from rules.viciousness.state import CampaignState
@@ -57,7 +62,20 @@ def told(state: CampaignState, entry: LogEntry, events: list[dict[str, Any]]) ->
     return narrate(state, events)
 
 
-def entry_news(state: CampaignState, entry: LogEntry, events: list[dict[str, Any]]) -> list[News]:
-    """The news of one log entry: one message with what happened, or nothing."""
-    lines = told(state, entry, events)
-    return [News(text=cut("\n".join(lines), MAX_CONTENT))] if lines else []
+def entry_news(session: Session, state: CampaignState, entry: LogEntry, events: list[dict[str, Any]]) -> list[News]:
+    """The news of one log entry: what happened, its recap, and the calls of the waits it began, in as few messages
+    as Discord's 2,000 characters allow (the calls ride on the last, with its pings)."""
+    parts = ["\n".join(told(state, entry, [e for e in events if e.get("type") != "recap"]))]
+    parts += [recap_event_text(e) for e in events if e.get("type") == "recap"]
+    calls, pings, dms = calls_of(session, state, events, entry.actor)
+    parts.append("\n".join(calls))
+    texts: list[str] = []
+    for part in filter(None, parts):
+        if texts and len(texts[-1]) + 1 + len(part) <= MAX_CONTENT:
+            texts[-1] += "\n" + part
+        else:
+            texts.append(cut(part, MAX_CONTENT))
+    news = [News(text=t) for t in texts]
+    if calls:
+        news[-1] = News(text=texts[-1], pings=pings, dms=dms)
+    return news

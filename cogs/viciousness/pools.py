@@ -35,7 +35,6 @@ from cogs.viciousness.pools_view import (
     SETTLE,
     act_select,
     join_options,
-    joinable,
     render_pool,
     view_key,
 )
@@ -44,6 +43,7 @@ from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, visible
 from rules.text import echo, whole_number
 from rules.viciousness.actions import AddNPC, NPCGroup, OpenKnavery, OpenViolence
+from rules.viciousness.pools import joinable
 from rules.viciousness.state import (
     MAX_EXTRA_DICE,
     MAX_SIDES,

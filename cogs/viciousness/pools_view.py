@@ -25,6 +25,7 @@ from cogs.viciousness.text import cut, plural
 from rules.viciousness.dicepool import is_rattled
 from rules.viciousness.knavery import can_reroll, label
 from rules.viciousness.permissions import side_players
+from rules.viciousness.pools import joinable
 from rules.viciousness.state import PC, CampaignState, KnaveryPool, Landed, Pool, ViolencePool
 from rules.viciousness.violence import Need, clash, fighters
 
@@ -208,23 +209,6 @@ def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
                     (f"{c.name}: {m.name} the Medic attends (no roll)", {**base, "care": "medic", "medic": m.id})
                 )
     return act_select(ctx, options, "GM: death tests", "death") if options else None
-
-
-def joinable(state: CampaignState, pool: Pool, *, acted: bool = False) -> list[PC]:
-    """The characters who may join ``pool`` now, of every troupe: active, in no pool, their troupe whole, not
-    wounded for a fight, and with their action for the turn left (``acted``: only those who have acted)."""
-    busy = {c.id for p in state.pools.values() for c in p.combatants}
-    turn = state.turn
-    return [
-        pc
-        for troupe in state.troupes.values()
-        if not troupe.dissolved
-        for pc in troupe.pcs
-        if pc.active
-        and pc.id not in busy
-        and not (isinstance(pool, ViolencePool) and pc.wounded)
-        and (turn.running and pc.action_turn == turn.number) == acted
-    ]
 
 
 def join_options(state: CampaignState, pool: Pool, pcs: Sequence[PC]) -> list[tuple[str, str]]:
@@ -439,12 +423,26 @@ def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
     return embed
 
 
+ROLLED = frozenset({"violence_rolled", "knavery_rolled", "scheme_succeeded"})
+
+
+def _how_it_ended(state: CampaignState, pool_id: str) -> str:
+    """Where a closed pool's story is: its results, told as messages below its board once it rolled (news, shown
+    after a crash too); a pool called off before its roll has none. The recap since it closed says which."""
+    told = {str(i["type"]) for i in state.recap.items if i.get("pool") == pool_id}
+    if told & ROLLED:
+        return "Its results are in the messages below it."
+    if told:
+        return "It was called off before its roll."
+    return "`/vic log` tells what happened in it."
+
+
 def render_pool(ctx: Ctx, pool_id: str) -> View:
     """The board of pool ``pool_id``: its dice and the controls for what it waits for; a closed pool says so."""
     pool = ctx.state.pools.get(pool_id)
     if pool is None:
         lockout = ctx.state.company.lockout
-        text = "Its results are in the messages below it."
+        text = _how_it_ended(ctx.state, pool_id)
         over = "🎲 This pool is over"
         if lockout is not None:
             kept = f"{lockout.free_pushes} free push{'es' if lockout.free_pushes != 1 else ''}"

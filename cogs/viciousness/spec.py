@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from bot.errors import UserError
-from bot.models import MAIN_VIEW, LogEntry, News, Scope, Session
+from bot.models import MAIN_VIEW, Deadline, LogEntry, News, Scope, Session
 from bot.names import escape_name
 from bot.registry import GameKind
 from bot.replies import Reply
 from bot.spec import GameSpec, View, ViewContext
+from cogs.viciousness.calls import reminder
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.news import entry_news
 from cogs.viciousness.rules_text import describe
@@ -57,7 +58,13 @@ class VicSpec(GameSpec[CampaignState]):
 
     def news(self, ctx: ViewContext[CampaignState], entry: LogEntry) -> list[News]:
         """What the channel is told of a log entry, written with it (``cogs/viciousness/news.py``)."""
-        return entry_news(ctx.state, entry, ctx.events)
+        return entry_news(ctx.session, ctx.state, entry, ctx.events)
+
+    def reminder(self, session: Session, deadline: Deadline) -> News | None:
+        """A player the table still waits on, who asked to be reminded (``/vic calls``)."""
+        state = self.bot.service.state_of(session)
+        assert isinstance(state, CampaignState)
+        return reminder(session, state, deadline)
 
     def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:
         """Sentences for ``/game log`` and the sheets."""

@@ -28,8 +28,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 from rules.viciousness.data import Severity, Temperament, TraitDef
 from rules.viciousness.state import (
     MAX_EXTRA_DICE,
+    MAX_REMIND_HOURS,
     MAX_SIDES,
     ActorId,
+    CallHow,
     Name,
     Rank,
     Sides,
@@ -208,6 +210,25 @@ class Notes(Action):
     type: Literal["notes"] = "notes"
     DOING: ClassVar[str] = "write GM notes"
     text: Text
+
+
+class SetCalls(Action):
+    """How the table calls a member when it waits on them: a ping or a direct message, and a reminder after
+    ``remind_after`` hours (None: none). Each member sets their own."""
+
+    type: Literal["calls"] = "calls"
+    WHO: ClassVar[Who] = "self"
+    DOING: ClassVar[str] = "change how someone else is called"
+    owner: ActorId | None = None
+    how: CallHow = "channel"
+    remind_after: int | None = Field(default=None, ge=1, le=MAX_REMIND_HOURS)
+
+
+class RecapNow(Action):
+    """Tell what happened since the last recap, and start a new one (turn end does it by itself)."""
+
+    type: Literal["recap"] = "recap"
+    DOING: ClassVar[str] = "post a recap"
 
 
 class DefineTrait(Action):
@@ -871,6 +892,8 @@ VicAction = Annotated[
     | Buy
     | Reveal
     | Notes
+    | SetCalls
+    | RecapNow
     | DefineTrait
     | ClearLockout
     | SetOptions

@@ -10,8 +10,19 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.engine import Engine, HiddenInformation, IllegalAction, Outcome, Permissions, Records, Undo, Viewer
-from rules.viciousness import checks, company, knavery, pools, rivals, troupes, turns, violence
+from rules.engine import (
+    Engine,
+    HiddenInformation,
+    IllegalAction,
+    Outcome,
+    Permissions,
+    Records,
+    Reminder,
+    Reminders,
+    Undo,
+    Viewer,
+)
+from rules.viciousness import calls, checks, company, knavery, pools, recap, rivals, troupes, turns, violence
 from rules.viciousness.actions import Action, Restore, parse_action
 from rules.viciousness.options import VicOptions
 from rules.viciousness.permissions import authorize
@@ -27,6 +38,8 @@ HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
     **knavery.HANDLERS,
     **rivals.HANDLERS,
     **turns.HANDLERS,
+    **calls.HANDLERS,
+    **recap.HANDLERS,
 }
 
 
@@ -39,7 +52,9 @@ def records(state: CampaignState) -> dict[str, object]:
         "traits": state.traits,
         "notes": state.notes,
         "archived": state.archived,
+        "recap": state.recap,
     }
+    out.update({f"calls:{member}": c for member, c in state.calls.items()})
     out.update({f"troupe:{owner}": t for owner, t in state.troupes.items()})
     out.update({f"rival:{rid}": r for rid, r in state.rivals.items()})
     out.update({f"pool:{pid}": p for pid, p in state.pools.items()})
@@ -69,6 +84,8 @@ class ViciousnessEngine:
             raise IllegalAction("The campaign is archived: the GM brings it back with `/vic-gm campaign restore`.")
         work = Work(state, actor, dice)
         HANDLERS[type(action)](work, action)
+        recap.after_action(work, state, action)
+        calls.after_action(work, state)
         return Outcome(work.s, work.events)
 
     def authorize(self, state: CampaignState, actor: str, roles: frozenset[str], action: Action) -> None:
@@ -85,6 +102,10 @@ class ViciousnessEngine:
             return state
         return state.model_copy(update={"rivals": {}, "notes": ""})
 
+    def reminders(self, state: CampaignState) -> list[Reminder]:
+        """Players the table still waits on who asked to be reminded (``/vic calls``)."""
+        return calls.reminders(state)
+
     def undoable(self, action: Action) -> bool:
         """GM corrections: any action that rolls no dice can be undone (rolls can't be taken back)."""
         return not action.rolls()
@@ -97,3 +118,4 @@ _permissions: Permissions[CampaignState, Action] = ENGINE
 _records: Records[CampaignState] = ENGINE
 _hidden: HiddenInformation[CampaignState] = ENGINE
 _undo: Undo[Action] = ENGINE
+_reminders: Reminders[CampaignState] = ENGINE

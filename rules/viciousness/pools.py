@@ -141,6 +141,23 @@ def usual_picks(state: CampaignState, pc: PC, kind: PoolKind) -> tuple[TraitPick
     return tuple(p for p, when in held if when == "gain" or p.trait in gained)
 
 
+def joinable(state: CampaignState, pool: Pool, *, acted: bool = False) -> list[PC]:
+    """The characters who may join ``pool`` now, of every troupe: active, in no pool, their troupe whole, not
+    wounded for a fight, and with their action for the turn left (``acted``: only those who have acted)."""
+    busy = {c.id for p in state.pools.values() for c in p.combatants}
+    turn = state.turn
+    return [
+        pc
+        for troupe in state.troupes.values()
+        if not troupe.dissolved
+        for pc in troupe.pcs
+        if pc.active
+        and pc.id not in busy
+        and not (isinstance(pool, ViolencePool) and pc.wounded)
+        and (turn.running and pc.action_turn == turn.number) == acted
+    ]
+
+
 def _add_npc(w: Work, a: AddNPC) -> None:
     pool = w.pool(a.pool)
     _gathering(pool)

@@ -11,7 +11,7 @@ reload), while the engine's own updates keep them by construction.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -477,6 +477,33 @@ class KnaveryPool(Frozen):
 Pool = Annotated[ViolencePool | KnaveryPool, Field(discriminator="kind")]
 
 
+# -- calling the table ------------------------------------------------------------------------------
+
+CallHow = Literal["channel", "dm", "off"]
+MAX_REMIND_HOURS = 168
+RECAP_KEPT = 200
+"""Happenings a recap holds at most (a busy turn's oldest are left out, and counted)."""
+
+
+class Calls(Frozen):
+    """How a member is called when the table waits on them (their own choice)."""
+
+    how: CallHow = "channel"
+    """A ping in the channel, a direct message instead, or nothing (they follow the channel themselves)."""
+    remind_after: int | None = Field(default=None, ge=1, le=MAX_REMIND_HOURS)
+    """Hours after which a wait still on them is recalled once (None: no reminders)."""
+
+
+class Recap(Frozen):
+    """What happened since the last recap, as the channel saw it: the happenings a recap tells, in order."""
+
+    since_turn: int = 0
+    """The turn the recap began in."""
+    items: tuple[dict[str, Any], ...] = Field(default=(), max_length=RECAP_KEPT)
+    left_out: int = Field(default=0, ge=0)
+    """Happenings beyond ``RECAP_KEPT`` (the oldest are left out)."""
+
+
 # -- the campaign ----------------------------------------------------------------------------------
 
 
@@ -498,6 +525,10 @@ class CampaignState(Frozen):
     """The GM's notes; GM-only."""
     archived: bool = False
     """Put away by the GM: readable, and nothing but a restore changes it."""
+    calls: dict[str, Calls] = {}
+    """How each member who said so is called, by user id."""
+    recap: Recap = Recap()
+    """What happened since the last recap (public: what the channel saw)."""
 
     def find_pc(self, pc_id: str) -> PC | None:
         """The PC with ``pc_id``, in any troupe."""

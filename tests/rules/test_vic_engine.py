@@ -77,9 +77,9 @@ def test_two_troupe_edits_touch_only_their_own_records() -> None:
     after = ENGINE.records(c.state)
     changed = {k for k in after if after[k] != before.get(k)}
     assert changed == {f"troupe:{P1}", f"troupe:{P2}"}
-    # A turn start leaves the troupes alone; actions are marked in the turn they are taken.
+    # A turn start leaves the troupes alone; actions are marked in the turn they are taken (the recap notes it).
     c.gm({"type": "turn_start"})
-    assert {k for k, v in ENGINE.records(c.state).items() if v != after[k]} == {"company", "turn"}
+    assert {k for k, v in ENGINE.records(c.state).items() if v != after[k]} == {"company", "turn", "recap"}
 
 
 def test_rivals_are_hidden_from_players() -> None:

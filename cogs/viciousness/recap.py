@@ -1,0 +1,170 @@
+"""The recap in words: what happened since the last one (``rules/viciousness/recap.py`` keeps it), grouped as a
+table would retell it — the rolls and their outcomes, wealth and rank, wounds and deaths, purchases, what the GM
+revealed. Told with each turn's end and by ``/vic recap`` (privately, or posted by the GM); only what the channel
+saw is in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import NotPermitted
+from bot.names import escape_name
+from bot.replies import Reply
+from cogs.viciousness.common import VicBase
+from cogs.viciousness.text import cut, plural
+from rules.viciousness.actions import RecapNow
+from rules.viciousness.recap import has_news
+from rules.viciousness.state import Recap
+
+MAX_CONTENT = 2000
+SECTION_MAX = 600
+KNOWS = {"answer": "knows the answer", "where": "knows where to find it", "nothing": "knows nothing"}
+
+Item = Mapping[str, Any]
+
+
+def _name(item: Item, key: str = "name") -> str:
+    return f"**{escape_name(str(item.get(key, 'someone')))}**"
+
+
+def _pool_title(item: Item) -> str:
+    word = "⚔️ The fight" if item.get("kind") == "violence" else "🗝️ The scheme"
+    title = str(item.get("title") or "")
+    return f"{word} *{escape_name(title)}*" if title else word
+
+
+def _pool_line(items: list[Item]) -> str:
+    """One pool's story: how its rolls went and how it ended."""
+    kinds = [str(i["type"]) for i in items]
+    head = _pool_title(items[0])
+    parts = []
+    rounds = max((int(i.get("round", 1)) for i in items if i["type"] == "violence_rolled"), default=0)
+    if rounds:
+        parts.append(plural(rounds, "round"))
+    for i in items:
+        kind = i["type"]
+        if kind == "scheme_succeeded":
+            parts.append(f"succeeded ({i.get('successes', 0)} successes against {i.get('challenges', 0)})")
+        elif kind == "scheme_failed":
+            thwarted = ", ".join(escape_name(t) for t in i.get("thwarted", [])) or "none"
+            parts.append(f"failed (thwarted: {thwarted})")
+        elif kind == "fled":
+            parts.append(f"{_name(i)} fled")
+        elif kind == "death_test":
+            parts.append(f"{_name(i)} {'died' if i.get('died') else 'survived'} a death test")
+    if "pool_closed" in kinds or (items[0].get("kind") == "violence" and not rounds and "fight_ended" in kinds):
+        parts.append("called off before its roll")
+    elif "fight_ended" in kinds:
+        parts.append("over")
+    return f"{head}: {', '.join(parts)}" if parts else f"{head}: under way"
+
+
+def _checks(item: Item) -> str | None:
+    kind = item["type"]
+    if kind == "knowledge":
+        return f"💡 {_name(item)} ({escape_name(str(item.get('trait', '')))}) {KNOWS.get(str(item.get('result')), '')}"
+    if kind == "discovery":
+        return f"🔎 A discovery roll: {'found' if item.get('found') else 'nothing found'}"
+    if kind == "pushed":
+        return f"💥 {_name(item)} pushed {escape_name(str(item.get('trait', '')))}"
+    if kind == "die_revealed":
+        return f"🔓 A GM die revealed: `{item.get('line')}`"
+    return None
+
+
+def _wealth(items: list[Item]) -> list[str]:
+    out = []
+    delta = sum(int(i.get("delta", 0)) for i in items if i["type"] == "ip_changed")
+    last = next((i for i in reversed(items) if i["type"] == "ip_changed"), None)
+    if last is not None and delta:
+        out.append(f"investment points {delta:+d} → {last.get('ip')}")
+    for i in items:
+        if i["type"] == "rank_changed":
+            arrow = "⬆️" if int(i.get("new", 0)) > int(i.get("old", 0)) else "⬇️"
+            out.append(f"{arrow} wealth rank {i.get('old')} → {i.get('new')}")
+        elif i["type"] == "reward" and i.get("coins"):
+            out.append(f"a reward of {plural(int(i['coins']), 'coin')} of rank {i.get('rank')}")
+        elif i["type"] == "ambition_completed":
+            out.append("🏆 the company's ambition completed")
+    return out
+
+
+def _harm(item: Item) -> str | None:
+    kind = item["type"]
+    if kind in ("pc_wounded", "npc_wounded"):
+        return f"{_name(item)} wounded"
+    if kind == "pc_ended":
+        return f"{_name(item)} {'died' if item.get('fate') == 'dead' else 'retired'}"
+    if kind == "troupe_dissolved":
+        return f"the troupe {_name(item)} dissolved"
+    return None
+
+
+def _bought(item: Item) -> str:
+    who = _name(item) if item.get("name") else "The company"
+    return f"{who}: *{escape_name(str(item.get('item', '')))}* (rank {item.get('rank')})"
+
+
+def _section(mark: str, title: str, lines: Iterable[str], sep: str = "; ") -> str | None:
+    lines = [line for line in lines if line]
+    return cut(f"{mark} **{title}**: {sep.join(lines)}", SECTION_MAX) if lines else None
+
+
+def recap_text(items: list[Item], since_turn: int, turn: int, left_out: int = 0) -> str:
+    """The recap as one message (within Discord's 2,000 characters)."""
+    turns = f"turn {turn}" if since_turn in (turn, 0) and turn else f"turns {since_turn}–{turn}"
+    head = f"📜 **Recap** · {turns}" if turn else "📜 **Recap** · before the first turn"
+    pools: dict[str, list[Item]] = {}
+    for i in items:
+        if "pool" in i:
+            pools.setdefault(str(i["pool"]), []).append(i)
+    rolls = [_pool_line(p) for p in pools.values()]
+    rolls += [line for i in items if "pool" not in i and (line := _checks(i))]
+    sections = [
+        _section("🎲", "Rolls", rolls, sep="\n"),
+        _section("💰", "Wealth", _wealth(items)),
+        _section("🩸", "Wounds and deaths", [line for i in items if (line := _harm(i))]),
+        _section("🛒", "Purchases", [_bought(i) for i in items if i["type"] == "bought"]),
+        _section("📜", "Revealed", [cut(escape_name(str(i["text"])), 200) for i in items if i["type"] == "revealed"]),
+    ]
+    body = [s for s in sections if s] or ["Nothing the channel saw besides the turns themselves."]
+    if left_out:
+        body.append(f"-# …and {plural(left_out, 'earlier happening')}: `/vic log` has them all.")
+    return cut("\n".join([head, *body]), MAX_CONTENT)
+
+
+def recap_event_text(event: Mapping[str, Any]) -> str:
+    """A ``recap`` event (the log keeps it) as its message."""
+    since, turn, left_out = (int(event.get(k, 0)) for k in ("since_turn", "turn", "left_out"))
+    return recap_text(list(event.get("items", [])), since, turn, left_out)
+
+
+def pending_text(recap: Recap, turn: int) -> str:
+    """What the next recap would say now."""
+    return recap_text(list(recap.items), recap.since_turn, turn, recap.left_out)
+
+
+class RecapCommands(VicBase):
+    """``/vic recap``."""
+
+    @app_commands.command(name="recap", description="What happened since the last recap")
+    @app_commands.describe(post="GM: post it in the channel (and start a new recap)")
+    async def recap(self, interaction: discord.Interaction, post: bool = False) -> None:
+        """Privately; the GM may post it for everyone (turn ends post one by themselves)."""
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        state = self.state(session)
+        if not post:
+            if not has_news(state.recap):
+                await reply.send("Nothing has happened since the last recap.", ephemeral=True)
+                return
+            await reply.send(pending_text(state.recap, state.turn.number), ephemeral=True)
+            return
+        if not self.typer(session, interaction)[1]:
+            raise NotPermitted("Only the GM posts a recap for everyone; without `post` you see it privately.")
+        await self.act_and_tell(interaction, RecapNow(), session=session)
