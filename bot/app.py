@@ -44,8 +44,10 @@ INVITE_PERMISSIONS = discord.Permissions(
     read_message_history=True,
     create_public_threads=True,
     send_messages_in_threads=True,
+    create_events=True,
 )
-"""What the bot needs in a channel (README's list): boards, the scoresheet's picture, games in threads."""
+"""What the bot needs (README's list): boards, the scoresheet's picture, games in threads, a campaign's sessions
+as Scheduled Events."""
 
 
 class Tree(app_commands.CommandTree[Any]):

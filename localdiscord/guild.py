@@ -24,10 +24,12 @@ class Perm:
     MENTION_EVERYONE = 1 << 17
     USE_EXTERNAL_EMOJIS = 1 << 18
     USE_APPLICATION_COMMANDS = 1 << 31
+    MANAGE_EVENTS = 1 << 33
     MANAGE_THREADS = 1 << 34
     CREATE_PUBLIC_THREADS = 1 << 35
     CREATE_PRIVATE_THREADS = 1 << 36
     SEND_MESSAGES_IN_THREADS = 1 << 38
+    CREATE_EVENTS = 1 << 44
     ALL = (1 << 51) - 1
 
     # What @everyone may do in a fresh server (a subset; enough for permission checks).
@@ -44,7 +46,7 @@ class Perm:
         | SEND_MESSAGES_IN_THREADS
     )
     # What the bot's managed role grants: what an invite link with the README's permissions would give.
-    BOT = EVERYONE | MANAGE_MESSAGES | MANAGE_THREADS | CREATE_PRIVATE_THREADS
+    BOT = EVERYONE | MANAGE_MESSAGES | MANAGE_THREADS | CREATE_PRIVATE_THREADS | CREATE_EVENTS
     # What Discord reports as app_permissions in a DM with the bot.
     DM = EVERYONE | MENTION_EVERYONE
 
@@ -272,6 +274,8 @@ class Guild:
         for index in range(channels):
             name = self.CHANNEL_NAMES[index] if index < len(self.CHANNEL_NAMES) else f"table-{index}"
             self.channels.append(Channel(ids.next(), name, guild_id=self.id, position=index, bot_user_id=bot_user.id))
+        self.scheduled_events: dict[int, dict[str, Any]] = {}
+        """Scheduled events by id, as Discord returns them (``localdiscord/events.py``)."""
 
     def is_manager(self, member: Member) -> bool:
         """Whether ``member`` has the manager role (Manage Server)."""
@@ -299,6 +303,7 @@ class Guild:
             "owner_id": self.owner_id,
             "roles": [[r.id, r.name, r.permissions, r.position, r.managed] for r in self.roles],
             "members": [[m.id, m.username, m.name, self.is_manager(m)] for m in self.members],
+            "scheduled_events": list(self.scheduled_events.values()),
         }
 
     @classmethod
@@ -318,6 +323,7 @@ class Guild:
             guild.set_manager(member, manager)
             guild.members.append(member)
         guild.channels = channels
+        guild.scheduled_events = {int(e["id"]): e for e in data.get("scheduled_events", [])}
         return guild
 
     def bot_permissions(self, channel: Channel) -> int:
@@ -373,7 +379,7 @@ class Guild:
             "voice_states": [],
             "presences": [],
             "stage_instances": [],
-            "guild_scheduled_events": [],
+            "guild_scheduled_events": list(self.scheduled_events.values()),
             "soundboard_sounds": [],
             "lazy": True,
         }

@@ -6,11 +6,13 @@ import asyncio
 import json
 import math
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
 
-from localdiscord.guild import Channel, ChannelType, Perm
+from localdiscord.events import changed, check_event, new_event
+from localdiscord.guild import Channel, ChannelType, Guild, Perm
 from localdiscord.interactions import ALLOWED_CALLBACKS, CallbackType, InteractionResult, InteractionType, now
 from localdiscord.messages import LOADING, Message
 from localdiscord.requestlog import log_request
@@ -62,6 +64,11 @@ def build_app(fake: LocalDiscord) -> web.Application:
         ("POST", "/channels/{channel_id}/threads", api.create_thread),
         ("PUT", "/channels/{channel_id}/thread-members/{user_id}", api.thread_member),
         ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", api.thread_member),
+        ("GET", "/guilds/{guild_id}/scheduled-events", api.list_events),
+        ("POST", "/guilds/{guild_id}/scheduled-events", api.create_event),
+        ("GET", "/guilds/{guild_id}/scheduled-events/{event_id}", api.get_event),
+        ("PATCH", "/guilds/{guild_id}/scheduled-events/{event_id}", api.edit_event),
+        ("DELETE", "/guilds/{guild_id}/scheduled-events/{event_id}", api.delete_event),
     ]
     for method, path, handler in routes:
         app.router.add_route(method, API + path, handler)
@@ -93,7 +100,72 @@ async def read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
     return (json.loads(text) if text else None), []
 
 
-class HttpApi:
+class ScheduledEvents:
+    """``/guilds/{guild_id}/scheduled-events``: the bot plans events in the guilds it is in, with Create Events
+    (or Manage Events); each change is dispatched on the Gateway and kept in the world."""
+
+    fake: LocalDiscord
+
+    def _guild(self, request: web.Request) -> Guild:
+        guild = next((g for g in self.fake.guilds if g.id == _snowflake(request, "guild_id")), None)
+        if guild is None:
+            raise DiscordError(404, 10004, "Unknown Guild")
+        return guild
+
+    def _event(self, request: web.Request) -> tuple[Guild, dict[str, Any]]:
+        guild = self._guild(request)
+        event = guild.scheduled_events.get(_snowflake(request, "event_id"))
+        if event is None:
+            raise DiscordError(404, 10070, "Unknown Guild Scheduled Event")
+        return guild, event
+
+    def _may_plan(self, guild: Guild) -> None:
+        perms = guild.bot_member.permissions
+        if not perms & (Perm.CREATE_EVENTS | Perm.MANAGE_EVENTS | Perm.ADMINISTRATOR):
+            raise DiscordError(403, 50013, "Missing Permissions")
+
+    def _changed(self, guild: Guild, event: dict[str, Any], kind: str) -> web.Response:
+        self.fake.broadcast(f"GUILD_SCHEDULED_EVENT_{kind}", event, guild_id=guild.id)
+        self.fake.world_changed()
+        return json_response(event)
+
+    async def list_events(self, request: web.Request) -> web.Response:
+        """The guild's scheduled events."""
+        return json_response(list(self._guild(request).scheduled_events.values()))
+
+    async def get_event(self, request: web.Request) -> web.Response:
+        """One scheduled event."""
+        return json_response(self._event(request)[1])
+
+    async def create_event(self, request: web.Request) -> web.Response:
+        """A new external event, checked as Discord checks it."""
+        guild = self._guild(request)
+        self._may_plan(guild)
+        body = request[BODY]
+        check_event(body, existing=None, now=datetime.now(UTC))
+        event = new_event(self.fake.ids.next(), guild.id, self.fake.bot_user.user_json(), body)
+        guild.scheduled_events[int(event["id"])] = event
+        return self._changed(guild, event, "CREATE")
+
+    async def edit_event(self, request: web.Request) -> web.Response:
+        """A change to an event (a new time, a cancellation…)."""
+        guild, event = self._event(request)
+        self._may_plan(guild)
+        body = request[BODY]
+        check_event(body, existing=event, now=datetime.now(UTC))
+        event = guild.scheduled_events[int(event["id"])] = changed(event, body)
+        return self._changed(guild, event, "UPDATE")
+
+    async def delete_event(self, request: web.Request) -> web.Response:
+        """The event is gone."""
+        guild, event = self._event(request)
+        self._may_plan(guild)
+        del guild.scheduled_events[int(event["id"])]
+        self._changed(guild, event, "DELETE")
+        return web.Response(status=204)
+
+
+class HttpApi(ScheduledEvents):
     """Route handlers bound to one LocalDiscord."""
 
     def __init__(self, fake: LocalDiscord) -> None:

@@ -215,8 +215,9 @@ async def test_a_start_says_who_where_and_how_to_invite_without_voice_warnings(
     assert f"Logged in as {fake.bot_user.username} ({app}) in 1 server" in lines, output
     invite = next(line for line in lines if line.startswith("Invite it to a server: "))
     url = invite.removeprefix("Invite it to a server: ")
-    # View Channels, Send Messages, Embed Links, Attach Files, Read Message History, threads: the README's list.
-    expected = 1024 | 2048 | 16384 | 32768 | 65536 | (1 << 35) | (1 << 38)
+    # View Channels, Send Messages, Embed Links, Attach Files, Read Message History, threads, Create Events: the
+    # README's list.
+    expected = 1024 | 2048 | 16384 | 32768 | 65536 | (1 << 35) | (1 << 38) | (1 << 44)
     assert url == (
         f"https://discord.com/oauth2/authorize?client_id={app}&scope=bot+applications.commands&permissions={expected}"
     )

@@ -38,6 +38,7 @@ from cogs.viciousness.pages import SheetCommands
 from cogs.viciousness.pools import PoolCommands
 from cogs.viciousness.recap import RecapCommands
 from cogs.viciousness.rivals import GMScreenCommands, RivalCommands
+from cogs.viciousness.sessions import SessionCommands
 from cogs.viciousness.spec import VicSpec
 from cogs.viciousness.troupes import TroupeCommands
 from cogs.viciousness.turns import LogCommands, TurnCommands
@@ -78,6 +79,7 @@ class ViciousnessGM(
     GMScreenCommands,
     HouseRuleCommands,
     GMToolCommands,
+    SessionCommands,
     commands.GroupCog,
     group_name="vic-gm",
     group_description="Viciousness, for the GM: the campaign, turns, pools, rewards and rivals.",

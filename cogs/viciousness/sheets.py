@@ -122,6 +122,9 @@ def company_embed(state: CampaignState, roles: dict[str, list[str]] | None = Non
     if rules:
         ambition = f"{ambition}\n-# 📏 {escape_name(rules)}"
     fixed = [("Wealth", wealth_line(company)), ("Coins", coins_line(company)), ("Turn", turn_line(state))]
+    if state.planned is not None:
+        start = int(state.planned.start)
+        fixed.append(("Session", f"📅 <t:{start}:F> (<t:{start}:R>)"))
     troupes = [troupe_field(t, state) for t in state.troupes.values()][:20]
     used = len(title) + sum(len(n) + len(v) for n, v in fixed) + sum(len(n) for n, _ in troupes)
     values = fit([v for _, v in troupes], SHEET_BUDGET - used - min(len(ambition), 1200))

@@ -22,8 +22,10 @@ from cogs.viciousness.calls import reminder
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.news import entry_news
 from cogs.viciousness.rules_text import describe
+from cogs.viciousness.sessions import session_reminder
 from rules.viciousness.engine import ENGINE
 from rules.viciousness.options import VicOptions
+from rules.viciousness.sessions import EVERYONE
 from rules.viciousness.state import CampaignState
 
 if TYPE_CHECKING:
@@ -61,9 +63,12 @@ class VicSpec(GameSpec[CampaignState]):
         return entry_news(ctx.session, ctx.state, entry, ctx.events)
 
     def reminder(self, session: Session, deadline: Deadline) -> News | None:
-        """A player the table still waits on, who asked to be reminded (``/vic calls``)."""
+        """A player the table still waits on, who asked to be reminded (``/vic calls``); the players before a
+        planned session."""
         state = self.bot.service.state_of(session)
         assert isinstance(state, CampaignState)
+        if deadline.player == EVERYONE:
+            return session_reminder(state, deadline, self.bot.service.clock.now())
         return reminder(session, state, deadline)
 
     def narrate(self, session: Session, events: list[dict[str, Any]]) -> list[str]:

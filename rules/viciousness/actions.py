@@ -33,6 +33,7 @@ from rules.viciousness.state import (
     ActorId,
     CallHow,
     Name,
+    Planned,
     Rank,
     Sides,
     StartingAssetKey,
@@ -229,6 +230,22 @@ class RecapNow(Action):
 
     type: Literal["recap"] = "recap"
     DOING: ClassVar[str] = "post a recap"
+
+
+class PlanSession(Action):
+    """Plan the next session (or move the one planned): when, how long, what for, and when to remind the players.
+    ``event``: the Scheduled Event's link, when Discord made one."""
+
+    type: Literal["plan_session"] = "plan_session"
+    DOING: ClassVar[str] = "plan sessions"
+    session: Planned
+
+
+class CancelSession(Action):
+    """Call off the session planned."""
+
+    type: Literal["cancel_session"] = "cancel_session"
+    DOING: ClassVar[str] = "plan sessions"
 
 
 class DefineTrait(Action):
@@ -894,6 +911,8 @@ VicAction = Annotated[
     | Notes
     | SetCalls
     | RecapNow
+    | PlanSession
+    | CancelSession
     | DefineTrait
     | ClearLockout
     | SetOptions

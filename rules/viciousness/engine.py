@@ -22,7 +22,19 @@ from rules.engine import (
     Undo,
     Viewer,
 )
-from rules.viciousness import calls, checks, company, knavery, pools, recap, rivals, troupes, turns, violence
+from rules.viciousness import (
+    calls,
+    checks,
+    company,
+    knavery,
+    pools,
+    recap,
+    rivals,
+    sessions,
+    troupes,
+    turns,
+    violence,
+)
 from rules.viciousness.actions import Action, Restore, parse_action
 from rules.viciousness.options import VicOptions
 from rules.viciousness.permissions import authorize
@@ -40,6 +52,7 @@ HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
     **turns.HANDLERS,
     **calls.HANDLERS,
     **recap.HANDLERS,
+    **sessions.HANDLERS,
 }
 
 
@@ -53,6 +66,7 @@ def records(state: CampaignState) -> dict[str, object]:
         "notes": state.notes,
         "archived": state.archived,
         "recap": state.recap,
+        "planned": state.planned,
     }
     out.update({f"calls:{member}": c for member, c in state.calls.items()})
     out.update({f"troupe:{owner}": t for owner, t in state.troupes.items()})
@@ -103,8 +117,9 @@ class ViciousnessEngine:
         return state.model_copy(update={"rivals": {}, "notes": ""})
 
     def reminders(self, state: CampaignState) -> list[Reminder]:
-        """Players the table still waits on who asked to be reminded (``/vic calls``)."""
-        return calls.reminders(state)
+        """Players the table still waits on who asked to be reminded (``/vic calls``), and the players before a
+        planned session."""
+        return calls.reminders(state) + sessions.reminders(state)
 
     def undoable(self, action: Action) -> bool:
         """GM corrections: any action that rolls no dice can be undone (rolls can't be taken back)."""

@@ -504,6 +504,26 @@ class Recap(Frozen):
     """Happenings beyond ``RECAP_KEPT`` (the oldest are left out)."""
 
 
+MAX_SESSION_REMINDERS = 5
+MAX_REMINDER_MINUTES = 14 * 24 * 60
+Minutes = Annotated[int, Field(ge=1, le=MAX_REMINDER_MINUTES)]
+
+
+class Planned(Frozen):
+    """The campaign's next session as the GM planned it (a Discord Scheduled Event shows it in the server)."""
+
+    start: float = Field(ge=0)
+    """Seconds since the epoch."""
+    minutes: int = Field(ge=15, le=24 * 60)
+    description: Text = ""
+    reminders: tuple[Minutes, ...] = Field(default=(), max_length=MAX_SESSION_REMINDERS)
+    """When the players are reminded, in minutes before the start (largest first)."""
+    event: Annotated[str, StringConstraints(max_length=200)] | None = None
+    """The Scheduled Event's link, when Discord made one."""
+    timezone: Annotated[str, StringConstraints(max_length=64)] = "UTC"
+    """The time zone the GM gave the start in (the next change starts from it)."""
+
+
 # -- the campaign ----------------------------------------------------------------------------------
 
 
@@ -529,6 +549,8 @@ class CampaignState(Frozen):
     """How each member who said so is called, by user id."""
     recap: Recap = Recap()
     """What happened since the last recap (public: what the channel saw)."""
+    planned: Planned | None = None
+    """The next session, if the GM planned one."""
 
     def find_pc(self, pc_id: str) -> PC | None:
         """The PC with ``pc_id``, in any troupe."""
