@@ -140,3 +140,28 @@ async def test_a_pool_called_off_says_so_not_that_results_are_below(fake: LocalD
     await (await fake.click(fight, "End the fight", gm)).message()
     await fake.wait_for(lambda: "called off before its roll" in str(fight.embeds), what="the closed board")
     assert "results are in the messages below" not in str(fight.embeds)
+
+
+async def test_the_journal_is_the_campaigns_story_as_markdown_and_the_gms_has_the_secrets(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    bot, ana, _ = await a_campaign(fake, make_bot)
+    channel, gm, bea = fake.channels[0], fake.members[0], fake.members[1]
+    await (await fake.slash(channel, gm, "vic-rival add", options={"name": f"Baron {CANARY}", "rank": 3})).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
+    await (await fake.slash(channel, bea, "vic pc act", options={"pc": ana, "action": "rest"})).message()
+    handout = {"text": f"Secret map {CANARY}", "to": bea}
+    await (await fake.slash(channel, gm, "vic-gm reveal", options=handout)).message()
+    start = int(bot.service.clock.now()) + 86400
+    await (await fake.slash(channel, gm, "vic-gm session schedule", options={"start": f"<t:{start}>"})).message()
+    public = await (await fake.slash(channel, bea, "vic journal")).message()
+    assert public.ephemeral and public.attachments[0]["filename"] == "the-gilded-knives-journal.md"
+    text = fake.attachment_bytes(public.attachments[0]).decode()
+    assert text.startswith("# The Gilded Knives") and "## Before the first turn" in text and "## Turn 1" in text
+    assert "**Ana** rested" in text and "2030-03-18" in text and "<t:" not in text  # dates in UTC, no Discord markup
+    assert CANARY not in text  # neither the rival nor Bea's own handout: the journal is what the table saw
+    refused = await (await fake.slash(channel, bea, "vic journal", options={"gm_parts": True})).message()
+    assert refused.ephemeral and "Only the GM" in refused.content and not refused.attachments
+    secret = await (await fake.slash(channel, gm, "vic journal", options={"gm_parts": True})).message()
+    full = fake.attachment_bytes(secret.attachments[0]).decode()
+    assert f"Baron {CANARY}" in full and f"Secret map {CANARY}" in full and "with what only the GMs saw" in full

@@ -33,6 +33,7 @@ from cogs.viciousness.common import CampaignOf
 from cogs.viciousness.company import CompanyCommands
 from cogs.viciousness.gm_tools import GMToolCommands
 from cogs.viciousness.house_rules import HouseRuleCommands
+from cogs.viciousness.journal import JournalCommands
 from cogs.viciousness.odds import OddsCommands
 from cogs.viciousness.pages import SheetCommands
 from cogs.viciousness.pools import PoolCommands
@@ -50,6 +51,7 @@ class Viciousness(
     SheetCommands,
     CallCommands,
     RecapCommands,
+    JournalCommands,
     TroupeCommands,
     CharacterCommands,
     CheckCommands,

@@ -1,0 +1,88 @@
+"""``/vic journal``: the whole campaign's history as a Markdown file, turn by turn, from its log — what the channel
+saw (anyone may have it), or with the GM-only parts (rivals, their dice, handouts) for the GM.
+
+Discord's own markup is turned into plain Markdown a file reader shows: a mention becomes the member's name (as far
+as the bot knows it), a ``<t:…>`` timestamp a date in UTC.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import UTC, datetime
+
+import discord
+from discord import app_commands
+
+from bot.errors import NotPermitted
+from bot.models import Session
+from bot.replies import Reply
+from cogs.viciousness.common import VicBase, viewer_of
+from cogs.viciousness.turns import title, turns_of
+from rules.engine import PUBLIC, Viewer
+
+MENTION = re.compile(r"<@!?(\d+)>")
+RELATIVE = re.compile(r"\s*\(<t:\d+:R>\)|<t:\d+:R>")
+STAMP = re.compile(r"<t:(\d+)(?::[tTdDfF])?>")
+FILE_NAME_MAX = 60
+
+
+def _date(found: re.Match[str]) -> str:
+    return datetime.fromtimestamp(int(found[1]), UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def plain(line: str, names: dict[int, str]) -> str:
+    """A narrated line as plain Markdown: names for mentions, UTC dates for timestamps."""
+    line = RELATIVE.sub("", line)
+    line = STAMP.sub(_date, line)
+    return MENTION.sub(lambda m: "@" + names.get(int(m[1]), f"member {m[1]}"), line)
+
+
+def journal(company: str, turns: dict[int, list[str]], names: dict[int, str], *, gm: bool, now: float) -> str:
+    """The journal's Markdown: a heading per turn, a bullet per line of the log."""
+    when = datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    which = "the GM's journal, with what only the GMs saw" if gm else "what the table saw"
+    out = [f"# {company or 'A Viciousness campaign'}", "", f"*Viciousness campaign journal, {which}, as of {when}.*"]
+    for number in sorted(turns):
+        out += ["", f"## {title(number)}", ""]
+        out += [f"- {plain(line, names)}".replace("\n", "\n  ") for line in turns[number]] or ["- Nothing happened."]
+    return "\n".join(out) + "\n"
+
+
+def file_name(company: str) -> str:
+    """``the-gilded-knives-journal.md``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", company.casefold()).strip("-")[:FILE_NAME_MAX] or "campaign"
+    return f"{slug}-journal.md"
+
+
+class JournalCommands(VicBase):
+    """``/vic journal``."""
+
+    def _names(self, session: Session, text: str) -> dict[int, str]:
+        """The names of the members the journal mentions, as far as the bot knows them."""
+        names = {}
+        for found in set(MENTION.findall(text)):
+            user = self.bot.get_user(int(found))
+            if user is not None:
+                names[int(found)] = user.display_name
+        return names
+
+    @app_commands.command(name="journal", description="The whole campaign's story as a file")
+    @app_commands.describe(gm_parts="GM: with what only the GMs saw (rivals, their dice, handouts)")
+    async def journal(self, interaction: discord.Interaction, gm_parts: bool = False) -> None:
+        """Privately, as Markdown: what the table saw, turn by turn (or everything, for the GM)."""
+        reply = Reply.of(interaction)
+        session = await self.campaign_here(interaction)
+        viewer: Viewer = PUBLIC
+        if gm_parts:
+            viewer = viewer_of(session, interaction)
+            if not viewer.is_gm:
+                raise NotPermitted("Only the GM's journal has the GM-only parts; without `gm_parts` it is yours.")
+        turns = await turns_of(self.bot, session, viewer)
+        company = self.state(session).company.name
+        names = self._names(session, "\n".join(line for lines in turns.values() for line in lines))
+        text = journal(company, turns, names, gm=gm_parts, now=self.bot.service.clock.now())
+        file = discord.File(io.BytesIO(text.encode()), filename=file_name(company), description="The campaign journal")
+        lines = sum(len(v) for v in turns.values())
+        told = "with the GM-only parts: keep it to yourself" if gm_parts else "what the table saw"
+        await reply.send(f"📖 The campaign's journal ({lines} lines, {told}).", ephemeral=True, file=file)
