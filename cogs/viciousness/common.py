@@ -6,6 +6,7 @@ them all, so each area of the game (campaign, company, troupes, …) keeps its c
 
 from __future__ import annotations
 
+import secrets
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,7 @@ from cogs.viciousness.forms import all_traits, trait_text
 from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, Viewer
 from rules.text import echo
-from rules.viciousness.actions import Action
+from rules.viciousness.actions import Action, RivalDice
 from rules.viciousness.engine import ENGINE
 from rules.viciousness.state import CampaignState
 
@@ -107,6 +108,17 @@ def named_pc(state: CampaignState, typed: str, me: str, gm: bool) -> str:
     if found:
         raise InvalidInput(f"Several characters are called {echo(typed)}: pick one from the list as you type.")
     raise InvalidInput(f"No character{whose} is called {echo(typed)}: pick one from the list as you type.")
+
+
+SALT_BYTES = 16
+
+
+def salted(action: Action) -> Action:
+    """An action that may roll the GM's rival dice, with a salt from the OS's secure random source (so its dice can
+    be committed in the channel, ``rules/viciousness/commitments.py``); any other action as it is."""
+    if isinstance(action, RivalDice) and not action.salt:
+        return action.model_copy(update={"salt": secrets.token_hex(SALT_BYTES)})
+    return action
 
 
 def action_data(model: type[Action], **fields: Any) -> dict[str, Any]:
@@ -196,6 +208,8 @@ class VicBase(_Mixin):
         action = with_named_pc(self.state(session), action, *self.typer(session, interaction))
         if not isinstance(action, BaseModel):
             action = parse(action)
+        if isinstance(action, Action):
+            action = salted(action)
         try:
             return await self.bot.service.act(session.id, actor, action, origin=origin)
         except SessionOver:

@@ -175,6 +175,11 @@ NARRATORS: dict[str, Narrator] = {
     "action_taken": _action,
     "action_exception": _exception,
     "action_returned": lambda s, e: f"{pc_name(s, e)} has their action for this turn back.",
+    "die_committed": lambda s, e: f"🔒 The GM rolled a d{e['sides']} in secret · commitment `{e['commitment']}`",
+    "die_revealed": lambda s, e: (
+        f"🔓 A d{e['sides']} the GM rolled in secret (turn {e['turn']}): `{e['line']}` · salt `{e['salt']}` · "
+        f"commitment `{e['commitment']}` — check it with `/dice verify`."
+    ),
 }
 
 

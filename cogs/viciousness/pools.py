@@ -25,7 +25,7 @@ from bot.models import Applied, Session, roles_of
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
-from cogs.viciousness.common import KIND, MAX_CONTENT, PUBLIC_REPLY, VicBase
+from cogs.viciousness.common import KIND, MAX_CONTENT, PUBLIC_REPLY, VicBase, parse, salted
 from cogs.viciousness.dice_text import planned, trait_clauses
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools_view import (
@@ -127,11 +127,11 @@ async def commit(
     """Take an engine action for the member of ``reply``. With ``answer``, the interaction is answered with the
     change's news (if it has any), before the boards are redrawn; without, the news is posted in the channel and
     the caller answers privately (a GM's screen or panel)."""
-    actor = actor_of(reply.interaction)
+    actor, parsed = actor_of(reply.interaction), salted(parse(action))
     if not answer:
-        return await bot.service.act(session.id, actor, dict(action))
+        return await bot.service.act(session.id, actor, parsed)
     reply.answers_first = True
-    return await bot.service.act(session.id, actor, dict(action), origin=reply)
+    return await bot.service.act(session.id, actor, parsed, origin=reply)
 
 
 async def take(bot: TabletopBot, reply: Reply, session: Session, action: Mapping[str, Any]) -> None:

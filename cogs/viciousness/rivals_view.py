@@ -158,8 +158,33 @@ def render_gm(ctx: Ctx) -> View:
     rows: list[list[discord.ui.Item[Any]]] = [
         [gm_button(ctx, label, turn_action, discord.ButtonStyle.primary), ctx.ui_button("Refresh", "gm", "")]
     ]
-    rows += [_move_row(ctx, r) for r in live if r.move is not None][:4]
+    reveal = _reveal_select(ctx)
+    rows += [_move_row(ctx, r) for r in live if r.move is not None][: 3 if reveal else 4]
+    if reveal is not None:
+        rows.append([reveal])
     return View(embeds=[embed], rows=rows)
+
+
+def _reveal_select(ctx: Ctx) -> discord.ui.Item[Any] | None:
+    """The rival dice committed in the channel and not revealed yet: reveal one, or all of them."""
+    waiting = ctx.state.committed
+    if not waiting:
+        return None
+    names = {r.id: r.name for r in ctx.state.rivals.values()}
+    options: list[tuple[str, Mapping[str, Any]]] = [
+        (f"Reveal all {len(waiting)}", {"type": "reveal_dice"}),
+        *(
+            (
+                f"{names.get(d.die.split('.')[1], '?')}: d{d.sides} of turn {d.turn} ({d.line})",
+                {
+                    "type": "reveal_dice",
+                    "dice": [d.die],
+                },
+            )
+            for d in reversed(waiting)
+        ),
+    ]
+    return gm_select(ctx, "reveal", options[:25], f"Reveal a rival die committed in the channel ({len(waiting)})…")
 
 
 def _design(s: CampaignState, e: Event) -> str:

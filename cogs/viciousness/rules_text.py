@@ -53,11 +53,18 @@ RULES: dict[str, tuple[str, dict[Any, str]]] = {
         "Investing",
         {"any_rank": "a liquid coin of any rank buys 1 IP", "current_rank_only": "only coins of the company's rank"},
     ),
+    "rival_dice": (
+        "The GM's rival dice",
+        {
+            "secret": "are rolled unseen",
+            "committed": "are committed in the channel (checkable later, no rival named), revealed when the GM chooses",
+        },
+    ),
 }
 """Each flag: what it is about, and each of its values in words."""
 FIGHT_RULES = ("auto_cancel", "death_test_timing", "push_reroll_subset", "push_reroll_rattled")
 SCHEME_RULES = ("free_push_use", "free_push_from_rerolls", "push_reroll_subset", "push_reroll_rattled")
-RIVAL_RULES = ("speed_chess", "speed_chess_on_failed_roll", "asset_bonus_scope", "wealth_track")
+RIVAL_RULES = ("speed_chess", "speed_chess_on_failed_roll", "asset_bonus_scope", "wealth_track", "rival_dice")
 DEFAULTS = VicOptions()
 
 

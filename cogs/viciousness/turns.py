@@ -17,7 +17,7 @@ from bot.errors import InvalidInput
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase, after_news, viewer_of
+from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase, after_news, salted, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import rival_news
 from cogs.viciousness.spec import UI
@@ -168,7 +168,7 @@ async def start_or_end(bot: TabletopBot, reply: Reply, session: Session, which: 
     reply.answers_first = True  # the sheets are redrawn once this answer is on its way
     events: list[dict[str, Any]] = []
     for action in TURN_ACTIONS[which]:
-        applied = await bot.service.act(session.id, actor_of(reply.interaction), action, origin=reply)
+        applied = await bot.service.act(session.id, actor_of(reply.interaction), salted(action), origin=reply)
         session, events = applied.session, [*events, *applied.events]
     if not reply.took_news:
         await reply.send("The turn moves on.", ephemeral=True)

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from rules.viciousness.data import Severity, Temperament, TraitDef
 from rules.viciousness.state import (
+    COMMITTED_KEPT,
     MAX_EXTRA_DICE,
     MAX_REMIND_HOURS,
     MAX_SIDES,
@@ -147,20 +148,37 @@ class Divest(Action):
     n: int = Field(default=1, ge=1, le=100)
 
 
-class TurnStart(Action):
+Salt = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{0,64}$")]
+
+
+class RivalDice(Action):
+    """An action that may roll the GM's rival dice: with ``vic.rival_dice = committed`` each is committed in the
+    channel with a salt derived from ``salt`` (drawn by the bot from the OS's secure random source, never shown)."""
+
+    ROLLS: ClassVar[bool] = True
+    salt: Salt = ""
+
+
+class TurnStart(RivalDice):
     """Begin the next turn: coins, then the rivals' initiated designs move."""
 
     type: Literal["turn_start"] = "turn_start"
     DOING: ClassVar[str] = "start a turn"
-    ROLLS: ClassVar[bool] = True
 
 
-class TurnEnd(Action):
+class TurnEnd(RivalDice):
     """End the turn: discard coins, rest, then the rivals' ambition points and rival dice."""
 
     type: Literal["turn_end"] = "turn_end"
     DOING: ClassVar[str] = "end the turn"
-    ROLLS: ClassVar[bool] = True
+
+
+class RevealDice(Action):
+    """Reveal rival dice committed in the channel (by die id; none given: every one waiting)."""
+
+    type: Literal["reveal_dice"] = "reveal_dice"
+    DOING: ClassVar[str] = "reveal the rival dice"
+    dice: tuple[Id, ...] = Field(default=(), max_length=COMMITTED_KEPT)
 
 
 class Pay(BaseModel):
@@ -839,19 +857,18 @@ class Initiate(Action):
     design: Id | None = None
 
 
-class Interfere(Action):
+class Interfere(RivalDice):
     """The outcome of the PCs' chance to interfere with an unsubtle move; if not foiled, the d4 is rolled."""
 
     type: Literal["interfere"] = "interfere"
     DOING: ClassVar[str] = "manage rivals"
-    ROLLS: ClassVar[bool] = True
     rival: Id
     foiled: bool
     to: Id | None = None
     """Speed Chess: the design that gets the refund (default: the rival's design with the most points)."""
 
 
-class PickConsequence(Action):
+class PickConsequence(RivalDice):
     """Pick (``row``) or roll (no row) the consequence of a successful design."""
 
     type: Literal["consequence"] = "consequence"
@@ -913,6 +930,7 @@ VicAction = Annotated[
     | RecapNow
     | PlanSession
     | CancelSession
+    | RevealDice
     | DefineTrait
     | ClearLockout
     | SetOptions

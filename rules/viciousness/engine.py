@@ -25,6 +25,7 @@ from rules.engine import (
 from rules.viciousness import (
     calls,
     checks,
+    commitments,
     company,
     knavery,
     pools,
@@ -53,6 +54,7 @@ HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
     **calls.HANDLERS,
     **recap.HANDLERS,
     **sessions.HANDLERS,
+    **commitments.HANDLERS,
 }
 
 
@@ -67,6 +69,7 @@ def records(state: CampaignState) -> dict[str, object]:
         "archived": state.archived,
         "recap": state.recap,
         "planned": state.planned,
+        "committed": state.committed,
     }
     out.update({f"calls:{member}": c for member, c in state.calls.items()})
     out.update({f"troupe:{owner}": t for owner, t in state.troupes.items()})
@@ -96,7 +99,7 @@ class ViciousnessEngine:
         """Apply ``action``; raises IllegalAction with a readable reason. Never checks who (see ``authorize``)."""
         if state.archived and not isinstance(action, Restore):
             raise IllegalAction("The campaign is archived: the GM brings it back with `/vic-gm campaign restore`.")
-        work = Work(state, actor, dice)
+        work = Work(state, actor, dice, salt=getattr(action, "salt", ""))
         HANDLERS[type(action)](work, action)
         recap.after_action(work, state, action)
         calls.after_action(work, state)
@@ -111,10 +114,10 @@ class ViciousnessEngine:
         return records(state)
 
     def view(self, state: CampaignState, viewer: Viewer) -> CampaignState:
-        """The GM sees everything; anyone else sees no rivals and no GM notes."""
+        """The GM sees everything; anyone else sees no rivals, no GM notes and no rival dice waiting to be revealed."""
         if viewer.is_gm:
             return state
-        return state.model_copy(update={"rivals": {}, "notes": ""})
+        return state.model_copy(update={"rivals": {}, "notes": "", "committed": ()})
 
     def reminders(self, state: CampaignState) -> list[Reminder]:
         """Players the table still waits on who asked to be reminded (``/vic calls``), and the players before a

@@ -40,3 +40,6 @@ class VicOptions(BaseModel):
     """3.6 #33: "the wealth track lowers by N" takes N investment points, or N ranks."""
     invest_rank_rule: Literal["any_rank", "current_rank_only"] = "any_rank"
     """3.6 #35: any liquid coin buys 1 IP, or only coins of the company's current rank."""
+    rival_dice: Literal["secret", "committed"] = "secret"
+    """The table's own setting (no RULES.md flag): the GM's rival dice are rolled unseen, or committed in the
+    channel (a SHA-256 of the result and a salt, naming no rival or design) and revealed when the GM chooses."""

@@ -30,6 +30,7 @@ from rules.viciousness.actions import (
     Split,
 )
 from rules.viciousness.characters import rattle, wound
+from rules.viciousness.commitments import roll_rival_die
 from rules.viciousness.data import CONSEQUENCES, PROCEDURES
 from rules.viciousness.economy import lower_ranks
 from rules.viciousness.state import Design, Move, MoveStage, Rival
@@ -189,7 +190,7 @@ def accrue(w: Work, rival: Rival) -> Rival:
 
 def rival_die(w: Work, rival: Rival) -> Rival:
     """Turn end: the d20; designs with at least that many points are eligible, and one is initiated (3.6 #23)."""
-    roll = w.roll(f"rival.{rival.id}.t{w.s.turn.number}.d20", 20)
+    roll = roll_rival_die(w, f"rival.{rival.id}.t{w.s.turn.number}.d20", 20)
     eligible = sorted((d for d in rival.working if d.points >= roll), key=lambda d: -d.points)
     move = (
         Move(design=eligible[0].id, stage="initiated", d20=roll, eligible=tuple(d.id for d in eligible))
@@ -224,7 +225,7 @@ def make_move(w: Work, rival: Rival) -> None:
 def _success_roll(w: Work, rival: Rival) -> None:
     assert rival.move is not None
     design = _design(rival, rival.move.design)
-    roll = w.roll(f"rival.{rival.id}.t{w.s.turn.number}.d4", 4)
+    roll = roll_rival_die(w, f"rival.{rival.id}.t{w.s.turn.number}.d4", 4)
     needed = RULES.success_in_4[design.temperament]
     success = roll <= needed
     w.emit("rival_roll", gm_only=True, rival=rival.id, design=design.id, roll=roll, needed=needed, success=success)
@@ -291,7 +292,7 @@ def _interfere(w: Work, a: Interfere) -> None:
 def _consequence(w: Work, a: PickConsequence) -> None:
     rival, move, design = _move(w, a.rival, "consequence")
     severity = a.severity or design.severity
-    row = a.row if a.row is not None else w.roll(f"rival.{rival.id}.t{w.s.turn.number}.d6", 6)
+    row = a.row if a.row is not None else roll_rival_die(w, f"rival.{rival.id}.t{w.s.turn.number}.d6", 6)
     entry = CONSEQUENCES.table(severity).rows[row - 1]
     w.put_rival(
         rival.model_copy(

@@ -524,6 +524,23 @@ class Planned(Frozen):
     """The time zone the GM gave the start in (the next change starts from it)."""
 
 
+COMMITTED_KEPT = 60
+"""Rival dice kept for a reveal (the oldest unrevealed go first; the GM's log keeps every one)."""
+
+
+class CommittedDie(Frozen):
+    """A rival die rolled with its commitment shown in the channel, kept for the GM to reveal (GM-only)."""
+
+    die: str
+    """The die's id (``rival.r1.t3.d20``: which rival, for the GM's eyes)."""
+    sides: int
+    turn: int
+    line: str
+    """The result as one line, as ``/dice verify`` checks it: ``1d20 [14] = 14``."""
+    salt: str
+    commitment: str
+
+
 # -- the campaign ----------------------------------------------------------------------------------
 
 
@@ -551,6 +568,8 @@ class CampaignState(Frozen):
     """What happened since the last recap (public: what the channel saw)."""
     planned: Planned | None = None
     """The next session, if the GM planned one."""
+    committed: tuple[CommittedDie, ...] = Field(default=(), max_length=COMMITTED_KEPT)
+    """Rival dice committed in the channel and not revealed yet (GM-only)."""
 
     def find_pc(self, pc_id: str) -> PC | None:
         """The PC with ``pc_id``, in any troupe."""

@@ -21,10 +21,12 @@ GM_ONLY = ["gm"]
 class Work:
     """One action being applied."""
 
-    def __init__(self, state: CampaignState, actor: str, dice: DiceSource) -> None:
+    def __init__(self, state: CampaignState, actor: str, dice: DiceSource, *, salt: str = "") -> None:
         self.s = state
         self.actor = actor
         self.dice = dice
+        self.salt = salt
+        """The action's salt for rival dice committed in the channel (``rules/viciousness/commitments.py``)."""
         self.events: list[dict[str, Any]] = []
 
     # -- events and dice -----------------------------------------------------------------------------
