@@ -19,11 +19,13 @@ before); turn 2 is the typical turn of a campaign under way, and its figures are
 
 Counted per turn, from what the local Discord saw: ``interactions`` (slash commands, clicks, select picks and form
 submissions sent, per actor; autocomplete is not counted), ``messages`` (messages the bot created in the channel,
-not ephemeral) and ``pings`` (notifying mentions of a created message, per member). The setup (the campaign, the
-troupes, their characters) is not counted.
+not ephemeral), ``pings`` (notifying mentions of a created message, per member) and ``calls``: every message that
+called someone (a ping in the channel, or a direct message for a member who asked for those), to whom and why
+(the call's own line). The setup (the campaign, the troupes, their characters) is not counted.
 
-Prints a table, then as the last line one JSON object: ``turn_interactions`` (all actors, turn 2), ``per_actor``
-(turn 2), ``messages``, ``pings`` and the same figures of turn 1 under ``first_turn``.
+Prints a table and the calls of both turns, then as the last line one JSON object: ``turn_interactions`` (all
+actors, turn 2), ``per_actor`` (turn 2), ``messages``, ``pings``, ``calls`` and the same figures of turn 1 under
+``first_turn``.
 
 The steps below are "intents" (join a pool with a character and these trait dice, push, rest…) carried out with
 what is on screen: they follow the bot's controls, so the same script measures the bot before and after a change
@@ -36,6 +38,7 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 import sys
 import tempfile
 import time
@@ -99,6 +102,18 @@ async def start_bot(fake: WatchedDiscord, db_path: Path) -> Callable[[], Awaitab
 # -- counting ---------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Call:
+    """A message that called someone: to whom (names), how (a ping, a direct message), and why."""
+
+    to: list[str]
+    how: str
+    why: str
+
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
 @dataclass
 class Figures:
     """What one turn took."""
@@ -107,6 +122,7 @@ class Figures:
     messages: int = 0
     pings: Counter[str] = field(default_factory=Counter)
     steps: list[str] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -120,6 +136,7 @@ class Figures:
             "per_actor": {a: self.interactions[a] for a in ACTORS},
             "messages": self.messages,
             "pings": {a: self.pings[a] for a in ACTORS},
+            "calls": [{"to": c.to, "how": c.how, "why": c.why} for c in self.calls],
         }
 
 
@@ -139,7 +156,10 @@ class Campaign:
     # -- the watcher's side: messages and pings ----------------------------------------------------------
 
     def created(self, message: Message) -> None:
-        """A message the bot created: counted if it is in the channel and public."""
+        """A message the bot created: counted if it is in the channel and public (or a direct message that calls)."""
+        if self.figures is not None and message.channel.is_dm and message.channel.recipient is not None:
+            name = self.names.get(message.channel.recipient.id, "?")
+            self.figures.calls.append(Call([name], "direct message", self._why(message.content, [])))
         if self.figures is None or message.channel is not self.channel or message.ephemeral:
             return
         self.figures.messages += 1
@@ -155,6 +175,16 @@ class Campaign:
         assert self.figures is not None
         for user in message.mentions:
             self.figures.pings[self.names.get(user, str(user))] += 1
+        if message.mentions:
+            to = [self.names.get(u, str(u)) for u in message.mentions]
+            self.figures.calls.append(Call(to, "ping", self._why(message.content, message.mentions)))
+
+    def _why(self, content: str, mentions: list[int]) -> str:
+        """The line of ``content`` that calls (its mentions as names), or its first line."""
+        lines = content.splitlines() or [""]
+        called = [line for line in lines if line.startswith(("🔔", "⏰", "📅"))]
+        line = next((ln for ln in called if any(f"<@{u}>" in ln for u in mentions)), called[0] if called else lines[0])
+        return MENTION.sub(lambda m: "@" + self.names.get(int(m[1]), m[1]), line)
 
     # -- sending -------------------------------------------------------------------------------------------
 
@@ -382,6 +412,15 @@ async def run(verbose: bool) -> tuple[list[Figures], list[str]]:
     return turns, list(fake.failures)
 
 
+def calls_report(turns: list[Figures]) -> str:
+    """Every call of both turns: to whom, how, why."""
+    lines = []
+    for number, figures in enumerate(turns, 1):
+        lines.append(f"calls in turn {number}:")
+        lines += [f"  {', '.join(c.to)} ({c.how}): {c.why}" for c in figures.calls] or ["  none"]
+    return "\n".join(lines)
+
+
 def report(turns: list[Figures]) -> str:
     """The table: one column per turn."""
     rows = [("interactions, all actors", [f.total for f in turns])]
@@ -401,6 +440,7 @@ def main() -> int:
     turns, failures = asyncio.run(run(args.verbose))
     print("A Viciousness turn through the local Discord: a GM (gm) and two players (bea, cal)")
     print(report(turns))
+    print(calls_report(turns))
     if failures:
         print("fake Discord recorded problems:", *failures, sep="\n  ")
     print(json.dumps({**turns[1].as_json(), "first_turn": turns[0].as_json()}))
