@@ -172,6 +172,20 @@ def integers(option: dict[str, Any], known: list[Any]) -> st.SearchStrategy[int]
     return st.one_of(st.sampled_from(edges), around, st.integers(-API_INTEGER_MAX, API_INTEGER_MAX))
 
 
+EDGE_NUMBERS = [0.0, -0.0, 0.1, -1.0, 1e-300, 5e-324, 2.0**31, float(API_INTEGER_MAX), -float(API_INTEGER_MAX)]
+
+
+def numbers(option: dict[str, Any], known: list[Any]) -> st.SearchStrategy[float]:
+    """Numbers (JSON has no NaN or infinity) at and past the option's declared range, and anywhere Discord's API
+    takes them (±2^53)."""
+    low, high = option.get("min_value"), option.get("max_value")
+    edges = EDGE_NUMBERS + [float(b) + d for b in (low, high) if b is not None for d in (-0.01, 0.0, 0.01)]
+    edges += [float(k) for k in known if isinstance(k, int | float)]
+    around = st.floats((low if low is not None else -10) - 5, (high if high is not None else 10) + 5)
+    anywhere = st.floats(-float(API_INTEGER_MAX), float(API_INTEGER_MAX), allow_nan=False, allow_infinity=False)
+    return st.one_of(st.sampled_from(edges), around, anywhere)
+
+
 def attachments() -> st.SearchStrategy[tuple[str, bytes]]:
     """A file a member attaches: deeply nested JSON, a campaign file around it, garbage, huge lists, text."""
     depth = st.integers(1, 200_000)
@@ -232,8 +246,10 @@ def option_values(
     kind = option["type"]
     if kind == 3:
         return mixed(choices + known, limit)
-    if kind in (4, 10):
+    if kind == 4:
         return integers(option, choices + known)
+    if kind == 10:
+        return numbers(option, choices + known)
     if kind == 5:
         return st.booleans()
     if kind == 6:

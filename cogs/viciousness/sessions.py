@@ -11,6 +11,7 @@ is no event.
 from __future__ import annotations
 
 import logging
+import math
 import re
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -42,6 +43,8 @@ TIMESTAMP = re.compile(r"^<t:(\d{1,12})(?::[tTdDfFR])?>$|^(\d{9,12})$")
 EVENT_NAME_MAX, EVENT_TEXT_MAX, LOCATION_MAX = 100, 1000, 100
 SOON_S = 60
 """A session must start at least this far ahead."""
+AHEAD_MAX_S = 366 * 86400
+"""And at most this far (a year)."""
 
 
 def minutes_text(minutes: int) -> str:
@@ -73,9 +76,11 @@ def parse_reminders(text: str) -> tuple[int, ...]:
 
 
 def zone(name: str) -> ZoneInfo:
-    """The time zone called ``name`` (``Europe/Paris``, ``UTC``)."""
+    """The time zone called ``name`` (``Europe/Paris``, ``utc``: any case)."""
+    key = name.strip().casefold()
+    found = next((z for z in zone_names() if z.casefold() == key), None)
     try:
-        return ZoneInfo(name.strip())
+        return ZoneInfo(found or name.strip())
     except (ZoneInfoNotFoundError, ValueError):
         raise InvalidInput(f"Time zone: {echo(name)} isn't one; pick one from the list as you type.") from None
 
@@ -88,12 +93,12 @@ def parse_start(text: str, tz: ZoneInfo) -> float:
         return float(stamp[1] or stamp[2])
     try:
         when = datetime.fromisoformat(text.replace("/", "-"))
-    except ValueError:
+        return (when if when.tzinfo is not None else when.replace(tzinfo=tz)).timestamp()
+    except (ValueError, OverflowError):
         raise InvalidInput(
             f"Start: {echo(text)} isn't a date: write it like `2030-03-01 19:30` (in the time zone you give), "
             "or paste a `<t:…>` timestamp."
         ) from None
-    return (when if when.tzinfo is not None else when.replace(tzinfo=tz)).timestamp()
 
 
 @cache
@@ -209,8 +214,11 @@ class SessionCommands(VicBase):
     async def _plan(self, interaction: discord.Interaction, session: Session, plan: Planned, *, move: bool) -> None:
         reply = Reply.of(interaction)
         state = self.state(session)
-        if plan.start < self.bot.service.clock.now() + SOON_S:
+        now = self.bot.service.clock.now()
+        if plan.start < now + SOON_S:
             raise InvalidInput(f"That start is past (or about to be): {when_text(plan.start)}.")
+        if plan.start > now + AHEAD_MAX_S:
+            raise InvalidInput("That start is more than a year away: plan the next session closer to it.")
         link, problem = await self._make_event(interaction, session, state, plan, move=move)
         await self.act_and_tell(interaction, PlanSession(session=plan.model_copy(update={"event": link})))
         if problem:
@@ -245,7 +253,7 @@ class SessionCommands(VicBase):
         tz = zone(timezone)
         plan = Planned(
             start=parse_start(start, tz),
-            minutes=round(hours * 60),
+            minutes=_minutes(hours),
             description=(description or "").strip(),
             reminders=parse_reminders(reminders),
             timezone=tz.key,
@@ -279,7 +287,7 @@ class SessionCommands(VicBase):
         plan = old.model_copy(
             update={
                 "start": parse_start(start, tz) if start else old.start,
-                "minutes": round(hours * 60) if hours else old.minutes,
+                "minutes": _minutes(hours) if hours else old.minutes,
                 "description": description.strip() if description else old.description,
                 "reminders": parse_reminders(reminders) if reminders is not None else old.reminders,
                 "timezone": tz.key,
@@ -309,6 +317,13 @@ class SessionCommands(VicBase):
     async def _zones(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         key = current.strip().casefold().replace(" ", "_")
         return [app_commands.Choice(name=z, value=z) for z in zone_names() if key in z.casefold()][:25]
+
+
+def _minutes(hours: float) -> int:
+    """A session's length in minutes (a quarter of an hour to a day)."""
+    if not math.isfinite(hours) or not 0.25 <= hours <= 24:
+        raise InvalidInput("Hours: from 0.25 to 24.")
+    return round(hours * 60)
 
 
 def _event_id(link: str | None) -> int | None:
