@@ -8,7 +8,7 @@ from bot.storage.base import StorageError
 from bot.storage.postgres import PostgresStore, redacted
 from bot.storage.sqlite import SqliteStore
 
-TABLES = ("guild_settings", "sessions", "session_events")
+TABLES = ("guild_settings", "sessions", "session_events", "session_checkpoints")
 """In the order they are copied (the log refers to its session)."""
 
 

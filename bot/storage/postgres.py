@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -20,16 +21,17 @@ from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session,
 from bot.shards import ALL, Shards
 from bot.storage.base import Duplicate, StorageError
 from bot.storage.cache import SessionCache
-from bot.storage.migrations import POSTGRES_MIGRATIONS
+from bot.storage.migrations import POSTGRES_MIGRATIONS, REENCODE_LOG, Convert
 from bot.storage.rows import (
     EVENT_COLUMNS,
+    LEGACY_EVENT_COLUMNS,
     LIVE,
     SELECT,
     SHARD_OF,
     deadline_values,
+    encoded_entry,
     entry_from_row,
-    entry_json,
-    entry_values,
+    legacy_entry,
     news_seq,
     session_from_row,
     session_values,
@@ -41,6 +43,8 @@ CONNECT_TIMEOUT_S = 10.0
 # Every process migrates under this lock, so two starting at once don't both apply a step.
 MIGRATION_LOCK = 0x7AB1E70B
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)"
+BATCH = 2_000
+"""Rows a migration's conversion holds at once."""
 
 
 def redacted(url: str) -> str:
@@ -94,6 +98,24 @@ async def probe(url: str, timeout: float = 5.0) -> str | None:
     if not version or not 0 < version <= known:
         return f"DATABASE_URL {redacted(url)}: schema {version or 0}, but this version knows 1 to {known}"
     return None
+
+
+async def _convert(conn: asyncpg.pool.PoolConnectionProxy[Any], step: Convert) -> None:
+    """A migration's conversion, in its transaction: the JSON log re-encoded, ``BATCH`` rows at a time."""
+    assert step == REENCODE_LOG, step
+    after: tuple[int, int] = (-1, -1)
+    while True:
+        rows = await conn.fetch(
+            f"SELECT {LEGACY_EVENT_COLUMNS} FROM session_events WHERE (session_id, seq) > ($1, $2) "
+            "ORDER BY session_id, seq LIMIT $3",
+            *after,
+            BATCH,
+        )
+        if not rows:
+            return
+        records = [(sid, row["seq"], entry) for row in rows for sid, entry in [legacy_entry(row)]]
+        await conn.copy_records_to_table("session_log", records=records, columns=["session_id", "seq", "entry"])
+        after = (rows[-1]["session_id"], rows[-1]["seq"])
 
 
 class PostgresStore:
@@ -162,7 +184,10 @@ class PostgresStore:
             # PostgreSQL's DDL is transactional: every pending step is applied, or none is.
             for number, statements in enumerate(POSTGRES_MIGRATIONS[current:], start=current + 1):
                 for statement in statements:
-                    await conn.execute(statement)
+                    if isinstance(statement, Convert):
+                        await _convert(conn, statement)
+                    else:
+                        await conn.execute(statement)
                 await conn.execute("DELETE FROM schema_version")
                 await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
                 log.info("Applied migration %d", number)
@@ -185,10 +210,11 @@ class PostgresStore:
                 )
                 if entry is not None:
                     await conn.execute(
-                        f"INSERT INTO session_events (session_id, {EVENT_COLUMNS}) "
-                        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                        "INSERT INTO session_events (session_id, seq, chapter, entry) VALUES ($1, $2, $3, $4)",
                         session_id,
-                        *entry_values(entry),
+                        entry.seq,
+                        session.chapter,
+                        encoded_entry(entry, session.version),
                     )
         except asyncpg.UniqueViolationError as exc:
             raise Duplicate from exc
@@ -199,7 +225,7 @@ class PostgresStore:
     async def save(self, session: Session, expected_version: int, entry: LogEntry | None = None) -> bool:
         # One UPDATE: the sessions_append_event trigger writes the log entry in the same statement.
         values = session_values(session)
-        values["last_event"] = None if entry is None else entry_json(entry, session.version)
+        values["last_entry"] = None if entry is None else encoded_entry(entry, session.version)
         assignments = ", ".join(f"{key} = ${n}" for n, key in enumerate(values, start=1))
         count = len(values)
         news = news_seq(entry)
@@ -331,25 +357,52 @@ class PostgresStore:
     async def history(self, *, guild_id: int | None, channel_id: int | None, limit: int = 10) -> list[Session]:
         where = "s.status IN ('finished', 'abandoned') AND s.scope = 'table'"
         if channel_id is not None:
-            where += " AND s.channel_id = $1"
-            key = channel_id
-        else:
-            where += " AND s.guild_id IS NOT DISTINCT FROM $1"
-            key = guild_id  # type: ignore[assignment]
-        return await self._many(f"{where} ORDER BY s.updated_at DESC LIMIT $2", key, limit)
+            return await self._many(
+                f"{where} AND s.channel_id = $1 ORDER BY s.updated_at DESC LIMIT $2", channel_id, limit
+            )
+        if guild_id is None:  # a DM's: IS NOT DISTINCT FROM would keep PostgreSQL from using the index
+            return await self._many(f"{where} AND s.guild_id IS NULL ORDER BY s.updated_at DESC LIMIT $1", limit)
+        return await self._many(f"{where} AND s.guild_id = $1 ORDER BY s.updated_at DESC LIMIT $2", guild_id, limit)
 
     async def log_entries(
-        self, session_id: int, *, after: int | None = None, last: int | None = None
+        self,
+        session_id: int,
+        *,
+        after: int | None = None,
+        last: int | None = None,
+        chapters: tuple[int, int] | None = None,
     ) -> list[LogEntry]:
-        sql = (
-            f"SELECT {EVENT_COLUMNS} FROM session_events "
-            "WHERE session_id = $1 AND ($2::bigint IS NULL OR seq > $2) ORDER BY seq"
-        )
-        params: list[Any] = [session_id, after]
+        sql = f"SELECT {EVENT_COLUMNS} FROM session_events WHERE session_id = $1"
+        params: list[Any] = [session_id]
+        if after is not None:
+            params.append(after)
+            sql += f" AND seq > ${len(params)}"
+        if chapters is not None:
+            params += chapters
+            sql += f" AND chapter BETWEEN ${len(params) - 1} AND ${len(params)}"
+        sql += " ORDER BY seq"
         if last is not None:
-            sql = f"SELECT * FROM ({sql} DESC LIMIT $3) AS tail ORDER BY seq"
             params.append(last)
+            sql = f"SELECT * FROM ({sql} DESC LIMIT ${len(params)}) AS tail ORDER BY seq"
         return [entry_from_row(r) for r in await self.pool.fetch(sql, *params)]
+
+    async def chaptered(self, session_id: int) -> bool:
+        return bool(
+            await self.pool.fetchval(
+                "SELECT chapter IS NOT NULL FROM session_events WHERE session_id = $1 ORDER BY seq LIMIT 1", session_id
+            )
+        )
+
+    async def stamp_chapters(self, session_id: int, chapters: Mapping[int, int]) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.executemany(
+                "UPDATE session_events SET chapter = $1 WHERE session_id = $2 AND seq = $3 AND chapter IS NULL",
+                [(chapter, session_id, seq) for seq, chapter in chapters.items()],
+            )
+
+    async def checkpoint(self, session_id: int) -> tuple[int, str] | None:
+        row = await self.pool.fetchrow("SELECT seq, state FROM session_checkpoints WHERE session_id = $1", session_id)
+        return (int(row["seq"]), str(row["state"])) if row is not None else None
 
     async def open_lobbies(self, guild_id: int, host_id: int) -> int:
         count = await self.pool.fetchval(

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -17,16 +17,17 @@ from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session,
 from bot.shards import ALL, Shards
 from bot.storage.base import Duplicate, StorageError
 from bot.storage.cache import SessionCache
-from bot.storage.migrations import SQLITE_MIGRATIONS
+from bot.storage.migrations import REENCODE_LOG, SQLITE_MIGRATIONS, Convert
 from bot.storage.rows import (
     EVENT_COLUMNS,
+    LEGACY_EVENT_COLUMNS,
     LIVE,
     SELECT,
     SHARD_OF,
     deadline_values,
+    encoded_entry,
     entry_from_row,
-    entry_json,
-    entry_values,
+    legacy_entry,
     news_seq,
     session_from_row,
     session_values,
@@ -37,6 +38,8 @@ log = logging.getLogger(__name__)
 # Another process may hold the write lock for a while (a backup, a second bot process): wait rather
 # than fail. Interactions don't wait on this: they are deferred after ~2 s (bot.replies).
 BUSY_TIMEOUT_MS = 30_000
+BATCH = 2_000
+"""Rows a migration's conversion holds at once."""
 
 
 def _view_path(view: str) -> str:
@@ -206,15 +209,37 @@ class SqliteStore:
         for number, statements in enumerate(SQLITE_MIGRATIONS[current:], start=current + 1):
             async with self._transaction() as conn:
                 for statement in statements:
-                    await conn.execute(statement)
+                    if isinstance(statement, Convert):
+                        await self._convert(conn, statement)
+                    else:
+                        await conn.execute(statement)
                 await conn.execute(f"PRAGMA user_version = {number}")
             log.info("Applied migration %d", number)
+
+    async def _convert(self, conn: aiosqlite.Connection, step: Convert) -> None:
+        """A migration's conversion, in its transaction: the JSON log re-encoded, ``BATCH`` rows at a time."""
+        assert step == REENCODE_LOG, step
+        after: tuple[int, int] = (-1, -1)
+        while True:
+            rows = await conn.execute_fetchall(
+                f"SELECT {LEGACY_EVENT_COLUMNS} FROM session_events WHERE (session_id, seq) > (?, ?) "
+                "ORDER BY session_id, seq LIMIT ?",
+                (*after, BATCH),
+            )
+            if not rows:
+                return
+            await conn.executemany(
+                "INSERT INTO session_log (session_id, seq, entry) VALUES (?, ?, ?)",
+                [(sid, row["seq"], entry) for row in rows for sid, entry in [legacy_entry(row)]],
+            )
+            last = list(rows)[-1]
+            after = (last["session_id"], last["seq"])
 
     # -- sessions ------------------------------------------------------------------------------
 
     async def create_session(self, session: Session, entry: LogEntry | None = None) -> Session:
         values = session_values(session)
-        values["last_event"] = None
+        values["last_entry"] = None
         values["news_from"] = news_seq(entry)
         columns = ", ".join(values)
         marks = ", ".join(f":{k}" for k in values)
@@ -224,8 +249,8 @@ class SqliteStore:
                 session_id = cur.lastrowid
                 if entry is not None:
                     await conn.execute(
-                        f"INSERT INTO session_events (session_id, {EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (session_id, *entry_values(entry)),
+                        "INSERT INTO session_events (session_id, seq, chapter, entry) VALUES (?, ?, ?, ?)",
+                        (session_id, entry.seq, session.chapter, encoded_entry(entry, session.version)),
                     )
         except sqlite3.IntegrityError as exc:
             raise Duplicate from exc
@@ -238,7 +263,7 @@ class SqliteStore:
         # One UPDATE statement: the sessions_append_event trigger writes the log entry in the same
         # statement, atomically, in one trip to the database thread.
         values = session_values(session)
-        values["last_event"] = None if entry is None else entry_json(entry, session.version)
+        values["last_entry"] = None if entry is None else encoded_entry(entry, session.version)
         assignments = ", ".join(f"{k} = :{k}" for k in values)
         news = news_seq(entry)
         cur = await self._write(
@@ -375,24 +400,51 @@ class SqliteStore:
             where += " AND s.channel_id = ?"
             params.append(channel_id)
         else:
-            where += " AND s.guild_id IS ?"
+            where += " AND s.guild_id IS ?"  # IS: a DM's sessions have none, and SQLite's index still serves it
             params.append(guild_id)
         return await self._many(f"{where} ORDER BY s.updated_at DESC LIMIT ?", (*params, limit))
 
     async def log_entries(
-        self, session_id: int, *, after: int | None = None, last: int | None = None
+        self,
+        session_id: int,
+        *,
+        after: int | None = None,
+        last: int | None = None,
+        chapters: tuple[int, int] | None = None,
     ) -> list[LogEntry]:
         sql = f"SELECT {EVENT_COLUMNS} FROM session_events WHERE session_id = ?"
         params: tuple[Any, ...] = (session_id,)
         if after is not None:
             sql += " AND seq > ?"
-            params = (session_id, after)
+            params = (*params, after)
+        if chapters is not None:
+            sql += " AND chapter BETWEEN ? AND ?"
+            params = (*params, *chapters)
         sql += " ORDER BY seq"
         if last is not None:
             sql = f"SELECT * FROM ({sql} DESC LIMIT ?) ORDER BY seq"
             params = (*params, last)
         rows = await self.conn.execute_fetchall(sql, params)
         return [entry_from_row(r) for r in rows]
+
+    async def chaptered(self, session_id: int) -> bool:
+        rows = await self.conn.execute_fetchall(
+            "SELECT chapter IS NOT NULL FROM session_events WHERE session_id = ? ORDER BY seq LIMIT 1", (session_id,)
+        )
+        return bool(rows) and bool(rows[0][0])  # type: ignore[index]
+
+    async def stamp_chapters(self, session_id: int, chapters: Mapping[int, int]) -> None:
+        async with self._transaction() as conn:
+            await conn.executemany(
+                "UPDATE session_events SET chapter = ? WHERE session_id = ? AND seq = ? AND chapter IS NULL",
+                [(chapter, session_id, seq) for seq, chapter in chapters.items()],
+            )
+
+    async def checkpoint(self, session_id: int) -> tuple[int, str] | None:
+        rows = await self.conn.execute_fetchall(
+            "SELECT seq, state FROM session_checkpoints WHERE session_id = ?", (session_id,)
+        )
+        return (int(rows[0][0]), str(rows[0][1])) if rows else None  # type: ignore[index]
 
     async def open_lobbies(self, guild_id: int, host_id: int) -> int:
         rows = await self.conn.execute_fetchall(
