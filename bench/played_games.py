@@ -336,7 +336,9 @@ async def play_campaign(t: Table, turns: int = 50) -> Session:
     for n, player in enumerate(players):
         owner = str(player.user_id)
         captain = {"name": f"{player.name} the Bold", "traits": t.rng.sample(TRAIT_NAMES, 3)}
-        await run.act(player, {"type": "create_troupe", "name": f"Troupe {n + 1}", "captain": captain, "asset": "favor"})
+        await run.act(
+            player, {"type": "create_troupe", "name": f"Troupe {n + 1}", "captain": captain, "asset": "favor"}
+        )
         await run.act(gm, {"type": "minion_places", "owner": owner, "n": 1})
         minion = {"name": f"{player.name}'s shadow", "traits": t.rng.sample(TRAIT_NAMES, 2)}
         await run.act(player, {"type": "add_pc", "owner": owner, "pc": minion})
