@@ -20,6 +20,7 @@ from bot.models import Applied
 from bot.publisher import Publisher
 from bot.registry import Registry
 from bot.replies import Reply, report_error
+from bot.retention import LogRetention
 from bot.service import Service
 from bot.settings import Settings
 from bot.spec import GameSpec
@@ -82,6 +83,7 @@ class TabletopBot(commands.Bot):
         self.service = Service(self.store, self.registry, clock, dice)
         self.lobby = Lobby(self.service, self.specs)
         self.timers = TimerLoop(self.store, clock, self._on_due, self.owned_shards)
+        self.retention = LogRetention(self.store, clock, self.owned_shards)
         self.publisher = Publisher(
             self,
             self.service,
@@ -128,6 +130,7 @@ class TabletopBot(commands.Bot):
         if not self.settings.skip_sync:
             await self.sync_commands()
         self.timers.start()
+        self.retention.start()
         # Only this process's servers: another process looks after the rest.
         await self.publisher.redraw_stale(self.owned_shards)
         await self.computers.resume(self.owned_shards)
@@ -174,6 +177,7 @@ class TabletopBot(commands.Bot):
         has started is allowed to commit and be drawn before the database closes.
         """
         await self.timers.stop()
+        await self.retention.stop()
         await self.computers.close()
         try:
             await self.service.idle(SHUTDOWN_GRACE_S)

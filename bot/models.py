@@ -285,6 +285,9 @@ class GuildSettings(BaseModel):
     end_by: Literal["host", "players", "managers"] = "host"
     lobbies_per_member: int = 1
     """Open lobbies one member may host at once in this server."""
+    keep_logs_days: int | None = None
+    """Days an ended game keeps its move-by-move log (``/game log``, replays); None: forever. Its result, players
+    and winners stay for ``/game history`` either way (``bot.retention``)."""
 
 
 @dataclass

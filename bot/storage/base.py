@@ -136,6 +136,11 @@ class Store(Protocol):
         """The state (JSON) after the log entry ``Session.undo_from`` names, with that entry's seq, if kept."""
         ...
 
+    async def clear_old_logs(self, now: float, shards: Shards = ALL, limit: int = 100) -> int:
+        """Clear the logs of up to ``limit`` ended sessions (in the servers of ``shards``) that ended longer ago than
+        their server's ``keep_logs_days``, oldest first; their rows stay, marked ``log_cleared_at``. How many."""
+        ...
+
     async def open_lobbies(self, guild_id: int, host_id: int) -> int:
         """How many lobbies ``host_id`` has open in the server."""
         ...

@@ -23,6 +23,8 @@ from bot.storage.base import Duplicate, StorageError
 from bot.storage.cache import SessionCache
 from bot.storage.migrations import POSTGRES_MIGRATIONS, REENCODE_LOG, Convert
 from bot.storage.rows import (
+    DAY_S,
+    ENDED,
     EVENT_COLUMNS,
     LEGACY_EVENT_COLUMNS,
     LIVE,
@@ -403,6 +405,30 @@ class PostgresStore:
     async def checkpoint(self, session_id: int) -> tuple[int, str] | None:
         row = await self.pool.fetchrow("SELECT seq, state FROM session_checkpoints WHERE session_id = $1", session_id)
         return (int(row["seq"]), str(row["state"])) if row is not None else None
+
+    async def clear_old_logs(self, now: float, shards: Shards = ALL, limit: int = 100) -> int:
+        where, params = _owned(shards, 3)
+        # Each server with a retention setting, then (LATERAL: inside that loop, whatever the planner guesses of
+        # the tables' sizes) its ended sessions by the index on when they ended.
+        async with self.pool.acquire() as conn, conn.transaction():
+            ids = [
+                int(r["id"])
+                for r in await conn.fetch(
+                    "SELECT due.id FROM guild_settings g CROSS JOIN LATERAL (SELECT s.id FROM sessions s "
+                    f"WHERE s.guild_id = g.guild_id AND {ENDED} AND s.log_cleared_at IS NULL "
+                    f"AND s.updated_at < $1 - (g.data->>'keep_logs_days')::double precision * {DAY_S}{where} "
+                    "LIMIT $2 FOR UPDATE OF s SKIP LOCKED) AS due WHERE g.data ? 'keep_logs_days' LIMIT $2",
+                    now,
+                    limit,
+                    *params,
+                )
+            ]
+            if ids:
+                await conn.execute("DELETE FROM session_events WHERE session_id = ANY($1::bigint[])", ids)
+                await conn.execute(
+                    "UPDATE sessions SET log_cleared_at = $1, last_entry = NULL WHERE id = ANY($2::bigint[])", now, ids
+                )
+        return len(ids)
 
     async def open_lobbies(self, guild_id: int, host_id: int) -> int:
         count = await self.pool.fetchval(

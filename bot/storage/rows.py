@@ -16,6 +16,8 @@ COLUMNS = (
 )
 SELECT = f"SELECT {COLUMNS} FROM sessions s"
 LIVE = "s.status IN ('lobby', 'active')"
+ENDED = "s.status IN ('finished', 'abandoned')"
+DAY_S = 86_400
 # Stored as JSON and read back as text with the row; the state stays text until the service needs it.
 JSON_FIELDS = ("roles", "options", "seats", "records", "deadlines", "winners", "boards")
 EVENT_COLUMNS = "seq, entry"

@@ -19,6 +19,8 @@ from bot.storage.base import Duplicate, StorageError
 from bot.storage.cache import SessionCache
 from bot.storage.migrations import REENCODE_LOG, SQLITE_MIGRATIONS, Convert
 from bot.storage.rows import (
+    DAY_S,
+    ENDED,
     EVENT_COLUMNS,
     LEGACY_EVENT_COLUMNS,
     LIVE,
@@ -445,6 +447,27 @@ class SqliteStore:
             "SELECT seq, state FROM session_checkpoints WHERE session_id = ?", (session_id,)
         )
         return (int(rows[0][0]), str(rows[0][1])) if rows else None  # type: ignore[index]
+
+    async def clear_old_logs(self, now: float, shards: Shards = ALL, limit: int = 100) -> int:
+        where, params = _owned(shards)
+        # Each server with a retention setting, then its ended sessions by the index on when they ended.
+        rows = await self.conn.execute_fetchall(
+            # CROSS JOIN: SQLite keeps this order (servers outside), whatever it guesses of the tables' sizes.
+            "SELECT s.id FROM guild_settings g CROSS JOIN sessions s "
+            f"WHERE json_extract(g.data, '$.keep_logs_days') IS NOT NULL AND s.guild_id = g.guild_id AND {ENDED} "
+            "AND s.log_cleared_at IS NULL "
+            f"AND s.updated_at < ? - json_extract(g.data, '$.keep_logs_days') * {DAY_S}{where} LIMIT ?",
+            (now, *params, limit),
+        )
+        ids = [int(r[0]) for r in rows]
+        if ids:
+            marks = ", ".join("?" for _ in ids)
+            async with self._transaction() as conn:
+                await conn.execute(f"DELETE FROM session_events WHERE session_id IN ({marks})", ids)
+                await conn.execute(
+                    f"UPDATE sessions SET log_cleared_at = ?, last_entry = NULL WHERE id IN ({marks})", (now, *ids)
+                )
+        return len(ids)
 
     async def open_lobbies(self, guild_id: int, host_id: int) -> int:
         rows = await self.conn.execute_fetchall(

@@ -13,7 +13,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.models import Actor, LogEntry, News, Scope, Session, Status
+from bot.models import Actor, GuildSettings, LogEntry, News, Scope, Session, Status
 from bot.registry import GameKind, Registry
 from bot.replay import fold
 from bot.service import Service
@@ -289,5 +289,50 @@ async def test_a_postgresql_log_holds_bytes(database: Database) -> None:
             "AND column_name = 'entry'"
         )
         assert kind == "bytea"
+    finally:
+        await store.close()
+
+
+# -- retention -----------------------------------------------------------------------------------------------------
+
+DAY = 86_400.0
+
+
+async def ended_game(store: Store, guild_id: int | None, channel_id: int, ended_at: float, status: Status) -> Session:
+    """A game of two logged entries that ended (or, ``ACTIVE``, was last played) at ``ended_at``."""
+    started = Session(guild_id=guild_id, channel_id=channel_id, kind="race", status=Status.ACTIVE, host_id=7, version=1)
+    created = await store.create_session(started, LogEntry(seq=1, actor=None, action={"kind": "start"}, at=1.0))
+    last = created.successor(ended_at, status=status)
+    assert await store.save(last, 1, LogEntry(seq=2, actor="P1", action={"kind": "act"}, at=ended_at))
+    return last
+
+
+async def test_old_logs_are_cleared_where_the_server_asks_a_batch_at_a_time(database: Database) -> None:
+    store = database.store()
+    await store.open()
+    try:
+        await store.set_guild_settings(1, GuildSettings(keep_logs_days=30))
+        await store.set_guild_settings(2, GuildSettings(threads=True))
+        old_won = await ended_game(store, 1, 10, 0.0, Status.FINISHED)
+        old_ended = await ended_game(store, 1, 11, 1.0, Status.ABANDONED)
+        recent = await ended_game(store, 1, 12, 20 * DAY, Status.FINISHED)
+        going_on = await ended_game(store, 1, 13, 0.0, Status.ACTIVE)
+        elsewhere = await ended_game(store, 2, 14, 0.0, Status.FINISHED)
+        in_a_dm = await ended_game(store, None, 15, 0.0, Status.FINISHED)
+        assert await store.clear_old_logs(29 * DAY) == 0
+        assert [await store.clear_old_logs(40 * DAY, limit=1) for _ in range(3)] == [1, 1, 0]
+        for session, cleared in (
+            (old_won, True),
+            (old_ended, True),
+            (recent, False),
+            (going_on, False),
+            (elsewhere, False),
+            (in_a_dm, False),
+        ):
+            assert (await store.log_entries(session.id) == []) == cleared, session.channel_id
+        history = await store.history(guild_id=1, channel_id=None)
+        assert [s.id for s in history] == [recent.id, old_ended.id, old_won.id]  # results stay, newest first
+        assert history[1].log_cleared_at == 40 * DAY and history[0].log_cleared_at is None
+        assert [s.id for s in await store.history(guild_id=None, channel_id=None)] == [in_a_dm.id]
     finally:
         await store.close()
