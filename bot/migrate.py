@@ -2,7 +2,9 @@
 
 Stop the bot first. The target must be empty (the migrations create its schema). After copying, the
 row counts of both sides are compared and every session's log is replayed on the target, with the
-game rules of the configured extensions, to the state stored there. Any difference, or any problem on
+game rules of the configured extensions, to the state stored there (but for ended games whose logs the
+servers' ``keep_logs_days`` cleared). Tables are streamed a batch at a time, so memory stays flat however
+big the database is. Any difference, or any problem on
 the way, ends with one line and a non-zero exit; the target is then left as it was (one transaction)
 or holds a copy that failed the check, to be dropped and tried again.
 """
@@ -45,8 +47,8 @@ async def verify_replays(store: PostgresStore, registry: Registry) -> int:
     for session_id in ids:
         session = await store.session(session_id)
         assert session is not None
-        if session.state is None:
-            continue  # a lobby: nothing was played
+        if session.state is None or session.log_cleared_at is not None:
+            continue  # a lobby, where nothing was played; or a game whose log the server's settings cleared
         if session.kind not in registry:
             raise MigrationFailed(f"session {session_id} is a {session.kind!r} game, which no loaded extension knows")
         try:

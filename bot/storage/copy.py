@@ -10,6 +10,8 @@ from bot.storage.sqlite import SqliteStore
 
 TABLES = ("guild_settings", "sessions", "session_events", "session_checkpoints")
 """In the order they are copied (the log refers to its session)."""
+BATCH = 1_000
+"""Rows held in memory at once: a table is streamed from SQLite to PostgreSQL, never read whole."""
 
 
 @dataclass(frozen=True)
@@ -38,9 +40,10 @@ async def counts_postgres(store: PostgresStore) -> Counts:
     return Counts(tables, {str(r[0]): int(r[1]) for r in rows})
 
 
-async def copy_sqlite_to_postgres(source: SqliteStore, target: PostgresStore) -> Counts:
+async def copy_sqlite_to_postgres(source: SqliteStore, target: PostgresStore, batch: int = BATCH) -> Counts:
     """Copy every row of ``source`` into ``target`` (both open and migrated to the same schema) in one
-    transaction, and return what was copied. Refuses a target that already holds anything."""
+    transaction, ``batch`` rows at a time, and return what was copied. Refuses a target that already holds
+    anything."""
     present = await counts_postgres(target)
     if any(present.tables.values()):
         raise StorageError(
@@ -48,12 +51,10 @@ async def copy_sqlite_to_postgres(source: SqliteStore, target: PostgresStore) ->
         )
     async with target.pool.acquire() as conn, conn.transaction():
         for table in TABLES:
-            cursor = await source.conn.execute(f"SELECT * FROM {table}")
-            columns = [d[0] for d in cursor.description]
-            records = [tuple(row) for row in await cursor.fetchall()]
-            await cursor.close()
-            if records:
-                await conn.copy_records_to_table(table, records=records, columns=columns)
+            async with source.conn.execute(f"SELECT * FROM {table}") as cursor:
+                columns = [d[0] for d in cursor.description]
+                while rows := await cursor.fetchmany(batch):
+                    await conn.copy_records_to_table(table, records=[tuple(r) for r in rows], columns=columns)
         # Ids were copied as they were: new sessions must be numbered after them.
         await conn.execute(
             "SELECT setval(pg_get_serial_sequence('sessions', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM sessions"
