@@ -178,7 +178,9 @@ async def play_sheet(t: Table, players: int = 4) -> Session:
             return session
         action: BaseModel
         if now.roller is not None:
-            action = TieBreak(row=now.roller, pair=t.rng.choice(["mirror", "medusa"]))
+            action = TieBreak(
+                row=now.roller, pair=t.rng.choice(["mirror_medusa", "david_goliath", "silverbullet_werewolf"])
+            )
         elif t.rng.random() < 0.1:
             action = MoveSin(sin=t.rng.choice(SINS[:players]), to=t.rng.choice([*SINS[:players], "reserves"]))
         else:
