@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -24,7 +25,7 @@ from bot.app import TabletopBot, extensions_of
 from bot.registry import Registry
 from bot.replay import ReplayMismatch, replay
 from bot.settings import Settings, config_problem
-from bot.storage import PostgresStore, SqliteStore, StorageError, is_postgres_url
+from bot.storage import PostgresStore, SqliteStore, StorageError, Store, is_postgres_url
 from bot.storage.copy import copy_sqlite_to_postgres, counts_postgres
 
 
@@ -40,10 +41,10 @@ async def game_rules(settings: Settings) -> Registry:
     return bot.registry
 
 
-async def verify_replays(store: PostgresStore, registry: Registry) -> int:
-    """Replay every started session's log on ``store``; the number replayed. Raises MigrationFailed."""
+async def verify_replays(store: Store, registry: Registry, ids: Iterable[int]) -> int:
+    """Replay the log of every started session of ``ids`` on ``store``; the number replayed. Raises
+    MigrationFailed."""
     replayed = 0
-    ids = [int(r["id"]) for r in await store.pool.fetch("SELECT id FROM sessions ORDER BY id")]
     for session_id in ids:
         session = await store.session(session_id)
         assert session is not None
@@ -74,7 +75,8 @@ async def migrate(source_path: Path, target_url: str, registry: Registry) -> str
             landed = await counts_postgres(target)
             if landed != copied:
                 raise MigrationFailed(f"row counts differ: SQLite {copied}, PostgreSQL {landed}")
-            replayed = await verify_replays(target, registry)
+            ids = [int(r["id"]) for r in await target.pool.fetch("SELECT id FROM sessions ORDER BY id")]
+            replayed = await verify_replays(target, registry, ids)
         finally:
             await target.close()
     finally:
