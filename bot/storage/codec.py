@@ -12,16 +12,18 @@ An encoded entry is one format byte, then its body:
 
 A format, once released, is read forever: a better dictionary is a new format number beside the old ones
 (``bench/log_dictionary.py`` makes one), never a change to a released file (a test pins its digest).
-Encoding one entry takes ~25 µs (the compressor primed with the dictionary is copied, not rebuilt), decoding ~3 µs.
+Encoding a typical entry takes ~20 µs (the compressor primed with the dictionary is copied, not rebuilt), decoding
+~20 µs with the ``LogEntry`` it makes.
 """
 
 from __future__ import annotations
 
-import json
 import zlib
 from functools import cache
 from importlib import resources
 from typing import Any
+
+import pydantic_core
 
 from bot.models import LogEntry, News
 
@@ -53,7 +55,7 @@ def entry_body(entry: LogEntry) -> bytes:
     fields: list[Any] = [entry.actor, entry.action, dice, entry.events, entry.at]
     if entry.news:
         fields.append([[n.text, n.pings] for n in entry.news])
-    return json.dumps(fields, separators=(",", ":"), ensure_ascii=False).encode()
+    return pydantic_core.to_json(fields)  # as json.dumps(…, separators=(",", ":"), ensure_ascii=False), 3× faster
 
 
 def encode_entry(entry: LogEntry) -> bytes:
@@ -75,7 +77,7 @@ def decode_entry(seq: int, data: bytes) -> LogEntry:
         text = bytes(body)
     else:
         raise ValueError(f"log entry {seq}: unknown format {fmt} (written by a newer version of the bot?)")
-    actor, action, dice, events, at, *rest = json.loads(text)
+    actor, action, dice, events, at, *rest = pydantic_core.from_json(text)
     return LogEntry(
         seq=seq,
         actor=actor,
