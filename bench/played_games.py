@@ -219,9 +219,10 @@ class Campaign:
         assert isinstance(state, CampaignState)
         return state
 
-    def pcs(self, owner: Actor) -> list[str]:
+    def pcs(self, owner: Actor, wounded: bool = False) -> list[str]:
+        """The owner's active PCs: those fit to act, or (``wounded``) those who are not."""
         troupe = self.state.troupes.get(str(owner.user_id))
-        return [pc.id for pc in troupe.pcs if pc.active and not pc.wounded] if troupe is not None else []
+        return [pc.id for pc in troupe.pcs if pc.active and pc.wounded == wounded] if troupe is not None else []
 
     def traits(self, pc_id: str) -> list[str]:
         pc = self.state.find_pc(pc_id)
@@ -249,6 +250,8 @@ class Campaign:
             extra["design"] = options[0] if options else None
         elif decision.action == "pick":
             extra["picks"] = []
+        elif decision.action == "confirm":  # a consequence that falls on a PC names one (settle tries without)
+            extra["pc"] = rng.choice([pc for p in self.players for pc in self.pcs(p) + self.pcs(p, wounded=True)])
         by = {p.user_id: p for p in self.players if str(p.user_id) in decision.by}
         actor = next(iter(by.values())) if by and rng.random() < 0.8 else self.gm
         return actor, {"type": decision.action, **decision.fields, **extra}
@@ -257,20 +260,25 @@ class Campaign:
         """Take the decisions open on ``scope`` (a pool or a rival) until none is left: a push now and then, no
         optional switch or flight; a fight is closed after three rounds (``finish``: the pool's id)."""
         rounds = 0
+        push = True
         for _ in range(60):
             state = self.state
             if scope not in state.pools and scope not in state.rivals:
                 return
             decisions = [d for d in pending(state, scope) if d.action not in OPTIONAL]
             pushes = [d for d in pending(state, scope) if d.action == "reroll"]
-            if pushes and self.t.rng.random() < 0.2:
+            if push and pushes and self.t.rng.random() < 0.2:
                 decisions = pushes
             if not decisions or (finish is not None and rounds >= 3):
                 break
             decision = next((d for d in decisions if d.action != "next_round"), decisions[0])
+            actor, action = self.decide(decision)
+            if not await self.act(actor, action) and not await self.act(actor, {**action, "pc": None}):
+                if decision.action != "reroll":
+                    break
+                push = False  # that push was not allowed (a rattled PC): on without pushing
+                continue
             rounds += decision.action == "next_round"
-            if not await self.act(*self.decide(decision)):
-                break
         if finish is not None and finish in self.state.pools:
             await self.act(self.gm, {"type": "close", "pool": finish})
 
@@ -295,10 +303,26 @@ class Campaign:
             await self.act(self.gm, {"type": "add_npc", "pool": pool, "side": "b", "name": "Guard", "count": 3})
         await self.settle(pool, finish=pool)
 
+    async def troupe(self, player: Actor, n: int) -> None:
+        """The player's troupe: a captain, and a minion the GM places."""
+        owner = str(player.user_id)
+        captain = {"name": f"{player.name} the Bold", "traits": self.t.rng.sample(TRAIT_NAMES, 3)}
+        await self.act(
+            player, {"type": "create_troupe", "name": f"Troupe {n + 1}", "captain": captain, "asset": "favor"}
+        )
+        await self.act(self.gm, {"type": "minion_places", "owner": owner, "n": 1})
+        minion = {"name": f"{player.name}'s shadow", "traits": self.t.rng.sample(TRAIT_NAMES, 2)}
+        await self.act(player, {"type": "add_pc", "owner": owner, "pc": minion})
+
     async def turn(self, number: int) -> None:
         """One turn of the troupe campaign: the rivals move, a scene or two, a PC rests, some money changes hands."""
         rng = self.t.rng
         await self.act(self.gm, {"type": "turn_start"})
+        for n, player in enumerate(self.players):
+            if not self.pcs(player) and not self.pcs(player, wounded=True):
+                await self.troupe(player, n)  # the last of a troupe fell: its player starts a new one
+            for pc in self.pcs(player, wounded=True):  # the medic's work between turns
+                await self.act(self.gm, {"type": "condition", "pc": pc, "change": "heal"})
         for rival in list(self.state.rivals):
             await self.settle(rival)
         await self.pool(violence=number % 3 == 0)
@@ -336,14 +360,7 @@ async def play_campaign(t: Table, turns: int = 50) -> Session:
     run = Campaign(t, created.session, gm, players)
     await run.act(gm, {"type": "company", "name": "The Knives"})
     for n, player in enumerate(players):
-        owner = str(player.user_id)
-        captain = {"name": f"{player.name} the Bold", "traits": t.rng.sample(TRAIT_NAMES, 3)}
-        await run.act(
-            player, {"type": "create_troupe", "name": f"Troupe {n + 1}", "captain": captain, "asset": "favor"}
-        )
-        await run.act(gm, {"type": "minion_places", "owner": owner, "n": 1})
-        minion = {"name": f"{player.name}'s shadow", "traits": t.rng.sample(TRAIT_NAMES, 2)}
-        await run.act(player, {"type": "add_pc", "owner": owner, "pc": minion})
+        await run.troupe(player, n)
     await run.act(gm, {"type": "add_rival", "name": "Lady Vane", "rank": 3})
     await run.act(gm, {"type": "add_design", "rival": "r1", "text": "Seize the docks"})
     for number in range(1, turns + 1):
