@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 BUSY_TIMEOUT_MS = 30_000
 BATCH = 2_000
 """Rows a migration's conversion holds at once."""
+FREE_SHARE = 4
+"""After migrating, the file is vacuumed if more than 1/FREE_SHARE of its pages are free."""
 
 
 def _view_path(view: str) -> str:
@@ -217,6 +219,18 @@ class SqliteStore:
                         await conn.execute(statement)
                 await conn.execute(f"PRAGMA user_version = {number}")
             log.info("Applied migration %d", number)
+        if current < len(SQLITE_MIGRATIONS):
+            await self._give_back_space()
+
+    async def _give_back_space(self) -> None:
+        """After migrating, give the disk back if most of the file is free pages (migration 5 rewrote the log in a
+        fifth of the space): ``VACUUM``, once, before anyone is served (~20 s for a file of 1.6 GB)."""
+        pages = (await self.conn.execute_fetchall("PRAGMA page_count"))[0][0]  # type: ignore[index]
+        free = (await self.conn.execute_fetchall("PRAGMA freelist_count"))[0][0]  # type: ignore[index]
+        if free * FREE_SHARE > pages:
+            log.info("Giving back %d free pages of %d", free, pages)
+            async with self._write_lock:
+                await self.conn.execute("VACUUM")
 
     async def _convert(self, conn: aiosqlite.Connection, step: Convert) -> None:
         """A migration's conversion, in its transaction: the JSON log re-encoded, ``BATCH`` rows at a time."""
