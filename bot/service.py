@@ -51,7 +51,7 @@ from bot.models import (
 )
 from bot.names import escape_name
 from bot.registry import GameKind, Registry
-from bot.replay import fold
+from bot.replay import Folded, fold, is_barrier
 from bot.storage import Duplicate, Store
 from rules import engine as contract
 from rules.dice import DiceSource, RecordingDice, ReplayDice, Roll, SystemDice
@@ -400,7 +400,7 @@ class Service:
         """
         kind = self.kind_of(session)
         now = self.clock.now()
-        new = session.successor(now, state_json=state.model_dump_json())
+        new = session.successor(now, state_json=state.model_dump_json(), chapter=kind.chapter(state))
         if kind.records is not None and before is not None:
             for key in self._touched(kind, before, state):
                 new.records[key] = new.version
@@ -455,7 +455,7 @@ class Service:
                 if entry is not None:
                     entry.news = self._news(applied.session, applied.state, entry)
                     applied.entries = [entry]
-                if await self.store.save(applied.session, session.version, entry):
+                if await self._save(applied.session, session.version, entry):
                     break
                 log.info("Session %s changed in another process; retrying on fresh data", session_id)
             else:
@@ -466,6 +466,13 @@ class Service:
                 applied = await self._forced_moves(applied)
         self._notify(applied)
         return applied
+
+    async def _save(self, session: Session, expected_version: int, entry: LogEntry | None) -> bool:
+        """``Store.save``, the entry marked as where undo starts folding if undo can't go back past it."""
+        kind = self.kind_of(session)
+        if entry is not None and kind.undo is not None and is_barrier(kind, entry):
+            session.undo_from = entry.seq
+        return await self.store.save(session, expected_version, entry)
 
     async def _forced_moves(self, applied: Applied) -> Applied:
         """Take every move nobody has a real choice about, each committed with its own log entry."""
@@ -491,7 +498,7 @@ class Service:
                 step, entry = self._apply(session, state, move[0], move[1], how="auto")
                 self._stamp(step.session, step.state)
                 entry.news = self._news(step.session, step.state, entry)
-                saved = await self.store.save(step.session, session.version, entry)
+                saved = await self._save(step.session, session.version, entry)
             except Exception:
                 # What is committed stays committed and is drawn; the move waits for the next change.
                 log.exception("Session %s: a forced move for %s failed", session.id, move[0])
@@ -781,9 +788,18 @@ class Service:
         return await self.update(session_id, edit, actor=actor, record={"kind": "abandon", "why": why}, origin=origin)
 
     async def set_role(
-        self, session_id: int, actor: Actor, user_id: int, role: str, *, on: bool = True, origin: Any = None
+        self,
+        session_id: int,
+        actor: Actor,
+        user_id: int,
+        role: str,
+        *,
+        on: bool = True,
+        old_gm_keeps: str | None = None,
+        origin: Any = None,
     ) -> Applied:
-        """Give or take a role (a co-GM), or hand the GM role over (``role=GM``: the old GM keeps none).
+        """Give or take a role (a co-GM), or hand the GM role over (``role=GM``: the old GM keeps none, or the
+        role ``old_gm_keeps``, in the same change).
 
         Only the GM, or a member with Manage Server, may change roles; every change is logged.
         """
@@ -800,6 +816,8 @@ class Service:
                 for roles in new.roles.values():
                     if contract.GM in roles:
                         roles.remove(contract.GM)
+                        if old_gm_keeps is not None and old_gm_keeps not in roles:
+                            roles.append(old_gm_keeps)
                 new.roles[key] = [r for r in new.roles.get(key, []) if r != contract.CO_GM] + [contract.GM]
             elif on:
                 if role in new.roles.get(key, []):
@@ -812,7 +830,8 @@ class Service:
             new.roles = {k: v for k, v in new.roles.items() if v}
             return new
 
-        record = {"kind": "roles", "user": str(user_id), "role": role, "on": on, "by": str(actor.user_id)}
+        record: dict[str, Any] = {"kind": "roles", "user": str(user_id), "role": role, "on": on}
+        record |= {"by": str(actor.user_id), **({"old_gm_keeps": old_gm_keeps} if old_gm_keeps else {})}
         return await self.update(session_id, edit, actor=actor, record=record, origin=origin, statuses=(Status.ACTIVE,))
 
     # -- undo and redo -----------------------------------------------------------------------------
@@ -831,7 +850,7 @@ class Service:
                 raise IllegalMove("There is nothing to undo here.")
             if expect is not None and session.version != expect.version:
                 raise StaleBoard()
-            folded = fold(kind, session.engine_options, await self.store.log_entries(session.id))
+            folded = await self._undo_stacks(kind, session)
             stack = folded.undone if redo else [entry for entry, _ in folded.done]
             if not stack:
                 raise IllegalMove("There is nothing to redo." if redo else "There is nothing to undo.")
@@ -873,6 +892,17 @@ class Service:
             return applied, entry
 
         return await self._change(session_id, change)
+
+    async def _undo_stacks(self, kind: GameKind, session: Session) -> Folded:
+        """The log folded for undo and redo: from the state after the latest entry undo can't go back past
+        (``Session.undo_from``, kept by the store), reading only the entries after it; from the start for a
+        session that has no such state kept (its barrier came before the store kept them)."""
+        base = await self.store.checkpoint(session.id) if session.undo_from is not None else None
+        if base is None or base[0] != session.undo_from:
+            return fold(kind, session.engine_options, await self.store.log_entries(session.id))
+        seq, state = base
+        entries = await self.store.log_entries(session.id, after=seq)
+        return fold(kind, session.engine_options, entries, start=kind.engine.state_model.model_validate_json(state))
 
     # -- finding sessions ----------------------------------------------------------------------------
 

@@ -66,7 +66,7 @@ async def test_a_gm_roll_is_seen_by_the_gm_and_revealed_by_them(fake: LocalDisco
     channel, bob, carol, dave = fake.channels[0], fake.members[1], fake.members[2], fake.members[4]
     refused = await say(fake, channel, bob, "dice secret", expression="1d20", **{"for": "gm"})
     assert refused.ephemeral and "needs a campaign" in refused.content
-    await (await fake.slash(channel, carol, "vic campaign new", options={"company": "Knives"})).message()
+    await (await fake.slash(channel, carol, "vic-gm campaign new", options={"company": "Knives"})).message()
     res = await fake.slash(channel, bob, "dice secret", options={"expression": "2d6", "for": "gm", "label": CANARY})
     committed = await res.message()
     assert "for the GM" in committed.content and CANARY not in committed.content

@@ -8,7 +8,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,16 +20,19 @@ from bot.shards import ALL, Shards
 from bot.storage.base import ATTENTION_BATCH, DUE_BATCH, Duplicate, StorageError
 from bot.storage.cache import SessionCache
 from bot.storage.dice import DiceTables, commit_counts
-from bot.storage.migrations import ATTENTION, SQLITE_MIGRATIONS
+from bot.storage.migrations import ATTENTION, REENCODE_LOG, SQLITE_MIGRATIONS, Convert
 from bot.storage.rows import (
+    DAY_S,
+    ENDED,
     EVENT_COLUMNS,
+    LEGACY_EVENT_COLUMNS,
     LIVE,
     SELECT,
     SHARD_OF,
     deadline_values,
+    encoded_entry,
     entry_from_row,
-    entry_json,
-    entry_values,
+    legacy_entry,
     news_seq,
     session_from_row,
     session_values,
@@ -41,6 +44,10 @@ T = TypeVar("T")
 # Another process may hold the write lock for a while (a backup, a second bot process): wait rather
 # than fail. Interactions don't wait on this: they are deferred after ~2 s (bot.replies).
 BUSY_TIMEOUT_MS = 30_000
+BATCH = 2_000
+"""Rows a migration's conversion holds at once."""
+FREE_SHARE = 4
+"""After migrating, the file is vacuumed if more than 1/FREE_SHARE of its pages are free."""
 
 
 def _view_path(view: str) -> str:
@@ -253,6 +260,12 @@ class SqliteStore(DiceTables):
         async with self._transaction() as conn:
             await conn.execute(f"PRAGMA user_version = {rows[0][0]}")  # type: ignore[index]
 
+    async def trace(self, callback: Callable[[str], object] | None) -> None:
+        """Call ``callback`` with every statement either connection runs (None stops it): for tests and debugging."""
+        await self.conn.set_trace_callback(callback)  # type: ignore[arg-type]  # None stops it, as sqlite3's does
+        if self._now is not None:
+            self._now.set_trace_callback(callback)
+
     def _connect_now(self) -> sqlite3.Connection:
         """The connection ``_write`` uses on the event loop: it never waits for a lock (busy_timeout 0)."""
         now = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -342,15 +355,49 @@ class SqliteStore(DiceTables):
         for number, statements in enumerate(SQLITE_MIGRATIONS[current:], start=current + 1):
             async with self._transaction() as conn:
                 for statement in statements:
-                    await conn.execute(statement)
+                    if isinstance(statement, Convert):
+                        await self._convert(conn, statement)
+                    else:
+                        await conn.execute(statement)
                 await conn.execute(f"PRAGMA user_version = {number}")
             log.info("Applied migration %d", number)
+        if current < len(SQLITE_MIGRATIONS):
+            await self._give_back_space()
+
+    async def _give_back_space(self) -> None:
+        """After migrating, give the disk back if most of the file is free pages (migration 7 rewrote the log in a
+        fifth of the space): ``VACUUM``, once, before anyone is served (~20 s for a file of 1.6 GB)."""
+        pages = (await self.conn.execute_fetchall("PRAGMA page_count"))[0][0]  # type: ignore[index]
+        free = (await self.conn.execute_fetchall("PRAGMA freelist_count"))[0][0]  # type: ignore[index]
+        if free * FREE_SHARE > pages:
+            log.info("Giving back %d free pages of %d", free, pages)
+            async with self._write_lock:
+                await self.conn.execute("VACUUM")
+
+    async def _convert(self, conn: aiosqlite.Connection, step: Convert) -> None:
+        """A migration's conversion, in its transaction: the JSON log re-encoded, ``BATCH`` rows at a time."""
+        assert step == REENCODE_LOG, step
+        after: tuple[int, int] = (-1, -1)
+        while True:
+            rows = await conn.execute_fetchall(
+                f"SELECT {LEGACY_EVENT_COLUMNS} FROM session_events WHERE (session_id, seq) > (?, ?) "
+                "ORDER BY session_id, seq LIMIT ?",
+                (*after, BATCH),
+            )
+            if not rows:
+                return
+            await conn.executemany(
+                "INSERT INTO session_log (session_id, seq, entry) VALUES (?, ?, ?)",
+                [(sid, row["seq"], entry) for row in rows for sid, entry in [legacy_entry(row)]],
+            )
+            last = list(rows)[-1]
+            after = (last["session_id"], last["seq"])
 
     # -- sessions ------------------------------------------------------------------------------
 
     async def create_session(self, session: Session, entry: LogEntry | None = None) -> Session:
         values = session_values(session)
-        values["last_event"] = None
+        values["last_entry"] = None
         values["news_from"] = news_seq(entry)
         columns = ", ".join(values)
         marks = ", ".join(f":{k}" for k in values)
@@ -360,8 +407,8 @@ class SqliteStore(DiceTables):
                 session_id = cur.lastrowid
                 if entry is not None:
                     await conn.execute(
-                        f"INSERT INTO session_events (session_id, {EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (session_id, *entry_values(entry)),
+                        "INSERT INTO session_events (session_id, seq, chapter, entry) VALUES (?, ?, ?, ?)",
+                        (session_id, entry.seq, session.chapter, encoded_entry(entry, session.version)),
                     )
         except sqlite3.IntegrityError as exc:
             raise Duplicate from exc
@@ -374,7 +421,7 @@ class SqliteStore(DiceTables):
         # One UPDATE statement: the sessions_append_event trigger writes the log entry in the same
         # statement, atomically, in one trip to the database thread.
         values = session_values(session)
-        values["last_event"] = None if entry is None else entry_json(entry, session.version)
+        values["last_entry"] = None if entry is None else encoded_entry(entry, session.version)
         assignments = ", ".join(f"{k} = :{k}" for k in values)
         news = news_seq(entry)
         update = (
@@ -500,10 +547,6 @@ class SqliteStore(DiceTables):
         )
         return [int(r[0]) for r in rows]
 
-    async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
-        where, params = _owned(shards)
-        return await self._many(f"s.status = 'active'{where}", params)
-
     async def due_sessions(self, now: float, shards: Shards = ALL, *, limit: int = DUE_BATCH) -> list[Session]:
         where, params = _owned(shards)
         return await self._many(
@@ -530,24 +573,72 @@ class SqliteStore(DiceTables):
             where += " AND s.channel_id = ?"
             params.append(channel_id)
         else:
-            where += " AND s.guild_id IS ?"
+            where += " AND s.guild_id IS ?"  # IS: a DM's sessions have none, and SQLite's index still serves it
             params.append(guild_id)
         return await self._many(f"{where} ORDER BY s.updated_at DESC LIMIT ?", (*params, limit))
 
     async def log_entries(
-        self, session_id: int, *, after: int | None = None, last: int | None = None
+        self,
+        session_id: int,
+        *,
+        after: int | None = None,
+        last: int | None = None,
+        chapters: tuple[int, int] | None = None,
     ) -> list[LogEntry]:
         sql = f"SELECT {EVENT_COLUMNS} FROM session_events WHERE session_id = ?"
         params: tuple[Any, ...] = (session_id,)
         if after is not None:
             sql += " AND seq > ?"
-            params = (session_id, after)
+            params = (*params, after)
+        if chapters is not None:
+            sql += " AND chapter BETWEEN ? AND ?"
+            params = (*params, *chapters)
         sql += " ORDER BY seq"
         if last is not None:
             sql = f"SELECT * FROM ({sql} DESC LIMIT ?) ORDER BY seq"
             params = (*params, last)
         rows = await self.conn.execute_fetchall(sql, params)
         return [entry_from_row(r) for r in rows]
+
+    async def chaptered(self, session_id: int) -> bool:
+        rows = await self.conn.execute_fetchall(
+            "SELECT chapter IS NOT NULL FROM session_events WHERE session_id = ? ORDER BY seq LIMIT 1", (session_id,)
+        )
+        return bool(rows) and bool(rows[0][0])  # type: ignore[index]
+
+    async def stamp_chapters(self, session_id: int, chapters: Mapping[int, int]) -> None:
+        async with self._transaction() as conn:
+            await conn.executemany(
+                "UPDATE session_events SET chapter = ? WHERE session_id = ? AND seq = ? AND chapter IS NULL",
+                [(chapter, session_id, seq) for seq, chapter in chapters.items()],
+            )
+
+    async def checkpoint(self, session_id: int) -> tuple[int, str] | None:
+        rows = await self.conn.execute_fetchall(
+            "SELECT seq, state FROM session_checkpoints WHERE session_id = ?", (session_id,)
+        )
+        return (int(rows[0][0]), str(rows[0][1])) if rows else None  # type: ignore[index]
+
+    async def clear_old_logs(self, now: float, shards: Shards = ALL, limit: int = 100) -> int:
+        where, params = _owned(shards)
+        # Each server with a retention setting, then its ended sessions by the index on when they ended.
+        rows = await self.conn.execute_fetchall(
+            # CROSS JOIN: SQLite keeps this order (servers outside), whatever it guesses of the tables' sizes.
+            "SELECT s.id FROM guild_settings g CROSS JOIN sessions s "
+            f"WHERE json_extract(g.data, '$.keep_logs_days') IS NOT NULL AND s.guild_id = g.guild_id AND {ENDED} "
+            "AND s.log_cleared_at IS NULL "
+            f"AND s.updated_at < ? - json_extract(g.data, '$.keep_logs_days') * {DAY_S}{where} LIMIT ?",
+            (now, *params, limit),
+        )
+        ids = [int(r[0]) for r in rows]
+        if ids:
+            marks = ", ".join("?" for _ in ids)
+            async with self._transaction() as conn:
+                await conn.execute(f"DELETE FROM session_events WHERE session_id IN ({marks})", ids)
+                await conn.execute(
+                    f"UPDATE sessions SET log_cleared_at = ?, last_entry = NULL WHERE id IN ({marks})", (now, *ids)
+                )
+        return len(ids)
 
     async def open_lobbies(self, guild_id: int, host_id: int) -> int:
         rows = await self.conn.execute_fetchall(

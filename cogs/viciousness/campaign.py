@@ -139,12 +139,13 @@ class CampaignCommands(VicBase):
         actor = actor_of(interaction)
         held = roles_of(session, actor)
         gms = [int(uid) for uid, roles in session.roles.items() if GM in roles]
-        applied = await self.bot.service.set_role(session.id, actor, user_id, role, on=on)
-        if GM in held or not held & {MANAGER}:
+        taking_over = MANAGER in held and GM not in held
+        # A GM replaced by a manager stays on as co-GM (the GM who vanished can come back to the table), in the same
+        # change: a refusal changes nothing.
+        keeps = CO_GM if taking_over and role == GM else None
+        applied = await self.bot.service.set_role(session.id, actor, user_id, role, on=on, old_gm_keeps=keeps)
+        if not taking_over:
             return ""
-        if role == GM:
-            for old in gms:  # the GM who vanished can come back to the table
-                applied = await self.bot.service.set_role(session.id, actor, old, CO_GM)
         who, what = escape_name(actor.name), "GM" if role == GM else "co-GM"
         target = "themselves" if user_id == actor.user_id else f"<@{user_id}>"
         made = f"made {target} {what}" if on else f"took the {what} role from {target}"

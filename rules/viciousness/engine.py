@@ -10,7 +10,17 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.engine import Engine, HiddenInformation, IllegalAction, Outcome, Permissions, Records, Undo, Viewer
+from rules.engine import (
+    Chapters,
+    Engine,
+    HiddenInformation,
+    IllegalAction,
+    Outcome,
+    Permissions,
+    Records,
+    Undo,
+    Viewer,
+)
 from rules.viciousness import checks, company, knavery, pools, rivals, troupes, turns, violence
 from rules.viciousness.actions import Action, Restore, parse_action
 from rules.viciousness.options import VicOptions
@@ -89,6 +99,11 @@ class ViciousnessEngine:
         """GM corrections: any action that rolls no dice can be undone (rolls can't be taken back)."""
         return not action.rolls()
 
+    def chapter(self, state: CampaignState) -> int:
+        """The turn (0: the set-up before the first), from its start to the next one's: ``/vic log`` reads a turn
+        by it."""
+        return state.turn.number
+
 
 ENGINE = ViciousnessEngine()
 
@@ -97,3 +112,4 @@ _permissions: Permissions[CampaignState, Action] = ENGINE
 _records: Records[CampaignState] = ENGINE
 _hidden: HiddenInformation[CampaignState] = ENGINE
 _undo: Undo[Action] = ENGINE
+_chapters: Chapters[CampaignState] = ENGINE
