@@ -50,6 +50,12 @@ def make(path: Path, sessions: int) -> dict[str, Any]:
     """Play ``BASE``'s games into ``path``, then clone them up to ``sessions`` sessions."""
     started = time.perf_counter()
     asyncio.run(play(path))
+    result = clone(path, sessions)
+    return {**result, "seconds": round(time.perf_counter() - started, 1)}
+
+
+def clone(path: Path, sessions: int) -> dict[str, Any]:
+    """Clone the games played into ``path`` (and nothing else) until it holds at least ``sessions`` sessions."""
     conn = sqlite3.connect(path)
     try:
         played = conn.execute("SELECT max(id) FROM sessions").fetchone()[0]
@@ -77,12 +83,7 @@ def make(path: Path, sessions: int) -> dict[str, Any]:
         entries = conn.execute("SELECT count(*) FROM session_events").fetchone()[0]
     finally:
         conn.close()
-    return {
-        "sessions": total,
-        "log_entries": entries,
-        "bytes": path.stat().st_size,
-        "seconds": round(time.perf_counter() - started, 1),
-    }
+    return {"sessions": total, "log_entries": entries, "bytes": path.stat().st_size}
 
 
 async def check(path: Path, database_url: str | None) -> dict[str, Any]:

@@ -308,8 +308,15 @@ class SqliteStore(DiceTables):
 
     async def _write(self, sql: str, params: Any) -> int:
         """One write statement, committed on its own, never inside another coroutine's transaction; the number
-        of rows it changed."""
-        return await self._writing(lambda conn: conn.run(sql, params))
+        of rows it changed. On the event loop's own connection when the file is free (see ``_writing``)."""
+        async with self._write_lock:
+            if self._now is not None:
+                try:
+                    return self._now.execute(sql, params).rowcount
+                except sqlite3.OperationalError as exc:
+                    if not _busy(exc):
+                        raise
+            return (await self.conn.execute(sql, params)).rowcount
 
     async def _writing(self, work: Callable[[_SqliteSql | _SqliteNow], Awaitable[T]]) -> T:
         """Run ``work`` as one transaction, under this process's write lock.
@@ -438,7 +445,8 @@ class SqliteStore(DiceTables):
                 await self.count_commit(sql, session, entry)
             return changed
 
-        if await self._writing(write) != 1:
+        changed = await (self._writing(write) if counts else self._write(update, params))
+        if changed != 1:
             self.cache.forget(session.id)
             return False
         self.cache.saved(session, news)
