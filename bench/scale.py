@@ -11,6 +11,8 @@ real bot (``python -m bot``, a process of its own) starts against the local Disc
 - ``rss_after_start_mib`` (and ``rss_peak_mib``): the process's memory then;
 - ``click_p50_ms`` / ``click_p99_ms``: a persisted click (a roll in the core's race game) once it has settled.
 
+``SCALE_PROFILE=samples.txt`` records the bot's first 20 seconds with py-spy (raw, folded stacks).
+
 With ``--database`` the same runs on PostgreSQL (the scratch database is emptied first). The last line is JSON:
 ``{"sqlite": {"1000": {...}, …}, "postgresql": {...}, "bytes_per_game": {...}, "json_bytes_per_game": {...}}``,
 the bytes from ``bench/storage_size.py`` (``--no-bytes`` skips them).
