@@ -15,9 +15,10 @@ and a write refused because another process got there first is retried on fresh 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -75,6 +76,20 @@ Hook = Callable[[Applied], None]
 NewsOf = Callable[[Session, BaseModel | None, LogEntry], list[News]]
 """What the channel must be told of a log entry besides the boards (the Discord side knows how to say it)."""
 Change = Callable[[Session], Awaitable[tuple[Applied, LogEntry | None]]]
+
+
+@contextlib.contextmanager
+def engine_refusals(*, authorizing: bool = False) -> Iterator[None]:
+    """The engine's refusals as the member's errors: one mapping for every step (act, create, start, leave, undo,
+    redo). While ``authorizing``, any refusal means the member may not (``NotPermitted``)."""
+    try:
+        yield
+    except ValidationError as exc:
+        raise InvalidInput.naming(exc) from None
+    except contract.NotPermitted as exc:
+        raise NotPermitted(exc.reason) from None
+    except IllegalAction as exc:
+        raise (NotPermitted(exc.reason) if authorizing else IllegalMove(exc.reason)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,12 +269,8 @@ class Service:
             raise SessionOver("This game is over; start a new one any time.")
         kind = self.kind_of(session)
         acting = player if player is not None else self.player_of(session, self._required(actor))
-        try:
+        with engine_refusals():  # an engine may explain what is wrong with the action's shape
             parsed = action if isinstance(action, BaseModel) else kind.engine.parse_action(action)
-        except ValidationError as exc:
-            raise InvalidInput.naming(exc) from None
-        except IllegalAction as exc:  # an engine that explains what is wrong with the action's shape
-            raise IllegalMove(exc.reason) from None
         if expect is not None and not self._still_valid(session, state, acting, expect):
             raise StaleBoard()
         if how != "player":
@@ -267,10 +278,8 @@ class Service:
         permissions = kind.permissions
         if permissions is not None:
             assert actor is not None
-            try:
+            with engine_refusals(authorizing=True):
                 permissions.authorize(state, acting, roles_of(session, actor), parsed)
-            except IllegalAction as exc:
-                raise NotPermitted(exc.reason) from None
         if kind.turns is not None:
             prompts = kind.prompts(state)
             if acting not in {p.player for p in prompts}:
@@ -333,12 +342,8 @@ class Service:
     ) -> tuple[Applied, LogEntry]:
         kind = self.kind_of(session)
         dice = RecordingDice(self.dice)
-        try:
+        with engine_refusals():
             outcome = kind.engine.apply(state, player, action, dice)
-        except contract.NotPermitted as exc:
-            raise NotPermitted(exc.reason) from None
-        except IllegalAction as exc:
-            raise IllegalMove(exc.reason) from None
         new = self.advance(session, state, outcome.state, actor=player)
         seat = next((s for s in new.seats if s.player == player), None)
         events = outcome.events
@@ -346,24 +351,56 @@ class Service:
             events = [*events, {"type": COMPUTER_SEAT, "player": player, "missed": seat.timeouts}]
         if how == "timeout":
             events = [{"type": TIMED_OUT, "player": player}, *events]
+        return self._step(
+            session,
+            new,
+            outcome.state,
+            {"kind": "act", "how": how, "action": action.model_dump(mode="json")},
+            actor=player,
+            dice=dice,
+            events=events,
+            how=how,
+            user=actor,
+            origin=origin,
+            touched=self._touched(kind, state, outcome.state),
+        )
+
+    def _step(
+        self,
+        before: Session,
+        new: Session,
+        state: BaseModel | None,
+        action: dict[str, Any],
+        *,
+        actor: str | None = None,
+        dice: RecordingDice | None = None,
+        events: list[dict[str, Any]] | None = None,
+        how: How = "core",
+        user: Actor | None = None,
+        origin: Any = None,
+        touched: frozenset[str] = frozenset(),
+    ) -> tuple[Applied, LogEntry]:
+        """A change as it is committed: its log entry, and what the commit hooks hear of it (one shape for every
+        step, from a click to a game's start)."""
+        events = events or []
         entry = LogEntry(
             seq=new.version,
-            actor=player,
-            action={"kind": "act", "how": how, "action": action.model_dump(mode="json")},
-            dice=[r.model_dump() for r in dice.rolls],
+            actor=actor,
+            action=action,
+            dice=[r.model_dump() for r in dice.rolls] if dice is not None else [],
             events=events,
             at=self.clock.now(),
         )
         applied = Applied(
-            before=session,
+            before=before,
             session=new,
-            state=outcome.state,
+            state=state,
             events=events,
             how=how,
-            actor=player,
-            user_id=actor.user_id if actor else None,
+            actor=actor,
+            user_id=user.user_id if user is not None else None,
             origin=origin,
-            touched=self._touched(kind, state, outcome.state),
+            touched=touched,
         )
         return applied, entry
 
@@ -590,21 +627,13 @@ class Service:
                 state, events = imported, [{"type": "imported"}]
                 logged = {"kind": "import", "how": "core", "state": imported.model_dump(mode="json")}
             else:
-                try:
+                with engine_refusals():
                     outcome = kind.engine.start(options, [], dice)
-                except IllegalAction as exc:
-                    raise IllegalMove(exc.reason) from None
                 state, events = outcome.state, outcome.events
                 logged = {"kind": "start", "how": "core", "players": []}
-            session = self.advance(session.model_copy(update={"status": Status.ACTIVE}), None, state)
-            entry = LogEntry(
-                seq=session.version,
-                actor=None,
-                action=logged,
-                dice=[r.model_dump() for r in dice.rolls],
-                events=events,
-                at=now,
-            )
+            started = self.advance(session.model_copy(update={"status": Status.ACTIVE}), None, state)
+            _, entry = self._step(session, started, state, logged, dice=dice, events=events)
+            session = started
         if entry is not None:
             entry.news = self._news(session, state, entry)
         try:
@@ -646,12 +675,11 @@ class Service:
                 raise SessionOver("That's already over.")
             new = edit(session)
             logged = record(new) if callable(record) else record
-            entry = None
-            if logged is not None:
-                entry = LogEntry(seq=new.version, actor=None, action={"how": "core", **logged}, at=self.clock.now())
             state = self.state_of(new) if new.state_json is not None else None
-            user = actor.user_id if actor else None
-            return Applied(before=session, session=new, state=state, how="core", user_id=user, origin=origin), entry
+            applied, entry = self._step(
+                session, new, state, {"how": "core", **(logged or {})}, user=actor, origin=origin
+            )
+            return applied, entry if logged is not None else None
 
         return await self._change(session_id, change)
 
@@ -682,34 +710,15 @@ class Service:
                 seat.player = f"P{number}"
             players = [s.player for s in seats]
             dice = RecordingDice(self.dice)
-            try:
+            with engine_refusals():
                 outcome = kind.engine.start(options, players, dice)
-            except IllegalAction as exc:
-                raise IllegalMove(exc.reason) from None
             started = session.model_copy(update={"seats": seats, "status": Status.ACTIVE, "deadlines": []})
             new = self.advance(started, None, outcome.state)
-            entry = LogEntry(
-                seq=new.version,
-                actor=None,
-                action={
-                    "kind": "start",
-                    "how": "core",
-                    "players": players,
-                    "seating_dice": [r.model_dump() for r in seating.rolls],
-                },
-                dice=[r.model_dump() for r in dice.rolls],
-                events=outcome.events,
-                at=self.clock.now(),
+            seating_dice = [r.model_dump() for r in seating.rolls]
+            logged = {"kind": "start", "how": "core", "players": players, "seating_dice": seating_dice}
+            return self._step(
+                session, new, outcome.state, logged, dice=dice, events=outcome.events, user=actor, origin=origin
             )
-            applied = Applied(
-                before=session,
-                session=new,
-                state=outcome.state,
-                events=outcome.events,
-                user_id=actor.user_id,
-                origin=origin,
-            )
-            return applied, entry
 
         return await self._change(session_id, change, forced_after=True)
 
@@ -745,35 +754,30 @@ class Service:
             if not remaining:
                 new = session.ended(self.clock.now())
                 new.seat_of_player(player).left = True
-                entry = LogEntry(seq=new.version, actor=player, action={"kind": "abandon", **left}, at=new.updated_at)
-                return Applied(before=session, session=new, state=state, how=how, actor=player, origin=origin), entry
+                return self._step(
+                    session, new, state, {"kind": "abandon", **left}, actor=player, how=how, user=actor, origin=origin
+                )
             dice = RecordingDice(self.dice)
-            outcome = seats.remove_player(state, player, dice)
+            with engine_refusals():
+                outcome = seats.remove_player(state, player, dice)
             new = self.advance(session, state, outcome.state, actor=player)
             gone = new.seat_of_player(player)
             gone.left = True
             if new.host_id == gone.user_id:
                 new.host_id = next(s.user_id for s in remaining if s.user_id is not None)
             new.deadlines = [d for d in new.deadlines if d.player != player]
-            entry = LogEntry(
-                seq=new.version,
+            return self._step(
+                session,
+                new,
+                outcome.state,
+                {"kind": "leave", **left},
                 actor=player,
-                action={"kind": "leave", **left},
-                dice=[r.model_dump() for r in dice.rolls],
-                events=outcome.events,
-                at=self.clock.now(),
-            )
-            applied = Applied(
-                before=session,
-                session=new,
-                state=outcome.state,
+                dice=dice,
                 events=outcome.events,
                 how=how,
-                actor=player,
-                user_id=actor.user_id if actor else None,
+                user=actor,
                 origin=origin,
             )
-            return applied, entry
 
         return await self._change(session_id, change, forced_after=True)
 
@@ -856,40 +860,37 @@ class Service:
                 raise IllegalMove("There is nothing to redo." if redo else "There is nothing to undo.")
             target = stack[-1]
             assert target.actor is not None and folded.state is not None
-            action = kind.engine.parse_action(target.action["action"])
+            with engine_refusals():
+                action = kind.engine.parse_action(target.action["action"])
             state = self.state_of(session)
             permissions = kind.permissions
             if permissions is not None:
-                try:
+                with engine_refusals(authorizing=True):
                     permissions.authorize(state, self.player_of(session, actor), roles_of(session, actor), action)
-                except IllegalAction as exc:
-                    raise NotPermitted(exc.reason) from None
             # A redo rolls exactly what the undone action rolled, recorded again in the redo's own entry.
             dice = RecordingDice(ReplayDice(Roll.model_validate(r) for r in target.dice))
             if redo:
-                outcome_state = kind.engine.apply(folded.state, target.actor, action, dice).state
+                with engine_refusals():
+                    outcome_state = kind.engine.apply(folded.state, target.actor, action, dice).state
             else:
                 outcome_state = next(before for entry, before in folded.done if entry.seq == target.seq)
             new = self.advance(session, state, outcome_state)
-            entry = LogEntry(
-                seq=new.version,
-                actor=str(actor.user_id),
-                action={"kind": "redo" if redo else "undo", "how": "player", "target": target.seq},
-                dice=[r.model_dump() for r in dice.rolls],
-                events=[{"type": "redone" if redo else "undone", "seq": target.seq, "by": str(actor.user_id)}],
-                at=self.clock.now(),
-            )
-            applied = Applied(
-                before=session,
-                session=new,
-                state=outcome_state,
-                events=entry.events,
-                actor=str(actor.user_id),
-                user_id=actor.user_id,
+            who = str(actor.user_id)
+            # The entry taken back (or put back) is named in the event, so a line can say what it was.
+            event = {"type": "redone" if redo else "undone", "seq": target.seq, "by": who, "action": target.action}
+            return self._step(
+                session,
+                new,
+                outcome_state,
+                {"kind": "redo" if redo else "undo", "how": "player", "target": target.seq},
+                actor=who,
+                dice=dice,
+                events=[event],
+                how="player",
+                user=actor,
                 origin=origin,
                 touched=self._touched(kind, state, outcome_state),
             )
-            return applied, entry
 
         return await self._change(session_id, change)
 
