@@ -55,6 +55,7 @@ class Tree(app_commands.CommandTree[Any]):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         command = interaction.command
+        # PUBLIC_ANSWER (bot.replies) marks a command answered in the channel; the others answer privately.
         private = bool(command.extras.get("private", True)) if command is not None else True
         Reply.of(interaction, private=private)
         if (

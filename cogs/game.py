@@ -14,13 +14,12 @@ from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, GuildSettings, Scope, Session, Status, roles_of
 from bot.names import escape_name
 from bot.permissions import END_RULES, may_end, may_moderate
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from bot.spec import GameSpec
 from rules.engine import Viewer, visible
 
 MAX_LOG_LINES = 15
 CLEARED = "This game's move-by-move log was cleared, as this server's settings ask; `/game history` keeps its result."
-PUBLIC_ANSWER = {"private": False}
 
 
 @app_commands.guild_only()

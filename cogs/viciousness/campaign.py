@@ -12,8 +12,8 @@ from bot.errors import ChannelBusy, InvalidInput, NotPermitted
 from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, Session, roles_of
 from bot.names import escape_name
-from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase
+from bot.replies import PUBLIC_ANSWER, Reply
+from cogs.viciousness.common import KIND, VicBase
 from cogs.viciousness.house_rules import send_panel
 from cogs.viciousness.text import cut
 from rules.engine import CO_GM, GM, GM_ROLES, MANAGER
@@ -67,7 +67,7 @@ class CampaignCommands(VicBase):
 
     campaign = app_commands.Group(name="campaign", description="Start, run or move a campaign")
 
-    @campaign.command(name="new", description="Start one here; you are its GM", extras=PUBLIC_REPLY)
+    @campaign.command(name="new", description="Start one here; you are its GM", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         company="The company's name",
     )
@@ -104,7 +104,7 @@ class CampaignCommands(VicBase):
         name = escape_name(member.display_name)
         await reply.send(done or (f"{name} is no longer a co-GM." if remove else f"{name} is a co-GM now."))
 
-    @campaign.command(name="handover", description="Make someone else the GM (GM)", extras=PUBLIC_REPLY)
+    @campaign.command(name="handover", description="Make someone else the GM (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(member="The new GM (you keep no role: make yourself a co-GM after to stay)")
     async def campaign_handover(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """The new GM takes over; the old one keeps no role (make them a co-GM to keep them)."""
@@ -156,14 +156,16 @@ class CampaignCommands(VicBase):
             await direct_message(self.bot, old, told)
         return "Done: the channel and the GM were told." if user_id != actor.user_id else ""
 
-    @campaign.command(name="archive", description="Put it away: still readable, restored any time", extras=PUBLIC_REPLY)
+    @campaign.command(
+        name="archive", description="Put it away: still readable, restored any time", extras=PUBLIC_ANSWER
+    )
     async def campaign_archive(self, interaction: discord.Interaction) -> None:
         """Nothing changes until the GM restores it; its sheets, log and export stay."""
         session = await self.campaign_here(interaction)
         only_the_gm(session, interaction, "archive the campaign")
         await self.act_and_tell(interaction, Archive(), session=session)
 
-    @campaign.command(name="restore", description="Bring the archived campaign back", extras=PUBLIC_REPLY)
+    @campaign.command(name="restore", description="Bring the archived campaign back", extras=PUBLIC_ANSWER)
     async def campaign_restore(self, interaction: discord.Interaction) -> None:
         """Play goes on where it stopped."""
         session = await self.campaign_here(interaction)
@@ -181,7 +183,7 @@ class CampaignCommands(VicBase):
         file = discord.File(io.BytesIO(data), filename=EXPORT_NAME)
         await reply.send("The campaign as a file (keep it private: it holds your notes and rivals).", file=file)
 
-    @campaign.command(name="import", description="Start one from an export", extras=PUBLIC_REPLY)
+    @campaign.command(name="import", description="Start one from an export", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         file="A file from /vic-gm campaign export",
     )

@@ -35,8 +35,6 @@ else:
     _Mixin = object
 
 KIND = ENGINE.kind
-PUBLIC_REPLY = {"private": False}
-"""``extras`` of a command whose answer the channel sees."""
 MAX_CONTENT = 2000
 CHOICE_NAME = 100
 NO_CAMPAIGN = "There is no Viciousness campaign in this channel: start one with `/vic-gm campaign new`."

@@ -17,8 +17,8 @@ from bot.controls import ui_id
 from bot.errors import InvalidInput
 from bot.lobby import actor_of
 from bot.models import Session
-from bot.replies import Reply
-from cogs.viciousness.common import KIND, MAX_CONTENT, PUBLIC_REPLY, VicBase, campaign_state, viewer_of
+from bot.replies import PUBLIC_ANSWER, Reply
+from cogs.viciousness.common import KIND, MAX_CONTENT, VicBase, campaign_state, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import rival_news
 from cogs.viciousness.spec import UI
@@ -217,17 +217,17 @@ class TurnCommands(VicBase):
 
     turn = app_commands.Group(name="turn", description="Turns (GM)")
 
-    @turn.command(name="start", description="Start the next turn: a coin per troupe", extras=PUBLIC_REPLY)
+    @turn.command(name="start", description="Start the next turn: a coin per troupe", extras=PUBLIC_ANSWER)
     async def turn_start(self, interaction: discord.Interaction) -> None:
         """Each character may then take one action; the rivals' moves go privately to the GM."""
         await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), "start")
 
-    @turn.command(name="end", description="End the turn: unspent turn coins go, rest heals", extras=PUBLIC_REPLY)
+    @turn.command(name="end", description="End the turn: unspent turn coins go, rest heals", extras=PUBLIC_ANSWER)
     async def turn_end(self, interaction: discord.Interaction) -> None:
         """Liquid coins stay; those who rested recover; the rivals' turn goes privately to the GM."""
         await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), "end")
 
-    @turn.command(name="next", description="End this turn and start the next at once", extras=PUBLIC_REPLY)
+    @turn.command(name="next", description="End this turn and start the next at once", extras=PUBLIC_ANSWER)
     async def turn_next(self, interaction: discord.Interaction) -> None:
         """The usual way from one turn to the next."""
         await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), "next")
