@@ -10,6 +10,9 @@ own cost; ``--subprocess`` runs ``python -m bot`` as a separate process instead 
 stores into a fresh SQLite file, or with ``--database`` into that PostgreSQL database (a scratch one: the run
 adds its games to it).
 
+``LATENCY_PROFILE=samples.txt`` (with ``--subprocess``) records the bot process with py-spy while it runs (raw,
+folded stacks): where a click's time goes.
+
 Adding a scenario: write ``async def f(fake, channel, member) -> InteractionResult`` that sends one interaction
 and decorate it with ``@scenario("name")``; it gets ``name_p50_ms`` etc. in the JSON, and ratios against ping.
 A scenario that needs a live game in each channel passes ``prepare=``, a coroutine that sets the games up in
@@ -238,6 +241,10 @@ async def start_bot(
     if subprocess_bot:
         env = {"LOG_LEVEL": "WARNING", "EXTENSIONS": ",".join(EXTENSIONS), "DATABASE_URL": database_url}
         proc = await spawn_bot_process(fake, db_path, env)
+        profile = os.environ.get("LATENCY_PROFILE")  # a file for py-spy's samples of the bot, if wanted
+        if profile:
+            spy = ["py-spy", "record", "-r", "1000", "-p", str(proc.pid), "-o", profile, "--format", "raw"]
+            await asyncio.create_subprocess_exec(*spy, "--nonblocking")
 
         async def stop_process() -> None:
             os.kill(proc.pid, signal.SIGTERM)

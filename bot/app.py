@@ -22,6 +22,7 @@ from bot.models import Applied, Deadline, Session
 from bot.publisher import Publisher
 from bot.registry import Registry
 from bot.replies import Reply, report_error
+from bot.retention import LogRetention
 from bot.service import Service
 from bot.settings import Settings
 from bot.spec import GameSpec
@@ -56,6 +57,7 @@ class Tree(app_commands.CommandTree[Any]):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         command = interaction.command
+        # PUBLIC_ANSWER (bot.replies) marks a command answered in the channel; the others answer privately.
         private = bool(command.extras.get("private", True)) if command is not None else True
         Reply.of(interaction, private=private)
         if (
@@ -107,6 +109,7 @@ class TabletopBot(commands.Bot):
         self.service = Service(self.store, self.registry, clock, dice)
         self.lobby = Lobby(self.service, self.specs)
         self.timers = TimerLoop(self.store, clock, self._on_due, self.owned_shards)
+        self.retention = LogRetention(self.store, clock, self.owned_shards)
         self.publisher = Publisher(
             self,
             self.service,
@@ -174,6 +177,7 @@ class TabletopBot(commands.Bot):
         if not self.settings.skip_sync:
             await self.sync_commands()
         self.timers.start()
+        self.retention.start()
         # Only this process's servers (another process looks after the rest), and in the background: the bot
         # answers interactions while it catches up.
         self._attending = asyncio.get_running_loop().create_task(
@@ -228,6 +232,7 @@ class TabletopBot(commands.Bot):
         has started is allowed to commit and be drawn before the database closes.
         """
         await self.timers.stop()
+        await self.retention.stop()
         if self._attending is not None:
             self._attending.cancel()
         await self.computers.close()

@@ -2,7 +2,9 @@
 
 Stop the bot first. The target must be empty (the migrations create its schema). After copying, the
 row counts of both sides are compared and every session's log is replayed on the target, with the
-game rules of the configured extensions, to the state stored there. Any difference, or any problem on
+game rules of the configured extensions, to the state stored there (but for ended games whose logs the
+servers' ``keep_logs_days`` cleared). Tables are streamed a batch at a time, so memory stays flat however
+big the database is. Any difference, or any problem on
 the way, ends with one line and a non-zero exit; the target is then left as it was (one transaction)
 or holds a copy that failed the check, to be dropped and tried again.
 """
@@ -13,6 +15,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -22,7 +25,7 @@ from bot.app import TabletopBot, extensions_of
 from bot.registry import Registry
 from bot.replay import ReplayMismatch, replay
 from bot.settings import Settings, config_problem
-from bot.storage import PostgresStore, SqliteStore, StorageError, is_postgres_url
+from bot.storage import PostgresStore, SqliteStore, StorageError, Store, is_postgres_url
 from bot.storage.copy import copy_sqlite_to_postgres, counts_postgres
 
 
@@ -38,15 +41,15 @@ async def game_rules(settings: Settings) -> Registry:
     return bot.registry
 
 
-async def verify_replays(store: PostgresStore, registry: Registry) -> int:
-    """Replay every started session's log on ``store``; the number replayed. Raises MigrationFailed."""
+async def verify_replays(store: Store, registry: Registry, ids: Iterable[int]) -> int:
+    """Replay the log of every started session of ``ids`` on ``store``; the number replayed. Raises
+    MigrationFailed."""
     replayed = 0
-    ids = [int(r["id"]) for r in await store.pool.fetch("SELECT id FROM sessions ORDER BY id")]
     for session_id in ids:
         session = await store.session(session_id)
         assert session is not None
-        if session.state is None:
-            continue  # a lobby: nothing was played
+        if session.state is None or session.log_cleared_at is not None:
+            continue  # a lobby, where nothing was played; or a game whose log the server's settings cleared
         if session.kind not in registry:
             raise MigrationFailed(f"session {session_id} is a {session.kind!r} game, which no loaded extension knows")
         try:
@@ -72,7 +75,8 @@ async def migrate(source_path: Path, target_url: str, registry: Registry) -> str
             landed = await counts_postgres(target)
             if landed != copied:
                 raise MigrationFailed(f"row counts differ: SQLite {copied}, PostgreSQL {landed}")
-            replayed = await verify_replays(target, registry)
+            ids = [int(r["id"]) for r in await target.pool.fetch("SELECT id FROM sessions ORDER BY id")]
+            replayed = await verify_replays(target, registry, ids)
         finally:
             await target.close()
     finally:

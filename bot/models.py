@@ -141,6 +141,15 @@ class Session(BaseModel):
     created_at: float = 0.0
     updated_at: float = 0.0
     winners: list[str] | None = None
+    chapter: int | None = None
+    """The part of a long session its state is in (a campaign's turn: ``Chapters``); each log entry is stored
+    with it, so one part of the log is read without the rest. None for games without chapters."""
+    undo_from: int | None = None
+    """The latest log entry undo can't go back past (an action that can't be undone): the store keeps the state
+    after it, and undo folds the log from there. None: from the start."""
+    log_cleared_at: float | None = None
+    """When this ended session's log was cleared, as the server's ``keep_logs_days`` asks (its row, result and
+    players stay for history)."""
 
     def clone(self) -> Session:
         """A copy that can be changed without touching this one (cheaper than a deep copy).
@@ -285,6 +294,9 @@ class GuildSettings(BaseModel):
     end_by: Literal["host", "players", "managers"] = "host"
     lobbies_per_member: int = 1
     """Open lobbies one member may host at once in this server."""
+    keep_logs_days: int | None = None
+    """Days an ended game keeps its move-by-move log (``/game log``, replays); None: forever. Its result, players
+    and winners stay for ``/game history`` either way (``bot.retention``)."""
 
 
 @dataclass

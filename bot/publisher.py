@@ -34,6 +34,7 @@ from bot.models import MAIN_VIEW, Applied, Board, Deadline, Scope, Session, Stat
 from bot.names import escape_name
 from bot.news import NewsDesk
 from bot.pictures import PictureWorker
+from bot.plan import Step, plan_board
 from bot.replies import DEFER_AFTER_S, Reply
 from bot.service import TIMED_OUT, Service
 from bot.spec import GameSpec, ViewContext
@@ -307,29 +308,26 @@ class Publisher:
         board = session.board
         reply = job.reply if job.reply is not None and job.reply.pending else None
         clicked = _clicked(reply, session)
-        if board is not None and board.shown_version >= session.version:
-            if reply is not None and clicked == board.message_id:
+        plan = plan_board(session, self._asked(session), clicker=job.user_id, clicked=clicked)
+        if plan.step is Step.NOTHING:
+            if plan.through_click and reply is not None and board is not None:
                 await reply.update(**(await self._payload(session, board)).edit_kwargs())
             return
-        if session.status is Status.ABANDONED:
+        if plan.step is Step.RETIRE:
             await self._retire(session, board, reply, clicked)
             return
-        asked = self._asked(session)
-        clicker = session.seat_of_user(job.user_id) if job.user_id is not None else None
-        already = set(board.asked) if board is not None else set()
-        newly = [p for p in asked if p not in already and (clicker is None or p != clicker.player)]
-        pings = [u for p in newly if (u := session.seat_of_player(p).user_id) is not None]
-        if board is not None and not pings and session.status is not Status.FINISHED:
+        if plan.step is Step.EDIT and board is not None:
             payload = await self._payload(session, board)
-            if reply is not None and clicked is not None and clicked != board.message_id:
+            if plan.retire_clicked:
                 await self._retire(session, None, reply, clicked)  # a click on an older copy of the board
-            if await self._edit(session, board, payload, reply if clicked == board.message_id else None):
-                shown = {"shown_version": session.version, "asked": asked, "status": session.status}
+            if await self._edit(session, board, payload, reply if plan.through_click else None):
+                shown = {"shown_version": session.version, "asked": plan.asked, "status": session.status}
                 await self._shown(stored, session, board.model_copy(update=shown), last=last)
                 return
             board = None  # it was deleted: post a new one
         # The new board replaces the old one's record when it is shown (no write of its own here).
         await self._retire(session, board, reply, clicked, drop=False)
+        asked, pings = plan.asked, plan.pings
         first_seq = session.version
         payload = await self._payload(session, None, pings=pings, first_seq=first_seq)
         message = await self._post(session, payload, reply)

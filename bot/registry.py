@@ -13,6 +13,7 @@ from bot.errors import NoSession
 from bot.models import Scope
 from rules.engine import (
     PUBLIC,
+    Chapters,
     ComputerPlayers,
     Engine,
     ForcedMoves,
@@ -84,6 +85,16 @@ class GameKind:
     def undo(self) -> Undo[Any] | None:
         """The engine, if actions can be undone."""
         return self.engine if isinstance(self.engine, Undo) else None
+
+    @cached_property
+    def chapters(self) -> Chapters[Any] | None:
+        """The engine, if its sessions are lived in numbered parts (a campaign's turns)."""
+        return self.engine if isinstance(self.engine, Chapters) else None
+
+    def chapter(self, state: BaseModel) -> int | None:
+        """The part of the session ``state`` is in (None for a game without chapters)."""
+        chapters = self.chapters
+        return chapters.chapter(state) if chapters is not None else None
 
     def prompts(self, state: BaseModel) -> list[Prompt]:
         """Who must act now (nobody, for an engine without turns)."""

@@ -3,7 +3,8 @@
 Undo and redo are entries of the log like any other, so a replay of the whole log gives the
 current state. ``fold`` keeps, beside the state, the stack of undoable actions (with the state
 before each) and the stack of undone ones; an action that can't be undone (a player leaving, a
-keeper handing over) is a barrier that clears both.
+keeper handing over) is a barrier that clears both. So undo needs the log only from the latest
+barrier on, folded from the state after it (``Session.undo_from``, ``Store.checkpoint``).
 """
 
 from __future__ import annotations
@@ -34,15 +35,32 @@ class Folded:
     """Undone action entries, the next one to redo last."""
 
 
-def fold(kind: GameKind, options: dict[str, Any], entries: Iterable[LogEntry]) -> Folded:
-    """Apply every logged start, action, departure, undo and redo with the recorded dice.
+def _undoable(kind: GameKind, entry: LogEntry, action: BaseModel) -> bool:
+    """A player's own action that the game lets them take back."""
+    undo = kind.undo
+    return undo is not None and undo.undoable(action) and entry.action.get("how") == "player"
+
+
+def is_barrier(kind: GameKind, entry: LogEntry) -> bool:
+    """Whether undo never goes back past this entry: it starts or replaces the state, removes a player, or is an
+    action that can't be taken back (or that no player took). ``fold`` clears both stacks there."""
+    what = entry.action.get("kind")
+    if what == "act":
+        return not _undoable(kind, entry, kind.engine.parse_action(entry.action["action"]))
+    return what in ("start", "import", "leave")
+
+
+def fold(
+    kind: GameKind, options: dict[str, Any], entries: Iterable[LogEntry], start: BaseModel | None = None
+) -> Folded:
+    """Apply every logged start, action, departure, undo and redo with the recorded dice; from the state
+    ``start`` (the state after a barrier, the entries being those after it) if given.
 
     Raises ReplayMismatch if an entry does not use exactly the dice it recorded. The seating
     shuffle's own rolls are kept apart in the start entry; its outcome is the recorded player order.
     """
     engine = kind.engine
-    undo = kind.undo
-    result = Folded()
+    result = Folded(state=start)
     parsed_options = kind.parse_options(options)
     for entry in entries:
         dice = ReplayDice(Roll.model_validate(r) for r in entry.dice)
@@ -57,7 +75,7 @@ def fold(kind: GameKind, options: dict[str, Any], entries: Iterable[LogEntry]) -
                 raise ReplayMismatch(f"entry {entry.seq} acts before the session started")
             action = engine.parse_action(entry.action["action"])
             result.state = engine.apply(state, entry.actor, action, dice).state
-            if undo is not None and undo.undoable(action) and entry.action.get("how") == "player":
+            if _undoable(kind, entry, action):
                 result.done.append((entry, state))
                 result.undone.clear()
             else:

@@ -23,6 +23,8 @@ from bot.names import clip
 
 log = logging.getLogger(__name__)
 
+PUBLIC_ANSWER = {"private": False}
+"""A command's ``extras`` when its answer is for the channel (by default a command is answered privately)."""
 DEFER_AFTER_S = 2.0
 REPLY_KEY = "reply"
 NO_PINGS = discord.AllowedMentions.none()

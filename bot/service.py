@@ -15,9 +15,10 @@ and a write refused because another process got there first is retried on fresh 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -51,7 +52,7 @@ from bot.models import (
 )
 from bot.names import escape_name
 from bot.registry import GameKind, Registry
-from bot.replay import fold
+from bot.replay import Folded, fold, is_barrier
 from bot.storage import Duplicate, Store
 from rules import engine as contract
 from rules.dice import DiceSource, RecordingDice, ReplayDice, Roll, SystemDice
@@ -75,6 +76,20 @@ Hook = Callable[[Applied], None]
 NewsOf = Callable[[Session, BaseModel | None, LogEntry], list[News]]
 """What the channel must be told of a log entry besides the boards (the Discord side knows how to say it)."""
 Change = Callable[[Session], Awaitable[tuple[Applied, LogEntry | None]]]
+
+
+@contextlib.contextmanager
+def engine_refusals(*, authorizing: bool = False) -> Iterator[None]:
+    """The engine's refusals as the member's errors: one mapping for every step (act, create, start, leave, undo,
+    redo). While ``authorizing``, any refusal means the member may not (``NotPermitted``)."""
+    try:
+        yield
+    except ValidationError as exc:
+        raise InvalidInput.naming(exc) from None
+    except contract.NotPermitted as exc:
+        raise NotPermitted(exc.reason) from None
+    except IllegalAction as exc:
+        raise (NotPermitted(exc.reason) if authorizing else IllegalMove(exc.reason)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,12 +269,8 @@ class Service:
             raise SessionOver("This game is over; start a new one any time.")
         kind = self.kind_of(session)
         acting = player if player is not None else self.player_of(session, self._required(actor))
-        try:
+        with engine_refusals():  # an engine may explain what is wrong with the action's shape
             parsed = action if isinstance(action, BaseModel) else kind.engine.parse_action(action)
-        except ValidationError as exc:
-            raise InvalidInput.naming(exc) from None
-        except IllegalAction as exc:  # an engine that explains what is wrong with the action's shape
-            raise IllegalMove(exc.reason) from None
         if expect is not None and not self._still_valid(session, state, acting, expect):
             raise StaleBoard()
         if how != "player":
@@ -267,10 +278,8 @@ class Service:
         permissions = kind.permissions
         if permissions is not None:
             assert actor is not None
-            try:
+            with engine_refusals(authorizing=True):
                 permissions.authorize(state, acting, roles_of(session, actor), parsed)
-            except IllegalAction as exc:
-                raise NotPermitted(exc.reason) from None
         if kind.turns is not None:
             prompts = kind.prompts(state)
             if acting not in {p.player for p in prompts}:
@@ -333,12 +342,8 @@ class Service:
     ) -> tuple[Applied, LogEntry]:
         kind = self.kind_of(session)
         dice = RecordingDice(self.dice)
-        try:
+        with engine_refusals():
             outcome = kind.engine.apply(state, player, action, dice)
-        except contract.NotPermitted as exc:
-            raise NotPermitted(exc.reason) from None
-        except IllegalAction as exc:
-            raise IllegalMove(exc.reason) from None
         new = self.advance(session, state, outcome.state, actor=player)
         seat = next((s for s in new.seats if s.player == player), None)
         events = outcome.events
@@ -346,24 +351,56 @@ class Service:
             events = [*events, {"type": COMPUTER_SEAT, "player": player, "missed": seat.timeouts}]
         if how == "timeout":
             events = [{"type": TIMED_OUT, "player": player}, *events]
+        return self._step(
+            session,
+            new,
+            outcome.state,
+            {"kind": "act", "how": how, "action": action.model_dump(mode="json")},
+            actor=player,
+            dice=dice,
+            events=events,
+            how=how,
+            user=actor,
+            origin=origin,
+            touched=self._touched(kind, state, outcome.state),
+        )
+
+    def _step(
+        self,
+        before: Session,
+        new: Session,
+        state: BaseModel | None,
+        action: dict[str, Any],
+        *,
+        actor: str | None = None,
+        dice: RecordingDice | None = None,
+        events: list[dict[str, Any]] | None = None,
+        how: How = "core",
+        user: Actor | None = None,
+        origin: Any = None,
+        touched: frozenset[str] = frozenset(),
+    ) -> tuple[Applied, LogEntry]:
+        """A change as it is committed: its log entry, and what the commit hooks hear of it (one shape for every
+        step, from a click to a game's start)."""
+        events = events or []
         entry = LogEntry(
             seq=new.version,
-            actor=player,
-            action={"kind": "act", "how": how, "action": action.model_dump(mode="json")},
-            dice=[r.model_dump() for r in dice.rolls],
+            actor=actor,
+            action=action,
+            dice=[r.model_dump() for r in dice.rolls] if dice is not None else [],
             events=events,
             at=self.clock.now(),
         )
         applied = Applied(
-            before=session,
+            before=before,
             session=new,
-            state=outcome.state,
+            state=state,
             events=events,
             how=how,
-            actor=player,
-            user_id=actor.user_id if actor else None,
+            actor=actor,
+            user_id=user.user_id if user is not None else None,
             origin=origin,
-            touched=self._touched(kind, state, outcome.state),
+            touched=touched,
         )
         return applied, entry
 
@@ -400,7 +437,7 @@ class Service:
         """
         kind = self.kind_of(session)
         now = self.clock.now()
-        new = session.successor(now, state_json=state.model_dump_json())
+        new = session.successor(now, state_json=state.model_dump_json(), chapter=kind.chapter(state))
         if kind.records is not None and before is not None:
             for key in self._touched(kind, before, state):
                 new.records[key] = new.version
@@ -472,7 +509,7 @@ class Service:
                 if entry is not None:
                     entry.news = self._news(applied.session, applied.state, entry)
                     applied.entries = [entry]
-                if await self.store.save(applied.session, session.version, entry):
+                if await self._save(applied.session, session.version, entry):
                     break
                 log.info("Session %s changed in another process; retrying on fresh data", session_id)
             else:
@@ -483,6 +520,13 @@ class Service:
                 applied = await self._forced_moves(applied)
         self._notify(applied)
         return applied
+
+    async def _save(self, session: Session, expected_version: int, entry: LogEntry | None) -> bool:
+        """``Store.save``, the entry marked as where undo starts folding if undo can't go back past it."""
+        kind = self.kind_of(session)
+        if entry is not None and kind.undo is not None and is_barrier(kind, entry):
+            session.undo_from = entry.seq
+        return await self.store.save(session, expected_version, entry)
 
     async def _forced_moves(self, applied: Applied) -> Applied:
         """Take every move nobody has a real choice about, each committed with its own log entry."""
@@ -508,7 +552,7 @@ class Service:
                 step, entry = self._apply(session, state, move[0], move[1], how="auto")
                 self._stamp(step.session, step.state)
                 entry.news = self._news(step.session, step.state, entry)
-                saved = await self.store.save(step.session, session.version, entry)
+                saved = await self._save(step.session, session.version, entry)
             except Exception:
                 # What is committed stays committed and is drawn; the move waits for the next change.
                 log.exception("Session %s: a forced move for %s failed", session.id, move[0])
@@ -600,21 +644,13 @@ class Service:
                 state, events = imported, [{"type": "imported"}]
                 logged = {"kind": "import", "how": "core", "state": imported.model_dump(mode="json")}
             else:
-                try:
+                with engine_refusals():
                     outcome = kind.engine.start(options, [], dice)
-                except IllegalAction as exc:
-                    raise IllegalMove(exc.reason) from None
                 state, events = outcome.state, outcome.events
                 logged = {"kind": "start", "how": "core", "players": []}
-            session = self.advance(session.model_copy(update={"status": Status.ACTIVE}), None, state)
-            entry = LogEntry(
-                seq=session.version,
-                actor=None,
-                action=logged,
-                dice=[r.model_dump() for r in dice.rolls],
-                events=events,
-                at=now,
-            )
+            started = self.advance(session.model_copy(update={"status": Status.ACTIVE}), None, state)
+            _, entry = self._step(session, started, state, logged, dice=dice, events=events)
+            session = started
         if entry is not None:
             entry.news = self._news(session, state, entry)
         try:
@@ -656,12 +692,11 @@ class Service:
                 raise SessionOver("That's already over.")
             new = edit(session)
             logged = record(new) if callable(record) else record
-            entry = None
-            if logged is not None:
-                entry = LogEntry(seq=new.version, actor=None, action={"how": "core", **logged}, at=self.clock.now())
             state = self.state_of(new) if new.state_json is not None else None
-            user = actor.user_id if actor else None
-            return Applied(before=session, session=new, state=state, how="core", user_id=user, origin=origin), entry
+            applied, entry = self._step(
+                session, new, state, {"how": "core", **(logged or {})}, user=actor, origin=origin
+            )
+            return applied, entry if logged is not None else None
 
         return await self._change(session_id, change)
 
@@ -692,34 +727,15 @@ class Service:
                 seat.player = f"P{number}"
             players = [s.player for s in seats]
             dice = RecordingDice(self.dice)
-            try:
+            with engine_refusals():
                 outcome = kind.engine.start(options, players, dice)
-            except IllegalAction as exc:
-                raise IllegalMove(exc.reason) from None
             started = session.model_copy(update={"seats": seats, "status": Status.ACTIVE, "deadlines": []})
             new = self.advance(started, None, outcome.state)
-            entry = LogEntry(
-                seq=new.version,
-                actor=None,
-                action={
-                    "kind": "start",
-                    "how": "core",
-                    "players": players,
-                    "seating_dice": [r.model_dump() for r in seating.rolls],
-                },
-                dice=[r.model_dump() for r in dice.rolls],
-                events=outcome.events,
-                at=self.clock.now(),
+            seating_dice = [r.model_dump() for r in seating.rolls]
+            logged = {"kind": "start", "how": "core", "players": players, "seating_dice": seating_dice}
+            return self._step(
+                session, new, outcome.state, logged, dice=dice, events=outcome.events, user=actor, origin=origin
             )
-            applied = Applied(
-                before=session,
-                session=new,
-                state=outcome.state,
-                events=outcome.events,
-                user_id=actor.user_id,
-                origin=origin,
-            )
-            return applied, entry
 
         return await self._change(session_id, change, forced_after=True)
 
@@ -755,35 +771,30 @@ class Service:
             if not remaining:
                 new = session.ended(self.clock.now())
                 new.seat_of_player(player).left = True
-                entry = LogEntry(seq=new.version, actor=player, action={"kind": "abandon", **left}, at=new.updated_at)
-                return Applied(before=session, session=new, state=state, how=how, actor=player, origin=origin), entry
+                return self._step(
+                    session, new, state, {"kind": "abandon", **left}, actor=player, how=how, user=actor, origin=origin
+                )
             dice = RecordingDice(self.dice)
-            outcome = seats.remove_player(state, player, dice)
+            with engine_refusals():
+                outcome = seats.remove_player(state, player, dice)
             new = self.advance(session, state, outcome.state, actor=player)
             gone = new.seat_of_player(player)
             gone.left = True
             if new.host_id == gone.user_id:
                 new.host_id = next(s.user_id for s in remaining if s.user_id is not None)
             new.deadlines = [d for d in new.deadlines if d.player != player]
-            entry = LogEntry(
-                seq=new.version,
+            return self._step(
+                session,
+                new,
+                outcome.state,
+                {"kind": "leave", **left},
                 actor=player,
-                action={"kind": "leave", **left},
-                dice=[r.model_dump() for r in dice.rolls],
-                events=outcome.events,
-                at=self.clock.now(),
-            )
-            applied = Applied(
-                before=session,
-                session=new,
-                state=outcome.state,
+                dice=dice,
                 events=outcome.events,
                 how=how,
-                actor=player,
-                user_id=actor.user_id if actor else None,
+                user=actor,
                 origin=origin,
             )
-            return applied, entry
 
         return await self._change(session_id, change, forced_after=True)
 
@@ -798,9 +809,18 @@ class Service:
         return await self.update(session_id, edit, actor=actor, record={"kind": "abandon", "why": why}, origin=origin)
 
     async def set_role(
-        self, session_id: int, actor: Actor, user_id: int, role: str, *, on: bool = True, origin: Any = None
+        self,
+        session_id: int,
+        actor: Actor,
+        user_id: int,
+        role: str,
+        *,
+        on: bool = True,
+        old_gm_keeps: str | None = None,
+        origin: Any = None,
     ) -> Applied:
-        """Give or take a role (a co-GM), or hand the GM role over (``role=GM``: the old GM keeps none).
+        """Give or take a role (a co-GM), or hand the GM role over (``role=GM``: the old GM keeps none, or the
+        role ``old_gm_keeps``, in the same change).
 
         Only the GM, or a member with Manage Server, may change roles; every change is logged.
         """
@@ -817,6 +837,8 @@ class Service:
                 for roles in new.roles.values():
                     if contract.GM in roles:
                         roles.remove(contract.GM)
+                        if old_gm_keeps is not None and old_gm_keeps not in roles:
+                            roles.append(old_gm_keeps)
                 new.roles[key] = [r for r in new.roles.get(key, []) if r != contract.CO_GM] + [contract.GM]
             elif on:
                 if role in new.roles.get(key, []):
@@ -829,7 +851,8 @@ class Service:
             new.roles = {k: v for k, v in new.roles.items() if v}
             return new
 
-        record = {"kind": "roles", "user": str(user_id), "role": role, "on": on, "by": str(actor.user_id)}
+        record: dict[str, Any] = {"kind": "roles", "user": str(user_id), "role": role, "on": on}
+        record |= {"by": str(actor.user_id), **({"old_gm_keeps": old_gm_keeps} if old_gm_keeps else {})}
         return await self.update(session_id, edit, actor=actor, record=record, origin=origin, statuses=(Status.ACTIVE,))
 
     # -- undo and redo -----------------------------------------------------------------------------
@@ -848,52 +871,59 @@ class Service:
                 raise IllegalMove("There is nothing to undo here.")
             if expect is not None and session.version != expect.version:
                 raise StaleBoard()
-            folded = fold(kind, session.engine_options, await self.store.log_entries(session.id))
+            folded = await self._undo_stacks(kind, session)
             stack = folded.undone if redo else [entry for entry, _ in folded.done]
             if not stack:
                 raise IllegalMove("There is nothing to redo." if redo else "There is nothing to undo.")
             target = stack[-1]
             assert target.actor is not None and folded.state is not None
-            action = kind.engine.parse_action(target.action["action"])
+            with engine_refusals():
+                action = kind.engine.parse_action(target.action["action"])
             state = self.state_of(session)
             permissions = kind.permissions
             if permissions is not None:
-                try:
+                with engine_refusals(authorizing=True):
                     permissions.authorize(state, self.player_of(session, actor), roles_of(session, actor), action)
-                except IllegalAction as exc:
-                    raise NotPermitted(exc.reason) from None
             # A redo rolls exactly what the undone action rolled, recorded again in the redo's own entry.
             dice = RecordingDice(ReplayDice(Roll.model_validate(r) for r in target.dice))
             if redo:
-                outcome_state = kind.engine.apply(folded.state, target.actor, action, dice).state
+                with engine_refusals():
+                    outcome_state = kind.engine.apply(folded.state, target.actor, action, dice).state
             else:
                 outcome_state = next(before for entry, before in folded.done if entry.seq == target.seq)
             new = self.advance(session, state, outcome_state)
-            entry = LogEntry(
-                seq=new.version,
-                actor=str(actor.user_id),
-                action={"kind": "redo" if redo else "undo", "how": "player", "target": target.seq},
-                dice=[r.model_dump() for r in dice.rolls],
-                # What the channel saw of the entry taken back (or made again) rides along, for the entry's news.
-                events=[
-                    {"type": "redone" if redo else "undone", "seq": target.seq, "by": str(actor.user_id)}
-                    | {"events": [e for e in target.events if visible(e, contract.PUBLIC)]}
-                ],
-                at=self.clock.now(),
-            )
-            applied = Applied(
-                before=session,
-                session=new,
-                state=outcome_state,
-                events=entry.events,
-                actor=str(actor.user_id),
-                user_id=actor.user_id,
+            who = str(actor.user_id)
+            # The entry taken back (or put back) is named in the event, so a line can say what it was; what the channel
+            # saw of it rides along, for the entry's news.
+            public = [e for e in target.events if visible(e, contract.PUBLIC)]
+            event: dict[str, Any] = {"type": "redone" if redo else "undone", "seq": target.seq, "by": who}
+            event |= {"action": target.action, "events": public}
+            return self._step(
+                session,
+                new,
+                outcome_state,
+                {"kind": "redo" if redo else "undo", "how": "player", "target": target.seq},
+                actor=who,
+                dice=dice,
+                events=[event],
+                how="player",
+                user=actor,
                 origin=origin,
                 touched=self._touched(kind, state, outcome_state),
             )
-            return applied, entry
 
         return await self._change(session_id, change)
+
+    async def _undo_stacks(self, kind: GameKind, session: Session) -> Folded:
+        """The log folded for undo and redo: from the state after the latest entry undo can't go back past
+        (``Session.undo_from``, kept by the store), reading only the entries after it; from the start for a
+        session that has no such state kept (its barrier came before the store kept them)."""
+        base = await self.store.checkpoint(session.id) if session.undo_from is not None else None
+        if base is None or base[0] != session.undo_from:
+            return fold(kind, session.engine_options, await self.store.log_entries(session.id))
+        seq, state = base
+        entries = await self.store.log_entries(session.id, after=seq)
+        return fold(kind, session.engine_options, entries, start=kind.engine.state_model.model_validate_json(state))
 
     # -- finding sessions ----------------------------------------------------------------------------
 

@@ -18,6 +18,8 @@ from bot.storage import Store
 log = logging.getLogger(__name__)
 
 RETRY_S = 60
+DUE_AT_ONCE = 16
+"""Sessions whose deadlines are handled at the same time."""
 
 
 class TimerLoop:
@@ -79,9 +81,16 @@ class TimerLoop:
     async def tick(self) -> None:
         """Handle everything due now. A session whose deadline fails is put off, so it can't spin the loop."""
         now = self.clock.now()
-        for session in await self.store.due_sessions(now, self.shards):
-            try:
-                await self.on_due(session.id)
-            except Exception:
-                log.exception("Deadline handling failed for session %s; retrying in %d s", session.id, RETRY_S)
-                await self.store.put_off(session.id, now + RETRY_S)
+        # Sessions are independent: a batch is handled a few at a time, so a backlog (an outage's expired lobbies
+        # and missed turns) drains in seconds, not one Discord round trip after another.
+        limit = asyncio.Semaphore(DUE_AT_ONCE)
+
+        async def handle(session_id: int) -> None:
+            async with limit:
+                try:
+                    await self.on_due(session_id)
+                except Exception:
+                    log.exception("Deadline handling failed for session %s; retrying in %d s", session_id, RETRY_S)
+                    await self.store.put_off(session_id, now + RETRY_S)
+
+        await asyncio.gather(*(handle(s.id) for s in await self.store.due_sessions(now, self.shards)))

@@ -19,7 +19,7 @@ from bot.app import TabletopBot
 from bot.models import Session
 from bot.names import escape_name
 from bot.registry import GameKind
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from bot.spec import Choice, GameSpec, LobbyOption, View, ViewContext
 from rules.crowns.actions import (
     END_TURN,
@@ -50,7 +50,6 @@ THE_CROWN = "🫅"
 MAX_NEWS_LINES = 14
 LEGEND = " · ".join(f"{emoji} {FACE_NAMES[face]}" for face, emoji in FACE_EMOJI.items())
 ROW_WIDTH = 5
-PUBLIC = {"private": False}
 
 MODULE_NAMES = {
     "fate": "Fate tokens",
@@ -642,7 +641,9 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
         bot.register(CrownsSpec())
         super().__init__()
 
-    @app_commands.command(name="new", description="Open a Dice of Crowns lobby here (2–6 players).", extras=PUBLIC)
+    @app_commands.command(
+        name="new", description="Open a Dice of Crowns lobby here (2–6 players).", extras=PUBLIC_ANSWER
+    )
     @app_commands.describe(
         target="Claims needed to win (Last Stand plays to 5).",
         fate="Advanced: Fate tokens (settle, pictured pair, Fate rerolls).",

@@ -14,12 +14,12 @@ from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, GuildSettings, Scope, Session, Status, roles_of
 from bot.names import escape_name
 from bot.permissions import END_RULES, may_end, may_moderate
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from bot.spec import GameSpec
 from rules.engine import Viewer, visible
 
 MAX_LOG_LINES = 15
-PUBLIC_ANSWER = {"private": False}
+CLEARED = "This game's move-by-move log was cleared, as this server's settings ask; `/game history` keeps its result."
 
 
 @app_commands.guild_only()
@@ -177,7 +177,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
                 name = escape_name(self.bot.service.display_name(session, entry.actor))
                 lines.append(f"⏰ Time ran out for {name}; the bot chose for them.")
             lines += spec.narrate(session, [e for e in entry.events if visible(e, viewer)])
-        text = "\n".join(f"• {line}" for line in lines[-MAX_LOG_LINES:]) or "Nothing has happened yet."
+        nothing = CLEARED if session.log_cleared_at is not None else "Nothing has happened yet."
+        text = "\n".join(f"• {line}" for line in lines[-MAX_LOG_LINES:]) or nothing
         await reply.send(text[:2000], ephemeral=True)
 
     @app_commands.command(name="history", description="Recent games and their winners.")
@@ -223,6 +224,13 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         return lines
 
 
+def keep_for(days: int | None) -> str:
+    """How long ended games keep their logs, as ``/settings`` says it."""
+    if days is None:
+        return "forever"
+    return f"for {days} day{'' if days == 1 else 's'}"
+
+
 def start_command(kind: str, spec: GameSpec[Any]) -> str:
     """The command that starts a game: ``crowns new`` for a group, or the whole command a spec names (``vv sheet``)."""
     command = spec.command or kind
@@ -248,6 +256,7 @@ class BotCommands(commands.Cog):
         threads="Start each new game in its own thread.",
         end_by="Who may end a game early.",
         lobbies_per_member="Open lobbies one member may host at once.",
+        keep_logs_days="Days an ended game keeps its move-by-move log (0: forever); /game history keeps results.",
     )
     @app_commands.choices(
         end_by=[app_commands.Choice(name=text, value=rule) for rule, text in END_RULES.items()],
@@ -263,6 +272,7 @@ class BotCommands(commands.Cog):
         threads: bool | None = None,
         end_by: str | None = None,
         lobbies_per_member: app_commands.Range[int, 1, 10] | None = None,
+        keep_logs_days: app_commands.Range[int, 0, 3650] | None = None,
     ) -> None:
         """Show the server's game settings, changing the ones given."""
         reply = Reply.of(interaction)
@@ -279,6 +289,8 @@ class BotCommands(commands.Cog):
             "lobbies_per_member": lobbies_per_member,
         }
         changes = {k: v for k, v in changes.items() if v is not None}
+        if keep_logs_days is not None:
+            changes["keep_logs_days"] = keep_logs_days or None  # 0: forever
         if changes:
             current = current.model_copy(update=changes)
             await self.bot.store.set_guild_settings(interaction.guild_id, current)
@@ -291,6 +303,8 @@ class BotCommands(commands.Cog):
             f"Games can be ended by **{END_RULES[current.end_by]}**.",
             f"Each member may host **{current.lobbies_per_member}** open "
             f"lobb{'y' if current.lobbies_per_member == 1 else 'ies'} at once.",
+            f"Ended games keep their move-by-move log **{keep_for(current.keep_logs_days)}** "
+            "(their results stay in `/game history`).",
         ]
         await reply.send(("Saved. " if changes else "") + "\n".join(lines), ephemeral=True)
 

@@ -22,6 +22,8 @@ capability                  what the core does with it
 :class:`Undo`               undo and redo built on the log
 :class:`ForcedMoves`        the bot takes a move the player has no real choice about, and says so
 :class:`Reminders`          reminders the core times besides turns (a campaign's waits, a session)
+:class:`Chapters`           each log entry is stored with its part of a long session (a turn), so
+                            one part is read without the rest
 ==========================  =====================================================================
 """
 
@@ -267,6 +269,15 @@ class Undo(Protocol[ActionIn]):
 
     def undoable(self, action: ActionIn) -> bool:
         """Whether ``action`` may be undone (and redone) once taken."""
+        ...
+
+
+@runtime_checkable
+class Chapters(Protocol[StateIn]):
+    """A long session is lived in numbered parts (a campaign's turns): its log can be read one part at a time."""
+
+    def chapter(self, state: StateIn) -> int:
+        """The part ``state`` is in; never decreases from one state of a session to the next."""
         ...
 
 

@@ -96,6 +96,15 @@ async def test_three_turns_with_wealth_and_a_restart(fake: LocalDiscord, make_bo
     log = await (await fake.slash(channel, bob, "vic log")).message()
     assert [f["name"] for f in log.embeds[0]["fields"]] == ["Before the first turn", "Turn 1", "Turn 2", "Turn 3"]
     assert "A horse" in str(log.embeds) and "fell to" in str(log.embeds)
+    one = await (await fake.slash(channel, bob, "vic log", options={"turn": 2})).message()
+    assert one.embeds[0]["title"] == "Turn 2" and "A horse" in str(one.embeds) and "A knife" not in str(one.embeds)
+    # A log written before entries were stored with their turn (migration 7) gets them at its first read.
+    session = await bot.service.campaign(channel.id, fake.guild_id)
+    assert session is not None and await bot.store.chaptered(session.id)
+    await bot.store.conn.execute("UPDATE session_events SET chapter = NULL WHERE session_id = ?", (session.id,))
+    assert not await bot.store.chaptered(session.id)
+    again = await (await fake.slash(channel, bob, "vic log")).message()
+    assert again.embeds == log.embeds and await bot.store.chaptered(session.id)
 
     # Export → archive → import elsewhere: the same campaign.
     exported = await (await fake.slash(channel, gm, "vic-gm campaign export")).message()

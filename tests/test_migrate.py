@@ -7,14 +7,17 @@ import asyncio
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.models import Actor, GuildSettings, Scope, Seat, Status
 from bot.registry import GameKind, Registry
 from bot.replay import replay
 from bot.service import Service
-from bot.storage import SqliteStore
+from bot.storage import PostgresStore, SqliteStore
+from bot.storage.copy import copy_sqlite_to_postgres, counts_postgres
 from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice, SeededDice
 from tests.bot_process import REPO, bot_environment
@@ -117,19 +120,28 @@ async def test_a_sqlite_database_moves_to_postgresql_and_its_games_go_on(
         await bot.close()
 
 
-async def test_a_copy_whose_log_does_not_replay_is_refused(fake: LocalDiscord, tmp_path: Path) -> None:
-    """A stored state its log does not lead to (here: edited by hand) stops the migration with one line."""
-    db_path = tmp_path / "bot.sqlite3"
-    store = SqliteStore(db_path)
+async def races(path: Path, count: int) -> SqliteStore:
+    """A SQLite store (open) with ``count`` races of the test game, each started and one roll in."""
+    store = SqliteStore(path)
     await store.open()
     registry = Registry()
     registry.add(GameKind(RaceEngine()))
-    service = Service(store, registry, FakeClock(), ScriptedDice([1] * 10))
+    service = Service(store, registry, FakeClock(), ScriptedDice([1] * 10 * count))
     alice = Actor(1, "Alice")
     seats = [Seat(user_id=1, name="Alice"), Seat(user_id=2, name="Bob")]
-    created = await service.create("race", guild_id=1, channel_id=10, host=alice, options=RaceOptions(), seats=seats)
-    await service.start(created.session.id, alice)
-    await service.act(created.session.id, alice, {"type": "roll"})
+    for channel in range(10, 10 + count):
+        created = await service.create(
+            "race", guild_id=1, channel_id=channel, host=alice, options=RaceOptions(), seats=seats
+        )
+        await service.start(created.session.id, alice)
+        await service.act(created.session.id, alice, {"type": "roll"})
+    return store
+
+
+async def test_a_copy_whose_log_does_not_replay_is_refused(fake: LocalDiscord, tmp_path: Path) -> None:
+    """A stored state its log does not lead to (here: edited by hand) stops the migration with one line."""
+    db_path = tmp_path / "bot.sqlite3"
+    store = await races(db_path, 1)
     await store.conn.execute("UPDATE sessions SET state = json_set(state, '$.target', 99)")
     await store.close()
     async with postgres_database() as url:
@@ -137,3 +149,28 @@ async def test_a_copy_whose_log_does_not_replay_is_refused(fake: LocalDiscord, t
         status, output = await run_migrate(fake, db_path, "--to", url, env=env)
     assert status != 0 and output.startswith("Migration failed: session 1: its log replays to another state"), output
     assert len(output.splitlines()) == 1, output
+
+
+async def test_tables_are_streamed_a_batch_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No table is ever read whole: at most ``batch`` rows are in memory (``python -m bot.migrate`` at 10,000
+    sessions held 678 MB when it read each table at once)."""
+    store = await races(tmp_path / "bot.sqlite3", 5)
+    copied: list[tuple[str, int]] = []
+    async with postgres_database() as url:
+        target = PostgresStore(url)
+        await target.open()
+        real = asyncpg.connection.Connection.copy_records_to_table
+
+        async def counted(conn: Any, table: str, *, records: Any, **options: Any) -> Any:
+            copied.append((table, len(records)))
+            return await real(conn, table, records=records, **options)
+
+        monkeypatch.setattr(asyncpg.connection.Connection, "copy_records_to_table", counted)
+        try:
+            counts = await copy_sqlite_to_postgres(store, target, batch=2)
+            assert counts == await counts_postgres(target)
+        finally:
+            await target.close()
+    await store.close()
+    assert counts.tables["sessions"] == 5 and counts.tables["session_events"] == 10
+    assert max(n for _, n in copied) == 2 and sum(n for t, n in copied if t == "session_events") == 10

@@ -3,7 +3,7 @@
 Guarantees every backend keeps:
 - an action, its log entry and the new version are one atomic write, made only if the session is
   still at the expected version (``save``); a refused write changes nothing;
-- finished sessions stay, with their whole log, for history and replay;
+- finished sessions stay for history; their whole log too, unless the server's ``keep_logs_days`` clears it;
 - several processes may share one database: a cached copy never lets a write succeed on a version
   another process has moved past (the write is refused, the copy dropped, the change retried);
 - writes that don't change what happened (which message shows a view, when a shown deadline
@@ -12,6 +12,7 @@ Guarantees every backend keeps:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session
@@ -103,11 +104,6 @@ class Store(DiceStore, Protocol):
         the bot after a restart: drawn behind their version, a computer seat to move, or news not yet told."""
         ...
 
-    async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
-        """Every session in progress in the servers of ``shards`` (at startup: redraw what is stale,
-        resume computer moves)."""
-        ...
-
     async def due_sessions(self, now: float, shards: Shards = ALL, *, limit: int = DUE_BATCH) -> list[Session]:
         """Live sessions in the servers of ``shards`` with a deadline or reminder at or before ``now``, the
         soonest first, at most ``limit`` (the rest come in the next batch)."""
@@ -126,9 +122,34 @@ class Store(DiceStore, Protocol):
         ...
 
     async def log_entries(
-        self, session_id: int, *, after: int | None = None, last: int | None = None
+        self,
+        session_id: int,
+        *,
+        after: int | None = None,
+        last: int | None = None,
+        chapters: tuple[int, int] | None = None,
     ) -> list[LogEntry]:
-        """The session's log, oldest first: all of it, the entries after seq ``after``, or the ``last`` ones."""
+        """The session's log, oldest first: all of it, the entries after seq ``after``, the ``last`` ones, those
+        written in chapters ``lo`` to ``hi`` (``Session.chapter``; entries from before chapters were kept have
+        none), or what several of these allow together."""
+        ...
+
+    async def chaptered(self, session_id: int) -> bool:
+        """Whether the session's log is stored with chapters from its first entry on (not for a log begun before
+        chapters were kept, nor for a game without chapters)."""
+        ...
+
+    async def stamp_chapters(self, session_id: int, chapters: Mapping[int, int]) -> None:
+        """Store the chapter of each entry (by seq) that has none: a log begun before chapters were kept."""
+        ...
+
+    async def checkpoint(self, session_id: int) -> tuple[int, str] | None:
+        """The state (JSON) after the log entry ``Session.undo_from`` names, with that entry's seq, if kept."""
+        ...
+
+    async def clear_old_logs(self, now: float, shards: Shards = ALL, limit: int = 100) -> int:
+        """Clear the logs of up to ``limit`` ended sessions (in the servers of ``shards``) that ended longer ago than
+        their server's ``keep_logs_days``, oldest first; their rows stay, marked ``log_cleared_at``. How many."""
         ...
 
     async def open_lobbies(self, guild_id: int, host_id: int) -> int:

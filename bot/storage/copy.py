@@ -8,8 +8,27 @@ from bot.storage.base import StorageError
 from bot.storage.postgres import PostgresStore, redacted
 from bot.storage.sqlite import SqliteStore
 
-TABLES = ("guild_settings", "sessions", "session_events")
+TABLES = (
+    "guild_settings",
+    "sessions",
+    "session_events",
+    "session_checkpoints",
+    "saved_rolls",
+    "dice_boards",
+    "secret_rolls",
+    "luck_dice",
+    "luck_faces",
+    "luck_totals",
+    "luck_streaks",
+    "luck_wins",
+    "luck_members",
+    "luck_pending",
+)
 """In the order they are copied (the log refers to its session)."""
+NUMBERED = ("sessions", "dice_boards", "secret_rolls")
+"""Tables whose ids the database numbers."""
+BATCH = 1_000
+"""Rows held in memory at once: a table is streamed from SQLite to PostgreSQL, never read whole."""
 
 
 @dataclass(frozen=True)
@@ -38,9 +57,10 @@ async def counts_postgres(store: PostgresStore) -> Counts:
     return Counts(tables, {str(r[0]): int(r[1]) for r in rows})
 
 
-async def copy_sqlite_to_postgres(source: SqliteStore, target: PostgresStore) -> Counts:
+async def copy_sqlite_to_postgres(source: SqliteStore, target: PostgresStore, batch: int = BATCH) -> Counts:
     """Copy every row of ``source`` into ``target`` (both open and migrated to the same schema) in one
-    transaction, and return what was copied. Refuses a target that already holds anything."""
+    transaction, ``batch`` rows at a time, and return what was copied. Refuses a target that already holds
+    anything."""
     present = await counts_postgres(target)
     if any(present.tables.values()):
         raise StorageError(
@@ -48,26 +68,26 @@ async def copy_sqlite_to_postgres(source: SqliteStore, target: PostgresStore) ->
         )
     async with target.pool.acquire() as conn, conn.transaction():
         for table in TABLES:
-            cursor = await source.conn.execute(f"SELECT * FROM {table}")
-            columns = [d[0] for d in cursor.description]
-            # SQLite keeps a boolean as 0 or 1; PostgreSQL's COPY wants a bool.
-            flags = {
-                r["column_name"]
-                for r in await conn.fetch(
-                    "SELECT column_name FROM information_schema.columns "
-                    "WHERE table_name = $1 AND data_type = 'boolean'",
-                    table,
-                )
-            }
-            records = [
-                tuple(bool(v) if c in flags and v is not None else v for c, v in zip(columns, row, strict=True))
-                for row in await cursor.fetchall()
-            ]
-            await cursor.close()
-            if records:
-                await conn.copy_records_to_table(table, records=records, columns=columns)
-        # Ids were copied as they were: new sessions must be numbered after them.
-        await conn.execute(
-            "SELECT setval(pg_get_serial_sequence('sessions', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM sessions"
-        )
+            async with source.conn.execute(f"SELECT * FROM {table}") as cursor:
+                columns = [d[0] for d in cursor.description]
+                # SQLite keeps a boolean as 0 or 1; PostgreSQL's COPY wants a bool.
+                flags = {
+                    r["column_name"]
+                    for r in await conn.fetch(
+                        "SELECT column_name FROM information_schema.columns "
+                        "WHERE table_name = $1 AND data_type = 'boolean'",
+                        table,
+                    )
+                }
+                while rows := await cursor.fetchmany(batch):
+                    records = [
+                        tuple(bool(v) if c in flags and v is not None else v for c, v in zip(columns, r, strict=True))
+                        for r in rows
+                    ]
+                    await conn.copy_records_to_table(table, records=records, columns=columns)
+        # Ids were copied as they were: new rows must be numbered after them.
+        for table in NUMBERED:
+            await conn.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {table}"
+            )
     return await counts_sqlite(source)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -23,16 +23,19 @@ from bot.shards import ALL, Shards
 from bot.storage.base import ATTENTION_BATCH, DUE_BATCH, Duplicate, StorageError
 from bot.storage.cache import SessionCache
 from bot.storage.dice import DiceTables, commit_counts, numbered
-from bot.storage.migrations import ATTENTION, POSTGRES_MIGRATIONS
+from bot.storage.migrations import ATTENTION, POSTGRES_MIGRATIONS, REENCODE_LOG, Convert
 from bot.storage.rows import (
+    DAY_S,
+    ENDED,
     EVENT_COLUMNS,
+    LEGACY_EVENT_COLUMNS,
     LIVE,
     SELECT,
     SHARD_OF,
     deadline_values,
+    encoded_entry,
     entry_from_row,
-    entry_json,
-    entry_values,
+    legacy_entry,
     news_seq,
     session_from_row,
     session_values,
@@ -44,6 +47,8 @@ CONNECT_TIMEOUT_S = 10.0
 # Every process migrates under this lock, so two starting at once don't both apply a step.
 MIGRATION_LOCK = 0x7AB1E70B
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)"
+BATCH = 2_000
+"""Rows a migration's conversion holds at once."""
 
 
 def redacted(url: str) -> str:
@@ -113,6 +118,24 @@ class _PostgresSql:
         return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
 
 
+async def _convert(conn: asyncpg.pool.PoolConnectionProxy[Any], step: Convert) -> None:
+    """A migration's conversion, in its transaction: the JSON log re-encoded, ``BATCH`` rows at a time."""
+    assert step == REENCODE_LOG, step
+    after: tuple[int, int] = (-1, -1)
+    while True:
+        rows = await conn.fetch(
+            f"SELECT {LEGACY_EVENT_COLUMNS} FROM session_events WHERE (session_id, seq) > ($1, $2) "
+            "ORDER BY session_id, seq LIMIT $3",
+            *after,
+            BATCH,
+        )
+        if not rows:
+            return
+        records = [(sid, row["seq"], entry) for row in rows for sid, entry in [legacy_entry(row)]]
+        await conn.copy_records_to_table("session_log", records=records, columns=["session_id", "seq", "entry"])
+        after = (rows[-1]["session_id"], rows[-1]["seq"])
+
+
 class PostgresStore(DiceTables):
     """A pool of asyncpg connections, migrated to the latest schema when opened."""
 
@@ -179,7 +202,10 @@ class PostgresStore(DiceTables):
             # PostgreSQL's DDL is transactional: every pending step is applied, or none is.
             for number, statements in enumerate(POSTGRES_MIGRATIONS[current:], start=current + 1):
                 for statement in statements:
-                    await conn.execute(statement)
+                    if isinstance(statement, Convert):
+                        await _convert(conn, statement)
+                    else:
+                        await conn.execute(statement)
                 await conn.execute("DELETE FROM schema_version")
                 await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
                 log.info("Applied migration %d", number)
@@ -210,10 +236,11 @@ class PostgresStore(DiceTables):
                 )
                 if entry is not None:
                     await conn.execute(
-                        f"INSERT INTO session_events (session_id, {EVENT_COLUMNS}) "
-                        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                        "INSERT INTO session_events (session_id, seq, chapter, entry) VALUES ($1, $2, $3, $4)",
                         session_id,
-                        *entry_values(entry),
+                        entry.seq,
+                        session.chapter,
+                        encoded_entry(entry, session.version),
                     )
         except asyncpg.UniqueViolationError as exc:
             raise Duplicate from exc
@@ -224,7 +251,7 @@ class PostgresStore(DiceTables):
     async def save(self, session: Session, expected_version: int, entry: LogEntry | None = None) -> bool:
         # One UPDATE: the sessions_append_event trigger writes the log entry in the same statement.
         values = session_values(session)
-        values["last_event"] = None if entry is None else entry_json(entry, session.version)
+        values["last_entry"] = None if entry is None else encoded_entry(entry, session.version)
         assignments = ", ".join(f"{key} = ${n}" for n, key in enumerate(values, start=1))
         count = len(values)
         news = news_seq(entry)
@@ -348,10 +375,6 @@ class PostgresStore(DiceTables):
         )
         return [int(r["id"]) for r in rows]
 
-    async def active_sessions(self, shards: Shards = ALL) -> list[Session]:
-        where, params = _owned(shards, 1)
-        return await self._many(f"s.status = 'active'{where}", *params)
-
     async def due_sessions(self, now: float, shards: Shards = ALL, *, limit: int = DUE_BATCH) -> list[Session]:
         where, params = _owned(shards, 3)
         return await self._many(
@@ -377,25 +400,76 @@ class PostgresStore(DiceTables):
     async def history(self, *, guild_id: int | None, channel_id: int | None, limit: int = 10) -> list[Session]:
         where = "s.status IN ('finished', 'abandoned') AND s.scope = 'table'"
         if channel_id is not None:
-            where += " AND s.channel_id = $1"
-            key = channel_id
-        else:
-            where += " AND s.guild_id IS NOT DISTINCT FROM $1"
-            key = guild_id  # type: ignore[assignment]
-        return await self._many(f"{where} ORDER BY s.updated_at DESC LIMIT $2", key, limit)
+            return await self._many(
+                f"{where} AND s.channel_id = $1 ORDER BY s.updated_at DESC LIMIT $2", channel_id, limit
+            )
+        if guild_id is None:  # a DM's: IS NOT DISTINCT FROM would keep PostgreSQL from using the index
+            return await self._many(f"{where} AND s.guild_id IS NULL ORDER BY s.updated_at DESC LIMIT $1", limit)
+        return await self._many(f"{where} AND s.guild_id = $1 ORDER BY s.updated_at DESC LIMIT $2", guild_id, limit)
 
     async def log_entries(
-        self, session_id: int, *, after: int | None = None, last: int | None = None
+        self,
+        session_id: int,
+        *,
+        after: int | None = None,
+        last: int | None = None,
+        chapters: tuple[int, int] | None = None,
     ) -> list[LogEntry]:
-        sql = (
-            f"SELECT {EVENT_COLUMNS} FROM session_events "
-            "WHERE session_id = $1 AND ($2::bigint IS NULL OR seq > $2) ORDER BY seq"
-        )
-        params: list[Any] = [session_id, after]
+        sql = f"SELECT {EVENT_COLUMNS} FROM session_events WHERE session_id = $1"
+        params: list[Any] = [session_id]
+        if after is not None:
+            params.append(after)
+            sql += f" AND seq > ${len(params)}"
+        if chapters is not None:
+            params += chapters
+            sql += f" AND chapter BETWEEN ${len(params) - 1} AND ${len(params)}"
+        sql += " ORDER BY seq"
         if last is not None:
-            sql = f"SELECT * FROM ({sql} DESC LIMIT $3) AS tail ORDER BY seq"
             params.append(last)
+            sql = f"SELECT * FROM ({sql} DESC LIMIT ${len(params)}) AS tail ORDER BY seq"
         return [entry_from_row(r) for r in await self.pool.fetch(sql, *params)]
+
+    async def chaptered(self, session_id: int) -> bool:
+        return bool(
+            await self.pool.fetchval(
+                "SELECT chapter IS NOT NULL FROM session_events WHERE session_id = $1 ORDER BY seq LIMIT 1", session_id
+            )
+        )
+
+    async def stamp_chapters(self, session_id: int, chapters: Mapping[int, int]) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.executemany(
+                "UPDATE session_events SET chapter = $1 WHERE session_id = $2 AND seq = $3 AND chapter IS NULL",
+                [(chapter, session_id, seq) for seq, chapter in chapters.items()],
+            )
+
+    async def checkpoint(self, session_id: int) -> tuple[int, str] | None:
+        row = await self.pool.fetchrow("SELECT seq, state FROM session_checkpoints WHERE session_id = $1", session_id)
+        return (int(row["seq"]), str(row["state"])) if row is not None else None
+
+    async def clear_old_logs(self, now: float, shards: Shards = ALL, limit: int = 100) -> int:
+        where, params = _owned(shards, 3)
+        # Each server with a retention setting, then (LATERAL: inside that loop, whatever the planner guesses of
+        # the tables' sizes) its ended sessions by the index on when they ended.
+        async with self.pool.acquire() as conn, conn.transaction():
+            ids = [
+                int(r["id"])
+                for r in await conn.fetch(
+                    "SELECT due.id FROM guild_settings g CROSS JOIN LATERAL (SELECT s.id FROM sessions s "
+                    f"WHERE s.guild_id = g.guild_id AND {ENDED} AND s.log_cleared_at IS NULL "
+                    f"AND s.updated_at < $1 - (g.data->>'keep_logs_days')::double precision * {DAY_S}{where} "
+                    "LIMIT $2 FOR UPDATE OF s SKIP LOCKED) AS due WHERE g.data ? 'keep_logs_days' LIMIT $2",
+                    now,
+                    limit,
+                    *params,
+                )
+            ]
+            if ids:
+                await conn.execute("DELETE FROM session_events WHERE session_id = ANY($1::bigint[])", ids)
+                await conn.execute(
+                    "UPDATE sessions SET log_cleared_at = $1, last_entry = NULL WHERE id = ANY($2::bigint[])", now, ids
+                )
+        return len(ids)
 
     async def open_lobbies(self, guild_id: int, host_id: int) -> int:
         count = await self.pool.fetchval(

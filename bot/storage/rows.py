@@ -7,17 +7,22 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from bot.models import Deadline, LogEntry, Session
+from bot.storage.codec import decode_entry, encode_entry
 
 COLUMNS = (
     "s.id, s.guild_id, s.channel_id, s.kind, s.scope, s.name, s.status, s.host_id, s.roles, s.options, s.seats, "
     "s.state AS state_json, s.version, s.records, s.deadlines, s.created_at, s.updated_at, s.winners, s.boards, "
-    "s.news_from, s.drawn, s.computer_due"
+    "s.news_from, s.drawn, s.computer_due, s.chapter, s.undo_from, s.log_cleared_at"
 )
 SELECT = f"SELECT {COLUMNS} FROM sessions s"
 LIVE = "s.status IN ('lobby', 'active')"
+ENDED = "s.status IN ('finished', 'abandoned')"
+DAY_S = 86_400
 # Stored as JSON and read back as text with the row; the state stays text until the service needs it.
 JSON_FIELDS = ("roles", "options", "seats", "records", "deadlines", "winners", "boards")
-EVENT_COLUMNS = "seq, actor, action, dice, events, at, news"
+EVENT_COLUMNS = "seq, entry"
+LEGACY_EVENT_COLUMNS = "session_id, seq, actor, action, dice, events, at, news"
+"""The log's columns up to migration 6: JSON for each part of an entry."""
 # The shard of a session's server, before ``% count`` (bot.shards.shard_of in SQL; a DM is shard 0).
 SHARD_OF = "(COALESCE(s.guild_id, 0) >> 22)"
 
@@ -39,12 +44,11 @@ def session_from_row(row: Row) -> Session:
     return Session.model_validate(data)
 
 
-def entry_json(entry: LogEntry, version: int) -> str:
-    """A log entry as the JSON the ``sessions_append_event`` trigger unpacks."""
+def encoded_entry(entry: LogEntry, version: int) -> bytes:
+    """A log entry as stored (``bot.storage.codec``), checked to be the entry of session version ``version``."""
     if entry.seq != version:
         raise ValueError(f"log entry {entry.seq} does not match session version {version}")
-    # An entry without news stores none (NULL rather than an empty list, in the log of every click).
-    return entry.model_dump_json(exclude={"seq", "news"} if not entry.news else {"seq"})
+    return encode_entry(entry)
 
 
 def news_seq(entry: LogEntry | None) -> int | None:
@@ -52,22 +56,14 @@ def news_seq(entry: LogEntry | None) -> int | None:
     return entry.seq if entry is not None and entry.news else None
 
 
-def entry_values(entry: LogEntry) -> tuple[Any, ...]:
-    """A log entry's columns after ``session_id``, in ``EVENT_COLUMNS`` order."""
-    return (
-        entry.seq,
-        entry.actor,
-        json.dumps(entry.action),
-        json.dumps(entry.dice),
-        json.dumps(entry.events),
-        entry.at,
-        json.dumps([n.model_dump() for n in entry.news]) if entry.news else None,
-    )
-
-
 def entry_from_row(row: Row) -> LogEntry:
     """A log entry from a row of ``EVENT_COLUMNS``."""
-    return LogEntry(
+    return decode_entry(row["seq"], row["entry"])
+
+
+def legacy_entry(row: Row) -> tuple[int, bytes]:
+    """A row of ``LEGACY_EVENT_COLUMNS`` as its session id and encoded entry (migration 7)."""
+    entry = LogEntry(
         seq=row["seq"],
         actor=row["actor"],
         action=json.loads(row["action"]),
@@ -76,13 +72,14 @@ def entry_from_row(row: Row) -> LogEntry:
         at=row["at"],
         news=json.loads(row["news"]) if row["news"] is not None else [],
     )
+    return row["session_id"], encode_entry(entry)
 
 
 def session_values(session: Session) -> dict[str, Any]:
     """The columns a save writes, by name (JSON as text)."""
     # Boards and drawn are written only by ``shown`` and ``drop_board``, news_from by the SQL of ``save`` and
-    # by ``news_delivered``: a writer's copy may hold older ones.
-    data = session.model_dump(mode="json", exclude={"id", "boards", "news_from", "drawn"})
+    # by ``news_delivered``, a log's clearing only by ``clear_old_logs``: a writer's copy may hold older ones.
+    data = session.model_dump(mode="json", exclude={"id", "boards", "news_from", "drawn", "log_cleared_at"})
     for key in JSON_FIELDS:
         if data.get(key) is not None:
             data[key] = json.dumps(data[key], separators=(",", ":"))

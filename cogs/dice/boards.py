@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.board import static_view
 from bot.errors import UserError
 from bot.names import escape_name
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from bot.storage.dice import BoardButton, DiceBoard, SavedScope
 from cogs.dice.access import NO_MENTIONS, channel_id_of, is_manager, now, store_of
 from cogs.dice.roll import dice_cog
@@ -119,7 +119,7 @@ async def choose_buttons(
 @app_commands.command(
     name="board",
     description="Post buttons for saved rolls: a click rolls for whoever clicks.",
-    extras={"private": False},
+    extras=PUBLIC_ANSWER,
 )
 @app_commands.describe(
     rolls="Whose saved rolls (default: mine)",

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.board import static_view
 from bot.names import escape_name
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from bot.roll_worker import RollerBusy, RollWorker
 from bot.storage.luck import ROLL_KIND, Where, tally
 from cogs.dice.access import NO_MENTIONS, bot_of, now, store_of
@@ -90,7 +90,7 @@ class Dice(commands.Cog):
     @app_commands.command(
         name="roll",
         description="Roll dice (1d20+5, 4d6kh3, 6d10 t7 f1, adv) or a saved roll by name.",
-        extras={"private": False},
+        extras=PUBLIC_ANSWER,
     )
     @app_commands.describe(
         expression="Dice notation, e.g. 2d6+3 or 1d20+5 adv # Stealth, or a saved roll's name, e.g. attack +2",

@@ -18,7 +18,7 @@ from discord import app_commands
 
 from bot.errors import UserError
 from bot.names import escape_name
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from bot.storage.dice import SecretRoll
 from cogs.dice.access import NO_MENTIONS, channel_gms, channel_id_of, now, store_of
 from cogs.dice.roll import LABEL_MAX_CHARS, dice_cog
@@ -104,7 +104,7 @@ def _commitment_line(roller: str, secret: SecretRoll) -> str:
 @app_commands.command(
     name="secret",
     description="Roll in secret: the channel sees a commitment you can reveal later.",
-    extras={"private": False},
+    extras=PUBLIC_ANSWER,
 )
 @app_commands.describe(
     expression="Dice notation or a saved roll, e.g. 1d20+5",

@@ -24,7 +24,7 @@ from discord.ext import commands
 from bot.errors import UserError
 from bot.names import escape_name
 from bot.pictures import PictureWorker
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from bot.storage import Store
 from bot.storage.dice import LuckCount, LuckFilter, MemberTotals, Streak
 from bot.storage.luck import DAY_S, bin_width
@@ -277,7 +277,7 @@ class Stats(commands.Cog):
         return f"{what} · {when} · {where}"
 
     @stats.command(
-        name="top", description="This server's leaderboards: wins, and luck with the d20.", extras={"private": False}
+        name="top", description="This server's leaderboards: wins, and luck with the d20.", extras=PUBLIC_ANSWER
     )
     @app_commands.describe(me="Leave or join the leaderboards (kept until you change it)")
     @app_commands.choices(

@@ -36,7 +36,7 @@ from bot.lobby import actor_of, missing_permissions
 from bot.models import MAIN_VIEW, Actor, Applied, Session, Status, roles_of
 from bot.names import clip, escape_name
 from bot.registry import GameKind
-from bot.replies import Reply, report_error
+from bot.replies import PUBLIC_ANSWER, Reply, report_error
 from bot.spec import GameSpec, View, ViewContext
 from cogs.vices.sheet_view import (
     SLOTH_DIE,
@@ -71,7 +71,6 @@ if TYPE_CHECKING:
 KIND = SHEET_ENGINE.kind
 TABLE_KIND = "vices"
 """The V&V table game (the bot rolls): ``/vv help`` lists it when it is loaded."""
-PUBLIC = {"private": False}
 PLAYERS_MAX_LENGTH = 600
 ENTRY_ECHO = 40
 """How much of a player's entry or name a refusal repeats."""
@@ -527,7 +526,9 @@ class SheetCommands(CommandMixin):
 
     bot: TabletopBot
 
-    @app_commands.command(name="sheet", description="A scoresheet for a table rolling physical dice.", extras=PUBLIC)
+    @app_commands.command(
+        name="sheet", description="A scoresheet for a table rolling physical dice.", extras=PUBLIC_ANSWER
+    )
     @app_commands.describe(
         players="Seat order with Sins: Jordan: Wrath, Taylor: Sloth, … (or leave out for a form)",
         member1=MEMBER_HELP,
@@ -650,7 +651,7 @@ class SheetCommands(CommandMixin):
             data["dice"] = values
         await self._write(interaction, session, parse(data))
 
-    @app_commands.command(name="show", description="Post the sheet again, below.", extras=PUBLIC)
+    @app_commands.command(name="show", description="Post the sheet again, below.", extras=PUBLIC_ANSWER)
     async def show(self, interaction: discord.Interaction) -> None:
         """People on the sheet get it posted again (the old message points here); anyone else a private copy."""
         reply = Reply.of(interaction)

@@ -28,7 +28,7 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.registry import GameKind
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from bot.service import Expect
 from bot.spec import Choice, GameSpec, LobbyOption, View, ViewContext
 from cogs.vices import table_view as tv
@@ -47,7 +47,6 @@ from rules.vices.strategy import choose_removal
 if TYPE_CHECKING:
     from bot.app import TabletopBot
 
-PUBLIC = {"private": False}
 MAX_NEWS_LINES = 8
 """What just happened, on a board without dice (setup, tie-break, the end); the channel's one-line history
 and ``/game log`` have the rest."""
@@ -424,7 +423,7 @@ class TableCommands(CommandMixin):
 
     bot: TabletopBot
 
-    @app_commands.command(name="new", description="Play V&V with the bot's dice (3–6 players).", extras=PUBLIC)
+    @app_commands.command(name="new", description="Play V&V with the bot's dice (3–6 players).", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         bots="Computer players to seat now.",
         sins="How Sins are dealt.",

@@ -12,8 +12,8 @@ from bot.errors import ChannelBusy, InvalidInput, NotPermitted
 from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, Session, roles_of
 from bot.names import escape_name
-from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase
+from bot.replies import PUBLIC_ANSWER, Reply
+from cogs.viciousness.common import KIND, VicBase
 from cogs.viciousness.house_rules import send_panel
 from cogs.viciousness.text import cut
 from rules.engine import CO_GM, GM, GM_ROLES, MANAGER
@@ -67,7 +67,7 @@ class CampaignCommands(VicBase):
 
     campaign = app_commands.Group(name="campaign", description="Start, run or move a campaign")
 
-    @campaign.command(name="new", description="Start one here; you are its GM", extras=PUBLIC_REPLY)
+    @campaign.command(name="new", description="Start one here; you are its GM", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         company="The company's name",
     )
@@ -104,7 +104,7 @@ class CampaignCommands(VicBase):
         name = escape_name(member.display_name)
         await reply.send(done or (f"{name} is no longer a co-GM." if remove else f"{name} is a co-GM now."))
 
-    @campaign.command(name="handover", description="Make someone else the GM (GM)", extras=PUBLIC_REPLY)
+    @campaign.command(name="handover", description="Make someone else the GM (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(member="The new GM (you keep no role: make yourself a co-GM after to stay)")
     async def campaign_handover(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """The new GM takes over; the old one keeps no role (make them a co-GM to keep them)."""
@@ -143,12 +143,13 @@ class CampaignCommands(VicBase):
         actor = actor_of(interaction)
         held = roles_of(session, actor)
         gms = [int(uid) for uid, roles in session.roles.items() if GM in roles]
-        await self.bot.service.set_role(session.id, actor, user_id, role, on=on, origin=origin)
-        if GM in held or not held & {MANAGER}:
+        taking_over = MANAGER in held and GM not in held
+        # A GM replaced by a manager stays on as co-GM (the GM who vanished can come back to the table), in the same
+        # change: a refusal changes nothing.
+        keeps = CO_GM if taking_over and role == GM else None
+        await self.bot.service.set_role(session.id, actor, user_id, role, on=on, old_gm_keeps=keeps, origin=origin)
+        if not taking_over:
             return ""
-        if role == GM:
-            for old in gms:  # the GM who vanished can come back to the table
-                await self.bot.service.set_role(session.id, actor, old, CO_GM)
         who, what = escape_name(actor.name), "GM" if role == GM else "co-GM"
         target = "themselves" if user_id == actor.user_id else f"<@{user_id}>"
         made = f"made {target} {what}" if on else f"took the {what} role from {target}"
@@ -158,14 +159,16 @@ class CampaignCommands(VicBase):
             await direct_message(self.bot, old, told)
         return "Done: the channel and the GM were told." if user_id != actor.user_id else ""
 
-    @campaign.command(name="archive", description="Put it away: still readable, restored any time", extras=PUBLIC_REPLY)
+    @campaign.command(
+        name="archive", description="Put it away: still readable, restored any time", extras=PUBLIC_ANSWER
+    )
     async def campaign_archive(self, interaction: discord.Interaction) -> None:
         """Nothing changes until the GM restores it; its sheets, log and export stay."""
         session = await self.campaign_here(interaction)
         only_the_gm(session, interaction, "archive the campaign")
         await self.act_and_tell(interaction, Archive(), session=session)
 
-    @campaign.command(name="restore", description="Bring the archived campaign back", extras=PUBLIC_REPLY)
+    @campaign.command(name="restore", description="Bring the archived campaign back", extras=PUBLIC_ANSWER)
     async def campaign_restore(self, interaction: discord.Interaction) -> None:
         """Play goes on where it stopped."""
         session = await self.campaign_here(interaction)
@@ -183,7 +186,7 @@ class CampaignCommands(VicBase):
         file = discord.File(io.BytesIO(data), filename=EXPORT_NAME)
         await reply.send("The campaign as a file (keep it private: it holds your notes and rivals).", file=file)
 
-    @campaign.command(name="import", description="Start one from an export", extras=PUBLIC_REPLY)
+    @campaign.command(name="import", description="Start one from an export", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         file="A file from /vic-gm campaign export",
     )

@@ -17,8 +17,8 @@ from bot.controls import ui_id
 from bot.errors import UserError
 from bot.lobby import actor_of
 from bot.models import Session, roles_of
-from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase, named_pc
+from bot.replies import PUBLIC_ANSWER, Reply
+from cogs.viciousness.common import KIND, VicBase, named_pc
 from cogs.viciousness.pools import take
 from cogs.viciousness.spec import UI
 from rules.engine import GM_ROLES
@@ -104,7 +104,7 @@ class CheckBase(VicBase):
 class CheckCommands(CheckBase):
     """``/vic push``, ``/vic knowledge``."""
 
-    @app_commands.command(name="push", description="Push a trait (rattles; a free push doesn't)", extras=PUBLIC_REPLY)
+    @app_commands.command(name="push", description="Push a trait (rattles; a free push doesn't)", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         pc="Your character who pushes",
         trait="The trait pushed (💡 ones can't be)",
@@ -134,7 +134,7 @@ class CheckCommands(CheckBase):
         action |= {"pool": pool} if pool else {}
         await take(self.bot, Reply.of(interaction), session, action)
 
-    @app_commands.command(name="knowledge", description="A 💡 knowledge d6 (once a turn)", extras=PUBLIC_REPLY)
+    @app_commands.command(name="knowledge", description="A 💡 knowledge d6 (once a turn)", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         pc="Your character who knows",
         trait="One of their 💡 traits",
@@ -176,7 +176,7 @@ class CheckCommands(CheckBase):
 class DiscoveryCommands(CheckBase):
     """``/vic-gm discovery``."""
 
-    @app_commands.command(name="discovery", description="A discovery roll (GM)", extras=PUBLIC_REPLY)
+    @app_commands.command(name="discovery", description="A discovery roll (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         pc="The character searching",
         traits="How many of their traits help",

@@ -36,8 +36,6 @@ else:
     _Mixin = object
 
 KIND = ENGINE.kind
-PUBLIC_REPLY = {"private": False}
-"""``extras`` of a command whose answer the channel sees."""
 MAX_CONTENT = 2000
 CHOICE_NAME = 100
 NEWS_WAIT_S = 5.0

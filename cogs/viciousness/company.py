@@ -8,8 +8,8 @@ from discord import app_commands
 
 from bot.errors import InvalidInput
 from bot.models import MAIN_VIEW
-from bot.replies import Reply
-from cogs.viciousness.common import PUBLIC_REPLY, VicBase, parse
+from bot.replies import PUBLIC_ANSWER, Reply
+from cogs.viciousness.common import VicBase, parse
 from rules.viciousness.actions import AdjustLiquid, AmbitionDone, SetCompany, SetIP, SetRank
 
 TRAIT_KINDS = [
@@ -25,7 +25,7 @@ class CompanyCommands(VicBase):
 
     company = app_commands.Group(name="company", description="The company (GM)")
 
-    @company.command(name="show", description="Post its sheet", extras=PUBLIC_REPLY)
+    @company.command(name="show", description="Post its sheet", extras=PUBLIC_ANSWER)
     async def company_show(self, interaction: discord.Interaction) -> None:
         """The sheet stays up to date; the previous one points here."""
         session = await self.campaign_here(interaction)
@@ -47,7 +47,7 @@ class CompanyCommands(VicBase):
         """Only what is given changes."""
         await self.act_and_tell(interaction, SetCompany(name=name, ambition=ambition, turn_length=turn_length))
 
-    @company.command(name="rank", description="Set the wealth rank", extras=PUBLIC_REPLY)
+    @company.command(name="rank", description="Set the wealth rank", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         rank="1 to 7; IP go to its minimum",
     )
@@ -55,7 +55,7 @@ class CompanyCommands(VicBase):
         """A campaign starts at rank 2; the GM may start it elsewhere."""
         await self.act_and_tell(interaction, SetRank(rank=rank))
 
-    @company.command(name="ip", description="Change investment points", extras=PUBLIC_REPLY)
+    @company.command(name="ip", description="Change investment points", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         change="IP to add or take (-5)",
         total="Or the new total",
@@ -73,7 +73,7 @@ class CompanyCommands(VicBase):
         ip = total if total is not None else max(0, self.state(session).company.ip + (change or 0))
         await self.act_and_tell(interaction, SetIP(ip=ip), session=session)
 
-    @company.command(name="liquid", description="Correct liquid coins", extras=PUBLIC_REPLY)
+    @company.command(name="liquid", description="Correct liquid coins", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         rank="The coins' rank",
         change="How many to add or take",
@@ -87,7 +87,7 @@ class CompanyCommands(VicBase):
         """Rewards and investments do this by themselves; this is for everything else."""
         await self.act_and_tell(interaction, AdjustLiquid(rank=rank, delta=change))
 
-    @company.command(name="ambition", description="Ambition completed", extras=PUBLIC_REPLY)
+    @company.command(name="ambition", description="Ambition completed", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         next="The next ambition",
     )

@@ -78,7 +78,7 @@ class JournalCommands(VicBase):
             viewer = viewer_of(session, interaction)
             if not viewer.is_gm:
                 raise NotPermitted("Only the GM's journal has the GM-only parts; without `gm_parts` it is yours.")
-        turns = await turns_of(self.bot, session, viewer)
+        turns = await turns_of(self.bot, session, viewer, 0, self.state(session).turn.number)
         company = self.state(session).company.name
         names = self._names(session, "\n".join(line for lines in turns.values() for line in lines))
         text = journal(company, turns, names, gm=gm_parts, now=self.bot.service.clock.now())

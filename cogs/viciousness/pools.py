@@ -23,9 +23,9 @@ from bot.errors import IllegalMove, InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
 from bot.names import escape_name
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from bot.spec import ViewContext
-from cogs.viciousness.common import KIND, MAX_CONTENT, PUBLIC_REPLY, VicBase, parse, salted
+from cogs.viciousness.common import KIND, MAX_CONTENT, VicBase, parse, salted
 from cogs.viciousness.dice_text import planned, trait_clauses
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools_view import (
@@ -535,7 +535,7 @@ class PoolCommands(VicBase):
         pool_id = next(e["pool"] for e in applied.events if e["type"] == "pool_opened")
         await self.bot.publisher.post_view(applied.session, view_key(pool_id), reply)
 
-    @app_commands.command(name="violence", description="Open a fight (GM)", extras=PUBLIC_REPLY)
+    @app_commands.command(name="violence", description="Open a fight (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         sides="Knives vs Guards (2) vs Rats (3 Rat d6): NPCs in brackets",
         title="A name for the fight",
@@ -557,7 +557,7 @@ class PoolCommands(VicBase):
         npcs = tuple(group for _, group in parsed if group is not None)
         await self._open(interaction, OpenViolence(title=title or "", sides=names, npcs=npcs))
 
-    @app_commands.command(name="knavery", description="Open a scheme (GM)", extras=PUBLIC_REPLY)
+    @app_commands.command(name="knavery", description="Open a scheme (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         challenges="How many challenges in all",
         known="Those the group knows, split by ;",

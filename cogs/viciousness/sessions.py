@@ -24,7 +24,7 @@ from discord import app_commands
 from bot.errors import InvalidInput, NotPermitted
 from bot.models import Deadline, News, Session
 from bot.names import escape_name
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.viciousness.calls import calling
 from cogs.viciousness.common import VicBase, after_news
 from cogs.viciousness.narrate import NARRATORS, Event
@@ -225,7 +225,7 @@ class SessionCommands(VicBase):
             await after_news(reply)
             await reply.send(f"⚠️ {problem}", ephemeral=True)
 
-    @session.command(name="schedule", description="Plan the next session (GM)")
+    @session.command(name="schedule", description="Plan the next session (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         start="2030-03-01 19:30 in your time zone, or a <t:…> timestamp",
         timezone="Your time zone (as you type: Europe/Paris, America/New_York…)",
@@ -260,7 +260,7 @@ class SessionCommands(VicBase):
         )
         await self._plan(interaction, session, plan, move=False)
 
-    @session.command(name="reschedule", description="Move or change the planned session (GM)")
+    @session.command(name="reschedule", description="Move or change the planned session (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         start="The new start (in its time zone), or a <t:…> timestamp",
         timezone="The time zone of the start (default: as planned)",
@@ -295,7 +295,7 @@ class SessionCommands(VicBase):
         )
         await self._plan(interaction, session, Planned.model_validate(plan.model_dump()), move=True)
 
-    @session.command(name="cancel", description="Call off the planned session (GM)")
+    @session.command(name="cancel", description="Call off the planned session (GM)", extras=PUBLIC_ANSWER)
     async def session_cancel(self, interaction: discord.Interaction) -> None:
         """Its Scheduled Event is deleted; the players are told."""
         session = await self.campaign_here(interaction)

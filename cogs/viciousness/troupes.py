@@ -12,9 +12,9 @@ from bot.errors import InvalidInput
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.viciousness.characters import keeps_typing
-from cogs.viciousness.common import PUBLIC_REPLY, Autocomplete, action_data, choice_name, owner_for, parse
+from cogs.viciousness.common import Autocomplete, action_data, choice_name, owner_for, parse
 from cogs.viciousness.forms import SHAPES, form_for, pc_spec, troupe_name
 from cogs.viciousness.sheets import troupe_view
 from cogs.viciousness.spec import UI
@@ -75,7 +75,7 @@ class TroupeCommands(Autocomplete):
         arg = asset + (f".{member.id}" if member else "")
         await reply.modal(form_for(session, self.state(session), "nt", arg))
 
-    @troupe.command(name="show", description="Post a troupe's sheet", extras=PUBLIC_REPLY)
+    @troupe.command(name="show", description="Post a troupe's sheet", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         member="Whose troupe (default: yours)",
     )

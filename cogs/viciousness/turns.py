@@ -1,7 +1,8 @@
 """``/vic-gm turn start|end`` and ``/vic log``: the turn loop (RULES.md P2) and what happened in each turn.
 
 The log is read from the session's own log (every action and its events), so it needs nothing kept in
-the state; GM-only events reach only a GM's log.
+the state; GM-only events reach only a GM's log. Each entry is stored with its turn (the engine's chapter), so
+a turn's log, or the latest turns', is read without the rest of a long campaign.
 """
 
 from __future__ import annotations
@@ -16,15 +17,14 @@ from bot.controls import ui_id
 from bot.errors import InvalidInput
 from bot.lobby import actor_of
 from bot.models import Session
-from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, VicBase, after_news, salted, viewer_of
+from bot.replies import PUBLIC_ANSWER, Reply
+from cogs.viciousness.common import KIND, VicBase, after_news, campaign_state, salted, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import rival_news
 from cogs.viciousness.spec import UI
 from cogs.viciousness.text import cut
 from rules.engine import Viewer, visible
 from rules.viciousness.actions import TurnEnd, TurnStart
-from rules.viciousness.state import CampaignState
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
@@ -35,13 +35,18 @@ FIELD_TEXT = 1024
 SETUP = 0
 
 
-async def turns_of(bot: TabletopBot, session: Session, viewer: Viewer) -> dict[int, list[str]]:
-    """What happened in each turn (0: before the first), as the viewer may read it, oldest first."""
-    state = bot.service.state_of(session)
-    assert isinstance(state, CampaignState)
-    events: dict[int, list[dict[str, Any]]] = {SETUP: []}
-    current = SETUP
-    for entry in await bot.store.log_entries(session.id):
+RECENT = 4
+"""Turns read first for the latest-turns log; more only when they all fit with room to spare."""
+
+
+async def turns_of(bot: TabletopBot, session: Session, viewer: Viewer, first: int, last: int) -> dict[int, list[str]]:
+    """What happened in turns ``first`` to ``last`` (0: before the first), as the viewer may read it, oldest first;
+    only those turns' entries are read."""
+    state = campaign_state(bot, session)
+    await stamp_turns(bot, session)
+    events: dict[int, list[dict[str, Any]]] = {number: [] for number in range(first, last + 1)}
+    current = first
+    for entry in await bot.store.log_entries(session.id, chapters=(first, last)):
         if entry.action.get("kind") == "roles":  # the core's own entry: who runs the campaign, in the log too
             events[current].append({"type": "roles_changed", **entry.action})
         for event in entry.events:
@@ -49,10 +54,21 @@ async def turns_of(bot: TabletopBot, session: Session, viewer: Viewer) -> dict[i
                 continue
             if event.get("type") == "turn_started":
                 current = int(event["turn"])
-                events[current] = []
             events[current].append(event)
     # A turn is narrated as a whole, so a pool's later events can name its sides as it was opened with.
     return {number: narrate(state, turn) for number, turn in events.items()}
+
+
+async def stamp_turns(bot: TabletopBot, session: Session) -> None:
+    """A campaign logged before entries were stored with their turn gets them, once (its whole log read then)."""
+    if await bot.store.chaptered(session.id):
+        return
+    turns: dict[int, int] = {}
+    current = SETUP
+    for entry in await bot.store.log_entries(session.id):
+        current = next((int(e["turn"]) for e in entry.events if e.get("type") == "turn_started"), current)
+        turns[entry.seq] = current
+    await bot.store.stamp_chapters(session.id, turns)
 
 
 def title(number: int) -> str:
@@ -85,8 +101,9 @@ def latest(lines: list[str], limit: int) -> tuple[str, bool]:
     return "\n".join(["…", *kept]) if kept else cut(lines[-1], limit), True
 
 
-def log_embed(turns: dict[int, list[str]], only: int | None, page: int = 0) -> discord.Embed:
-    """The latest turns that fit, newest last; or one turn, a page at a time."""
+def log_embed(turns: dict[int, list[str]], only: int | None, page: int = 0, total: int | None = None) -> discord.Embed:
+    """The latest turns that fit, newest last (of ``total`` turns, if more were played than ``turns`` holds); or one
+    turn, a page at a time."""
     if only is not None:
         if only not in turns:
             raise InvalidInput(f"There is no turn {only} yet.")
@@ -109,7 +126,7 @@ def log_embed(turns: dict[int, list[str]], only: int | None, page: int = 0) -> d
         used += len(value) + len(title(number))
     for name, value in reversed(shown):
         embed.add_field(name=name, value=value, inline=False)
-    if len(shown) < len(turns) or shortened:
+    if len(shown) < (total or len(turns)) or shortened:
         embed.set_footer(text="A whole turn, older ones too: /vic log turn:<number>")
     return embed
 
@@ -132,10 +149,21 @@ def log_buttons(session: Session, turn: int, page: int, pages: int) -> list[list
 
 async def turn_log(bot: TabletopBot, reply: Reply, session: Session, turn: int | None, page: int = 0) -> dict[str, Any]:
     """The log message for the member of ``reply``: GM-only events only for a GM."""
-    turns = await turns_of(bot, session, viewer_of(session, reply.interaction))
-    embed = log_embed(turns, turn, page)
+    viewer = viewer_of(session, reply.interaction)
+    current = campaign_state(bot, session).turn.number
     if turn is None:
-        return {"embed": embed}
+        span = RECENT
+        while True:  # the latest few turns, then more while every one read fits
+            first = max(SETUP, current - span + 1)
+            turns = await turns_of(bot, session, viewer, first, current)
+            embed = log_embed(turns, None, total=current + 1)
+            if first == SETUP or len(embed.fields) < len(turns):
+                return {"embed": embed}
+            span *= 4
+    if not SETUP <= turn <= current:
+        raise InvalidInput(f"There is no turn {turn} yet.")
+    turns = await turns_of(bot, session, viewer, turn, turn)
+    embed = log_embed(turns, turn, page)
     pages = len(pages_of(turns[turn]))
     return {"embed": embed, "view": static_view(log_buttons(session, turn, max(0, min(page, pages - 1)), pages))}
 
@@ -190,17 +218,17 @@ class TurnCommands(VicBase):
 
     turn = app_commands.Group(name="turn", description="Turns (GM)")
 
-    @turn.command(name="start", description="Start the next turn: a coin per troupe", extras=PUBLIC_REPLY)
+    @turn.command(name="start", description="Start the next turn: a coin per troupe", extras=PUBLIC_ANSWER)
     async def turn_start(self, interaction: discord.Interaction) -> None:
         """Each character may then take one action; the rivals' moves go privately to the GM."""
         await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), "start")
 
-    @turn.command(name="end", description="End the turn: unspent turn coins go, rest heals", extras=PUBLIC_REPLY)
+    @turn.command(name="end", description="End the turn: unspent turn coins go, rest heals", extras=PUBLIC_ANSWER)
     async def turn_end(self, interaction: discord.Interaction) -> None:
         """Liquid coins stay; those who rested recover; the rivals' turn goes privately to the GM."""
         await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), "end")
 
-    @turn.command(name="next", description="End this turn and start the next at once", extras=PUBLIC_REPLY)
+    @turn.command(name="next", description="End this turn and start the next at once", extras=PUBLIC_ANSWER)
     async def turn_next(self, interaction: discord.Interaction) -> None:
         """The usual way from one turn to the next."""
         await start_or_end(self.bot, Reply.of(interaction), await self.campaign_here(interaction), "next")

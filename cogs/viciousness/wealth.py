@@ -19,8 +19,8 @@ from bot.errors import InvalidInput
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
-from bot.replies import Reply
-from cogs.viciousness.common import KIND, PUBLIC_REPLY, Autocomplete, VicBase, campaign_state, choice_name, viewer_of
+from bot.replies import PUBLIC_ANSWER, Reply
+from cogs.viciousness.common import KIND, Autocomplete, VicBase, campaign_state, choice_name, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.spec import UI
 from cogs.viciousness.text import cut, plural
@@ -226,7 +226,7 @@ class PriceCommands(Autocomplete):
 class RewardCommands(VicBase):
     """``/vic-gm reward``, ``/vic-gm invest``, ``/vic-gm divest``."""
 
-    @app_commands.command(name="reward", description="Pay a reward in liquid coins (GM)", extras=PUBLIC_REPLY)
+    @app_commands.command(name="reward", description="Pay a reward in liquid coins (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         method="How the company earned it: the base reward",
         npc_rank="The wealth rank of whoever it came from",
@@ -243,7 +243,7 @@ class RewardCommands(VicBase):
         """Coins at the company's rank: the method's base plus the ranks the NPC is above it, at least 0."""
         await self.act_and_tell(interaction, Reward(method=method, npc_rank=npc_rank, invest=invest))
 
-    @app_commands.command(name="invest", description="Coins → IP, 1 each", extras=PUBLIC_REPLY)
+    @app_commands.command(name="invest", description="Coins → IP, 1 each", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         coins="How many liquid coins",
         rank="Their rank (default: the company's)",
@@ -262,7 +262,7 @@ class RewardCommands(VicBase):
             rank = company.rank if company.rank in held or len(held) != 1 else held[0]
         await self.act_and_tell(interaction, Invest(rank=rank, n=coins), session=session)
 
-    @app_commands.command(name="divest", description="2 IP → 1 coin", extras=PUBLIC_REPLY)
+    @app_commands.command(name="divest", description="2 IP → 1 coin", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         coins="Liquid coins wanted, 2 IP each",
     )

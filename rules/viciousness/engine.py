@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.dice import DiceSource
 from rules.engine import (
+    Chapters,
     Engine,
     HiddenInformation,
     IllegalAction,
@@ -128,6 +129,11 @@ class ViciousnessEngine:
         """GM corrections: any action that rolls no dice can be undone (rolls can't be taken back)."""
         return not action.rolls()
 
+    def chapter(self, state: CampaignState) -> int:
+        """The turn (0: the set-up before the first), from its start to the next one's: ``/vic log`` reads a turn
+        by it."""
+        return state.turn.number
+
 
 ENGINE = ViciousnessEngine()
 
@@ -137,3 +143,4 @@ _records: Records[CampaignState] = ENGINE
 _hidden: HiddenInformation[CampaignState] = ENGINE
 _undo: Undo[Action] = ENGINE
 _reminders: Reminders[CampaignState] = ENGINE
+_chapters: Chapters[CampaignState] = ENGINE

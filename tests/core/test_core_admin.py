@@ -10,7 +10,7 @@ from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
-from tests.core.race import live, race_bot, start_race
+from tests.core.race import current_board, live, race_bot, start_race
 from tests.databases import Database, on_database
 
 
@@ -151,3 +151,34 @@ async def test_a_deadline_that_keeps_failing_is_put_off(fake: LocalDiscord, make
     await fake.wait_for(lambda: put_off, what="the failing deadline to be put off")
     assert put_off == [clock.now() + 60]
     assert await orphan.store.earliest_deadline() == clock.now() + 60
+
+
+async def test_old_games_logs_are_cleared_as_the_server_asks_and_their_results_stay(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    clock = FakeClock()
+    bot = await race_bot(make_bot, clock)
+    admin, bob = fake.members[0], fake.members[1]
+    channel = fake.channels[0]
+    reply = await (await fake.slash(channel, admin, "settings")).message()
+    assert "keep their move-by-move log **forever**" in reply.content  # the default keeps them
+    reply = await (await fake.slash(channel, admin, "settings", options={"keep_logs_days": 30})).message()
+    assert "**for 30 days**" in reply.content and "/game history" in reply.content
+    bot.service.dice = ScriptedDice([1, 6, 2, 5])
+    board = await start_race(fake, channel, admin, [bob], target=10)
+    for member in (admin, bob, admin):
+        board = await current_board(fake, channel)
+        await (await fake.click(board, "Roll", member)).message()
+    game = await live(bot, channel)
+    assert game.status is Status.FINISHED
+    clock.advance(29 * 86_400)
+    assert await bot.retention.sweep(pause=0) == 0  # not yet
+    clock.advance(2 * 86_400)
+    assert await bot.retention.sweep(pause=0) == 1
+    assert await bot.store.log_entries(game.id) == []
+    log = await (await fake.slash(channel, bob, "game log")).message()
+    assert "log was cleared" in log.content
+    history = await (await fake.slash(channel, bob, "game history")).message()
+    assert "won by" in history.content
+    reply = await (await fake.slash(channel, admin, "settings", options={"keep_logs_days": 0})).message()
+    assert "**forever**" in reply.content

@@ -15,7 +15,7 @@ from bot.registry import GameKind, Registry
 from bot.replay import replay
 from bot.service import Expect, Service
 from rules.dice import DiceSource, ScriptedDice
-from rules.engine import GM, Outcome, Prompt
+from rules.engine import GM, IllegalAction, Outcome, Prompt
 from tests.core.clock import FakeClock
 from tests.databases import Database
 from tests.testgame.engine import RaceEngine, RaceOptions
@@ -74,6 +74,8 @@ class VoteEngine:
         return Vote(yes=False)
 
     def remove_player(self, state: VoteState, player: str, dice: DiceSource) -> Outcome[VoteState]:
+        if player in state.votes:
+            raise IllegalAction("A vote cast stays: wait for the round to end before leaving.")
         return Outcome(state.model_copy(update={"players": tuple(p for p in state.players if p != player)}))
 
     def winners(self, state: VoteState) -> list[str] | None:
@@ -174,6 +176,13 @@ async def test_permissions_roles_and_records(service: Service) -> None:
     entries = await service.store.log_entries(sid)
     kind = service.registry.get("ledger")
     assert replay(kind, session.engine_options, entries).model_dump(mode="json") == session.state
+
+
+async def test_an_engine_refusing_a_departure_is_a_reason_not_an_error(service: Service) -> None:
+    sid = await table(service, "vote", VoteOptions(), [ALICE, BOB, CAROL])
+    await service.act(sid, ALICE, {"type": "vote", "yes": True})
+    with pytest.raises(IllegalMove, match="A vote cast stays"):  # one mapping of the engine's refusals, every step
+        await service.remove_player(sid, "P1", actor=ALICE)
 
 
 async def test_the_last_member_leaving_abandons_the_table_to_no_computer(service: Service) -> None:

@@ -13,7 +13,7 @@ from bot.app import TabletopBot
 from bot.models import Session
 from bot.names import escape_name
 from bot.registry import GameKind
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from bot.spec import GameSpec, LobbyOption, View, ViewContext
 from tests.testgame.engine import RaceEngine, RaceOptions, RaceState, Roll, Steal
 
@@ -71,7 +71,7 @@ class RaceCog(commands.GroupCog, group_name="race", group_description="A tiny ra
         bot.register(RaceSpec())
         super().__init__()
 
-    @app_commands.command(name="new", description="Open a race lobby.", extras={"private": False})
+    @app_commands.command(name="new", description="Open a race lobby.", extras=PUBLIC_ANSWER)
     @app_commands.describe(target="Score to reach.", bots="Computer players.", timeout="Seconds per turn.")
     async def new(
         self,

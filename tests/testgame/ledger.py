@@ -2,7 +2,7 @@
 
 It has every capability a campaign needs and nothing else: records (each page, the notes),
 permissions (a page is its owner's or the GM's), hidden information (notes are the GM's only),
-undo, and dice (a page can roll a d6 onto itself), so the core's campaign paths are tested
+undo, chapters (one per GM note), and dice (a page can roll a d6 onto itself), so the core's campaign paths are tested
 without any real game.
 """
 
@@ -115,3 +115,7 @@ class LedgerEngine:
 
     def undoable(self, action: BaseModel) -> bool:
         return isinstance(action, Add | RollOnto)
+
+    def chapter(self, state: LedgerState) -> int:
+        """A chapter per GM note: the log is read a chapter at a time like a campaign's turns."""
+        return len(state.notes)

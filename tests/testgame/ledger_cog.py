@@ -15,13 +15,11 @@ from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, LogEntry, News, Scope, Session, roles_of
 from bot.names import escape_name
 from bot.registry import GameKind
-from bot.replies import Reply
+from bot.replies import PUBLIC_ANSWER, Reply
 from bot.service import Expect
 from bot.spec import GameSpec, View, ViewContext
 from rules.engine import CO_GM, GM, Viewer
 from tests.testgame.ledger import Add, LedgerEngine, LedgerOptions, LedgerState, RollOnto
-
-PUBLIC = {"private": False}
 
 
 class LedgerSpec(GameSpec[LedgerState]):
@@ -92,7 +90,7 @@ class LedgerCog(commands.GroupCog, group_name="ledger", group_description="A cam
             raise NoSession("There is no ledger here.")
         return found
 
-    @app_commands.command(name="new", description="Open a ledger; you are its GM.", extras=PUBLIC)
+    @app_commands.command(name="new", description="Open a ledger; you are its GM.", extras=PUBLIC_ANSWER)
     async def new(self, interaction: discord.Interaction) -> None:
         actor = actor_of(interaction)
         assert interaction.channel_id is not None
@@ -136,7 +134,7 @@ class LedgerCog(commands.GroupCog, group_name="ledger", group_description="A cam
         viewer_roles = roles_of(session, actor)
         await self.bot.publisher.send_private(reply, session, Viewer(str(actor.user_id), viewer_roles))
 
-    @app_commands.command(name="page", description="Post your page here.", extras=PUBLIC)
+    @app_commands.command(name="page", description="Post your page here.", extras=PUBLIC_ANSWER)
     async def page(self, interaction: discord.Interaction) -> None:
         session = await self.session(interaction)
         await self.bot.publisher.post_view(session, f"page:{interaction.user.id}", Reply.of(interaction))

@@ -1,0 +1,68 @@
+"""Clearing the logs of old ended games, where a server asks for it (``/settings keep_logs_days``; the default keeps
+them): a game's row stays, with its players, result and winners, so ``/game history`` and statistics go on; what
+goes is its move-by-move log (``/game log``, replays) and the space it took.
+
+A background task sweeps once an hour, in small batches found by an index (``sessions_log_kept``), pausing between
+batches so interactions keep the database; a process sweeps only the servers of its own shards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from bot.clock import Clock
+from bot.shards import ALL, Shards
+from bot.storage import Store
+
+log = logging.getLogger(__name__)
+
+EVERY_S = 3600.0
+BATCH = 100
+"""Sessions whose logs one statement clears."""
+PAUSE_S = 0.5
+"""Between batches of one sweep."""
+
+
+class LogRetention:
+    """Sweeps ended games' old logs. Collaborators: the store, the clock, the shards this process runs."""
+
+    def __init__(self, store: Store, clock: Clock, shards: Shards = ALL) -> None:
+        self.store = store
+        self.clock = clock
+        self.shards = shards
+        self._task: asyncio.Task[None] | None = None
+
+    async def sweep(self, pause: float = PAUSE_S) -> int:
+        """Clear every log that is due, a batch at a time; how many sessions' logs were cleared."""
+        cleared = 0
+        while True:
+            done = await self.store.clear_old_logs(self.clock.now(), self.shards, BATCH)
+            cleared += done
+            if done < BATCH:
+                if cleared:
+                    log.info("Cleared the logs of %d ended games", cleared)
+                return cleared
+            await asyncio.sleep(pause)
+
+    def start(self) -> None:
+        """Sweep now and then every hour, until ``stop``."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="log-retention")
+
+    async def stop(self) -> None:
+        """Stop sweeping (a sweep cut short simply goes on at the next start)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("Clearing old game logs failed; trying again in an hour")
+            await asyncio.sleep(EVERY_S)
