@@ -117,3 +117,24 @@ def test_rival_dice_committed_name_nothing_and_their_reveal_checks_out() -> None
     plain.gm({"type": "add_design", "rival": "r1", "text": "Ruin them"})
     plain.gm({"type": "turn_start", "salt": SALT})
     assert "die_committed" not in plain.kinds(plain.gm({"type": "turn_end", "salt": SALT}, dice=[14]))
+
+
+def test_a_fights_waits_call_the_side_that_chooses_then_the_gm_then_those_standing() -> None:
+    c = Campaign(death_test_timing="deferred")
+    (kestrel,) = c.join(P1)
+    c.gm({"type": "turn_start"})
+    opened = c.gm(
+        {
+            "type": "open_violence",
+            "sides": ["Knives", "Guards", "Rats"],
+            "npcs": [{"side": 1, "name": "Guard", "count": 1}, {"side": 2, "name": "Rat", "count": 1}],
+        }
+    )
+    pool = opened[0]["pool"]
+    c.act(P1, {"type": "join", "pool": pool, "pc": kestrel, "side": "a"})
+    c.gm({"type": "roll", "pool": pool}, dice=[4, 2, 2])
+    resolved = c.gm({"type": "resolve", "pool": pool})
+    assert waiting(resolved) == {"clash": [P1]}  # the Knives hit most: their player sends the hit
+    wounds = c.act(P1, {"type": "assign", "pool": pool, "side": "a", "to": {"b": 1}})
+    # The Guard is wounded: his death test waits for the GM (deferred), and Kestrel, standing, may flee.
+    assert waiting(wounds) == {"flight": [P1], "death": [GM_ROLE]}
