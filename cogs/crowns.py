@@ -20,6 +20,7 @@ from bot.models import Session
 from bot.names import escape_name
 from bot.registry import GameKind
 from bot.replies import PUBLIC_ANSWER, Reply
+from bot.server_settings import game_setting
 from bot.spec import Choice, GameSpec, LobbyOption, View, ViewContext
 from rules.crowns.actions import (
     END_TURN,
@@ -101,6 +102,17 @@ def chunks(items: list[Any], size: int = ROW_WIDTH) -> list[list[Any]]:
 
 
 Ctx = ViewContext[CrownsState]
+
+
+TARGET_SETTING = game_setting(
+    "crowns_target",
+    "Dice of Crowns: Claims needed to win in new games, unless /crowns new says.",
+    int,
+    3,
+    lambda value: f"Dice of Crowns games are played to **{value} Claims** unless `/crowns new` says.",
+    choices=(("3 Claims (Quick Play)", 3), ("5 Claims", 5)),
+)
+"""A server's usual Claim target (a game's own ``/settings`` option)."""
 
 
 class CrownsSpec(GameSpec[CrownsState]):
@@ -639,13 +651,14 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
         bot.register(CrownsSpec())
+        bot.add_setting(TARGET_SETTING)
         super().__init__()
 
     @app_commands.command(
         name="new", description="Open a Dice of Crowns lobby here (2–6 players).", extras=PUBLIC_ANSWER
     )
     @app_commands.describe(
-        target="Claims needed to win (Last Stand plays to 5).",
+        target="Claims needed to win (default: the server's setting, else 3; Last Stand plays to 5).",
         fate="Advanced: Fate tokens (settle, pictured pair, Fate rerolls).",
         legendary="Advanced: Legendary rolls (7 of a kind).",
         overkill="Advanced: Overkill & Cascading Betrayal.",
@@ -671,7 +684,7 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
     async def new(
         self,
         interaction: discord.Interaction,
-        target: int = 3,
+        target: int | None = None,
         fate: bool = False,
         legendary: bool = False,
         overkill: bool = False,
@@ -683,6 +696,8 @@ class Crowns(commands.GroupCog, group_name="crowns", group_description="Dice of 
         thread: bool | None = None,
     ) -> None:
         """Open the lobby with the common options; the rest are in the lobby's Options menu."""
+        if target is None and interaction.guild_id is not None:
+            target = (await self.bot.store.guild_settings(interaction.guild_id)).game(TARGET_SETTING.name, 3)
         options = CrownsOptions(
             claim_target=5 if target == 5 else 3,
             fate=fate,
