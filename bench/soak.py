@@ -45,16 +45,22 @@ def rss_mib(pid: int, field: str = "VmRSS") -> float:
 async def play_one(fake: LocalDiscord, channel: Channel, host: Member, guest: Member) -> None:
     """One race from its lobby to its end, by clicks."""
     lobby = await (await fake.slash(channel, host, "race new", options={"target": TARGET})).message(timeout=30)
+    if lobby.ephemeral:
+        raise RuntimeError(f"no lobby in #{channel.name}: {lobby.content}")
     await (await fake.click(lobby, "Join", guest)).response(timeout=30)
     await (await fake.click(lobby, "Start", host)).response(timeout=30)
     players = {host.id: host, guest.id: guest}
     for _ in range(20):
-        board = await fake.wait_for(lambda: next((m for m in reversed(fake.messages(channel)) if m.buttons), None), 30)
+        # This game's board: the newest message with buttons from its lobby on (not a past game's).
+        board = await fake.wait_for(
+            lambda: next((m for m in reversed(fake.messages(channel)) if m.buttons and m.id >= lobby.id), None), 30
+        )
         if "Rematch" in board.describe_buttons():
             return
         # The board's first line says whom it waits for (a mention, which pings only when the asker changes).
         mover = next(m for i, m in players.items() if f"<@{i}>" in board.content.split("\n")[0])
-        await (await fake.click(board, "Roll", mover)).response(timeout=30)
+        # A roll of 1 lets the next player take a point: whichever the board asks, its first button.
+        await (await fake.click(board, board.buttons[0]["custom_id"], mover)).response(timeout=30)
         await fake.wait_for(lambda b=board: b.edits > 0 or b.deleted or not b.buttons, 30, what="the board to move")
     raise RuntimeError("a race did not end")
 
@@ -66,7 +72,9 @@ async def soak(games: int, every: int, channels: int, database: str | None) -> d
     folder = Path(tempfile.mkdtemp(prefix="soak-"))
     env: dict[str, str | None] = {**ENV, "DATABASE_URL": database}
     proc = await spawn_bot_process(fake, folder / "bot.sqlite3", env)
-    host, guest = fake.members[0], fake.members[1]
+    members = fake.members
+    if channels > len(members):
+        raise SystemExit(f"--channels: at most {len(members)} (a host per lane: one opens one lobby at a time)")
     samples: list[float] = []
     started = time.monotonic()
     try:
@@ -76,11 +84,12 @@ async def soak(games: int, every: int, channels: int, database: str | None) -> d
             lanes = fake.channels[:channels]
             per_lane = [batch // len(lanes) + (1 if i < batch % len(lanes) else 0) for i in range(len(lanes))]
 
-            async def lane(channel: Channel, count: int) -> None:
+            async def lane(index: int, channel: Channel, count: int) -> None:
+                host, guest = members[index], members[(index + 1) % len(members)]
                 for _ in range(count):
                     await play_one(fake, channel, host, guest)
 
-            await asyncio.gather(*(lane(c, n) for c, n in zip(lanes, per_lane, strict=True)))
+            await asyncio.gather(*(lane(i, c, n) for i, (c, n) in enumerate(zip(lanes, per_lane, strict=True))))
             played += batch
             fake.forget_history()
             samples.append(round(rss_mib(proc.pid), 1))
@@ -102,7 +111,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--every", type=int, default=1000)
-    parser.add_argument("--channels", type=int, default=8)
+    parser.add_argument("--channels", type=int, default=4, help="lanes played at once (a host each)")
     parser.add_argument("--database", help="a scratch PostgreSQL database URL (default: a fresh SQLite file)")
     args = parser.parse_args()
     result = asyncio.run(soak(args.games, args.every, args.channels, args.database))

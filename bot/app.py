@@ -23,6 +23,8 @@ from bot.publisher import Publisher
 from bot.registry import Registry
 from bot.replies import Reply, report_error
 from bot.retention import LogRetention
+from bot.server_settings import CORE as CORE_SETTINGS
+from bot.server_settings import ServerSetting, settings_command
 from bot.service import Service
 from bot.settings import Settings
 from bot.spec import GameSpec
@@ -106,6 +108,7 @@ class TabletopBot(commands.Bot):
         )
         self.registry = Registry()
         self.specs: dict[str, GameSpec[Any]] = {}
+        self.game_settings: list[ServerSetting] = []
         self.service = Service(self.store, self.registry, clock, dice)
         self.lobby = Lobby(self.service, self.specs)
         self.timers = TimerLoop(self.store, clock, self._on_due, self.owned_shards)
@@ -136,6 +139,10 @@ class TabletopBot(commands.Bot):
         """Make a game known to the core (called by its cog)."""
         self.registry.add(spec.kind)
         self.specs[spec.kind.kind] = spec
+
+    def add_setting(self, setting: ServerSetting) -> None:
+        """A game's own ``/settings`` option (called by its cog when it loads)."""
+        self.game_settings.append(setting)
 
     async def _on_due(self, session_id: int) -> None:
         await self.deadlines(session_id)
@@ -174,6 +181,8 @@ class TabletopBot(commands.Bot):
         self.add_dynamic_items(RoutedButton, RoutedSelect)
         for name in self.extensions_to_load:
             await self.load_extension(name)
+        # Built once every game has added its own settings.
+        self.tree.add_command(settings_command([*CORE_SETTINGS, *self.game_settings], self.store))
         if not self.settings.skip_sync:
             await self.sync_commands()
         self.timers.start()

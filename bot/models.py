@@ -297,6 +297,12 @@ class GuildSettings(BaseModel):
     keep_logs_days: int | None = None
     """Days an ended game keeps its move-by-move log (``/game log``, replays); None: forever. Its result, players
     and winners stay for ``/game history`` either way (``bot.retention``)."""
+    games: dict[str, Any] = Field(default_factory=dict)
+    """The games' own settings (``bot.server_settings.game_setting``), by name."""
+
+    def game(self, name: str, default: Any) -> Any:
+        """A game's own setting, or ``default`` if the server never set it."""
+        return self.games.get(name, default)
 
 
 @dataclass

@@ -224,13 +224,6 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         return lines
 
 
-def keep_for(days: int | None) -> str:
-    """How long ended games keep their logs, as ``/settings`` says it."""
-    if days is None:
-        return "forever"
-    return f"for {days} day{'' if days == 1 else 's'}"
-
-
 def start_command(kind: str, spec: GameSpec[Any]) -> str:
     """The command that starts a game: ``crowns new`` for a group, or the whole command a spec names (``vv sheet``)."""
     command = spec.command or kind
@@ -243,70 +236,10 @@ def _seat_key(seat: Any) -> str:
 
 
 class BotCommands(commands.Cog):
-    """``/settings`` and ``/help``."""
+    """``/help`` (``/settings`` is the core's: ``bot.server_settings``)."""
 
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
-
-    @app_commands.command(name="settings", description="Server defaults for games (Manage Server only).")
-    @app_commands.describe(
-        lobby_minutes="How long an unstarted lobby stays open.",
-        turn_seconds="Default time for each decision in new games (a game's own option wins).",
-        max_timeouts="Missed decisions in a row before a computer (or nobody) takes the seat.",
-        threads="Start each new game in its own thread.",
-        end_by="Who may end a game early.",
-        lobbies_per_member="Open lobbies one member may host at once.",
-        keep_logs_days="Days an ended game keeps its move-by-move log (0: forever); /game history keeps results.",
-    )
-    @app_commands.choices(
-        end_by=[app_commands.Choice(name=text, value=rule) for rule, text in END_RULES.items()],
-    )
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
-    async def settings(
-        self,
-        interaction: discord.Interaction,
-        lobby_minutes: app_commands.Range[int, 1, 1440] | None = None,
-        turn_seconds: app_commands.Range[int, 30, 86400] | None = None,
-        max_timeouts: app_commands.Range[int, 1, 20] | None = None,
-        threads: bool | None = None,
-        end_by: str | None = None,
-        lobbies_per_member: app_commands.Range[int, 1, 10] | None = None,
-        keep_logs_days: app_commands.Range[int, 0, 3650] | None = None,
-    ) -> None:
-        """Show the server's game settings, changing the ones given."""
-        reply = Reply.of(interaction)
-        if not actor_of(interaction).manager:
-            raise NotPermitted("Only members with Manage Server can change these settings.")
-        assert interaction.guild_id is not None
-        current = await self.bot.store.guild_settings(interaction.guild_id)
-        changes = {
-            "lobby_timeout_s": None if lobby_minutes is None else lobby_minutes * 60,
-            "turn_timeout_s": turn_seconds,
-            "max_timeouts": max_timeouts,
-            "threads": threads,
-            "end_by": end_by,
-            "lobbies_per_member": lobbies_per_member,
-        }
-        changes = {k: v for k, v in changes.items() if v is not None}
-        if keep_logs_days is not None:
-            changes["keep_logs_days"] = keep_logs_days or None  # 0: forever
-        if changes:
-            current = current.model_copy(update=changes)
-            await self.bot.store.set_guild_settings(interaction.guild_id, current)
-        turn = current.turn_timeout_s
-        lines = [
-            f"Lobbies close after **{current.lobby_timeout_s // 60} min**.",
-            f"Decision timer: **{f'{turn} s' if turn else 'each game’s default'}**.",
-            f"A seat is taken over after **{current.max_timeouts}** missed decisions.",
-            f"New games start **{'in their own thread' if current.threads else 'in the channel'}**.",
-            f"Games can be ended by **{END_RULES[current.end_by]}**.",
-            f"Each member may host **{current.lobbies_per_member}** open "
-            f"lobb{'y' if current.lobbies_per_member == 1 else 'ies'} at once.",
-            f"Ended games keep their move-by-move log **{keep_for(current.keep_logs_days)}** "
-            "(their results stay in `/game history`).",
-        ]
-        await reply.send(("Saved. " if changes else "") + "\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="help", description="What this bot can do.")
     async def help(self, interaction: discord.Interaction) -> None:

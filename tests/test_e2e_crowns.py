@@ -200,3 +200,14 @@ async def test_the_roll_that_starts_a_turn_is_the_bots(fake: LocalDiscord, make_
     entries = await bot.store.log_entries(game.id)
     assert entries[1].action == {"kind": "act", "how": "auto", "action": {"type": "roll"}}
     assert entries[1].actor == "P1" and not any(b.get("label", "").startswith("Roll") for b in board.buttons)
+
+
+async def test_a_game_adds_a_setting_of_its_own(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    await crowns_bot(make_bot)
+    channel, admin = fake.channels[0], fake.members[0]
+    shown = await (await fake.slash(channel, admin, "settings")).message()
+    assert "played to **3 Claims**" in shown.content and "Lobbies close after" in shown.content
+    saved = await (await fake.slash(channel, admin, "settings", options={"crowns_target": 5})).message()
+    assert "Saved." in saved.content and "played to **5 Claims**" in saved.content
+    lobby = await (await fake.slash(channel, admin, "crowns new")).message()
+    assert "Claims to win: 5" in lobby.content + str(lobby.embeds)
