@@ -52,7 +52,7 @@ async def test_channel_rolls_need_a_manager_or_the_campaign_gm(fake: LocalDiscor
     assert "this channel's" in ok.content
     assert "2d6 [" in (await say(fake, channel, carol, "roll", expression="house")).content
     assert (await say(fake, other, carol, "roll", expression="house")).content.startswith("⚠️")
-    await (await fake.slash(other, carol, "vic campaign new", options={"company": "Knives"})).message()
+    await (await fake.slash(other, carol, "vic-gm campaign new", options={"company": "Knives"})).message()
     gm_ok = await say(fake, other, carol, "dice save", name="ambush", expression="3d6", scope="channel")
     assert gm_ok.content.startswith("✅")
     server_refused = await say(fake, other, carol, "dice save", name="loot", expression="1d100", scope="server")

@@ -831,7 +831,7 @@ function autocompleteField(input, o) {
     ask();
   });
   input.addEventListener("focus", ask);
-  input.addEventListener("blur", () => setTimeout(() => closeChoices(state), 150));
+  input.addEventListener("blur", () => setTimeout(() => document.activeElement !== input && closeChoices(state), 150));
   input.addEventListener("keydown", (e) => {
     if (list.hidden) return;
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
@@ -1086,7 +1086,10 @@ function setUp() {
   $("composer").addEventListener("submit", submitComposer);
   $("composer-input").addEventListener("input", onComposerInput);
   $("composer-input").addEventListener("keydown", onComposerKey);
-  $("composer-input").addEventListener("blur", () => setTimeout(hideList, 150));
+  // Hide the list a moment after leaving the box (a click on it lands first), unless the box has focus again by then.
+  $("composer-input").addEventListener("blur", () =>
+    setTimeout(() => document.activeElement !== $("composer-input") && hideList(), 150),
+  );
   $("command-options").addEventListener("keydown", (e) => {
     if (e.key === "Escape") {
       clearCommand();
