@@ -8,6 +8,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -21,6 +22,7 @@ from bot.storage import PostgresStore, SqliteStore, Store, postgres, sqlite
 from bot.storage.codec import DEFLATE_1, RAW_JSON, decode_entry, dictionary, encode_entry, entry_body
 from bot.storage.migrations import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS
 from rules.dice import ScriptedDice
+from tests import databases
 from tests.core.clock import FakeClock
 from tests.databases import Database
 from tests.testgame.ledger import LedgerEngine, LedgerOptions
@@ -279,20 +281,19 @@ async def test_a_sqlite_log_is_a_table_with_rowids(tmp_path: Any) -> None:
         await store.close()
 
 
-async def test_a_postgresql_log_holds_bytes(database: Database) -> None:
-    if database.url is None:
-        pytest.skip("PostgreSQL only")
-    store = database.store()
-    await store.open()
-    try:
-        assert isinstance(store, PostgresStore)
-        kind = await store.pool.fetchval(
-            "SELECT data_type FROM information_schema.columns WHERE table_name = 'session_events' "
-            "AND column_name = 'entry'"
-        )
-        assert kind == "bytea"
-    finally:
-        await store.close()
+async def test_a_postgresql_log_holds_bytes(tmp_path: Path) -> None:
+    async with databases.database("postgresql", tmp_path) as database:
+        store = database.store()
+        await store.open()
+        try:
+            assert isinstance(store, PostgresStore)
+            kind = await store.pool.fetchval(
+                "SELECT data_type FROM information_schema.columns WHERE table_name = 'session_events' "
+                "AND column_name = 'entry'"
+            )
+            assert kind == "bytea"
+        finally:
+            await store.close()
 
 
 # -- retention -----------------------------------------------------------------------------------------------------
