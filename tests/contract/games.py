@@ -68,6 +68,8 @@ class Game:
     """Open sessions: an action someone might try now (who, the action's JSON), legal or not."""
     steps: int = 150
     """At most this many actions a game (a table game usually ends sooner)."""
+    games: int = 3
+    """How many games (seeds) the suite plays: more where random tables differ most (modules, house rules)."""
     owners: Callable[[BaseModel], Sequence[str]] = lambda state: ()
     """The players (or role names) whose secrets ``state`` holds."""
     shows: Callable[[BaseModel, str], bool] = lambda viewed, owner: False
@@ -211,8 +213,8 @@ def secret_shows(viewed: BaseModel, owner: str) -> bool:
 
 GAMES = [
     Game("race", RaceSpec(), race_table),
-    Game("crowns", CrownsSpec(), crowns_table, steps=400),
-    Game("vices", TableSpec(bot=None), vices_table, steps=400),  # type: ignore[arg-type]  # drawing needs no bot
+    Game("crowns", CrownsSpec(), crowns_table, steps=400, games=40),
+    Game("vices", TableSpec(bot=None), vices_table, steps=400, games=20),  # type: ignore[arg-type]  # drawing needs no bot
     Game("vv_sheet", SheetSpec(bot=None), sheet_table, move=sheet_move),  # type: ignore[arg-type]
     Game(
         "viciousness",

@@ -31,13 +31,12 @@ from rules.engine import CO_GM, GM, PUBLIC, HiddenInformation, IllegalAction, Vi
 from tests.contract.games import GAMES, Game
 from tests.contract.play import Played, play
 
-SEEDS = range(3)
 CORE_KEYS = {"undo", "redo", "rematch", "private", "confirm_end", "confirm_leave"}
 DRAW_EVERY = 3
 """Boards are drawn at every third state (and the last): drawing is the suite's costly part."""
 MAX_REASON = 400
 
-cases = pytest.mark.parametrize(("game", "seed"), [(g, s) for g in GAMES for s in SEEDS], ids=str)
+cases = pytest.mark.parametrize(("game", "seed"), [(g, s) for g in GAMES for s in range(g.games)], ids=str)
 
 
 @functools.cache
