@@ -20,7 +20,7 @@ from bot.controls import (
 )
 from bot.errors import InvalidInput, NotPermitted, NotPlaying, SessionOver, StaleBoard, UserError
 from bot.lobby import Lobby, actor_of
-from bot.models import Session, Status
+from bot.models import Session, Status, viewer_of
 from bot.names import escape_name
 from bot.permissions import END_RULES, may_end
 from bot.publisher import Publisher
@@ -97,7 +97,8 @@ class Interactions:
     # -- the core's own buttons ----------------------------------------------------------------------
 
     async def core(self, reply: Reply, rest: str, values: list[str]) -> None:
-        """Confirmations (leave, end), undo, redo, rematch."""
+        """Confirmations (leave, end), undo, redo, rematch, and ``private``: the board as the clicker may see it
+        (their own hidden dice or cards, the GM's secrets), sent to them alone."""
         session_id, _, rest = rest.partition(":")
         key, _, version = rest.partition(":")
         sid = int(session_id)
@@ -105,6 +106,9 @@ class Interactions:
         actor = actor_of(reply.interaction)
         if key == "rematch":
             await self.lobby.rematch(reply, sid)
+        elif key == "private":
+            session = await self.service.session(sid)
+            await self.publisher.send_private(reply, session, viewer_of(session, actor))
         elif key in ("undo", "redo"):
             expect = Expect(int(version)) if version else None
             async with self._stale_redraws(reply, sid):

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from bot.names import escape_name
-from rules.engine import HOST, MANAGER, PLAYER
+from rules.engine import HOST, MANAGER, PLAYER, Viewer
 
 
 class Status(StrEnum):
@@ -257,6 +257,15 @@ def roles_of(session: Session, actor: Actor) -> frozenset[str]:
     if actor.manager:
         roles.add(MANAGER)
     return frozenset(roles)
+
+
+def viewer_of(session: Session, actor: Actor) -> Viewer:
+    """Who ``actor`` is to the game when something is drawn for them alone (a private view, ``/game log``): the
+    player of their seat at a table (``P1``…, as the engine knows them), else their user id (an open session's
+    players, or anyone watching), with their roles. The engine's ``view`` and the ``only`` of its events speak of
+    players, so a secret of a seat reaches the member sitting in it, and no one else."""
+    seat = session.seat_of_user(actor.user_id)
+    return Viewer(seat.player if seat is not None else str(actor.user_id), roles_of(session, actor))
 
 
 class News(BaseModel):

@@ -192,7 +192,9 @@ class ViewContext(Generic[StateT]):
     def core_button(
         self, label: str, key: str, *, emoji: str | None = None, disabled: bool = False
     ) -> discord.ui.Button[Any]:
-        """One of the core's own buttons: ``undo``, ``redo``, ``rematch`` (made on the session's version)."""
+        """One of the core's own buttons: ``undo``, ``redo``, ``rematch`` (made on the session's version), or
+        ``private``: the board drawn for the member who clicks (``viewer_of``: their seat's secrets), sent to them
+        alone."""
         return discord.ui.Button(
             label=label[:80],
             style=discord.ButtonStyle.secondary,

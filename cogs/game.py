@@ -11,12 +11,12 @@ from discord.ext import commands
 from bot.app import TabletopBot
 from bot.errors import NoSession, NotPermitted, NotPlaying, UserError
 from bot.lobby import actor_of
-from bot.models import MAIN_VIEW, GuildSettings, Scope, Session, Status, roles_of
+from bot.models import MAIN_VIEW, GuildSettings, Scope, Session, Status, viewer_of
 from bot.names import escape_name
 from bot.permissions import END_RULES, may_end, may_moderate
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.spec import GameSpec
-from rules.engine import Viewer, visible
+from rules.engine import visible
 
 MAX_LOG_LINES = 15
 CLEARED = "This game's move-by-move log was cleared, as this server's settings ask; `/game history` keeps its result."
@@ -62,8 +62,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             return
         actor = actor_of(interaction)
         if session.seat_of_user(actor.user_id) is None:
-            viewer = Viewer(str(actor.user_id), roles_of(session, actor))
-            await self.bot.publisher.send_private(reply, session, viewer)
+            await self.bot.publisher.send_private(reply, session, viewer_of(session, actor))
             return
         await self.bot.publisher.post_view(session, MAIN_VIEW, reply)
 
@@ -169,8 +168,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             ended = await self.bot.store.history(guild_id=None, channel_id=interaction.channel_id, limit=1)
             session = ended[0] if ended else await self.live(interaction)  # live() says there is none
         spec = self.bot.specs[session.kind]
-        actor = actor_of(interaction)
-        viewer = Viewer(str(actor.user_id), roles_of(session, actor))
+        viewer = viewer_of(session, actor_of(interaction))
         lines: list[str] = []
         for entry in await self.bot.store.log_entries(session.id, last=MAX_LOG_LINES):
             if entry.action.get("how") == "timeout" and entry.actor:

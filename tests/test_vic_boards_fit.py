@@ -7,10 +7,7 @@ discord.py sends them and checked by the fake Discord's validator. Also: dice fa
 
 from __future__ import annotations
 
-import random
-
 import discord
-import pytest
 
 from bot.board import compose
 from bot.models import Session, Status
@@ -23,12 +20,10 @@ from cogs.viciousness.rivals_view import render_gm
 from localdiscord.responses import DiscordError
 from localdiscord.validation import check_message
 from rules.dice import SeededDice
-from rules.engine import GM_ROLES, PUBLIC, IllegalAction, Viewer, visible
+from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
 from rules.viciousness import ENGINE, CampaignState
 from rules.viciousness import odds as exact
 from rules.viciousness.state import PoolDie
-from tests.rules.test_vic_properties import SeededDice as RandomDice
-from tests.rules.test_vic_properties import random_action
 from tests.rules.vic_support import GM, P1
 
 GM_VIEWER = Viewer(GM, GM_ROLES)
@@ -73,23 +68,6 @@ def check_state(session: Session, state: CampaignState, events: list[dict]) -> N
     for viewer, seen in ((PUBLIC, public), (GM_VIEWER, state)):
         text = "\n".join(narrate(seen, [e for e in events if visible(e, viewer)]))
         assert len(text[:2000]) <= 2000  # replies are cut to 2,000; a line never breaks the markdown of the next
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_boards_of_random_campaigns_fit(seed: int) -> None:
-    rng = random.Random(seed)
-    session = campaign()
-    state = ENGINE.start(ENGINE.options_model(), [], RandomDice(rng)).state
-    dice = RandomDice(rng)
-    for _ in range(200):
-        actor, data = random_action(rng, state)
-        try:
-            action = ENGINE.parse_action(data)
-            out = ENGINE.apply(state, actor, action, dice)
-        except (ValueError, IllegalAction):
-            continue
-        state = out.state
-        check_state(session, state, out.events)
 
 
 def test_the_biggest_fight_fits() -> None:

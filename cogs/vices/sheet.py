@@ -33,7 +33,7 @@ from bot.board import jump_url, static_view
 from bot.controls import modal_fields, ui_id
 from bot.errors import ChannelBusy, IllegalMove, InvalidInput, NoSession, NotPermitted, UserError
 from bot.lobby import actor_of, missing_permissions
-from bot.models import MAIN_VIEW, Actor, Applied, Session, Status, roles_of
+from bot.models import MAIN_VIEW, Actor, Applied, Session, Status, roles_of, viewer_of
 from bot.names import clip, escape_name
 from bot.registry import GameKind
 from bot.replies import PUBLIC_ANSWER, Reply, report_error
@@ -660,7 +660,7 @@ class SheetCommands(CommandMixin):
         if on_sheet(state, actor):
             await self.bot.publisher.post_view(session, MAIN_VIEW, reply)
         else:
-            viewer = contract.Viewer(str(actor.user_id), roles_of(session, actor))
+            viewer = viewer_of(session, actor)
             await self.bot.publisher.send_private(reply, session, viewer)
 
     @app_commands.command(name="calc", description="Add up dice the V&V way.")

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 from bot.errors import InvalidInput, NoSession, SessionOver
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
+from bot.models import viewer_of as member_viewer
 from bot.replies import Reply
 from cogs.viciousness.forms import all_traits, trait_text
 from cogs.viciousness.text import cut
@@ -148,8 +149,8 @@ def campaign_state(bot: TabletopBot, session: Session) -> CampaignState:
 
 
 def viewer_of(session: Session, interaction: discord.Interaction) -> Viewer:
-    """The viewer a private reply is drawn for: the member with their roles in the campaign."""
-    return Viewer(str(interaction.user.id), roles_of(session, actor_of(interaction)))
+    """The viewer a private reply is drawn for: the member with their roles in the campaign (the core's mapping)."""
+    return member_viewer(session, actor_of(interaction))
 
 
 class VicBase(_Mixin):

@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
-from bot.models import Session, roles_of
+from bot.models import Session, viewer_of
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
@@ -28,7 +28,7 @@ from cogs.viciousness.pools import chosen_action, commit
 from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, render_gm
 from cogs.viciousness.spec import UI, VIEWS
 from cogs.viciousness.text import cut
-from rules.engine import GM_ROLES, Viewer, visible
+from rules.engine import Viewer, visible
 from rules.text import echo, whole_number
 from rules.viciousness.state import CampaignState
 
@@ -41,10 +41,10 @@ GM_ONLY = "Only the GM and co-GMs can see and change rivals."
 
 def gm_viewer(session: Session, interaction: discord.Interaction) -> Viewer:
     """The GM (or co-GM) who sent ``interaction``; NotPermitted for anyone else."""
-    roles = roles_of(session, actor_of(interaction))
-    if not roles & GM_ROLES:
+    viewer = viewer_of(session, actor_of(interaction))
+    if not viewer.is_gm:
         raise NotPermitted(GM_ONLY)
-    return Viewer(str(interaction.user.id), roles)
+    return viewer
 
 
 async def screen_payload(bot: TabletopBot, session: Session, viewer: Viewer) -> dict[str, Any]:
@@ -69,13 +69,13 @@ async def rival_news(
     bot: TabletopBot, interaction: discord.Interaction, session: Session, events: list[dict[str, Any]]
 ) -> None:
     """After a command that moved the rivals (a turn's start or end): their news, privately, to a GM who sent it."""
-    roles = roles_of(session, actor_of(interaction))
+    viewer = viewer_of(session, actor_of(interaction))
     secret = [e for e in events if e.get("only")]
-    if not secret or not roles & GM_ROLES:
+    if not secret or not viewer.is_gm:
         return
     state = bot.service.state_of(session)
     assert isinstance(state, CampaignState)
-    lines = narrate(state, [e for e in secret if visible(e, Viewer(str(interaction.user.id), roles))])
+    lines = narrate(state, [e for e in secret if visible(e, viewer)])
     if lines:
         await Reply.of(interaction).send("🎭 Only you see this:\n" + "\n".join(lines)[:1950], ephemeral=True)
 
