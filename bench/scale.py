@@ -44,6 +44,8 @@ from bench.soak import rss_mib
 from bench.storage_size import measure
 from bot.storage import PostgresStore, SqliteStore
 from bot.storage.copy import copy_sqlite_to_postgres
+from bot.storage.migrations import POSTGRESQL, SQLITE
+from bot.storage.sql import bind
 from localdiscord import Channel, LocalDiscord
 from tests.bot_process import process_exit, spawn_bot_process
 
@@ -67,7 +69,8 @@ def quantile(values: list[float], q: float) -> float:
 
 def marks(ids: list[int], channels: list[Channel], guild_id: int, now: float) -> list[tuple[str, tuple[Any, ...]]]:
     """What turns the chosen sessions into the ones needing attention, each in a channel of the local Discord:
-    the first half drawn behind their version, the second half lobbies whose deadline passed."""
+    the first half drawn behind their version, the second half lobbies whose deadline passed (written once for
+    both backends, ``bot.storage.sql.bind`` renders them)."""
     half = len(ids) // 2
     deadline = json.dumps([{"player": "", "decision": "lobby", "seconds": 900, "at": now, "remind": False}])
     statements: list[tuple[str, tuple[Any, ...]]] = []
@@ -85,7 +88,7 @@ def marks(ids: list[int], channels: list[Channel], guild_id: int, now: float) ->
         else:
             statements.append(
                 (
-                    "UPDATE sessions SET status = 'lobby', deadlines = ?, next_deadline = ?, channel_id = ?, "
+                    "UPDATE sessions SET status = 'lobby', deadlines = ?::jsonb, next_deadline = ?, channel_id = ?, "
                     "guild_id = ? WHERE id = ?",
                     (deadline, now, channel.id, guild_id, session_id),
                 )
@@ -109,7 +112,7 @@ def seed_sqlite(template: Path, path: Path, size: int, fake: LocalDiscord, now: 
             )
         ]
         for sql, params in marks(chosen, fake.channels[1:-1], fake.guild_id, now):
-            conn.execute(sql, params)
+            conn.execute(*bind(SQLITE, sql, params, {}))
         conn.commit()
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
@@ -182,10 +185,8 @@ async def seed_postgres(template: Path, url: str, size: int, fake: LocalDiscord,
             )
         ]
         for sql, params in marks(chosen, fake.channels[1:-1], fake.guild_id, now):
-            numbered = sql
-            for n in range(1, len(params) + 1):
-                numbered = numbered.replace("?", f"${n}", 1)
-            await conn.execute(numbered.replace("deadlines = $1", "deadlines = $1::jsonb"), *params)
+            text, values = bind(POSTGRESQL, sql, params, {})
+            await conn.execute(text, *values)
         await conn.execute("ANALYZE")
     finally:
         await conn.close()

@@ -1,7 +1,7 @@
 """Storage for everything around ``/roll``: saved rolls, dice boards, secret rolls and luck statistics.
 
-The SQL is written once, with ``?`` placeholders, and runs on both backends through a small adapter each
-(:class:`Sql`; PostgreSQL's numbers the placeholders). Every query here is on a key or an index (the storage
+The SQL is written once, with ``?`` placeholders, and runs on both backends through each one's connection
+(``bot.storage.sql``). Every query here is on a key or an index (the storage
 tests check the plans with ``EXPLAIN``).
 """
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any, Literal, Protocol
 from bot.models import LogEntry, Session
 from bot.storage.luck import DiceTally, WinTally, entry_tally, streak_step, win_tally
 from bot.storage.rows import Row
+from bot.storage.sql import Sql
 
 SavedScope = Literal["member", "channel", "server"]
 SAVED_SCOPES: tuple[SavedScope, ...] = ("member", "channel", "server")
@@ -149,24 +149,6 @@ class _Batch:
     wins: list[WinTally] = field(default_factory=list)
 
 
-class Sql(Protocol):
-    """What the shared code needs of a connection (or of a transaction's connection)."""
-
-    async def fetch(self, sql: str, *params: Any) -> Sequence[Row]:
-        """Rows of a query."""
-        ...
-
-    async def execute(self, sql: str, *params: Any) -> int:
-        """Run a statement; the number of rows it changed."""
-        ...
-
-
-def numbered(sql: str) -> str:
-    """``?`` placeholders as PostgreSQL's ``$1, $2, …``."""
-    counter = iter(range(1, 10_000))
-    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
-
-
 _SAVED_COLUMNS = "scope, owner_id, name, expression, guild_id, created_by, updated_at"
 _BOARD_COLUMNS = "id, channel_id, guild_id, owner_id, source, source_id, hidden, buttons, message_id, created_at"
 _SECRET_COLUMNS = (
@@ -275,9 +257,12 @@ class DiceTables:
     """The dice features' queries, for any backend that provides ``_sql()`` and ``_sql_transaction()``."""
 
     def _sql(self) -> Sql:
+        """Each statement on its own (a write committed by itself)."""
         raise NotImplementedError
 
-    def _sql_transaction(self) -> AbstractAsyncContextManager[Sql]:
+    def _sql_transaction(self, *, quick: bool = False) -> AbstractAsyncContextManager[Sql]:
+        """One transaction. ``quick``: a few statements by key that must not wait (SQLite runs them on the event
+        loop's own thread when the file is free)."""
         raise NotImplementedError
 
     # -- saved rolls ---------------------------------------------------------------------------------
@@ -654,9 +639,7 @@ __all__ = [
     "SavedRoll",
     "SavedScope",
     "SecretRoll",
-    "Sql",
     "Streak",
     "WinCount",
     "commit_counts",
-    "numbered",
 ]

@@ -13,9 +13,10 @@ import pytest
 
 from bot.models import LogEntry, Seat, Session, Status
 from bot.storage import PostgresStore, SqliteStore, Store
-from bot.storage.dice import BoardButton, DiceBoard, LuckFilter, SavedRoll, SecretRoll, numbered
+from bot.storage.dice import BoardButton, DiceBoard, LuckFilter, SavedRoll, SecretRoll
 from bot.storage.luck import ROLL_KIND, Where, tally
-from bot.storage.migrations import SQLITE_MIGRATIONS
+from bot.storage.migrations import POSTGRESQL, SQLITE_MIGRATIONS
+from bot.storage.sql import bind
 from tests.databases import Database
 
 DAY = 86_400.0
@@ -176,8 +177,8 @@ class Recording:
                 return int(await self.inner.execute(sql, *params))
 
         @asynccontextmanager
-        async def spied_transaction() -> AsyncIterator[Spy]:
-            async with transaction() as sql:
+        async def spied_transaction(**options: Any) -> AsyncIterator[Spy]:
+            async with transaction(**options) as sql:
                 yield Spy(sql)
 
         store._sql = lambda: Spy(plain())
@@ -212,7 +213,8 @@ async def _plan(db: Store, sql: str, params: tuple[Any, ...]) -> str:
     assert isinstance(db, PostgresStore)
     async with db.pool.acquire() as conn, conn.transaction():
         await conn.execute("SET LOCAL enable_seqscan = off")  # empty tables: the planner would scan anyway
-        rows = await conn.fetch(f"EXPLAIN {numbered(sql)}", *params)
+        text, values = bind(POSTGRESQL, sql, params, {})
+        rows = await conn.fetch(f"EXPLAIN {text}", *values)
         return "\n".join(r[0] for r in rows)
 
 

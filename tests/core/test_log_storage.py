@@ -18,7 +18,7 @@ from bot.models import Actor, GuildSettings, LogEntry, News, Scope, Session, Sta
 from bot.registry import GameKind, Registry
 from bot.replay import fold
 from bot.service import Service
-from bot.storage import PostgresStore, SqliteStore, Store, postgres, sqlite
+from bot.storage import PostgresStore, SqliteStore, Store, queries
 from bot.storage.codec import DEFLATE_1, RAW_JSON, decode_entry, dictionary, encode_entry, entry_body
 from bot.storage.migrations import POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS
 from rules.dice import ScriptedDice
@@ -156,8 +156,7 @@ async def schema_4(db: Database, sessions: int) -> None:
 async def test_a_log_kept_as_json_is_reencoded_by_its_migration_a_batch_at_a_time(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sqlite, "BATCH", 3)
-    monkeypatch.setattr(postgres, "BATCH", 3)
+    monkeypatch.setattr(queries, "BATCH", 3)
     await schema_4(database, sessions=300)
     store = database.store()
     await store.open()
