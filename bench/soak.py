@@ -48,6 +48,8 @@ async def play_one(fake: LocalDiscord, channel: Channel, host: Member, guest: Me
     if lobby.ephemeral:
         raise RuntimeError(f"no lobby in #{channel.name}: {lobby.content}")
     await (await fake.click(lobby, "Join", guest)).response(timeout=30)
+    # Join may be answered with a deferral, the lobby edited after it: Start is enabled once the edit is in.
+    await fake.wait_for(lambda: not lobby.button("Start").get("disabled"), 30, what="Start to be enabled")
     await (await fake.click(lobby, "Start", host)).response(timeout=30)
     players = {host.id: host, guest.id: guest}
     for _ in range(20):
