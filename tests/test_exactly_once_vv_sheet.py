@@ -98,3 +98,26 @@ async def test_n_undo_then_n_redo_clicks_take_back_and_put_back_one_entry(
     redos = await at_once(CLICKS, lambda: fake.click(sheet, "Redo", alice))
     await answered(bot, redos, STALE)
     assert [r.scores for r in (await state_of(bot, channel)).rows[:3]] == [(14,), (9,), (22,)]
+
+
+async def test_n_picks_of_a_seat_move_move_one_seat(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    bot = await sheet_bot(make_bot)
+    channel, alice = fake.channels[0], fake.members[0]
+    sheet = await new_sheet(fake, channel, alice)
+    menu = select_of(sheet, "Change the seat order")
+    up = next(o["value"] for o in menu["options"] if o["label"] == "Move Carol up")
+    picks = await at_once(CLICKS, lambda: fake.select(sheet, menu["custom_id"], [up], alice))
+    await answered(bot, picks, STALE)
+    assert [r.name for r in (await state_of(bot, channel)).rows] == ["Jordan", "Bob", "Carol", "Casey"]
+
+
+async def test_n_submits_of_a_rename_write_one_entry(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    bot = await sheet_bot(make_bot)
+    channel, alice = fake.channels[0], fake.members[0]
+    await new_sheet(fake, channel, alice)
+    before = await version_of(bot, channel)
+    form = await pick(fake, the_sheet(fake, channel), "Correct a score", "Rename Casey", alice)
+    submits = await at_once(CLICKS, lambda: fake.submit_modal(form, {"name": "Kasey"}))
+    await answered(bot, submits, STALE, "already")
+    assert [r.name for r in (await state_of(bot, channel)).rows][2] == "Kasey"
+    assert len(chosen(await entries_after(bot, await sheet_id(bot, channel), before))) == 1
