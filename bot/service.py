@@ -98,6 +98,10 @@ class Expect:
 
     version: int
     record: str | None = None
+    shared: bool = False
+    """The record is one several members change at once (a campaign's dice pool): a change to it by someone else
+    leaves the click good, the engine checking the action again on the record as it is; the clicker's own never
+    does. Otherwise any change to the record makes the click stale."""
 
     @classmethod
     def of(cls, session: Session, record: str | None = None) -> Expect:
@@ -303,10 +307,9 @@ class Service:
         decision taken and then asked again is a new one. A commit this process can't vouch for (it didn't
         see it) makes it stale too.
 
-        A control drawn on one record (a campaign's pool, a troupe) is still valid if the record is as it was
-        drawn, or if every change to it since was committed by someone else: players building a pool together
-        don't make each other's controls stale, and the engine checks the action again on the record as it is.
-        The clicker's own change to it (their earlier click) makes it stale, as does a version this process
+        A control drawn on one record (a troupe, a ledger's page) is still valid if the record is as it was
+        drawn; on a ``shared`` one (a dice pool several players build at once), also if every change to it since
+        was committed by someone else, never by the clicker (their earlier click) nor in a version this process
         didn't see.
         """
         kind = self.kind_of(session)
@@ -335,7 +338,7 @@ class Service:
         assert expect.record is not None
         if session.records.get(expect.record, 0) == expect.version:
             return True
-        then = self.state_at(session.id, expect.version)
+        then = self.state_at(session.id, expect.version) if expect.shared else None
         if then is None:
             return False
         previous = then[0]

@@ -130,9 +130,11 @@ async def commit(
     the caller answers privately (a GM's screen or panel)."""
     actor, parsed = actor_of(reply.interaction), salted(parse(action))
     # A control on a pool says the pool's version it was drawn on: the clicker's own change to it since (their
-    # earlier click) makes the click stale, so N clicks at once apply once; others' changes don't.
+    # earlier click) makes the click stale, so N clicks at once apply once; others' changes don't (players build
+    # a pool together, and the engine checks the action again).
     pool = action.get("pool")
-    expect = Expect(reply.drawn, view_key(str(pool))) if reply.drawn is not None and pool is not None else None
+    drawn = reply.drawn
+    expect = Expect(drawn, view_key(str(pool)), shared=True) if drawn is not None and pool is not None else None
     if not answer:
         return await bot.service.act(session.id, actor, parsed, expect=expect)
     reply.answers_first = True
