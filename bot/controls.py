@@ -7,7 +7,7 @@ Each owner of controls has its own namespace, the first field of the custom_id:
 ``m``  a modal whose inputs fill in an action: same fields as ``a``       the service, via ``act``
 ``l``  the lobby: ``l:<session>:<key>[:<arg>]``                          ``bot.lobby``
 ``c``  the core's own buttons (confirm, undo, redo): ``c:<session>:<key>``  ``bot.core``
-``u``  a game's own controls: ``u:<kind>:<session>:<key>[:<arg>]``        the game's spec
+``u``  a game's own controls: ``u:<kind>:<session>:<key>[@<drawn>][:<arg>]``  the game's spec
 =====  ==================================================================  ============================
 
 An engine action travels as ``type;field=value;…`` (see :func:`encode_action`), so no game writes a
@@ -152,9 +152,11 @@ def core_id(session_id: int, key: str, version: int | None = None) -> str:
     return _checked(f"c:{session_id}:{key}" + (f":{version}" if version is not None else ""))
 
 
-def ui_id(kind: str, session_id: int, key: str, arg: object = "") -> str:
-    """The custom_id of a game's own control, routed to its spec's ``on_ui``."""
-    return _checked(f"u:{kind}:{session_id}:{key}" + (f":{arg}" if arg != "" else ""))
+def ui_id(kind: str, session_id: int, key: str, arg: object = "", *, drawn: int | None = None) -> str:
+    """The custom_id of a game's own control, routed to its spec's ``on_ui``; ``drawn``: the version (of one of
+    the session's records, which the game names) it was drawn on, for the game to expect (``Reply.drawn``)."""
+    at = f"@{drawn}" if drawn is not None else ""
+    return _checked(f"u:{kind}:{session_id}:{key}{at}" + (f":{arg}" if arg != "" else ""))
 
 
 class Router:

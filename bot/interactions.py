@@ -149,10 +149,12 @@ class Interactions:
     # -- the games' own controls -----------------------------------------------------------------------
 
     async def game_ui(self, reply: Reply, rest: str, values: list[str]) -> None:
-        """``u:<kind>:<session>:<key>[:<arg>]``: handed to the game's spec."""
+        """``u:<kind>:<session>:<key>[@<drawn>][:<arg>]``: handed to the game's spec."""
         kind, _, rest = rest.partition(":")
         session_id, _, rest = rest.partition(":")
         key, _, arg = rest.partition(":")
+        key, _, drawn = key.partition("@")
+        reply.drawn = int(drawn) if drawn else None
         spec = self.specs.get(kind)
         session = await self.service.store.session(int(session_id))
         reply.session_id = int(session_id)

@@ -101,7 +101,10 @@ class Lobby:
             _button(lobby_id(sid, "leave"), "Leave", discord.ButtonStyle.secondary),
         ]
         if kind.computers is not None:
-            row.append(_button(lobby_id(sid, "cpu"), "Add computer", discord.ButtonStyle.secondary, disabled=full))
+            # The button names how many computers it was drawn with: a double-click adds one, not two.
+            computers = sum(1 for s in session.seats if s.computer)
+            cpu = lobby_id(sid, "cpu", computers)
+            row.append(_button(cpu, "Add computer", discord.ButtonStyle.secondary, disabled=full))
         row += [
             _button(
                 lobby_id(sid, "start"),
@@ -239,8 +242,11 @@ class Lobby:
             await self._set_option(reply, session, arg, values)
         elif key == "start":
             await self.service.start(sid, actor, origin=reply)
-        elif key in ("join", "leave", "cpu", "cancel"):
-            edit = {"join": self._join, "leave": self._leave, "cpu": self._add_computer, "cancel": self._cancel}[key]
+        elif key == "cpu":
+            drawn_with = int(arg) if arg else None  # a button drawn before it said: add one all the same
+            await self.change(sid, actor, lambda s, a: self._add_computer(s, a, drawn_with), reply)
+        elif key in ("join", "leave", "cancel"):
+            edit = {"join": self._join, "leave": self._leave, "cancel": self._cancel}[key]
             await self.change(sid, actor, edit, reply)
         else:
             raise UserError("That button is no longer in use.")
@@ -293,12 +299,16 @@ class Lobby:
             return session.successor(self.service.clock.now(), seats=seats)
         return self.without(session, int(key))
 
-    def _add_computer(self, session: Session, actor: Actor) -> Session:
+    def _add_computer(self, session: Session, actor: Actor, drawn_with: int | None) -> Session:
+        """One more computer player, if the lobby still has the ``drawn_with`` computers the button was drawn with."""
         self._host_only(session, actor, "add computer players")
+        number = sum(1 for s in session.seats if s.computer) + 1
+        if drawn_with is not None and number - 1 != drawn_with:
+            have = f"{number - 1} computer player{'s' if number != 2 else ''}"
+            raise IllegalMove(f"The lobby has {have} now, not {drawn_with} as you saw it: nothing was added.")
         _, high = self._limits(session)
         if len(session.seats) >= high:
             raise IllegalMove(f"The table is full ({high} players).")
-        number = sum(1 for s in session.seats if s.computer) + 1
         seat = Seat(name=computer_name(number), computer=True)
         return session.successor(self.service.clock.now(), seats=[*session.seats, seat])
 

@@ -44,6 +44,9 @@ class Reply:
         self._filled = False
         self.session_id: int | None = None
         """The session whose control was clicked, once a handler knows it."""
+        self.drawn: int | None = None
+        """The version a game's own control was drawn on (``ui_id``'s ``drawn``), if it said: the game expects it
+        of the record it names when it acts, so a double-click applies once."""
         self.answers_first = False
         """The handler answers this interaction itself right after its change is committed: the drawing that
         change causes waits for that answer, so the answer isn't slowed down by it (``answered``)."""

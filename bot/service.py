@@ -98,6 +98,10 @@ class Expect:
 
     version: int
     record: str | None = None
+    shared: bool = False
+    """The record is one several members change at once (a campaign's dice pool): a change to it by someone else
+    leaves the click good, the engine checking the action again on the record as it is; the clicker's own never
+    does. Otherwise any change to the record makes the click stale."""
 
     @classmethod
     def of(cls, session: Session, record: str | None = None) -> Expect:
@@ -302,12 +306,17 @@ class Service:
         move for their seat) always makes the click stale, so a double-click never applies twice, and a
         decision taken and then asked again is a new one. A commit this process can't vouch for (it didn't
         see it) makes it stale too.
+
+        A control drawn on one record (a troupe, a ledger's page) is still valid if the record is as it was
+        drawn; on a ``shared`` one (a dice pool several players build at once), also if every change to it since
+        was committed by someone else, never by the clicker (their earlier click) nor in a version this process
+        didn't see.
         """
+        kind = self.kind_of(session)
         if expect.record is not None:
-            return session.records.get(expect.record, 0) == expect.version
+            return self._record_still_valid(kind, session, state, player, expect)
         if session.version == expect.version:
             return True
-        kind = self.kind_of(session)
         then = self.state_at(session.id, expect.version)
         if then is None:
             return False
@@ -320,6 +329,27 @@ class Service:
                 return False
             if self._decision(kind, between[0] if version < session.version else state, player) != mine:
                 return False
+        return True
+
+    def _record_still_valid(
+        self, kind: GameKind, session: Session, state: BaseModel, player: str, expect: Expect
+    ) -> bool:
+        """``_still_valid`` for a control drawn on the record ``expect.record`` at its version ``expect.version``."""
+        assert expect.record is not None
+        if session.records.get(expect.record, 0) == expect.version:
+            return True
+        then = self.state_at(session.id, expect.version) if expect.shared else None
+        if then is None:
+            return False
+        previous = then[0]
+        for version in range(expect.version + 1, session.version + 1):
+            between = self.state_at(session.id, version)
+            if between is None or between[1] is None:
+                return False
+            current = between[0] if version < session.version else state
+            if between[1] == player and expect.record in self._touched(kind, previous, current):
+                return False
+            previous = current
         return True
 
     @staticmethod

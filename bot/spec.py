@@ -179,14 +179,17 @@ class ViewContext(Generic[StateT]):
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         emoji: str | None = None,
         disabled: bool = False,
+        record: str | None = None,
     ) -> discord.ui.Button[Any]:
-        """A button handled by the game's own ``on_ui`` (open a modal, page a sheet…)."""
+        """A button handled by the game's own ``on_ui`` (open a modal, page a sheet…); with ``record``, it says the
+        version of that record it was drawn on (``Reply.drawn``)."""
+        drawn = self.expect(record).version if record is not None else None
         return discord.ui.Button(
             label=label[:80],
             style=style,
             emoji=emoji,
             disabled=disabled,
-            custom_id=ui_id(self.session.kind, self.session.id, key, arg),
+            custom_id=ui_id(self.session.kind, self.session.id, key, arg, drawn=drawn),
         )
 
     def core_button(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import os
 import re
@@ -793,7 +794,8 @@ class LocalDiscord:
                 "authorizing_integration_owners": {"0": str(guild.id)},
             }
         if res.source is not None:
-            payload["message"] = res.source.data
+            # The message as it is when the click is made: an edit on its way to the bot mustn't change it.
+            payload["message"] = copy.deepcopy(res.source.data)
         return payload
 
     def acknowledge(

@@ -100,8 +100,9 @@ async def test_boards_and_answers_say_what_is_on_screen(fake: LocalDiscord, make
     fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Guards"})).message()
     for label in ("Ana → Knives", "Pip → Knives"):
         await join_with(fake, fight, label, bea)
+        await bot.settled()  # her next pick is made on the board that shows this one (else it is stale)
     await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Guard", "side": "b"})).message()
-    await fake.wait_for(lambda: "Guard" in str(fight.embeds), what="the guard on the board")
+    await bot.settled()  # the board the GM rolls on shows his guard
     await (await fake.click(fight, "Roll", gm)).message()
     await fake.wait_for(lambda: "who does the hit wound?" in str(fight.selects), what="the wound select")
 
@@ -144,7 +145,7 @@ async def test_the_log_names_a_fights_sides_after_it_is_over(fake: LocalDiscord,
     fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Guards"})).message()
     await join_with(fake, fight, "Ana → Knives", bea)
     await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Guard", "side": "b"})).message()
-    await fake.wait_for(lambda: "Guard" in str(fight.embeds), what="the guard on the board")
+    await bot.settled()  # the board the GM rolls on shows his guard
     await (await fake.click(fight, "Roll", gm)).message()
     await fake.wait_for(lambda: "Work out the hits" in fight.describe_buttons(), what="the hits button")
     landed = await (await fake.click(fight, "Work out the hits", gm)).message()

@@ -153,6 +153,7 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     await fake.wait_for(lambda: "thwarted challenges" in str(scheme.selects), what="the thwart select")
     pushed = await (await fake.click(scheme, "Push: reroll my dice", bea)).message()
     assert "pushes and rerolls" in pushed.content and "rattled" in pushed.content
+    await bot.settled()  # a second push on the board showing the first (one drawn before it is stale)
     again = await (await fake.click(scheme, "Push: reroll my dice", bea)).message()
     assert again.ephemeral and "rattled" in again.content
     state = await campaign_state(bot, channel)

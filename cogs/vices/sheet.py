@@ -417,8 +417,11 @@ class SheetSpec(GameSpec[SheetState]):
             raise UserError("That choice is no longer in use.")
 
     async def _sins_menu(self, reply: Reply, session: Session, state: SheetState, actor: Actor, picked: str) -> None:
-        if picked == SLOTH_DIE:
-            await write(self.bot, session, actor, SetSloth(removed=not state.sloth_removed), origin=reply)
+        what, _, way = picked.partition(":")
+        if what == SLOTH_DIE:
+            # A menu drawn before options said which way (a bare "sloth") turns the die from where it is now.
+            removed = way == "out" if way else not state.sloth_removed
+            await write(self.bot, session, actor, SetSloth(removed=removed), origin=reply)
             return
         sin = sin_called(picked)
         check_may(session, state, actor, MoveSin(sin=sin, to=RESERVES))

@@ -269,9 +269,9 @@ def sins_menu(ctx: Ctx, state: SheetState) -> discord.ui.Select[Any]:
     if any(r.sin == "Sloth" for r in state.rows):
         turn = "put back in play" if state.sloth_removed else "remove from play"
         now = "removed" if state.sloth_removed else "in play"
-        options.append(
-            discord.SelectOption(label=f"Sloth Nemesis die: {turn}", value=SLOTH_DIE, description=f"Now {now}")
-        )
+        # The option says which way it turns the die, so picking it twice turns it once.
+        value = f"{SLOTH_DIE}:{'in' if state.sloth_removed else 'out'}"
+        options.append(discord.SelectOption(label=f"Sloth Nemesis die: {turn}", value=value, description=f"Now {now}"))
     return ui_select(ctx, "sin", options, "A Sin moved? Record where it is now")
 
 

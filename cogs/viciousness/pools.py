@@ -24,6 +24,7 @@ from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
 from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
+from bot.service import Expect
 from bot.spec import ViewContext
 from cogs.viciousness.common import KIND, MAX_CONTENT, VicBase, parse, salted
 from cogs.viciousness.dice_text import planned, trait_clauses
@@ -128,10 +129,16 @@ async def commit(
     change's news (if it has any), before the boards are redrawn; without, the news is posted in the channel and
     the caller answers privately (a GM's screen or panel)."""
     actor, parsed = actor_of(reply.interaction), salted(parse(action))
+    # A control on a pool says the pool's version it was drawn on: the clicker's own change to it since (their
+    # earlier click) makes the click stale, so N clicks at once apply once; others' changes don't (players build
+    # a pool together, and the engine checks the action again).
+    pool = action.get("pool")
+    drawn = reply.drawn
+    expect = Expect(drawn, view_key(str(pool)), shared=True) if drawn is not None and pool is not None else None
     if not answer:
-        return await bot.service.act(session.id, actor, parsed)
+        return await bot.service.act(session.id, actor, parsed, expect=expect)
     reply.answers_first = True
-    return await bot.service.act(session.id, actor, parsed, origin=reply)
+    return await bot.service.act(session.id, actor, parsed, expect=expect, origin=reply)
 
 
 async def take(bot: TabletopBot, reply: Reply, session: Session, action: Mapping[str, Any]) -> None:
@@ -155,7 +162,7 @@ async def choose(
     if not options:
         raise NotPermitted(none)
     menu: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=ui_id(KIND, session.id, key, arg),
+        custom_id=ui_id(KIND, session.id, key, arg, drawn=reply.drawn),  # expected as the control that asked
         options=[discord.SelectOption(label=text[:100], value=value) for text, value in options[:25]],
         placeholder=question[:150],
     )
@@ -184,6 +191,7 @@ async def _settle(bot: TabletopBot, reply: Reply, session: Session, arg: str, va
     pool = state_of(bot, session).pools.get(str(action.get("pool")))
     if isinstance(pool, ViolencePool) and pool.stage == "rolled":
         session = (await commit(bot, reply, session, {"type": "resolve", "pool": pool.id})).session
+        reply.drawn = session.records.get(view_key(pool.id))  # the decision follows the click's own resolve
     await take(bot, reply, session, action)
 
 
@@ -251,7 +259,9 @@ def _dice_menu(ctx: ViewContext[CampaignState], pool: Pool, c: Combatant) -> dis
         for p, label, condition in clauses[:25]
     ]
     return discord.ui.Select(
-        custom_id=ui_id(KIND, ctx.session.id, "picks", f"{pool.id}|{c.id}"),
+        custom_id=ui_id(
+            KIND, ctx.session.id, "picks", f"{pool.id}|{c.id}", drawn=ctx.expect(view_key(pool.id)).version
+        ),
         options=options,
         placeholder=f"{c.name}: the trait dice that apply"[:150],
         min_values=0,
@@ -322,11 +332,36 @@ def _for_one(
     return handler
 
 
+GM_PANEL = "gmpick"
+"""The key of the GM's dice panel's picks (``_gm_pick``)."""
+GM_PANEL_TEXT = (
+    "GM: veto or grant dice, give the best-equipped side its d4s, let someone join again, change the challenges."
+)
+
+
 async def _gm_dice(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     if not is_gm(session, reply):
         raise NotPermitted("Only the GM can veto or grant dice.")
-    state = state_of(bot, session)
-    pool = pool_of(state, arg)
+    rows = _gm_panel(session, state_of(bot, session), arg)
+    if not rows:
+        raise IllegalMove("Nobody has joined yet.")
+    await reply.send(GM_PANEL_TEXT, ephemeral=True, view=static_view(rows))
+
+
+async def _gm_pick(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """A pick on the GM's dice panel: taken, then the panel drawn again on the pool as it is now, so the next pick
+    is made on what this one changed (a second die granted adds to the first)."""
+    action = chosen_action(arg, values)
+    applied = await commit(bot, reply, session, action, answer=False)
+    state = state_of(bot, applied.session)
+    lines = narrate(state, [dict(e) for e in applied.events if visible(e, PUBLIC)]) or ["Done."]
+    rows = _gm_panel(applied.session, state, str(action.get("pool"))) if action.get("pool") in state.pools else []
+    await reply.update(content=cut("✅ " + "\n".join(lines), MAX_CONTENT), view=static_view(rows))
+
+
+def _gm_panel(session: Session, state: CampaignState, pool_id: str) -> list[list[discord.ui.Item[Any]]]:
+    """The GM's dice panel of a pool: vetoes, grants, equipment, a second action, the challenges (up to 5 rows)."""
+    pool = pool_of(state, pool_id)
     ctx = ViewContext(session=session, state=state, prompts=[], events=[])
     rows: list[list[discord.ui.Item[Any]]] = []
     veto = [
@@ -335,7 +370,7 @@ async def _gm_dice(bot: TabletopBot, reply: Reply, session: Session, arg: str, v
         for p in dict.fromkeys(c.picks)
     ]
     if veto:
-        rows.append([act_select(ctx, veto, "Veto a trait that doesn't apply", "veto")])
+        rows.append([act_select(ctx, veto, "Veto a trait that doesn't apply", "veto", key=GM_PANEL)])
     grant: list[tuple[str, Mapping[str, Any]]] = []
     for c in pool.combatants[:8]:
         base = {"type": "grant", "pool": pool.id, "who": c.id}
@@ -343,14 +378,14 @@ async def _gm_dice(bot: TabletopBot, reply: Reply, session: Session, arg: str, v
         if c.extra:
             grant.append((f"Take back {c.name}'s granted dice", {**base, "dice": []}))
     if grant:
-        rows.append([act_select(ctx, grant, "Grant a die", "grant")])
+        rows.append([act_select(ctx, grant, "Grant a die", "grant", key=GM_PANEL)])
     if isinstance(pool, ViolencePool):
         equip = [
             (f"{s.name}: {n} equipment d4", {"type": "equip", "pool": pool.id, "side": s.id, "n": n})
             for s in pool.sides
             for n in (0, 1, 2)
         ]
-        rows.append([act_select(ctx, equip, "Equipment dice (one side only)", "equip")])
+        rows.append([act_select(ctx, equip, "Equipment dice (one side only)", "equip", key=GM_PANEL)])
     # Someone who has acted this turn takes part only by the GM's leave (logged).
     again = join_options(state, pool, joinable(state, pool, acted=True))
     if pool.stage == "gather" and again:
@@ -358,16 +393,10 @@ async def _gm_dice(bot: TabletopBot, reply: Reply, session: Session, arg: str, v
             (f"{text} (a second action)", {"type": "join", "pool": pool.id, **_pc_side(value), "exception": True})
             for text, value in again
         ]
-        rows.append([act_select(ctx, allowed, "Let someone who has acted this turn join…", "again")])
+        rows.append([act_select(ctx, allowed, "Let someone who has acted this turn join…", "again", key=GM_PANEL)])
     if isinstance(pool, KnaveryPool) and pool.stage == "gather":
         rows.append([ctx.ui_button("Change the challenges…", "challenges", pool.id, emoji="🧩")])
-    if not rows:
-        raise IllegalMove("Nobody has joined yet.")
-    await reply.send(
-        "GM: veto or grant dice, give the best-equipped side its d4s, let someone join again, change the challenges.",
-        ephemeral=True,
-        view=static_view(rows[:5]),
-    )
+    return rows[:5]
 
 
 def _pc_side(value: str) -> dict[str, str]:
@@ -468,6 +497,7 @@ UI.update(
         ),
         "flee": _for_one("flee", lambda pool, who: {"type": "flee", "pool": pool.id, "who": who}),
         "gmdice": _gm_dice,
+        GM_PANEL: _gm_pick,
         "challenges": _challenges,
     }
 )

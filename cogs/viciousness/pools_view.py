@@ -56,6 +56,13 @@ def view_key(pool_id: str) -> str:
 # -- controls -----------------------------------------------------------------------------------------------------
 
 
+def drawn_on(ctx: Ctx, action: Mapping[str, Any]) -> int | None:
+    """The version of the pool an action is about, as a control taking it is drawn (``Reply.drawn``): a click is
+    expected of that pool, so a double-click applies once (``pools.commit``). None for an action on no pool."""
+    pool = action.get("pool")
+    return ctx.expect(view_key(str(pool))).version if pool is not None else None
+
+
 def act_button(
     ctx: Ctx,
     label_text: str,
@@ -68,13 +75,13 @@ def act_button(
     return discord.ui.Button(
         label=label_text[:80],
         style=style,
-        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, encode_action(action)),
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, encode_action(action), drawn=drawn_on(ctx, action)),
     )
 
 
 def ui_button(ctx: Ctx, label_text: str, key: str, arg: str, *, emoji: str | None = None) -> discord.ui.Button[Any]:
-    """A button for a private follow-up (join, pick dice, push…)."""
-    return ctx.ui_button(label_text, key, arg, emoji=emoji, style=discord.ButtonStyle.primary)
+    """A button for a private follow-up (join, pick dice, push…) on the pool ``arg``."""
+    return ctx.ui_button(label_text, key, arg, emoji=emoji, style=discord.ButtonStyle.primary, record=view_key(arg))
 
 
 def option_value(action: Mapping[str, Any]) -> str:
@@ -89,8 +96,9 @@ def act_select(
     ctx: Ctx, options: Sequence[tuple[str, Mapping[str, Any]]], placeholder: str, tag: str, *, key: str = ACT
 ) -> discord.ui.Select[Any]:
     """A select whose every option is an engine action (``tag`` tells two selects of one message apart)."""
+    drawn = drawn_on(ctx, options[0][1]) if options else None
     return discord.ui.Select(
-        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, f"{ANY}{tag}"),
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, f"{ANY}{tag}", drawn=drawn),
         options=[
             discord.SelectOption(label=cut(text, 100), value=option_value(a)) for text, a in options[:MAX_OPTIONS]
         ],
@@ -111,7 +119,7 @@ def act_multi(
     """A select of exactly ``n`` values, which become ``action[field]``."""
     template = encode_action({**action, field: SELECTED_ALL})
     return discord.ui.Select(
-        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, template),
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, key, template, drawn=drawn_on(ctx, action)),
         options=[discord.SelectOption(label=cut(text, 100), value=value) for text, value in options[:MAX_OPTIONS]],
         placeholder=placeholder[:150],
         min_values=min(n, len(options)),
@@ -225,7 +233,7 @@ def _join_select(ctx: Ctx, pool: Pool) -> Item | None:
         return None
     owners = {pc.id: t.name for t in ctx.state.troupes.values() for pc in t.pcs}
     return discord.ui.Select(
-        custom_id=ui_id(ctx.session.kind, ctx.session.id, "join", pool.id),
+        custom_id=ui_id(ctx.session.kind, ctx.session.id, "join", pool.id, drawn=ctx.expect(view_key(pool.id)).version),
         options=[
             discord.SelectOption(
                 label=cut(text, 100), value=value, description=cut(owners[value.partition("|")[0]], 100)
@@ -241,7 +249,7 @@ def _gather_rows(ctx: Ctx, pool: Pool, closing: str) -> list[list[Item]]:
     buttons: list[Item] = [] if join is not None else [ui_button(ctx, "Join", "join", pool.id, emoji="➕")]
     buttons += [
         ui_button(ctx, "My dice", "pick", pool.id, emoji="🎲"),
-        ctx.ui_button("Leave", "leave", pool.id),
+        ctx.ui_button("Leave", "leave", pool.id, record=view_key(pool.id)),
         act_button(ctx, "Roll", {"type": "roll", "pool": pool.id}, style=discord.ButtonStyle.success),
         ctx.ui_button("GM: dice…", "gmdice", pool.id),
     ]

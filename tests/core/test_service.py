@@ -178,6 +178,22 @@ async def test_permissions_roles_and_records(service: Service) -> None:
     assert replay(kind, session.engine_options, entries).model_dump(mode="json") == session.state
 
 
+async def test_a_click_on_a_shared_record_passes_others_changes_never_the_clickers_own(service: Service) -> None:
+    created = await service.create(
+        "ledger", guild_id=1, channel_id=10, host=ALICE, options=LedgerOptions(), roles={"1": [GM]}
+    )
+    sid = created.session.id
+    await service.act(sid, BOB, {"type": "join", "name": "Bob"})
+    drawn = Expect.of((await service.store.session(sid)), "page:2")  # type: ignore[arg-type]
+    shared = Expect(drawn.version, drawn.record, shared=True)
+    await service.act(sid, ALICE, {"type": "add", "page": "2", "amount": 4}, expect=shared)
+    await service.act(sid, BOB, {"type": "add", "page": "2", "amount": 1}, expect=shared)  # past the GM's change
+    with pytest.raises(StaleBoard):  # past his own: the same click again
+        await service.act(sid, BOB, {"type": "add", "page": "2", "amount": 1}, expect=shared)
+    entries = [e for e in await service.store.log_entries(sid) if e.action.get("kind") == "act"]
+    assert [e.action["action"].get("amount") for e in entries[-2:]] == [4, 1]
+
+
 async def test_an_engine_refusing_a_departure_is_a_reason_not_an_error(service: Service) -> None:
     sid = await table(service, "vote", VoteOptions(), [ALICE, BOB, CAROL])
     await service.act(sid, ALICE, {"type": "vote", "yes": True})
