@@ -159,6 +159,36 @@ def ui_id(kind: str, session_id: int, key: str, arg: object = "", *, drawn: int 
     return _checked(f"u:{kind}:{session_id}:{key}{at}" + (f":{arg}" if arg != "" else ""))
 
 
+def form_id(kind: str, session_id: int, version: int, key: str, arg: object = "") -> str:
+    """The custom_id of a game's own form, opened on ``version`` of its session: routed like :func:`ui_id`, and
+    applied once however often it is sent (a client's retry of a slow answer; ``Service.once``)."""
+    return ui_id(kind, session_id, key, arg).replace(f":{session_id}:", f":{session_id}@{version}:", 1)
+
+
+@dataclass(frozen=True)
+class UiRoute:
+    """A decoded ``u:`` custom_id."""
+
+    kind: str
+    session_id: int
+    version: int | None
+    """The version a form was opened on (:func:`form_id`); None for a control."""
+    key: str
+    arg: str
+    drawn: int | None = None
+    """The version of the record a control was drawn on (:func:`ui_id`'s ``drawn``), for the game to expect."""
+
+
+def parse_ui_id(rest: str) -> UiRoute:
+    """The fields after the namespace of a game's own control or form."""
+    kind, _, rest = rest.partition(":")
+    session, _, rest = rest.partition(":")
+    key, _, arg = rest.partition(":")
+    key, _, drawn = key.partition("@")
+    number, _, version = session.partition("@")
+    return UiRoute(kind, int(number), int(version) if version else None, key, arg, int(drawn) if drawn else None)
+
+
 class Router:
     """Dispatches every routed control to the handler of its namespace."""
 
@@ -168,6 +198,11 @@ class Router:
     def on(self, namespace: str, handler: Handler) -> None:
         """Send controls of ``namespace`` to ``handler(reply, rest_of_custom_id, chosen_values)``."""
         self._handlers[namespace] = handler
+
+    @property
+    def namespaces(self) -> frozenset[str]:
+        """The namespaces routed (one per owner of controls)."""
+        return frozenset(self._handlers)
 
     async def dispatch(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         """Route one interaction; every failure becomes a private answer."""

@@ -17,6 +17,7 @@ from bot.controls import (
     decode_action,
     modal_fields,
     parse_action_id,
+    parse_ui_id,
 )
 from bot.errors import InvalidInput, NotPermitted, NotPlaying, SessionOver, StaleBoard, UserError
 from bot.lobby import Lobby, actor_of
@@ -149,18 +150,22 @@ class Interactions:
     # -- the games' own controls -----------------------------------------------------------------------
 
     async def game_ui(self, reply: Reply, rest: str, values: list[str]) -> None:
-        """``u:<kind>:<session>:<key>[@<drawn>][:<arg>]``: handed to the game's spec."""
-        kind, _, rest = rest.partition(":")
-        session_id, _, rest = rest.partition(":")
-        key, _, arg = rest.partition(":")
-        key, _, drawn = key.partition("@")
-        reply.drawn = int(drawn) if drawn else None
-        spec = self.specs.get(kind)
-        session = await self.service.store.session(int(session_id))
-        reply.session_id = int(session_id)
+        """``u:<kind>:<session>[@<version>]:<key>[@<drawn>][:<arg>]``: handed to the game's spec. A form opened on a
+        version (``form_id``) changes its session once, however often it is sent; a control drawn on a version of one
+        of the session's records (``drawn``) tells the game what its clicker saw (``Reply.drawn``)."""
+        route = parse_ui_id(rest)
+        reply.drawn = route.drawn
+        spec = self.specs.get(route.kind)
+        session = await self.service.store.session(route.session_id)
+        reply.session_id = route.session_id
         if spec is None or session is None or not session.live:
             raise SessionOver("This is over; start a new one any time.")
-        await spec.on_ui(reply, session, key, arg, values)
+        if route.version is None:
+            await spec.on_ui(reply, session, route.key, route.arg, values)
+            return
+        sent = (rest, reply.interaction.user.id)
+        with self.service.once(route.session_id, sent):
+            await spec.on_ui(reply, session, route.key, route.arg, values)
 
 
 def action_modal(

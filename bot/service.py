@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -111,6 +112,21 @@ class Expect:
         return cls(session.records.get(record, 0), record)
 
 
+@dataclass
+class _Once:
+    """Changes to one session made on behalf of something that may apply once (``Service.once``)."""
+
+    session_id: int
+    key: Hashable
+    committed: bool = False
+
+
+_ONCE: contextvars.ContextVar[_Once | None] = contextvars.ContextVar("once", default=None)
+ONCE_KEYS = 4096
+"""How many things applied once a process remembers (a retry comes within seconds of the first)."""
+SENT_ALREADY = "That was already sent; nothing more was changed."
+
+
 class Service:
     """Applies actions to sessions and commits them; tells its hooks about every commit."""
 
@@ -124,6 +140,7 @@ class Service:
         """Parsed states by (session, version), with the player who committed that version (``CORE`` for the
         core's own changes, None when this process didn't commit it)."""
         self._hooks: list[Hook] = []
+        self._applied_once: OrderedDict[Hashable, None] = OrderedDict()
         self.news_of: NewsOf | None = None
         """Turns a log entry into its news, written with the entry in the same commit (set by the bot)."""
 
@@ -143,6 +160,34 @@ class Service:
             for lock in self._locks.held():
                 async with lock:
                     pass
+
+    @contextlib.contextmanager
+    def once(self, session_id: int, key: Hashable) -> Iterator[None]:
+        """The changes made to ``session_id`` inside apply once per ``key``: a form sent again (a client retrying
+        a slow answer) is refused once the first one committed, and a form's several changes all commit."""
+        token = _ONCE.set(_Once(session_id, key))
+        try:
+            yield
+        finally:
+            _ONCE.reset(token)
+
+    def _check_once(self, session_id: int) -> _Once | None:
+        """The ``once`` this change is part of (refused if it applied already), or None."""
+        once = _ONCE.get()
+        if once is None or once.session_id != session_id:
+            return None
+        if not once.committed and once.key in self._applied_once:
+            raise StaleBoard(SENT_ALREADY)
+        return once
+
+    def _applied(self, once: _Once | None) -> None:
+        if once is None:
+            return
+        once.committed = True
+        self._applied_once[once.key] = None
+        self._applied_once.move_to_end(once.key)
+        if len(self._applied_once) > ONCE_KEYS:
+            self._applied_once.popitem(last=False)
 
     def footprint(self) -> dict[str, int]:
         """What the service holds now: locks (only while held or waited for) and parsed states (capped)."""
@@ -530,6 +575,7 @@ class Service:
         A write refused because another process committed first is tried again on fresh data.
         """
         async with self.lock(session_id):
+            once = self._check_once(session_id)
             for _ in range(COMMIT_ATTEMPTS):
                 session = await self.store.session(session_id)
                 if session is None:
@@ -544,6 +590,7 @@ class Service:
                 log.info("Session %s changed in another process; retrying on fresh data", session_id)
             else:
                 raise Conflict()
+            self._applied(once)
             if applied.state is not None:
                 self.remember(applied.session, applied.state, applied.actor or CORE)
             if forced_after:

@@ -30,7 +30,7 @@ from discord.ext import commands
 from pydantic import BaseModel, ValidationError
 
 from bot.board import jump_url, static_view
-from bot.controls import modal_fields, ui_id
+from bot.controls import form_id, modal_fields, ui_id
 from bot.errors import ChannelBusy, IllegalMove, InvalidInput, NoSession, NotPermitted, UserError
 from bot.lobby import actor_of, missing_permissions
 from bot.models import MAIN_VIEW, Actor, Applied, Session, Status, roles_of, viewer_of
@@ -263,7 +263,7 @@ def form(
 ) -> discord.ui.Modal:
     """A form whose submit comes back to ``on_ui`` as ``key``/``arg`` (routed by its custom_id, so it survives a
     restart); discord.py keeps nothing of it."""
-    modal = discord.ui.Modal(title=title[:45], custom_id=ui_id(session.kind, session.id, key, arg))
+    modal = discord.ui.Modal(title=title[:45], custom_id=form_id(session.kind, session.id, session.version, key, arg))
     for text_input in inputs:
         modal.add_item(text_input)
     modal.stop()

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.board import static_view
-from bot.controls import modal_fields, ui_id
+from bot.controls import form_id, modal_fields, ui_id
 from bot.errors import InvalidInput
 from bot.models import Session
 from cogs.viciousness.text import cut
@@ -84,7 +84,9 @@ def pc_form(
     typed = typed or Typed()
     low, high = traits
     how_many = f"{low}" if low == high else f"{low} to {high}"
-    modal = discord.ui.Modal(title=cut(title, 45), custom_id=ui_id(ENGINE.kind, session.id, key, arg))
+    modal = discord.ui.Modal(
+        title=cut(title, 45), custom_id=form_id(ENGINE.kind, session.id, session.version, key, arg)
+    )
     if troupe_name:
         modal.add_item(_text("Troupe name", TROUPE_INPUT, default=typed.troupe))
     modal.add_item(_text("Character name", NAME_INPUT, default=typed.name))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.controls import modal_fields, ui_id
+from bot.controls import form_id, modal_fields
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.replies import Reply
@@ -33,7 +33,7 @@ NOTES_MAX = 1000
 
 def notes_form(session: Session, notes: str) -> discord.ui.Modal:
     """The GM's notes in a form, as they are now."""
-    modal = discord.ui.Modal(title="GM notes", custom_id=ui_id(KIND, session.id, "notes", ""))
+    modal = discord.ui.Modal(title="GM notes", custom_id=form_id(KIND, session.id, session.version, "notes"))
     text_input: discord.ui.TextInput[Any] = discord.ui.TextInput(
         custom_id=NOTES_INPUT,
         style=discord.TextStyle.paragraph,

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.board import static_view
-from bot.controls import decode_action, modal_fields, ui_id
+from bot.controls import decode_action, form_id, modal_fields, ui_id
 from bot.errors import IllegalMove, InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
@@ -421,7 +421,9 @@ async def _challenges(bot: TabletopBot, reply: Reply, session: Session, arg: str
         known = [line.strip() for line in typed.get("known", "").splitlines() if line.strip()]
         await take(bot, reply, session, {"type": "challenges", "pool": pool.id, "total": int(total), "known": known})
         return
-    modal = discord.ui.Modal(title="The scheme's challenges", custom_id=ui_id(KIND, session.id, "challenges", pool.id))
+    modal = discord.ui.Modal(
+        title="The scheme's challenges", custom_id=form_id(KIND, session.id, session.version, "challenges", pool.id)
+    )
     inputs = (
         ("How many challenges in all", "total", str(len(pool.challenges)), discord.TextStyle.short, 2),
         (
@@ -475,7 +477,9 @@ async def _share(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
         for s in list(need.options)[:MAX_INPUTS]
     ]
     amount = f"{'up to ' if not need.exact else ''}{need.amount}"
-    modal = discord.ui.Modal(title=f"{verb} {amount} hits"[:45], custom_id=ui_id(KIND, session.id, "share", pool.id))
+    modal = discord.ui.Modal(
+        title=f"{verb} {amount} hits"[:45], custom_id=form_id(KIND, session.id, session.version, "share", pool.id)
+    )
     for text_input in inputs:
         modal.add_item(text_input)
     modal.stop()
