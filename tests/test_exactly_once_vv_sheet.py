@@ -38,7 +38,8 @@ async def test_n_submits_of_one_score_form_write_one_score(fake: LocalDiscord, m
     assert {res.response_type for res in opened} == {9} and await version_of(bot, channel) == before
     form = opened[0]
     submits = await at_once(CLICKS, lambda: fake.submit_modal(form, {"value": "14"}))
-    assert "It is Bob's turn, not Jordan's." in await answered(bot, submits, STALE, "turn, not")
+    # The repeats are refused as a form already sent (or, past that, as no longer Jordan's turn).
+    await answered(bot, submits, STALE, "already sent", "turn, not")
     state = await state_of(bot, channel)
     assert [r.scores for r in state.rows[:2]] == [(14,), ()]
     assert len(chosen(await entries_after(bot, await sheet_id(bot, channel), before))) == 1
