@@ -8,6 +8,8 @@ discord.py sends them and checked by the fake Discord's validator. Also: dice fa
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import discord
 import pytest
@@ -75,21 +77,26 @@ def check_state(session: Session, state: CampaignState, events: list[dict]) -> N
         assert len(text[:2000]) <= 2000  # replies are cut to 2,000; a line never breaks the markdown of the next
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_boards_of_random_campaigns_fit(seed: int) -> None:
+def random_campaign(seed: int, steps: int) -> Iterator[tuple[CampaignState, list[dict[str, Any]]]]:
+    """Each state of a random campaign (the engine's property driver) with the events that made it."""
     rng = random.Random(seed)
-    session = campaign()
     state = ENGINE.start(ENGINE.options_model(), [], RandomDice(rng)).state
     dice = RandomDice(rng)
-    for _ in range(200):
+    for _ in range(steps):
         actor, data = random_action(rng, state)
         try:
-            action = ENGINE.parse_action(data)
-            out = ENGINE.apply(state, actor, action, dice)
+            out = ENGINE.apply(state, actor, ENGINE.parse_action(data), dice)
         except (ValueError, IllegalAction):
             continue
         state = out.state
-        check_state(session, state, out.events)
+        yield state, out.events
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_boards_of_random_campaigns_fit(seed: int) -> None:
+    session = campaign()
+    for state, events in random_campaign(seed, 200):
+        check_state(session, state, events)
 
 
 def test_the_biggest_fight_fits() -> None:

@@ -7,7 +7,6 @@ name a registered control, and each form the action of a registered form. A name
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,13 +25,11 @@ from cogs.viciousness.rivals_view import GM_VIEW
 from cogs.viciousness.sheets import troupe_view
 from cogs.viciousness.spec import Controls, DuplicateControl
 from cogs.viciousness.wealth import Draft, price_message
-from rules.engine import GM_ROLES, PUBLIC, IllegalAction, Viewer
+from rules.engine import GM_ROLES, PUBLIC, Viewer
 from rules.viciousness import ENGINE, CampaignState
 from rules.viciousness.actions import AddPC, Advance, CreateTroupe, Notes, Replace
-from tests.rules.test_vic_properties import SeededDice as RandomDice
-from tests.rules.test_vic_properties import random_action
 from tests.rules.vic_support import GM
-from tests.test_vic_boards_fit import campaign
+from tests.test_vic_boards_fit import campaign, random_campaign
 
 REGISTRY = controls()
 DRAFT = Draft(1, (), "", "a knife")
@@ -88,18 +85,9 @@ def drawn(session: Session, state: CampaignState) -> Iterator[str]:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_every_control_a_campaign_draws_is_registered(seed: int) -> None:
-    rng = random.Random(seed)
     session = campaign()
-    state = ENGINE.start(ENGINE.options_model(), [], RandomDice(rng)).state
-    dice = RandomDice(rng)
     seen: set[str] = set()
-    for _ in range(150):
-        actor, data = random_action(rng, state)
-        try:
-            out = ENGINE.apply(state, actor, ENGINE.parse_action(data), dice)
-        except (ValueError, IllegalAction):
-            continue
-        state = out.state
+    for state, _ in random_campaign(seed, 150):
         ids = list(drawn(session, state))
         assert not unregistered(session, iter(ids)), unregistered(session, iter(ids))
         seen |= {i.split(":")[3] for i in ids if i.startswith("u:")}
