@@ -263,15 +263,3 @@ class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_TEM
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(v) for v in data.get("values", [])]
         await _router(interaction).dispatch(interaction, self.item.custom_id, values)
-
-
-def modal_fields(interaction: discord.Interaction) -> dict[str, str]:
-    """The text inputs of a submitted modal, by custom_id (both row and label layouts)."""
-    fields: dict[str, str] = {}
-    data: dict[str, Any] = dict(interaction.data or {})
-    for row in data.get("components", []):
-        children = row.get("components") or ([row["component"]] if "component" in row else [])
-        for child in children:
-            if "custom_id" in child and "value" in child:
-                fields[child["custom_id"]] = child["value"]
-    return fields

@@ -16,6 +16,11 @@ _PLAIN_PROBLEMS = {
     "int_from_float": "please enter a whole number",
     "float_parsing": "please enter a number",
     "missing": "please fill this in",
+    "greater_than_equal": "at least {ge}",
+    "less_than_equal": "at most {le}",
+    "string_too_long": "at most {max_length} characters",
+    "too_long": "at most {max_length}",
+    "string_too_short": "please fill this in",
 }
 
 
@@ -59,12 +64,13 @@ class InvalidInput(UserError):
     code = "invalid_input"
 
     @classmethod
-    def naming(cls, exc: ValidationError) -> InvalidInput:
-        """The first problem pydantic found in typed input, as a short sentence naming the field."""
+    def naming(cls, exc: ValidationError, tag: object = None) -> InvalidInput:
+        """The first problem pydantic found in typed input, as a short sentence naming the field (never the
+        action's ``tag``, where a union of actions names it first)."""
         error = exc.errors()[0]
-        # The location ends with the field (after the action's tag, for a union of actions).
-        field = next((str(part) for part in reversed(error["loc"]) if isinstance(part, str)), "")
-        message = _PLAIN_PROBLEMS.get(error["type"]) or str(error["msg"]).removeprefix("Value error, ")
+        field = next((str(p) for p in reversed(error["loc"]) if isinstance(p, str) and p != tag), "")
+        plain = _PLAIN_PROBLEMS.get(error["type"])
+        message = plain.format(**error.get("ctx", {})) if plain else str(error["msg"]).removeprefix("Value error, ")
         where = field.replace("_", " ").capitalize()
         return cls(f"{where}: {message}." if where else f"{message[:1].upper()}{message[1:]}.")
 

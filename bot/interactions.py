@@ -3,23 +3,16 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import discord
-from pydantic import ValidationError
+from pydantic import BaseModel
 
 from bot.board import static_view
-from bot.controls import (
-    Router,
-    action_id,
-    core_id,
-    decode_action,
-    modal_fields,
-    parse_action_id,
-    parse_ui_id,
-)
+from bot.controls import Router, core_id, decode_action, parse_action_id, parse_ui_id
 from bot.errors import InvalidInput, NotPermitted, NotPlaying, SessionOver, StaleBoard, UserError
+from bot.forms import read_action
 from bot.lobby import Lobby, actor_of
 from bot.models import Session, Status, viewer_of
 from bot.names import escape_name
@@ -72,15 +65,11 @@ class Interactions:
         """A submitted modal: its inputs fill in the fields of the action it was opened for."""
         route = parse_action_id(rest)
         reply.session_id = route.session_id
-        action = {**decode_action(route.action), **modal_fields(reply.interaction)}
         session = await self.service.session(route.session_id)
-        try:
-            self.service.kind_of(session).engine.parse_action(action)
-        except ValidationError as exc:
-            raise InvalidInput.naming(exc) from None
+        action = read_action(reply.interaction, route.action, self.service.kind_of(session).engine.parse_action)
         await self._act(reply, route.session_id, Expect(route.version, route.record), action)
 
-    async def _act(self, reply: Reply, session_id: int, expect: Expect, action: dict[str, Any]) -> None:
+    async def _act(self, reply: Reply, session_id: int, expect: Expect, action: Mapping[str, Any] | BaseModel) -> None:
         async with self._stale_redraws(reply, session_id):
             await self.service.act(session_id, actor_of(reply.interaction), action, expect=expect, origin=reply)
 
@@ -166,22 +155,3 @@ class Interactions:
         sent = (rest, reply.interaction.user.id)
         with self.service.once(route.session_id, sent):
             await spec.on_ui(reply, session, route.key, route.arg, values)
-
-
-def action_modal(
-    session: Session,
-    expect: Expect,
-    action: Mapping[str, Any],
-    *,
-    title: str,
-    inputs: Sequence[discord.ui.TextInput[Any]],
-) -> discord.ui.Modal:
-    """A modal that takes ``action`` with the fields typed into ``inputs`` (each input's custom_id is a field).
-
-    It is routed by its custom_id alone (so it survives a restart), never stored by discord.py.
-    """
-    modal = discord.ui.Modal(title=title[:45], custom_id=action_id(session.id, expect, action, namespace="m"))
-    for text_input in inputs:
-        modal.add_item(text_input)
-    modal.stop()
-    return modal

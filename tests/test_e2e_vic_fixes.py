@@ -11,7 +11,7 @@ from localdiscord.server import LocalDiscord
 from rules.viciousness.data import PROCEDURES
 from tests.conftest import MakeBot
 from tests.test_e2e_vic_table import Dice, pick, setup_troupes
-from tests.vic_e2e_support import campaign_state, join_with, split_traits, vic_bot
+from tests.vic_e2e_support import campaign_state, join_with, split_traits, typed_into, vic_bot
 
 
 async def test_the_gm_screen_gives_each_temperament_the_odds_the_roll_uses(
@@ -81,7 +81,7 @@ async def test_a_form_refused_for_its_traits_reopens_with_what_was_typed(fake: L
     opened = await fake.slash(channel, bob, "vic troupe new", options={"asset": "favor"})
     await opened.response()
     assert opened.modal is not None
-    typed = {"troupe": "Rats", "name": "Vex", "concept": "A retired acrobat with *flair*"}
+    typed = typed_into(opened.modal, "Rats", name="Vex", concept="A retired acrobat with *flair*")
     values = {**typed, **split_traits(opened.modal, ["Acrobat", "Lurker"])}
     refused = await (await fake.submit_modal(opened, values)).message()
     assert refused.ephemeral and "Pick exactly 3 traits (you picked 2)" in refused.content

@@ -78,7 +78,7 @@ async def test_notes_rivals_and_designs_edited_and_challenges_changed(fake: Loca
     opened = await fake.click(tools, "Change the challenges…", gm)
     await opened.response()
     assert opened.modal is not None and "Dogs\\nWall" in json.dumps(opened.modal)
-    await (await fake.submit_modal(opened, {"total": "2", "known": "Dogs"})).message()
+    await (await fake.submit_modal(opened, {"total": "2", "known[]": "Dogs"})).message()
     await fake.wait_for(lambda: "Challenges: 2 (not prepared)" in str(scheme.embeds), what="the new challenges")
     for member in (gm, bea):
         await (await fake.slash(channel, member, "vic log")).message()

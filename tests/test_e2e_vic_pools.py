@@ -53,10 +53,10 @@ async def test_gm_tools_and_a_four_side_fight_shared_through_a_form(fake: LocalD
     await click_when_shown(fake, fight, "Work out the hits", gm)
     await fake.wait_for(lambda: "Share the hits…" in fight.describe_buttons(), what="the share button")
     form = await fake.click(fight, "Share the hits…", gm)
-    bad = await (await fake.submit_modal(form, {"b": "x", "c": "3", "d": "3"})).message()
+    bad = await (await fake.submit_modal(form, {"to.b": "x", "to.c": "3", "to.d": "3"})).message()
     assert bad.ephemeral and "whole number" in bad.content
     form = await fake.click(fight, "Share the hits…", gm)
-    shared = await (await fake.submit_modal(form, {"b": "3", "c": "3", "d": "3"})).message()
+    shared = await (await fake.submit_modal(form, {"to.b": "3", "to.c": "3", "to.d": "3"})).message()
     assert "Ana wounded" in shared.content and "Crow wounded" in shared.content
     state = await campaign_state(bot, channel)
     assert state.find_pc(ana).wounded  # type: ignore[union-attr]

@@ -139,7 +139,7 @@ async def test_a_whole_sheet_from_the_first_score_to_the_next_game(fake: LocalDi
     casey = await pick(
         fake, the_sheet(fake, channel), "Casey rolled physical dice?", "Silver Bullet & Werewolf: enter the dice", alice
     )
-    await (await fake.submit_modal(casey, {"a": "4", "b": "5"})).response()
+    await (await fake.submit_modal(casey, {"dice.0": "4", "dice.1": "5"})).response()
     await bot.settled()
     sheet = the_sheet(fake, channel)
     assert "Tie-break 2" in sheet.content and "Tie-break 2 between Jordan, Bob" in sheet.embeds[0]["description"]

@@ -244,6 +244,8 @@ async def world(
     edit = next(s["custom_id"] for s in sheet.selects if s["custom_id"].endswith(":edit"))
     dice = next(s for s in tie.selects if "rolled physical dice" in str(s.get("placeholder")))
     typed_dice = next(o["value"] for o in dice["options"] if "enter the dice" in o["label"])
+    scheme = await (await fake.slash(vic, gm, "vic-gm knavery", options={"challenges": 3, "known": "Dogs"})).message()
+    scheme_tools = await (await fake.click(scheme, "GM: dice…", gm)).message()
     world.forms = {
         "score": await fake.click(sheet, next(b["label"] for b in sheet.buttons if "Score for" in b["label"]), gm),
         "rename": await fake.select(sheet, edit, ["name:Sloth"], gm),
@@ -252,6 +254,7 @@ async def world(
         "add a minion": await fake.click(troupe, "Add a minion", bob),
         "advance": await fake.click(troupe, "Advance: new minion", bob),
         "share the hits": await fake.click(brawl, "Share the hits…", gm),
+        "challenges": await fake.click(scheme_tools, "Change the challenges…", gm),
         "new troupe": await fake.slash(vic, dave, "vic troupe new", options={"asset": "headquarters"}),
         "replacement": await fake.slash(vic, carol, "vic pc replace", options={"pc": f"{carol.id}.2"}),
         "new sheet": await fake.slash(places.empty, gm, "vv sheet"),
@@ -344,10 +347,10 @@ async def test_the_refusals_found(world: World) -> None:
         (vic, "vic-rival foil", {"rival": LONG, "design": "d1"}, f"No rival is called {echo(LONG)}:"),
         (vic, "vic pc retire", {"pc": LONG}, f"No character is called {echo(LONG)}:"),
         (vic, "vic-gm discovery", {"pc": LONG}, f"No character is called {echo(LONG)}:"),
-        (vic, "vic troupe edit", {"name": "N" * 500, "member": bob}, "Name: String should have at most 80 characters"),
+        (vic, "vic troupe edit", {"name": "N" * 500, "member": bob}, "Name: at most 80 characters."),
         (vic, "vic troupe edit", {"henchmen": f"Rat, {LONG}", "member": bob}, "at most 80 characters"),
-        (vic, "vic pc advance", {"pc": ana, "trait": "T" * 500}, "Trait: String should have at most 80 characters"),
-        (vic, "vic pc forget", {"pc": ana, "contact": "s" + "9" * 5000}, "Index: Input should be less than or equal"),
+        (vic, "vic pc advance", {"pc": ana, "trait": "T" * 500}, "Trait: at most 80 characters."),
+        (vic, "vic pc forget", {"pc": ana, "contact": "s" + "9" * 5000}, "Index: at most "),
         (vic, "vic-gm npc", {"name": "Rat", "dice": "999999999d6", "side": "a"}, "An NPC rolls 10 dice at most"),
         (vic, "vic-gm campaign import", {"file": ("c.json", NESTED.encode())}, "deeper than a campaign"),
         (vic, "vic troupe show", {"member": fake.dm_user}, f"{echo('Erin')} isn't a member of this server"),

@@ -7,6 +7,10 @@ discord.py sends them and checked by the fake Discord's validator. Also: dice fa
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+from typing import Any
+
 import discord
 
 from bot.board import compose
@@ -20,10 +24,12 @@ from cogs.viciousness.rivals_view import render_gm
 from localdiscord.responses import DiscordError
 from localdiscord.validation import check_message
 from rules.dice import SeededDice
-from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
+from rules.engine import GM_ROLES, PUBLIC, IllegalAction, Viewer, visible
 from rules.viciousness import ENGINE, CampaignState
 from rules.viciousness import odds as exact
 from rules.viciousness.state import PoolDie
+from tests.rules.test_vic_properties import SeededDice as RandomDice
+from tests.rules.test_vic_properties import random_action
 from tests.rules.vic_support import GM, P1
 
 GM_VIEWER = Viewer(GM, GM_ROLES)
@@ -68,6 +74,21 @@ def check_state(session: Session, state: CampaignState, events: list[dict]) -> N
     for viewer, seen in ((PUBLIC, public), (GM_VIEWER, state)):
         text = "\n".join(narrate(seen, [e for e in events if visible(e, viewer)]))
         assert len(text[:2000]) <= 2000  # replies are cut to 2,000; a line never breaks the markdown of the next
+
+
+def random_campaign(seed: int, steps: int) -> Iterator[tuple[CampaignState, list[dict[str, Any]]]]:
+    """Each state of a random campaign (the engine's property driver) with the events that made it."""
+    rng = random.Random(seed)
+    state = ENGINE.start(ENGINE.options_model(), [], RandomDice(rng)).state
+    dice = RandomDice(rng)
+    for _ in range(steps):
+        actor, data = random_action(rng, state)
+        try:
+            out = ENGINE.apply(state, actor, ENGINE.parse_action(data), dice)
+        except (ValueError, IllegalAction):
+            continue
+        state = out.state
+        yield state, out.events
 
 
 def test_the_biggest_fight_fits() -> None:

@@ -43,14 +43,30 @@ def split_traits(modal: dict[str, Any], traits: list[str]) -> dict[str, list[str
     return values
 
 
+def typed_into(modal: dict[str, Any], troupe: str | None = None, **texts: str) -> dict[str, str]:
+    """The character form's text inputs for the ``troupe``'s name and the character's ``name`` and ``concept``
+    (each input's custom_id is the field of the action it fills in: ``name``, ``captain.name``, ``pc.concept``…)."""
+    ids = [c["custom_id"] for row in modal["components"] if (c := row.get("component") or {}).get("type") == 4]
+    values = {"name": troupe} if troupe is not None else {}
+    for field, text in texts.items():
+        values[next(i for i in ids if i.endswith(f".{field}"))] = text
+    return {k: v for k, v in values.items() if v is not None}
+
+
 async def fill_form(
-    fake: LocalDiscord, opened: InteractionResult, name: str, traits: list[str], timeout: float = 5.0, **texts: str
+    fake: LocalDiscord,
+    opened: InteractionResult,
+    name: str,
+    traits: list[str],
+    timeout: float = 5.0,
+    troupe: str | None = None,
+    concept: str | None = None,
 ) -> InteractionResult:
     """Fill in and send the character form ``opened`` answered with."""
     await opened.response(timeout)
     assert opened.modal is not None, opened.errors
-    values: dict[str, Any] = {"name": name, **texts, **split_traits(opened.modal, traits)}
-    return await fake.submit_modal(opened, values)
+    typed = typed_into(opened.modal, troupe, name=name, **({"concept": concept} if concept is not None else {}))
+    return await fake.submit_modal(opened, {**typed, **split_traits(opened.modal, traits)})
 
 
 async def new_troupe(

@@ -30,8 +30,9 @@ from discord.ext import commands
 from pydantic import BaseModel, ValidationError
 
 from bot.board import jump_url, static_view
-from bot.controls import form_id, modal_fields, ui_id
+from bot.controls import ui_id
 from bot.errors import ChannelBusy, IllegalMove, InvalidInput, NoSession, NotPermitted, UserError
+from bot.forms import FORM, Input, action_modal, read_action
 from bot.lobby import actor_of, missing_permissions
 from bot.models import MAIN_VIEW, Actor, Applied, Session, Status, roles_of, viewer_of
 from bot.names import clip, escape_name
@@ -48,7 +49,7 @@ from cogs.vices.sheet_view import (
     render_sheet,
 )
 from rules import engine as contract
-from rules.text import echo, whole_number
+from rules.text import echo
 from rules.vices.calc import CALC_HELP, CalcError, calculate
 from rules.vices.sheet import SHEET_ENGINE
 from rules.vices.sheet_actions import Correct, EnterScore, MoveSin, Rename, SetSloth, SheetAction, TieBreak
@@ -174,16 +175,8 @@ def parse(data: Mapping[str, Any]) -> SheetAction:
         return SHEET_ENGINE.parse_action(data)
     except contract.IllegalAction as exc:
         raise InvalidInput(exc.reason) from None
-    except ValidationError:
-        raise InvalidInput("That isn't something the sheet can take.") from None
-
-
-def whole(text: str, what: str) -> int:
-    """A whole number typed into a form, 1 or more."""
-    value = whole_number(text)
-    if value is None or value < 1:
-        raise InvalidInput(f"{what}: a whole number, 1 or more.")
-    return value
+    except ValidationError as exc:
+        raise InvalidInput.naming(exc) from None
 
 
 def resolve_row(state: SheetState, text: str) -> SinName:
@@ -258,33 +251,6 @@ def up_row(state: SheetState) -> SinName:
     return p.up
 
 
-def form(
-    session: Session, key: str, arg: str, title: str, inputs: Sequence[discord.ui.TextInput[Any]]
-) -> discord.ui.Modal:
-    """A form whose submit comes back to ``on_ui`` as ``key``/``arg`` (routed by its custom_id, so it survives a
-    restart); discord.py keeps nothing of it."""
-    modal = discord.ui.Modal(title=title[:45], custom_id=form_id(session.kind, session.id, session.version, key, arg))
-    for text_input in inputs:
-        modal.add_item(text_input)
-    modal.stop()
-    return modal
-
-
-def _input(
-    label: str, key: str, *, default: str | None = None, placeholder: str | None = None, max_length: int = 6
-) -> discord.ui.TextInput[Any]:
-    """One required line of a form; its ``key`` is the field it fills in."""
-    return discord.ui.TextInput(
-        label=label[:45],
-        custom_id=key,
-        default=default,
-        placeholder=placeholder,
-        min_length=1,
-        max_length=max_length,
-        required=True,
-    )
-
-
 # -- the spec: what the core draws and routes ---------------------------------------------------------------------
 
 
@@ -343,11 +309,13 @@ class SheetSpec(GameSpec[SheetState]):
         """Forms (open on a click, write on submit) and the Sins menu."""
         state = cast(SheetState, self.bot.service.state_of(session))
         actor = actor_of(reply.interaction)
-        if reply.interaction.type is discord.InteractionType.modal_submit:
-            await self._submitted(reply, session, actor, key, arg, modal_fields(reply.interaction))
-            return
         picked = values[0] if values else ""
-        if key == "score":
+        if key == FORM:
+            await write(self.bot, session, actor, read_action(reply.interaction, arg, parse))
+            # The form closes as soon as the entry is committed; the sheet's message is redrawn (its picture in a
+            # thread) after that, so a busy moment for pictures never makes a form wait.
+            await reply.ack()
+        elif key == "score":
             await self._open_score(reply, session, state, actor, arg)
         elif key == "edit":
             what, _, sin = picked.partition(":")
@@ -362,26 +330,6 @@ class SheetSpec(GameSpec[SheetState]):
         else:
             raise UserError("That control is no longer in use.")
 
-    async def _submitted(
-        self, reply: Reply, session: Session, actor: Actor, key: str, arg: str, fields: dict[str, str]
-    ) -> None:
-        if key == "score":
-            data: dict[str, Any] = {"type": "score", "row": arg, "value": fields.get("value", "")}
-        elif key == "fix":
-            data = {"type": "correct", "row": arg, "round": whole(fields.get("round", ""), "Round")}
-            data["value"] = fields.get("value", "")
-        elif key == "name":
-            data = {"type": "rename", "row": arg, "name": fields.get("name", "")}
-        elif key == "tb":
-            row, _, pair = arg.partition(".")
-            data = {"type": "tiebreak", "row": row, "pair": pair, "dice": [fields.get("a", ""), fields.get("b", "")]}
-        else:
-            raise UserError("That form is no longer in use.")
-        await write(self.bot, session, actor, parse(data))
-        # The form closes as soon as the entry is committed; the sheet's message is redrawn (its picture in a
-        # thread) after that, so a busy moment for pictures never makes a form wait.
-        await reply.ack()
-
     async def _open_score(self, reply: Reply, session: Session, state: SheetState, actor: Actor, sin: str) -> None:
         action = parse({"type": "score", "row": sin, "value": 0})
         check_may(session, state, actor, action)
@@ -390,8 +338,8 @@ class SheetSpec(GameSpec[SheetState]):
             raise IllegalMove(f"The sheet has moved on: it's {player(state, up)}'s turn now.")
         row = row_of(state, up)
         title = f"{row.name} · round {progress(state).round}"
-        points = _input("Points this turn", "value", placeholder="A whole number, 0 or more (e.g. 14)")
-        await reply.modal(form(session, "score", sin, title, [points]))
+        points = Input("value", placeholder="A whole number, 0 or more (e.g. 14)")
+        await reply.modal(action_modal(session, EnterScore, [points], title=title, fixed={"row": up}, game=True))
 
     async def _open_edit(
         self, reply: Reply, session: Session, state: SheetState, actor: Actor, what: str, sin: str
@@ -403,16 +351,18 @@ class SheetSpec(GameSpec[SheetState]):
             if not row.scores:
                 raise IllegalMove(f"{player(state, row.sin)} has no score to correct yet.")
             inputs = [
-                _input(f"Round (1 to {len(row.scores)})", "round", default=str(len(row.scores)), max_length=3),
-                _input("Score for that round", "value", default=str(row.scores[-1])),
+                Input("round", label=f"Round (1 to {len(row.scores)})", default=str(len(row.scores)), max_length=3),
+                Input("value", label="Score for that round", default=str(row.scores[-1])),
             ]
-            await reply.modal(form(session, "fix", row.sin, f"Correct {row.name}'s score", inputs))
+            title = f"Correct {row.name}'s score"
+            await reply.modal(action_modal(session, Correct, inputs, title=title, fixed={"row": row.sin}, game=True))
         elif what == "name":
             action = parse({"type": "rename", "row": sin, "name": "x"})
             check_may(session, state, actor, action)
             row = row_of(state, cast(Rename, action).row)
-            name = _input("Name", "name", default=row.name, max_length=NAME_MAX)
-            await reply.modal(form(session, "name", row.sin, f"Rename {row.name}", [name]))
+            name = Input("name", default=row.name)
+            title = f"Rename {row.name}"
+            await reply.modal(action_modal(session, Rename, [name], title=title, fixed={"row": row.sin}, game=True))
         else:
             raise UserError("That choice is no longer in use.")
 
@@ -441,9 +391,10 @@ class SheetSpec(GameSpec[SheetState]):
         check_may(session, state, actor, action)
         assert isinstance(action, TieBreak)
         first, second = pair_dice(action.pair)
-        inputs = [_input(die, key, placeholder="1 to 6", max_length=2) for die, key in ((first, "a"), (second, "b"))]
+        inputs = [Input(f"dice.{i}", label=die, placeholder="1 to 6") for i, die in enumerate((first, second))]
         title = f"{row_of(state, roller).name}: {PAIR_TITLES[action.pair]}"
-        await reply.modal(form(session, "tb", f"{roller}.{action.pair}", title, inputs))
+        fixed = {"row": roller, "pair": action.pair}
+        await reply.modal(action_modal(session, TieBreak, inputs, title=title, fixed=fixed, game=True))
 
 
 # -- creating a sheet ---------------------------------------------------------------------------------------------

@@ -15,8 +15,9 @@ description of its own: so the campaign has three commands, each one cog made of
 - ``pools.py``, ``checks.py``, ``rivals.py`` (``/vic-rival …``), ``odds.py``: the table (issue 12)
 - ``house_rules.py``, ``gm_tools.py``: ``/vic-gm rules``, ``notes``, ``undo``, ``redo``
 
-The spec (``spec.py``) draws each view and routes the game's own controls; ``narrate.py`` turns
-events into sentences.
+The spec (``spec.py``) draws each view and routes the game's own controls, which each module registers by name
+(its ``register``, called by :func:`controls` at setup: a name taken twice stops the bot there); ``narrate.py``
+turns events into sentences.
 """
 
 from __future__ import annotations
@@ -25,6 +26,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TabletopBot
+from cogs.viciousness import (
+    characters,
+    checks,
+    forms,
+    gm_tools,
+    house_rules,
+    pages,
+    pools,
+    rivals,
+    sheets,
+    troupes,
+    turns,
+    wealth,
+)
 from cogs.viciousness.calls import CallCommands
 from cogs.viciousness.campaign import CampaignCommands
 from cogs.viciousness.characters import CharacterCommands
@@ -40,7 +55,7 @@ from cogs.viciousness.pools import PoolCommands
 from cogs.viciousness.recap import RecapCommands
 from cogs.viciousness.rivals import GMScreenCommands, RivalCommands
 from cogs.viciousness.sessions import SessionCommands
-from cogs.viciousness.spec import VicSpec
+from cogs.viciousness.spec import Controls, VicSpec
 from cogs.viciousness.troupes import TroupeCommands
 from cogs.viciousness.turns import LogCommands, TurnCommands
 from cogs.viciousness.wealth import PriceCommands, RewardCommands
@@ -109,10 +124,36 @@ class ViciousnessRivals(
         super().__init__()
 
 
+REGISTERS = (
+    sheets.register,
+    pages.register,
+    turns.register,
+    wealth.register,
+    checks.register,
+    pools.register,
+    rivals.register,
+    house_rules.register,
+    gm_tools.register,
+    forms.register,
+    troupes.register,
+    characters.register,
+)
+"""Every module with views, controls or forms of its own."""
+
+
+def controls() -> Controls:
+    """Every view, control and form of a campaign, registered by its module; DuplicateControl if a name is taken
+    twice."""
+    registry = Controls()
+    for register in REGISTERS:
+        register(registry)
+    return registry
+
+
 async def setup(bot: TabletopBot) -> None:
-    """discord.py extension entry point: the campaign's spec, then the commands (sharing which channel has which
-    campaign)."""
-    bot.register(VicSpec(bot))
+    """discord.py extension entry point: the campaign's spec with its controls, then the commands (sharing which
+    channel has which campaign)."""
+    bot.register(VicSpec(bot, controls()))
     campaign_of = CampaignOf()
     await bot.add_cog(Viciousness(bot, campaign_of))
     await bot.add_cog(ViciousnessGM(bot, campaign_of))

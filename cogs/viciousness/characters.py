@@ -10,20 +10,21 @@ from discord import app_commands
 
 from bot.board import static_view
 from bot.controls import ControlTooLong
-from bot.errors import InvalidInput, NotPermitted, UserError
+from bot.errors import InvalidInput, NotPermitted
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
 from cogs.viciousness.common import Autocomplete, action_data, campaign_state, choice_name, owner_for, parse, viewer_of
-from cogs.viciousness.forms import REFILL, SHAPES, FormRefused, form_for, pc_spec, refusal, typed_from
+from cogs.viciousness.forms import character_form, pc_form
 from cogs.viciousness.pools_view import act_button
-from cogs.viciousness.spec import UI, UIHandler
+from cogs.viciousness.spec import Controls, UIHandler
 from rules.text import whole_number
 from rules.viciousness.actions import (
     Action,
     AddContact,
+    AddPC,
     AddTrait,
     AddWeakContact,
     Advance,
@@ -31,17 +32,16 @@ from rules.viciousness.actions import (
     EditPC,
     GMControl,
     Promote,
+    Replace,
     Retire,
     SetSpell,
 )
 from rules.viciousness.characters import ACTION_WORDS
-from rules.viciousness.data import CHARACTERS
 from rules.viciousness.state import PC, CampaignState, owner_of
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
 
-MINION_TRAITS = CHARACTERS.traits_at_creation["minion"]
 ACTION_CHOICES = [
     app_commands.Choice(name=label, value=value)
     for label, value in (
@@ -61,75 +61,30 @@ CONDITION_CHOICES = [
 ]
 
 
-async def _add_minion(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-    """A new minion's form was sent (``arg``: the troupe's owner)."""
-    spec = pc_spec(reply.interaction, (MINION_TRAITS, MINION_TRAITS))
-    await _take(bot, reply, session, parse({"type": "add_pc", "owner": arg, "pc": spec}))
-
-
-async def _advance_minion(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-    """An advancement's minion form was sent."""
-    spec = pc_spec(reply.interaction, (MINION_TRAITS, MINION_TRAITS))
-    await _take(bot, reply, session, parse({"type": "advance", "owner": arg, "minion": spec}))
-
-
-async def _replace(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-    """A replacement's form was sent (``arg``: the dead or retired minion); extra traits cost IP."""
-    state = campaign_state(bot, session)
-    spec = pc_spec(reply.interaction, replacement_traits(pc_of(state, arg)))
-    await _take(bot, reply, session, parse({"type": "replace", "old": arg, "pc": spec}))
-
-
-async def _take(bot: TabletopBot, reply: Reply, session: Session, action: Action) -> None:
-    await bot.service.act(session.id, actor_of(reply.interaction), action)
+async def _new_character(bot: TabletopBot, reply: Reply, session: Session, data: dict[str, Any]) -> None:
+    """A new minion's, an advancement's or a replacement's form was sent: the character is added."""
+    await bot.service.act(session.id, actor_of(reply.interaction), parse(data))
     await reply.send("Done: the troupe's sheet shows the new character.", ephemeral=True)
 
 
-def keeps_typing(key: str, take: UIHandler) -> UIHandler:
-    """A form's handler that answers a refused form with what was typed and *Fix the form*, not a bare refusal."""
+def _opens(model: type[Action]) -> UIHandler:
+    """``Add a minion`` / ``Advance: new minion`` on a troupe's sheet (arg: its owner): the form, for its player or
+    a GM."""
 
-    async def handler(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-        try:
-            await take(bot, reply, session, arg, values)
-        except FormRefused as exc:
-            await reply.send(ephemeral=True, **refusal(session, key, arg, exc))
+    async def handler(bot: TabletopBot, reply: Reply, session: Session, owner: str, values: list[str]) -> None:
+        if owner != str(reply.interaction.user.id) and not viewer_of(session, reply.interaction).is_gm:
+            raise NotPermitted("That troupe isn't yours: only its player and the GM can change it.")
+        await reply.modal(pc_form(session, campaign_state(bot, session), model, {"owner": owner}))
 
     return handler
 
 
-async def _refill(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-    """*Fix the form*: the refused form again, filled in with what its refusal shows was typed."""
-    key, _, form_arg = arg.partition(":")
-    if key not in SHAPES:
-        raise UserError("That form is no longer in use.")
-    state = campaign_state(bot, session)
-    await reply.modal(form_for(session, state, key, form_arg, typed_from(reply.interaction.message)))
-
-
-async def _open_form(key: str, bot: TabletopBot, reply: Reply, session: Session, owner: str) -> None:
-    """``Add a minion`` / ``Advance: new minion`` on a troupe's sheet: the form, for its player or a GM."""
-    if owner != str(reply.interaction.user.id) and not viewer_of(session, reply.interaction).is_gm:
-        raise NotPermitted("That troupe isn't yours: only its player and the GM can change it.")
-    await reply.modal(form_for(session, campaign_state(bot, session), key, owner))
-
-
-SHAPES.update(
-    {
-        "np": lambda state, owner: ("A new minion", (MINION_TRAITS, MINION_TRAITS), False),
-        "am": lambda state, owner: ("Advancement: a new minion", (MINION_TRAITS, MINION_TRAITS), False),
-        "rp": lambda state, old: (f"Replacing {pc_of(state, old).name}", replacement_traits(pc_of(state, old)), False),
-    }
-)
-UI.update(
-    {
-        "np": keeps_typing("np", _add_minion),
-        "am": keeps_typing("am", _advance_minion),
-        "rp": keeps_typing("rp", _replace),
-        REFILL: _refill,
-        "npform": lambda bot, reply, session, arg, values: _open_form("np", bot, reply, session, arg),
-        "amform": lambda bot, reply, session, arg, values: _open_form("am", bot, reply, session, arg),
-    }
-)
+def register(controls: Controls) -> None:
+    """The character forms (a minion, an advancement's minion, a replacement) and the buttons that open them."""
+    for model in (AddPC, Advance, Replace):
+        controls.form(model, character_form(_new_character))
+    controls.control("minion-form", _opens(AddPC))
+    controls.control("advance-form", _opens(Advance))
 
 
 async def offer_second_action(reply: Reply, session: Session, state: CampaignState, taken: dict[str, Any]) -> None:
@@ -149,11 +104,6 @@ async def offer_second_action(reply: Reply, session: Session, state: CampaignSta
         ephemeral=True,
         view=static_view([[button]]),
     )
-
-
-def replacement_traits(old: PC) -> tuple[int, int]:
-    """How many traits a replacement takes: a minion's two, up to the lost one's (each extra costs 1 IP)."""
-    return MINION_TRAITS, max(MINION_TRAITS, len(old.traits))
 
 
 def pc_of(state: CampaignState, pc_id: str) -> PC:
@@ -184,7 +134,8 @@ class CharacterCommands(Autocomplete):
                 f"Every minion place of {escape_name(troupe.name)} is taken: a new minion comes from an "
                 "advancement (`/vic pc advance`), a lost one is replaced (`/vic pc replace`)."
             )
-        await Reply.of(interaction).modal(form_for(session, self.state(session), "np", owner_for(interaction, member)))
+        fixed = {"owner": owner_for(interaction, member)}
+        await Reply.of(interaction).modal(pc_form(session, self.state(session), AddPC, fixed))
 
     @pc.command(name="edit", description="Rename, new concept")
     @app_commands.describe(
@@ -223,7 +174,7 @@ class CharacterCommands(Autocomplete):
             troupe = state.troupes.get(owner)
             if troupe is None or troupe.pending_advancements < 1:
                 raise InvalidInput("There is no advancement to take: one comes with each completed ambition.")
-            await Reply.of(interaction).modal(form_for(session, state, "am", owner))
+            await Reply.of(interaction).modal(pc_form(session, state, Advance, {"owner": owner}))
             return
         if trait is None:
             raise InvalidInput("Name the trait the character gains (or leave out the character for a new minion).")
@@ -349,7 +300,7 @@ class CharacterCommands(Autocomplete):
         """The form takes 2 traits, up to as many as the lost minion had; each beyond 2 costs 1 IP more."""
         session = await self.campaign_here(interaction)
         old = pc_of(self.state(session), self.pc_typed(session, interaction, pc))
-        await Reply.of(interaction).modal(form_for(session, self.state(session), "rp", old.id))
+        await Reply.of(interaction).modal(pc_form(session, self.state(session), Replace, {"old": old.id}))
 
     @pc.command(name="gm", description="Portrayed by the GM or not")
     @app_commands.describe(

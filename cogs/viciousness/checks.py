@@ -20,7 +20,7 @@ from bot.models import Session, roles_of
 from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.viciousness.common import KIND, VicBase, named_pc
 from cogs.viciousness.pools import take
-from cogs.viciousness.spec import UI
+from cogs.viciousness.spec import Controls
 from rules.engine import GM_ROLES
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.state import CampaignState
@@ -77,7 +77,9 @@ async def _discover(bot: Any, reply: Reply, session: Session, arg: str, values: 
     await take(bot, reply, session, action)
 
 
-UI["disc"] = _discover
+def register(controls: Controls) -> None:
+    """A discovery's roll."""
+    controls.control("discover", _discover)
 
 
 class CheckBase(VicBase):
@@ -193,7 +195,7 @@ class DiscoveryCommands(CheckBase):
         if pc:  # the id goes into the select's custom_id: a name typed instead is looked up now
             pc = self.pc_typed(session, interaction, pc)
         menu: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=ui_id(KIND, session.id, "disc", f"{pc or ''}|{traits}"),
+            custom_id=ui_id(KIND, session.id, "discover", f"{pc or ''}|{traits}"),
             options=[discord.SelectOption(label=text, value=key) for key, text in CONDITIONS.items()],
             placeholder="The conditions met (none: pick nothing and close)",
             min_values=0,

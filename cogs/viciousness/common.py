@@ -81,11 +81,7 @@ def parse(data: Mapping[str, Any]) -> Action:
     try:
         return ENGINE.parse_action(data)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        field = next((str(p) for p in reversed(error["loc"]) if isinstance(p, str) and p != data.get("type")), "")
-        message = str(error["msg"]).removeprefix("Value error, ")
-        where = field.replace("_", " ").capitalize()
-        raise InvalidInput(f"{where}: {message}." if where else f"{message}.") from None
+        raise InvalidInput.naming(exc, data.get("type")) from None
 
 
 def named_pc(state: CampaignState, typed: str, me: str, gm: bool) -> str:

@@ -1,29 +1,40 @@
 """The character form: a modal with the name, the concept and the traits (selects showing each trait's text).
 
-The same form makes a troupe's captain, a new minion, an advancement's minion and a replacement; what
-it makes is the key of its custom_id (``ui_id``), so a form opened before a restart is still taken after.
+The same form makes a troupe's captain, a new minion, an advancement's minion and a replacement: it is the
+core's form (``bot/forms.py``) of the action it submits, so what it makes travels in its custom_id and a
+form opened before a restart is still taken after. A form refused for what was typed answers with it, and
+*Fix the form* opens it again filled in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.board import static_view
-from bot.controls import form_id, modal_fields, ui_id
-from bot.errors import InvalidInput
+from bot.controls import decode_action, encode_action, ui_id
+from bot.errors import InvalidInput, UserError
+from bot.forms import INPUTS_MAX, Input, action_modal, tag_of
 from bot.models import Session
+from bot.replies import Reply
 from cogs.viciousness.text import cut
-from rules.viciousness.data import TRAITS, TraitDef
+from rules.viciousness.actions import Action, AddPC, Advance, CreateTroupe, Replace
+from rules.viciousness.data import CHARACTERS, TRAITS, TraitDef
 from rules.viciousness.engine import ENGINE
-from rules.viciousness.state import CampaignState
+from rules.viciousness.state import PC, CampaignState
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+    from cogs.viciousness.spec import Controls, FormHandler
 
 SELECT_OPTIONS = 25
-NAME_INPUT, CONCEPT_INPUT, TROUPE_INPUT = "name", "concept", "troupe"
-TRAIT_SELECTS = ("traits1", "traits2")
+TRAIT_SELECTS = 2
+"""At most two selects of traits (50 traits): with the names and the concept, a form's five inputs."""
+CAPTAIN_TRAITS = CHARACTERS.traits_at_creation["captain"]
+MINION_TRAITS = CHARACTERS.traits_at_creation["minion"]
 MARKS = {"knowledge": "💡", "magic": "✨", "special": "✚"}
 
 
@@ -52,92 +63,10 @@ def all_traits(state: CampaignState) -> list[TraitDef]:
 
 def trait_groups(state: CampaignState, exclude: Sequence[str] = ()) -> list[list[TraitDef]]:
     """Every trait a character may take, in even alphabetical chunks of at most 25 (a select's limit)."""
-    traits = [t for t in all_traits(state) if t.name not in exclude][: SELECT_OPTIONS * len(TRAIT_SELECTS)]
+    traits = [t for t in all_traits(state) if t.name not in exclude][: SELECT_OPTIONS * TRAIT_SELECTS]
     groups = max(1, -(-len(traits) // SELECT_OPTIONS))
     size = -(-len(traits) // groups)
     return [traits[i : i + size] for i in range(0, len(traits), size)]
-
-
-def _text(
-    label: str, custom_id: str, *, long: bool = False, required: bool = True, limit: int = 80, default: str = ""
-) -> discord.ui.Label[Any]:
-    style = discord.TextStyle.paragraph if long else discord.TextStyle.short
-    text_input: discord.ui.TextInput[Any] = discord.ui.TextInput(
-        custom_id=custom_id, style=style, required=required, max_length=limit, default=default[:limit] or None
-    )
-    return discord.ui.Label(text=label, component=text_input)
-
-
-def pc_form(
-    session: Session,
-    state: CampaignState,
-    *,
-    key: str,
-    arg: str,
-    title: str,
-    traits: tuple[int, int],
-    troupe_name: bool = False,
-    typed: Typed | None = None,
-) -> discord.ui.Modal:
-    """The form for a new character with ``traits`` (fewest, most) traits; with ``troupe_name``, the troupe's
-    name first; filled in with what was ``typed`` before (a form sent back to be fixed)."""
-    typed = typed or Typed()
-    low, high = traits
-    how_many = f"{low}" if low == high else f"{low} to {high}"
-    modal = discord.ui.Modal(
-        title=cut(title, 45), custom_id=form_id(ENGINE.kind, session.id, session.version, key, arg)
-    )
-    if troupe_name:
-        modal.add_item(_text("Troupe name", TROUPE_INPUT, default=typed.troupe))
-    modal.add_item(_text("Character name", NAME_INPUT, default=typed.name))
-    modal.add_item(_text("Concept", CONCEPT_INPUT, long=True, required=False, limit=1000, default=typed.concept))
-    for custom_id, group in zip(TRAIT_SELECTS, trait_groups(state), strict=False):
-        first, last = group[0].name, group[-1].name
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=custom_id,
-            options=[trait_option(t, chosen=t.name in typed.traits) for t in group],
-            min_values=0,
-            max_values=min(high, len(group)),
-            required=False,
-            placeholder=f"Pick {how_many} traits in all",
-        )
-        modal.add_item(discord.ui.Label(text=cut(f"Traits {first} – {last}", 45), component=select))
-    modal.stop()
-    return modal
-
-
-def picked(interaction: discord.Interaction) -> list[str]:
-    """Every value chosen in the selects of a submitted modal."""
-    values: list[str] = []
-    data: dict[str, Any] = dict(interaction.data or {})
-    for row in data.get("components", []):
-        children = row.get("components") or ([row["component"]] if "component" in row else [])
-        for child in children:
-            values += [str(v) for v in child.get("values", [])]
-    return values
-
-
-def pc_spec(interaction: discord.Interaction, traits: tuple[int, int]) -> dict[str, Any]:
-    """The character a submitted form describes (a ``PCSpec`` as data), or FormRefused saying what to fix."""
-    fields = modal_fields(interaction)
-    chosen = picked(interaction)
-    typed = Typed(
-        troupe=fields.get(TROUPE_INPUT, ""),
-        name=fields.get(NAME_INPUT, ""),
-        concept=fields.get(CONCEPT_INPUT, ""),
-        traits=tuple(chosen),
-    )
-    low, high = traits
-    if not low <= len(chosen) <= high:
-        wanted = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise FormRefused(f"Pick {wanted} traits (you picked {len(chosen)}). Nothing was saved.", typed)
-    name = typed.name.strip()
-    if not name:
-        raise FormRefused("Give the character a name.", typed)
-    return {"name": name, "concept": typed.concept.strip(), "traits": chosen}
-
-
-# -- a form refused keeps what was typed --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -150,6 +79,122 @@ class Typed:
     traits: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Shape:
+    """A character form's title, the field of its action that holds the new character, its (fewest, most)
+    traits."""
+
+    title: str
+    pc: str
+    traits: tuple[int, int]
+
+
+def replacement_traits(old: PC) -> tuple[int, int]:
+    """How many traits a replacement takes: a minion's two, up to the lost one's (each extra costs 1 IP)."""
+    return MINION_TRAITS, max(MINION_TRAITS, len(old.traits))
+
+
+def _replacing(state: CampaignState, action: Mapping[str, Any]) -> Shape:
+    old = state.find_pc(str(action.get("old")))
+    if old is None:
+        raise InvalidInput("There is no such character: pick one from the list offered as you type.")
+    return Shape(f"Replacing {old.name}", "pc", replacement_traits(old))
+
+
+SHAPES: dict[type[Action], Callable[[CampaignState, Mapping[str, Any]], Shape]] = {
+    CreateTroupe: lambda state, action: Shape("A new troupe", "captain", (CAPTAIN_TRAITS, CAPTAIN_TRAITS)),
+    AddPC: lambda state, action: Shape("A new minion", "pc", (MINION_TRAITS, MINION_TRAITS)),
+    Advance: lambda state, action: Shape("Advancement: a new minion", "minion", (MINION_TRAITS, MINION_TRAITS)),
+    Replace: _replacing,
+}
+"""Every action the character form makes, and the form's shape for it (from the state and the action)."""
+_BY_TAG = {tag_of(model): model for model in SHAPES}
+
+
+def model_of(action: Mapping[str, Any]) -> type[Action]:
+    """The action model a character form makes, from the action's ``type``."""
+    model = _BY_TAG.get(str(action.get("type")))
+    if model is None:
+        raise UserError("That form is no longer in use.")
+    return model
+
+
+def pc_form(
+    session: Session, state: CampaignState, model: type[Action], fixed: Mapping[str, Any], typed: Typed | None = None
+) -> discord.ui.Modal:
+    """The form for a new character in ``model``'s action (the troupe's name first for a new troupe), its other
+    fields ``fixed``; filled in with what was ``typed`` before (a form sent back to be fixed)."""
+    typed = typed or Typed()
+    shape = SHAPES[model](state, {"type": tag_of(model), **fixed})
+    low, high = shape.traits
+    how_many = f"{low}" if low == high else f"{low} to {high}"
+    inputs = [Input("name", label="Troupe name", default=typed.troupe)] if model is CreateTroupe else []
+    inputs += [
+        Input(f"{shape.pc}.name", label="Character name", default=typed.name),
+        Input(f"{shape.pc}.concept", label="Concept", long=True, default=typed.concept),
+    ]
+    for group in trait_groups(state)[: INPUTS_MAX - len(inputs)]:
+        traits = Input(
+            f"{shape.pc}.traits",
+            label=f"Traits {group[0].name} – {group[-1].name}",
+            options=[trait_option(t, chosen=t.name in typed.traits) for t in group],
+            max_values=high,
+            placeholder=f"Pick {how_many} traits in all",
+        )
+        inputs.append(traits)
+    return action_modal(session, model, inputs, title=shape.title, fixed=fixed, game=True)
+
+
+def character_form(take: FormHandler) -> FormHandler:
+    """What takes a character form: what was typed is checked first, and a form refused for it is answered with
+    what was typed and *Fix the form*, not a bare refusal."""
+
+    async def handler(bot: TabletopBot, reply: Reply, session: Session, data: dict[str, Any]) -> None:
+        state = bot.service.state_of(session)
+        assert isinstance(state, CampaignState)
+        model = model_of(data)
+        shape = SHAPES[model](state, data)
+        typed = typed_in(model, shape, data)
+        try:
+            check(model, shape, typed)
+        except FormRefused as exc:
+            typed_away = {shape.pc, "name"} if model is CreateTroupe else {shape.pc}
+            fixed = {k: v for k, v in data.items() if k not in typed_away}
+            await reply.send(ephemeral=True, **refusal(session, fixed, exc))
+            return
+        await take(bot, reply, session, data)
+
+    return handler
+
+
+def typed_in(model: type[Action], shape: Shape, data: Mapping[str, Any]) -> Typed:
+    """What a submitted character form holds."""
+    pc = data.get(shape.pc)
+    pc = pc if isinstance(pc, dict) else {}
+    traits = pc.get("traits")
+    return Typed(
+        troupe=str(data.get("name", "")) if model is CreateTroupe else "",
+        name=str(pc.get("name", "")),
+        concept=str(pc.get("concept", "")),
+        traits=tuple(str(t) for t in traits) if isinstance(traits, list) else (),
+    )
+
+
+def check(model: type[Action], shape: Shape, typed: Typed) -> None:
+    """FormRefused saying what to fix: the count of traits, a name left empty."""
+    low, high = shape.traits
+    if not low <= len(typed.traits) <= high:
+        wanted = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise FormRefused(f"Pick {wanted} traits (you picked {len(typed.traits)}). Nothing was saved.", typed)
+    if model is CreateTroupe and not typed.troupe:
+        raise FormRefused("Give the troupe a name.", typed)
+    if not typed.name:
+        raise FormRefused("Give the character a name.", typed)
+
+
+# -- a form refused keeps what was typed --------------------------------------------------------------------------
+
+
 class FormRefused(InvalidInput):
     """A character form that can't be taken as sent; ``typed`` is what it held, to fill it in again."""
 
@@ -158,24 +203,9 @@ class FormRefused(InvalidInput):
         self.typed = typed
 
 
-FormShape = tuple[str, tuple[int, int], bool]
-"""A form's title, its (fewest, most) traits, and whether it asks for the troupe's name."""
-SHAPES: dict[str, Callable[[CampaignState, str], FormShape]] = {}
-"""Each form's shape by its key (``nt``, ``np``…), from the state and its arg; registered by the modules that
-take the forms, so one made again after a refusal is the same form."""
-
-
-def form_for(
-    session: Session, state: CampaignState, key: str, arg: str, typed: Typed | None = None
-) -> discord.ui.Modal:
-    """The form ``key`` for ``arg`` (filled in with ``typed``)."""
-    title, traits, troupe = SHAPES[key](state, arg)
-    return pc_form(session, state, key=key, arg=arg, title=title, traits=traits, troupe_name=troupe, typed=typed)
-
-
 TYPED_FIELDS = (("troupe", "Troupe name"), ("name", "Character name"), ("concept", "Concept"), ("traits", "Traits"))
 REFILL = "refill"
-"""The ``on_ui`` key of *Fix the form*: its arg is the refused form's ``<key>:<arg>``."""
+"""The control *Fix the form*: its arg is the action the refused form was opened for (what it fixed)."""
 
 
 def typed_embed(typed: Typed) -> discord.Embed:
@@ -203,20 +233,28 @@ def typed_from(message: discord.Message | None) -> Typed:
     )
 
 
-def refusal(session: Session, key: str, arg: str, exc: FormRefused) -> dict[str, Any]:
-    """The private answer to a refused form: why, what was typed, and *Fix the form* to open it filled in."""
+def refusal(session: Session, fixed: Mapping[str, Any], exc: FormRefused) -> dict[str, Any]:
+    """The private answer to a refused form: why, what was typed, and *Fix the form* to open it filled in (its
+    arg, the action the form was opened for, without what was typed)."""
     button: discord.ui.Button[Any] = discord.ui.Button(
         label="Fix the form",
         emoji="✏️",
         style=discord.ButtonStyle.primary,
-        custom_id=ui_id(ENGINE.kind, session.id, REFILL, f"{key}:{arg}"),
+        custom_id=ui_id(ENGINE.kind, session.id, REFILL, encode_action(fixed)),
     )
     return {"content": str(exc), "embed": typed_embed(exc.typed), "view": static_view([[button]])}
 
 
-def troupe_name(interaction: discord.Interaction) -> str:
-    """The troupe name typed into the form."""
-    name = modal_fields(interaction).get(TROUPE_INPUT, "").strip()
-    if not name:
-        raise InvalidInput("Give the troupe a name.")
-    return name
+async def _refill(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+    """*Fix the form*: the refused form again, filled in with what its refusal shows was typed."""
+    fixed = decode_action(arg)
+    model = model_of(fixed)
+    del fixed["type"]
+    state = bot.service.state_of(session)
+    assert isinstance(state, CampaignState)
+    await reply.modal(pc_form(session, state, model, fixed, typed_from(reply.interaction.message)))
+
+
+def register(controls: Controls) -> None:
+    """*Fix the form*."""
+    controls.control(REFILL, _refill)

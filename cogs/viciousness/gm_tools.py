@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.controls import form_id, modal_fields
+from bot.forms import Input, action_modal
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.replies import Reply
-from cogs.viciousness.common import KIND, MAX_CONTENT, VicBase, campaign_state
+from cogs.viciousness.common import MAX_CONTENT, VicBase, campaign_state, parse
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import gm_viewer
-from cogs.viciousness.spec import UI
+from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut
 from rules.engine import visible
 from rules.viciousness.actions import Notes
@@ -27,33 +27,22 @@ from rules.viciousness.actions import Notes
 if TYPE_CHECKING:
     from bot.app import TabletopBot
 
-NOTES_INPUT = "text"
-NOTES_MAX = 1000
-
 
 def notes_form(session: Session, notes: str) -> discord.ui.Modal:
     """The GM's notes in a form, as they are now."""
-    modal = discord.ui.Modal(title="GM notes", custom_id=form_id(KIND, session.id, session.version, "notes"))
-    text_input: discord.ui.TextInput[Any] = discord.ui.TextInput(
-        custom_id=NOTES_INPUT,
-        style=discord.TextStyle.paragraph,
-        required=False,
-        max_length=NOTES_MAX,
-        default=notes or None,
-    )
-    modal.add_item(discord.ui.Label(text="Only the GM and co-GMs see these", component=text_input))
-    modal.stop()
-    return modal
+    text = Input("text", label="Only the GM and co-GMs see these", long=True, required=False, default=notes)
+    return action_modal(session, Notes, [text], title="GM notes", game=True)
 
 
-async def _notes(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+async def _notes(bot: TabletopBot, reply: Reply, session: Session, data: dict[str, Any]) -> None:
     """The notes' form was sent: saved (a GM-only change, answered privately)."""
-    text = modal_fields(reply.interaction).get(NOTES_INPUT, "").strip()
-    await bot.service.act(session.id, actor_of(reply.interaction), Notes(text=text))
+    await bot.service.act(session.id, actor_of(reply.interaction), parse(data))
     await reply.send("📝 Your notes are saved: only the GM and co-GMs see them (`/vic-gm screen`).", ephemeral=True)
 
 
-UI["notes"] = _notes
+def register(controls: Controls) -> None:
+    """The notes' form."""
+    controls.form(Notes, _notes)
 
 
 class GMToolCommands(VicBase):

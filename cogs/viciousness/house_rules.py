@@ -24,7 +24,7 @@ from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.pools import chosen_action, commit
 from cogs.viciousness.pools_view import act_select
 from cogs.viciousness.rules_text import RULES, describe, rule_line
-from cogs.viciousness.spec import UI
+from cogs.viciousness.spec import Controls
 from rules.viciousness.state import CampaignState
 
 if TYPE_CHECKING:
@@ -64,7 +64,11 @@ def _changed(state: CampaignState, e: Event) -> str:
 
 
 NARRATORS["options_changed"] = _changed
-UI[RULES_KEY] = _change
+
+
+def register(controls: Controls) -> None:
+    """The house rules' panel."""
+    controls.control(RULES_KEY, _change)
 
 
 async def send_panel(bot: TabletopBot, reply: Reply, session: Session) -> None:

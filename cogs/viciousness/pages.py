@@ -20,7 +20,7 @@ from bot.replies import Reply
 from cogs.viciousness.common import KIND, VicBase, campaign_state, viewer_of
 from cogs.viciousness.forms import trait_text
 from cogs.viciousness.sheets import contacts_text, pc_status, troupe_view
-from cogs.viciousness.spec import UI
+from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut, plural
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.state import PC, CampaignState, Troupe
@@ -78,7 +78,7 @@ def page_buttons(session: Session, troupe: Troupe, page: int) -> list[list[disco
         discord.ui.Button(
             label=label,
             disabled=not 0 <= target <= last,
-            custom_id=ui_id(KIND, session.id, "pg", f"{troupe.owner}:{target}:{'p' if label == '◀' else 'n'}"),
+            custom_id=ui_id(KIND, session.id, "page", f"{troupe.owner}:{target}:{'p' if label == '◀' else 'n'}"),
         )
         for label, target in (("◀", page - 1), ("▶", page + 1))
     ]
@@ -102,9 +102,6 @@ async def _page(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
         await reply.update(**message)
     else:
         await reply.send(ephemeral=True, **message)
-
-
-UI["pg"] = _page
 
 
 def no_troupe(gm: bool) -> str:
@@ -138,4 +135,7 @@ async def _me(bot: TabletopBot, reply: Reply, session: Session, arg: str, values
     await bot.publisher.send_private(reply, session, viewer, troupe_view(me))
 
 
-UI["me"] = _me
+def register(controls: Controls) -> None:
+    """A troupe's pages of details, and *My troupe*."""
+    controls.control("page", _page)
+    controls.control("me", _me)

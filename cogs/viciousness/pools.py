@@ -18,8 +18,9 @@ import discord
 from discord import app_commands
 
 from bot.board import static_view
-from bot.controls import decode_action, form_id, modal_fields, ui_id
-from bot.errors import IllegalMove, InvalidInput, NotPermitted, UserError
+from bot.controls import decode_action, ui_id
+from bot.errors import IllegalMove, NotPermitted, UserError
+from bot.forms import INPUTS_MAX, Input, action_modal
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
 from bot.names import escape_name
@@ -39,11 +40,19 @@ from cogs.viciousness.pools_view import (
     render_pool,
     view_key,
 )
-from cogs.viciousness.spec import UI, VIEWS, UIHandler
+from cogs.viciousness.spec import Controls, UIHandler
 from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, visible
 from rules.text import echo, whole_number
-from rules.viciousness.actions import AddNPC, NPCGroup, OpenKnavery, OpenViolence
+from rules.viciousness.actions import (
+    AddNPC,
+    AssignHits,
+    CancelHits,
+    NPCGroup,
+    OpenKnavery,
+    OpenViolence,
+    SetChallenges,
+)
 from rules.viciousness.pools import joinable
 from rules.viciousness.state import (
     MAX_EXTRA_DICE,
@@ -61,11 +70,8 @@ if TYPE_CHECKING:
     from bot.app import TabletopBot
 
 MAX_DICE_SELECTS = 4
-MAX_CHALLENGES = 30
 MAX_NPCS = 20
 """NPCs alike added at once."""
-
-VIEWS["pool"] = lambda ctx: render_pool(ctx, ctx.view.partition(":")[2])
 
 
 def state_of(bot: TabletopBot, session: Session) -> CampaignState:
@@ -413,37 +419,15 @@ async def _challenges(bot: TabletopBot, reply: Reply, session: Session, arg: str
     pool = pool_of(state_of(bot, session), arg)
     if not isinstance(pool, KnaveryPool):
         raise IllegalMove("Only a scheme has challenges.")
-    if reply.interaction.type is discord.InteractionType.modal_submit:
-        typed = modal_fields(reply.interaction)
-        total = typed.get("total", "").strip()
-        if not total.isdigit() or int(total) > MAX_CHALLENGES:
-            raise InvalidInput(f"How many challenges: a whole number from 0 to {MAX_CHALLENGES}.")
-        known = [line.strip() for line in typed.get("known", "").splitlines() if line.strip()]
-        await take(bot, reply, session, {"type": "challenges", "pool": pool.id, "total": int(total), "known": known})
-        return
-    modal = discord.ui.Modal(
-        title="The scheme's challenges", custom_id=form_id(KIND, session.id, session.version, "challenges", pool.id)
+    known = "\n".join(c.label for c in pool.challenges if c.known)
+    inputs = [
+        Input("total", label="How many challenges in all", default=str(len(pool.challenges))),
+        Input("known", label="Those the group knows, one a line", lines=True, required=False, default=known),
+    ]
+    modal = action_modal(
+        session, SetChallenges, inputs, title="The scheme's challenges", fixed={"pool": pool.id}, game=True
     )
-    inputs = (
-        ("How many challenges in all", "total", str(len(pool.challenges)), discord.TextStyle.short, 2),
-        (
-            "Those the group knows, one a line",
-            "known",
-            "\n".join(c.label for c in pool.challenges if c.known),
-            discord.TextStyle.paragraph,
-            4000,
-        ),
-    )
-    for label, key, value, style, limit in inputs:
-        text_input: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            custom_id=key, style=style, default=value or None, required=key == "total", max_length=limit
-        )
-        modal.add_item(discord.ui.Label(text=label, component=text_input))
-    modal.stop()
     await reply.modal(modal)
-
-
-MAX_INPUTS = 5
 
 
 async def _share(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
@@ -454,57 +438,40 @@ async def _share(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
     if need is None or need.kind == "aim":
         raise IllegalMove("The fight isn't waiting for hits to be shared now.")
     assert isinstance(pool, ViolencePool)
-    field = "cancels" if need.kind == "cancel" else "to"
-    if reply.interaction.type is discord.InteractionType.modal_submit:
-        typed = modal_fields(reply.interaction)
-        shares = {}
-        for side, text in typed.items():
-            hits = whole_number(text)
-            if hits is None:
-                raise InvalidInput(f"{side.upper()}: write a whole number of hits (0 or more).")
-            shares[side] = hits
-        await take(bot, reply, session, {"type": need.kind, "pool": pool.id, "side": need.side, field: shares})
-        return
     names = {s.id: s.name for s in pool.sides}
-    verb = "Cancel" if need.kind == "cancel" else "Send"
-    inputs: list[discord.ui.TextInput[Any]] = [
-        discord.ui.TextInput(
-            label=f"{'Of' if need.kind == 'cancel' else 'At'} {names[s]}"[:45],
-            custom_id=s,
-            default="0",
-            max_length=3,
-        )
-        for s in list(need.options)[:MAX_INPUTS]
-    ]
-    amount = f"{'up to ' if not need.exact else ''}{need.amount}"
-    modal = discord.ui.Modal(
-        title=f"{verb} {amount} hits"[:45], custom_id=form_id(KIND, session.id, session.version, "share", pool.id)
+    model, field, verb, to = (
+        (CancelHits, "cancels", "Cancel", "Of") if need.kind == "cancel" else (AssignHits, "to", "Send", "At")
     )
-    for text_input in inputs:
-        modal.add_item(text_input)
-    modal.stop()
-    await reply.modal(modal)
+    inputs = [Input(f"{field}.{s}", label=f"{to} {names[s]}", default="0") for s in list(need.options)[:INPUTS_MAX]]
+    title = f"{verb} {'up to ' if not need.exact else ''}{need.amount} hits"
+    fixed = {"pool": pool.id, "side": need.side}
+    await reply.modal(action_modal(session, model, inputs, title=title, fixed=fixed, game=True))
 
 
-UI.update(
-    {
-        ACT: _act,
-        SETTLE: _settle,
-        "share": _share,
-        "join": _join,
-        "pick": _pick,
-        "picks": _picks,
-        "leave": _for_one("leave", lambda pool, who: {"type": "leave", "pool": pool.id, "who": who}, standing=False),
-        "reroll": _for_one("reroll", lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who}),
-        "freeroll": _for_one(
-            "freeroll", lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who, "free": True}
+def register(controls: Controls) -> None:
+    """A pool's board, its controls and its forms."""
+    controls.view("pool", lambda ctx: render_pool(ctx, ctx.view.partition(":")[2]))
+    for name, handler in (
+        (ACT, _act),
+        (SETTLE, _settle),
+        ("share", _share),
+        ("join", _join),
+        ("pick", _pick),
+        ("picks", _picks),
+        ("leave", _for_one("leave", lambda pool, who: {"type": "leave", "pool": pool.id, "who": who}, standing=False)),
+        ("reroll", _for_one("reroll", lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who})),
+        (
+            "freeroll",
+            _for_one("freeroll", lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who, "free": True}),
         ),
-        "flee": _for_one("flee", lambda pool, who: {"type": "flee", "pool": pool.id, "who": who}),
-        "gmdice": _gm_dice,
-        GM_PANEL: _gm_pick,
-        "challenges": _challenges,
-    }
-)
+        ("flee", _for_one("flee", lambda pool, who: {"type": "flee", "pool": pool.id, "who": who})),
+        ("gmdice", _gm_dice),
+        (GM_PANEL, _gm_pick),
+        ("challenges", _challenges),
+    ):
+        controls.control(name, handler)
+    for model in (SetChallenges, CancelHits, AssignHits):
+        controls.form(model, take)
 
 
 # -- commands -------------------------------------------------------------------------------------------------------

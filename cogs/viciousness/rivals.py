@@ -26,7 +26,7 @@ from cogs.viciousness.common import MAX_CONTENT, VicBase, choice_name
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools import chosen_action, commit
 from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, render_gm
-from cogs.viciousness.spec import UI, VIEWS
+from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut
 from rules.engine import Viewer, visible
 from rules.text import echo, whole_number
@@ -35,7 +35,6 @@ from rules.viciousness.state import CampaignState
 if TYPE_CHECKING:
     from bot.app import TabletopBot
 
-VIEWS[GM_VIEW] = render_gm
 GM_ONLY = "Only the GM and co-GMs can see and change rivals."
 
 
@@ -92,7 +91,12 @@ async def _refresh(bot: TabletopBot, reply: Reply, session: Session, arg: str, v
     await reply.update(**await screen_payload(bot, session, viewer))
 
 
-UI.update({GM_ACT: _gm_act, "gm": _refresh})
+def register(controls: Controls) -> None:
+    """The GM's screen, its actions and *Refresh*."""
+    controls.view(GM_VIEW, render_gm)
+    controls.control(GM_ACT, _gm_act)
+    controls.control("gm", _refresh)
+
 
 Severity = Literal["light", "medium", "heavy"]
 Temperament = Literal["rash", "default", "shrewd"]

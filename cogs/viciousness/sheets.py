@@ -14,7 +14,7 @@ from bot.models import MAIN_VIEW, VIEW_RECORDS_JOIN
 from bot.names import escape_name
 from bot.spec import Choice, View, ViewContext
 from cogs.viciousness.rules_text import house_rules_line
-from cogs.viciousness.spec import VIEWS
+from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut, fit, plural
 from rules.engine import CO_GM, GM
 from rules.viciousness.actions import Act
@@ -156,9 +156,6 @@ def render_company(ctx: ViewContext[CampaignState]) -> View:
     return View(embeds=[company_embed(ctx.state, ctx.session.roles)], rows=[buttons])
 
 
-VIEWS[MAIN_VIEW] = render_company
-
-
 # -- a troupe ------------------------------------------------------------------------------------------
 
 
@@ -261,14 +258,17 @@ def render_troupe(ctx: ViewContext[CampaignState]) -> View:
             rows.append([ctx.select(choices, placeholder="This turn's action…", record=troupe_record(owner))])
         buttons: list[discord.ui.Item[Any]] = []
         if troupe.original_minions < troupe.minion_places:
-            buttons.append(ctx.ui_button("Add a minion", "npform", owner, emoji="➕"))
+            buttons.append(ctx.ui_button("Add a minion", "minion-form", owner, emoji="➕"))
         if troupe.pending_advancements:
-            buttons.append(ctx.ui_button("Advance: new minion", "amform", owner, emoji="⭐"))
-        buttons.append(ctx.ui_button("Details", "pg", f"{owner}:0", emoji="📖"))
+            buttons.append(ctx.ui_button("Advance: new minion", "advance-form", owner, emoji="⭐"))
+        buttons.append(ctx.ui_button("Details", "page", f"{owner}:0", emoji="📖"))
         rows.append(buttons)
     else:
-        rows.append([ctx.ui_button("Details", "pg", f"{owner}:0", emoji="📖")])
+        rows.append([ctx.ui_button("Details", "page", f"{owner}:0", emoji="📖")])
     return View(embeds=[troupe_embed(troupe, ctx.state)], rows=rows)
 
 
-VIEWS["troupe"] = render_troupe
+def register(controls: Controls) -> None:
+    """The company sheet and the troupes' sheets."""
+    controls.view(MAIN_VIEW, render_company)
+    controls.view("troupe", render_troupe)

@@ -1,8 +1,10 @@
 """The campaign as the core sees it on the Discord side: views by record, narration, the game's own controls.
 
 Views are registered by the prefix of their key (``board`` is the company sheet, ``troupe:<owner>`` a
-troupe's sheet); controls handled by the game itself (``ctx.ui_button``) by their key. A module that
-adds views or controls adds them to ``VIEWS`` and ``UI`` (see ``sheets.py``).
+troupe's sheet); controls handled by the game itself (``ctx.ui_button``) by their name, the key of their
+custom_id; forms by the action they submit. Each module that draws views or controls exports
+``register(controls)``, and the cog's setup calls every one (``cogs/viciousness/__init__.py``): a name
+taken twice fails there, at startup.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from bot.errors import UserError
+from bot.forms import FORM, form_data, tag_of
 from bot.models import MAIN_VIEW, Deadline, LogEntry, News, Scope, Session
 from bot.names import escape_name
 from bot.registry import GameKind
@@ -33,11 +36,63 @@ if TYPE_CHECKING:
 
 Renderer = Callable[[ViewContext[CampaignState]], View]
 UIHandler = Callable[["TabletopBot", Reply, Session, str, list[str]], Awaitable[None]]
+FormHandler = Callable[["TabletopBot", Reply, Session, dict[str, Any]], Awaitable[None]]
+"""Takes a submitted form: ``handler(bot, reply, session, data)``, ``data`` the action it describes, unchecked."""
 
-VIEWS: dict[str, Renderer] = {}
-"""How to draw each view, by the part of its key before ``:`` (``board``, ``troupe``…)."""
-UI: dict[str, UIHandler] = {}
-"""The game's own controls, by key: ``handler(bot, reply, session, arg, values)``."""
+
+RENAMED = {
+    "pg": "page",
+    "lg": "log-page",
+    "pm": "mods",
+    "pb": "pay",
+    "disc": "discover",
+    "npform": "minion-form",
+    "amform": "advance-form",
+}
+"""Keys controls had before they were registered by readable names: a campaign's boards and private pages stay up
+for weeks, and their buttons keep working until they are next drawn."""
+
+
+class DuplicateControl(ValueError):
+    """Two modules registered the same name: one of them would silently take the other's clicks."""
+
+
+class Controls:
+    """The campaign's views, controls and forms, each registered once, by name, by the module that draws it."""
+
+    def __init__(self) -> None:
+        self.views: dict[str, Renderer] = {}
+        """How to draw each view, by the part of its key before ``:`` (``board``, ``troupe``…)."""
+        self.handlers: dict[str, UIHandler] = {}
+        """The game's own controls, by the key of their custom_id: ``handler(bot, reply, session, arg, values)``."""
+        self.forms: dict[str, FormHandler] = {}
+        """What takes each form, by the ``type`` of the action it submits."""
+        self.control(FORM, self._form)
+
+    def view(self, prefix: str, renderer: Renderer) -> None:
+        """Draw the views whose key starts with ``prefix`` with ``renderer``."""
+        _add(self.views, "view", prefix, renderer)
+
+    def control(self, name: str, handler: UIHandler) -> None:
+        """Send clicks and picks on controls keyed ``name`` (``ui_id(…, name, arg)``) to ``handler``."""
+        _add(self.handlers, "control", name, handler)
+
+    def form(self, model: type[BaseModel], handler: FormHandler) -> None:
+        """Send forms that submit ``model``'s action (``action_modal(…, game=True)``) to ``handler``."""
+        _add(self.forms, "form", tag_of(model), handler)
+
+    async def _form(self, bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+        data = form_data(reply.interaction, arg)
+        handler = self.forms.get(str(data["type"]))
+        if handler is None:
+            raise UserError("That form is no longer in use.")
+        await handler(bot, reply, session, data)
+
+
+def _add(table: dict[str, Any], what: str, name: str, value: Any) -> None:
+    if name in table:
+        raise DuplicateControl(f"two Viciousness {what}s are called {name!r}")
+    table[name] = value
 
 
 class VicSpec(GameSpec[CampaignState]):
@@ -47,13 +102,14 @@ class VicSpec(GameSpec[CampaignState]):
     command = "vic-gm campaign new"
     board_events = False  # the company sheet shows the company as it is; /vic log tells what happened
 
-    def __init__(self, bot: TabletopBot) -> None:
+    def __init__(self, bot: TabletopBot, controls: Controls) -> None:
         self.bot = bot
+        self.controls = controls
 
     def render(self, ctx: ViewContext[CampaignState]) -> View:
         """The view ``ctx.view`` names, drawn by its module."""
         prefix = MAIN_VIEW if ctx.view == MAIN_VIEW else ctx.view.partition(":")[0]
-        renderer = VIEWS.get(prefix)
+        renderer = self.controls.views.get(prefix)
         if renderer is None:
             return View(content="This sheet is no longer shown.")
         return renderer(ctx)
@@ -119,7 +175,7 @@ class VicSpec(GameSpec[CampaignState]):
 
     async def on_ui(self, reply: Reply, session: Session, key: str, arg: str, values: list[str]) -> None:
         """A click on one of the campaign's own controls (a page of a sheet, a form to open)."""
-        handler = UI.get(key)
+        handler = self.controls.handlers.get(RENAMED.get(key, key))
         if handler is None:
             raise UserError("That button is no longer in use.")
         await handler(self.bot, reply, session, arg, values)

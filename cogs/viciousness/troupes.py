@@ -3,7 +3,7 @@ henchmen; the GM sets minion places and grants advancements."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -13,41 +13,31 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
-from cogs.viciousness.characters import keeps_typing
 from cogs.viciousness.common import Autocomplete, action_data, choice_name, owner_for, parse
-from cogs.viciousness.forms import SHAPES, form_for, pc_spec, troupe_name
+from cogs.viciousness.forms import character_form, pc_form
 from cogs.viciousness.sheets import troupe_view
-from cogs.viciousness.spec import UI
-from rules.viciousness.actions import AddAsset, DropAsset, EditTroupe, GrantAdvancements, MinionPlaces
+from cogs.viciousness.spec import Controls
+from rules.viciousness.actions import AddAsset, CreateTroupe, DropAsset, EditTroupe, GrantAdvancements, MinionPlaces
 from rules.viciousness.data import CHARACTERS
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
 
-CAPTAIN_TRAITS = CHARACTERS.traits_at_creation["captain"]
 ASSET_CHOICES = [app_commands.Choice(name=choice_name(a.label), value=a.key) for a in CHARACTERS.starting_assets]
 
 
-async def _create_troupe(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
+async def _create_troupe(bot: TabletopBot, reply: Reply, session: Session, data: dict[str, Any]) -> None:
     """The captain's form was sent: the troupe is made and its sheet posted here."""
-    asset, _, owner = arg.partition(".")
-    interaction = reply.interaction
-    action = parse(
-        {
-            "type": "create_troupe",
-            "owner": owner or None,
-            "name": troupe_name(interaction),
-            "captain": pc_spec(interaction, (CAPTAIN_TRAITS, CAPTAIN_TRAITS)),
-            "asset": asset,
-        }
-    )
-    await bot.service.act(session.id, actor_of(interaction), action)
+    action = parse(data)
+    assert isinstance(action, CreateTroupe)
+    await bot.service.act(session.id, actor_of(reply.interaction), action)
     fresh = await bot.service.session(session.id)
-    await bot.publisher.post_view(fresh, troupe_view(owner or str(interaction.user.id)), reply)
+    await bot.publisher.post_view(fresh, troupe_view(action.owner or str(reply.interaction.user.id)), reply)
 
 
-SHAPES["nt"] = lambda state, arg: ("A new troupe", (CAPTAIN_TRAITS, CAPTAIN_TRAITS), True)
-UI["nt"] = keeps_typing("nt", _create_troupe)
+def register(controls: Controls) -> None:
+    """The captain's form."""
+    controls.form(CreateTroupe, character_form(_create_troupe))
 
 
 class TroupeCommands(Autocomplete):
@@ -72,8 +62,8 @@ class TroupeCommands(Autocomplete):
             raise InvalidInput(
                 f"{'You have' if member is None else 'They have'} a troupe already: {escape_name(old.name)}."
             )
-        arg = asset + (f".{member.id}" if member else "")
-        await reply.modal(form_for(session, self.state(session), "nt", arg))
+        fixed = {"asset": asset, **({"owner": str(member.id)} if member else {})}
+        await reply.modal(pc_form(session, self.state(session), CreateTroupe, fixed))
 
     @troupe.command(name="show", description="Post a troupe's sheet", extras=PUBLIC_ANSWER)
     @app_commands.describe(

@@ -21,7 +21,7 @@ from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.viciousness.common import KIND, VicBase, after_news, campaign_state, salted, viewer_of
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import rival_news
-from cogs.viciousness.spec import UI
+from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut
 from rules.engine import Viewer, visible
 from rules.viciousness.actions import TurnEnd, TurnStart
@@ -140,7 +140,7 @@ def log_buttons(session: Session, turn: int, page: int, pages: int) -> list[list
             discord.ui.Button(
                 label=label,
                 disabled=not 0 <= target < pages,
-                custom_id=ui_id(KIND, session.id, "lg", f"{turn}:{target}:{'p' if label == '◀' else 'n'}"),
+                custom_id=ui_id(KIND, session.id, "log-page", f"{turn}:{target}:{'p' if label == '◀' else 'n'}"),
             )
             for label, target in (("◀", page - 1), ("▶", page + 1))
         ]
@@ -179,9 +179,6 @@ async def _log(bot: TabletopBot, reply: Reply, session: Session, arg: str, value
     await reply.send(ephemeral=True, **await turn_log(bot, reply, session, None))
 
 
-UI["log"] = _log
-
-
 TURN_ACTIONS: dict[str, tuple[TurnStart | TurnEnd, ...]] = {
     "start": (TurnStart(),),
     "end": (TurnEnd(),),
@@ -209,8 +206,11 @@ async def _turn(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
     await start_or_end(bot, reply, session, arg)
 
 
-UI["turn"] = _turn
-UI["lg"] = _log_page
+def register(controls: Controls) -> None:
+    """The turn buttons of the company sheet, the log and its pages."""
+    controls.control("log", _log)
+    controls.control("log-page", _log_page)
+    controls.control("turn", _turn)
 
 
 class TurnCommands(VicBase):

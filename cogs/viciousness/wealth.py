@@ -22,7 +22,7 @@ from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.viciousness.common import KIND, Autocomplete, VicBase, campaign_state, choice_name, viewer_of
 from cogs.viciousness.narrate import narrate
-from cogs.viciousness.spec import UI
+from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut, plural
 from rules.engine import PUBLIC, IllegalAction, visible
 from rules.viciousness.actions import Buy, Divest, Invest, Pay, Reward
@@ -131,7 +131,7 @@ def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: b
             discord.ui.Button(
                 label=label[:80],
                 style=discord.ButtonStyle.primary,
-                custom_id=ui_id(KIND, session.id, "pb", f"{code}.{draft_arg(draft)}"),
+                custom_id=ui_id(KIND, session.id, "pay", f"{code}.{draft_arg(draft)}"),
             )
         )
     if problem:
@@ -142,7 +142,7 @@ def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: b
         lines.insert(0, "Modifiers: " + ", ".join(LABELS[m] for m in draft.mods))
     embed = discord.Embed(title=title, description="\n".join(lines))
     select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=ui_id(KIND, session.id, "pm", draft_arg(draft)),
+        custom_id=ui_id(KIND, session.id, "mods", draft_arg(draft)),
         placeholder="Modifiers…",
         min_values=0,
         max_values=len(MODIFIERS),
@@ -176,7 +176,10 @@ async def _pay(bot: TabletopBot, reply: Reply, session: Session, arg: str, value
     await reply.update(content=cut("\n".join(lines), 2000) or "✅ Bought.", embed=None, view=None)
 
 
-UI.update({"pm": _modifiers, "pb": _pay})
+def register(controls: Controls) -> None:
+    """A price's modifiers and its pay buttons."""
+    controls.control("mods", _modifiers)
+    controls.control("pay", _pay)
 
 
 def rank_examples(rank: int) -> str:
@@ -209,7 +212,7 @@ class PriceCommands(Autocomplete):
         if pc is not None:
             pc = self.pc_typed(session, interaction, pc)
         draft = Draft(rank, (), pc or "", item or unnamed(rank))
-        if len(ui_id(KIND, session.id, "pb", f"l7.{draft_arg(draft)}")) > CUSTOM_ID_MAX:
+        if len(ui_id(KIND, session.id, "pay", f"l7.{draft_arg(draft)}")) > CUSTOM_ID_MAX:
             raise InvalidInput("That item's name is too long: shorten it a little.")
         gm = viewer_of(session, interaction).is_gm
         await reply.send(ephemeral=True, **price_message(session, state, draft, gm=gm))

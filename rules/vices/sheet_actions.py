@@ -29,7 +29,7 @@ class EnterScore(_Action):
 
     type: Literal["score"] = "score"
     row: SinName
-    value: Points
+    value: Points = Field(title="Points this turn")
 
 
 class Correct(_Action):
@@ -54,7 +54,7 @@ class Rename(_Action):
 
     type: Literal["rename"] = "rename"
     row: SinName
-    name: Name
+    name: Name = Field(title="Name")
 
 
 class MoveSin(_Action):

@@ -68,11 +68,11 @@ def _pip(value: object) -> int:
     return value
 
 
-Points = Annotated[int, BeforeValidator(_whole_number)]
+Points = Annotated[int, BeforeValidator(_whole_number), Field(le=MAX_TURN_SCORE)]
 """One turn's score: a whole number from 0 to MAX_TURN_SCORE (digits typed in a modal are accepted)."""
-Name = Annotated[str, BeforeValidator(_name)]
+Name = Annotated[str, BeforeValidator(_name), Field(max_length=NAME_MAX)]
 """A player's or keeper's name: one line, spaces tidied, 1 to 32 characters."""
-Pip = Annotated[int, BeforeValidator(_pip)]
+Pip = Annotated[int, BeforeValidator(_pip), Field(le=6)]
 """What a six-sided Mythical die shows."""
 UserId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^\S+$")]
 """A Discord user id as the core passes actors."""

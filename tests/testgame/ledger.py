@@ -49,7 +49,7 @@ class Join(BaseModel):
 class Add(BaseModel):
     type: Literal["add"] = "add"
     page: str
-    amount: int = Field(ge=-100, le=100)
+    amount: int = Field(ge=-100, le=100, title="Amount", description="A whole number from -100 to 100")
 
 
 class RollOnto(BaseModel):

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.app import TabletopBot
 from bot.errors import NoSession
-from bot.interactions import action_modal
+from bot.forms import Input, action_modal
 from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, LogEntry, News, Scope, Session, roles_of
 from bot.names import escape_name
@@ -66,14 +66,11 @@ class LedgerSpec(GameSpec[LedgerState]):
         return lines
 
     async def on_ui(self, reply: Reply, session: Session, key: str, arg: str, values: list[str]) -> None:
-        modal = action_modal(
-            session,
-            Expect.of(session, f"page:{arg}"),
-            {"type": "add", "page": arg},
-            title="Add to the page",
-            inputs=[discord.ui.TextInput(custom_id="amount", label="Amount", max_length=4)],
+        expect = Expect.of(session, f"page:{arg}")
+        inputs = [Input("amount")]
+        await reply.modal(
+            action_modal(session, Add, inputs, title="Add to the page", fixed={"page": arg}, expect=expect)
         )
-        await reply.modal(modal)
 
 
 @app_commands.guild_only()
