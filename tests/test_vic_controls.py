@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.board import compose, static_view
-from bot.controls import decode_action
+from bot.controls import decode_action, parse_ui_id
 from bot.forms import FORM
 from bot.models import MAIN_VIEW, Session
 from bot.spec import ViewContext
@@ -47,12 +47,13 @@ def custom_ids(components: list[dict[str, Any]]) -> Iterator[str]:
 
 def unregistered(session: Session, ids: Iterator[str]) -> list[str]:
     """The game's own custom_ids among ``ids`` that no registered control or form takes."""
-    prefix = f"u:{session.kind}:{session.id}:"
     missing = []
     for custom_id in ids:
-        if not custom_id.startswith(prefix):
+        namespace, _, rest = custom_id.partition(":")
+        route = parse_ui_id(rest) if namespace == "u" else None
+        if route is None or (route.kind, route.session_id) != (session.kind, session.id):
             continue
-        key, _, arg = custom_id.removeprefix(prefix).partition(":")
+        key, arg = route.key, route.arg
         known = key in REGISTRY.handlers and (key != FORM or decode_action(arg)["type"] in REGISTRY.forms)
         if not known:
             missing.append(custom_id)
@@ -90,7 +91,7 @@ def test_every_control_a_campaign_draws_is_registered(seed: int) -> None:
     for state, _ in random_campaign(seed, 150):
         ids = list(drawn(session, state))
         assert not unregistered(session, iter(ids)), unregistered(session, iter(ids))
-        seen |= {i.split(":")[3] for i in ids if i.startswith("u:")}
+        seen |= {parse_ui_id(i.partition(":")[2]).key for i in ids if i.startswith("u:")}
     assert {"me", "log", "form", "mods", "rules"} <= seen
 
 

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from bot.app import MODAL_NAMESPACES, TabletopBot
-from bot.controls import RoutedButton, RoutedSelect
+from bot.controls import RoutedButton, RoutedSelect, decode_action, parse_ui_id
+from bot.forms import FORM
 from bot.spec import GameSpec
 from localdiscord.guild import Channel, Member
 from localdiscord.interactions import InteractionResult
@@ -106,7 +107,9 @@ def kind_of(bot: TabletopBot, custom_id: str) -> str:
     if owner in ("c:", "l:"):
         return owner + fields[2]
     if owner.startswith("u:"):
-        return f"{owner}:{fields[3]}"
+        route = parse_ui_id(custom_id.partition(":")[2])
+        # Every form of a game has the key FORM: the action it submits tells them apart.
+        return f"{owner}:{route.key}" + (f":{decode_action(route.arg)['type']}" if route.key == FORM else "")
     return owner
 
 
