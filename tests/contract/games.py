@@ -22,6 +22,7 @@ from bot.spec import GameSpec
 from cogs.crowns import CrownsSpec
 from cogs.vices.sheet import SheetSpec
 from cogs.vices.table import TableSpec
+from cogs.viciousness import controls
 from cogs.viciousness.spec import VicSpec
 from rules.crowns.playout import random_options as crowns_options
 from rules.engine import GM
@@ -218,7 +219,7 @@ GAMES = [
     Game("vv_sheet", SheetSpec(bot=None), sheet_table, move=sheet_move),  # type: ignore[arg-type]
     Game(
         "viciousness",
-        VicSpec(bot=None),  # type: ignore[arg-type]
+        VicSpec(None, controls()),  # type: ignore[arg-type]
         vic_table,
         move=vic_move,
         steps=300,
