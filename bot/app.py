@@ -14,7 +14,7 @@ from bot.attention import attend
 from bot.clock import Clock, SystemClock
 from bot.command_input import check_options, transform_refusal
 from bot.computers import ComputerSeats
-from bot.controls import RoutedButton, RoutedSelect, Router
+from bot.controls import CONTROL_NAMESPACES, Router
 from bot.deadlines import Deadlines
 from bot.interactions import Interactions
 from bot.lobby import Lobby
@@ -178,7 +178,6 @@ class TabletopBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.open_storage()
-        self.add_dynamic_items(RoutedButton, RoutedSelect)
         for name in self.extensions_to_load:
             await self.load_extension(name)
         # Built once every game has added its own settings.
@@ -206,13 +205,20 @@ class TabletopBot(commands.Bot):
                     return
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Modal submits are routed by their custom_id like clicks (discord.py keeps no modal of ours)."""
-        if interaction.type is not discord.InteractionType.modal_submit:
+        """Clicks, selects and modal submits on the bot's controls, routed by their custom_id (``bot.controls``)
+        as they arrive: discord.py keeps no View of ours to look them up in."""
+        namespaces: tuple[str, ...]
+        if interaction.type is discord.InteractionType.component:
+            namespaces = CONTROL_NAMESPACES
+        elif interaction.type is discord.InteractionType.modal_submit:
+            namespaces = MODAL_NAMESPACES
+        else:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if custom_id.startswith(MODAL_NAMESPACES):
-            await self.router.dispatch(interaction, custom_id, [])
+        if custom_id.startswith(namespaces):
+            values = [str(v) for v in data.get("values", [])]
+            await self.router.dispatch(interaction, custom_id, values)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError

@@ -11,8 +11,9 @@ Each owner of controls has its own namespace, the first field of the custom_id:
 =====  ==================================================================  ============================
 
 An engine action travels as ``type;field=value;…`` (see :func:`encode_action`), so no game writes a
-click codec of its own. Two DynamicItems (a button and a select) route every namespace; modal
-submits are routed from the bot's ``on_interaction``.
+click codec of its own. The bot's ``on_interaction`` routes every click, select and modal submit whose custom_id
+is in one of these namespaces (:data:`CONTROL_NAMESPACES`), straight from the interaction: no discord.py View or
+DynamicItem, which would rebuild the clicked message's whole View to find the item (about 0.1 ms a click).
 """
 
 from __future__ import annotations
@@ -219,47 +220,5 @@ class Router:
         # it defers the click if nothing was sent in time. Sending the answer disarms it.
 
 
-_TEMPLATE = r"(?P<custom_id>[almcu]:.+)"
-
-
-def _router(interaction: discord.Interaction) -> Router:
-    router = getattr(interaction.client, "router", None)
-    if not isinstance(router, Router):
-        raise RuntimeError("the client has no Router")
-    return router
-
-
-class RoutedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMPLATE):
-    """Any button of a session (board, lobby, sheet, confirmations)."""
-
-    def __init__(self, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> RoutedButton:
-        return cls(discord.ui.Button(custom_id=match["custom_id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        assert self.item.custom_id is not None
-        await _router(interaction).dispatch(interaction, self.item.custom_id, [])
-
-
-class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_TEMPLATE):
-    """Any select menu of a session."""
-
-    def __init__(self, select: discord.ui.Select[Any]) -> None:
-        super().__init__(select)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> RoutedSelect:
-        return cls(discord.ui.Select(custom_id=match["custom_id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        assert self.item.custom_id is not None
-        data: dict[str, Any] = dict(interaction.data or {})
-        values = [str(v) for v in data.get("values", [])]
-        await _router(interaction).dispatch(interaction, self.item.custom_id, values)
+CONTROL_NAMESPACES = ("a:", "l:", "m:", "c:", "u:")
+"""The custom_id prefixes the Router routes for clicks and selects (``almcu`` above)."""

@@ -145,9 +145,14 @@ class WinCount:
 
 @dataclass
 class _Batch:
+    """Dice tallies and wins to add to the statistics together."""
+
     tallies: list[DiceTally] = field(default_factory=list)
     wins: list[WinTally] = field(default_factory=list)
 
+
+CommitCounts = _Batch
+"""What one commit adds to the statistics (``commit_counts``)."""
 
 _SAVED_COLUMNS = "scope, owner_id, name, expression, guild_id, created_by, updated_at"
 _BOARD_COLUMNS = "id, channel_id, guild_id, owner_id, source, source_id, hidden, buttons, message_id, created_at"
@@ -531,24 +536,25 @@ class DiceTables:
         return {int(r["user_id"]): float(r["forgot_at"]) for r in rows}
 
     @staticmethod
-    async def count_commit(sql: Sql, session: Session, entry: LogEntry | None) -> None:
-        """Add what a committed log entry adds to the statistics, in the transaction that wrote it."""
-        batch = _Batch()
-        if entry is not None:
-            counted = entry_tally(session, entry)
-            if counted is not None:
-                batch.tallies.append(counted)
-            won = win_tally(session)
-            if won is not None:
-                batch.wins.append(won)
-        await _apply(sql, batch)
+    async def count_commit(sql: Sql, counts: CommitCounts) -> None:
+        """Add what a committed log entry adds to the statistics (``commit_counts``), in the transaction that
+        wrote it."""
+        await _apply(sql, counts)
 
 
-def commit_counts(session: Session, entry: LogEntry | None) -> bool:
-    """Whether a commit adds anything to the statistics (most don't: no dice, no finish)."""
+def commit_counts(session: Session, entry: LogEntry | None) -> CommitCounts | None:
+    """What a commit adds to the statistics, or None if nothing (most commits: no dice, no finish). Worked out
+    once per commit: it walks every die of the entry."""
     if entry is None:
-        return False
-    return entry_tally(session, entry) is not None or win_tally(session) is not None
+        return None
+    counts = _Batch()
+    counted = entry_tally(session, entry)
+    if counted is not None:
+        counts.tallies.append(counted)
+    won = win_tally(session)
+    if won is not None:
+        counts.wins.append(won)
+    return counts if counts.tallies or counts.wins else None
 
 
 async def _apply(sql: Sql, batch: _Batch) -> None:

@@ -120,12 +120,13 @@ class SessionTables(DiceTables):
             "WHERE id = :id AND version = :expected"
         )
         params = {**values, "news": news, "id": session.id, "expected": expected_version}
-        if commit_counts(session, entry):
+        counts = commit_counts(session, entry)
+        if counts is not None:
             # Dice a member rolled (or a game's finish) count in the luck statistics in the same transaction.
             async with self._sql_transaction(quick=True) as sql:
                 changed = await sql.execute(update, **params)
                 if changed == 1:
-                    await self.count_commit(sql, session, entry)
+                    await self.count_commit(sql, counts)
         else:
             changed = await self._sql().execute(update, **params)
         if changed != 1:

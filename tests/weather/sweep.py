@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from bot.app import MODAL_NAMESPACES, TabletopBot
-from bot.controls import RoutedButton, RoutedSelect, decode_action, parse_ui_id
+from bot.controls import decode_action, parse_ui_id
 from bot.forms import FORM
 from bot.spec import GameSpec
 from localdiscord.guild import Channel, Member
@@ -42,7 +42,6 @@ RETRY_AFTER_S = 0.5
 so the bot's 2 s watchdog leaves it 1 s)."""
 FINISH_S = 60.0
 """How long everything may take to come through once the weather has cleared."""
-ROUTED = (RoutedButton, RoutedSelect)
 
 SAMPLE_TEXT = {
     "expression": "2d6+1",
@@ -79,7 +78,7 @@ def control_owners(bot: TabletopBot) -> set[str]:
     """Who the bot routes clicks and selects to: each DynamicItem it registered outside the Router, each namespace
     of the Router that isn't only for forms, and each game with controls of its own (``u:<kind>``)."""
     registered = bot._connection._view_store._dynamic_items.values()  # discord.py keeps no public list
-    owners = {item.__name__ for item in registered if item not in ROUTED}
+    owners = {item.__name__ for item in registered}
     forms_only = {ns.rstrip(":") for ns in MODAL_NAMESPACES} - {"u"}
     owners |= {f"{ns}:" for ns in bot.router.namespaces if ns not in forms_only | {"u"}}
     owners |= {f"u:{kind}" for kind, spec in bot.specs.items() if type(spec).on_ui is not GameSpec.on_ui}
@@ -89,7 +88,7 @@ def control_owners(bot: TabletopBot) -> set[str]:
 def owner_of(bot: TabletopBot, custom_id: str) -> str:
     """The owner of a control (see :func:`control_owners`); a form's is its namespace, or its class."""
     for pattern, item in bot._connection._view_store._dynamic_items.items():
-        if item not in ROUTED and pattern.fullmatch(custom_id):
+        if pattern.fullmatch(custom_id):
             return item.__name__
     namespace, _, rest = custom_id.partition(":")
     if namespace == "u":
