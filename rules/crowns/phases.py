@@ -6,23 +6,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from rules.crowns.actions import (
-    AssignAll,
-    AssignScroll,
-    EndTurn,
-    FateReroll,
-    GiveDagger,
-    LastStandChoice,
-    Meddle,
-    Overkill,
-    OverkillAll,
-    PassFate,
-    Reroll,
-    Roll,
-    Settle,
-    SixSkulls,
-    Steal,
-)
+from rules.crowns import actions
 from rules.crowns.state import Phase
 
 
@@ -41,42 +25,48 @@ class PhaseRule:
 
 
 PHASES: dict[Phase, PhaseRule] = {
-    Phase.TURN_START: PhaseRule("roll", "roll the dice", "the active player to roll", (Roll,)),
+    Phase.TURN_START: PhaseRule("roll", "roll the dice", "the active player to roll", (actions.Roll,)),
     Phase.SCROLL_ASSIGN: PhaseRule(
         "assign_scroll",
         "give each new scroll die to a rival",
         "the active player to hand out scroll dice",
-        (AssignScroll, AssignAll),
+        (actions.AssignScroll, actions.AssignAll),
     ),
     Phase.DAGGER_ASSIGN: PhaseRule(
         "give_dagger",
         "choose who gets the dagger they rolled",
         "a rival to choose who gets a dagger",
-        (GiveDagger,),
+        (actions.GiveDagger,),
     ),
     Phase.FATE_WINDOW: PhaseRule(
-        "fate_window", "spend Fate or pass", "the fate window to close", (FateReroll, Meddle, PassFate)
+        "fate_window",
+        "spend Fate or pass",
+        "the fate window to close",
+        (actions.FateReroll, actions.Meddle, actions.PassFate),
     ),
     Phase.DECIDE: PhaseRule(
-        "reroll", "reroll skulls, scrolls or both", "the active player to reroll", (Reroll, Settle, EndTurn)
+        "reroll",
+        "reroll skulls, scrolls or both",
+        "the active player to reroll",
+        (actions.Reroll, actions.Settle, actions.EndTurn),
     ),
     Phase.SIX_SKULLS: PhaseRule(
-        "six_skulls", "take 1 Claim or 2 Fate", "the active player to take a Claim or 2 Fate", (SixSkulls,)
+        "six_skulls", "take 1 Claim or 2 Fate", "the active player to take a Claim or 2 Fate", (actions.SixSkulls,)
     ),
     Phase.LAST_STAND: PhaseRule(
         "last_stand",
         "steal the Crown or take your roll",
         "the active player to decide about the Crown",
-        (LastStandChoice,),
+        (actions.LastStandChoice,),
     ),
     Phase.STEAL: PhaseRule(
-        "steal", "steal a Claim from a rival", "the active player to choose whom to steal from", (Steal,)
+        "steal", "steal a Claim from a rival", "the active player to choose whom to steal from", (actions.Steal,)
     ),
     Phase.OVERKILL_ASSIGN: PhaseRule(
         "overkill",
         "give an extra dagger to a rival",
         "the active player to hand out extra daggers",
-        (Overkill, OverkillAll),
+        (actions.Overkill, actions.OverkillAll),
     ),
 }
 
