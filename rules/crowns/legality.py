@@ -7,29 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.crowns.actions import (
-    END_TURN,
-    PASS_FATE,
-    ROLL,
-    SETTLE,
-    AssignAll,
-    AssignScroll,
-    EndTurn,
-    FateReroll,
-    GiveDagger,
-    LastStandChoice,
-    Meddle,
-    Overkill,
-    OverkillAll,
-    Reroll,
-    Settle,
-    SixSkulls,
-    Steal,
-    action,
-    die_to_rival,
-    per_die,
-    to_each_rival,
-)
+from rules.crowns import actions
+from rules.crowns.actions import END_TURN, PASS_FATE, ROLL, SETTLE, action, die_to_rival, per_die, to_each_rival
 from rules.crowns.data import ANY_DIE_REROLL_COST, DIE_IDS, SELF_REROLL_COST
 from rules.crowns.phases import PHASE_OF, PHASES
 from rules.crowns.scoring import (
@@ -103,7 +82,7 @@ def _die_exists(die_id: str) -> str | None:
     return None if die_id in DIE_IDS else f"There is no die {die_id}."
 
 
-def _check_assign(state: CrownsState, actor: str, action: AssignScroll) -> str | None:
+def _check_assign(state: CrownsState, actor: str, action: actions.AssignScroll) -> str | None:
     if reason := _die_exists(action.die):
         return reason
     die = state.die(action.die)
@@ -116,7 +95,7 @@ def _check_assign(state: CrownsState, actor: str, action: AssignScroll) -> str |
     return None
 
 
-def _check_assign_all(state: CrownsState, actor: str, action: AssignAll) -> str | None:
+def _check_assign_all(state: CrownsState, actor: str, action: actions.AssignAll) -> str | None:
     if not pending_scrolls(state):
         return "There are no new scroll dice to hand out."
     if action.rival == actor:
@@ -126,7 +105,7 @@ def _check_assign_all(state: CrownsState, actor: str, action: AssignAll) -> str 
     return None
 
 
-def _check_dagger(state: CrownsState, actor: str, action: GiveDagger) -> str | None:
+def _check_dagger(state: CrownsState, actor: str, action: actions.GiveDagger) -> str | None:
     if action.to is None:
         return None if state.options.dagger_timeout_default == "random" else "Choose who gets the dagger."
     if action.to not in state.present():
@@ -136,11 +115,11 @@ def _check_dagger(state: CrownsState, actor: str, action: GiveDagger) -> str | N
     return None
 
 
-def _check_reroll(state: CrownsState, actor: str, action: Reroll) -> str | None:
+def _check_reroll(state: CrownsState, actor: str, action: actions.Reroll) -> str | None:
     return None if action.group in reroll_groups(state.counts()) else _GROUP_MISSING[action.group]
 
 
-def _check_settle(state: CrownsState, actor: str, action: Settle) -> str | None:
+def _check_settle(state: CrownsState, actor: str, action: actions.Settle) -> str | None:
     if not state.options.fate:
         return "Settling needs the Fate module."
     if can_settle(state, state.counts()):
@@ -148,17 +127,17 @@ def _check_settle(state: CrownsState, actor: str, action: Settle) -> str | None:
     return "Settling needs 3 skulls, fewer than 3 daggers and a Fate token in the box."
 
 
-def _check_end(state: CrownsState, actor: str, action: EndTurn) -> str | None:
+def _check_end(state: CrownsState, actor: str, action: actions.EndTurn) -> str | None:
     return None if may_end_turn(state) else "You can't end your turn by choice: reroll, or settle if you can."
 
 
-def _check_six(state: CrownsState, actor: str, action: SixSkulls) -> str | None:
+def _check_six(state: CrownsState, actor: str, action: actions.SixSkulls) -> str | None:
     if action.choice == "fate" and not six_skulls_fate_allowed(state):
         return "There are no Fate tokens left in the box."
     return None
 
 
-def _check_fate_reroll(state: CrownsState, actor: str, action: FateReroll) -> str | None:
+def _check_fate_reroll(state: CrownsState, actor: str, action: actions.FateReroll) -> str | None:
     if reason := _die_exists(action.die):
         return reason
     if actor != state.active or state.window != "post_resolution":
@@ -170,7 +149,7 @@ def _check_fate_reroll(state: CrownsState, actor: str, action: FateReroll) -> st
     return None
 
 
-def _check_meddle(state: CrownsState, actor: str, action: Meddle) -> str | None:
+def _check_meddle(state: CrownsState, actor: str, action: actions.Meddle) -> str | None:
     if reason := _die_exists(action.die):
         return reason
     if state.seat(actor).fate < ANY_DIE_REROLL_COST:
@@ -180,7 +159,7 @@ def _check_meddle(state: CrownsState, actor: str, action: Meddle) -> str | None:
     return None
 
 
-def _check_overkill(state: CrownsState, actor: str, action: Overkill) -> str | None:
+def _check_overkill(state: CrownsState, actor: str, action: actions.Overkill) -> str | None:
     if reason := _die_exists(action.die):
         return reason
     if action.die not in own_daggers(state):
@@ -194,7 +173,7 @@ def _check_overkill(state: CrownsState, actor: str, action: Overkill) -> str | N
     return None
 
 
-def _check_overkill_all(state: CrownsState, actor: str, action: OverkillAll) -> str | None:
+def _check_overkill_all(state: CrownsState, actor: str, action: actions.OverkillAll) -> str | None:
     if action.rival == actor:
         return "Extra daggers go to rivals."
     if action.rival not in overkill_targets(state):
@@ -202,25 +181,25 @@ def _check_overkill_all(state: CrownsState, actor: str, action: OverkillAll) -> 
     return None
 
 
-def _check_steal(state: CrownsState, actor: str, action: Steal) -> str | None:
+def _check_steal(state: CrownsState, actor: str, action: actions.Steal) -> str | None:
     if action.rival not in state.rivals(actor):
         return "That player is not a rival in this game."
     return None if action.rival in steal_victims(state) else "That rival has no Claim to steal."
 
 
 _CHECKS: dict[type[BaseModel], Callable[[CrownsState, str, Any], str | None]] = {
-    AssignScroll: _check_assign,
-    AssignAll: _check_assign_all,
-    GiveDagger: _check_dagger,
-    Reroll: _check_reroll,
-    Settle: _check_settle,
-    EndTurn: _check_end,
-    SixSkulls: _check_six,
-    FateReroll: _check_fate_reroll,
-    Meddle: _check_meddle,
-    Overkill: _check_overkill,
-    OverkillAll: _check_overkill_all,
-    Steal: _check_steal,
+    actions.AssignScroll: _check_assign,
+    actions.AssignAll: _check_assign_all,
+    actions.GiveDagger: _check_dagger,
+    actions.Reroll: _check_reroll,
+    actions.Settle: _check_settle,
+    actions.EndTurn: _check_end,
+    actions.SixSkulls: _check_six,
+    actions.FateReroll: _check_fate_reroll,
+    actions.Meddle: _check_meddle,
+    actions.Overkill: _check_overkill,
+    actions.OverkillAll: _check_overkill_all,
+    actions.Steal: _check_steal,
 }
 
 
@@ -245,27 +224,29 @@ def _legal_actions(state: CrownsState, player: str) -> Sequence[BaseModel]:
         if player not in fate_eligible(state):
             return []
         fate = state.seat(player).fate
-        actions: list[BaseModel] = []
+        offered: list[BaseModel] = []
         if player == state.active and state.window == "post_resolution" and fate >= SELF_REROLL_COST:
-            actions += per_die(FateReroll, tuple(own_reroll_targets(state)))
+            offered += per_die(actions.FateReroll, tuple(own_reroll_targets(state)))
         if fate >= ANY_DIE_REROLL_COST:
-            actions += per_die(Meddle, tuple(meddle_targets(state)))
-        return [*actions, PASS_FATE]
+            offered += per_die(actions.Meddle, tuple(meddle_targets(state)))
+        return [*offered, PASS_FATE]
     if player != decider(state):
         return []
     if phase is Phase.TURN_START:
         return [ROLL]
     if phase is Phase.SCROLL_ASSIGN:
         pending, rivals = tuple(pending_scrolls(state)), tuple(state.rivals(player))
-        every = to_each_rival(AssignAll, rivals) if len(pending) > 1 else ()
-        return [*die_to_rival(AssignScroll, pending, rivals), *every]
+        every = to_each_rival(actions.AssignAll, rivals) if len(pending) > 1 else ()
+        return [*die_to_rival(actions.AssignScroll, pending, rivals), *every]
     if phase is Phase.DAGGER_ASSIGN:
-        gives: list[BaseModel] = [action(GiveDagger, to=p) for p in dagger_recipients(state)]
-        return [*gives, action(GiveDagger, to=None)] if state.options.dagger_timeout_default == "random" else gives
+        gives: list[BaseModel] = [action(actions.GiveDagger, to=p) for p in dagger_recipients(state)]
+        return (
+            [*gives, action(actions.GiveDagger, to=None)] if state.options.dagger_timeout_default == "random" else gives
+        )
     if phase is Phase.DECIDE:
         counts = state.counts()
         groups = reroll_groups(counts)
-        decide: list[BaseModel] = [action(Reroll, group=g) for g in groups]
+        decide: list[BaseModel] = [action(actions.Reroll, group=g) for g in groups]
         if can_settle(state, counts):
             decide.append(SETTLE)
         if state.options.allow_voluntary_end or not groups:
@@ -273,14 +254,14 @@ def _legal_actions(state: CrownsState, player: str) -> Sequence[BaseModel]:
         return decide
     if phase is Phase.SIX_SKULLS:
         choices = ["claim", "fate"] if six_skulls_fate_allowed(state) else ["claim"]
-        return [action(SixSkulls, choice=c) for c in choices]
+        return [action(actions.SixSkulls, choice=c) for c in choices]
     if phase is Phase.LAST_STAND:
-        return [action(LastStandChoice, steal=True), action(LastStandChoice, steal=False)]
+        return [action(actions.LastStandChoice, steal=True), action(actions.LastStandChoice, steal=False)]
     if phase is Phase.STEAL:
-        return [action(Steal, rival=r) for r in steal_victims(state)]
+        return [action(actions.Steal, rival=r) for r in steal_victims(state)]
     targets = tuple(overkill_targets(state))
-    every = to_each_rival(OverkillAll, targets) if state.overkill_left > 1 else ()
-    return [*die_to_rival(Overkill, tuple(own_daggers(state)), targets), *every]
+    every = to_each_rival(actions.OverkillAll, targets) if state.overkill_left > 1 else ()
+    return [*die_to_rival(actions.Overkill, tuple(own_daggers(state)), targets), *every]
 
 
 def default_action(state: CrownsState, player: str) -> BaseModel:
@@ -294,20 +275,22 @@ def default_action(state: CrownsState, player: str) -> BaseModel:
         return ROLL
     if phase is Phase.SCROLL_ASSIGN:
         rivals = state.rivals(player)
-        return action(AssignScroll, die=pending_scrolls(state)[0], rival=rivals[len(state.scroll_queue) % len(rivals)])
+        return action(
+            actions.AssignScroll, die=pending_scrolls(state)[0], rival=rivals[len(state.scroll_queue) % len(rivals)]
+        )
     if phase is Phase.DAGGER_ASSIGN:
         random_pick = state.options.dagger_timeout_default == "random"
-        return action(GiveDagger, to=None if random_pick else dagger_default(state))
+        return action(actions.GiveDagger, to=None if random_pick else dagger_default(state))
     if phase is Phase.DECIDE:
         groups = reroll_groups(state.counts())
-        return action(Reroll, group=groups[-1]) if groups else END_TURN
+        return action(actions.Reroll, group=groups[-1]) if groups else END_TURN
     if phase is Phase.SIX_SKULLS:
-        return action(SixSkulls, choice="claim")
+        return action(actions.SixSkulls, choice="claim")
     if phase is Phase.LAST_STAND:
-        return action(LastStandChoice, steal=True)
+        return action(actions.LastStandChoice, steal=True)
     if phase is Phase.STEAL:
         victims = steal_victims(state)
         most = max(state.seat(v).claims for v in victims)
-        return action(Steal, rival=next(v for v in victims if state.seat(v).claims == most))
+        return action(actions.Steal, rival=next(v for v in victims if state.seat(v).claims == most))
     targets = overkill_targets(state)
-    return action(Overkill, die=own_daggers(state)[0], rival=targets[state.overkill_given % len(targets)])
+    return action(actions.Overkill, die=own_daggers(state)[0], rival=targets[state.overkill_given % len(targets)])
