@@ -163,7 +163,7 @@ def ui_id(kind: str, session_id: int, key: str, arg: object = "", *, drawn: int 
 def form_id(kind: str, session_id: int, version: int, key: str, arg: object = "") -> str:
     """The custom_id of a game's own form, opened on ``version`` of its session: routed like :func:`ui_id`, and
     applied once however often it is sent (a client's retry of a slow answer; ``Service.once``)."""
-    return ui_id(kind, session_id, key, arg).replace(f":{session_id}:", f":{session_id}@{version}:", 1)
+    return _checked(f"u:{kind}:{session_id}@{version}:{key}" + (f":{arg}" if arg != "" else ""))
 
 
 @dataclass(frozen=True)

@@ -146,6 +146,8 @@ def _labelled(info: FieldInfo, item: Input, custom_id: str) -> discord.ui.Label[
 
 def _limit(info: FieldInfo) -> int | None:
     """The longest text the field takes: its own length limit, or as many characters as its widest bound."""
+    if get_origin(_unwrap(info.annotation)) in (list, tuple, dict):
+        return None  # a collection's max_length counts its items (an input of lines), not characters
     bounds: list[int] = []
     for constraint in info.metadata:
         length = getattr(constraint, "max_length", None)
@@ -243,7 +245,7 @@ def _step(here: Any, part: str, empty: Any) -> Any:
             here[part] = empty
         return here[part]
     if isinstance(here, list) and part.isdigit() and int(part) < INPUTS_MAX:
-        here.extend([{}] * (int(part) + 1 - len(here)))
+        here.extend({} for _ in range(int(part) + 1 - len(here)))  # a dict each, never one shared
         return here[int(part)]
     return None
 

@@ -210,7 +210,10 @@ class Reply:
                 await self.interaction.edit_original_response(**_edit_kwargs(kwargs))
 
     async def modal(self, modal: discord.ui.Modal) -> None:
-        """Open a modal; only possible as the first answer."""
+        """Open a modal; only possible as the first answer, and never to a form's submission (Discord refuses it:
+        a form opened before a deploy that changed its route arrives where a button that opens it now is)."""
+        if self.interaction.type is discord.InteractionType.modal_submit:
+            raise UserError("That form is no longer in use: please open it again.")
         async with self._lock:
             self.disarm()
             if self.done:

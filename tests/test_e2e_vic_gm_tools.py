@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from bot.controls import decode_action, parse_ui_id
 from localdiscord.messages import Message
 from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
@@ -13,6 +14,7 @@ from tests.test_e2e_vic_table import Dice, pick, setup_troupes
 from tests.vic_e2e_support import campaign_state, vic_bot
 
 CANARY = "CANARY-handout-51c7"
+WALL = "The wall around the counting house"
 
 
 def text_of(message: Message) -> str:
@@ -72,14 +74,26 @@ async def test_notes_rivals_and_designs_edited_and_challenges_changed(fake: Loca
     assert CANARY in screen
     # A scheme's challenges: the GM's tools open a form filled in with them; a clever plan takes one away.
     scheme = await (
-        await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 3, "known": "Dogs; Wall"})
+        await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 3, "known": f"Dogs; {WALL}"})
     ).message()
     tools = await (await fake.click(scheme, "GM: dice…", gm)).message()
     opened = await fake.click(tools, "Change the challenges…", gm)
     await opened.response()
-    assert opened.modal is not None and "Dogs\\nWall" in json.dumps(opened.modal)
-    await (await fake.submit_modal(opened, {"total": "2", "known[]": "Dogs"})).message()
+    assert opened.modal is not None and f"Dogs\\n{WALL}" in json.dumps(opened.modal)
+    # The box of lines takes a line per challenge, not 30 characters (the number of challenges a scheme may have).
+    assert '"max_length": 4000' in json.dumps(opened.modal)
+    # A form opened before a deploy that changed its route arrives at the button that opens it: told, not failed.
+    route = parse_ui_id(opened.modal["custom_id"].partition(":")[2])
+    before = f"u:{route.kind}:{route.session_id}:challenges:{decode_action(route.arg)['pool']}"  # its old custom_id
+    stale = {**opened.modal, "custom_id": before}
+    old = await fake.click(tools, "Change the challenges…", gm)
+    await old.response()
+    old.modal = stale
+    refused = await (await fake.submit_modal(old, {"total": "1", "known[]": ""})).message()
+    assert refused.ephemeral and "no longer in use" in refused.content
+    await (await fake.submit_modal(opened, {"total": "2", "known[]": WALL})).message()
     await fake.wait_for(lambda: "Challenges: 2 (not prepared)" in str(scheme.embeds), what="the new challenges")
+    assert WALL in str(scheme.embeds)
     for member in (gm, bea):
         await (await fake.slash(channel, member, "vic log")).message()
     await bot.settled()
