@@ -23,6 +23,8 @@ from rules.engine import (
     Records,
     Reminder,
     Reminders,
+    Rollers,
+    ScoreLuck,
     Seats,
     Turns,
     Undo,
@@ -90,6 +92,16 @@ class GameKind:
     def chapters(self) -> Chapters[Any] | None:
         """The engine, if its sessions are lived in numbered parts (a campaign's turns)."""
         return self.engine if isinstance(self.engine, Chapters) else None
+
+    @cached_property
+    def rollers(self) -> Rollers | None:
+        """The engine, if it says who rolled each die of an action (for the luck statistics)."""
+        return self.engine if isinstance(self.engine, Rollers) else None
+
+    @cached_property
+    def score_luck(self) -> ScoreLuck[Any] | None:
+        """The engine, if it measures how much dice decided a turn's points (for the luck statistics)."""
+        return self.engine if isinstance(self.engine, ScoreLuck) else None
 
     def chapter(self, state: BaseModel) -> int | None:
         """The part of the session ``state`` is in (None for a game without chapters)."""

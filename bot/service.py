@@ -55,6 +55,7 @@ from bot.names import escape_name
 from bot.registry import GameKind, Registry
 from bot.replay import Folded, fold, is_barrier
 from bot.storage import Duplicate, Store
+from bot.storage.dice import commit_counts
 from rules import engine as contract
 from rules.dice import DiceSource, RecordingDice, ReplayDice, Roll, SystemDice
 from rules.engine import IllegalAction, Prompt, Reminder, visible
@@ -603,7 +604,7 @@ class Service:
         kind = self.kind_of(session)
         if entry is not None and kind.undo is not None and is_barrier(kind, entry):
             session.undo_from = entry.seq
-        return await self.store.save(session, expected_version, entry)
+        return await self.store.save(session, expected_version, entry, commit_counts(session, entry, kind))
 
     async def _forced_moves(self, applied: Applied) -> Applied:
         """Take every move nobody has a real choice about, each committed with its own log entry."""

@@ -24,6 +24,10 @@ capability                  what the core does with it
 :class:`Reminders`          reminders the core times besides turns (a campaign's waits, a session)
 :class:`Chapters`           each log entry is stored with its part of a long session (a turn), so
                             one part is read without the rest
+:class:`Rollers`            each die of an action counts in the luck statistics of the player who
+                            rolled it (without it: the actor's), and random picks count for nobody
+:class:`ScoreLuck`          the game's own luck in ``/stats luck``: points a turn against what fair
+                            dice give with the same choices
 ==========================  =====================================================================
 """
 
@@ -305,3 +309,38 @@ class Reminders(Protocol[StateIn]):
 def seat_after(players: Sequence[str], player: str, step: int = 1) -> str:
     """The player ``step`` seats clockwise after ``player``."""
     return players[(players.index(player) + step) % len(players)]
+
+
+@runtime_checkable
+class Rollers(Protocol):
+    """An action's dice are rolled by several players (an attacker's dice during a defender's roll, the next
+    player's opening roll), or some are random picks nobody rolled (who goes first)."""
+
+    def rollers(self, events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+        """``(player, die id)`` for each die a player rolled in the action that emitted ``events``, in the order
+        rolled; a die rolled for nobody in particular is left out."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class TurnLuck:
+    """One player's turns in an action's events, and how much their dice helped (:class:`ScoreLuck`).
+
+    ``luck`` is in the game's points, in the player's favour (positive: fair dice would have done worse with
+    the same choices), and ``variance`` is its variance under fair dice, so many turns can be judged together.
+    """
+
+    player: str
+    turns: int = 0
+    points: int = 0
+    luck: float = 0.0
+    variance: float = 0.0
+
+
+@runtime_checkable
+class ScoreLuck(Protocol[OptionsIn]):
+    """The game scores turns in points, and can tell how much of a turn's points its dice decided."""
+
+    def score_luck(self, options: OptionsIn, events: Sequence[Mapping[str, Any]]) -> list[TurnLuck]:
+        """Each player's turns ended and dice luck in ``events`` (players with neither left out)."""
+        ...

@@ -47,6 +47,14 @@ def luck(count: int, total: int, sides: int, *, exact: bool = True) -> float:
     return _normal_cdf((total - mean) / sd)
 
 
+def points_luck(luck: float, variance: float) -> float:
+    """The share (0..1) of fair runs a run whose dice gave ``luck`` points in the player's favour beats, when fair
+    dice give 0 on average with ``variance`` (a sum over many rolls: the normal approximation)."""
+    if variance <= 0:
+        return 0.5
+    return _normal_cdf(luck / math.sqrt(variance))
+
+
 def _normal_cdf(z: float) -> float:
     return 0.5 * math.erfc(-z / math.sqrt(2))
 

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session
 from bot.shards import ALL, Shards
-from bot.storage.dice import DiceStore
+from bot.storage.dice import CommitCounts, DiceStore
 
 ATTENTION_BATCH = 500
 """Sessions needing attention read at once at startup (a backlog is read in batches, never all at once)."""
@@ -64,8 +64,16 @@ class Store(DiceStore, Protocol):
         """Every live session of ``scope`` in a server (for autocomplete)."""
         ...
 
-    async def save(self, session: Session, expected_version: int, entry: LogEntry | None = None) -> bool:
-        """Write ``session`` (and its log entry) if it is still at ``expected_version``; False if not.
+    async def save(
+        self,
+        session: Session,
+        expected_version: int,
+        entry: LogEntry | None = None,
+        counts: CommitCounts | None = None,
+    ) -> bool:
+        """Write ``session`` (and its log entry) if it is still at ``expected_version``; False if not. ``counts``
+        (``commit_counts``: the entry's dice, turns and a finished game's win) go into the luck statistics in the
+        same transaction.
 
         ``session.version`` is already the new version, and ``entry.seq`` equals it.
         """

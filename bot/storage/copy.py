@@ -18,6 +18,7 @@ TABLES = (
     "secret_rolls",
     "luck_dice",
     "luck_faces",
+    "luck_turns",
     "luck_totals",
     "luck_streaks",
     "luck_wins",

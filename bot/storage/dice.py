@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from bot.models import LogEntry, Session
-from bot.storage.luck import DiceTally, WinTally, entry_tally, streak_step, win_tally
+from bot.registry import GameKind
+from bot.storage.luck import DiceTally, TurnTally, WinTally, entry_tallies, streak_step, turn_tallies, win_tally
 from bot.storage.rows import Row
 from bot.storage.sql import Sql
 
@@ -125,6 +126,17 @@ class LuckFilter:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnTotals:
+    """A member's turns in a game that measures its dice luck in points (``rules.engine.ScoreLuck``), summed."""
+
+    turns: int
+    points: int
+    luck: float
+    """Points the dice gave in the member's favour against fair dice, with the same choices."""
+    variance: float
+
+
+@dataclass(frozen=True, slots=True)
 class MemberTotals:
     """One member's dice of one size in a server, for comparisons (leaderboard, ranks)."""
 
@@ -149,6 +161,10 @@ class _Batch:
 
     tallies: list[DiceTally] = field(default_factory=list)
     wins: list[WinTally] = field(default_factory=list)
+    turns: list[TurnTally] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.tallies or self.wins or self.turns)
 
 
 CommitCounts = _Batch
@@ -175,6 +191,13 @@ _TOTALS_UPSERT = (
     "INSERT INTO luck_totals (guild_id, sides, user_id, count, total) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT (guild_id, sides, user_id) "
     "DO UPDATE SET count = luck_totals.count + excluded.count, total = luck_totals.total + excluded.total"
+)
+_TURNS_UPSERT = (
+    "INSERT INTO luck_turns (user_id, hidden, day, guild_id, channel_id, kind, campaign_id, turns, points, luck, "
+    "variance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (user_id, hidden, day, guild_id, channel_id, kind, campaign_id) "
+    "DO UPDATE SET turns = luck_turns.turns + excluded.turns, points = luck_turns.points + excluded.points, "
+    "luck = luck_turns.luck + excluded.luck, variance = luck_turns.variance + excluded.variance"
 )
 _WINS_UPSERT = (
     "INSERT INTO luck_wins (guild_id, user_id, games, wins) VALUES (?, ?, 1, ?) "
@@ -249,13 +272,16 @@ class DiceStore(Protocol):
     async def reveal_secret(self, secret_id: int, at: float) -> bool: ...
     async def record_dice(self, tallies: Sequence[DiceTally]) -> None: ...
     async def luck_counts(self, user_id: int, where: LuckFilter) -> list[LuckCount]: ...
+    async def luck_turns(self, user_id: int, where: LuckFilter) -> TurnTotals | None: ...
     async def luck_streaks(self, user_id: int, *, public_only: bool) -> list[Streak]: ...
     async def luck_in_guild(self, guild_id: int) -> list[MemberTotals]: ...
     async def wins_in_guild(self, guild_id: int) -> list[WinCount]: ...
     async def leaderboard_hidden(self, user_ids: Sequence[int]) -> set[int]: ...
     async def set_leaderboard(self, user_id: int, *, shown: bool) -> None: ...
     async def forget_luck(self, user_id: int, at: float) -> None: ...
-    async def backfill_luck(self, sessions: Callable[[int], Any], entries: Callable[..., Any]) -> int: ...
+    async def backfill_luck(
+        self, sessions: Callable[[int], Any], entries: Callable[..., Any], kinds: Callable[[str], GameKind | None]
+    ) -> int: ...
 
 
 class DiceTables:
@@ -423,29 +449,28 @@ class DiceTables:
 
     async def luck_counts(self, user_id: int, where: LuckFilter) -> list[LuckCount]:
         """A member's dice per die size and face, summed over the filter."""
-        clauses = ["user_id = ?"]
-        params: list[Any] = [user_id]
-        if where.public_only:
-            clauses.append("hidden = 0")
-        for column, value in (
-            ("guild_id", where.guild_id),
-            ("kind", where.kind),
-            ("campaign_id", where.campaign_id),
-        ):
-            if value is not None:
-                clauses.append(f"{column} = ?")
-                params.append(value)
-        if where.since_day is not None:
-            clauses.append("day >= ?")
-            params.append(where.since_day)
+        clauses, params = _filtered(user_id, where)
         # All time (no period) reads the counts kept without days: a few hundred rows, not one per day.
         table = "luck_faces" if where.since_day is None else "luck_dice"
         rows = await self._sql().fetch(
             f"SELECT sides, bin, SUM(count) AS count, SUM(total) AS total FROM {table} "
-            f"WHERE {' AND '.join(clauses)} GROUP BY sides, bin ORDER BY sides, bin",
+            f"WHERE {clauses} GROUP BY sides, bin ORDER BY sides, bin",
             *params,
         )
         return [LuckCount(int(r["sides"]), int(r["bin"]), int(r["count"]), int(r["total"])) for r in rows]
+
+    async def luck_turns(self, user_id: int, where: LuckFilter) -> TurnTotals | None:
+        """A member's scored turns and their dice luck in points, summed over the filter (None: no turns)."""
+        clauses, params = _filtered(user_id, where)
+        rows = await self._sql().fetch(
+            "SELECT SUM(turns) AS turns, SUM(points) AS points, SUM(luck) AS luck, SUM(variance) AS variance "
+            f"FROM luck_turns WHERE {clauses}",
+            *params,
+        )
+        row = rows[0] if rows else None
+        if row is None or not row["turns"]:
+            return None
+        return TurnTotals(int(row["turns"]), int(row["points"]), float(row["luck"]), float(row["variance"]))
 
     async def luck_streaks(self, user_id: int, *, public_only: bool) -> list[Streak]:
         """A member's runs per die size (of public dice only, or of all their dice)."""
@@ -492,7 +517,7 @@ class DiceTables:
     async def forget_luck(self, user_id: int, at: float) -> None:
         """Delete a member's statistics (a game's log keeps its dice); dice from logs not yet counted are skipped."""
         async with self._sql_transaction() as sql:
-            for table in ("luck_dice", "luck_faces", "luck_totals", "luck_streaks", "luck_wins"):
+            for table in ("luck_dice", "luck_faces", "luck_turns", "luck_totals", "luck_streaks", "luck_wins"):
                 await sql.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
             await sql.execute(
                 "INSERT INTO luck_members (user_id, forgot_at) VALUES (?, ?) "
@@ -501,30 +526,40 @@ class DiceTables:
                 float(at),
             )
 
-    async def backfill_luck(self, sessions: Callable[[int], Any], entries: Callable[..., Any]) -> int:
-        """Count the dice of logs written before the statistics existed, a batch of sessions at a time.
+    async def backfill_luck(
+        self, sessions: Callable[[int], Any], entries: Callable[..., Any], kinds: Callable[[str], GameKind | None]
+    ) -> int:
+        """Count logs written before the statistics counted them, a batch of sessions at a time: everything (dice,
+        turns, wins) for a log never counted, turns alone for one whose dice were counted before turns were.
 
-        ``sessions(id)`` and ``entries(id, last=…)`` read a session and its log (the store's own methods).
-        Returns how many sessions were counted (0 when there is nothing left).
+        ``sessions(id)`` and ``entries(id)`` read a session and its log (the store's own methods); ``kinds(kind)``
+        is the game kind (None for a game this bot no longer runs). Returns how many sessions were counted (0 when
+        there is nothing left).
         """
         pending = await self._sql().fetch(
-            "SELECT session_id, upto FROM luck_pending ORDER BY session_id LIMIT ?", BACKFILL_BATCH
+            "SELECT session_id, upto, dice FROM luck_pending ORDER BY session_id LIMIT ?", BACKFILL_BATCH
         )
         forgot = await self._forgot_at() if pending else {}
         for row in pending:
-            session_id, upto = int(row["session_id"]), int(row["upto"])
+            session_id, upto, dice = int(row["session_id"]), int(row["upto"]), bool(row["dice"])
             session: Session | None = await sessions(session_id)
-            log: list[LogEntry] = [] if session is None else await entries(session_id)
+            kind = None if session is None else kinds(session.kind)
+            wanted = session is not None and (dice or (kind is not None and kind.score_luck is not None))
+            log: list[LogEntry] = await entries(session_id) if session is not None and wanted else []
             batch = _Batch()
             if session is not None:
                 for entry in log:
                     if entry.seq > upto:
                         break
-                    counted = entry_tally(session, entry)
-                    if counted is not None and entry.at > forgot.get(counted.where.user_id, float("-inf")):
-                        batch.tallies.append(counted)
+                    counts = commit_counts(session, entry, kind, finished=False)
+                    if counts is None:
+                        continue
+                    counted = _after(counts, entry.at, forgot)
+                    batch.turns += counted.turns
+                    if dice:
+                        batch.tallies += counted.tallies
                 won = win_tally(session)
-                if won is not None and log and log[-1].seq <= upto:
+                if dice and won is not None and log and log[-1].seq <= upto:
                     batch.wins.append(won)
             async with self._sql_transaction() as sql:
                 if await sql.execute("DELETE FROM luck_pending WHERE session_id = ?", session_id):
@@ -542,19 +577,47 @@ class DiceTables:
         await _apply(sql, counts)
 
 
-def commit_counts(session: Session, entry: LogEntry | None) -> CommitCounts | None:
+def commit_counts(
+    session: Session, entry: LogEntry | None, kind: GameKind | None, *, finished: bool = True
+) -> CommitCounts | None:
     """What a commit adds to the statistics, or None if nothing (most commits: no dice, no finish). Worked out
-    once per commit: it walks every die of the entry."""
+    once per commit, by the service (it walks every die of the entry). ``finished``: count a finished table
+    game's win too."""
     if entry is None:
         return None
-    counts = _Batch()
-    counted = entry_tally(session, entry)
-    if counted is not None:
-        counts.tallies.append(counted)
-    won = win_tally(session)
+    counts = _Batch(entry_tallies(session, entry, kind), turns=turn_tallies(session, entry, kind))
+    won = win_tally(session) if finished else None
     if won is not None:
         counts.wins.append(won)
-    return counts if counts.tallies or counts.wins else None
+    return counts if counts else None
+
+
+def _after(counts: _Batch, at: float, forgot: dict[int, float]) -> _Batch:
+    """``counts`` without the members who deleted their statistics after ``at``."""
+    kept = _Batch()
+    kept.tallies = [t for t in counts.tallies if at > forgot.get(t.where.user_id, float("-inf"))]
+    kept.turns = [t for t in counts.turns if at > forgot.get(t.where.user_id, float("-inf"))]
+    return kept
+
+
+def _filtered(user_id: int, where: LuckFilter) -> tuple[str, list[Any]]:
+    """The WHERE clause (and its parameters) of a member's counts under ``where``."""
+    clauses = ["user_id = ?"]
+    params: list[Any] = [user_id]
+    if where.public_only:
+        clauses.append("hidden = 0")
+    for column, value in (
+        ("guild_id", where.guild_id),
+        ("kind", where.kind),
+        ("campaign_id", where.campaign_id),
+    ):
+        if value is not None:
+            clauses.append(f"{column} = ?")
+            params.append(value)
+    if where.since_day is not None:
+        clauses.append("day >= ?")
+        params.append(where.since_day)
+    return " AND ".join(clauses), params
 
 
 async def _apply(sql: Sql, batch: _Batch) -> None:
@@ -597,6 +660,22 @@ async def _apply(sql: Sql, batch: _Batch) -> None:
             for sides, (count, total) in per_size.items():
                 await sql.execute(_TOTALS_UPSERT, where.guild_id, sides, where.user_id, count, total)
         await _streaks(sql, counted)
+    for turned in batch.turns:
+        where, turns = turned.where, turned.turns
+        await sql.execute(
+            _TURNS_UPSERT,
+            where.user_id,
+            int(where.hidden),
+            turned.day,
+            where.guild_id,
+            where.channel_id,
+            where.kind,
+            where.campaign_id,
+            turns.turns,
+            turns.points,
+            turns.luck,
+            turns.variance,
+        )
     for won in batch.wins:
         for player in won.players:
             await sql.execute(_WINS_UPSERT, won.guild_id, player, int(player in won.winners))
@@ -646,6 +725,7 @@ __all__ = [
     "SavedScope",
     "SecretRoll",
     "Streak",
+    "TurnTotals",
     "WinCount",
     "commit_counts",
 ]

@@ -9,12 +9,14 @@ each row also keeps the sum of its faces, so means stay exact.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from bot.models import LogEntry, Scope, Session, Status
-from rules.engine import GM_ROLES
+from bot.registry import GameKind
+from rules.engine import GM_ROLES, TurnLuck
 
 EXACT_FACES = 100
 BINS = 20
@@ -46,6 +48,15 @@ class DiceTally:
     day: int
     faces: dict[tuple[int, int], tuple[int, int]]
     sequence: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTally:
+    """A member's turns and how much their dice decided them, in one place on one day (``ScoreLuck``)."""
+
+    where: Where
+    day: int
+    turns: TurnLuck
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,26 +105,64 @@ def member_of(session: Session, player: str | None) -> int | None:
     return int(player) if player.isdigit() else None
 
 
-def entry_tally(session: Session, entry: LogEntry) -> DiceTally | None:
-    """The dice a member rolled by their own action in a game (not a computer's, a timeout's or the core's).
-
-    A GM's or co-GM's dice count as hidden: rival dice are theirs to show.
-    """
-    if entry.action.get("how") != "player" or not entry.dice:
-        return None
-    user = member_of(session, entry.actor)
-    if user is None:
-        return None
-    gm = bool(set(session.roles.get(str(user), ())) & GM_ROLES)
-    where = Where(
+def _where(session: Session, user: int) -> Where:
+    """Where a member's dice in a session count. A GM's or co-GM's dice are hidden: rival dice are theirs to show."""
+    return Where(
         user_id=user,
         guild_id=session.guild_id or 0,
         channel_id=session.channel_id,
         kind=session.kind,
         campaign_id=session.id if session.scope is Scope.CAMPAIGN else 0,
-        hidden=gm,
+        hidden=bool(set(session.roles.get(str(user), ())) & GM_ROLES),
     )
-    return tally(where, entry.at, ((int(d["sides"]), int(d["value"])) for d in entry.dice))
+
+
+def _rolled(kind: GameKind | None, entry: LogEntry) -> dict[str, list[tuple[int, int]]]:
+    """Each player's ``(sides, face)`` in an entry. A game that says who rolled each die (``Rollers``) is followed
+    die by die, in every entry (a computer's last move rolls the next player's opening dice); otherwise the dice
+    are the actor's, and only from their own action (not a computer's, a timeout's or the core's)."""
+    rollers = kind.rollers if kind is not None else None
+    if rollers is None:
+        if entry.action.get("how") != "player" or entry.actor is None:
+            return {}
+        return {entry.actor: [(int(d["sides"]), int(d["value"])) for d in entry.dice]}
+    waiting: dict[str, deque[dict[str, Any]]] = defaultdict(deque)
+    for die in entry.dice:
+        waiting[str(die["die"])].append(die)
+    rolled: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for player, die_id in rollers.rollers(entry.events):
+        queue = waiting.get(die_id)
+        if queue:  # a die the events name but the log doesn't hold is nobody's (never counted twice)
+            die = queue.popleft()
+            rolled[player].append((int(die["sides"]), int(die["value"])))
+    return rolled
+
+
+def entry_tallies(session: Session, entry: LogEntry, kind: GameKind | None) -> list[DiceTally]:
+    """The dice each member rolled in a game's log entry (computers' dice are nobody's)."""
+    if not entry.dice:
+        return []
+    tallies = []
+    for player, dice in _rolled(kind, entry).items():
+        user = member_of(session, player)
+        counted = None if user is None else tally(_where(session, user), entry.at, dice)
+        if counted is not None:
+            tallies.append(counted)
+    return tallies
+
+
+def turn_tallies(session: Session, entry: LogEntry, kind: GameKind | None) -> list[TurnTally]:
+    """Each member's turns and dice luck in points in a log entry, for a game that measures them (``ScoreLuck``)."""
+    measure = kind.score_luck if kind is not None else None
+    if kind is None or measure is None or not entry.events:
+        return []
+    found = measure.score_luck(kind.parse_options(session.engine_options), entry.events)
+    tallies = []
+    for turn in found:
+        user = member_of(session, turn.player)
+        if user is not None:
+            tallies.append(TurnTally(_where(session, user), int(entry.at // DAY_S), turn))
+    return tallies
 
 
 def win_tally(session: Session) -> WinTally | None:

@@ -480,6 +480,29 @@ def migrations(d: Dialect) -> tuple[tuple[Step, ...], ...]:
             ),
             Both(sqlite=_SQLITE_DROP_CHECKPOINT, postgresql=""),
         ),
+        # 8: a game's own luck in points (rules.engine.ScoreLuck: Vices & Vengeance turns against fair dice), per
+        # member and place and day like the dice. Logs counted before are counted again for their turns alone
+        # (``dice = 0``: their dice are already in the statistics).
+        (
+            f"""CREATE TABLE luck_turns (
+            user_id {d.int} NOT NULL,
+            hidden INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            guild_id {d.int} NOT NULL,
+            channel_id {d.int} NOT NULL,
+            kind TEXT NOT NULL,
+            campaign_id {d.int} NOT NULL,
+            turns INTEGER NOT NULL,
+            points {d.int} NOT NULL,
+            luck {d.real} NOT NULL,
+            variance {d.real} NOT NULL,
+            PRIMARY KEY (user_id, hidden, day, guild_id, channel_id, kind, campaign_id)
+        ){d.without_rowid}""",
+            "ALTER TABLE luck_pending ADD COLUMN dice INTEGER NOT NULL DEFAULT 1",
+            "INSERT INTO luck_pending (session_id, upto, dice) "
+            "SELECT session_id, MAX(seq), 0 FROM session_events GROUP BY session_id "
+            "ON CONFLICT (session_id) DO NOTHING",
+        ),
     )
     rendered = ((s.for_dialect(d) if isinstance(s, Both) else s for s in step) for step in steps)
     # An empty statement is a step one backend needs and the other does not (a trigger's function).

@@ -15,7 +15,7 @@ from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session,
 from bot.shards import ALL, Shards
 from bot.storage.base import ATTENTION_BATCH, DUE_BATCH, Duplicate
 from bot.storage.cache import SessionCache
-from bot.storage.dice import DiceTables, commit_counts
+from bot.storage.dice import CommitCounts, DiceTables
 from bot.storage.migrations import ATTENTION, Both, Dialect
 from bot.storage.rows import (
     DAY_S,
@@ -108,7 +108,13 @@ class SessionTables(DiceTables):
         self.cache.keep(created)
         return created
 
-    async def save(self, session: Session, expected_version: int, entry: LogEntry | None = None) -> bool:
+    async def save(
+        self,
+        session: Session,
+        expected_version: int,
+        entry: LogEntry | None = None,
+        counts: CommitCounts | None = None,
+    ) -> bool:
         # One UPDATE statement: the sessions_append_entry trigger writes the log entry in the same
         # statement, atomically, in one trip to the database.
         values = session_values(session)
@@ -120,7 +126,6 @@ class SessionTables(DiceTables):
             "WHERE id = :id AND version = :expected"
         )
         params = {**values, "news": news, "id": session.id, "expected": expected_version}
-        counts = commit_counts(session, entry)
         if counts is not None:
             # Dice a member rolled (or a game's finish) count in the luck statistics in the same transaction.
             async with self._sql_transaction(quick=True) as sql:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import io
 import logging
@@ -24,13 +25,14 @@ from discord.ext import commands
 from bot.errors import UserError
 from bot.names import escape_name
 from bot.pictures import PictureWorker
+from bot.registry import GameKind, Registry
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.storage import Store
-from bot.storage.dice import LuckCount, LuckFilter, MemberTotals, Streak
+from bot.storage.dice import LuckCount, LuckFilter, MemberTotals, Streak, TurnTotals
 from bot.storage.luck import DAY_S, bin_width
 from cogs.dice.access import NO_MENTIONS, bot_of, now
 from cogs.dice.chart import Panel, draw_chart
-from rules.luck import fairness, fairness_words, luck, luck_words, top_share
+from rules.luck import fairness, fairness_words, luck, luck_words, points_luck, top_share
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,8 @@ MIN_FOR_RANK = 20
 """Dice of one size a member needs before they are ranked by luck with it."""
 CROWN_FACE, DAGGER_FACE = 1, 2  # data/crowns/dice.yaml: d6 1 is a crown, 2 a dagger
 HIT_FACE = 4  # Viciousness: a die showing exactly 4 is a hit
+TURN_GAMES = {"vices": "Vices & Vengeance"}
+"""Games that measure their dice's luck in points a turn (``rules.engine.ScoreLuck``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +124,24 @@ def game_luck(sizes: list[SizeLuck], game: str | None) -> list[str]:
             fair = sum(s.count / s.sides for s in dice)
             lines.append(f"⚔️ hits per die {hits / rolled:.3f} (fair dice: {fair / rolled:.3f})")
     return lines
+
+
+def turns_line(title: str, turns: TurnTotals, own: bool) -> str:
+    """A game's luck in points: points a turn, what fair dice give with the same choices, and the difference."""
+    per_turn = turns.points / turns.turns
+    luck = turns.luck / turns.turns
+    fair = per_turn + luck  # points are against the player (lowest wins): the dice's luck is what they saved
+    whose = "your" if own else "their"
+    you = "you" if own else "them"
+    if round(luck, 1) == 0:
+        effect = f"{whose} dice gave what fair dice give"
+    else:
+        effect = f"{whose} dice {'saved' if luck > 0 else 'cost'} {you} {abs(luck):.1f} points a turn"
+    return (
+        f"🎲 {title}: {turns.turns:,} turn{'' if turns.turns == 1 else 's'}, {per_turn:.1f} points a turn; "
+        f"fair dice with the same choices: {fair:.1f}. {effect.capitalize()} "
+        f"({luck_words(points_luck(turns.luck, turns.variance))})."
+    )
 
 
 def streak_line(streaks: list[Streak], sizes: list[SizeLuck]) -> str | None:
@@ -201,15 +223,22 @@ class Stats(commands.Cog):
         await asyncio.to_thread(self.pictures.close)
 
     async def backfill(self) -> None:
-        """Count the dice of logs written before counting began, a batch at a time, yielding in between."""
+        """Count the dice of logs written before counting began, a batch at a time, yielding in between (once every
+        game's cog has registered its game, so each die is counted for whoever rolled it)."""
         try:
+            await self.bot.wait_until_ready()
             counted = 1
             while counted:  # each batch is its own transaction: other work goes on between batches
-                counted = await self.store.backfill_luck(self.store.session, self.store.log_entries)
+                counted = await self.store.backfill_luck(self.store.session, self.store.log_entries, self._kind)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("Counting older logs for the luck statistics failed; it resumes at the next start")
+
+    def _kind(self, name: str) -> GameKind | None:
+        """A game kind this bot runs, by name (None for one it no longer loads)."""
+        registry: Registry | None = getattr(getattr(self.bot, "service", None), "registry", None)
+        return registry.get(name) if registry is not None and name in registry else None
 
     @stats.command(name="luck", description="How lucky someone's dice have been: per die size, with a chart.")
     @app_commands.describe(member="Whose luck (default: yours)", game="Which dice", period="Over what time")
@@ -247,6 +276,11 @@ class Stats(commands.Cog):
         if streak:
             lines.append(streak)
         lines += game_luck(sizes, game if game in GAMES else None)
+        for kind, title in TURN_GAMES.items():
+            if game in (kind, "all"):
+                turns = await self.store.luck_turns(target.id, dataclasses.replace(where, kind=kind))
+                if turns is not None:
+                    lines.append(turns_line(title, turns, own))
         if own:
             lines.append("-# Your private and GM rolls count here; others see your public ones only.")
         reply = Reply.of(interaction, private=True)

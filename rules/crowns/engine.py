@@ -35,7 +35,7 @@ from rules.crowns.state import CrownsState, DieState, Phase, Seat
 from rules.crowns.strategy import choose_action
 from rules.crowns.turn import Table, new_dice
 from rules.dice import DiceSource
-from rules.engine import IllegalAction, Outcome, Prompt
+from rules.engine import IllegalAction, Outcome, Prompt, Rollers
 
 _GROUP_STATES = {
     "skulls": (DieState.FREE_SKULL,),
@@ -238,5 +238,18 @@ class CrownsEngine:
         """None while the game goes on, else the single winner (there are no ties, 2.6 #36)."""
         return [state.winner] if state.phase is Phase.GAME_OVER and state.winner else None
 
+    def rollers(self, events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+        """Who rolled each die: the active player their roll, a rival their scroll die, whoever paid a Fate reroll;
+        the first player and a dagger's random recipient are picks, nobody's roll."""
+        rolled: list[tuple[str, str]] = []
+        for event in events:
+            kind = event.get("type")
+            if kind == "rolled":
+                rolled += [(event["player"], d["die"]) for d in event["dice"]]
+            elif kind in ("scroll_rolled", "fate_reroll"):
+                rolled.append((event["player"], event["die"]))
+        return rolled
+
 
 ENGINE = CrownsEngine()
+_rollers: Rollers = ENGINE

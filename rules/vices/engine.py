@@ -6,8 +6,20 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.engine import ComputerPlayers, Engine, ForcedMoves, IllegalAction, Outcome, Prompt, Seats, Turns
-from rules.vices import effects, ending, leaving, pool, seating, strategy, turn
+from rules.engine import (
+    ComputerPlayers,
+    Engine,
+    ForcedMoves,
+    IllegalAction,
+    Outcome,
+    Prompt,
+    Rollers,
+    ScoreLuck,
+    Seats,
+    TurnLuck,
+    Turns,
+)
+from rules.vices import effects, ending, leaving, luck, pool, seating, strategy, turn
 from rules.vices.actions import (
     ClaimSin,
     Envy,
@@ -188,6 +200,14 @@ class VicesEngine:
         """What removing ``units`` would score; raises IllegalAction (with the reason) if it is not allowed."""
         return pool.removal_points(state, units)
 
+    def rollers(self, events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+        """Who rolled each die of an action: the defender their pool and penalties, attackers their own dice."""
+        return luck.rollers(events)
+
+    def score_luck(self, options: VicesOptions, events: Sequence[Mapping[str, Any]]) -> list[TurnLuck]:
+        """Each defender's turns and how many points their dice saved them against fair dice (``rules.vices.luck``)."""
+        return luck.score_luck(options.silver_bullet_wild_face, events)
+
 
 ENGINE = VicesEngine()
 
@@ -197,3 +217,5 @@ _turns: Turns[VicesState, VicesAction] = ENGINE
 _computers: ComputerPlayers[VicesState, VicesAction] = ENGINE
 _seats: Seats[VicesState] = ENGINE
 _forced: ForcedMoves[VicesState, VicesAction] = ENGINE
+_rollers: Rollers = ENGINE
+_luck: ScoreLuck[VicesOptions] = ENGINE

@@ -52,7 +52,7 @@ MATCH_CHANCE = 1 / 6
 
 
 @cache
-def _points(kind: str, wild_face: int | None) -> tuple[int, ...]:
+def unit_points(kind: str, wild_face: int | None) -> tuple[int, ...]:
     """Every equally likely score of a unit kind: a dN, or a Mythical pair."""
     if kind in PAIR_KEYS:
         return tuple(pair_points(kind, a, b, wild_face=wild_face) for a in range(1, 7) for b in range(1, 7))
@@ -66,7 +66,7 @@ def keep_value(kind: str, wild_face: int | None, rolls: int, risk: float, risk_c
     A small Sin die costs ``risk_cost`` instead with probability ``risk`` (matched: a penalty roll replaces
     it). A d20 adds ``risk_cost`` with probability ``risk`` on each roll (an attacker's d20 absorbed).
     """
-    points = _points(kind, wild_face)
+    points = unit_points(kind, wild_face)
     value = sum(points) / len(points)
     for _ in range(rolls - 1):
         value = sum(min(p, value) for p in points) / len(points)
@@ -171,7 +171,7 @@ def _take_key(state: VicesState, player: str, sin: str) -> tuple[bool, float]:
 
 
 def _expected_pair(state: VicesState, pair: str) -> float:
-    points = _points(pair, state.options.silver_bullet_wild_face)
+    points = unit_points(pair, state.options.silver_bullet_wild_face)
     return sum(points) / len(points)
 
 

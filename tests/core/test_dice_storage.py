@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 from bot.models import LogEntry, Seat, Session, Status
+from bot.registry import GameKind
 from bot.storage import PostgresStore, SqliteStore, Store
-from bot.storage.dice import BoardButton, DiceBoard, LuckFilter, SavedRoll, SecretRoll
+from bot.storage.dice import BoardButton, DiceBoard, LuckFilter, SavedRoll, SecretRoll, commit_counts
 from bot.storage.luck import ROLL_KIND, Where, tally
 from bot.storage.migrations import POSTGRESQL, SQLITE_MIGRATIONS
 from bot.storage.sql import bind
+from rules.vices.engine import ENGINE as VICES_ENGINE
 from tests.databases import Database
 
 DAY = 86_400.0
@@ -39,6 +41,11 @@ def table(guild_id: int = 1) -> Session:
         host_id=7,
         seats=[Seat(player="P1", user_id=7, name="A"), Seat(player="P2", user_id=None, name="Bot", computer=True)],
     )
+
+
+def no_kind(name: str) -> GameKind | None:
+    """The backfill's game kinds when no game is loaded (the test's sessions are of a made-up kind)."""
+    return None
 
 
 def entry(seq: int, actor: str, faces: list[int], how: str = "player", at: float = 10 * DAY) -> LogEntry:
@@ -84,7 +91,8 @@ async def test_a_members_game_dice_count_at_commit_and_a_computers_do_not(db: St
         [("P1", [6, 6, 1], "player"), ("P2", [5, 5], "computer"), ("P1", [2], "timeout")], start=1
     ):
         new = session.successor(float(seq))
-        assert await db.save(new, session.version, entry(seq, actor, faces, how))
+        logged = entry(seq, actor, faces, how)
+        assert await db.save(new, session.version, logged, commit_counts(new, logged, None))
         session = new
     counts = await db.luck_counts(7, LuckFilter())
     assert {(c.sides, c.bin): c.count for c in counts} == {(6, 6): 2, (6, 1): 1}
@@ -97,7 +105,8 @@ async def test_a_members_game_dice_count_at_commit_and_a_computers_do_not(db: St
 async def test_a_finished_game_counts_its_winner(db: Store) -> None:
     session = await db.create_session(table())
     done = session.successor(1.0, status=Status.FINISHED, winners=["P1"])
-    assert await db.save(done, session.version, entry(1, "P1", [3]))
+    logged = entry(1, "P1", [3])
+    assert await db.save(done, session.version, logged, commit_counts(done, logged, None))
     assert [(w.user_id, w.games, w.wins) for w in await db.wins_in_guild(1)] == [(7, 1, 1)]
 
 
@@ -140,14 +149,14 @@ async def test_logs_written_before_the_statistics_are_counted_once(tmp_path: Pat
     new = session.successor(1.0)
     await old.conn.execute("DELETE FROM luck_dice")
     await old.conn.execute("DELETE FROM luck_faces")
-    await old.save(new, session.version, entry(1, "P1", [4, 4]))
+    await old.save(new, session.version, entry(1, "P1", [4, 4]))  # counted by nobody: the statistics didn't exist
     await old.conn.execute("DELETE FROM luck_dice")
     await old.conn.execute("DELETE FROM luck_faces")
     await old.conn.execute("DELETE FROM luck_streaks")
     await old.conn.execute("DELETE FROM luck_totals")
     await old.conn.execute("INSERT INTO luck_pending (session_id, upto) VALUES (?, 1)", (session.id,))
-    assert await old.backfill_luck(old.session, old.log_entries) == 1
-    assert await old.backfill_luck(old.session, old.log_entries) == 0
+    assert await old.backfill_luck(old.session, old.log_entries, no_kind) == 1
+    assert await old.backfill_luck(old.session, old.log_entries, no_kind) == 0
     assert [(c.bin, c.count) for c in await old.luck_counts(7, LuckFilter())] == [(4, 2)]
     assert len(SQLITE_MIGRATIONS) >= 4
     await old.close()
@@ -194,7 +203,9 @@ async def test_every_dice_query_uses_an_index(db: Store) -> None:
     await db.wins_in_guild(1)
     await db.luck_streaks(7, public_only=False)
     await db.luck_counts(7, LuckFilter(guild_id=1, kind="roll", campaign_id=0, since_day=3))
-    await db.backfill_luck(db.session, db.log_entries)
+    await db.luck_turns(7, LuckFilter(guild_id=1, kind="vices", campaign_id=0, since_day=3))
+    await db.luck_turns(7, LuckFilter(public_only=False))
+    await db.backfill_luck(db.session, db.log_entries, no_kind)
     checked = 0
     for sql, params in recording.statements:
         verb = sql.lstrip().split()[0].upper()
@@ -224,3 +235,76 @@ def _full_scan(db: Store, plan: str, sql: str) -> bool:
     if isinstance(db, SqliteStore):
         return any(line.startswith("SCAN") and "USING" not in line for line in plan.splitlines())
     return "Seq Scan" in plan
+
+
+VICES = GameKind(VICES_ENGINE)
+
+
+def vices_table() -> Session:
+    return Session(
+        guild_id=1,
+        channel_id=50,
+        kind="vices",
+        status=Status.ACTIVE,
+        host_id=7,
+        seats=[
+            Seat(player="P1", user_id=7, name="A"),
+            Seat(player="P2", user_id=8, name="B"),
+            Seat(player="P3", user_id=None, name="Bot", computer=True),
+        ],
+    )
+
+
+def turn_end(seq: int, how: str = "computer") -> LogEntry:
+    """P1's last roll (a d8 alone: 8) while P2 and the computer roll their dice, P1's turn ends on 7 points."""
+    events = [
+        {
+            "type": "rolled",
+            "groups": [
+                {"player": "P1", "role": "defender", "dice": [{"die": "d8", "value": 8}]},
+                {"player": "P2", "role": "attacker", "dice": [{"die": "L.Wrath", "value": 2}]},
+                {"player": "P3", "role": "attacker", "dice": [{"die": "N.Envy", "value": 3}]},
+            ],
+        },
+        {"type": "turn_ended", "player": "P1", "turn_score": 7, "abandoned": False},
+    ]
+    dice = [{"die": "d8", "sides": 8, "value": 8}, {"die": "L.Wrath", "sides": 6, "value": 2}]
+    dice.append({"die": "N.Envy", "sides": 20, "value": 3})
+    return LogEntry(seq=seq, actor="P3", action={"kind": "act", "how": how}, dice=dice, events=events, at=10 * DAY)
+
+
+async def test_each_die_counts_for_whoever_rolled_it_and_turns_count_their_luck(db: Store) -> None:
+    session = await db.create_session(vices_table())
+    new = session.successor(1.0)
+    logged = turn_end(1)
+    assert await db.save(new, session.version, logged, commit_counts(new, logged, VICES))
+    assert [(c.sides, c.bin, c.count) for c in await db.luck_counts(7, LuckFilter())] == [(8, 8, 1)]
+    assert [(c.sides, c.bin, c.count) for c in await db.luck_counts(8, LuckFilter())] == [(6, 2, 1)]
+    turns = await db.luck_turns(7, LuckFilter(kind="vices", guild_id=1, since_day=10))
+    assert turns is not None and (turns.turns, turns.points) == (1, 7)
+    assert turns.luck == pytest.approx(3.5) and turns.variance == pytest.approx(63 / 12)
+    assert await db.luck_turns(7, LuckFilter(since_day=11)) is None
+    assert await db.luck_turns(8, LuckFilter()) is None
+    await db.forget_luck(7, 20 * DAY)
+    assert await db.luck_turns(7, LuckFilter(public_only=False)) is None
+
+
+async def test_logs_counted_before_turns_were_count_their_turns_alone(db: Store) -> None:
+    session = await db.create_session(vices_table())
+    new = session.successor(1.0)
+    logged = turn_end(1)
+    dice_only = commit_counts(new, logged, VICES)
+    assert dice_only is not None
+    dice_only.turns = []  # what an older version counted at commit time: the dice, no turns
+    assert await db.save(new, session.version, logged, dice_only)
+    await _pending(db, session.id, dice=False)
+    assert await db.backfill_luck(db.session, db.log_entries, {"vices": VICES}.get) == 1
+    assert await db.backfill_luck(db.session, db.log_entries, {"vices": VICES}.get) == 0
+    assert [c.count for c in await db.luck_counts(7, LuckFilter())] == [1]  # not counted twice
+    turns = await db.luck_turns(7, LuckFilter())
+    assert turns is not None and (turns.turns, turns.points) == (1, 7)
+
+
+async def _pending(db: Store, session_id: int, *, dice: bool) -> None:
+    sql = db._sql()  # type: ignore[attr-defined]
+    await sql.execute("INSERT INTO luck_pending (session_id, upto, dice) VALUES (?, 1, ?)", session_id, int(dice))
