@@ -1,8 +1,8 @@
 """Around /roll, timed (not a test; run ``python bench/dice.py``).
 
 - ``stats``: ``/stats luck`` for a member with 100,000 recorded dice (a year of /roll and game dice, seven die
-  sizes, two channels) on SQLite, through the local Discord: slash sent → answer with its chart received. The
-  data part alone (queries and figures, no picture) is timed too.
+  sizes, two channels) and ~10,000 Vices & Vengeance turns on SQLite, through the local Discord: slash sent →
+  answer with its chart received. The data part alone (queries and figures, no picture) is timed too.
 - ``board``: a dice board clicked 25 times at once by five members, with Discord answering the first five
   callbacks with a 429 (retry after 1 s): how many clicks were answered within Discord's 3 s.
 - ``odds``: ``/dice odds`` for heavy expressions at the limits of what it accepts; the slowest, and the
@@ -26,11 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.app import TabletopBot
 from bot.endpoint import use_api_base
 from bot.settings import Settings
-from bot.storage.dice import LuckFilter
-from bot.storage.luck import DAY_S, Where, tally
+from bot.storage.dice import CommitCounts, LuckFilter
+from bot.storage.luck import DAY_S, TurnTally, Where, tally
 from cogs.dice.stats import alt_text, per_size, server_rank
 from localdiscord import LocalDiscord
 from rules.dice import SeededDice
+from rules.engine import TurnLuck
 from rules.roll.odds import odds
 from rules.viciousness.odds import violence_odds
 from rules.viciousness.odds_parse import parse_violence
@@ -38,6 +39,8 @@ from rules.viciousness.odds_parse import parse_violence
 DICE = 100_000
 SIZES = (20, 20, 20, 6, 6, 8, 4, 10, 12, 100)
 DAYS = 365
+TURNS_A_DAY = 27
+"""Vices & Vengeance turns a day (about 10,000 in the year) besides the dice."""
 STATS_REPEATS = 21
 BURST = 25
 DEADLINE_S = 3.0
@@ -92,6 +95,13 @@ async def record_a_year(bot: TabletopBot, user_id: int, guild_id: int, channels:
                 tallies.append(counted)
     for start in range(0, len(tallies), 50):
         await bot.store.record_dice(tallies[start : start + 50])
+    # Vices & Vengeance turns with their luck in points, TURNS_A_DAY a day in the game channel.
+    turns = CommitCounts()
+    for day in range(DAYS):
+        luck = TurnLuck("P1", TURNS_A_DAY, 22 * TURNS_A_DAY, (source.roll("l", 13) - 7) / 2, 40.0 * TURNS_A_DAY)
+        turns.turns.append(TurnTally(Where(user_id, guild_id, channels[1], "vices"), day, luck))
+    async with bot.store._sql_transaction() as sql:  # the store's commit path, as a game's commits count them
+        await bot.store.count_commit(sql, turns)
 
 
 def median_ms(times: list[float]) -> float:
@@ -112,6 +122,7 @@ async def bench_stats(fake: LocalDiscord, bot: TabletopBot) -> dict[str, float]:
         sizes = per_size(counts)
         server_rank(await bot.store.luck_in_guild(fake.guild_id), member.id, sizes[0].sides)
         await bot.store.luck_streaks(member.id, public_only=False)
+        await bot.store.luck_turns(member.id, LuckFilter(kind="vices", public_only=False))
         alt_text(member.name, sizes)
         data_times.append(time.perf_counter() - start)
     year_times = []
