@@ -8,12 +8,16 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from bot.models import Status
+from cogs.dice.stats import MIN_TURNS_FOR_RANK
 from localdiscord.server import LocalDiscord
 from rules.dice import SeededDice
+from rules.engine import TurnLuck
+from rules.luck import points_luck
 from rules.vices.luck import score_luck
 from tests.conftest import MakeBot
 from tests.table_play import game_of, start_table, table_bot
@@ -23,11 +27,11 @@ from tests.test_e2e_vices import play_one_click
 EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.vices")
 TURNS = re.compile(
     r"Vices & Vengeance: ([\d,]+) turns?, ([\d.]+) points a turn; fair dice with the same choices: ([\d.]+)\. "
-    r"(Your|Their) dice (saved|cost|gave)"
+    r"(Your|Their) dice: (saved|cost|as fair dice)"
 )
 
 
-def dice_by_player(events: list[dict]) -> Counter[tuple[str, int]]:
+def dice_by_player(events: list[dict[str, Any]]) -> Counter[tuple[str, int]]:
     """(player, sides) of every die the events show a player rolling."""
     sides = {"d8": 8, "d10": 10, "d12": 12}
     found: Counter[tuple[str, int]] = Counter()
@@ -54,41 +58,60 @@ async def test_each_member_sees_their_own_dice_and_turns_against_fair_dice(
     bot = await table_bot(make_bot, EXTENSIONS)
     bot.service.dice = SeededDice(21)
     channel = fake.channels[0]
-    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    alice, bob, carol = members = fake.members[0], fake.members[1], fake.members[2]
     await start_table(fake, "vv new", channel, alice, [bob, carol], order="d20")
     rng = random.Random(4)
-    game = await game_of(bot, channel)
-    while game.status is Status.ACTIVE and sum(len(s.get("turns", [])) for s in game.state["players"]) < 6:
-        game = await play_one_click(fake, bot, channel, rng)
-    await settled(bot)
-    entries = await bot.store.log_entries(game.id)
-    rolled: Counter[tuple[str, int]] = Counter()
-    for entry in entries:
-        rolled += dice_by_player(entry.events)
-    everyone = Counter(int(d["sides"]) for e in entries for d in e.dice if not str(d["die"]).startswith("sin."))
-    assert sum(rolled.values()) == sum(everyone.values())  # every die rolled is some member's
-    wild = game.engine_options.get("silver_bullet_wild_face", 1)
-    turns = [t for e in entries for t in score_luck(wild, e.events)]
-    for member in (alice, bob, carol):
-        player = next(s.player for s in game.seats if s.user_id == member.id)
+    rolled: Counter[tuple[int, int]] = Counter()  # (member, sides)
+    ended: dict[int, list[int]] = {m.id: [] for m in members}
+    turns: dict[int, list[TurnLuck]] = {m.id: [] for m in members}
+    while True:  # a game gives each player two to four turns: rematches until everyone can be ranked
+        game = await game_of(bot, channel)
+        while game.status is Status.ACTIVE:
+            game = await play_one_click(fake, bot, channel, rng)
+        await settled(bot)
+        user = {s.player: s.user_id or 0 for s in game.seats}
+        entries = await bot.store.log_entries(game.id)
+        for entry in entries:
+            rolled.update((user[p], sides) for (p, sides), n in dice_by_player(entry.events).items() for _ in range(n))
+            for event in entry.events:
+                if event["type"] == "turn_ended" and not event["abandoned"]:
+                    ended[user[event["player"]]].append(event["turn_score"])
+            wild = game.engine_options.get("silver_bullet_wild_face", 1)
+            for turn in score_luck(wild, entry.events):
+                turns[user[turn.player]].append(turn)
+        everyone = [d for e in entries for d in e.dice if not str(d["die"]).startswith("sin.")]
+        assert sum(n for (p, _), n in dice_by_player([ev for e in entries for ev in e.events]).items()) == len(
+            everyone
+        )  # every die rolled is some member's
+        if min(len(scores) for scores in ended.values()) >= MIN_TURNS_FOR_RANK:
+            break
+        assert game.board is not None
+        final = fake.message(game.board.message_id)
+        assert final is not None
+        lobby = await (await fake.click(final, "Rematch", alice)).message()
+        await (await fake.click(lobby, "Start", alice)).message()
+    for member in members:
         answer = await say(fake, channel, member, "stats luck", game="vices")
         assert answer.ephemeral
         for sides in (6, 8, 20):
-            if rolled[player, sides]:
-                assert row(answer.content, sides)[0] == rolled[player, sides]  # type: ignore[index]
-        mine = [t for t in turns if t.player == player]
-        ended = [
-            ev["turn_score"]
-            for e in entries
-            for ev in e.events
-            if ev["type"] == "turn_ended" and ev["player"] == player and not ev["abandoned"]
-        ]
+            if rolled[member.id, sides]:
+                assert row(answer.content, sides)[0] == rolled[member.id, sides]  # type: ignore[index]
+        points, luck = sum(ended[member.id]), sum(t.luck for t in turns[member.id])
+        count = len(ended[member.id])
         found = TURNS.search(answer.content)
         assert found is not None, answer.content
-        assert int(found[1]) == len(ended) >= 1 and float(found[2]) == pytest.approx(sum(ended) / len(ended), abs=0.05)
-        luck = sum(t.luck for t in mine) / len(ended)
-        assert float(found[3]) == pytest.approx(sum(ended) / len(ended) + luck, abs=0.05)
+        assert int(found[1]) == count and float(found[2]) == pytest.approx(points / count, abs=0.051)
+        assert float(found[3]) == pytest.approx((points + luck) / count, abs=0.051)
         assert found[4] == "Your"
         other = carol if member is not carol else alice
         theirs = await (await fake.slash(channel, other, "stats luck", options={"member": member})).message()
-        assert "Their dice" in theirs.content and found[1] in theirs.content
+        assert "Their dice: " in theirs.content and found[0].replace("Your", "Their") in theirs.content
+    # The server's leaderboard ranks members with 3 turns or more by how far their dice beat fair ones.
+    share = {m.id: points_luck(sum(t.luck for t in turns[m.id]), sum(t.variance for t in turns[m.id])) for m in members}
+    top = await say(fake, channel, alice, "stats top")
+    assert not top.ephemeral and top.mentions == []
+    board = top.content.split(f"Luckiest Vices & Vengeance dice** (at least {MIN_TURNS_FOR_RANK} turns)\n")[1]
+    ranked = [int(m) for m in re.findall(r"^\d+\. <@(\d+)> · (?:saved|cost|as fair)", board, re.MULTILINE)]
+    assert ranked == sorted(share, key=lambda m: -share[m])
+    await say(fake, channel, bob, "stats top", me="leave")
+    assert f"<@{bob.id}>" not in (await say(fake, channel, alice, "stats top")).content

@@ -19,6 +19,7 @@ TABLES = (
     "luck_dice",
     "luck_faces",
     "luck_turns",
+    "luck_turn_totals",
     "luck_totals",
     "luck_streaks",
     "luck_wins",

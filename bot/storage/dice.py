@@ -170,6 +170,16 @@ class _Batch:
 CommitCounts = _Batch
 """What one commit adds to the statistics (``commit_counts``)."""
 
+_MEMBER_TABLES = (
+    "luck_dice",
+    "luck_faces",
+    "luck_turns",
+    "luck_turn_totals",
+    "luck_totals",
+    "luck_streaks",
+    "luck_wins",
+)
+"""Every table of a member's statistics (``forget_luck`` empties them of the member)."""
 _SAVED_COLUMNS = "scope, owner_id, name, expression, guild_id, created_by, updated_at"
 _BOARD_COLUMNS = "id, channel_id, guild_id, owner_id, source, source_id, hidden, buttons, message_id, created_at"
 _SECRET_COLUMNS = (
@@ -198,6 +208,13 @@ _TURNS_UPSERT = (
     "ON CONFLICT (user_id, hidden, day, guild_id, channel_id, kind, campaign_id) "
     "DO UPDATE SET turns = luck_turns.turns + excluded.turns, points = luck_turns.points + excluded.points, "
     "luck = luck_turns.luck + excluded.luck, variance = luck_turns.variance + excluded.variance"
+)
+_TURN_TOTALS_UPSERT = (
+    "INSERT INTO luck_turn_totals (guild_id, kind, user_id, turns, points, luck, variance) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, kind, user_id) "
+    "DO UPDATE SET turns = luck_turn_totals.turns + excluded.turns, "
+    "points = luck_turn_totals.points + excluded.points, luck = luck_turn_totals.luck + excluded.luck, "
+    "variance = luck_turn_totals.variance + excluded.variance"
 )
 _WINS_UPSERT = (
     "INSERT INTO luck_wins (guild_id, user_id, games, wins) VALUES (?, ?, 1, ?) "
@@ -275,6 +292,7 @@ class DiceStore(Protocol):
     async def luck_turns(self, user_id: int, where: LuckFilter) -> TurnTotals | None: ...
     async def luck_streaks(self, user_id: int, *, public_only: bool) -> list[Streak]: ...
     async def luck_in_guild(self, guild_id: int) -> list[MemberTotals]: ...
+    async def turns_in_guild(self, guild_id: int, kind: str) -> dict[int, TurnTotals]: ...
     async def wins_in_guild(self, guild_id: int) -> list[WinCount]: ...
     async def leaderboard_hidden(self, user_ids: Sequence[int]) -> set[int]: ...
     async def set_leaderboard(self, user_id: int, *, shown: bool) -> None: ...
@@ -489,6 +507,18 @@ class DiceTables:
         )
         return [MemberTotals(int(r["user_id"]), int(r["sides"]), int(r["count"]), int(r["total"])) for r in rows]
 
+    async def turns_in_guild(self, guild_id: int, kind: str) -> dict[int, TurnTotals]:
+        """Every member's public turns of a game in a server, all time, by member (for the leaderboard)."""
+        rows = await self._sql().fetch(
+            "SELECT user_id, turns, points, luck, variance FROM luck_turn_totals WHERE guild_id = ? AND kind = ?",
+            guild_id,
+            kind,
+        )
+        return {
+            int(r["user_id"]): TurnTotals(int(r["turns"]), int(r["points"]), float(r["luck"]), float(r["variance"]))
+            for r in rows
+        }
+
     async def wins_in_guild(self, guild_id: int) -> list[WinCount]:
         """Every member's finished table games in a server."""
         rows = await self._sql().fetch("SELECT user_id, games, wins FROM luck_wins WHERE guild_id = ?", guild_id)
@@ -517,7 +547,7 @@ class DiceTables:
     async def forget_luck(self, user_id: int, at: float) -> None:
         """Delete a member's statistics (a game's log keeps its dice); dice from logs not yet counted are skipped."""
         async with self._sql_transaction() as sql:
-            for table in ("luck_dice", "luck_faces", "luck_turns", "luck_totals", "luck_streaks", "luck_wins"):
+            for table in _MEMBER_TABLES:
                 await sql.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
             await sql.execute(
                 "INSERT INTO luck_members (user_id, forgot_at) VALUES (?, ?) "
@@ -676,6 +706,17 @@ async def _apply(sql: Sql, batch: _Batch) -> None:
             turns.luck,
             turns.variance,
         )
+        if not where.hidden:
+            await sql.execute(
+                _TURN_TOTALS_UPSERT,
+                where.guild_id,
+                where.kind,
+                where.user_id,
+                turns.turns,
+                turns.points,
+                turns.luck,
+                turns.variance,
+            )
     for won in batch.wins:
         for player in won.players:
             await sql.execute(_WINS_UPSERT, won.guild_id, player, int(player in won.winners))

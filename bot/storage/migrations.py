@@ -498,6 +498,18 @@ def migrations(d: Dialect) -> tuple[tuple[Step, ...], ...]:
             variance {d.real} NOT NULL,
             PRIMARY KEY (user_id, hidden, day, guild_id, channel_id, kind, campaign_id)
         ){d.without_rowid}""",
+            # Public turns per server and game, for the leaderboard (as luck_totals is for dice).
+            f"""CREATE TABLE luck_turn_totals (
+            guild_id {d.int} NOT NULL,
+            kind TEXT NOT NULL,
+            user_id {d.int} NOT NULL,
+            turns INTEGER NOT NULL,
+            points {d.int} NOT NULL,
+            luck {d.real} NOT NULL,
+            variance {d.real} NOT NULL,
+            PRIMARY KEY (guild_id, kind, user_id)
+        ){d.without_rowid}""",
+            "CREATE INDEX luck_turn_totals_user ON luck_turn_totals(user_id)",
             "ALTER TABLE luck_pending ADD COLUMN dice INTEGER NOT NULL DEFAULT 1",
             "INSERT INTO luck_pending (session_id, upto, dice) "
             "SELECT session_id, MAX(seq), 0 FROM session_events GROUP BY session_id "

@@ -54,6 +54,9 @@ CHART_SIZES = 4
 LEADERBOARD = 10
 MIN_FOR_RANK = 20
 """Dice of one size a member needs before they are ranked by luck with it."""
+MIN_TURNS_FOR_RANK = 3
+"""Turns a member needs before they are ranked by their dice's luck in a game's points (a V&V game gives each
+player three or four)."""
 CROWN_FACE, DAGGER_FACE = 1, 2  # data/crowns/dice.yaml: d6 1 is a crown, 2 a dagger
 HIT_FACE = 4  # Viciousness: a die showing exactly 4 is a hit
 TURN_GAMES = {"vices": "Vices & Vengeance"}
@@ -126,20 +129,22 @@ def game_luck(sizes: list[SizeLuck], game: str | None) -> list[str]:
     return lines
 
 
+def turn_effect(turns: TurnTotals) -> str:
+    """What the dice did to a member's points a turn: ``saved 1.8 points a turn`` (points are against the player:
+    lowest wins), ``cost …``, or ``as fair dice``."""
+    luck = turns.luck / turns.turns
+    if round(luck, 1) == 0:
+        return "as fair dice"
+    return f"{'saved' if luck > 0 else 'cost'} {abs(luck):.1f} points a turn"
+
+
 def turns_line(title: str, turns: TurnTotals, own: bool) -> str:
     """A game's luck in points: points a turn, what fair dice give with the same choices, and the difference."""
     per_turn = turns.points / turns.turns
-    luck = turns.luck / turns.turns
-    fair = per_turn + luck  # points are against the player (lowest wins): the dice's luck is what they saved
-    whose = "your" if own else "their"
-    you = "you" if own else "them"
-    if round(luck, 1) == 0:
-        effect = f"{whose} dice gave what fair dice give"
-    else:
-        effect = f"{whose} dice {'saved' if luck > 0 else 'cost'} {you} {abs(luck):.1f} points a turn"
+    fair = per_turn + turns.luck / turns.turns
     return (
         f"🎲 {title}: {turns.turns:,} turn{'' if turns.turns == 1 else 's'}, {per_turn:.1f} points a turn; "
-        f"fair dice with the same choices: {fair:.1f}. {effect.capitalize()} "
+        f"fair dice with the same choices: {fair:.1f}. {'Your' if own else 'Their'} dice: {turn_effect(turns)} "
         f"({luck_words(points_luck(turns.luck, turns.variance))})."
     )
 
@@ -311,7 +316,9 @@ class Stats(commands.Cog):
         return f"{what} · {when} · {where}"
 
     @stats.command(
-        name="top", description="This server's leaderboards: wins, and luck with the d20.", extras=PUBLIC_ANSWER
+        name="top",
+        description="This server's leaderboards: wins, the luckiest d20s and the luckiest game dice.",
+        extras=PUBLIC_ANSWER,
     )
     @app_commands.describe(me="Leave or join the leaderboards (kept until you change it)")
     @app_commands.choices(
@@ -321,7 +328,8 @@ class Stats(commands.Cog):
         ]
     )
     async def top(self, interaction: discord.Interaction, me: str | None = None) -> None:
-        """Most wins in finished table games, and the luckiest d20s (members who left are not shown)."""
+        """Most wins in finished table games, the luckiest d20s, and the luckiest dice in each game that measures
+        its dice's luck in points (members who left the leaderboards are not shown)."""
         if interaction.guild_id is None:  # /stats works in DMs (your own luck); its leaderboards belong to a server
             raise UserError("Leaderboards belong to a server: use `/stats top` in one.")
         reply = Reply.of(interaction, private=True)
@@ -332,7 +340,9 @@ class Stats(commands.Cog):
             return
         wins = await self.store.wins_in_guild(interaction.guild_id)
         totals = await self.store.luck_in_guild(interaction.guild_id)
-        hidden = await self.store.leaderboard_hidden(sorted({w.user_id for w in wins} | {t.user_id for t in totals}))
+        turns = {kind: await self.store.turns_in_guild(interaction.guild_id, kind) for kind in TURN_GAMES}
+        members = {w.user_id for w in wins} | {t.user_id for t in totals} | {m for t in turns.values() for m in t}
+        hidden = await self.store.leaderboard_hidden(sorted(members))
         lines = ["🏆 **Most wins**"]
         shown_wins = sorted((w for w in wins if w.user_id not in hidden), key=lambda w: (-w.wins, w.games))
         lines += [
@@ -346,6 +356,16 @@ class Stats(commands.Cog):
             f"{i}. <@{t.user_id}> · mean {t.total / t.count:.2f} over {t.count:,}"
             for i, t in enumerate(d20s[:LEADERBOARD], 1)
         ] or ["Nobody has rolled enough d20s yet."]
+        for kind, title in TURN_GAMES.items():
+            ranked = [(m, t) for m, t in turns[kind].items() if t.turns >= MIN_TURNS_FOR_RANK and m not in hidden]
+            if not ranked:
+                continue
+            ranked.sort(key=lambda mt: -points_luck(mt[1].luck, mt[1].variance))
+            lines.append(f"🎲 **Luckiest {title} dice** (at least {MIN_TURNS_FOR_RANK} turns)")
+            lines += [
+                f"{i}. <@{m}> · {turn_effect(t)} over {t.turns:,} turns"
+                for i, (m, t) in enumerate(ranked[:LEADERBOARD], 1)
+            ]
         lines.append("-# Leave with `/stats top me: Leave`.")
         await reply.send("\n".join(lines), ephemeral=False, allowed_mentions=NO_MENTIONS)
 

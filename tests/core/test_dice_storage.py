@@ -205,6 +205,7 @@ async def test_every_dice_query_uses_an_index(db: Store) -> None:
     await db.luck_counts(7, LuckFilter(guild_id=1, kind="roll", campaign_id=0, since_day=3))
     await db.luck_turns(7, LuckFilter(guild_id=1, kind="vices", campaign_id=0, since_day=3))
     await db.luck_turns(7, LuckFilter(public_only=False))
+    await db.turns_in_guild(1, "vices")
     await db.backfill_luck(db.session, db.log_entries, no_kind)
     checked = 0
     for sql, params in recording.statements:
@@ -285,8 +286,11 @@ async def test_each_die_counts_for_whoever_rolled_it_and_turns_count_their_luck(
     assert turns.luck == pytest.approx(3.5) and turns.variance == pytest.approx(63 / 12)
     assert await db.luck_turns(7, LuckFilter(since_day=11)) is None
     assert await db.luck_turns(8, LuckFilter()) is None
+    (ranked,) = (await db.turns_in_guild(1, "vices")).items()
+    assert ranked[0] == 7 and (ranked[1].turns, ranked[1].points) == (1, 7)
     await db.forget_luck(7, 20 * DAY)
     assert await db.luck_turns(7, LuckFilter(public_only=False)) is None
+    assert await db.turns_in_guild(1, "vices") == {}
 
 
 async def test_logs_counted_before_turns_were_count_their_turns_alone(db: Store) -> None:
