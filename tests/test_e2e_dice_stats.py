@@ -112,3 +112,18 @@ async def test_forget_and_leave_the_leaderboard(fake: LocalDiscord, make_bot: Ma
     await say(fake, channel, bob, "roll", expression="1d20")
     await settled(bot)
     assert row((await say(fake, channel, bob, "stats luck")).content, 20)[0] == 1  # type: ignore[index]
+
+
+async def test_luck_in_this_channel_or_this_server_only(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    bot = await make_bot(extensions=EXTENSIONS, clock=FakeClock())
+    first, second, bob = fake.channels[0], fake.channels[1], fake.members[1]
+    here = faces_of((await say(fake, first, bob, "roll", expression="12d20")).content)
+    there = faces_of((await say(fake, second, bob, "roll", expression="8d20")).content)
+    await settled(bot)
+    everywhere = await say(fake, first, bob, "stats luck")
+    assert row(everywhere.content, 20) == (20, round(sum(f for _, f in here + there) / 20, 2))
+    channel = await say(fake, first, bob, "stats luck", where="channel")
+    assert row(channel.content, 20) == (12, round(sum(f for _, f in here) / 12, 2))
+    assert "in this channel" in channel.content
+    server = await say(fake, second, bob, "stats luck", where="server")
+    assert row(server.content, 20)[0] == 20 and "in this server" in server.content  # type: ignore[index]

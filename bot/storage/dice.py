@@ -120,6 +120,7 @@ class LuckFilter:
 
     since_day: int | None = None
     guild_id: int | None = None
+    channel_id: int | None = None
     kind: str | None = None
     campaign_id: int | None = None
     public_only: bool = True
@@ -638,6 +639,7 @@ def _filtered(user_id: int, where: LuckFilter) -> tuple[str, list[Any]]:
         clauses.append("hidden = 0")
     for column, value in (
         ("guild_id", where.guild_id),
+        ("channel_id", where.channel_id),
         ("kind", where.kind),
         ("campaign_id", where.campaign_id),
     ):

@@ -43,6 +43,12 @@ PERIOD_CHOICES = [
     app_commands.Choice(name="Last 30 days", value="30"),
     app_commands.Choice(name="Last year", value="365"),
 ]
+PLACES = {"everywhere": "everywhere", "server": "in this server", "channel": "in this channel"}
+PLACE_CHOICES = [
+    app_commands.Choice(name="Everywhere (someone else's: this server)", value="everywhere"),
+    app_commands.Choice(name="This server", value="server"),
+    app_commands.Choice(name="This channel", value="channel"),
+]
 GAMES = {"roll": "/roll", "crowns": "Dice of Crowns", "vices": "Vices & Vengeance", "viciousness": "Viciousness"}
 GAME_CHOICES = [
     app_commands.Choice(name="Every game and /roll", value="all"),
@@ -246,28 +252,34 @@ class Stats(commands.Cog):
         return registry.get(name) if registry is not None and name in registry else None
 
     @stats.command(name="luck", description="How lucky someone's dice have been: per die size, with a chart.")
-    @app_commands.describe(member="Whose luck (default: yours)", game="Which dice", period="Over what time")
-    @app_commands.choices(game=GAME_CHOICES, period=PERIOD_CHOICES)
+    @app_commands.describe(
+        member="Whose luck (default: yours)", game="Which dice", period="Over what time", where="Rolled where"
+    )
+    @app_commands.choices(game=GAME_CHOICES, period=PERIOD_CHOICES, where=PLACE_CHOICES)
     async def luck_command(
         self,
         interaction: discord.Interaction,
         member: discord.User | None = None,
         game: str = "all",
         period: str = "all",
+        where: str = "everywhere",
     ) -> None:
         """The member's luck; someone else's from their public dice in this server only."""
         target = member or interaction.user
         own = target.id == interaction.user.id
         if not own and interaction.guild_id is None:
             raise UserError("Someone else's luck can be seen in a server you share, from their public rolls there.")
-        where = await self._filter(interaction, own=own, game=game, period=period)
-        counts = await self.store.luck_counts(target.id, where)
+        place = where if where in PLACES else "everywhere"
+        if place != "everywhere" and interaction.guild_id is None:
+            place = "channel" if place == "channel" else "everywhere"  # a DM is its own channel, in no server
+        filtered = await self._filter(interaction, own=own, game=game, period=period, place=place)
+        counts = await self.store.luck_counts(target.id, filtered)
         name = escape_name(target.display_name)
         if not counts:
             whose = "You have" if own else f"**{name}** has"
             raise UserError(f"{whose} no recorded dice here yet.")
         sizes = per_size(counts)
-        lines = [f"🍀 **{name}**'s luck · {self._scope_words(game, period, own)}", luck_table(sizes)]
+        lines = [f"🍀 **{name}**'s luck · {self._scope_words(game, period, own, place)}", luck_table(sizes)]
         for size in sizes[:3]:
             lines.append(f"d{size.sides}: {size.fairness}")
         if interaction.guild_id is not None:
@@ -283,7 +295,7 @@ class Stats(commands.Cog):
         lines += game_luck(sizes, game if game in GAMES else None)
         for kind, title in TURN_GAMES.items():
             if game in (kind, "all"):
-                turns = await self.store.luck_turns(target.id, dataclasses.replace(where, kind=kind))
+                turns = await self.store.luck_turns(target.id, dataclasses.replace(filtered, kind=kind))
                 if turns is not None:
                     lines.append(turns_line(title, turns, own))
         if own:
@@ -295,7 +307,9 @@ class Stats(commands.Cog):
         file = discord.File(io.BytesIO(png), filename="luck.png", description=alt_text(target.display_name, sizes))
         await reply.send("\n".join(lines)[:2000], ephemeral=True, file=file, allowed_mentions=NO_MENTIONS)
 
-    async def _filter(self, interaction: discord.Interaction, *, own: bool, game: str, period: str) -> LuckFilter:
+    async def _filter(
+        self, interaction: discord.Interaction, *, own: bool, game: str, period: str, place: str
+    ) -> LuckFilter:
         days = PERIODS.get(period)
         since = None if days is None else int(now(interaction) // DAY_S) - days + 1
         campaign_id = None
@@ -305,15 +319,23 @@ class Stats(commands.Cog):
             if campaign is None:
                 raise UserError("There's no campaign in this channel.")
             campaign_id = campaign.id
-        guild = None if own else interaction.guild_id
-        return LuckFilter(since_day=since, guild_id=guild, kind=kind, campaign_id=campaign_id, public_only=not own)
+        guild = None if own and place == "everywhere" else interaction.guild_id
+        channel = interaction.channel_id if place == "channel" else None
+        return LuckFilter(
+            since_day=since,
+            guild_id=guild,
+            channel_id=channel,
+            kind=kind,
+            campaign_id=campaign_id,
+            public_only=not own,
+        )
 
     @staticmethod
-    def _scope_words(game: str, period: str, own: bool) -> str:
+    def _scope_words(game: str, period: str, own: bool, place: str) -> str:
         what = GAMES.get(game, "this campaign" if game == "campaign" else "every game and /roll")
         when = next(c.name for c in PERIOD_CHOICES if c.value == period).lower()
-        where = "everywhere" if own else "in this server, public rolls"
-        return f"{what} · {when} · {where}"
+        where = PLACES["server" if not own and place == "everywhere" else place]
+        return f"{what} · {when} · {where}{'' if own else ', public rolls'}"
 
     @stats.command(
         name="top",

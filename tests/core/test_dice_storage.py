@@ -206,6 +206,7 @@ async def test_every_dice_query_uses_an_index(db: Store) -> None:
     await db.luck_turns(7, LuckFilter(guild_id=1, kind="vices", campaign_id=0, since_day=3))
     await db.luck_turns(7, LuckFilter(public_only=False))
     await db.turns_in_guild(1, "vices")
+    await db.luck_counts(7, LuckFilter(guild_id=1, channel_id=50))
     await db.backfill_luck(db.session, db.log_entries, no_kind)
     checked = 0
     for sql, params in recording.statements:
