@@ -117,3 +117,8 @@ async def test_verify_says_when_the_commitment_is_not_one(fake: LocalDiscord, di
     options = {"commitment": "a3f9…", "result": "1d20 [3] = 3", "salt": "00"}
     answer = await say(fake, fake.channels[0], fake.members[2], "dice verify", **options)
     assert answer.ephemeral and "64 hex digits" in answer.content
+
+
+async def test_fudge_dice_get_the_d20_spelling(fake: LocalDiscord, dice_bot: TabletopBot) -> None:
+    refused = await say(fake, fake.channels[0], fake.members[1], "roll", expression="4dF+1")
+    assert refused.ephemeral and "`4d3-8`" in refused.content

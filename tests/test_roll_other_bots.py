@@ -87,6 +87,13 @@ def test_dice_maiden_advantage_with_more_after_it_or_on_another_die_is_refused(e
     assert advice in str(error.value)
 
 
+@pytest.mark.parametrize(("expression", "spelling"), [("4df", "`4d3-8`"), ("dF+1", "`1d3-2`"), ("2dF", "`2d3-4`")])
+def test_fudge_dice_are_refused_with_the_same_total_in_d20(expression: str, spelling: str) -> None:
+    with pytest.raises(RollError, match="Fate / Fudge") as error:
+        roll(expression, ScriptedDice([]))
+    assert spelling in str(error.value)
+
+
 def test_minus_one_d20_written_in_full_is_still_arithmetic() -> None:
     assert rolled("-1d20", 15)[1] == -15
 

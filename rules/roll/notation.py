@@ -91,6 +91,8 @@ _SPACED_MODIFIER = re.compile(rf"({_DICE_TERM})\s+(kh|kl|k|d|ie|e|ir|r)(\d*)(?![
 _BDR_KEEP_LOWEST = re.compile(rf"({_DICE_TERM})l(\d+)")
 _BARE_KEEP = re.compile(rf"({_DICE_TERM}|\))k(\d+)")
 # Dice Maiden's `+dX` / `-dX` (advantage / disadvantage on any die), alone or followed by more (`+d20+5`).
+# Dice Maiden's `4df` (Fudge dice): not d20 notation, so no clash; refused with the d20 spelling of the same total.
+_FUDGE = re.compile(r"(?<![\w])(\d*)df(?![\w])")
 _SIGNED_DIE = re.compile(r"^\s*([+-])\s*d(\d+)(?![\d%])(.*)$", re.DOTALL)
 
 
@@ -249,6 +251,11 @@ def _top_face(dice: str) -> str:
 def _refuse_ambiguous(body: str) -> None:
     """Forms d20 reads one way and Dice Maiden / Button Dice Roller another: say both, roll neither."""
     plain = _ANNOTATION.sub("", body)
+    if match := _FUDGE.search(plain):
+        n = int(match[1] or 1)
+        raise RollError(
+            f"`{n}df` (Fate / Fudge dice, −1, 0 or +1 each) isn't a die here: `{n}d3-{2 * n}` rolls the same total."
+        )
     if match := _BARE_KEEP.search(plain):
         dice, n = (match[1] if match[1] != ")" else "(…)"), int(match[2])
         highest = "the highest" if n == 1 else f"the {n} highest"
