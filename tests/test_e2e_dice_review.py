@@ -122,3 +122,20 @@ async def test_verify_says_when_the_commitment_is_not_one(fake: LocalDiscord, di
 async def test_fudge_dice_get_the_d20_spelling(fake: LocalDiscord, dice_bot: TabletopBot) -> None:
     refused = await say(fake, fake.channels[0], fake.members[1], "roll", expression="4dF+1")
     assert refused.ephemeral and "`4d3-8`" in refused.content
+
+
+async def test_what_a_roll_means_does_not_depend_on_what_others_rolled_before(
+    fake: LocalDiscord, dice_bot: TabletopBot
+) -> None:
+    # Issue 22, part 7, through one bot process: d20's cache keyed the text without its spaces.
+    channel, bob, carol = fake.channels[0], fake.members[1], fake.members[2]
+
+    async def meaning(member: Member, expression: str) -> str:
+        message = await say(fake, channel, member, "roll", expression=expression)
+        return "refused" if message.ephemeral else message.content.split("\n", 1)[1].split(" [", 1)[0]
+
+    first = [await meaning(bob, text) for text in ("4d6 k3", "1d2 0")]
+    assert first == ["4d6kh3", "refused"]
+    await meaning(carol, "4d6k3")
+    await meaning(carol, "1d20")
+    assert [await meaning(bob, text) for text in ("4d6 k3", "1d2 0")] == first
