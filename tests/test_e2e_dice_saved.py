@@ -115,7 +115,7 @@ async def test_a_name_taken_in_the_same_scope_and_the_limit(
     channel, bob = fake.channels[0], fake.members[1]
     await say(fake, channel, bob, "dice save", name="attack", expression="1d20")
     taken = await say(fake, channel, bob, "dice save", name="Attack", expression="1d20+1")
-    assert "already one of yours" in taken.content and "/dice edit" in taken.content
+    assert "already one of your rolls" in taken.content and "/dice edit" in taken.content
     # The bot loads its extensions afresh: patch the module it runs, not the one this file imported.
     monkeypatch.setattr(sys.modules["cogs.dice.saved"], "MEMBER_LIMIT", 1)
     full = await say(fake, channel, bob, "dice save", name="other", expression="1d4")

@@ -70,6 +70,30 @@ def test_dice_maiden_advantage_shortcuts_are_refused_with_the_spelling(expressio
     assert advice in str(error.value)
 
 
+@pytest.mark.parametrize(
+    ("expression", "advice"),
+    [
+        ("+d20+5", "`1d20+5 adv`"),
+        ("+d20 + 5", "`1d20+5 adv`"),
+        ("-d20+5", "`1d20+5 dis`"),
+        ("+d6", "`2d6kh1`"),
+        ("-d10 - 1", "`2d10kl1-1`"),
+    ],
+)
+def test_dice_maiden_advantage_with_more_after_it_or_on_another_die_is_refused(expression: str, advice: str) -> None:
+    # Dice Maiden reads `+dX` anywhere as two dX, the higher kept; d20 read `+d20+5` as one d20 plus 5.
+    with pytest.raises(RollError, match="Dice Maiden's shortcut") as error:
+        roll(expression, ScriptedDice([]))
+    assert advice in str(error.value)
+
+
+@pytest.mark.parametrize(("expression", "spelling"), [("4df", "`4d3-8`"), ("dF+1", "`1d3-2`"), ("2dF", "`2d3-4`")])
+def test_fudge_dice_are_refused_with_the_same_total_in_d20(expression: str, spelling: str) -> None:
+    with pytest.raises(RollError, match="Fate / Fudge") as error:
+        roll(expression, ScriptedDice([]))
+    assert spelling in str(error.value)
+
+
 def test_minus_one_d20_written_in_full_is_still_arithmetic() -> None:
     assert rolled("-1d20", 15)[1] == -15
 

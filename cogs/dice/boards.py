@@ -165,7 +165,7 @@ async def board(
 @app_commands.describe(
     buttons="The buttons, in order, with labels: attack=Sword, heal",
     private="Answers go privately to whoever clicks",
-    board="Which board (default: the newest here)",
+    board="Which board (default: your newest here)",
 )
 @app_commands.guild_only()
 async def board_edit(
@@ -177,7 +177,13 @@ async def board_edit(
     """Rewrite a board and redraw its message."""
     store = store_of(interaction)
     boards = await store.dice_boards_in(channel_id_of(interaction))
-    target = next((b for b in boards if board is None or b.id == board), None)
+    if board is not None:
+        target = next((b for b in boards if b.id == board), None)
+    else:  # the newest board of one's own here; a manager's default is the newest of anyone's
+        own = [b for b in boards if b.owner_id == interaction.user.id]
+        target = own[0] if own else boards[0] if boards and is_manager(interaction) else None
+        if target is None and boards:
+            raise UserError("You have no dice board here; only the board's owner or a manager can change one.")
     if target is None:
         raise UserError("There's no dice board here; post one with `/dice board`.")
     if interaction.user.id != target.owner_id and not is_manager(interaction):

@@ -15,7 +15,7 @@ from bot.roll_worker import RollerBusy
 from cogs.dice.roll import dice_cog
 from cogs.dice.saved import expand_saved
 from rules.odds import TooCostly
-from rules.roll import RollError
+from rules.roll import RollError, split_rolls
 from rules.roll.limits import DEFAULT_LIMITS
 from rules.roll.odds import odds as exact_odds
 from rules.roll.odds import render_odds
@@ -34,8 +34,10 @@ async def odds(
     at_most: int | None = None,
 ) -> None:
     """Post the distribution privately (it's a question, not a roll)."""
-    text = await expand_saved(interaction, expression)
     try:
+        text = await expand_saved(interaction, expression)
+        if len(split_rolls(text)) > 1:
+            raise RollError("Odds are worked out for one roll at a time: ask for each roll of `;` on its own.")
         result = await dice_cog(interaction).worker.compute(exact_odds, text)
     except RollerBusy as busy:
         raise UserError(f"⏳ {busy}") from None

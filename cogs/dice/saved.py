@@ -21,7 +21,7 @@ from bot.names import escape_name
 from bot.replies import Reply
 from bot.storage.dice import SAVED_SCOPES, SavedRoll, SavedScope, name_key
 from cogs.dice.access import channel_gms, channel_id_of, is_manager, now, store_of
-from rules.roll import RollError, check, split_label
+from rules.roll import RollError, check, split_label, split_rolls
 
 NAME_MAX = 32
 MEMBER_LIMIT = 50
@@ -31,7 +31,12 @@ SERVER_LIMIT = 200
 IMPORT_MAX_BYTES = 64_000
 RESERVED = frozenset({"p", "s", "ul", "x", "b", "t", "f", "e", "ie", "r", "ir", "k", "kh", "kl", "d", "adv", "dis"})
 SCOPE_NAMES: dict[SavedScope, str] = {"member": "yours", "channel": "this channel's", "server": "this server's"}
+WHOSE: dict[SavedScope, str] = {"member": "your", "channel": "this channel's", "server": "this server's"}
+"""Before a noun: "your rolls" (SCOPE_NAMES stands alone: "(yours)")."""
 _NAME = re.compile(r"[^\s#;!`@<>\[\]()*_~|\\]+")
+"""What ``/roll`` looks up as a name (names saved before ``, = :`` were refused included)."""
+_NEW_NAME = re.compile(r"[^\s#;!`@<>\[\]()*_~|\\,=:]+")
+"""A name saved now: no ``,`` or ``=`` (a board's ``attack=Sword, heal``), no ``:`` (an import's ``name: roll``)."""
 _EXPRESSION_MAX = 500
 
 ScopeChoice = app_commands.Choice[str]
@@ -76,7 +81,7 @@ async def check_may_edit(interaction: discord.Interaction, owner: Owner) -> None
     if owner.scope == "channel" and interaction.user.id in await channel_gms(interaction):
         return
     who = "members with Manage Server" + (" or this channel's campaign GM" if owner.scope == "channel" else "")
-    raise UserError(f"Only {who} can change {SCOPE_NAMES[owner.scope]} saved rolls.")
+    raise UserError(f"Only {who} can change {WHOSE[owner.scope]} saved rolls.")
 
 
 def check_name(name: str) -> str:
@@ -84,8 +89,10 @@ def check_name(name: str) -> str:
     name = name.strip()
     if not name or len(name) > NAME_MAX:
         raise UserError(f"A name is 1 to {NAME_MAX} characters.")
-    if not _NAME.fullmatch(name):
-        raise UserError("A name is one word, without `# ; ! @ < > [ ] ( )` or markdown, like `attack` or `fire-bolt`.")
+    if not _NEW_NAME.fullmatch(name):
+        raise UserError(
+            "A name is one word, without `# ; ! @ < > [ ] ( ) , = :` or markdown, like `attack` or `fire-bolt`."
+        )
     if name_key(name) in RESERVED or _reads_as_notation(name):
         raise UserError(f"`{escape_name(name)}` reads as dice notation; choose another name.")
     return name
@@ -100,16 +107,28 @@ def _reads_as_notation(name: str) -> bool:
 
 
 def check_expression(expression: str) -> str:
-    """A saved roll must parse and fit the limits now, not when it is first rolled."""
+    """A saved roll must parse and fit the limits now, not when it is first rolled (each of ``2d6 ; 1d20``)."""
     try:
-        check(expression)
+        for piece in split_rolls(expression):
+            check(piece)
     except RollError as error:
         raise UserError(f"⚠️ That roll can't be saved: {error}") from None
     return expression.strip()
 
 
 async def expand_saved(interaction: discord.Interaction, text: str) -> str:
-    """``attack +2 adv`` → the saved ``attack`` with ``+2 adv`` added before its label; notation is unchanged."""
+    """``attack +2 adv`` → the saved ``attack`` with ``+2 adv`` added before its label; notation is unchanged.
+    Each roll of ``attack ; damage`` is looked up on its own."""
+    try:
+        pieces = split_rolls(text)
+    except RollError:
+        return text  # too long, or too many rolls: rolling it says so
+    if len(pieces) > 1:
+        return " ; ".join([await _expand_one(interaction, piece) for piece in pieces])
+    return await _expand_one(interaction, text)
+
+
+async def _expand_one(interaction: discord.Interaction, text: str) -> str:
     first, _, rest = text.strip().partition(" ")
     if not first or _reads_as_notation(first) or not _NAME.fullmatch(first):
         return text
@@ -117,6 +136,11 @@ async def expand_saved(interaction: discord.Interaction, text: str) -> str:
     for owner in owners(interaction):
         saved = await store.saved_roll(owner.scope, owner.owner_id, first)
         if saved is not None:
+            if rest.strip() and len(split_rolls(saved.expression)) > 1:
+                raise RollError(
+                    f"`{escape_name(saved.name)}` holds several rolls (`;`): roll it as it is, "
+                    f"without `{escape_name(rest.strip())}`."
+                )
             return with_arguments(saved.expression, rest)
     return text
 
@@ -181,10 +205,8 @@ async def save_roll(interaction: discord.Interaction, owner: Owner, name: str, e
     )
     if not await store.put_saved_roll(roll, new=new):
         if new:
-            raise UserError(
-                f"`{escape_name(name)}` is already one of {SCOPE_NAMES[owner.scope]} rolls: use `/dice edit`."
-            )
-        raise UserError(f"There is no `{escape_name(name)}` among {SCOPE_NAMES[owner.scope]} rolls.")
+            raise UserError(f"`{escape_name(name)}` is already one of {WHOSE[owner.scope]} rolls: use `/dice edit`.")
+        raise UserError(f"There is no `{escape_name(name)}` among {WHOSE[owner.scope]} rolls.")
     verb = "Saved" if new else "Changed"
     shown = f"`{escape_name(name)}` = `{escape_name(expression)}` ({SCOPE_NAMES[owner.scope]})"
     return f"✅ {verb} {shown}. Roll it with `/roll {escape_name(name)}`."
@@ -233,7 +255,7 @@ async def delete(
     owner = owner_of(interaction, scope)
     await check_may_edit(interaction, owner)
     if not await store_of(interaction).delete_saved_roll(owner.scope, owner.owner_id, name):
-        raise UserError(f"There is no `{escape_name(name)}` among {SCOPE_NAMES[owner.scope]} rolls.")
+        raise UserError(f"There is no `{escape_name(name)}` among {WHOSE[owner.scope]} rolls.")
     await Reply.of(interaction, private=True).send(f"🗑️ Deleted `{escape_name(name)}`.", ephemeral=True)
 
 
@@ -271,14 +293,22 @@ async def import_saved(interaction: discord.Interaction, file: discord.Attachmen
     """Import into the member's own rolls: every entry is checked first; nothing is saved if one is wrong."""
     if file.size > IMPORT_MAX_BYTES:
         raise UserError(f"That file is {file.size:,} bytes; saved rolls fit in {IMPORT_MAX_BYTES:,}.")
-    entries = parse_import((await file.read()).decode("utf-8", errors="replace"))
+    try:
+        text = (await file.read()).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UserError("That file isn't UTF-8 text; save it as UTF-8 (what `/dice export` writes).") from None
+    entries = parse_import(text)
     owner = Owner("member", interaction.user.id)
     store = store_of(interaction)
     existing = {r.key for r in await store.saved_rolls("member", owner.owner_id)}
     checked = []
+    in_file: set[str] = set()
     for number, (name, expression) in enumerate(entries, 1):
         try:
             checked.append((check_name(name), check_expression(expression)))
+            if name_key(name) in in_file:
+                raise UserError("that name comes earlier in the file too; keep one.")
+            in_file.add(name_key(name))
         except UserError as error:
             raise UserError(f"Entry {number} (`{escape_name(_cut(name, 40))}`): {error.text}") from None
     new = {name_key(name) for name, _ in checked} - existing
@@ -312,9 +342,9 @@ def parse_import(text: str) -> list[tuple[str, str]]:
     for number, line in enumerate(stripped.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        name, sep, expression = line.partition("=")
-        if not sep:
-            name, sep, expression = line.partition(":")
+        # Split at the first `=` or `:` (names have neither; `1d20+5 >= 15` may hold an `=` later).
+        cut = min((i for i in (line.find("="), line.find(":")) if i >= 0), default=-1)
+        name, sep, expression = (line[:cut], line[cut], line[cut + 1 :]) if cut >= 0 else (line, "", "")
         if not sep or not name.strip() or not expression.strip():
             raise UserError(f"Line {number} isn't `name = expression`.")
         entries.append((name.strip(), expression.strip()))

@@ -23,7 +23,7 @@ from bot.storage.dice import SecretRoll
 from cogs.dice.access import NO_MENTIONS, channel_gms, channel_id_of, now, store_of
 from cogs.dice.roll import LABEL_MAX_CHARS, dice_cog
 from cogs.dice.saved import expand_saved
-from rules.roll import RollError, render
+from rules.roll import RollError, render, split_rolls
 from rules.roll.commitment import canonical, commitment, verify
 from rules.roll.limits import DEFAULT_LIMITS
 
@@ -125,7 +125,10 @@ async def secret_roll(
         raise UserError("`for: GM` needs a campaign with a GM in this channel; roll `for: me` instead.")
     cog = dice_cog(interaction)
     try:
-        result = await cog.worker.roll(await expand_saved(interaction, expression))
+        text = await expand_saved(interaction, expression)
+        if len(split_rolls(text)) > 1:
+            raise RollError("A secret roll is one roll: roll each of `;` as a secret roll of its own.")
+        result = await cog.worker.roll(text)
     except RollError as error:
         raise UserError(f"⚠️ {error}") from None
     if label:
@@ -178,6 +181,8 @@ async def verify_roll(
     salt: app_commands.Range[str, 1, 100],
 ) -> None:
     """Recompute the hash: a match, or a mismatch said plainly."""
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", commitment_.strip()):
+        raise UserError("That isn't a commitment: copy the 64 hex digits (0–9, a–f) shown with the secret roll.")
     if verify(commitment_, result, salt):
         text = "✅ That result and salt match the commitment: the roll was made before it was revealed."
     else:

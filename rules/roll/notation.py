@@ -90,7 +90,10 @@ _SPACED_MODIFIER = re.compile(rf"({_DICE_TERM})\s+(kh|kl|k|d|ie|e|ir|r)(\d*)(?![
 # Button Dice Roller's `2d20L1` (keep the lowest): not d20 notation, so no clash.
 _BDR_KEEP_LOWEST = re.compile(rf"({_DICE_TERM})l(\d+)")
 _BARE_KEEP = re.compile(rf"({_DICE_TERM}|\))k(\d+)")
-_SIGNED_D20 = re.compile(r"^\s*([+-])\s*d20\s*$")
+# Dice Maiden's `+dX` / `-dX` (advantage / disadvantage on any die), alone or followed by more (`+d20+5`).
+# Dice Maiden's `4df` (Fudge dice): not d20 notation, so no clash; refused with the d20 spelling of the same total.
+_FUDGE = re.compile(r"(?<![\w])(\d*)df(?![\w])")
+_SIGNED_DIE = re.compile(r"^\s*([+-])\s*d(\d+)(?![\d%])(.*)$", re.DOTALL)
 
 
 def split_rolls(text: str, limits: RollLimits = DEFAULT_LIMITS) -> list[str]:
@@ -248,6 +251,11 @@ def _top_face(dice: str) -> str:
 def _refuse_ambiguous(body: str) -> None:
     """Forms d20 reads one way and Dice Maiden / Button Dice Roller another: say both, roll neither."""
     plain = _ANNOTATION.sub("", body)
+    if match := _FUDGE.search(plain):
+        n = int(match[1] or 1)
+        raise RollError(
+            f"`{n}df` (Fate / Fudge dice, −1, 0 or +1 each) isn't a die here: `{n}d3-{2 * n}` rolls the same total."
+        )
     if match := _BARE_KEEP.search(plain):
         dice, n = (match[1] if match[1] != ")" else "(…)"), int(match[2])
         highest = "the highest" if n == 1 else f"the {n} highest"
@@ -255,11 +263,20 @@ def _refuse_ambiguous(body: str) -> None:
             f"`{dice}k{n}` keeps the dice showing exactly {n} in d20 notation, but {highest} in Dice Maiden. "
             f"Write `{dice}kh{n}` for {highest}, or `{dice}p<{n}p>{n}` for the dice showing {n}."
         )
-    if match := _SIGNED_D20.match(plain):
-        sign = match[1]
-        meant = "adv` (two d20s, the higher kept" if sign == "+" else "dis` (two d20s, the lower kept"
-        other = "1d20` for one d20" if sign == "+" else "-1d20` for minus a d20"
-        raise RollError(f"`{sign}d20` is Dice Maiden's shortcut. Write `{meant}), or `{other}.")
+    if match := _SIGNED_DIE.match(plain):
+        sign, size, rest = match[1], match[2], "".join(match[3].split())
+        rest = f" {rest}" if rest and rest[0] not in "+-*/" else rest
+        typed = f"{sign}d{size}{rest}"
+        if size == "20":
+            meant = f"{'1d20' + rest + ' ' if rest else ''}{'adv' if sign == '+' else 'dis'}"
+        else:
+            meant = f"2d{size}k{'h' if sign == '+' else 'l'}1{rest}"
+        which, what = ("higher", "advantage") if sign == "+" else ("lower", "disadvantage")
+        one = f"`1d{size}{rest}` for one d{size}" if sign == "+" else f"`-1d{size}{rest}` for minus a d{size}"
+        raise RollError(
+            f"`{typed}` is Dice Maiden's shortcut for {what}. "
+            f"Write `{meant}` (two d{size}s, the {which} kept), or {one}."
+        )
 
 
 def _split_repeat(body: str, limits: RollLimits) -> tuple[int, str]:
