@@ -63,6 +63,11 @@ async def test_saved_names_in_several_rolls_and_a_saved_roll_of_several(
     odds = await say(fake, channel, bob, "dice odds", expression="2d6 ; 1d20")
     assert odds.ephemeral and "one roll at a time" in odds.content
     assert len(fake.messages(channel)) == 2  # the two rolls; no commitment was posted
+    for repeated in ("3x attack", "3 attack", "3X attack +2"):
+        sets = await say(fake, channel, bob, "roll", expression=repeated)
+        assert not sets.ephemeral and sets.content.count("1d20 [") == 3, (repeated, sets.content)
+    refused = await say(fake, channel, bob, "roll", expression="2x combo")
+    assert refused.ephemeral and "can't be repeated" in refused.content
 
 
 async def test_import_refuses_a_name_twice_and_a_file_that_isnt_utf8(fake: LocalDiscord, dice_bot: TabletopBot) -> None:

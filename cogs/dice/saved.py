@@ -35,6 +35,8 @@ WHOSE: dict[SavedScope, str] = {"member": "your", "channel": "this channel's", "
 """Before a noun: "your rolls" (SCOPE_NAMES stands alone: "(yours)")."""
 _NAME = re.compile(r"[^\s#;!`@<>\[\]()*_~|\\]+")
 """What ``/roll`` looks up as a name (names saved before ``, = :`` were refused included)."""
+_REPEATED_NAME = re.compile(r"^\s*(\d+)\s*(?:x\s*|\s+)(?=[^\s\d])", re.IGNORECASE)
+"""A repeat count before what may be a saved name: ``6x attack``, ``6 attack``."""
 _NEW_NAME = re.compile(r"[^\s#;!`@<>\[\]()*_~|\\,=:]+")
 """A name saved now: no ``,`` or ``=`` (a board's ``attack=Sword, heal``), no ``:`` (an import's ``name: roll``)."""
 _EXPRESSION_MAX = 500
@@ -129,6 +131,15 @@ async def expand_saved(interaction: discord.Interaction, text: str) -> str:
 
 
 async def _expand_one(interaction: discord.Interaction, text: str) -> str:
+    repeat = _REPEATED_NAME.match(text)
+    if repeat is not None:  # `6x attack`, `6 attack`: sets of a saved roll (notation such as `6 4d6` is left alone)
+        named = text[repeat.end() :]
+        expanded = await _expand_one(interaction, named)
+        if expanded == named:
+            return text
+        if len(split_rolls(expanded)) > 1:
+            raise RollError(f"`{escape_name(named.strip())}` holds several rolls (`;`): it can't be repeated.")
+        return f"{repeat[1]}x {expanded}"
     first, _, rest = text.strip().partition(" ")
     if not first or _reads_as_notation(first) or not _NAME.fullmatch(first):
         return text
