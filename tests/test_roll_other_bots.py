@@ -196,3 +196,17 @@ def test_a_rerolled_die_keeps_its_min_history() -> None:
 
 def test_a_decimal_is_echoed_as_typed() -> None:
     assert "1234567.5" in rolled("1d4 + 1234567.5", 2)[2]
+
+
+@pytest.mark.parametrize(
+    ("spaced", "joined", "faces"),
+    [
+        ("1d20 ro1", "1d20ro1", (1, 14)),
+        ("4d6 pl1", "4d6pl1", (6, 5, 3, 1)),
+        ("4d6 mi2", "4d6mi2", (6, 1, 3, 2)),
+        ("10d6 ro1 k8", "10d6ro1kh8", (1, 2, 3, 4, 5, 6, 6, 5, 4, 3, 2)),
+        ("2d20 kh1 + 3", "2d20kh1 + 3", (4, 17)),
+    ],
+)
+def test_d20s_own_operators_written_with_a_space_mean_the_same(spaced: str, joined: str, faces: tuple[int]) -> None:
+    assert rolled(spaced, *faces)[:2] == rolled(joined, *faces)[:2]

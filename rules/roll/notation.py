@@ -87,6 +87,8 @@ _LEADING_LABEL = re.compile(r"^\s*\(([^()]*)\)\s*(?=\S)")
 # A dice term and one of Dice Maiden's spaced modifiers after it: `4d6 k3`, `10d6 e6 k8`, `4d6 ir1`.
 _DICE_TERM = r"\d*d(?:\d+|%)(?:(?:rr|ro|ra|xo|mi|ma|[kpe])[hl<>]?\d+)*"
 _SPACED_MODIFIER = re.compile(rf"({_DICE_TERM})\s+(kh|kl|k|d|ie|e|ir|r)(\d*)(?![\w%])")
+# d20's own operators written with a space, as Dice Maiden's are (`1d20 ro1`, `4d6 pl1`, `4d6 mi2`): joined.
+_SPACED_D20 = re.compile(rf"({_DICE_TERM})\s+((?:rr|ro|ra|xo|mi|ma|p|k)[hl<>]?\d+)(?![\w%])")
 # Button Dice Roller's `2d20L1` (keep the lowest): not d20 notation, so no clash.
 _BDR_KEEP_LOWEST = re.compile(rf"({_DICE_TERM})l(\d+)")
 _BARE_KEEP = re.compile(rf"({_DICE_TERM}|\))k(\d+)")
@@ -211,11 +213,16 @@ def _leading_label(body: str) -> tuple[str, str | None]:
 
 
 def _translate_other_bots(body: str) -> str:
-    """Dice Maiden's spaced modifiers and Button Dice Roller's ``L``, in d20's spelling (see docs/roll.md)."""
-    while match := _SPACED_MODIFIER.search(body):
-        dice, word, number = match[1], match[2], match[3]
-        body = body[: match.start()] + dice + _modifier(dice, word, number) + body[match.end() :]
-    return _BDR_KEEP_LOWEST.sub(r"\1kl\2", body)
+    """Dice Maiden's spaced modifiers (and d20's own written the same way) and Button Dice Roller's ``L``, in
+    d20's spelling (see docs/roll.md)."""
+    while True:
+        if match := _SPACED_MODIFIER.search(body):
+            dice, word, number = match[1], match[2], match[3]
+            body = body[: match.start()] + dice + _modifier(dice, word, number) + body[match.end() :]
+        elif match := _SPACED_D20.search(body):
+            body = body[: match.start()] + match[1] + match[2] + body[match.end() :]
+        else:
+            return _BDR_KEEP_LOWEST.sub(r"\1kl\2", body)
 
 
 def _modifier(dice: str, word: str, number: str) -> str:
