@@ -560,22 +560,24 @@ class DiceTables:
     async def backfill_luck(
         self, sessions: Callable[[int], Any], entries: Callable[..., Any], kinds: Callable[[str], GameKind | None]
     ) -> int:
-        """Count logs written before the statistics counted them, a batch of sessions at a time: everything (dice,
-        turns, wins) for a log never counted, turns alone for one whose dice were counted before turns were.
+        """Count logs written before the statistics counted them, a batch of sessions at a time: the turns of each
+        entry up to ``upto``, and the dice up to ``dice_upto`` (the entries after it had their dice counted at
+        commit, by a version of the bot that counted dice but not turns); a finished game's win if its whole log
+        is before ``dice_upto`` (else its last commit counted it).
 
         ``sessions(id)`` and ``entries(id)`` read a session and its log (the store's own methods); ``kinds(kind)``
         is the game kind (None for a game this bot no longer runs). Returns how many sessions were counted (0 when
         there is nothing left).
         """
         pending = await self._sql().fetch(
-            "SELECT session_id, upto, dice FROM luck_pending ORDER BY session_id LIMIT ?", BACKFILL_BATCH
+            "SELECT session_id, upto, dice_upto FROM luck_pending ORDER BY session_id LIMIT ?", BACKFILL_BATCH
         )
         forgot = await self._forgot_at() if pending else {}
         for row in pending:
-            session_id, upto, dice = int(row["session_id"]), int(row["upto"]), bool(row["dice"])
+            session_id, upto, dice_upto = int(row["session_id"]), int(row["upto"]), int(row["dice_upto"])
             session: Session | None = await sessions(session_id)
             kind = None if session is None else kinds(session.kind)
-            wanted = session is not None and (dice or (kind is not None and kind.score_luck is not None))
+            wanted = session is not None and (dice_upto > 0 or (kind is not None and kind.score_luck is not None))
             log: list[LogEntry] = await entries(session_id) if session is not None and wanted else []
             batch = _Batch()
             if session is not None:
@@ -587,10 +589,10 @@ class DiceTables:
                         continue
                     counted = _after(counts, entry.at, forgot)
                     batch.turns += counted.turns
-                    if dice:
+                    if entry.seq <= dice_upto:
                         batch.tallies += counted.tallies
                 won = win_tally(session)
-                if dice and won is not None and log and log[-1].seq <= upto:
+                if won is not None and log and log[-1].seq <= dice_upto:
                     batch.wins.append(won)
             async with self._sql_transaction() as sql:
                 if await sql.execute("DELETE FROM luck_pending WHERE session_id = ?", session_id):

@@ -480,9 +480,11 @@ def migrations(d: Dialect) -> tuple[tuple[Step, ...], ...]:
             ),
             Both(sqlite=_SQLITE_DROP_CHECKPOINT, postgresql=""),
         ),
-        # 8: a game's own luck in points (rules.engine.ScoreLuck: Vices & Vengeance turns against fair dice), per
-        # member and place and day like the dice. Logs counted before are counted again for their turns alone
-        # (``dice = 0``: their dice are already in the statistics).
+        # 8: a game's own luck in points (rules.engine.ScoreLuck: turns against fair dice), per member and place and
+        # day like the dice. Every log written so far is counted again for its turns (``upto``), and for its dice
+        # only up to ``dice_upto`` (0: all its dice are in the statistics already). A log still waiting for step 6's
+        # backfill keeps its ``upto`` as ``dice_upto``: the entries after it had their dice counted at commit, and
+        # their turns still count.
         (
             f"""CREATE TABLE luck_turns (
             user_id {d.int} NOT NULL,
@@ -510,8 +512,12 @@ def migrations(d: Dialect) -> tuple[tuple[Step, ...], ...]:
             PRIMARY KEY (guild_id, kind, user_id)
         ){d.without_rowid}""",
             "CREATE INDEX luck_turn_totals_user ON luck_turn_totals(user_id)",
-            "ALTER TABLE luck_pending ADD COLUMN dice INTEGER NOT NULL DEFAULT 1",
-            "INSERT INTO luck_pending (session_id, upto, dice) "
+            f"ALTER TABLE luck_pending ADD COLUMN dice_upto {d.int} NOT NULL DEFAULT 0",
+            "UPDATE luck_pending SET dice_upto = upto",
+            "UPDATE luck_pending SET upto = (SELECT MAX(seq) FROM session_events e WHERE e.session_id = "
+            "luck_pending.session_id) WHERE EXISTS (SELECT 1 FROM session_events e WHERE e.session_id = "
+            "luck_pending.session_id AND e.seq > luck_pending.upto)",
+            "INSERT INTO luck_pending (session_id, upto, dice_upto) "
             "SELECT session_id, MAX(seq), 0 FROM session_events GROUP BY session_id "
             "ON CONFLICT (session_id) DO NOTHING",
         ),

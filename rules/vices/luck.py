@@ -11,7 +11,11 @@ points of the unit with ``h`` rolls ahead, taken at its best moment; after it, t
 keeping it for the ``h − 1`` rolls left (its points, on the last). Their difference is the roll's luck for that
 unit. Its mean under fair dice is exactly zero whatever the player then chooses, so over many turns::
 
-    points expected with the same choices and fair dice = points scored + luck
+    points expected with the same choices and fair dice ≈ points scored + luck
+
+an estimate, right on average but not turn by turn: a unit kept is valued again at the next roll from the units
+then left (not from the ``h − 1`` rolls it was kept for), and attackers' dice are not in the defender's luck. In
+the computer player's games the luck takes about a third of the variance of a turn's points away.
 
 A penalty roll's luck is its expected points minus its points. Attackers' dice (their matches, an absorbed d20)
 are theirs and not counted; a turn under way counts its dice already and its points once it ends.

@@ -154,7 +154,7 @@ async def test_logs_written_before_the_statistics_are_counted_once(tmp_path: Pat
     await old.conn.execute("DELETE FROM luck_faces")
     await old.conn.execute("DELETE FROM luck_streaks")
     await old.conn.execute("DELETE FROM luck_totals")
-    await old.conn.execute("INSERT INTO luck_pending (session_id, upto) VALUES (?, 1)", (session.id,))
+    await old.conn.execute("INSERT INTO luck_pending (session_id, upto, dice_upto) VALUES (?, 1, 1)", (session.id,))
     assert await old.backfill_luck(old.session, old.log_entries, no_kind) == 1
     assert await old.backfill_luck(old.session, old.log_entries, no_kind) == 0
     assert [(c.bin, c.count) for c in await old.luck_counts(7, LuckFilter())] == [(4, 2)]
@@ -312,4 +312,52 @@ async def test_logs_counted_before_turns_were_count_their_turns_alone(db: Store)
 
 async def _pending(db: Store, session_id: int, *, dice: bool) -> None:
     sql = db._sql()  # type: ignore[attr-defined]
-    await sql.execute("INSERT INTO luck_pending (session_id, upto, dice) VALUES (?, 1, ?)", session_id, int(dice))
+    await sql.execute("INSERT INTO luck_pending (session_id, upto, dice_upto) VALUES (?, 1, ?)", session_id, int(dice))
+
+
+async def test_migration_8_on_a_database_with_games_counts_their_turns_once(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database at schema 7 with a V&V game counted at commit (dice, a finished game's win) and one whose older
+    log was still waiting for the backfill: after migration 8 and the backfill, each turn counts once, and no die
+    or win counts twice."""
+    import bot.storage.postgres as pg
+    import bot.storage.sqlite as lite
+
+    monkeypatch.setattr(lite, "SQLITE_MIGRATIONS", lite.SQLITE_MIGRATIONS[:7])
+    monkeypatch.setattr(pg, "POSTGRES_MIGRATIONS", pg.POSTGRES_MIGRATIONS[:7])
+    old = database.store()
+    await old.open()
+    counted = await old.create_session(vices_table())
+    new = counted.successor(1.0, status=Status.FINISHED, winners=["P1"])
+    logged = turn_end(1)
+    dice_only = commit_counts(new, logged, VICES)
+    assert dice_only is not None and dice_only.wins
+    dice_only.turns = []  # schema 7 counted dice and wins at commit, not turns
+    assert await old.save(new, counted.version, logged, dice_only)
+    waiting = await old.create_session(vices_table().model_copy(update={"channel_id": 51}))
+    new = waiting.successor(1.0)
+    assert await old.save(new, waiting.version, turn_end(1))  # written before the statistics: not counted
+    sql = old._sql()  # type: ignore[attr-defined]
+    await sql.execute("INSERT INTO luck_pending (session_id, upto) VALUES (?, 1)", waiting.id)
+    # The bot at schema 7 went on with that game before its backfill came to it: the dice counted at commit.
+    later, logged = new.successor(2.0), turn_end(2)
+    dice_only = commit_counts(later, logged, VICES)
+    assert dice_only is not None
+    dice_only.turns = []
+    assert await old.save(later, new.version, logged, dice_only)
+    await old.close()
+    monkeypatch.undo()
+    store = database.store()
+    await store.open()
+    try:
+        while await store.backfill_luck(store.session, store.log_entries, {"vices": VICES}.get):
+            pass
+        assert [c.count for c in await store.luck_counts(7, LuckFilter())] == [3]  # one d8 in each turn
+        turns = await store.luck_turns(7, LuckFilter())
+        assert turns is not None and (turns.turns, turns.points) == (3, 21)
+        ranked = await store.turns_in_guild(1, "vices")
+        assert (ranked[7].turns, ranked[7].points) == (3, 21)
+        assert [(w.user_id, w.games, w.wins) for w in await store.wins_in_guild(1)] == [(7, 1, 1), (8, 1, 0)]
+    finally:
+        await store.close()
