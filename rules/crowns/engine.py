@@ -240,13 +240,14 @@ class CrownsEngine:
 
     def rollers(self, events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
         """Who rolled each die: the active player their roll, a rival their scroll die, whoever paid a Fate reroll;
-        the first player and a dagger's random recipient are picks, nobody's roll."""
+        the first player and a dagger's random recipient are picks, and a scroll die rolled for a rival who has
+        left rolls by itself: nobody's roll."""
         rolled: list[tuple[str, str]] = []
         for event in events:
             kind = event.get("type")
             if kind == "rolled":
                 rolled += [(event["player"], d["die"]) for d in event["dice"]]
-            elif kind in ("scroll_rolled", "fate_reroll"):
+            elif kind == "fate_reroll" or (kind == "scroll_rolled" and not event.get("absent")):
                 rolled.append((event["player"], event["die"]))
         return rolled
 

@@ -203,12 +203,18 @@ class Table:
             self.put(scroll_queue=s.scroll_queue[1:], rolling=item)
             face = self.roll_face(item.die)
             self.set_die(item.die, face=face, by_fate=False)
-            self.emit("scroll_rolled", player=item.rival, active=s.active, die=item.die, face=str(face))
+            self.scroll_rolled(item.rival, item.die, face)
             if s.options.fate and s.options.fate_windows == "also_pre_scroll" and self.open_window("pre_scroll"):
                 return
             if not self.scroll_outcome():
                 return
         self.resolve_scrolls()
+
+    def scroll_rolled(self, rival: str, die_id: str, face: Face) -> None:
+        """Tell of a rival's scroll roll; one rolled for a rival who has left is marked ``absent`` (nobody's roll:
+        the luck statistics don't count it for them)."""
+        absent = {"absent": True} if self.s.seat(rival).left else {}
+        self.emit("scroll_rolled", player=rival, active=self.s.active, die=die_id, face=str(face), **absent)
 
     def scroll_outcome(self) -> bool:
         """Apply the rolled scroll die's face; False when its dagger waits for the rival's choice."""
@@ -596,7 +602,7 @@ class Table:
             face = self.roll_face(item.die)
             self.set_die(item.die, face=face, by_fate=False)
             self.put(rolling=item)
-            self.emit("scroll_rolled", player=item.rival, active=s.active, die=item.die, face=str(face))
+            self.scroll_rolled(item.rival, item.die, face)
             self.scroll_outcome()
         self.end_turn("left")
 
