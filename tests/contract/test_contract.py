@@ -4,14 +4,16 @@ Each game is played at random with seeded dice, a few games a kind, and every st
 and actions round-trip through JSON; replaying the log rebuilds every state; what ``legal_actions`` offers is
 accepted and anything else refused with a reason a player can read; a secret reaches its owner only (through
 ``viewer_of``, as the core maps a member to their seat); every board, public or private, fits Discord's limits;
-every control on a board decodes to an action of the game; and a restart in the middle (the state read back from
-its stored JSON) changes nothing.
+every control on a board decodes to an action of the game; a restart in the middle (the state read back from
+its stored JSON) changes nothing; and the luck a game reports is of its own players and dice.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import math
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -228,3 +230,21 @@ def test_a_restart_in_the_middle_changes_nothing(game: Game, seed: int) -> None:
         assert dice.exhausted and outcome.events == step.events
         state = engine.state_model.model_validate_json(outcome.state.model_dump_json())
         assert state == step.state
+
+
+@cases
+def test_the_luck_a_game_reports_is_of_its_players_and_its_own_dice(game: Game, seed: int) -> None:
+    """``Rollers`` names only dice the action rolled (each at most as often) and only seated players; ``ScoreLuck``
+    reports seated players, whole turns and points, and a finite luck with a variance that is never negative."""
+    p = played(game, seed)
+    seated = set(p.table.players)
+    for entry in p.log:
+        if game.kind.rollers is not None:
+            rolled = Counter(str(d["die"]) for d in entry.dice)
+            named = game.kind.rollers.rollers(entry.events)
+            assert not Counter(die for _, die in named) - rolled, (named, entry.dice)
+            assert {player for player, _ in named} <= seated
+        if game.kind.score_luck is not None:
+            for turn in game.kind.score_luck.score_luck(p.table.options, entry.events):
+                assert turn.player in seated and turn.turns >= 0 and turn.points >= 0
+                assert math.isfinite(turn.luck) and turn.variance >= 0
