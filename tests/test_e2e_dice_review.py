@@ -3,6 +3,8 @@ each checked through the local Discord."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.app import TabletopBot
@@ -66,6 +68,8 @@ async def test_saved_names_in_several_rolls_and_a_saved_roll_of_several(
     for repeated in ("3x attack", "3 attack", "3X attack +2"):
         sets = await say(fake, channel, bob, "roll", expression=repeated)
         assert not sets.ephemeral and sets.content.count("1d20 [") == 3, (repeated, sets.content)
+    glued = await say(fake, channel, bob, "roll", expression="attack+2")
+    assert not glued.ephemeral and "Sword" in glued.content and re.search(r"1d20 \[\d+\] \+ 5 \+ 2 =", glued.content)
     refused = await say(fake, channel, bob, "roll", expression="2x combo")
     assert refused.ephemeral and "can't be repeated" in refused.content
 

@@ -37,6 +37,8 @@ _NAME = re.compile(r"[^\s#;!`@<>\[\]()*_~|\\]+")
 """What ``/roll`` looks up as a name (names saved before ``, = :`` were refused included)."""
 _REPEATED_NAME = re.compile(r"^\s*(\d+)\s*(?:x\s*|\s+)(?=[^\s\d])", re.IGNORECASE)
 """A repeat count before what may be a saved name: ``6x attack``, ``6 attack``."""
+_GLUED_ARGUMENT = re.compile(r"^(.+?)[+-]\s*\d")
+"""``attack+2``, ``attack-1``: a name with its argument written against it (tried when the whole isn't a name)."""
 _NEW_NAME = re.compile(r"[^\s#;!`@<>\[\]()*_~|\\,=:]+")
 """A name saved now: no ``,`` or ``=`` (a board's ``attack=Sword, heal``), no ``:`` (an import's ``name: roll``)."""
 _EXPRESSION_MAX = 500
@@ -143,17 +145,28 @@ async def _expand_one(interaction: discord.Interaction, text: str) -> str:
     first, _, rest = text.strip().partition(" ")
     if not first or _reads_as_notation(first) or not _NAME.fullmatch(first):
         return text
+    saved = await _saved_named(interaction, first)
+    if saved is None and (glued := _GLUED_ARGUMENT.match(first)):  # `attack+2`: the name, then its argument
+        saved = await _saved_named(interaction, glued[1])
+        rest = f"{first[glued.end(1) :]} {rest}"
+    if saved is None:
+        return text
+    if rest.strip() and len(split_rolls(saved.expression)) > 1:
+        raise RollError(
+            f"`{escape_name(saved.name)}` holds several rolls (`;`): roll it as it is, "
+            f"without `{escape_name(rest.strip())}`."
+        )
+    return with_arguments(saved.expression, rest)
+
+
+async def _saved_named(interaction: discord.Interaction, name: str) -> SavedRoll | None:
+    """The saved roll ``/roll`` means by ``name``: the member's, else the channel's, else the server's."""
     store = store_of(interaction)
     for owner in owners(interaction):
-        saved = await store.saved_roll(owner.scope, owner.owner_id, first)
+        saved = await store.saved_roll(owner.scope, owner.owner_id, name)
         if saved is not None:
-            if rest.strip() and len(split_rolls(saved.expression)) > 1:
-                raise RollError(
-                    f"`{escape_name(saved.name)}` holds several rolls (`;`): roll it as it is, "
-                    f"without `{escape_name(rest.strip())}`."
-                )
-            return with_arguments(saved.expression, rest)
-    return text
+            return saved
+    return None
 
 
 def with_arguments(expression: str, arguments: str) -> str:
