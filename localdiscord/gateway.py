@@ -10,7 +10,10 @@ import secrets
 import zlib
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from localdiscord.limits import GATEWAY_EVENTS_PER_MINUTE, GATEWAY_FRAME_LIMIT, RateLimit, foreign_origin, parse_json
+from localdiscord.responses import DiscordError
 
 if TYPE_CHECKING:
     from localdiscord.server import LocalDiscord
@@ -38,12 +41,28 @@ GUILD_MEMBERS_INTENT = 1 << 1
 HISTORY_LIMIT = 10_000
 
 
+class GatewaySocket(web.WebSocketResponse):
+    """The Gateway's websocket: a client frame over Discord's limit is refused before it is buffered, and the
+    connection closed as Discord closes it (4002), not with the websocket's own "message too big" (1009)."""
+
+    def __init__(self) -> None:
+        # aiohttp refuses a frame of max_msg_size bytes or more; Discord takes up to 4,096.
+        super().__init__(autoping=True, max_msg_size=GATEWAY_FRAME_LIMIT + 1)
+
+    async def close(self, *, code: int = WSCloseCode.OK, message: bytes = b"", drain: bool = True) -> bool:
+        """Close; a frame too big becomes Discord's 4002."""
+        if code == WSCloseCode.MESSAGE_TOO_BIG:
+            code, message = 4002, b"Payload too large."
+        return await super().close(code=code, message=message, drain=drain)
+
+
 class Connection:
     """One websocket. A single writer task sends frames in order, so dispatching never awaits."""
 
     def __init__(self, ws: web.WebSocketResponse, *, compress: bool) -> None:
         self.ws = ws
         self.closed_by_server = False
+        self.events = RateLimit(GATEWAY_EVENTS_PER_MINUTE, 60.0)
         self._compressor = zlib.compressobj() if compress else None
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
@@ -121,7 +140,9 @@ class Session:
 
 async def handle_gateway(fake: LocalDiscord, request: web.Request) -> web.WebSocketResponse:
     """Serve one Gateway websocket connection until it closes."""
-    ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+    if foreign_origin(request, hosting=fake.hosting):
+        raise web.HTTPForbidden(text="Cross-site request refused.")
+    ws = GatewaySocket()
     await ws.prepare(request)
     if request.query.get("encoding", "json") != "json" or request.query.get("compress") not in (None, "zlib-stream"):
         fake.fail(f"Gateway: unsupported connection parameters {dict(request.query)}")
@@ -135,7 +156,16 @@ async def handle_gateway(fake: LocalDiscord, request: web.Request) -> web.WebSoc
         async for msg in ws:
             if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                 break
-            frame = json.loads(msg.data)
+            if not connection.events.take(None):
+                await connection.close(4008, "Rate limited.")
+                break
+            frame = _frame(msg.data)
+            if frame is None:
+                await connection.close(4002, "Decode error.")
+                break
+            if session is None and frame.get("op") not in (Op.HEARTBEAT, Op.IDENTIFY, Op.RESUME):
+                await connection.close(4003, "Not authenticated.")
+                break
             session = await _handle_frame(fake, connection, session, frame) or session
     finally:
         fake.connections.remove(connection)
@@ -147,16 +177,26 @@ async def handle_gateway(fake: LocalDiscord, request: web.Request) -> web.WebSoc
     return ws
 
 
+def _frame(data: str | bytes) -> dict[str, Any] | None:
+    """A client's payload, or None when it is not a JSON object (Discord closes with 4002)."""
+    try:
+        frame = parse_json(data)
+    except DiscordError:
+        return None
+    return frame if isinstance(frame, dict) else None
+
+
 async def _handle_frame(
     fake: LocalDiscord, connection: Connection, session: Session | None, frame: dict[str, Any]
 ) -> Session | None:
     op, data = frame.get("op"), frame.get("d")
     if op == Op.HEARTBEAT:
         connection.send({"op": Op.HEARTBEAT_ACK, "d": None, "s": None, "t": None})
-    elif op == Op.IDENTIFY:
-        return await _identify(fake, connection, data or {})
-    elif op == Op.RESUME:
-        return await _resume(fake, connection, data or {})
+    elif op in (Op.IDENTIFY, Op.RESUME):
+        if not isinstance(data, dict):
+            await connection.close(4002, "Decode error.")
+            return None
+        return await (_identify if op == Op.IDENTIFY else _resume)(fake, connection, data)
     elif op in (Op.PRESENCE_UPDATE, Op.VOICE_STATE_UPDATE, Op.REQUEST_GUILD_MEMBERS):
         pass  # accepted, nothing to model
     else:
@@ -169,7 +209,10 @@ async def _identify(fake: LocalDiscord, connection: Connection, data: dict[str, 
     if data.get("token") != fake.token:
         await connection.close(4004, "Authentication failed.")
         return None
-    intents = int(data.get("intents", 0))
+    intents = data.get("intents", 0)
+    if type(intents) is not int:
+        await connection.close(4013, "Invalid intent(s).")
+        return None
     close_code = fake.identify_close_code
     if close_code is None and intents & PRIVILEGED_INTENTS & ~fake.privileged_intents:
         close_code = 4014
@@ -223,7 +266,8 @@ async def _resume(fake: LocalDiscord, connection: Connection, data: dict[str, An
         # A session lives on one connection; Discord drops the stale one.
         await session.connection.close(4000, "Session resumed elsewhere.")
     session.connection = connection
-    if not session.replay_after(int(data.get("seq") or 0)):
+    seq = data.get("seq") or 0
+    if type(seq) is not int or not session.replay_after(seq):
         session.connection = None
         connection.send({"op": Op.INVALID_SESSION, "d": False, "s": None, "t": None})
         return None

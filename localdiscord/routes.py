@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import json
+import hmac
 import math
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import web
 
 from localdiscord.events import changed, check_event, new_event
 from localdiscord.guild import Channel, ChannelType, Guild, Perm
 from localdiscord.interactions import ALLOWED_CALLBACKS, CallbackType, InteractionResult, InteractionType, now
+from localdiscord.limits import REQUEST_LIMIT, foreign_origin, read_body
 from localdiscord.messages import LOADING, Message
 from localdiscord.requestlog import log_request
 from localdiscord.responses import DiscordError, error_response, json_response
@@ -36,7 +37,7 @@ EXPECTED_BUG = web.RequestKey("expected_bug", str)
 def build_app(fake: LocalDiscord) -> web.Application:
     """The aiohttp application: the API routes behind the logging/fault-injection middleware."""
     api = HttpApi(fake)
-    app = web.Application(middlewares=[api.middleware], client_max_size=64 * 1024 * 1024)
+    app = web.Application(middlewares=[api.middleware], client_max_size=REQUEST_LIMIT)
     routes: list[tuple[str, str, Handler]] = [
         ("GET", "/users/@me", api.get_me),
         ("GET", "/users/{user_id}", api.get_user),
@@ -73,31 +74,6 @@ def build_app(fake: LocalDiscord) -> web.Application:
     for method, path, handler in routes:
         app.router.add_route(method, API + path, handler)
     return app
-
-
-async def read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
-    """The JSON body (for multipart, the ``payload_json`` part) and the uploaded files."""
-    if request.content_type == "multipart/form-data":
-        payload, files = None, []
-        reader = await request.multipart()
-        async for part in reader:
-            assert isinstance(part, BodyPartReader)  # Discord's multipart bodies are flat
-            if part.name == "payload_json":
-                payload = json.loads(await part.text())
-            else:
-                content = await part.read()
-                files.append(
-                    {
-                        "field": part.name,
-                        "filename": part.filename,
-                        "size": len(content),
-                        "content_type": part.headers.get("Content-Type"),
-                        "content": content,
-                    }
-                )
-        return payload, files
-    text = await request.text() if request.can_read_body else ""
-    return (json.loads(text) if text else None), []
 
 
 class ScheduledEvents:
@@ -173,11 +149,21 @@ class HttpApi(ScheduledEvents):
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Record and log the request (requests wrong on purpose, see ``tolerate``, stay out of the log)."""
+        """Know who is asking before reading a byte of the body, then read it within Discord's limits; record and
+        log the request (requests wrong on purpose, see ``tolerate``, stay out of the log)."""
         if not request.path.startswith(API):
             return await handler(request)
         fake = self.fake
-        body, files = await read_body(request)
+        refusal = self._refusal(request)
+        if refusal is not None:
+            return refusal
+        try:
+            body, files = await read_body(request)
+            if body is not None and not isinstance(body, dict) and request.match_info.handler != self.put_commands:
+                raise DiscordError(400, 50035, "Invalid Form Body", {"_errors": [{"code": "DICT_TYPE_CONVERT"}]})
+        except DiscordError as exc:
+            fake.fail(f"{request.method} {request.path}: {exc.status} {exc.code} {exc.message}")
+            return exc.response()
         entry = {"method": request.method, "path": request.path_qs, "json": body}
         if not fake.long_running:
             fake.requests.append(entry)
@@ -187,6 +173,26 @@ class HttpApi(ScheduledEvents):
             log_request(entry)
         fake.notify()
         return response
+
+    def _refusal(self, request: web.Request) -> web.Response | None:
+        """The answer to a request from a web page, without the bot's token (or the interaction's), or to a route
+        the fake does not know; None for the bot's requests."""
+        fake = self.fake
+        if foreign_origin(request, hosting=fake.hosting):
+            fake.rejections.append(f"403 {request.method} {request.path}")
+            return error_response(403, 0, "403: Forbidden")
+        if request.path.startswith(TOKEN_AUTHORISED):
+            if request.match_info.get("token", "") not in fake.interactions_by_token:
+                fake.rejections.append(f"404 {request.method} {request.path}")
+                unknown = request.path.startswith(TOKEN_AUTHORISED[0])
+                return error_response(404, *((10062, "Unknown interaction") if unknown else (10015, "Unknown Webhook")))
+        elif not hmac.compare_digest(request.headers.get("Authorization", "").encode(), f"Bot {fake.token}".encode()):
+            fake.rejections.append(f"401 {request.method} {request.path}")
+            return error_response(401, 0, "401: Unauthorized")
+        if request.match_info.http_exception is not None:
+            fake.fail(f"the fake does not implement {request.method} {request.path_qs}")
+            return error_response(404, 0, "404: Not Found")
+        return None
 
     async def _answer(self, request: web.Request, handler: Handler, *, held: bool = False) -> web.StreamResponse:
         # Injected faults first, then unknown routes (loudly), auth, and Discord's errors in Discord's shape.
@@ -208,17 +214,12 @@ class HttpApi(ScheduledEvents):
                 status=429,
                 headers={"Via": "1.1 google", "Retry-After": str(math.ceil(retry_after)), "X-RateLimit-Scope": "user"},
             )
-        if request.match_info.http_exception is not None:
-            fake.fail(f"the fake does not implement {request.method} {request.path_qs}")
-            return error_response(404, 0, "404: Not Found")
-        if (
-            not request.path.startswith(TOKEN_AUTHORISED)
-            and request.headers.get("Authorization") != f"Bot {fake.token}"
-        ):
-            fake.rejections.append(f"401 {request.method} {request.path}")
-            return error_response(401, 0, "401: Unauthorized")
         try:
             response = await handler(request)
+        except (TypeError, AttributeError, KeyError, ValueError) as exc:
+            # A body of the right shape with a value of the wrong type: Discord refuses it, it never fails itself.
+            fake.fail(f"{request.method} {request.path}: 400 50035 Invalid Form Body ({type(exc).__name__}: {exc})")
+            response = error_response(400, 50035, "Invalid Form Body")
         except DiscordError as exc:
             problem = f"{request.method} {request.path}: {exc.status} {exc.code} {exc.message}"
             res: InteractionResult | None = request.get(INTERACTION)
@@ -384,7 +385,7 @@ class HttpApi(ScheduledEvents):
         resource: dict[str, Any] = {"type": kind}
         if message is not None and kind != CallbackType.DEFERRED_UPDATE_MESSAGE:
             interaction["response_message_id"] = str(message.id)
-            resource["message"] = message.data
+            resource["message"] = self.fake.cdn.for_bot(message.data)
         return json_response({"interaction": interaction, "resource": resource})
 
     def _apply_callback(
@@ -439,7 +440,7 @@ class HttpApi(ScheduledEvents):
             res.followup_messages.append(message)
             self.fake.notify()
         if request.query.get("wait", "false").lower() in ("true", "1"):
-            return json_response(message.data)
+            return json_response(self.fake.cdn.for_bot(message.data))
         return web.Response(status=204)
 
     def _webhook_message(self, request: web.Request) -> tuple[InteractionResult, Message]:
@@ -456,12 +457,12 @@ class HttpApi(ScheduledEvents):
 
     async def get_webhook_message(self, request: web.Request) -> web.Response:
         """The original response or a follow-up."""
-        return json_response(self._webhook_message(request)[1].data)
+        return json_response(self.fake.cdn.for_bot(self._webhook_message(request)[1].data))
 
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
         """Edit the original response or a follow-up (filling in a deferred response)."""
         res, message = self._webhook_message(request)
-        return json_response(self._edit(request, message, res.channel).data)
+        return json_response(self.fake.cdn.for_bot(self._edit(request, message, res.channel).data))
 
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
         """Delete the original response or a follow-up."""
@@ -526,7 +527,7 @@ class HttpApi(ScheduledEvents):
             history = [m for m in history if m.id < int(request.query["before"])]
         if "after" in request.query:
             history = [m for m in history if m.id > int(request.query["after"])][:limit]
-        return json_response([m.data for m in reversed(history[-limit:])])
+        return json_response([self.fake.cdn.for_bot(m.data) for m in reversed(history[-limit:])])
 
     async def create_message(self, request: web.Request) -> web.Response:
         """The bot posts in a channel it may send to."""
@@ -548,23 +549,23 @@ class HttpApi(ScheduledEvents):
             # Discord: the same author's message with this nonce in the past few minutes is returned, not made again.
             made = self.fake.message_with_nonce(channel, str(nonce))
             if made is not None:
-                return json_response(made.data | {"nonce": nonce})
+                return json_response(self.fake.cdn.for_bot(made.data) | {"nonce": nonce})
         message = self.fake.create_message(channel, payload, attachments=self._attachments(request, channel, payload))
         if nonce is not None:
             self.fake.remember_nonce(channel, str(nonce), message)
-            return json_response(message.data | {"nonce": nonce})
-        return json_response(message.data)
+            return json_response(self.fake.cdn.for_bot(message.data) | {"nonce": nonce})
+        return json_response(self.fake.cdn.for_bot(message.data))
 
     async def get_message(self, request: web.Request) -> web.Response:
         """One message."""
-        return json_response(self._channel_message(request)[1].data)
+        return json_response(self.fake.cdn.for_bot(self._channel_message(request)[1].data))
 
     async def edit_message(self, request: web.Request) -> web.Response:
         """Edit one of the bot's messages."""
         channel, message = self._channel_message(request)
         if message.author_id != self.fake.bot_user_id:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
-        return json_response(self._edit(request, message, channel).data)
+        return json_response(self.fake.cdn.for_bot(self._edit(request, message, channel).data))
 
     async def delete_message(self, request: web.Request) -> web.Response:
         """Delete a message (the bot's own, or any with Manage Messages)."""

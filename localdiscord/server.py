@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import logging
 import os
@@ -13,6 +14,7 @@ from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 
+from localdiscord.cdn import Cdn
 from localdiscord.gateway import Connection, Op, Session, handle_gateway
 from localdiscord.guild import MEMBER_NAMES, Channel, ChannelType, Guild, Member, Perm
 from localdiscord.interactions import (
@@ -24,6 +26,7 @@ from localdiscord.interactions import (
     modal_submit_components,
     now,
 )
+from localdiscord.limits import FILE_LIMIT
 from localdiscord.messages import SETTABLE_FLAGS, Message, compute_mentions
 from localdiscord.routes import build_app
 from localdiscord.snowflakes import Snowflakes, timestamp_of
@@ -34,7 +37,6 @@ T = TypeVar("T")
 DEFAULT_DEADLINE = 3.0
 NONCE_WINDOW_S = 300.0
 """How long Discord remembers a message's nonce (``enforce_nonce``): "the past few minutes"."""
-ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 INTERACTION_LIFETIME = 15 * 60  # seconds: Discord's interaction tokens last 15 minutes
 
 
@@ -161,6 +163,8 @@ class LocalDiscord:
         self._messages: dict[int, Message] = {}
         self.uploads: MutableMapping[int, bytes] = {}
         """The bytes of every file the bot uploaded, by attachment id (see ``attachment_bytes``)."""
+        self.cdn = Cdn(self)
+        """Signs the files' URLs and serves them to who may have them."""
         self._channel_messages: dict[int, list[Message]] = {}
         self._nonces: dict[tuple[int, str], tuple[Message, float]] = {}
         self._slow: list[tuple[re.Pattern[str], float, bool]] = []
@@ -172,6 +176,8 @@ class LocalDiscord:
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.base_url = ""
+        self.hosting = False
+        """Listening beyond this machine (``--host``): a request may then name the server by any address."""
         self.observers: list[Observer] = []
         """Told of every change to messages, channels, members and commands (``Observer``)."""
         self.long_running = False
@@ -188,17 +194,19 @@ class LocalDiscord:
         app = build_app(self)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/gateway/resume", self._gateway)
-        app.router.add_get("/attachments/{channel}/{attachment}/{filename}", self._download)
+        app.router.add_get("/attachments/{channel}/{attachment}/{filename}", self.cdn.download)
         if extend is not None:
             extend(app)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        await site.start()
+        await web.TCPSite(self._runner, host, port).start()
         port = self._runner.addresses[0][1]
-        # The bot runs on this machine: it reaches the server on the loopback unless bound to one address only.
-        local = host in ("0.0.0.0", "::", "", "127.0.0.1", "localhost")
-        self.base_url = f"http://{'127.0.0.1' if local else host}:{port}"
+        if host == "::":
+            # Every address is both families: asyncio binds "::" to IPv6 alone, so IPv4 gets a socket of its own.
+            with contextlib.suppress(OSError):
+                await web.TCPSite(self._runner, "0.0.0.0", port).start()
+        self.hosting = host not in LOOPBACK_HOSTS
+        self.base_url = f"http://{bot_address(host)}:{port}"
         return self
 
     async def stop(self) -> None:
@@ -377,6 +385,7 @@ class LocalDiscord:
         self._messages.clear()
         self._channel_messages.clear()
         self.uploads.clear()
+        self.cdn.places.clear()
         self._nonces.clear()
         self.requests.clear()
         self.interactions.clear()
@@ -435,10 +444,11 @@ class LocalDiscord:
         description: str | None = None,
     ) -> dict[str, Any]:
         """Keep an uploaded file (the bot's, or a user's for an attachment option); its attachment object,
-        with a URL this fake serves the bytes from, like Discord's CDN."""
+        with a signed URL this fake serves the bytes from, like Discord's CDN."""
         attachment_id = self.ids.next()
         self.uploads[attachment_id] = content
-        url = f"{self.base_url}/attachments/{channel.id}/{attachment_id}/{filename}"
+        self.cdn.uploaded(attachment_id, channel.id, filename)
+        url = self.cdn.url(channel.id, attachment_id, filename)
         attachment = {
             "id": str(attachment_id),
             "filename": filename,
@@ -450,12 +460,6 @@ class LocalDiscord:
         if description is not None:
             attachment["description"] = description  # the alt text, as Discord keeps it
         return attachment
-
-    async def _download(self, request: web.Request) -> web.Response:
-        content = self.uploads.get(int(request.match_info["attachment"]))
-        if content is None:
-            raise web.HTTPNotFound()
-        return web.Response(body=content)
 
     def delete_message(self, channel: Channel, message_id: int) -> None:
         """A user (a moderator) deletes a message; the bot is not told (it has no message intents)."""
@@ -475,11 +479,13 @@ class LocalDiscord:
         if self.long_running:
             for attachment in attachments:
                 self.uploads.pop(int(attachment["id"]), None)
+                self.cdn.forget(int(attachment["id"]))
 
     def adopt_message(self, message: Message) -> None:
         """Take in a message kept from an earlier run (see ``WorldFile``), without telling anyone."""
         self._messages[message.id] = message
         self._channel_messages.setdefault(message.channel.id, []).append(message)
+        self.cdn.shown(message)
 
     def message_with_nonce(self, channel: Channel, nonce: str) -> Message | None:
         """The message the bot made in ``channel`` with ``nonce`` in the past few minutes, if any."""
@@ -545,6 +551,7 @@ class LocalDiscord:
             message.invoked = command_line(interaction.payload.get("data", {}))
         self._messages[message_id] = message
         self._channel_messages.setdefault(channel.id, []).append(message)
+        self.cdn.shown(message)
         self.message_changed(message)
         return message
 
@@ -573,6 +580,7 @@ class LocalDiscord:
         else:
             data["edited_timestamp"] = timestamp_of(self.ids.next())
         message.edits += 1
+        self.cdn.shown(message)
         self.message_changed(message)
         return message
 
@@ -732,6 +740,8 @@ class LocalDiscord:
 
     def _dispatch(self, res: InteractionResult, data: dict[str, Any]) -> None:
         res.payload = self._interaction_payload(res, data)
+        for attachment_id in (data.get("resolved") or {}).get("attachments") or {}:
+            self.cdn.attached_by(int(attachment_id), res.member)  # the member's file: theirs and the bot's alone
         if self.duplicate_interactions:
             targets = [s for s in self.sessions if s.connection is not None and not s.ended]
         else:
@@ -771,7 +781,7 @@ class LocalDiscord:
             "locale": "en-US",
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "attachment_size_limit": FILE_LIMIT,
             "app_permissions": str(self.bot_permissions(channel)),
         }
         if channel.is_dm:
@@ -795,7 +805,7 @@ class LocalDiscord:
             }
         if res.source is not None:
             # The message as it is when the click is made: an edit on its way to the bot mustn't change it.
-            payload["message"] = copy.deepcopy(res.source.data)
+            payload["message"] = self.cdn.for_bot(copy.deepcopy(res.source.data))
         return payload
 
     def acknowledge(
@@ -904,6 +914,19 @@ class LocalDiscord:
     def close_on_identify(self, code: int) -> None:
         """Close the next IDENTIFYing connections with this Gateway close code (e.g. 4014 disallowed intents)."""
         self.identify_close_code = code
+
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def bot_address(host: str) -> str:
+    """Where the bot, on this machine, reaches a server listening on ``host``: the loopback of that family when it
+    listens on every address, else that one address (an IPv6 one in brackets)."""
+    if host in ("0.0.0.0", "", "127.0.0.1", "localhost"):
+        return "127.0.0.1"
+    if host in ("::", "::1"):
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
 
 
 def command_line(data: dict[str, Any]) -> str:
