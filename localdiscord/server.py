@@ -52,6 +52,9 @@ class Observer(Protocol):
     def world_changed(self) -> None:
         """The synced commands, the members or their roles changed."""
 
+    def member_added(self, member: Member) -> None:
+        """Someone joined the guild."""
+
 
 class Hold:
     """Requests the fake keeps waiting (``LocalDiscord.hold``) until the test releases or drops them."""
@@ -410,7 +413,9 @@ class LocalDiscord:
         if len(guild.members) == 1:
             guild.owner_id = member.id
             guild.set_manager(member, True)
-        self.world_changed()
+        for observer in self.observers:
+            observer.member_added(member)
+        self.notify()
         return member
 
     def ephemerals(self, member: Member) -> list[Message]:

@@ -17,14 +17,17 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from localdiscord.cdn import WEB
 from localdiscord.guild import Channel, ChannelType, Member, Role
 from localdiscord.interactions import CallbackType, InteractionResult, OptionRejected, find_command, now
+from localdiscord.limits import RateLimit, foreign_origin, parse_json, read_limited
 from localdiscord.markdown import render
 from localdiscord.messages import Message
+from localdiscord.names import refusal, tidy
+from localdiscord.responses import DiscordError
 from localdiscord.server import LocalDiscord
 from localdiscord.world import WorldFile
 
@@ -32,14 +35,19 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "localdiscord_client"
-MAX_NAME = 32
 HISTORY_PAGE = 100
 # A tab that stops reading is dropped (it reconnects and catches up) rather than queueing without end.
 MAX_QUEUED = 2000
 MAX_FRAME = 12 * 1024 * 1024  # a file for an attachment option, base64-encoded
 NOT_RESPONDING = "The application did not respond"
+FAILED = "This interaction failed"
 WRONG_CODE_DELAY = 1.0
-LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+JOIN_BODY_LIMIT = 4096
+# One browser plays a whole table by itself ("Play as"), not a crowd; and people arrive at a table's pace.
+MEMBERS_PER_BROWSER = 12
+JOINS_PER_MINUTE_PER_BROWSER = 6
+JOINS_PER_MINUTE = 30
+ADMISSIONS_PER_MINUTE = 30
 
 
 @dataclass(eq=False)
@@ -80,7 +88,11 @@ class WebClient:
         self._tasks: set[asyncio.Task[None]] = set()
         self._names: dict[str, dict[str, str]] | None = None
         self._guessing = asyncio.Lock()
+        self._joins = RateLimit(JOINS_PER_MINUTE_PER_BROWSER, 60.0)
+        self._all_joins = RateLimit(JOINS_PER_MINUTE, 60.0)
+        self._admissions = RateLimit(ADMISSIONS_PER_MINUTE, 60.0)
         fake.observers.append(self)
+        fake.cdn.viewer = self._viewer
 
     def install(self, app: web.Application) -> None:
         """Add the page, its files, the join endpoint and the tabs' WebSocket to ``app``."""
@@ -88,7 +100,6 @@ class WebClient:
         app.router.add_static("/static/", STATIC)
         app.router.add_post("/client/join", self.join)
         app.router.add_get("/client/ws", self.socket)
-        app.middlewares.append(self._admitted_only)
 
     async def close(self) -> None:
         """Close every tab and stop following interactions."""
@@ -103,23 +114,18 @@ class WebClient:
         """The page."""
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    @web.middleware
-    async def _admitted_only(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        """Uploaded files are for admitted browsers only (and the bot, on this machine), when others can connect."""
-        if request.path.startswith("/attachments/") and self.join_code is not None:
-            loopback = request.remote in ("127.0.0.1", "::1")
-            if not loopback and self.world.client_of(request.cookies.get(COOKIE)) is None:
-                raise web.HTTPForbidden(text="Join first.")
-        response: web.StreamResponse = await handler(request)
-        return response
+    def _viewer(self, request: web.Request) -> tuple[Any, list[Member]]:
+        """Who fetches a file: the browser its cookie names (else its address) and the members that browser plays."""
+        client_id = self.world.client_of(request.cookies.get(COOKIE))
+        if client_id is None:
+            return request.remote, []
+        mine = self.world.members_of(client_id)
+        return client_id, [m for m in self.fake.members if m.id in mine]
 
     def _same_origin(self, request: web.Request) -> bool:
         # Another web site open in the same browser must not act through this server (cross-site requests), nor
         # reach it under a name of its own that points here (DNS rebinding) while only this machine may join.
-        origin = request.headers.get("Origin")
-        if origin is not None and urlsplit(origin).netloc != request.host:
-            return False
-        return self.join_code is not None or urlsplit(f"//{request.host}").hostname in LOOPBACK_NAMES
+        return not foreign_origin(request, hosting=self.join_code is not None)
 
     async def join(self, request: web.Request) -> web.Response:
         """Admit this browser (with the join code when others can connect); sets its cookie."""
@@ -127,7 +133,13 @@ class WebClient:
             raise web.HTTPForbidden(text="Cross-site request refused.")
         if self.world.client_of(request.cookies.get(COOKIE)) is not None:
             return web.json_response({"ok": True})
-        body = await request.json() if request.can_read_body else {}
+        try:
+            raw = await read_limited(request, JOIN_BODY_LIMIT) if request.can_read_body else b""
+            body = parse_json(raw) if raw else {}
+        except DiscordError as exc:
+            return web.json_response({"ok": False, "error": "That request could not be read."}, status=exc.status)
+        if not isinstance(body, dict):
+            return web.json_response({"ok": False, "error": "That request could not be read."}, status=400)
         if self.join_code is not None:
             code = str(body.get("code") or "").strip().upper().replace(" ", "")
             if not hmac.compare_digest(code.encode(), self.join_code.replace("-", "").encode()) and not (
@@ -136,6 +148,10 @@ class WebClient:
                 async with self._guessing:  # one wrong guess a second, however many are sent at once
                     await asyncio.sleep(WRONG_CODE_DELAY)
                 return web.json_response({"ok": False, "error": "That join code is not right."}, status=403)
+        if not self._admissions.take(None):
+            return web.json_response(
+                {"ok": False, "error": "Too many people at once: try again in a minute."}, status=429
+            )
         _, secret = self.world.new_client()
         response = web.json_response({"ok": True})
         response.set_cookie(COOKIE, secret, httponly=True, samesite="Strict", max_age=10 * 365 * 24 * 3600)
@@ -160,8 +176,8 @@ class WebClient:
                 if msg.type != WSMsgType.TEXT:
                     break
                 try:
-                    frame = msg.json()
-                except ValueError:
+                    frame = parse_json(msg.data)
+                except DiscordError:
                     frame = None
                 if not isinstance(frame, dict):
                     tab.send({"op": "refused", "seq": None, "text": "That request could not be read."})
@@ -197,8 +213,9 @@ class WebClient:
                 raise Refused(f"Unknown request {op!r}.")
         except Refused as exc:
             tab.send({"op": "refused", "seq": seq, "text": str(exc)})
-        except (TypeError, AttributeError, KeyError, ValueError):  # a malformed request: this page never sends one
-            log.warning("web client: unreadable request %r", op, exc_info=True)
+        except (TypeError, AttributeError, KeyError, ValueError, OverflowError):
+            # A malformed request (this page never sends one): refused, and nothing else to tell.
+            log.info("web client: unreadable request %r", op)
             tab.send({"op": "refused", "seq": seq, "text": "That request could not be read."})
 
     def _own_member(self, tab: Tab, member_id: Any) -> Member | None:
@@ -208,15 +225,21 @@ class WebClient:
         return next((m for m in self.fake.members if str(m.id) == str(member_id) and m.id in mine), None)
 
     def _join(self, tab: Tab, name: str) -> None:
-        name = " ".join(name.split())
-        if not 1 <= len(name) <= MAX_NAME:
-            raise Refused(f"A name is 1 to {MAX_NAME} characters.")
-        if any(m.name.casefold() == name.casefold() for m in self.fake.members):
-            raise Refused(f"Someone here is already called {name}.")
+        name = tidy(name)
+        problem = refusal(name, (m.name for m in self.fake.members))
+        if problem is not None:
+            raise Refused(problem)
+        if len(self.world.members_of(tab.client_id)) >= MEMBERS_PER_BROWSER:
+            raise Refused(f"A browser can make {MEMBERS_PER_BROWSER} members; play as one of yours.")
+        if not self._joins.take(tab.client_id) or not self._all_joins.take(None):
+            raise Refused("Too many new members at once: try again in a minute.")
         member = self.fake.add_member(name)
         self.world.set_owner(member.id, tab.client_id)
         tab.member = member
-        self.world_changed()  # every tab again, now that the new member is this tab's and its browser's
+        # Its own browser's tabs get their whole state (a new member to play as); the others heard of it already.
+        for other in self.tabs:
+            if other.client_id == tab.client_id:
+                self._send_state(other)
 
     def _set_manager(self, tab: Tab, member_id: Any, on: bool) -> None:
         target = next((m for m in self.fake.members if str(m.id) == str(member_id)), None)
@@ -348,7 +371,8 @@ class WebClient:
             tab.send({"op": "failed", "seq": seq, "text": NOT_RESPONDING})
             return
         if res.errors:
-            tab.send({"op": "failed", "seq": seq, "text": f"This interaction failed: {res.errors[0]}"})
+            # What went wrong is the bot's business (the terminal shows it): the page says what Discord's would.
+            tab.send({"op": "failed", "seq": seq, "text": FAILED})
             return
         if res.response_type == CallbackType.MODAL and res.modal is not None:
             tab.send({"op": "modal", "seq": seq, "interaction": str(res.id), "modal": res.modal})
@@ -445,7 +469,7 @@ class WebClient:
         if message.deleted:
             return base | {"deleted": True}
         names = self.names()
-        files = {a["filename"]: self._attachment_view(a) for a in data.get("attachments", [])}
+        files = {a["filename"]: self._attachment_view(message.channel, a) for a in data.get("attachments", [])}
         embeds = [self._embed_view(e, files, names) for e in data.get("embeds", [])]
         shown_in_embeds = {e["image"]["filename"] for e in embeds if e.get("image") and "filename" in e["image"]}
         interaction = data.get("interaction_metadata")
@@ -468,8 +492,8 @@ class WebClient:
     def _name_of(self, user_id: str) -> str:
         return self.names()["users"].get(str(user_id), "Someone")
 
-    def _attachment_view(self, attachment: dict[str, Any]) -> dict[str, Any]:
-        url = urlsplit(attachment["url"]).path
+    def _attachment_view(self, channel: Channel, attachment: dict[str, Any]) -> dict[str, Any]:
+        url = self.fake.cdn.url(channel.id, int(attachment["id"]), attachment["filename"], WEB)
         kind = attachment.get("content_type") or ""
         image = kind.startswith("image/") or attachment["filename"].lower().endswith((".png", ".jpg", ".jpeg", ".gif"))
         return {
@@ -532,6 +556,13 @@ class WebClient:
         for tab in self.tabs:
             if tab.member is not None and self._sees(tab.member, channel):
                 tab.send({"op": "channel", "channel": view})
+
+    def member_added(self, member: Member) -> None:
+        """Someone joined: every tab hears of them (not its whole state again: joins must stay cheap)."""
+        self._names = None
+        view = self._member_view(member) | {"mine": False}
+        for tab in self.tabs:
+            tab.send({"op": "member", "member": view})
 
     def world_changed(self) -> None:
         """Members or commands changed: every tab gets its state again."""

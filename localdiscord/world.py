@@ -93,6 +93,7 @@ class WorldFile:
         """Restore the saved world into ``fake`` (True) or save its new one (False); then keep it saved."""
         self._fake = fake
         fake.uploads = FileUploads(self._db)
+        fake.cdn.secret = self._cdn_secret()
         restored = self._restore(fake)
         if not restored:
             self.world_changed()
@@ -101,6 +102,15 @@ class WorldFile:
                     self.channel_changed(channel)
         fake.observers.append(self)
         return restored
+
+    def _cdn_secret(self) -> bytes:
+        """The key the server signs file URLs with: made once, kept here, so a URL outlives a restart."""
+        row = self._db.execute("SELECT value FROM world WHERE key = 'cdn_secret'").fetchone()
+        if row is not None:
+            return bytes.fromhex(json.loads(row[0]))
+        secret = secrets.token_bytes(32)
+        self._db.execute("INSERT INTO world (key, value) VALUES ('cdn_secret', ?)", (json.dumps(secret.hex()),))
+        return secret
 
     def _restore(self, fake: LocalDiscord) -> bool:
         rows = dict(self._db.execute("SELECT key, value FROM world").fetchall())
@@ -192,6 +202,10 @@ class WorldFile:
             r = channel.recipient
             data["recipient"] = [r.id, r.username, r.name]
         self._db.execute("INSERT OR REPLACE INTO channels (id, data) VALUES (?, ?)", (channel.id, json.dumps(data)))
+
+    def member_added(self, member: Member) -> None:
+        """Save the guild with its new member."""
+        self.world_changed()
 
     def world_changed(self) -> None:
         """Save the application, the guild with its members and roles, and the synced commands."""

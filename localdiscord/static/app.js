@@ -97,6 +97,9 @@ function handle(frame) {
       upsertChannel(frame.channel);
       drawChannels();
       break;
+    case "member":
+      upsertMember(frame.member);
+      break;
     case "modal":
       openModal(frame.interaction, frame.modal);
       break;
@@ -223,6 +226,14 @@ function drawMe() {
     ...mine.map((m) => el("option", { value: m.id, selected: m.id === S.me.id }, m.name)),
     el("option", { value: "new" }, "Someone new…"),
   );
+}
+
+// Someone joined (their browser's own tabs get a whole new state instead).
+function upsertMember(member) {
+  const index = S.members.findIndex((m) => m.id === member.id);
+  if (index >= 0) S.members[index] = { ...member, mine: S.members[index].mine };
+  else S.members.push(member);
+  drawMembers();
 }
 
 function drawMembers() {
