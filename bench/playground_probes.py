@@ -55,7 +55,7 @@ async def answer(request: Any) -> str:
     try:
         async with request as response:
             return str(response.status)
-    except (aiohttp.ClientError, ConnectionError, asyncio.TimeoutError) as exc:
+    except (TimeoutError, aiohttp.ClientError, ConnectionError) as exc:
         return type(exc).__name__
 
 
@@ -87,7 +87,7 @@ async def probe_gateway(http: aiohttp.ClientSession, url: str, size: int, count:
                     await ws.send_bytes(b"x" * size)  # the server may close before it has all of it
                 closed = await ws.receive(timeout=60)
                 return f"closed {ws.close_code}" if closed.type != aiohttp.WSMsgType.TEXT else "answered"
-        except (aiohttp.ClientError, ConnectionError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, aiohttp.ClientError, ConnectionError) as exc:
             return type(exc).__name__
 
     return list(await asyncio.gather(*(one() for _ in range(count))))
