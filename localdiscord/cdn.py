@@ -111,9 +111,29 @@ class Cdn:
 
     # -- where files are ----------------------------------------------------------------------------------------
 
-    def uploaded(self, attachment_id: int, channel_id: int, filename: str) -> None:
-        """A file was uploaded (by the bot, or by a member for a command's option)."""
+    def uploaded(
+        self,
+        attachment_id: int,
+        channel_id: int,
+        filename: str,
+        size: int,
+        content_type: str | None,
+        description: str | None,
+    ) -> dict[str, Any]:
+        """A file was uploaded (by the bot, or by a member for a command's option): its attachment object."""
         self.places[attachment_id] = Place(channel_id, filename)
+        url = self.url(channel_id, attachment_id, filename)
+        attachment = {
+            "id": str(attachment_id),
+            "filename": filename,
+            "size": size,
+            "content_type": content_type,
+            "url": url,
+            "proxy_url": url,
+        }
+        if description is not None:
+            attachment["description"] = description  # the alt text, as Discord keeps it
+        return attachment
 
     def attached_by(self, attachment_id: int, member: Member) -> None:
         """The file is one ``member`` attached to a command."""

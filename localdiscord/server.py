@@ -452,19 +452,7 @@ class LocalDiscord:
         with a signed URL this fake serves the bytes from, like Discord's CDN."""
         attachment_id = self.ids.next()
         self.uploads[attachment_id] = content
-        self.cdn.uploaded(attachment_id, channel.id, filename)
-        url = self.cdn.url(channel.id, attachment_id, filename)
-        attachment = {
-            "id": str(attachment_id),
-            "filename": filename,
-            "size": len(content),
-            "content_type": content_type,
-            "url": url,
-            "proxy_url": url,
-        }
-        if description is not None:
-            attachment["description"] = description  # the alt text, as Discord keeps it
-        return attachment
+        return self.cdn.uploaded(attachment_id, channel.id, filename, len(content), content_type, description)
 
     def delete_message(self, channel: Channel, message_id: int) -> None:
         """A user (a moderator) deletes a message; the bot is not told (it has no message intents)."""

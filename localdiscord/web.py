@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import hmac
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,12 +20,12 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from localdiscord.cdn import WEB
+from localdiscord.door import COOKIE, Door, Refused
 from localdiscord.guild import Channel, ChannelType, Member, Role
 from localdiscord.interactions import CallbackType, InteractionResult, OptionRejected, find_command, now
-from localdiscord.limits import RateLimit, foreign_origin, parse_json, read_limited
+from localdiscord.limits import parse_json
 from localdiscord.markdown import render
 from localdiscord.messages import Message
-from localdiscord.names import refusal, tidy
 from localdiscord.responses import DiscordError
 from localdiscord.server import LocalDiscord
 from localdiscord.world import WorldFile
@@ -34,20 +33,12 @@ from localdiscord.world import WorldFile
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
-COOKIE = "localdiscord_client"
 HISTORY_PAGE = 100
 # A tab that stops reading is dropped (it reconnects and catches up) rather than queueing without end.
 MAX_QUEUED = 2000
 MAX_FRAME = 12 * 1024 * 1024  # a file for an attachment option, base64-encoded
 NOT_RESPONDING = "The application did not respond"
 FAILED = "This interaction failed"
-WRONG_CODE_DELAY = 1.0
-JOIN_BODY_LIMIT = 4096
-# One browser plays a whole table by itself ("Play as"), not a crowd; and people arrive at a table's pace.
-MEMBERS_PER_BROWSER = 12
-JOINS_PER_MINUTE_PER_BROWSER = 6
-JOINS_PER_MINUTE = 30
-ADMISSIONS_PER_MINUTE = 30
 
 
 @dataclass(eq=False)
@@ -87,18 +78,15 @@ class WebClient:
         self.tabs: set[Tab] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._names: dict[str, dict[str, str]] | None = None
-        self._guessing = asyncio.Lock()
-        self._joins = RateLimit(JOINS_PER_MINUTE_PER_BROWSER, 60.0)
-        self._all_joins = RateLimit(JOINS_PER_MINUTE, 60.0)
-        self._admissions = RateLimit(ADMISSIONS_PER_MINUTE, 60.0)
+        self.door = Door(fake, world, join_code)
         fake.observers.append(self)
-        fake.cdn.viewer = self._viewer
+        fake.cdn.viewer = self.door.viewer
 
     def install(self, app: web.Application) -> None:
         """Add the page, its files, the join endpoint and the tabs' WebSocket to ``app``."""
         app.router.add_get("/", self.index)
         app.router.add_static("/static/", STATIC)
-        app.router.add_post("/client/join", self.join)
+        app.router.add_post("/client/join", self.door.admit)
         app.router.add_get("/client/ws", self.socket)
 
     async def close(self) -> None:
@@ -114,52 +102,9 @@ class WebClient:
         """The page."""
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    def _viewer(self, request: web.Request) -> tuple[Any, list[Member]]:
-        """Who fetches a file: the browser its cookie names (else its address) and the members that browser plays."""
-        client_id = self.world.client_of(request.cookies.get(COOKIE))
-        if client_id is None:
-            return request.remote, []
-        mine = self.world.members_of(client_id)
-        return client_id, [m for m in self.fake.members if m.id in mine]
-
-    def _same_origin(self, request: web.Request) -> bool:
-        # Another web site open in the same browser must not act through this server (cross-site requests), nor
-        # reach it under a name of its own that points here (DNS rebinding) while only this machine may join.
-        return not foreign_origin(request, hosting=self.join_code is not None)
-
-    async def join(self, request: web.Request) -> web.Response:
-        """Admit this browser (with the join code when others can connect); sets its cookie."""
-        if not self._same_origin(request):
-            raise web.HTTPForbidden(text="Cross-site request refused.")
-        if self.world.client_of(request.cookies.get(COOKIE)) is not None:
-            return web.json_response({"ok": True})
-        try:
-            raw = await read_limited(request, JOIN_BODY_LIMIT) if request.can_read_body else b""
-            body = parse_json(raw) if raw else {}
-        except DiscordError as exc:
-            return web.json_response({"ok": False, "error": "That request could not be read."}, status=exc.status)
-        if not isinstance(body, dict):
-            return web.json_response({"ok": False, "error": "That request could not be read."}, status=400)
-        if self.join_code is not None:
-            code = str(body.get("code") or "").strip().upper().replace(" ", "")
-            if not hmac.compare_digest(code.encode(), self.join_code.replace("-", "").encode()) and not (
-                hmac.compare_digest(code.encode(), self.join_code.encode())
-            ):
-                async with self._guessing:  # one wrong guess a second, however many are sent at once
-                    await asyncio.sleep(WRONG_CODE_DELAY)
-                return web.json_response({"ok": False, "error": "That join code is not right."}, status=403)
-        if not self._admissions.take(None):
-            return web.json_response(
-                {"ok": False, "error": "Too many people at once: try again in a minute."}, status=429
-            )
-        _, secret = self.world.new_client()
-        response = web.json_response({"ok": True})
-        response.set_cookie(COOKIE, secret, httponly=True, samesite="Strict", max_age=10 * 365 * 24 * 3600)
-        return response
-
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab's WebSocket: its view of the server, live, and what its member does."""
-        if not self._same_origin(request):
+        if not self.door.same_origin(request):
             raise web.HTTPForbidden(text="Cross-site request refused.")
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_FRAME)
         await ws.prepare(request)
@@ -199,7 +144,11 @@ class WebClient:
                 tab.member = self._own_member(tab, frame.get("member"))
                 self._send_state(tab)
             elif op == "join":
-                self._join(tab, str(frame.get("name") or ""))
+                tab.member = self.door.new_member(tab.client_id, str(frame.get("name") or ""))
+                # Its own browser's tabs get their whole state (one more member to play as); others heard of it.
+                for other in self.tabs:
+                    if other.client_id == tab.client_id:
+                        self._send_state(other)
             elif op == "switch":
                 tab.member = self._own_member(tab, frame.get("member"))
                 self._send_state(tab)
@@ -223,23 +172,6 @@ class WebClient:
             return None
         mine = self.world.members_of(tab.client_id)
         return next((m for m in self.fake.members if str(m.id) == str(member_id) and m.id in mine), None)
-
-    def _join(self, tab: Tab, name: str) -> None:
-        name = tidy(name)
-        problem = refusal(name, (m.name for m in self.fake.members))
-        if problem is not None:
-            raise Refused(problem)
-        if len(self.world.members_of(tab.client_id)) >= MEMBERS_PER_BROWSER:
-            raise Refused(f"A browser can make {MEMBERS_PER_BROWSER} members; play as one of yours.")
-        if not self._joins.take(tab.client_id) or not self._all_joins.take(None):
-            raise Refused("Too many new members at once: try again in a minute.")
-        member = self.fake.add_member(name)
-        self.world.set_owner(member.id, tab.client_id)
-        tab.member = member
-        # Its own browser's tabs get their whole state (a new member to play as); the others heard of it already.
-        for other in self.tabs:
-            if other.client_id == tab.client_id:
-                self._send_state(other)
 
     def _set_manager(self, tab: Tab, member_id: Any, on: bool) -> None:
         target = next((m for m in self.fake.members if str(m.id) == str(member_id)), None)
@@ -569,7 +501,3 @@ class WebClient:
         self._names = None
         for tab in self.tabs:
             self._send_state(tab)
-
-
-class Refused(Exception):
-    """What a tab asked can't be done; the text says why, for the person."""

@@ -13,7 +13,7 @@ import pytest
 
 from localdiscord import LocalDiscord
 from localdiscord.limits import RateLimit
-from localdiscord.web import JOINS_PER_MINUTE_PER_BROWSER, MEMBERS_PER_BROWSER
+from localdiscord.door import JOINS_PER_MINUTE_PER_BROWSER, MEMBERS_PER_BROWSER
 from tests.web_tabs import Tab, close_all, joined, new_browser, open_tab, served
 
 
@@ -77,7 +77,7 @@ async def test_one_browser_cannot_flood_the_server(fake: LocalDiscord, tabs: lis
         await tab.send("join", name=f"Player {index}")
         await tab.wait(lambda f, index=index: f["op"] == "state" and (f["me"] or {}).get("name") == f"Player {index}")
     assert "Too many new members" in await refused(tab, "One more")
-    fake.web._joins = RateLimit(100, 60.0)  # type: ignore[attr-defined]  # as if the minutes had passed
+    fake.web.door.joins = RateLimit(100, 60.0)  # type: ignore[attr-defined]  # as if the minutes had passed
     for index in range(JOINS_PER_MINUTE_PER_BROWSER, MEMBERS_PER_BROWSER):
         await tab.send("join", name=f"Player {index}")
         await tab.wait(lambda f, index=index: f["op"] == "state" and (f["me"] or {}).get("name") == f"Player {index}")
