@@ -109,7 +109,9 @@ class ApiEdge:
             response = await handler(request)
         except (TypeError, AttributeError, KeyError, ValueError) as exc:
             # A body of the right shape with a value of the wrong type: Discord refuses it, it never fails itself.
-            fake.fail(f"{request.method} {request.path}: 400 50035 Invalid Form Body ({type(exc).__name__}: {exc})")
+            problem = f"{request.method} {request.path}: 400 50035 Invalid Form Body ({type(exc).__name__}: {exc})"
+            if not fake.fail(problem):
+                request[EXPECTED_BUG] = problem
             response = error_response(400, 50035, "Invalid Form Body")
         except DiscordError as exc:
             problem = f"{request.method} {request.path}: {exc.status} {exc.code} {exc.message}"

@@ -12,8 +12,8 @@ import aiohttp
 import pytest
 
 from localdiscord import LocalDiscord
-from localdiscord.limits import RateLimit
 from localdiscord.door import JOINS_PER_MINUTE_PER_BROWSER, MEMBERS_PER_BROWSER
+from localdiscord.limits import RateLimit
 from tests.web_tabs import Tab, close_all, joined, new_browser, open_tab, served
 
 
