@@ -88,7 +88,8 @@ class Cdn:
 
     def url(self, channel_id: int, attachment_id: int, filename: str, audience: str = BOT) -> str:
         """A signed URL for the file: absolute for the bot, a path for the web page."""
-        issued = int(self.clock())
+        # Issued on the hour: a file keeps one URL for an hour, so a page drawn again takes it from its cache.
+        issued = int(self.clock()) // 3600 * 3600
         times = f"ex={issued + int(self.lifetime):x}&is={issued:x}"
         signature = self._signature(channel_id, attachment_id, filename, times, audience)
         path = f"/attachments/{channel_id}/{attachment_id}/{quote(filename, safe='')}?{times}&hm={signature}&"
