@@ -1,0 +1,236 @@
+"""What a dice commit shows is shown exactly once: a secret roll's Reveal, its commitment, a dice board posted or
+changed. The bot process is killed after the commit is in the database file and before what it shows reached the
+channel (the local Discord holds the answer, or the edit), started again, and the channel shows it once: the
+reveal with a salt that checks against the commitment, the commitment without its Reveal button, the board with
+the buttons it has. And a Reveal whose answer reaches Discord too late (past its 3 seconds) is still shown once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from localdiscord.guild import Channel, Member
+from localdiscord.interactions import now
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
+from tests.bot_process import spawn_bot_process
+from tests.conftest import MakeBot
+from tests.core.test_kill_windows import kill
+
+ENV = {"EXTENSIONS": "cogs.meta,cogs.dice", "LOG_LEVEL": "WARNING"}
+WAIT_S = 15.0
+REVEALED = "revealed by"
+
+
+def query(db_path: Path, sql: str) -> list[tuple[object, ...]]:
+    """Rows of the bot's database file as another process sees them now."""
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def outbox(db_path: Path) -> int:
+    """Rows of the outbox: commits whose messages may not be in the channel yet."""
+    return int(query(db_path, "SELECT COUNT(*) FROM outbox")[0][0])  # type: ignore[call-overload]
+
+
+async def until(predicate: Callable[[], bool], what: str) -> None:
+    """Wait until ``predicate()`` holds of the database file (another process writes it)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_S
+    while not predicate():
+        assert loop.time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
+def reveals(fake: LocalDiscord, channel: Channel) -> list[Message]:
+    """The channel's reveals."""
+    return [m for m in fake.messages(channel) if REVEALED in m.content]
+
+
+def checks_out(commitment: Message, reveal: Message) -> bool:
+    """The reveal's result and salt hash to the commitment shown (docs/roll.md's formula, without the bot)."""
+    shown = re.search(r"commitment `([0-9a-f]{64})`", commitment.content)
+    result = re.search(r"Result: `([^`]+)`", reveal.content)
+    salt = re.search(r"Salt: `([0-9a-f]+)`", reveal.content)
+    assert shown and result and salt, (commitment.content, reveal.content)
+    return hashlib.sha256(f"{result[1]}\n{salt[1]}".encode()).hexdigest() == shown[1]
+
+
+def revealed_once(fake: LocalDiscord, channel: Channel, commitment: Message) -> Message:
+    """The one reveal of ``commitment``, which is edited to say so and has no buttons left."""
+    (reveal,) = reveals(fake, channel)
+    assert checks_out(commitment, reveal)
+    assert commitment.content.endswith("· revealed below") and not commitment.buttons
+    return reveal
+
+
+async def commit_to(fake: LocalDiscord, channel: Channel, roller: Member, db_path: Path | None = None) -> Message:
+    """A secret roll's commitment, posted and told (its outbox row gone)."""
+    commitment = await (await fake.slash(channel, roller, "dice secret", options={"expression": "1d20+5"})).message()
+    assert commitment.button("Reveal")
+    if db_path is not None:
+        await until(lambda: outbox(db_path) == 0, "the commitment told")
+    return commitment
+
+
+async def restarted(fake: LocalDiscord, db_path: Path, proc: subprocess.Popen[bytes]) -> subprocess.Popen[bytes]:
+    """Kill ``proc`` and start a new bot process on the same file."""
+    await kill(proc)
+    return await spawn_bot_process(fake, db_path, ENV)
+
+
+async def test_a_reveal_killed_before_its_answer_is_posted_once_after_the_restart(
+    fake: LocalDiscord, tmp_path: Path
+) -> None:
+    db_path = tmp_path / "dice.sqlite3"
+    channel, bob = fake.channels[0], fake.members[1]
+    proc = await spawn_bot_process(fake, db_path, ENV)
+    try:
+        commitment = await commit_to(fake, channel, bob, db_path)
+        callback = fake.hold("/callback")  # the Reveal's answer never reaches Discord
+        click = await fake.click(commitment, "Reveal", bob)
+        await callback.arrived()
+        await until(lambda: outbox(db_path) == 1, "the reveal committed")
+        click.allow_no_response()
+        await kill(proc)
+        callback.drop()
+        assert reveals(fake, channel) == [] and commitment.button("Reveal")  # what the bug left for good
+        proc = await spawn_bot_process(fake, db_path, ENV)
+        await fake.wait_for(lambda: reveals(fake, channel), timeout=WAIT_S, what="the reveal after the restart")
+        await until(lambda: outbox(db_path) == 0, "the reveal told")
+        await fake.wait_for(lambda: not commitment.buttons, timeout=WAIT_S, what="the commitment's buttons gone")
+        revealed_once(fake, channel, commitment)
+    finally:
+        if proc.poll() is None:
+            await kill(proc)
+
+
+async def test_a_reveal_killed_after_discord_posted_it_is_not_posted_again(fake: LocalDiscord, tmp_path: Path) -> None:
+    db_path = tmp_path / "dice.sqlite3"
+    channel, bob = fake.channels[0], fake.members[1]
+    proc = await spawn_bot_process(fake, db_path, ENV)
+    try:
+        commitment = await commit_to(fake, channel, bob, db_path)
+        posted = fake.hold("/webhooks/", after_effect=True)  # the reveal is posted; the bot never hears back
+        await fake.click(commitment, "Reveal", bob)
+        await posted.arrived()
+        await fake.wait_for(lambda: reveals(fake, channel), what="the reveal posted")
+        assert not commitment.buttons
+        proc = await restarted(fake, db_path, proc)
+        posted.drop()
+        await until(lambda: outbox(db_path) == 0, "the reveal told")
+        revealed_once(fake, channel, commitment)
+    finally:
+        if proc.poll() is None:
+            await kill(proc)
+
+
+async def test_a_reveal_answered_too_late_is_posted_once(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    bot = await make_bot(extensions=("cogs.dice",))
+    channel, bob = fake.channels[0], fake.members[1]
+    commitment = await commit_to(fake, channel, bob)
+    fake.tolerate("10062")  # Discord refuses an answer past the interaction's 3 seconds
+    callback = fake.hold("/callback")
+    click = await fake.click(commitment, "Reveal", bob)
+    await callback.arrived()
+    click.deadline = now() - 0.675  # held past the deadline: Discord refuses it 675 ms late, as found
+    callback.release()
+    click.allow_no_response()
+    await fake.wait_for(lambda: reveals(fake, channel), timeout=WAIT_S, what="the reveal, through the channel")
+    await bot.settled()
+    assert "after the deadline" in fake.tolerated[0]
+    revealed_once(fake, channel, commitment)
+    assert await bot.store.outbox() == [] and bot.outbox.footprint() == {"jobs": 0, "workers": 0, "rows": 0}
+
+
+async def test_a_secret_roll_killed_before_its_commitment_is_shown_is_committed_once(
+    fake: LocalDiscord, tmp_path: Path
+) -> None:
+    db_path = tmp_path / "dice.sqlite3"
+    channel, bob = fake.channels[0], fake.members[1]
+    proc = await spawn_bot_process(fake, db_path, ENV)
+    try:
+        callback = fake.hold("/callback")
+        command = await fake.slash(channel, bob, "dice secret", options={"expression": "3d6"})
+        await callback.arrived()
+        await until(lambda: outbox(db_path) == 1, "the secret roll committed")
+        command.allow_no_response()
+        proc = await restarted(fake, db_path, proc)
+        callback.drop()
+        commitment = await fake.wait_for_message(channel, lambda m: bool(m.buttons), timeout=WAIT_S)
+        await until(lambda: outbox(db_path) == 0, "the commitment told")
+        assert [m.id for m in fake.messages(channel)] == [commitment.id]
+        assert query(db_path, "SELECT message_id FROM secret_rolls") == [(commitment.id,)]
+        peek = await (await fake.click(commitment, "Show me", bob)).message()
+        assert peek.ephemeral and "3d6" in peek.content
+        await (await fake.click(commitment, "Reveal", bob)).followups(1)
+        revealed_once(fake, channel, commitment)
+    finally:
+        if proc.poll() is None:
+            await kill(proc)
+
+
+async def saved(fake: LocalDiscord, channel: Channel, owner: Member) -> None:
+    for name, expression in (("attack", "1d20+5"), ("heal", "1d8")):
+        await (await fake.slash(channel, owner, "dice save", options={"name": name, "expression": expression})).message()
+
+
+async def test_a_board_changed_and_killed_before_its_message_was_is_redrawn_after_the_restart(
+    fake: LocalDiscord, tmp_path: Path
+) -> None:
+    db_path = tmp_path / "dice.sqlite3"
+    channel, bob, carol = fake.channels[0], fake.members[1], fake.members[2]
+    proc = await spawn_bot_process(fake, db_path, ENV)
+    try:
+        await saved(fake, channel, bob)
+        board = await (await fake.slash(channel, bob, "dice board", options={"buttons": "attack, heal"})).message()
+        await until(lambda: outbox(db_path) == 0, "the board told")
+        edit = fake.hold(f"PATCH /api/v10/channels/{channel.id}/messages/{board.id}")
+        changed = await fake.slash(channel, bob, "dice board-edit", options={"buttons": "heal=Potion, attack=Sword"})
+        await edit.arrived()
+        await until(lambda: outbox(db_path) == 1, "the change committed")
+        changed.allow_no_response()
+        await kill(proc)
+        edit.drop()
+        assert [b["label"] for b in board.buttons] == ["attack", "heal"]  # the old buttons, now rolling others
+        proc = await spawn_bot_process(fake, db_path, ENV)
+        await fake.wait_for(lambda: board.edits > 0, timeout=WAIT_S, what="the board redrawn after the restart")
+        await until(lambda: outbox(db_path) == 0, "the change told")
+        assert [b["label"] for b in board.buttons] == ["Potion", "Sword"]
+        rolled = await (await fake.click(board, "Potion", carol)).message()
+        assert "1d8 [" in rolled.content  # the label says what it rolls
+    finally:
+        if proc.poll() is None:
+            await kill(proc)
+
+
+async def test_a_board_killed_before_it_was_posted_is_posted_once_after_the_restart(
+    fake: LocalDiscord, tmp_path: Path
+) -> None:
+    db_path = tmp_path / "dice.sqlite3"
+    channel, bob = fake.channels[0], fake.members[1]
+    proc = await spawn_bot_process(fake, db_path, ENV)
+    try:
+        await saved(fake, channel, bob)
+        callback = fake.hold("/callback")
+        command = await fake.slash(channel, bob, "dice board")
+        await callback.arrived()
+        await until(lambda: outbox(db_path) == 1, "the board committed")
+        command.allow_no_response()
+        proc = await restarted(fake, db_path, proc)
+        callback.drop()
+        board = await fake.wait_for_message(channel, lambda m: bool(m.buttons), timeout=WAIT_S)
+        await until(lambda: outbox(db_path) == 0, "the board told")
+        assert [m.id for m in fake.messages(channel) if m.buttons] == [board.id]
+        assert query(db_path, "SELECT message_id FROM dice_boards") == [(board.id,)]
+        rolled = await (await fake.click(board, "heal", bob)).message()
+        assert "1d8 [" in rolled.content
+    finally:
+        if proc.poll() is None:
+            await kill(proc)
