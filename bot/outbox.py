@@ -175,7 +175,12 @@ class Outbox:
 
     def footprint(self) -> dict[str, int]:
         """How many channels (or rows) each of the desk's structures holds now: all empty once everything is told."""
-        return {"jobs": len(self._jobs), "workers": len(self._workers), "rows": len(self._taken)}
+        return {
+            "jobs": len(self._jobs),
+            "workers": len(self._workers),
+            "rows": len(self._taken),
+            "retries": len(self._retries),
+        }
 
     # -- the worker ----------------------------------------------------------------------------------
 
