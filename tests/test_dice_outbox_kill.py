@@ -12,8 +12,9 @@ import hashlib
 import re
 import sqlite3
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
+
+import asyncpg
 
 from localdiscord.guild import Channel, Member
 from localdiscord.interactions import now
@@ -22,28 +23,36 @@ from localdiscord.server import LocalDiscord
 from tests.bot_process import spawn_bot_process
 from tests.conftest import MakeBot
 from tests.core.test_kill_windows import kill
+from tests.databases import Database
 
-ENV = {"EXTENSIONS": "cogs.meta,cogs.dice", "LOG_LEVEL": "WARNING"}
+ENV: dict[str, str | None] = {"EXTENSIONS": "cogs.meta,cogs.dice", "LOG_LEVEL": "WARNING"}
 WAIT_S = 15.0
 REVEALED = "revealed by"
 
 
-def query(db_path: Path, sql: str) -> list[tuple[object, ...]]:
-    """Rows of the bot's database file as another process sees them now."""
-    with sqlite3.connect(db_path) as conn:
+def query(database: Database, sql: str) -> list[tuple[object, ...]]:
+    """Rows of the bot's SQLite file as another process sees them now."""
+    with sqlite3.connect(database.path) as conn:
         return conn.execute(sql).fetchall()
 
 
-def outbox(db_path: Path) -> int:
-    """Rows of the outbox: commits whose messages may not be in the channel yet."""
-    return int(query(db_path, "SELECT COUNT(*) FROM outbox")[0][0])  # type: ignore[call-overload]
+async def outbox(database: Database) -> int:
+    """Rows of the outbox (commits whose messages may not be in the channel yet), as another process sees them."""
+    if database.url is None:
+        with sqlite3.connect(database.path) as file:
+            return int(file.execute("SELECT COUNT(*) FROM outbox").fetchone()[0])
+    conn = await asyncpg.connect(database.url)
+    try:
+        return int(await conn.fetchval("SELECT COUNT(*) FROM outbox"))
+    finally:
+        await conn.close()
 
 
-async def until(predicate: Callable[[], bool], what: str) -> None:
-    """Wait until ``predicate()`` holds of the database file (another process writes it)."""
+async def outbox_holds(database: Database, rows: int, what: str) -> None:
+    """Wait until the outbox holds ``rows`` rows (the bot process writes it)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT_S
-    while not predicate():
+    while await outbox(database) != rows:
         assert loop.time() < deadline, f"timed out waiting for {what}"
         await asyncio.sleep(0.01)
 
@@ -70,40 +79,40 @@ def revealed_once(fake: LocalDiscord, channel: Channel, commitment: Message) -> 
     return reveal
 
 
-async def commit_to(fake: LocalDiscord, channel: Channel, roller: Member, db_path: Path | None = None) -> Message:
-    """A secret roll's commitment, posted and told (its outbox row gone)."""
+async def commit_to(fake: LocalDiscord, channel: Channel, roller: Member, database: Database | None = None) -> Message:
+    """A secret roll's commitment, posted (and told: its outbox row gone, when ``database`` is the bot's)."""
     commitment = await (await fake.slash(channel, roller, "dice secret", options={"expression": "1d20+5"})).message()
     assert commitment.button("Reveal")
-    if db_path is not None:
-        await until(lambda: outbox(db_path) == 0, "the commitment told")
+    if database is not None:
+        await outbox_holds(database, 0, "the commitment told")
     return commitment
 
 
-async def restarted(fake: LocalDiscord, db_path: Path, proc: subprocess.Popen[bytes]) -> subprocess.Popen[bytes]:
+async def restarted(fake: LocalDiscord, database: Database, proc: subprocess.Popen[bytes]) -> subprocess.Popen[bytes]:
     """Kill ``proc`` and start a new bot process on the same file."""
     await kill(proc)
-    return await spawn_bot_process(fake, db_path, ENV)
+    return await spawn_bot_process(fake, database.path, ENV)
 
 
 async def test_a_reveal_killed_before_its_answer_is_posted_once_after_the_restart(
-    fake: LocalDiscord, tmp_path: Path
+    fake: LocalDiscord, database: Database
 ) -> None:
-    db_path = tmp_path / "dice.sqlite3"
+    env = {**ENV, **database.env()}
     channel, bob = fake.channels[0], fake.members[1]
-    proc = await spawn_bot_process(fake, db_path, ENV)
+    proc = await spawn_bot_process(fake, database.path, env)
     try:
-        commitment = await commit_to(fake, channel, bob, db_path)
+        commitment = await commit_to(fake, channel, bob, database)
         callback = fake.hold("/callback")  # the Reveal's answer never reaches Discord
         click = await fake.click(commitment, "Reveal", bob)
         await callback.arrived()
-        await until(lambda: outbox(db_path) == 1, "the reveal committed")
+        await outbox_holds(database, 1, "the reveal committed")
         click.allow_no_response()
         await kill(proc)
         callback.drop()
         assert reveals(fake, channel) == [] and commitment.button("Reveal")  # what the bug left for good
-        proc = await spawn_bot_process(fake, db_path, ENV)
+        proc = await spawn_bot_process(fake, database.path, env)
         await fake.wait_for(lambda: reveals(fake, channel), timeout=WAIT_S, what="the reveal after the restart")
-        await until(lambda: outbox(db_path) == 0, "the reveal told")
+        await outbox_holds(database, 0, "the reveal told")
         await fake.wait_for(lambda: not commitment.buttons, timeout=WAIT_S, what="the commitment's buttons gone")
         revealed_once(fake, channel, commitment)
     finally:
@@ -112,19 +121,19 @@ async def test_a_reveal_killed_before_its_answer_is_posted_once_after_the_restar
 
 
 async def test_a_reveal_killed_after_discord_posted_it_is_not_posted_again(fake: LocalDiscord, tmp_path: Path) -> None:
-    db_path = tmp_path / "dice.sqlite3"
+    database = Database(tmp_path / "dice.sqlite3")
     channel, bob = fake.channels[0], fake.members[1]
-    proc = await spawn_bot_process(fake, db_path, ENV)
+    proc = await spawn_bot_process(fake, database.path, ENV)
     try:
-        commitment = await commit_to(fake, channel, bob, db_path)
+        commitment = await commit_to(fake, channel, bob, database)
         posted = fake.hold("/webhooks/", after_effect=True)  # the reveal is posted; the bot never hears back
         await fake.click(commitment, "Reveal", bob)
         await posted.arrived()
         await fake.wait_for(lambda: reveals(fake, channel), what="the reveal posted")
         assert not commitment.buttons
-        proc = await restarted(fake, db_path, proc)
+        proc = await restarted(fake, database, proc)
         posted.drop()
-        await until(lambda: outbox(db_path) == 0, "the reveal told")
+        await outbox_holds(database, 0, "the reveal told")
         revealed_once(fake, channel, commitment)
     finally:
         if proc.poll() is None:
@@ -152,21 +161,21 @@ async def test_a_reveal_answered_too_late_is_posted_once(fake: LocalDiscord, mak
 async def test_a_secret_roll_killed_before_its_commitment_is_shown_is_committed_once(
     fake: LocalDiscord, tmp_path: Path
 ) -> None:
-    db_path = tmp_path / "dice.sqlite3"
+    database = Database(tmp_path / "dice.sqlite3")
     channel, bob = fake.channels[0], fake.members[1]
-    proc = await spawn_bot_process(fake, db_path, ENV)
+    proc = await spawn_bot_process(fake, database.path, ENV)
     try:
         callback = fake.hold("/callback")
         command = await fake.slash(channel, bob, "dice secret", options={"expression": "3d6"})
         await callback.arrived()
-        await until(lambda: outbox(db_path) == 1, "the secret roll committed")
+        await outbox_holds(database, 1, "the secret roll committed")
         command.allow_no_response()
-        proc = await restarted(fake, db_path, proc)
+        proc = await restarted(fake, database, proc)
         callback.drop()
         commitment = await fake.wait_for_message(channel, lambda m: bool(m.buttons), timeout=WAIT_S)
-        await until(lambda: outbox(db_path) == 0, "the commitment told")
+        await outbox_holds(database, 0, "the commitment told")
         assert [m.id for m in fake.messages(channel)] == [commitment.id]
-        assert query(db_path, "SELECT message_id FROM secret_rolls") == [(commitment.id,)]
+        assert query(database, "SELECT message_id FROM secret_rolls") == [(commitment.id,)]
         peek = await (await fake.click(commitment, "Show me", bob)).message()
         assert peek.ephemeral and "3d6" in peek.content
         await (await fake.click(commitment, "Reveal", bob)).followups(1)
@@ -186,24 +195,24 @@ async def saved(fake: LocalDiscord, channel: Channel, owner: Member) -> None:
 async def test_a_board_changed_and_killed_before_its_message_was_is_redrawn_after_the_restart(
     fake: LocalDiscord, tmp_path: Path
 ) -> None:
-    db_path = tmp_path / "dice.sqlite3"
+    database = Database(tmp_path / "dice.sqlite3")
     channel, bob, carol = fake.channels[0], fake.members[1], fake.members[2]
-    proc = await spawn_bot_process(fake, db_path, ENV)
+    proc = await spawn_bot_process(fake, database.path, ENV)
     try:
         await saved(fake, channel, bob)
         board = await (await fake.slash(channel, bob, "dice board", options={"buttons": "attack, heal"})).message()
-        await until(lambda: outbox(db_path) == 0, "the board told")
+        await outbox_holds(database, 0, "the board told")
         edit = fake.hold(f"PATCH /api/v10/channels/{channel.id}/messages/{board.id}")
         changed = await fake.slash(channel, bob, "dice board-edit", options={"buttons": "heal=Potion, attack=Sword"})
         await edit.arrived()
-        await until(lambda: outbox(db_path) == 1, "the change committed")
+        await outbox_holds(database, 1, "the change committed")
         changed.allow_no_response()
         await kill(proc)
         edit.drop()
         assert [b["label"] for b in board.buttons] == ["attack", "heal"]  # the old buttons, now rolling others
-        proc = await spawn_bot_process(fake, db_path, ENV)
+        proc = await spawn_bot_process(fake, database.path, ENV)
         await fake.wait_for(lambda: board.edits > 0, timeout=WAIT_S, what="the board redrawn after the restart")
-        await until(lambda: outbox(db_path) == 0, "the change told")
+        await outbox_holds(database, 0, "the change told")
         assert [b["label"] for b in board.buttons] == ["Potion", "Sword"]
         rolled = await (await fake.click(board, "Potion", carol)).message()
         assert "1d8 [" in rolled.content  # the label says what it rolls
@@ -215,22 +224,22 @@ async def test_a_board_changed_and_killed_before_its_message_was_is_redrawn_afte
 async def test_a_board_killed_before_it_was_posted_is_posted_once_after_the_restart(
     fake: LocalDiscord, tmp_path: Path
 ) -> None:
-    db_path = tmp_path / "dice.sqlite3"
+    database = Database(tmp_path / "dice.sqlite3")
     channel, bob = fake.channels[0], fake.members[1]
-    proc = await spawn_bot_process(fake, db_path, ENV)
+    proc = await spawn_bot_process(fake, database.path, ENV)
     try:
         await saved(fake, channel, bob)
         callback = fake.hold("/callback")
         command = await fake.slash(channel, bob, "dice board")
         await callback.arrived()
-        await until(lambda: outbox(db_path) == 1, "the board committed")
+        await outbox_holds(database, 1, "the board committed")
         command.allow_no_response()
-        proc = await restarted(fake, db_path, proc)
+        proc = await restarted(fake, database, proc)
         callback.drop()
         board = await fake.wait_for_message(channel, lambda m: bool(m.buttons), timeout=WAIT_S)
-        await until(lambda: outbox(db_path) == 0, "the board told")
+        await outbox_holds(database, 0, "the board told")
         assert [m.id for m in fake.messages(channel) if m.buttons] == [board.id]
-        assert query(db_path, "SELECT message_id FROM dice_boards") == [(board.id,)]
+        assert query(database, "SELECT message_id FROM dice_boards") == [(board.id,)]
         rolled = await (await fake.click(board, "heal", bob)).message()
         assert "1d8 [" in rolled.content
     finally:
