@@ -12,6 +12,9 @@ The service writes each log entry's news with the entry, in the same commit (a t
 
 After a restart, what is still marked is posted, unless the channel's last messages already show it (the bot
 died between Discord's answer and the mark). Nothing is kept in memory for a session once its news is out.
+
+The saying itself (a post with a nonce, a look at the channel's last messages, an interaction answered, direct
+messages) is the ``Teller``'s, shared with the outbox of commits outside any session (``bot.outbox``).
 """
 
 from __future__ import annotations
@@ -133,8 +136,8 @@ class NewsDesk:
     """Composes each log entry's news (for the service) and delivers it. Collaborators: client, service, specs."""
 
     def __init__(self, client: discord.Client, service: Service, specs: Mapping[str, GameSpec[Any]]) -> None:
-        self.client = client
         self.teller = Teller(client)
+        """Says it (shared with the outbox desk of commits outside any session, ``bot.outbox``)."""
         self.service = service
         self.specs = specs
         self._entries: dict[int, dict[int, LogEntry]] = {}
