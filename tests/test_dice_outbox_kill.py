@@ -16,6 +16,7 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.storage.dice import SecretRoll
 from localdiscord.guild import Channel, Member
 from localdiscord.interactions import now
 from localdiscord.messages import Message
@@ -245,3 +246,21 @@ async def test_a_board_killed_before_it_was_posted_is_posted_once_after_the_rest
     finally:
         if proc.poll() is None:
             await kill(proc)
+
+
+async def test_a_row_left_by_a_bot_without_the_dice_tools_waits_for_one_with_them(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    channel, bob = fake.channels[0], fake.members[1]
+    first = await make_bot(extensions=("cogs.meta",))
+    roll = SecretRoll(0, channel.id, fake.guild_id, bob.id, False, "1d6 → 2", "ab", "cd", created_at=1.0)
+    _, outgoing = await first.store.create_secret(roll)  # committed; the process stops before telling it
+    await first.close()
+    second = await make_bot(extensions=("cogs.meta",))
+    await second.settled()
+    assert await second.store.outbox() == [outgoing] and fake.messages(channel) == []  # nothing here draws it
+    await second.close()
+    third = await make_bot(extensions=("cogs.meta", "cogs.dice"))
+    commitment = await fake.wait_for_message(channel, lambda m: bool(m.buttons), timeout=WAIT_S)
+    await third.settled()
+    assert await third.store.outbox() == [] and commitment.button("Reveal")
