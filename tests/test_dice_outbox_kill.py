@@ -2,7 +2,8 @@
 changed. The bot process is killed after the commit is in the database file and before what it shows reached the
 channel (the local Discord holds the answer, or the edit), started again, and the channel shows it once: the
 reveal with a salt that checks against the commitment, the commitment without its Reveal button, the board with
-the buttons it has. And a Reveal whose answer reaches Discord too late (past its 3 seconds) is still shown once.
+the buttons it has. And a Reveal whose answer reaches Discord too late (past its 3 seconds) is still shown once;
+what a bot without the dice tools finds at startup waits for one with them.
 """
 
 from __future__ import annotations
