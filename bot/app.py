@@ -19,6 +19,7 @@ from bot.deadlines import Deadlines
 from bot.interactions import Interactions
 from bot.lobby import Lobby
 from bot.models import Applied, Deadline, Session
+from bot.outbox import Outbox
 from bot.publisher import Publisher
 from bot.registry import Registry
 from bot.replies import Reply, report_error
@@ -122,6 +123,8 @@ class TabletopBot(commands.Bot):
             lobby_line=self.lobby.retired_line,
             deadlines_started=self.timers.schedule,
         )
+        self.outbox = Outbox(self.publisher.news.teller, self.store)
+        """What commits outside any session show (``bot.outbox``): cogs register what they draw with it."""
         self.deadlines = Deadlines(self.service, remind=self._remind, close_lobby=self.lobby.close)
         self.computers = ComputerSeats(self.service, lambda: self.settings.computer_delay)
         self.router = Router()
@@ -189,7 +192,7 @@ class TabletopBot(commands.Bot):
         # Only this process's servers (another process looks after the rest), and in the background: the bot
         # answers interactions while it catches up.
         self._attending = asyncio.get_running_loop().create_task(
-            attend(self.store, self.publisher, self.computers, self.owned_shards), name="attention"
+            attend(self.store, self.publisher, self.computers, self.outbox, self.owned_shards), name="attention"
         )
 
     async def settled(self, timeout: float = 10.0) -> None:
@@ -200,8 +203,9 @@ class TabletopBot(commands.Bot):
             while True:
                 await self.service.idle(timeout)
                 await self.publisher.idle()
+                await self.outbox.idle()
                 await asyncio.sleep(0)
-                if not self.service.busy and not self.publisher.busy:
+                if not self.service.busy and not self.publisher.busy and not self.outbox.busy:
                     return
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -256,6 +260,7 @@ class TabletopBot(commands.Bot):
         except TimeoutError:
             log.warning("Shutting down with changes still in flight")
         await self.publisher.drain(SHUTDOWN_GRACE_S)
+        await self.outbox.drain(SHUTDOWN_GRACE_S)
         await super().close()
         await self.store.close()
 

@@ -381,7 +381,7 @@ class Lobby:
 
         applied = await self.service.update(session.id, edit, actor=actor, statuses=(Status.LOBBY,))
         page = [o.key for o in spec.lobby_options].index(key) // OPTIONS_PER_PAGE
-        await reply.update(**self._options_menu(applied.session, page))
+        await reply.update(ephemeral=True, **self._options_menu(applied.session, page))
 
     # -- rematch -------------------------------------------------------------------------------------
 

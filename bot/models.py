@@ -279,6 +279,26 @@ class News(BaseModel):
     """Members it calls by a direct message instead of a ping (they asked for that)."""
 
 
+class Told(BaseModel):
+    """One message a commit outside any session produces (``Outgoing``): news to post, or something stored to
+    show (``draw``: a kind of message a cog draws, such as a secret roll's commitment; ``ref``: which one), posted
+    the first time and edited after, always drawn from what is stored when it is delivered."""
+
+    news: News | None = None
+    draw: str | None = None
+    ref: int = 0
+
+
+class Outgoing(BaseModel):
+    """What a commit outside any session must show in a channel, written in the commit's transaction (a row of
+    the outbox, ``bot.outbox``) and deleted once it is shown."""
+
+    id: int = 0
+    channel_id: int
+    guild_id: int | None = None
+    told: list[Told]
+
+
 class LogEntry(BaseModel):
     """One entry of a session's append-only event log."""
 

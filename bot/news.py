@@ -12,13 +12,16 @@ The service writes each log entry's news with the entry, in the same commit (a t
 
 After a restart, what is still marked is posted, unless the channel's last messages already show it (the bot
 died between Discord's answer and the mark). Nothing is kept in memory for a session once its news is out.
+
+The saying itself (a post with a nonce, a look at the channel's last messages, an interaction answered, direct
+messages) is the ``Teller``'s, shared with the outbox of commits outside any session (``bot.outbox``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
@@ -52,11 +55,89 @@ def mentions(item: News, clicker: int | None = None) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
+def saying(text: str) -> Callable[[discord.Message], bool]:
+    """Whether a message says ``text`` (for ``Teller.find``)."""
+    return lambda message: message.content == text
+
+
+class Teller:
+    """Saying something in a channel exactly once, for both outboxes (a session's news here, any other commit's in
+    ``bot.outbox``): a post Discord makes once however often it is sent within minutes (its nonce), a look at the
+    channel's last messages for one sent before a restart, an interaction answered with it, direct messages."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    def channel(self, channel_id: int, guild_id: int | None) -> discord.PartialMessageable:
+        """A channel to post in, by id."""
+        return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    async def answer(self, reply: Reply, text: str, allowed: discord.AllowedMentions) -> bool:
+        """Answer ``reply``'s interaction with ``text`` in the channel; False if Discord refused it (too late, say):
+        then it is to be posted instead."""
+        try:
+            await reply.send(text, ephemeral=False, allowed_mentions=allowed)
+        except discord.HTTPException as exc:
+            log.info(
+                "Could not answer interaction %s with its news (%s); posting it instead", reply.interaction.id, exc
+            )
+            return False
+        return True
+
+    async def post(
+        self,
+        channel: discord.PartialMessageable,
+        text: str,
+        key: str,
+        allowed: discord.AllowedMentions,
+        view: discord.ui.View | None = None,
+    ) -> discord.Message | None:
+        """Post ``text`` with the nonce ``key``: a second post within minutes returns the first message. None when
+        the channel is gone or closed to the bot: nothing can show it there, and trying again would only repeat the
+        refusal. Any other failure is raised (the caller tries again later)."""
+        extra: dict[str, object] = {} if view is None else {"view": view}
+        try:
+            return await channel.send(text, nonce=key, allowed_mentions=allowed, **extra)  # type: ignore[call-overload]
+        except (discord.Forbidden, discord.NotFound) as exc:
+            log.warning("Channel %s: %s could not be posted (%s)", channel.id, key, exc)
+            return None
+
+    async def find(
+        self, channel: discord.PartialMessageable, shows: Callable[[discord.Message], bool]
+    ) -> discord.Message | None:
+        """One of the channel's last messages from the bot that ``shows`` what is to be told (it was sent, then the
+        bot stopped before marking it), if any."""
+        me = self.client.user
+        try:
+            async for message in channel.history(limit=HISTORY_CHECKED):
+                if me is not None and message.author.id == me.id and shows(message):
+                    return message
+        except discord.HTTPException as exc:
+            log.info("Channel %s: could not read it to check what was told (%s)", channel.id, exc)
+        return None
+
+    async def direct(self, channel_id: int, item: News, key: str | None) -> None:
+        """``item`` by direct message to each member who asked to be called that way, with where it was said."""
+        text = clip(f"{item.text}\n-# In <#{channel_id}>")
+        for index, user_id in enumerate(item.dms):
+            try:
+                channel = await self.client.create_dm(discord.Object(user_id))
+                quiet = discord.AllowedMentions.none()
+                if key is None:
+                    await channel.send(text, allowed_mentions=quiet)
+                else:  # the same direct message sent again within minutes is one message
+                    await channel.send(text, nonce=f"{key}d{index}"[:NONCE_MAX], allowed_mentions=quiet)
+            except discord.HTTPException as exc:
+                # Their direct messages are closed: the channel message still names them.
+                log.info("Channel %s: no direct message to %s (%s)", channel_id, user_id, exc)
+
+
 class NewsDesk:
     """Composes each log entry's news (for the service) and delivers it. Collaborators: client, service, specs."""
 
     def __init__(self, client: discord.Client, service: Service, specs: Mapping[str, GameSpec[Any]]) -> None:
-        self.client = client
+        self.teller = Teller(client)
+        """Says it (shared with the outbox desk of commits outside any session, ``bot.outbox``)."""
         self.service = service
         self.specs = specs
         self._entries: dict[int, dict[int, LogEntry]] = {}
@@ -111,21 +192,12 @@ class NewsDesk:
         reply.took_news = True
         reply.expect_message(private=False)
         first = with_news[0]
+        item = first.news[0]
         task = asyncio.get_running_loop().create_task(
-            self._answer(reply, first.news[0], applied.user_id), name=f"news-{session_id}-{first.seq}"
+            self.teller.answer(reply, item.text, mentions(item, applied.user_id)), name=f"news-{session_id}-{first.seq}"
         )
         self._answers[(session_id, first.seq)] = task
         return reply
-
-    async def _answer(self, reply: Reply, item: News, clicker: int | None) -> bool:
-        try:
-            await reply.send(item.text, ephemeral=False, allowed_mentions=mentions(item, clicker))
-        except discord.HTTPException as exc:
-            log.info(
-                "Could not answer interaction %s with its news (%s); posting it instead", reply.interaction.id, exc
-            )
-            return False
-        return True
 
     async def deliver(self, session: Session) -> None:
         """Post every news message of ``session`` that is not out yet, in log order, then move its mark."""
@@ -150,59 +222,24 @@ class NewsDesk:
         for index, item in enumerate(entry.news):
             if index == 0 and answer is not None and await answer:
                 pass
-            elif recovering and await self._already_shown(session, item):
-                continue  # shown before the restart, with its direct messages
             else:
-                await self._post(session, entry.seq, index, item)
-            await self._direct(session, item, nonce(session.id, entry.seq, index))
+                channel = self.teller.channel(session.channel_id, session.guild_id)
+                if recovering and await self.teller.find(channel, saying(item.text)):
+                    continue  # shown before the restart, with its direct messages
+                # The channel gone or closed to the bot: the board's drawing ends the session.
+                await self.teller.post(channel, item.text, nonce(session.id, entry.seq, index), mentions(item))
+            await self.teller.direct(session.channel_id, item, nonce(session.id, entry.seq, index))
 
     async def tell(self, session: Session, item: News) -> None:
         """Say something now that no commit made (a reminder): in the channel when it calls someone there (or
         nobody by direct message), and by direct message to those who asked for that. Not kept: said once."""
         if item.pings or not item.dms:
-            channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+            channel = self.teller.channel(session.channel_id, session.guild_id)
             try:
                 await channel.send(clip(item.text), allowed_mentions=mentions(item))
             except discord.HTTPException as exc:
                 log.info("Session %s: could not post a reminder (%s)", session.id, exc)
-        await self._direct(session, item, None)
-
-    async def _direct(self, session: Session, item: News, key: str | None) -> None:
-        """``item`` by direct message to each member who asked to be called that way, with where it was said."""
-        text = clip(f"{item.text}\n-# In <#{session.channel_id}>")
-        for index, user_id in enumerate(item.dms):
-            try:
-                channel = await self.client.create_dm(discord.Object(user_id))
-                quiet = discord.AllowedMentions.none()
-                if key is None:
-                    await channel.send(text, allowed_mentions=quiet)
-                else:  # the same direct message sent again within minutes is one message
-                    await channel.send(text, nonce=f"{key}d{index}"[:NONCE_MAX], allowed_mentions=quiet)
-            except discord.HTTPException as exc:
-                # Their direct messages are closed: the channel message still names them.
-                log.info("Session %s: no direct message to %s (%s)", session.id, user_id, exc)
-
-    async def _post(self, session: Session, seq: int, index: int, item: News) -> None:
-        channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        try:
-            await channel.send(item.text, nonce=nonce(session.id, seq, index), allowed_mentions=mentions(item))
-        except (discord.Forbidden, discord.NotFound) as exc:
-            # The channel is gone or closed to the bot: nothing can show it there (the board's drawing ends
-            # the session), and trying again would only repeat the refusal.
-            log.warning("Session %s: news %s.%s could not be posted (%s)", session.id, seq, index, exc)
-
-    async def _already_shown(self, session: Session, item: News) -> bool:
-        """Whether one of the channel's last messages from the bot already says this (it was sent, then the bot
-        stopped before marking it)."""
-        me = self.client.user
-        channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        try:
-            async for message in channel.history(limit=HISTORY_CHECKED):
-                if me is not None and message.author.id == me.id and message.content == item.text:
-                    return True
-        except discord.HTTPException as exc:
-            log.info("Session %s: could not read the channel to check its news (%s)", session.id, exc)
-        return False
+        await self.teller.direct(session.channel_id, item, None)
 
     def footprint(self) -> int:
         """Sessions whose news is kept in memory (only while it is being delivered)."""

@@ -189,8 +189,13 @@ class Reply:
                     await self.interaction.delete_original_response()
             return await self.interaction.followup.send(content or "", ephemeral=private, wait=True, **kwargs)
 
-    async def update(self, **kwargs: Any) -> None:
-        """Edit the message the click came from (through the click, or after a deferred update)."""
+    async def update(self, *, ephemeral: bool | None = None, **kwargs: Any) -> None:
+        """Edit the message the click came from (through the click, or after a deferred update). ``ephemeral``
+        says whether that message is private, where a caller relies on it (after a commit, only a private message
+        may be edited here: what the channel sees of a change is its news): a mismatch is a bug, raised."""
+        message = self.interaction.message
+        if ephemeral is not None and message is not None and message.flags.ephemeral != ephemeral:
+            raise ValueError(f"message {message.id} is {'not ' if ephemeral else ''}private, unlike its update")
         kwargs.setdefault("allowed_mentions", NO_PINGS)
         try:
             await self._update(**kwargs)

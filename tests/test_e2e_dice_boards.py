@@ -94,3 +94,16 @@ async def test_a_deleted_saved_roll_is_explained(fake: LocalDiscord, make_bot: M
     await say(fake, channel, bob, "dice delete", name="heal")
     answer = await (await fake.click(board, "heal", fake.members[2])).message()
     assert answer.ephemeral and "isn't saved any more" in answer.content
+
+
+async def test_a_board_whose_message_was_deleted_is_forgotten_when_changed(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    bot = await make_bot(extensions=EXTENSIONS)
+    channel, bob = fake.channels[0], fake.members[1]
+    board = await saved_board(fake, bob, channel)
+    fake.delete_message(channel, board.id)
+    gone = await say(fake, channel, bob, "dice board-edit", buttons="heal")
+    assert gone.ephemeral and "message was deleted" in gone.content
+    assert await bot.store.dice_boards_in(channel.id) == [] and await bot.store.outbox() == []
+    assert fake.messages(channel) == []  # not posted again: the owner asks for a new board

@@ -7,7 +7,9 @@ Guarantees every backend keeps:
 - several processes may share one database: a cached copy never lets a write succeed on a version
   another process has moved past (the write is refused, the copy dropped, the change retried);
 - writes that don't change what happened (which message shows a view, when a shown deadline
-  started) never bump a session's version.
+  started) never bump a session's version;
+- a change's messages are written in its transaction: a session's news in its log entry, any other commit's in
+  the outbox (``Outgoing``); each writing method declares which it does (``bot.storage.writes``).
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Protocol
 
-from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session
+from bot.models import Board, Deadline, GuildSettings, LogEntry, Outgoing, Scope, Session
 from bot.shards import ALL, Shards
 from bot.storage.dice import CommitCounts, DiceStore
+from bot.storage.outbox import OUTBOX_BATCH
 
 ATTENTION_BATCH = 500
 """Sessions needing attention read at once at startup (a backlog is read in batches, never all at once)."""
@@ -105,6 +108,15 @@ class Store(DiceStore, Protocol):
     async def news_delivered(self, session_id: int, upto: int) -> None:
         """The news of every log entry up to seq ``upto`` reached the channel: the session's pending news now
         starts after it (``Session.news_from``), if any entry came after."""
+        ...
+
+    async def outbox(self, shards: Shards = ALL, *, after: int = 0, limit: int = OUTBOX_BATCH) -> list[Outgoing]:
+        """What commits outside any session still have to show (in the servers of ``shards``): the outbox rows after
+        id ``after``, oldest first, at most ``limit``."""
+        ...
+
+    async def outbox_told(self, outgoing_id: int) -> None:
+        """Everything of one outbox row is shown: it goes."""
         ...
 
     async def attention(self, shards: Shards = ALL, *, after: int = 0, limit: int = ATTENTION_BATCH) -> list[int]:

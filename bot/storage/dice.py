@@ -14,17 +14,23 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from bot.models import LogEntry, Session
+from bot.models import LogEntry, News, Outgoing, Session, Told
 from bot.registry import GameKind
 from bot.storage.luck import DiceTally, TurnTally, WinTally, entry_tallies, streak_step, turn_tallies, win_tally
+from bot.storage.outbox import OutboxTables, add_outgoing
 from bot.storage.rows import Row
 from bot.storage.sql import Sql
+from bot.storage.writes import Tells, writes
 
 SavedScope = Literal["member", "channel", "server"]
 SAVED_SCOPES: tuple[SavedScope, ...] = ("member", "channel", "server")
 SECRETS_KEPT_S = 180 * 86_400
 """Secret rolls are kept this long (revealed or not), then forgotten."""
 BACKFILL_BATCH = 50
+SECRET_DRAWING = "dice-secret"
+"""The outbox's name for a secret roll's commitment message (``Told.draw``)."""
+BOARD_DRAWING = "dice-board"
+"""The outbox's name for a dice board's message."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,17 +283,22 @@ class DiceStore(Protocol):
     async def saved_rolls(self, scope: SavedScope, owner_id: int) -> list[SavedRoll]: ...
     async def saved_roll(self, scope: SavedScope, owner_id: int, name: str) -> SavedRoll | None: ...
     async def saved_in_guild(self, guild_id: int) -> int: ...
+    @writes(Tells.AUTHOR)
     async def put_saved_roll(self, roll: SavedRoll, *, new: bool) -> bool: ...
+    @writes(Tells.AUTHOR)
     async def delete_saved_roll(self, scope: SavedScope, owner_id: int, name: str) -> bool: ...
-    async def create_dice_board(self, board: DiceBoard) -> DiceBoard: ...
+    async def create_dice_board(self, board: DiceBoard) -> tuple[DiceBoard, Outgoing]: ...
     async def dice_board(self, board_id: int) -> DiceBoard | None: ...
     async def dice_boards_in(self, channel_id: int) -> list[DiceBoard]: ...
-    async def update_dice_board(self, board: DiceBoard) -> None: ...
+    async def update_dice_board(self, board: DiceBoard, at: float) -> Outgoing: ...
+    async def dice_board_shown(self, board_id: int, message_id: int) -> None: ...
     async def delete_dice_board(self, board_id: int) -> None: ...
-    async def create_secret(self, secret: SecretRoll) -> SecretRoll: ...
+    async def create_secret(self, secret: SecretRoll) -> tuple[SecretRoll, Outgoing]: ...
     async def secret(self, secret_id: int) -> SecretRoll | None: ...
+    @writes(Tells.BOOKS)
     async def secret_shown(self, secret_id: int, message_id: int) -> None: ...
-    async def reveal_secret(self, secret_id: int, at: float) -> bool: ...
+    async def reveal_secret(self, secret_id: int, at: float, news: News) -> Outgoing | None: ...
+    @writes(Tells.BOOKS)
     async def record_dice(self, tallies: Sequence[DiceTally]) -> None: ...
     async def luck_counts(self, user_id: int, where: LuckFilter) -> list[LuckCount]: ...
     async def luck_turns(self, user_id: int, where: LuckFilter) -> TurnTotals | None: ...
@@ -296,14 +307,16 @@ class DiceStore(Protocol):
     async def turns_in_guild(self, guild_id: int, kind: str) -> dict[int, TurnTotals]: ...
     async def wins_in_guild(self, guild_id: int) -> list[WinCount]: ...
     async def leaderboard_hidden(self, user_ids: Sequence[int]) -> set[int]: ...
+    @writes(Tells.AUTHOR)
     async def set_leaderboard(self, user_id: int, *, shown: bool) -> None: ...
+    @writes(Tells.AUTHOR)
     async def forget_luck(self, user_id: int, at: float) -> None: ...
     async def backfill_luck(
         self, sessions: Callable[[int], Any], entries: Callable[..., Any], kinds: Callable[[str], GameKind | None]
     ) -> int: ...
 
 
-class DiceTables:
+class DiceTables(OutboxTables):
     """The dice features' queries, for any backend that provides ``_sql()`` and ``_sql_transaction()``."""
 
     def _sql(self) -> Sql:
@@ -341,6 +354,7 @@ class DiceTables:
         rows = await self._sql().fetch("SELECT COUNT(*) AS n FROM saved_rolls WHERE guild_id = ?", guild_id)
         return int(rows[0]["n"])
 
+    @writes(Tells.AUTHOR)
     async def put_saved_roll(self, roll: SavedRoll, *, new: bool) -> bool:
         """Add a saved roll (False if the name is taken in its scope), or replace one (False if it is gone)."""
         sql = self._sql()
@@ -370,6 +384,7 @@ class DiceTables:
             )
         return changed == 1
 
+    @writes(Tells.AUTHOR)
     async def delete_saved_roll(self, scope: SavedScope, owner_id: int, name: str) -> bool:
         """Delete a saved roll; False if there was none by that name."""
         changed = await self._sql().execute(
@@ -379,21 +394,26 @@ class DiceTables:
 
     # -- dice boards ---------------------------------------------------------------------------------
 
-    async def create_dice_board(self, board: DiceBoard) -> DiceBoard:
-        """Store a new board; returns it with its id."""
-        rows = await self._sql().fetch(
-            "INSERT INTO dice_boards (channel_id, guild_id, owner_id, source, source_id, hidden, buttons, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            board.channel_id,
-            board.guild_id,
-            board.owner_id,
-            board.source,
-            board.source_id,
-            int(board.hidden),
-            buttons_json(board.buttons),
-            float(board.created_at),
-        )
-        return dataclasses.replace(board, id=int(rows[0]["id"]))
+    @writes(Tells.OUTBOX)
+    async def create_dice_board(self, board: DiceBoard) -> tuple[DiceBoard, Outgoing]:
+        """Store a new board, and its message to post (in the outbox, in the same transaction); returns it with its
+        id."""
+        async with self._sql_transaction(quick=True) as sql:
+            rows = await sql.fetch(
+                "INSERT INTO dice_boards (channel_id, guild_id, owner_id, source, source_id, hidden, buttons, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                board.channel_id,
+                board.guild_id,
+                board.owner_id,
+                board.source,
+                board.source_id,
+                int(board.hidden),
+                buttons_json(board.buttons),
+                float(board.created_at),
+            )
+            stored = dataclasses.replace(board, id=int(rows[0]["id"]))
+            outgoing = await add_outgoing(sql, _drawing(BOARD_DRAWING, stored), board.created_at)
+        return stored, outgoing
 
     async def dice_board(self, board_id: int) -> DiceBoard | None:
         """A board by id."""
@@ -407,24 +427,35 @@ class DiceTables:
         )
         return [_board(r) for r in rows]
 
-    async def update_dice_board(self, board: DiceBoard) -> None:
-        """Store a board's buttons, privacy and message."""
-        await self._sql().execute(
-            "UPDATE dice_boards SET buttons = ?, hidden = ?, message_id = ? WHERE id = ?",
-            buttons_json(board.buttons),
-            int(board.hidden),
-            board.message_id,
-            board.id,
-        )
+    @writes(Tells.OUTBOX)
+    async def update_dice_board(self, board: DiceBoard, at: float) -> Outgoing:
+        """Store a board's buttons and privacy, and its message to draw again (in the outbox, in the same
+        transaction)."""
+        async with self._sql_transaction(quick=True) as sql:
+            await sql.execute(
+                "UPDATE dice_boards SET buttons = ?, hidden = ? WHERE id = ?",
+                buttons_json(board.buttons),
+                int(board.hidden),
+                board.id,
+            )
+            return await add_outgoing(sql, _drawing(BOARD_DRAWING, board), at)
 
+    @writes(Tells.BOOKS)
+    async def dice_board_shown(self, board_id: int, message_id: int) -> None:
+        """Record the message that shows a board."""
+        await self._sql().execute("UPDATE dice_boards SET message_id = ? WHERE id = ?", message_id, board_id)
+
+    @writes(Tells.BOOKS)
     async def delete_dice_board(self, board_id: int) -> None:
         """Forget a board (its message was deleted, or it was taken down)."""
         await self._sql().execute("DELETE FROM dice_boards WHERE id = ?", board_id)
 
     # -- secret rolls --------------------------------------------------------------------------------
 
-    async def create_secret(self, secret: SecretRoll) -> SecretRoll:
-        """Store a committed secret roll (forgetting those past ``SECRETS_KEPT_S``); returns it with its id."""
+    @writes(Tells.OUTBOX)
+    async def create_secret(self, secret: SecretRoll) -> tuple[SecretRoll, Outgoing]:
+        """Store a committed secret roll and its commitment message to post (in the outbox, in the same transaction),
+        forgetting those past ``SECRETS_KEPT_S``; returns it with its id."""
         async with self._sql_transaction() as sql:
             await sql.execute(
                 "DELETE FROM secret_rolls WHERE created_at < ?", float(secret.created_at - SECRETS_KEPT_S)
@@ -441,26 +472,41 @@ class DiceTables:
                 secret.commitment,
                 float(secret.created_at),
             )
-        return dataclasses.replace(secret, id=int(rows[0]["id"]))
+            stored = dataclasses.replace(secret, id=int(rows[0]["id"]))
+            outgoing = await add_outgoing(sql, _drawing(SECRET_DRAWING, stored), secret.created_at)
+        return stored, outgoing
 
     async def secret(self, secret_id: int) -> SecretRoll | None:
         """A secret roll by id."""
         rows = await self._sql().fetch(f"SELECT {_SECRET_COLUMNS} FROM secret_rolls WHERE id = ?", secret_id)
         return _secret(rows[0]) if rows else None
 
+    @writes(Tells.BOOKS)
     async def secret_shown(self, secret_id: int, message_id: int) -> None:
         """Record the channel message that shows a secret roll's commitment."""
         await self._sql().execute("UPDATE secret_rolls SET message_id = ? WHERE id = ?", message_id, secret_id)
 
-    async def reveal_secret(self, secret_id: int, at: float) -> bool:
-        """Mark a secret roll revealed; True for the one call that did it (a double click reveals once)."""
-        changed = await self._sql().execute(
-            "UPDATE secret_rolls SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL", float(at), secret_id
-        )
-        return changed == 1
+    @writes(Tells.OUTBOX)
+    async def reveal_secret(self, secret_id: int, at: float, news: News) -> Outgoing | None:
+        """Mark a secret roll revealed, with what that shows (its commitment drawn again, and ``news``: the result
+        and salt) in the outbox, in the same transaction. Only the one call that revealed it gets the outbox row
+        (a double click reveals once); the others get None."""
+        async with self._sql_transaction(quick=True) as sql:
+            rows = await sql.fetch(
+                "UPDATE secret_rolls SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL "
+                "RETURNING channel_id, guild_id",
+                float(at),
+                secret_id,
+            )
+            if not rows:
+                return None
+            told = [Told(draw=SECRET_DRAWING, ref=secret_id), Told(news=news)]
+            outgoing = Outgoing(channel_id=int(rows[0]["channel_id"]), guild_id=rows[0]["guild_id"], told=told)
+            return await add_outgoing(sql, outgoing, at)
 
     # -- luck ----------------------------------------------------------------------------------------
 
+    @writes(Tells.BOOKS)
     async def record_dice(self, tallies: Sequence[DiceTally]) -> None:
         """Add ``/roll`` dice to the statistics."""
         async with self._sql_transaction() as sql:
@@ -536,6 +582,7 @@ class DiceTables:
                 hidden.add(user_id)
         return hidden
 
+    @writes(Tells.AUTHOR)
     async def set_leaderboard(self, user_id: int, *, shown: bool) -> None:
         """Join or leave the leaderboards (kept until changed)."""
         await self._sql().execute(
@@ -545,6 +592,7 @@ class DiceTables:
             int(not shown),
         )
 
+    @writes(Tells.AUTHOR)
     async def forget_luck(self, user_id: int, at: float) -> None:
         """Delete a member's statistics (a game's log keeps its dice); dice from logs not yet counted are skipped."""
         async with self._sql_transaction() as sql:
@@ -557,6 +605,7 @@ class DiceTables:
                 float(at),
             )
 
+    @writes(Tells.BOOKS)
     async def backfill_luck(
         self, sessions: Callable[[int], Any], entries: Callable[..., Any], kinds: Callable[[str], GameKind | None]
     ) -> int:
@@ -608,6 +657,11 @@ class DiceTables:
         """Add what a committed log entry adds to the statistics (``commit_counts``), in the transaction that
         wrote it."""
         await _apply(sql, counts)
+
+
+def _drawing(kind: str, shown: DiceBoard | SecretRoll) -> Outgoing:
+    """The outbox row that draws ``shown``'s message (posted the first time, edited after)."""
+    return Outgoing(channel_id=shown.channel_id, guild_id=shown.guild_id, told=[Told(draw=kind, ref=shown.id)])
 
 
 def commit_counts(
@@ -758,7 +812,9 @@ async def _streaks(sql: Sql, counted: DiceTally) -> None:
 
 
 __all__ = [
+    "BOARD_DRAWING",
     "SAVED_SCOPES",
+    "SECRET_DRAWING",
     "BoardButton",
     "DiceBoard",
     "DiceStore",

@@ -521,6 +521,19 @@ def migrations(d: Dialect) -> tuple[tuple[Step, ...], ...]:
             "SELECT session_id, MAX(seq), 0 FROM session_events GROUP BY session_id "
             "ON CONFLICT (session_id) DO NOTHING",
         ),
+        # 9: the outbox of commits outside any session (a secret roll's reveal, a dice board's drawing): each row is
+        # what one commit must show in a channel, written in its transaction and deleted once shown, so the table
+        # holds only what a restart must still tell. Its id makes each post's nonce: never reused (SQLite's
+        # AUTOINCREMENT), or a nonce Discord still remembers could stand for another message.
+        (
+            f"""CREATE TABLE outbox (
+            id {Both(sqlite="INTEGER PRIMARY KEY AUTOINCREMENT", postgresql=d.key).for_dialect(d)},
+            channel_id {d.int} NOT NULL,
+            guild_id {d.int},
+            told {d.json} NOT NULL,
+            created_at {d.real} NOT NULL
+        )""",
+        ),
     )
     rendered = ((s.for_dialect(d) if isinstance(s, Both) else s for s in step) for step in steps)
     # An empty statement is a step one backend needs and the other does not (a trigger's function).

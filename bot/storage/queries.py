@@ -24,7 +24,6 @@ from bot.storage.rows import (
     LEGACY_EVENT_COLUMNS,
     LIVE,
     SELECT,
-    SHARD_OF,
     deadline_values,
     encoded_entry,
     entry_from_row,
@@ -33,7 +32,8 @@ from bot.storage.rows import (
     session_from_row,
     session_values,
 )
-from bot.storage.sql import Sql, any_of
+from bot.storage.sql import Sql, any_of, owned
+from bot.storage.writes import Tells, writes
 
 BATCH = 2_000
 """Rows a migration's conversion holds at once."""
@@ -45,14 +45,6 @@ def view_path(view: str) -> str:
     if '"' in view:
         raise ValueError(f"a view name can't hold a double quote: {view!r}")
     return f'$."{view}"'
-
-
-def owned(dialect: Dialect, shards: Shards) -> tuple[str, dict[str, Any]]:
-    """``AND`` the session's server is in one of ``shards`` (nothing when they are all of them)."""
-    if shards.everything:
-        return "", {}
-    where, params = any_of(dialect, f"{SHARD_OF} % :shards", "shard", shards.ids, "int")
-    return f" AND {where}", {"shards": shards.count, **params}
 
 
 async def legacy_log(sql: Sql) -> AsyncIterator[list[tuple[int, int, bytes]]]:
@@ -85,6 +77,7 @@ class SessionTables(DiceTables):
 
     # -- sessions ------------------------------------------------------------------------------
 
+    @writes(Tells.OUTBOX)
     async def create_session(self, session: Session, entry: LogEntry | None = None) -> Session:
         values = session_values(session)
         values["news_from"] = news_seq(entry)
@@ -108,6 +101,7 @@ class SessionTables(DiceTables):
         self.cache.keep(created)
         return created
 
+    @writes(Tells.OUTBOX)
     async def save(
         self,
         session: Session,
@@ -165,6 +159,7 @@ class SessionTables(DiceTables):
         where = f"s.guild_id = :guild AND s.scope = :scope AND {LIVE}"
         return await self._many(where, guild=guild_id, scope=str(scope))
 
+    @writes(Tells.BOOKS)
     async def shown(
         self,
         session_id: int,
@@ -204,6 +199,8 @@ class SessionTables(DiceTables):
         )
         self.cache.shown(session_id, board, deadlines, version, drawn)
 
+    # A claim, not a change: which process sends a reminder (at most once; one lost to a crash is not sent late).
+    @writes(Tells.BOOKS)
     async def claim_reminder(self, session_id: int, version: int, index: int, deadlines: list[Deadline]) -> bool:
         pending = Both(sqlite="json_extract(deadlines, :pending)", postgresql="deadlines->:index::int->>'remind_at'")
         text, moment = deadline_values(deadlines)
@@ -223,6 +220,7 @@ class SessionTables(DiceTables):
         self.cache.shown(session_id, None, deadlines, version)
         return True
 
+    @writes(Tells.BOOKS)
     async def drop_board(self, session_id: int, view: str, message_id: int) -> None:
         drop = Both(
             sqlite="UPDATE sessions SET boards = json_remove(boards, :path) "
@@ -235,6 +233,7 @@ class SessionTables(DiceTables):
         )
         self.cache.board_dropped(session_id, view, message_id)
 
+    @writes(Tells.BOOKS)
     async def news_delivered(self, session_id: int, upto: int) -> None:
         # Entries after ``upto`` may have news of their own (committed meanwhile): they stay pending.
         await self._sql().execute(
@@ -275,6 +274,7 @@ class SessionTables(DiceTables):
         value = rows[0]["soonest"] if rows else None
         return None if value is None else float(value)
 
+    @writes(Tells.BOOKS)
     async def put_off(self, session_id: int, moment: float) -> None:
         # The next real save of the session sets next_deadline from its deadlines again.
         await self._sql().execute("UPDATE sessions SET next_deadline = ? WHERE id = ?", moment, session_id)
@@ -319,6 +319,7 @@ class SessionTables(DiceTables):
         )
         return bool(rows) and bool(rows[0]["chaptered"])
 
+    @writes(Tells.BOOKS)
     async def stamp_chapters(self, session_id: int, chapters: Mapping[int, int]) -> None:
         async with self._sql_transaction() as sql:
             await sql.executemany(
@@ -330,6 +331,7 @@ class SessionTables(DiceTables):
         rows = await self._sql().fetch("SELECT seq, state FROM session_checkpoints WHERE session_id = ?", session_id)
         return (int(rows[0]["seq"]), str(rows[0]["state"])) if rows else None
 
+    @writes(Tells.BOOKS)
     async def clear_old_logs(self, now: float, shards: Shards = ALL, limit: int = 100) -> int:
         where, params = owned(self.dialect, shards)
         days = Both(
@@ -376,6 +378,7 @@ class SessionTables(DiceTables):
         rows = await self._sql().fetch("SELECT data FROM guild_settings WHERE guild_id = ?", guild_id)
         return GuildSettings.model_validate_json(rows[0]["data"]) if rows else GuildSettings()
 
+    @writes(Tells.AUTHOR)
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
         await self._sql().execute(
             "INSERT INTO guild_settings (guild_id, data) VALUES (?, ?) "

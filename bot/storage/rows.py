@@ -23,8 +23,12 @@ JSON_FIELDS = ("roles", "options", "seats", "records", "deadlines", "winners", "
 EVENT_COLUMNS = "seq, entry"
 LEGACY_EVENT_COLUMNS = "session_id, seq, actor, action, dice, events, at, news"
 """The log's columns up to migration 6: JSON for each part of an entry."""
-# The shard of a session's server, before ``% count`` (bot.shards.shard_of in SQL; a DM is shard 0).
-SHARD_OF = "(COALESCE(s.guild_id, 0) >> 22)"
+
+
+def shard_of(alias: str) -> str:
+    """The shard of the server of the row ``alias`` names, before ``% count`` (bot.shards.shard_of in SQL; a DM is
+    shard 0)."""
+    return f"(COALESCE({alias}.guild_id, 0) >> 22)"
 
 
 class Row(Protocol):

@@ -14,8 +14,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Protocol
 
+from bot.shards import Shards
 from bot.storage.migrations import SQLITE, Dialect
-from bot.storage.rows import Row
+from bot.storage.rows import Row, shard_of
 
 _CAST = re.compile(r"::\w+(?:\[\])?")
 _NAME = re.compile(r"(?<!:):([A-Za-z_]\w*)")
@@ -78,3 +79,12 @@ def any_of(dialect: Dialect, column: str, name: str, values: Iterable[int], kind
         params = {f"{name}_{n}": value for n, value in enumerate(values)}
         return f"{column} IN ({', '.join(f':{key}' for key in params)})", params
     return f"{column} = ANY(:{name}::{kind}[])", {name: list(values)}
+
+
+def owned(dialect: Dialect, shards: Shards, alias: str = "s") -> tuple[str, dict[str, Any]]:
+    """``AND`` the server of the row ``alias`` names (a session, by default) is in one of ``shards`` (nothing when
+    they are all of them)."""
+    if shards.everything:
+        return "", {}
+    where, params = any_of(dialect, f"{shard_of(alias)} % :shards", "shard", shards.ids, "int")
+    return f" AND {where}", {"shards": shards.count, **params}

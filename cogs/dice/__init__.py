@@ -10,6 +10,7 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
+from bot.storage.dice import BOARD_DRAWING, SECRET_DRAWING
 from cogs.dice import boards, odds, saved, secret
 from cogs.dice.roll import CUSTOM_ID_LIMIT, Dice, RollAgain, roll_again_view
 from cogs.dice.stats import stats_cog
@@ -32,6 +33,11 @@ def dice_group() -> app_commands.Group:
 
 async def setup(bot: commands.Bot) -> None:
     """discord.py extension entry point."""
+    from bot.app import TabletopBot
+
+    assert isinstance(bot, TabletopBot)
+    bot.outbox.drawer(SECRET_DRAWING, secret.CommitmentDrawer(bot.store))
+    bot.outbox.drawer(BOARD_DRAWING, boards.BoardDrawer(bot.store))
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     bot.tree.add_command(dice_group())
     await bot.add_cog(Dice(bot))

@@ -4,6 +4,10 @@ rolls for whoever clicked. ``/dice board-edit`` changes a board's buttons (add, 
 A button's custom_id is ``dice:b:<board>:<index>``: the board is read back from the database on each click, so
 buttons work after a restart and an edited saved roll rolls as it is now. A click's answer goes through the
 same Reply as any other (deferred when it would be late), so a burst of clicks is answered every time.
+
+A board's message is what its commits show: posting a board and changing it each write its drawing in the outbox
+with the commit (``bot.outbox``), so the message always comes to show the buttons stored, after a crash too (a
+stale message would roll another saved roll than its label says). ``BoardDrawer`` draws it from the stored board.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ from discord import app_commands
 from bot.board import static_view
 from bot.errors import UserError
 from bot.names import escape_name
+from bot.outbox import Drawing
 from bot.replies import PUBLIC_ANSWER, Reply
+from bot.storage import Store
 from bot.storage.dice import BoardButton, DiceBoard, SavedScope
-from cogs.dice.access import NO_MENTIONS, channel_id_of, is_manager, now, store_of
+from cogs.dice.access import bot_of, channel_id_of, is_manager, now, store_of
 from cogs.dice.roll import dice_cog
 
 MAX_BUTTONS = 25
@@ -82,6 +88,28 @@ def board_text(board: DiceBoard) -> str:
     return f"🎲 **Dice board** · {whose} · {where}"
 
 
+class BoardDrawer:
+    """Draws a dice board's message from the stored board (``bot.outbox.Drawer``)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def drawing(self, ref: int) -> Drawing | None:
+        """The board's message as the board is now."""
+        board = await self.store.dice_board(ref)
+        if board is None:
+            return None
+        return Drawing(board_text(board), board_view(board), board.message_id)
+
+    async def shown(self, ref: int, message_id: int) -> None:
+        """Remember the board's message (clicks and edits find the board by it)."""
+        await self.store.dice_board_shown(ref, message_id)
+
+    async def gone(self, ref: int) -> None:
+        """The board's message was deleted: the board goes with it."""
+        await self.store.delete_dice_board(ref)
+
+
 def parse_buttons(text: str) -> list[tuple[str, str | None]]:
     """``attack=Sword ⚔️, heal`` → ``[("attack", "Sword ⚔️"), ("heal", None)]``, in order."""
     entries = []
@@ -138,8 +166,7 @@ async def board(
     source: SavedScope = "channel" if rolls == "channel" else "member"
     source_id = channel_id_of(interaction) if source == "channel" else interaction.user.id
     chosen = await choose_buttons(interaction, source, source_id, buttons)
-    store = store_of(interaction)
-    stored = await store.create_dice_board(
+    _, outgoing = await store_of(interaction).create_dice_board(
         DiceBoard(
             0,
             channel_id_of(interaction),
@@ -152,11 +179,7 @@ async def board(
             created_at=now(interaction),
         )
     )
-    message = await Reply.of(interaction, private=False).send(
-        board_text(stored), ephemeral=False, view=board_view(stored), allowed_mentions=NO_MENTIONS
-    )
-    if message is not None:
-        await store.update_dice_board(dataclasses.replace(stored, message_id=message.id))
+    await bot_of(interaction).outbox.tell(outgoing, Reply.of(interaction, private=False))
 
 
 @app_commands.command(
@@ -194,16 +217,13 @@ async def board_edit(
         else await choose_buttons(interaction, target.source, target.source_id, buttons)
     )
     changed = dataclasses.replace(target, buttons=chosen, hidden=target.hidden if private is None else private)
-    await store.update_dice_board(changed)
+    # The board's message is redrawn from the outbox, written with the change: it never shows other buttons
+    # than the board has, even if the bot stops now.
+    await bot_of(interaction).outbox.tell(await store.update_dice_board(changed, now(interaction)))
     reply = Reply.of(interaction, private=True)
-    if changed.message_id is not None and interaction.channel is not None:
-        message = interaction.channel.get_partial_message(changed.message_id)  # type: ignore[union-attr]
-        try:
-            await message.edit(content=board_text(changed), view=board_view(changed), allowed_mentions=NO_MENTIONS)
-        except discord.NotFound:
-            await store.delete_dice_board(changed.id)
-            await reply.send("That board's message was deleted; post a new one with `/dice board`.", ephemeral=True)
-            return
+    if await store.dice_board(changed.id) is None:  # its message was deleted, and the board with it
+        await reply.send("That board's message was deleted; post a new one with `/dice board`.", ephemeral=True)
+        return
     await reply.send(f"✅ The board has {len(chosen)} button{'' if len(chosen) == 1 else 's'} now.", ephemeral=True)
 
 

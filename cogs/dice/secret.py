@@ -3,6 +3,10 @@
 The channel sees a commitment at once (``rules/roll/commitment.py``); the result goes privately to the roller,
 and with ``for: GM`` the channel's campaign GM and co-GMs can see it too (Show me). Reveal (the roller, or the GM
 for a GM roll) posts the result line and the salt, after checking they hash to the commitment shown.
+
+The commitment and the reveal are what their commits show: each is written with its commit in the outbox
+(``bot.outbox``), so a reveal is posted, and its commitment loses its buttons, exactly once, after a crash or a
+late answer too. The commitment message is drawn from the stored roll (``CommitmentDrawer``).
 """
 
 from __future__ import annotations
@@ -17,10 +21,13 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.models import News
 from bot.names import escape_name
+from bot.outbox import Drawing
 from bot.replies import PUBLIC_ANSWER, Reply
+from bot.storage import Store
 from bot.storage.dice import SecretRoll
-from cogs.dice.access import NO_MENTIONS, channel_gms, channel_id_of, now, store_of
+from cogs.dice.access import bot_of, channel_gms, channel_id_of, now, store_of
 from cogs.dice.roll import LABEL_MAX_CHARS, dice_cog
 from cogs.dice.saved import expand_saved
 from rules.roll import RollError, render, split_rolls
@@ -83,22 +90,55 @@ async def _reveal(interaction: discord.Interaction, reply: Reply, secret: Secret
         log.error("Secret roll %s does not match its commitment", secret.id)
         await reply.refuse("This roll can't be revealed: it doesn't match its commitment.")
         return
-    if not await store_of(interaction).reveal_secret(secret.id, now(interaction)):
-        await reply.refuse("This roll was revealed already.")
-        return
-    roller = f"<@{secret.roller_id}>"
-    await reply.update(content=f"{_commitment_line(roller, secret)} · revealed below", view=None)
-    await reply.send(
-        f"🔓 {roller}'s secret roll, revealed by **{escape_name(interaction.user.display_name)}**\n"
-        f"Result: `{secret.canonical}`\nSalt: `{secret.salt}`\nCommitment: `{secret.commitment}`\n-# {HOW_TO_CHECK}",
-        ephemeral=False,
-        allowed_mentions=NO_MENTIONS,
+    revealed = News(
+        text=f"🔓 <@{secret.roller_id}>'s secret roll, revealed by **{escape_name(interaction.user.display_name)}**\n"
+        f"Result: `{secret.canonical}`\nSalt: `{secret.salt}`\nCommitment: `{secret.commitment}`\n-# {HOW_TO_CHECK}"
     )
+    # The reveal and the commitment's new look are written with the commit: told once, whatever happens next.
+    outgoing = await store_of(interaction).reveal_secret(secret.id, now(interaction), revealed)
+    if outgoing is None:
+        await reply.refuse("This roll was revealed already: its result is in the channel.")
+        return
+    await bot_of(interaction).outbox.tell(outgoing, reply)
 
 
-def _commitment_line(roller: str, secret: SecretRoll) -> str:
+def commitment_line(secret: SecretRoll) -> str:
+    """What a secret roll's commitment message says (and, once revealed, that its result is below)."""
     whom = " for the GM" if secret.for_gm else ""
-    return f"🔒 {roller} rolled something secret{whom} · commitment `{secret.commitment}`"
+    line = f"🔒 <@{secret.roller_id}> rolled something secret{whom} · commitment `{secret.commitment}`"
+    return line if secret.revealed_at is None else f"{line} · revealed below"
+
+
+def commitment_view(secret: SecretRoll) -> discord.ui.View | None:
+    """Show me and Reveal, until the roll is revealed."""
+    if secret.revealed_at is not None:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(SecretButton("peek", secret.id))
+    view.add_item(SecretButton("reveal", secret.id))
+    view.stop()
+    return view
+
+
+class CommitmentDrawer:
+    """Draws a secret roll's commitment message from the stored roll (``bot.outbox.Drawer``)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def drawing(self, ref: int) -> Drawing | None:
+        """The commitment as the roll is now: with its buttons until it is revealed."""
+        secret = await self.store.secret(ref)
+        if secret is None:
+            return None
+        return Drawing(commitment_line(secret), commitment_view(secret), secret.message_id)
+
+    async def shown(self, ref: int, message_id: int) -> None:
+        """Remember the message that shows the commitment (Reveal edits it)."""
+        await self.store.secret_shown(ref, message_id)
+
+    async def gone(self, ref: int) -> None:
+        """The commitment was deleted: the reveal is still posted, with the commitment in it."""
 
 
 @app_commands.command(
@@ -135,8 +175,8 @@ async def secret_roll(
         result = dataclasses.replace(result, label=label.strip())
     line = canonical(result)
     salt = secrets.token_hex(SALT_BYTES)
-    store = store_of(interaction)
-    secret = await store.create_secret(
+    # The commitment is written with the roll (the outbox): it is posted once, even if the bot stops now.
+    _, outgoing = await store_of(interaction).create_secret(
         SecretRoll(
             0,
             channel_id_of(interaction),
@@ -150,20 +190,15 @@ async def secret_roll(
         )
     )
     reply = Reply.of(interaction, private=False)
-    view = discord.ui.View(timeout=None)
-    view.add_item(SecretButton("peek", secret.id))
-    view.add_item(SecretButton("reveal", secret.id))
-    view.stop()
-    message = await reply.send(
-        _commitment_line(f"<@{interaction.user.id}>", secret), ephemeral=False, view=view, allowed_mentions=NO_MENTIONS
-    )
-    if message is not None:
-        await store.secret_shown(secret.id, message.id)
+    await bot_of(interaction).outbox.tell(outgoing, reply)
     who = "you and the GM" if for_gm else "you"
-    await reply.send(
-        f"🔒 Only {who} can see this until it is revealed:\n{render(result, escape=escape_name, limit=1800)}",
-        ephemeral=True,
-    )
+    try:
+        await reply.send(
+            f"🔒 Only {who} can see this until it is revealed:\n{render(result, escape=escape_name, limit=1800)}",
+            ephemeral=True,
+        )
+    except discord.HTTPException as exc:  # too late to answer: Show me on the commitment shows it
+        log.info("Secret roll: the roller's own copy could not be sent (%s)", exc)
     cog.record(interaction, [result], hidden=True)
 
 

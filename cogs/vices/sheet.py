@@ -324,7 +324,7 @@ class SheetSpec(GameSpec[SheetState]):
             await self._sins_menu(reply, session, state, actor, picked)
         elif key == "to":
             applied = await write(self.bot, session, actor, parse({"type": "sin", "sin": arg, "to": picked}))
-            await reply.update(content=done_text(applied), view=None)
+            await reply.update(content=done_text(applied), view=None, ephemeral=True)
         elif key == "dice":
             await self._open_dice(reply, session, state, actor, picked)
         else:

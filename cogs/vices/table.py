@@ -362,7 +362,9 @@ class TableSpec(GameSpec[VicesState]):
         points = sum(u.points for u in units if u.id in picked)
         await self.bot.service.act(session.id, actor_of(reply.interaction), action, expect=Expect(session.version))
         # Committed: the publisher redraws the board; the preview only says it is done.
-        await reply.update(content=f"✅ Removed: {points} point{'s' if points != 1 else ''}.", view=None)
+        await reply.update(
+            content=f"✅ Removed: {points} point{'s' if points != 1 else ''}.", view=None, ephemeral=True
+        )
 
     # -- words -------------------------------------------------------------------------------------------
 

@@ -102,7 +102,9 @@ class CampaignCommands(VicBase):
             raise InvalidInput("Pick a person, not a bot.")
         done = await self.change_role(interaction, member.id, CO_GM, on=not remove)
         name = escape_name(member.display_name)
-        await reply.send(done or (f"{name} is no longer a co-GM." if remove else f"{name} is a co-GM now."))
+        await reply.send(
+            done or (f"{name} is no longer a co-GM." if remove else f"{name} is a co-GM now."), ephemeral=True
+        )
 
     @campaign.command(name="handover", description="Make someone else the GM (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(member="The new GM (you keep no role: make yourself a co-GM after to stay)")
@@ -112,8 +114,8 @@ class CampaignCommands(VicBase):
         if member.bot:
             raise InvalidInput("Pick a person, not a bot.")
         done = await self.change_role(interaction, member.id, GM, origin=reply)
-        if not reply.took_news:
-            await reply.send(done or f"<@{member.id}> is the GM of this campaign now.")
+        if not reply.took_news:  # the channel is told by the change's news
+            await reply.send(done or f"<@{member.id}> is the GM of this campaign now.", ephemeral=True)
 
     @campaign.command(name="takeover", description="Take over a campaign whose GM is gone (Manage Server)")
     @app_commands.describe(role="GM (the old GM stays as co-GM), or co-GM beside the GM")

@@ -56,7 +56,7 @@ def panel(session: Session, state: CampaignState) -> dict[str, Any]:
 async def _change(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """A change picked in the panel: applied, the panel redrawn (the channel is told by the change's news)."""
     applied = await commit(bot, reply, session, chosen_action(arg, values), answer=False)
-    await reply.update(**panel(applied.session, campaign_state(bot, applied.session)))
+    await reply.update(ephemeral=True, **panel(applied.session, campaign_state(bot, applied.session)))
 
 
 def _changed(state: CampaignState, e: Event) -> str:

@@ -123,7 +123,7 @@ async def tell(bot: TabletopBot, reply: Reply, session: Session, events: Iterabl
     lines = narrate(state_of(bot, session), [dict(e) for e in events if visible(e, PUBLIC)])
     message = reply.interaction.message
     if message is not None and message.flags.ephemeral:
-        await reply.update(content=cut("✅ " + "\n".join(lines), MAX_CONTENT) if lines else "✅ Done.")
+        await reply.update(content=cut("✅ " + "\n".join(lines), MAX_CONTENT) if lines else "✅ Done.", ephemeral=True)
     else:
         await reply.ack()
 
@@ -248,7 +248,7 @@ async def tell_dice(
     view = static_view([[menu]] if menu is not None else [])
     message = reply.interaction.message
     if message is not None and message.flags.ephemeral:
-        await reply.update(content=text, view=view)
+        await reply.update(content=text, view=view, ephemeral=True)
     else:
         await reply.send(text, ephemeral=True, view=view)
 
@@ -362,7 +362,7 @@ async def _gm_pick(bot: TabletopBot, reply: Reply, session: Session, arg: str, v
     state = state_of(bot, applied.session)
     lines = narrate(state, [dict(e) for e in applied.events if visible(e, PUBLIC)]) or ["Done."]
     rows = _gm_panel(applied.session, state, str(action.get("pool"))) if action.get("pool") in state.pools else []
-    await reply.update(content=cut("✅ " + "\n".join(lines), MAX_CONTENT), view=static_view(rows))
+    await reply.update(content=cut("✅ " + "\n".join(lines), MAX_CONTENT), view=static_view(rows), ephemeral=True)
 
 
 def _gm_panel(session: Session, state: CampaignState, pool_id: str) -> list[list[discord.ui.Item[Any]]]:

@@ -82,7 +82,7 @@ async def rival_news(
 async def _gm_act(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     viewer = gm_viewer(session, reply.interaction)
     applied = await commit(bot, reply, session, chosen_action(arg, values), answer=False)
-    await reply.update(**await screen_payload(bot, applied.session, viewer))
+    await reply.update(ephemeral=True, **await screen_payload(bot, applied.session, viewer))
     await tell_gm(bot, reply, applied.session, viewer, applied.events)
 
 

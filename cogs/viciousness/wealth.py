@@ -173,7 +173,7 @@ async def _pay(bot: TabletopBot, reply: Reply, session: Session, arg: str, value
     action = Buy(pc=draft.pc or None, item=draft.item, rank=draft.rank, mods=draft.mods, pay=(pay,))
     applied = await bot.service.act(session.id, actor_of(reply.interaction), action)  # the channel: its news
     lines = narrate(campaign_state(bot, applied.session), [e for e in applied.events if visible(e, PUBLIC)])
-    await reply.update(content=cut("\n".join(lines), 2000) or "✅ Bought.", embed=None, view=None)
+    await reply.update(content=cut("\n".join(lines), 2000) or "✅ Bought.", embed=None, view=None, ephemeral=True)
 
 
 def register(controls: Controls) -> None:

@@ -11,12 +11,21 @@ from typing import Any
 
 import pytest
 
-from bot.models import LogEntry, Seat, Session, Status
+from bot.models import LogEntry, News, Seat, Session, Status, Told
 from bot.registry import GameKind
 from bot.storage import PostgresStore, SqliteStore, Store
-from bot.storage.dice import BoardButton, DiceBoard, LuckFilter, SavedRoll, SecretRoll, commit_counts
+from bot.storage.dice import (
+    BOARD_DRAWING,
+    SECRET_DRAWING,
+    BoardButton,
+    DiceBoard,
+    LuckFilter,
+    SavedRoll,
+    SecretRoll,
+    commit_counts,
+)
 from bot.storage.luck import ROLL_KIND, Where, tally
-from bot.storage.migrations import POSTGRESQL, SQLITE_MIGRATIONS
+from bot.storage.migrations import POSTGRESQL, SQLITE, SQLITE_MIGRATIONS
 from bot.storage.sql import bind
 from rules.vices.engine import ENGINE as VICES_ENGINE
 from tests.databases import Database
@@ -68,21 +77,44 @@ async def test_saved_rolls_by_scope_and_name(db: Store) -> None:
     assert not await db.delete_saved_roll("member", 7, "attack")
 
 
-async def test_boards_and_secrets(db: Store) -> None:
-    board = await db.create_dice_board(
+async def test_boards_and_secrets_write_what_they_show_with_them(db: Store) -> None:
+    board, posted = await db.create_dice_board(
         DiceBoard(0, 50, 1, 7, "member", 7, False, (BoardButton("attack", "Attack ⚔️"),), created_at=1.0)
     )
     assert board.id > 0
-    await db.update_dice_board(dataclasses.replace(board, message_id=99, hidden=True))
+    assert posted.id > 0 and posted.channel_id == 50 and posted.told == [Told(draw=BOARD_DRAWING, ref=board.id)]
+    await db.dice_board_shown(board.id, 99)
+    redrawn = await db.update_dice_board(dataclasses.replace(board, hidden=True), 2.0)
+    assert redrawn.id > posted.id and redrawn.told == posted.told
     stored = await db.dice_board(board.id)
     assert stored is not None and stored.message_id == 99 and stored.hidden and stored.buttons[0].label == "Attack ⚔️"
     assert [b.id for b in await db.dice_boards_in(50)] == [board.id]
-    secret = await db.create_secret(SecretRoll(0, 50, 1, 7, True, "1d20 → 14", "ab", "cd", created_at=5.0))
+    secret, committed = await db.create_secret(SecretRoll(0, 50, 1, 7, True, "1d20 → 14", "ab", "cd", created_at=5.0))
+    assert committed.told == [Told(draw=SECRET_DRAWING, ref=secret.id)]
     await db.secret_shown(secret.id, 123)
-    assert await db.reveal_secret(secret.id, 6.0)
-    assert not await db.reveal_secret(secret.id, 7.0)  # once
+    news = News(text="revealed")
+    revealed = await db.reveal_secret(secret.id, 6.0, news)
+    assert revealed is not None and revealed.told == [Told(draw=SECRET_DRAWING, ref=secret.id), Told(news=news)]
+    assert await db.reveal_secret(secret.id, 7.0, news) is None  # once
     again = await db.secret(secret.id)
     assert again is not None and again.message_id == 123 and again.revealed_at == 6.0 and again.for_gm
+    # What is still to be shown, oldest first, until it is told.
+    assert [o.id for o in await db.outbox()] == [posted.id, redrawn.id, committed.id, revealed.id]
+    assert await db.outbox(after=redrawn.id, limit=1) == [committed]
+    for told in (posted, redrawn, committed):
+        await db.outbox_told(told.id)
+    assert await db.outbox() == [revealed]
+    await db.outbox_told(revealed.id)
+    assert await db.outbox() == []
+
+
+async def test_an_outbox_id_is_never_used_again(db: Store) -> None:
+    """A row's id makes its posts' nonces: a new row must not take the id of one just told (Discord would answer
+    its post with the old message)."""
+    _, first = await db.create_secret(SecretRoll(0, 50, 1, 7, False, "1d6 → 2", "ab", "cd", created_at=5.0))
+    await db.outbox_told(first.id)
+    _, second = await db.create_secret(SecretRoll(0, 50, 1, 7, False, "1d6 → 3", "ab", "ce", created_at=6.0))
+    assert second.id > first.id
 
 
 async def test_a_members_game_dice_count_at_commit_and_a_computers_do_not(db: Store) -> None:
@@ -169,7 +201,7 @@ class Recording:
     """Wraps a store's SQL adapter and keeps every statement it ran."""
 
     def __init__(self, store: Any) -> None:
-        self.statements: list[tuple[str, tuple[Any, ...]]] = []
+        self.statements: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
         plain, transaction = store._sql, store._sql_transaction
         recording = self
 
@@ -177,13 +209,13 @@ class Recording:
             def __init__(self, inner: Any) -> None:
                 self.inner = inner
 
-            async def fetch(self, sql: str, *params: Any) -> Any:
-                recording.statements.append((sql, params))
-                return await self.inner.fetch(sql, *params)
+            async def fetch(self, sql: str, *params: Any, **named: Any) -> Any:
+                recording.statements.append((sql, params, named))
+                return await self.inner.fetch(sql, *params, **named)
 
-            async def execute(self, sql: str, *params: Any) -> int:
-                recording.statements.append((sql, params))
-                return int(await self.inner.execute(sql, *params))
+            async def execute(self, sql: str, *params: Any, **named: Any) -> int:
+                recording.statements.append((sql, params, named))
+                return int(await self.inner.execute(sql, *params, **named))
 
         @asynccontextmanager
         async def spied_transaction(**options: Any) -> AsyncIterator[Spy]:
@@ -197,7 +229,7 @@ class Recording:
 async def test_every_dice_query_uses_an_index(db: Store) -> None:
     recording = Recording(db)
     await test_saved_rolls_by_scope_and_name(db)
-    await test_boards_and_secrets(db)
+    await test_boards_and_secrets_write_what_they_show_with_them(db)
     await test_private_and_gm_dice_stay_out_of_what_others_see(db)
     await test_forget_deletes_statistics_and_leaderboard_choice_is_kept(db)
     await db.wins_in_guild(1)
@@ -209,24 +241,25 @@ async def test_every_dice_query_uses_an_index(db: Store) -> None:
     await db.luck_counts(7, LuckFilter(guild_id=1, channel_id=50))
     await db.backfill_luck(db.session, db.log_entries, no_kind)
     checked = 0
-    for sql, params in recording.statements:
+    for sql, params, named in recording.statements:
         verb = sql.lstrip().split()[0].upper()
         if verb == "INSERT" and "SELECT" not in sql.upper():
             continue  # an insert by key: nothing to search
-        plan = await _plan(db, sql, params)
+        plan = await _plan(db, sql, params, named)
         assert not _full_scan(db, plan, sql), f"{sql}\n{plan}"
         checked += 1
     assert checked >= 20
 
 
-async def _plan(db: Store, sql: str, params: tuple[Any, ...]) -> str:
+async def _plan(db: Store, sql: str, params: tuple[Any, ...], named: dict[str, Any]) -> str:
     if isinstance(db, SqliteStore):
-        rows = await db.conn.execute_fetchall(f"EXPLAIN QUERY PLAN {sql}", params)
+        text, values = bind(SQLITE, sql, params, named)
+        rows = await db.conn.execute_fetchall(f"EXPLAIN QUERY PLAN {text}", values)
         return "\n".join(str(row[3]) for row in rows)
     assert isinstance(db, PostgresStore)
     async with db.pool.acquire() as conn, conn.transaction():
         await conn.execute("SET LOCAL enable_seqscan = off")  # empty tables: the planner would scan anyway
-        text, values = bind(POSTGRESQL, sql, params, {})
+        text, values = bind(POSTGRESQL, sql, params, named)
         rows = await conn.fetch(f"EXPLAIN {text}", *values)
         return "\n".join(r[0] for r in rows)
 

@@ -26,11 +26,12 @@ from bot.models import Board, Deadline, GuildSettings, LogEntry, News, Scope, Se
 from bot.shards import Shards
 from bot.storage import PostgresStore, SqliteStore, Store
 from bot.storage.codec import encode_entry
+from bot.storage.dice import SecretRoll
 from tests.databases import Database
 
-TABLES = ("sessions", "session_events", "session_checkpoints")
-SQLITE_NAMES = {*TABLES, "s"}
-"""How a plan names those tables (``s`` is the store's alias for sessions)."""
+TABLES = ("sessions", "session_events", "session_checkpoints", "outbox")
+SQLITE_NAMES = {*TABLES, "s", "o"}
+"""How a plan names those tables (``s`` and ``o`` are the store's aliases for sessions and the outbox)."""
 NOT_QUERIES = re.compile(r"^\s*(--|BEGIN|COMMIT|ROLLBACK|PRAGMA|SELECT pg_advisory_unlock_all)", re.IGNORECASE)
 HOUR = 3600.0
 WHOLE = {
@@ -145,9 +146,12 @@ async def drive(store: Store) -> set[str]:
     await use("drop_board")(live.id, "board", 99)
     await use("news_delivered")(live.id, 2)
     await use("put_off")(live.id, HOUR * 2)
+    _, outgoing = await store.create_secret(SecretRoll(0, 10, 1, 7, False, "1d6 → 2", "ab", "cd", created_at=HOUR))
     for shards in (Shards(), Shards(2, frozenset({1}))):
         await use("attention")(shards)
         await use("attention")(shards, after=live.id, limit=10)
+        await use("outbox")(shards)
+        await use("outbox")(shards, after=outgoing.id - 1, limit=10)
         await use("due_sessions")(HOUR * 3, shards)
         await use("earliest_deadline")(shards)
         await use("clear_old_logs")(HOUR * 1000, shards, 10)
@@ -170,6 +174,7 @@ async def drive(store: Store) -> set[str]:
     await use("set_guild_settings")(1, GuildSettings(keep_logs_days=30))
     await use("guild_settings")(1)
     await use("clear_old_logs")(HOUR * 1000)
+    await use("outbox_told")(outgoing.id)
     return called
 
 
