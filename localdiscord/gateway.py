@@ -154,8 +154,10 @@ async def _handle_frame(
     if op == Op.HEARTBEAT:
         connection.send({"op": Op.HEARTBEAT_ACK, "d": None, "s": None, "t": None})
     elif op == Op.IDENTIFY:
+        await fake.gateway_open.wait()
         return await _identify(fake, connection, data or {})
     elif op == Op.RESUME:
+        await fake.gateway_open.wait()
         return await _resume(fake, connection, data or {})
     elif op in (Op.PRESENCE_UPDATE, Op.VOICE_STATE_UPDATE, Op.REQUEST_GUILD_MEMBERS):
         pass  # accepted, nothing to model
