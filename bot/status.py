@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -31,6 +32,10 @@ SCRAPE_TIMEOUT_S = 2.0
 ERROR_CHARS = 200
 
 Detail = Mapping[str, float | int | str | bool | None]
+
+
+class PortUnavailable(Exception):
+    """The server can't listen on its port; ``str(error)`` is one line saying what to do."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,14 @@ class StatusServer:
         # No access log: a probe every few seconds would drown the bot's own lines.
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, host, port).start()
+        try:
+            await web.TCPSite(self._runner, host, port).start()
+        except OSError as exc:
+            await self.stop()
+            why = os.strerror(exc.errno) if exc.errno else str(exc)  # asyncio's own text repeats the address
+            raise PortUnavailable(
+                f"METRICS_PORT {port}: can't listen there ({why}); choose another port, or unset it."
+            ) from exc
         self.port = int(self._runner.addresses[0][1])
         log.info("Metrics on http://%s:%d/metrics, health on /healthz", host, self.port)
         return self.port
