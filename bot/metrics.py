@@ -55,14 +55,13 @@ class Outcome(StrEnum):
 
 
 def interaction_kind(interaction: discord.Interaction) -> str:
-    """``command``, ``button``, ``select``, ``form`` (a modal's submission), ``autocomplete`` or ``other``."""
+    """``command``, ``button``, ``select``, ``form`` (a modal's submission) or ``other`` (autocomplete never reaches
+    a ``Reply``: discord.py answers it)."""
     kind = interaction.type
     if kind is discord.InteractionType.application_command:
         return "command"
     if kind is discord.InteractionType.modal_submit:
         return "form"
-    if kind is discord.InteractionType.autocomplete:
-        return "autocomplete"
     if kind is discord.InteractionType.component:
         data: dict[str, Any] = dict(interaction.data or {})
         button = data.get("component_type") == discord.ComponentType.button.value

@@ -160,6 +160,21 @@ async def test_a_game_is_counted_as_it_happened(fake: LocalDiscord, make_bot: Ma
     assert_bounded(samples)
 
 
+@pytest.mark.fake(response_deadline=0)
+async def test_a_first_response_discord_refused_as_too_late_is_counted_late(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    fake.tolerate("10062")  # every first response is too late here
+    bot = await make_bot(extensions=("cogs.meta",), metrics_port=0)
+    res = await fake.slash(fake.channels[0], fake.members[1], "ping")
+    with pytest.raises(AssertionError, match="10062"):
+        await res.response()
+    samples = await counted_as_received(fake, bot)
+    assert total(samples, "tabletop_interactions_total", kind="command", outcome="late") == 1
+    assert total(samples, "tabletop_interactions_total") == 1  # the error report that followed failed the same way
+    assert total(samples, "tabletop_interaction_answer_seconds_count") == 0
+
+
 @pytest.mark.fake(channels=7)
 async def test_labels_stay_bounded_after_every_game_and_hostile_text(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await make_bot(metrics_port=0, clock=FakeClock(), dice=SeededDice(17))
