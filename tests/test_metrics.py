@@ -27,7 +27,7 @@ from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.core.race import RACE_EXTENSIONS, current_board, live, start_race
 from tests.test_e2e_crowns import play_one_click
-from tests.weather.world import everything_under_way
+from tests.weather.world import PLAYERS, everything_under_way
 
 KINDS = {"command", "button", "select", "form", "other"}
 METHODS = {"GET", "POST", "PATCH", "PUT", "DELETE"}
@@ -179,6 +179,10 @@ async def test_a_first_response_discord_refused_as_too_late_is_counted_late(
 async def test_labels_stay_bounded_after_every_game_and_hostile_text(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await make_bot(metrics_port=0, clock=FakeClock(), dice=SeededDice(17))
     bot.settings.computer_delay = 0
+    # A scoresheet of its own first: its picture starts the drawing worker, which takes seconds on a busy machine,
+    # longer than the world's steps wait.
+    sheet = await fake.slash(fake.channels[6], fake.members[0], "vv sheet", options={"players": PLAYERS})
+    await sheet.message(timeout=60)
     places = await everything_under_way(fake, bot)
     rng = random.Random(3)
     for _ in range(CROWNS_CLICKS):
