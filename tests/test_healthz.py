@@ -21,8 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import discord
+from discord.ext import commands
 
 from bot.healthz import probe
+from bot.liveness import GatewayWatch
 from localdiscord.server import LocalDiscord
 from tests.bot_process import REPO, output_path, spawn_bot_process
 from tests.conftest import MakeBot
@@ -146,6 +149,26 @@ async def test_a_gateway_down_past_its_grace_is_unhealthy_until_it_resumes(
     await fake.wait_for_resume()
     await until(port, healthy=True)
     assert (await asyncio.to_thread(probe_command, port)).returncode == 0
+
+
+async def test_each_shard_is_watched_on_its_own() -> None:
+    bot = commands.AutoShardedBot(command_prefix="!", intents=discord.Intents.none(), shard_count=3, shard_ids=[0, 2])
+    async with bot:
+        watch = GatewayWatch(bot, (0, 2), grace=0)
+
+        async def down_shards(*events: tuple[str, int]) -> int:
+            for event in events:
+                bot.dispatch(*event)
+            await asyncio.sleep(0)  # the listeners run as tasks of their own, each at once
+            return int((await watch.check()).detail["down_shards"] or 0)
+
+        assert await down_shards() == 2  # none connected yet
+        assert await down_shards(("shard_connect", 0), ("shard_connect", 2)) == 0
+        assert (await watch.check()).ok
+        assert await down_shards(("shard_disconnect", 2), ("shard_disconnect", 2)) == 1
+        assert not (await watch.check()).ok and watch.down_for() > 0
+        bot.dispatch("connect")  # what a sharded bot also says, for any shard: not this watch's concern
+        assert await down_shards(("shard_resumed", 2)) == 0 and (await watch.check()).ok
 
 
 async def stop_answering(database: Database) -> None:
