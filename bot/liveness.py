@@ -32,7 +32,7 @@ SHARDLESS = -1
 class LoopMonitor:
     """Measures the event loop's lag (``observe`` hears each measurement)."""
 
-    def __init__(self, observe: Callable[[float], None] = lambda _: None, *, limit: float = LAG_LIMIT_S) -> None:
+    def __init__(self, observe: Callable[[float], None], *, limit: float = LAG_LIMIT_S) -> None:
         self.observe = observe
         self.limit = limit
         self._lag = 0.0
