@@ -44,11 +44,15 @@ RUN pip install --no-deps /tmp/wheels/*.whl \
     && mkdir -p /data \
     && chown botuser:botuser /data
 
-ENV DATABASE_PATH=/data/bot.sqlite3
+ENV DATABASE_PATH=/data/bot.sqlite3 \
+    METRICS_PORT=8080
 WORKDIR /home/botuser
 USER botuser
 VOLUME ["/data"]
-# Healthy while the database on the volume can be read; the first start may take a while to create it.
-HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot.health"]
-# The bot needs no inbound port: it connects out to Discord's Gateway.
+# The bot connects out to Discord; the one port it listens on serves /metrics (Prometheus) and /healthz.
+EXPOSE 8080
+# Asks the running bot's /healthz, which its own event loop answers: unhealthy when the loop is stuck (no answer
+# within the probe's 8 s), lags, has lost the Gateway for over a minute, or its database doesn't answer. The first
+# start may take a while (migrations, connecting).
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot.healthz"]
 CMD ["python", "-m", "bot"]

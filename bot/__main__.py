@@ -19,6 +19,7 @@ from bot.app import build_bot, extensions_of
 from bot.endpoint import use_api_base
 from bot.logs import setup_logging
 from bot.settings import Settings, config_problem, env_file_problem, token_problem
+from bot.status import PortUnavailable
 from bot.storage.base import StorageError
 
 log = logging.getLogger("bot")
@@ -40,7 +41,7 @@ async def run(settings: Settings) -> int:
             # Before logging in: a database the bot can't use should stop it before it shows up online.
             await bot.open_storage()
             await bot.start(settings.discord_token.get_secret_value())
-    except StorageError as exc:
+    except (StorageError, PortUnavailable) as exc:
         return _fatal(str(exc), exc)
     except discord.LoginFailure as exc:
         advice = "copy it again from the developer portal (Bot → Reset Token) into DISCORD_TOKEN"

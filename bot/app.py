@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 import discord
@@ -17,7 +18,9 @@ from bot.computers import ComputerSeats
 from bot.controls import CONTROL_NAMESPACES, Router
 from bot.deadlines import Deadlines
 from bot.interactions import Interactions
+from bot.liveness import GatewayWatch, LoopMonitor
 from bot.lobby import Lobby
+from bot.metrics import Metrics
 from bot.models import Applied, Deadline, Session
 from bot.outbox import Outbox
 from bot.publisher import Publisher
@@ -29,6 +32,7 @@ from bot.server_settings import ServerSetting, settings_command
 from bot.service import Service
 from bot.settings import Settings
 from bot.spec import GameSpec
+from bot.status import Check, StatusServer
 from bot.storage import open_store
 from bot.storage.postgres import redacted
 from bot.timers import TimerLoop
@@ -89,24 +93,27 @@ class TabletopBot(commands.Bot):
         # No privileged intents: everything happens through interactions.
         intents = discord.Intents.none()
         intents.guilds = True
+        self.metrics = Metrics()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
             help_command=None,
             tree_cls=Tree,
+            http_trace=self.metrics.discord_trace(),
             **options,
         )
         self.settings = settings
         self.extensions_to_load = extensions
-        clock = clock or SystemClock()
+        self.clock = clock = clock or SystemClock()
         self.owned_shards = settings.shards
-        self.store = open_store(
+        store = open_store(
             settings.database_path,
             settings.database_url,
             settings.database_pool_size,
             synchronous_commit=settings.database_synchronous_commit,
         )
+        self.store = self.metrics.timed(store)
         self.registry = Registry()
         self.specs: dict[str, GameSpec[Any]] = {}
         self.game_settings: list[ServerSetting] = []
@@ -137,6 +144,37 @@ class TabletopBot(commands.Bot):
         self._storage_open = False
         self._attending: asyncio.Task[int] | None = None
         self.tree.error(self.on_app_command_error)
+        self._watch()
+
+    def _watch(self) -> None:
+        """What ``METRICS_PORT`` serves: the gauges read when scraped, and the checks of ``/healthz``."""
+        sharded = isinstance(self, commands.AutoShardedBot)
+        self.loop_monitor = LoopMonitor(self.metrics.loop_lag.observe)
+        self.gateway = GatewayWatch(self, tuple(self.owned_shards.ids) if sharded else None)
+        self.status_server = StatusServer(self.metrics.registry, before_scrape=self._census)
+        self.status_server.add_check("event_loop", self.loop_monitor.check)
+        self.status_server.add_check("gateway", self.gateway.check)
+        self.status_server.add_check("database", self._database_answers)
+        metrics = self.metrics
+        metrics.queued_drawings.set_function(lambda: self.publisher.queue()[0])
+        metrics.oldest_drawing.set_function(lambda: self.publisher.queue()[1])
+        metrics.retrying.set_function(lambda: self.publisher.retrying)
+        metrics.computer_turns.set_function(lambda: self.computers.pending)
+        metrics.gateway_down.set_function(self.gateway.down_for)
+        metrics.gateway_latency.set_function(lambda: self.latency)
+
+    async def _census(self) -> None:
+        self.metrics.count(await self.store.census(self.clock.now(), self.owned_shards))
+
+    async def _database_answers(self) -> Check:
+        start = time.perf_counter()
+        await self.store.ping()
+        return Check(True, {"took_s": round(time.perf_counter() - start, 4)})
+
+    async def serve_status(self, port: int) -> int:
+        """Serve ``/metrics`` and ``/healthz`` on ``port`` (0: a free one), and measure the loop's lag; the port."""
+        self.loop_monitor.start()
+        return await self.status_server.start(port)
 
     def register(self, spec: GameSpec[Any]) -> None:
         """Make a game known to the core (called by its cog)."""
@@ -187,6 +225,8 @@ class TabletopBot(commands.Bot):
         self.tree.add_command(settings_command([*CORE_SETTINGS, *self.game_settings], self.store))
         if not self.settings.skip_sync:
             await self.sync_commands()
+        if self.settings.metrics_port is not None:
+            await self.serve_status(self.settings.metrics_port)
         self.timers.start()
         self.retention.start()
         # Only this process's servers (another process looks after the rest), and in the background: the bot
@@ -262,6 +302,8 @@ class TabletopBot(commands.Bot):
         await self.publisher.drain(SHUTDOWN_GRACE_S)
         await self.outbox.drain(SHUTDOWN_GRACE_S)
         await super().close()
+        await self.status_server.stop()
+        await self.loop_monitor.stop()
         await self.store.close()
 
 

@@ -68,6 +68,11 @@ class ComputerSeats:
         except UserError as exc:
             log.debug("Session %s: computer move for %s not applied (%s)", session_id, player, exc.code)
 
+    @property
+    def pending(self) -> int:
+        """Computer moves scheduled and not yet made (for the metrics)."""
+        return len(self._tasks)
+
     async def close(self) -> None:
         """Stop pending moves (a cancelled move is simply made again after a restart)."""
         for task in list(self._tasks):

@@ -1,8 +1,10 @@
-"""``python -m bot.health``: the container's health check. Can the bot's database still be read?
+"""``python -m bot.health``: can the bot's database be read? With the bot running or stopped (after restoring a
+backup, before starting a bot on a database you are unsure of). The container's health check asks the running bot
+instead (``python -m bot.healthz``: its event loop, Gateway and database).
 
 It opens ``DATABASE_PATH`` read-only and reads the schema version: a lost volume, a deleted or
-replaced file, or a disk gone bad shows up here. It reads one page, so it is cheap to run every
-minute next to the bot (in WAL mode a reader never blocks the bot's writes). With ``DATABASE_URL``
+replaced file, or a disk gone bad shows up here. It reads one page, so it is cheap to run next to
+the bot (in WAL mode a reader never blocks the bot's writes). With ``DATABASE_URL``
 it asks PostgreSQL for the schema version instead (a server down, or refusing the credentials). Exit 0 when healthy;
 otherwise 1 and one line saying why, which ``docker inspect`` shows.
 

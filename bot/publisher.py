@@ -20,9 +20,10 @@ import asyncio
 import contextlib
 import io
 import logging
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -72,6 +73,7 @@ class _Job:
     background: bool = False
     """Catching up after a restart: it waits its turn behind at most ``BACKGROUND_DRAWINGS`` others, so
     interactions keep priority."""
+    queued_at: float = field(default_factory=time.monotonic)
 
 
 def _notes(session: Session, events: list[dict[str, Any]]) -> list[str]:
@@ -206,6 +208,17 @@ class Publisher:
             "drawn": len(self._drawn),
             "news": self.news.footprint(),
         }
+
+    def queue(self) -> tuple[int, float]:
+        """Drawings waiting for their turn, and how many seconds the oldest has waited (for the metrics)."""
+        heads = [jobs[0].queued_at for jobs in self._jobs.values() if jobs]
+        waiting = sum(len(jobs) for jobs in self._jobs.values())
+        return waiting, time.monotonic() - min(heads) if heads else 0.0
+
+    @property
+    def retrying(self) -> int:
+        """Sessions whose drawing failed and waits to be tried again."""
+        return len(self._retries)
 
     @property
     def busy(self) -> bool:

@@ -6,6 +6,10 @@ when nothing was sent after ``DEFER_AFTER_S`` (the session was locked, the datab
 rate-limiting a board). The defer is the right kind: a deferred update for a click (nothing
 visible changes until the answer), a "thinking…" reply for a command, private when its answer
 would be. What comes after a defer is sent as its follow-up, so the caller never has to know.
+
+Being the one place every answer passes, it is also where they are counted (``bot.metrics``): each interaction's
+first response once, by how it went (answered, deferred, refused, an internal error, or too late for Discord), and
+the time to it and to the answer itself.
 """
 
 from __future__ import annotations
@@ -13,12 +17,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+import time
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
 from pydantic import ValidationError
 
 from bot.errors import InvalidInput, UserError, new_error_id
+from bot.metrics import Metrics, Outcome
 from bot.names import clip
 
 log = logging.getLogger(__name__)
@@ -28,6 +35,9 @@ PUBLIC_ANSWER = {"private": False}
 DEFER_AFTER_S = 2.0
 REPLY_KEY = "reply"
 NO_PINGS = discord.AllowedMentions.none()
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for a response to an interaction whose time has run out."""
+T = TypeVar("T")
 
 
 class Reply:
@@ -56,6 +66,9 @@ class Reply:
         """The interaction is answered with the news of the change it made (``bot.news``): its handler says
         nothing more."""
         self._answered = asyncio.Event()
+        self._took = time.monotonic()
+        self._counted_first = False
+        self._counted_answer = False
         interaction.extras[REPLY_KEY] = self
 
     @classmethod
@@ -144,24 +157,57 @@ class Reply:
     async def _acknowledge(self, *, thinking: bool, private: bool) -> None:
         """The deferral itself (the caller holds the lock): "thinking…" for an answer to come as a message."""
         if thinking:
-            await self.interaction.response.defer(ephemeral=private, thinking=True)
+            await self._first(Outcome.DEFERRED, self.interaction.response.defer(ephemeral=private, thinking=True))
         else:
-            await self.interaction.response.defer()
+            await self._first(Outcome.DEFERRED, self.interaction.response.defer())
         self.deferred = True
         self._answered.set()
         log.debug("Deferred interaction %s", self.interaction.id)
+
+    async def _first(self, outcome: Outcome, response: Awaitable[T]) -> T:
+        """The interaction's first response, counted once: how it went, and when (Discord refusing it as too late
+        counts as ``LATE``)."""
+        try:
+            result = await response
+        except discord.NotFound as exc:
+            if exc.code == UNKNOWN_INTERACTION:
+                self._count_first(Outcome.LATE)
+            raise
+        self._count_first(outcome)
+        if outcome is not Outcome.DEFERRED:
+            self._count_answer()
+        return result
+
+    def _count_first(self, outcome: Outcome) -> None:
+        metrics = self.metrics
+        if metrics is not None and not self._counted_first:
+            self._counted_first = True
+            metrics.first(self.interaction, outcome, time.monotonic() - self._took)
+
+    def _count_answer(self) -> None:
+        """The answer itself (not a deferral) was sent: the first time, its latency is counted."""
+        metrics = self.metrics
+        if metrics is not None and not self._counted_answer:
+            self._counted_answer = True
+            metrics.answered(self.interaction, time.monotonic() - self._took)
+
+    @property
+    def metrics(self) -> Metrics | None:
+        """The metrics of the bot that took the interaction (each bot has its own)."""
+        metrics = getattr(self.interaction.client, "metrics", None)
+        return metrics if isinstance(metrics, Metrics) else None
 
     async def send(
         self, content: str | None = None, *, ephemeral: bool | None = None, **kwargs: Any
     ) -> discord.Message | None:
         """A message in answer (a new one, or the deferred "thinking" reply filled in); returns it if known."""
         try:
-            return await self._send(content, ephemeral=ephemeral, **kwargs)
+            return await self._send(content, ephemeral=ephemeral, outcome=Outcome.ANSWERED, **kwargs)
         finally:
             self._answered.set()
 
     async def _send(
-        self, content: str | None = None, *, ephemeral: bool | None = None, **kwargs: Any
+        self, content: str | None = None, *, ephemeral: bool | None, outcome: Outcome, **kwargs: Any
     ) -> discord.Message | None:
         private = self.private if ephemeral is None else ephemeral
         kwargs.setdefault("allowed_mentions", NO_PINGS)
@@ -175,19 +221,23 @@ class Reply:
             if not response.is_done() and _uploads(kwargs):
                 await self._acknowledge(thinking=True, private=private)
             if not response.is_done():
-                result = await response.send_message(content, ephemeral=private, **kwargs)
+                result = await self._first(outcome, response.send_message(content, ephemeral=private, **kwargs))
                 resource = result.resource if result is not None else None
                 if isinstance(resource, discord.InteractionMessage | discord.Message):
                     return resource
                 return await self.interaction.original_response()
             thinking = first and response.type is discord.InteractionResponseType.deferred_channel_message
             if thinking and private == self.private:
-                return await self.interaction.edit_original_response(content=content, **_edit_kwargs(kwargs))
+                message = await self.interaction.edit_original_response(content=content, **_edit_kwargs(kwargs))
+                self._count_answer()
+                return message
             if thinking:
                 # A public "thinking…" can't turn private: remove it and answer privately instead.
                 with contextlib.suppress(discord.HTTPException):
                     await self.interaction.delete_original_response()
-            return await self.interaction.followup.send(content or "", ephemeral=private, wait=True, **kwargs)
+            sent = await self.interaction.followup.send(content or "", ephemeral=private, wait=True, **kwargs)
+            self._count_answer()
+            return sent
 
     async def update(self, *, ephemeral: bool | None = None, **kwargs: Any) -> None:
         """Edit the message the click came from (through the click, or after a deferred update). ``ephemeral``
@@ -210,9 +260,10 @@ class Reply:
             if not response.is_done() and _uploads(kwargs):
                 await self._acknowledge(thinking=False, private=self.private)
             if not response.is_done():
-                await response.edit_message(**kwargs)
+                await self._first(Outcome.ANSWERED, response.edit_message(**kwargs))
             else:
                 await self.interaction.edit_original_response(**_edit_kwargs(kwargs))
+                self._count_answer()
 
     async def modal(self, modal: discord.ui.Modal) -> None:
         """Open a modal; only possible as the first answer, and never to a form's submission (Discord refuses it:
@@ -224,7 +275,7 @@ class Reply:
             if self.done:
                 raise UserError("That took too long to open; please click again.")
             self._filled = True
-            await self.interaction.response.send_modal(modal)
+            await self._first(Outcome.ANSWERED, self.interaction.response.send_modal(modal))
             self._answered.set()
 
     async def ack(self) -> None:
@@ -232,13 +283,15 @@ class Reply:
         if not self.done:
             await self.defer()
 
-    async def refuse(self, text: str) -> None:
-        """A short private answer (a refusal, an error): only the user who acted sees it. Cut to Discord's
-        limit here, for every refusal, since many repeat what was typed."""
+    async def refuse(self, text: str, *, error: bool = False) -> None:
+        """A short private answer (a refusal, or an internal ``error``): only the user who acted sees it. Cut to
+        Discord's limit here, for every refusal, since many repeat what was typed."""
         try:
-            await self.send(clip(text), ephemeral=True)
+            await self._send(clip(text), ephemeral=True, outcome=Outcome.ERROR if error else Outcome.REFUSED)
         except discord.HTTPException:
             log.warning("Could not tell user %s why their interaction was refused", self.interaction.user.id)
+        finally:
+            self._answered.set()
 
 
 def _uploads(kwargs: dict[str, Any]) -> bool:
@@ -265,6 +318,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if isinstance(error, ValidationError):
         # Typed input a command built a model from without checking it first: say which field, not an error id.
         error = InvalidInput.naming(error)
+    reply = Reply.of(interaction, private=True)
     if isinstance(error, UserError):
         text = error.text
     elif isinstance(error, discord.app_commands.CheckFailure):
@@ -283,4 +337,9 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             exc_info=error,
         )
         text = f"Something went wrong on my side (error `{error_id}`). Please try again."
-    await Reply.of(interaction, private=True).refuse(text)
+        metrics = reply.metrics
+        if metrics is not None:
+            metrics.internal_error(interaction)
+        await reply.refuse(text, error=True)
+        return
+    await reply.refuse(text)

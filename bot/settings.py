@@ -38,6 +38,12 @@ class Settings(BaseSettings):
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
         None, description="Comma-separated shards this process runs (default: all of SHARD_COUNT)."
     )
+    metrics_port: int | None = Field(
+        None,
+        ge=0,
+        le=65535,
+        description="Serve Prometheus metrics (/metrics) and the health check (/healthz) on this port (0: any free).",
+    )
     dev_guild_id: int | None = Field(None, description="Sync commands to this guild only (instant).")
     skip_sync: bool = Field(False, description="Do not sync the command tree at startup.")
     log_level: str = Field("INFO", description="DEBUG, INFO, WARNING or ERROR.")
@@ -57,6 +63,12 @@ class Settings(BaseSettings):
         if not is_postgres_url(value.strip()):
             raise ValueError("use postgresql://user:password@host:5432/database, or leave it unset for SQLite")
         return value.strip()
+
+    @field_validator("metrics_port", mode="before")
+    @classmethod
+    def _unset_when_empty(cls, value: object) -> object:
+        # METRICS_PORT= (empty, as a compose file or .env may leave it) means off, as if it were not there.
+        return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("shard_ids", mode="before")
     @classmethod

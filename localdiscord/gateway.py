@@ -196,6 +196,7 @@ async def _handle_frame(
         if not isinstance(data, dict):
             await connection.close(4002, "Decode error.")
             return None
+        await fake.gateway_open.wait()
         return await (_identify if op == Op.IDENTIFY else _resume)(fake, connection, data)
     elif op in (Op.PRESENCE_UPDATE, Op.VOICE_STATE_UPDATE, Op.REQUEST_GUILD_MEMBERS):
         pass  # accepted, nothing to model

@@ -162,6 +162,9 @@ class LocalDiscord:
         self.interactions_by_token: dict[str, InteractionResult] = {}
         self.ready_count = 0
         self.resume_count = 0
+        self.gateway_open = asyncio.Event()
+        """Cleared by ``hold_gateway``: IDENTIFY and RESUME wait for it (a Gateway outage)."""
+        self.gateway_open.set()
         self._resume_count_at_drop = 0
         self._messages: dict[int, Message] = {}
         self.uploads: MutableMapping[int, bytes] = {}
@@ -886,6 +889,15 @@ class LocalDiscord:
         self._resume_count_at_drop = self.resume_count
         for connection in list(self.connections):
             await connection.close(4000, "Connection dropped by the test.")
+
+    def hold_gateway(self) -> None:
+        """Leave every IDENTIFY and RESUME unanswered until ``release_gateway``: a bot whose connection drops
+        (``drop_gateway``) connects again but stays without a session, as in an outage of Discord's Gateway."""
+        self.gateway_open.clear()
+
+    def release_gateway(self) -> None:
+        """Answer the IDENTIFY and RESUME held by ``hold_gateway``, and every one after."""
+        self.gateway_open.set()
 
     def request_reconnect(self) -> None:
         """Send RECONNECT (op 7) on every connection: the bot must reconnect and RESUME."""

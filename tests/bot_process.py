@@ -18,7 +18,16 @@ from localdiscord.server import LocalDiscord
 
 REPO = Path(__file__).resolve().parents[1]
 # Settings the child must not inherit from the developer's shell.
-SETTINGS_PREFIXES = ("DISCORD_", "DATABASE_", "SHARD_", "DEV_GUILD_ID", "SKIP_SYNC", "LOG_LEVEL", "EXTENSIONS")
+SETTINGS_PREFIXES = (
+    "DISCORD_",
+    "DATABASE_",
+    "SHARD_",
+    "DEV_GUILD_ID",
+    "SKIP_SYNC",
+    "LOG_LEVEL",
+    "EXTENSIONS",
+    "METRICS_PORT",
+)
 
 
 def bot_environment(fake: LocalDiscord, db_path: Path, env: dict[str, str | None] | None = None) -> dict[str, str]:

@@ -2,9 +2,10 @@
 
 - ``fake``: a started LocalDiscord; at teardown it asserts ``fake.failures`` is empty. Options for its constructor
   come from ``@pytest.mark.fake(channels=…, response_deadline=…)``.
-- ``make_bot``: ``await make_bot(db_path=None, extensions=None, database_url=None, **options)`` → a ready
-  TabletopBot; closed at teardown. The default database is one file per test, so a second call after
-  ``await bot.close()`` is a restart; ``database_url`` puts it on PostgreSQL instead.
+- ``make_bot``: ``await make_bot(db_path=None, extensions=None, database_url=None, metrics_port=None, **options)``
+  → a ready TabletopBot; closed at teardown. The default database is one file per test, so a second call after
+  ``await bot.close()`` is a restart; ``database_url`` puts it on PostgreSQL instead; ``metrics_port=0`` serves
+  ``/metrics`` and ``/healthz`` on a free port (``bot.status_server.port``).
 - ``bot``: one such bot with the default extensions.
 - ``database``: an empty database, parametrised over both backends (SQLite file, PostgreSQL database).
 """
@@ -58,6 +59,7 @@ async def make_bot(fake: LocalDiscord, tmp_path: Path) -> AsyncIterator[MakeBot]
         db_path: Path | str | None = None,
         extensions: tuple[str, ...] | list[str] | None = None,
         database_url: str | None = None,
+        metrics_port: int | None = None,
         **options: Any,
     ) -> TabletopBot:
         use_api_base(fake.base_url)
@@ -68,6 +70,7 @@ async def make_bot(fake: LocalDiscord, tmp_path: Path) -> AsyncIterator[MakeBot]
             skip_sync=False,
             dev_guild_id=None,
             discord_api_base=fake.base_url,
+            metrics_port=metrics_port,
             _env_file=None,  # a developer's .env must not leak into tests
         )
         if extensions is not None:

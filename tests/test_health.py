@@ -1,4 +1,4 @@
-"""``python -m bot.health``, the container's health check: silent and 0 when the database reads, else one line."""
+"""``python -m bot.health``, the offline check of the database: silent and 0 when it reads, else one line."""
 
 from __future__ import annotations
 

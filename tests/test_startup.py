@@ -270,6 +270,19 @@ async def test_missing_and_invalid_together_on_one_line(fake: LocalDiscord, tmp_
     )
 
 
+async def test_a_metrics_port_that_is_taken_or_not_a_port(fake: LocalDiscord, tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = await fail_to_start(fake, tmp_path, {"METRICS_PORT": str(port)})
+    assert (
+        line == f"METRICS_PORT {port}: can't listen there (Address already in use); choose another port, or unset it."
+    )
+    line = await fail_to_start(fake, tmp_path, {"METRICS_PORT": "http"})
+    assert line == "Configuration error: METRICS_PORT: invalid value 'http' (input should be a valid integer)."
+
+
 async def test_anything_unforeseen_still_ends_with_one_line(fake: LocalDiscord, tmp_path: Path) -> None:
     line = await fail_to_start(fake, tmp_path, {"EXTENSIONS": "cogs.no_such_cog"})
     assert line.startswith("Stopped by an unexpected error: ExtensionNotFound: Extension 'cogs.no_such_cog'")

@@ -15,6 +15,7 @@ Guarantees every backend keeps:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Outgoing, Scope, Session
@@ -26,6 +27,15 @@ ATTENTION_BATCH = 500
 """Sessions needing attention read at once at startup (a backlog is read in batches, never all at once)."""
 DUE_BATCH = 100
 """Sessions with something due read at once by the timer loop."""
+
+
+@dataclass(frozen=True, slots=True)
+class Census:
+    """How many sessions are live, and how many have a deadline or reminder that has come (for the metrics: a due
+    count that stays up means the timer loop is behind)."""
+
+    live: int
+    due: int
 
 
 class Duplicate(Exception):
@@ -182,4 +192,14 @@ class Store(DiceStore, Protocol):
 
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
         """Replace the server's settings."""
+        ...
+
+    async def ping(self) -> None:
+        """Return once the database answers a trivial query through the store's own connections; raise if it can't
+        (the health check, with a timeout around it)."""
+        ...
+
+    async def census(self, now: float, shards: Shards = ALL) -> Census:
+        """The sessions in the servers of ``shards`` that are live, and those with something due at ``now``: counted
+        on partial indexes, at each metrics scrape (never on a click's path)."""
         ...

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session, Status
 from bot.shards import ALL, Shards
-from bot.storage.base import ATTENTION_BATCH, DUE_BATCH, Duplicate
+from bot.storage.base import ATTENTION_BATCH, DUE_BATCH, Census, Duplicate
 from bot.storage.cache import SessionCache
 from bot.storage.dice import CommitCounts, DiceTables
 from bot.storage.migrations import ATTENTION, Both, Dialect
@@ -273,6 +273,20 @@ class SessionTables(DiceTables):
         )
         value = rows[0]["soonest"] if rows else None
         return None if value is None else float(value)
+
+    async def census(self, now: float, shards: Shards = ALL) -> Census:
+        where, params = owned(self.dialect, shards)
+        rows = await self._sql().fetch(
+            f"SELECT (SELECT COUNT(*) FROM sessions s WHERE {LIVE}{where}) AS live, "
+            "(SELECT COUNT(*) FROM sessions s "
+            f"WHERE s.next_deadline IS NOT NULL AND s.next_deadline <= :now AND {LIVE}{where}) AS due",
+            now=now,
+            **params,
+        )
+        return Census(live=int(rows[0]["live"]), due=int(rows[0]["due"]))
+
+    async def ping(self) -> None:
+        await self._sql().fetch("SELECT 1 AS one")
 
     @writes(Tells.BOOKS)
     async def put_off(self, session_id: int, moment: float) -> None:

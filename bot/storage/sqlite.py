@@ -36,6 +36,15 @@ def _try_open(path: Path) -> None:
     sqlite3.connect(path).close()
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file ``path`` is (device and inode), None if there is none."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
 def _first_file(path: Path) -> Path:
     """The first part of ``path`` that exists and is not a folder (``path`` itself if none is)."""
     for part in reversed(path.parents):
@@ -115,6 +124,8 @@ class SqliteStore(SessionTables):
         self._now: sqlite3.Connection | None = None
         """A second connection on the event loop's thread for writes that must not wait (``_write``)."""
         self._opened = False
+        self._file: tuple[int, int] | None = None
+        """The file opened (``_identity``): the connections go on reading it even once it is gone from the path."""
         self.cache = SessionCache()
 
     @property
@@ -147,6 +158,7 @@ class SqliteStore(SessionTables):
             await self._migrate()
             await self._check_writable()
             self._now = self._connect_now()
+            self._file = _identity(self.path)
             self._opened = True
         except sqlite3.DatabaseError as exc:
             await self.close()
@@ -259,6 +271,14 @@ class SqliteStore(SessionTables):
             self._conn = None
             if self._opened:
                 self._mark_clean()
+
+    async def ping(self) -> None:
+        """aiosqlite's thread answers, and the file at ``DATABASE_PATH`` is still the one the bot opened: a volume
+        that went away, or a file deleted or replaced, would otherwise go unnoticed until the next restart (the
+        open connections keep reading the old file). The file is looked at off the event loop (a hung disk)."""
+        if await asyncio.to_thread(_identity, self.path) != self._file:
+            raise StorageError(f"DATABASE_PATH {self.path}: the file the bot opened is no longer there")
+        await super().ping()
 
     def _sql(self) -> _SqliteAlone:
         return _SqliteAlone(self)

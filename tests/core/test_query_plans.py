@@ -37,6 +37,7 @@ HOUR = 3600.0
 WHOLE = {
     "sessions_attention": "the sessions that need the bot after a restart (drawn behind, a computer to move, news)",
     "sessions_next_deadline": "the sessions with a deadline or reminder to come",
+    "sessions_live_in_guild": "the live sessions, counted for the metrics at each scrape (``census``), not on a click",
 }
 """Partial indexes a query may read whole: each holds only what it names, a small part of all sessions."""
 
@@ -155,6 +156,7 @@ async def drive(store: Store) -> set[str]:
         await use("due_sessions")(HOUR * 3, shards)
         await use("earliest_deadline")(shards)
         await use("clear_old_logs")(HOUR * 1000, shards, 10)
+        await use("census")(HOUR * 3, shards)
     await use("session")(live.id)
     await use("live_session")(10, Scope.TABLE)
     await use("live_named")(1, "knives")
@@ -175,6 +177,7 @@ async def drive(store: Store) -> set[str]:
     await use("guild_settings")(1)
     await use("clear_old_logs")(HOUR * 1000)
     await use("outbox_told")(outgoing.id)
+    await use("ping")()
     return called
 
 
