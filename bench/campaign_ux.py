@@ -140,6 +140,10 @@ class Figures:
         }
 
 
+FORM_LABELS = {"Troupe name": "troupe", "Character name": "name", "Concept": "concept"}
+"""The character form's text inputs by label (their custom_ids are action paths, which depend on the form)."""
+
+
 class Campaign:
     """The campaign's channel as its three people use it: every interaction they send goes through here."""
 
@@ -221,13 +225,16 @@ class Campaign:
         await opened.response(STEP_TIMEOUT_S)
         assert opened.modal is not None, opened.errors
         traits = values.pop("traits", [])
+        typed: dict[str, Any] = {}
         for row in opened.modal["components"]:
             child = row.get("component") or {}
             if child.get("type") == 3:
                 offered = {o["value"] for o in child["options"]}
-                values[child["custom_id"]] = [t for t in traits if t in offered]
+                typed[child["custom_id"]] = [t for t in traits if t in offered]
+            elif (key := FORM_LABELS.get(str(row.get("label")))) in values:
+                typed[child["custom_id"]] = values[key]
         self._count(who, "send a form")
-        return await self.answer(await self.fake.submit_modal(opened, values))
+        return await self.answer(await self.fake.submit_modal(opened, typed))
 
     async def answer(self, res: InteractionResult) -> Message:
         """The interaction's answer; it must not be a refusal the script did not expect."""
