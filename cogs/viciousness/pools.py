@@ -64,7 +64,7 @@ from rules.viciousness.state import (
     Pool,
     ViolencePool,
 )
-from rules.viciousness.violence import clash
+from rules.viciousness.violence import clash, pushers
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
@@ -308,34 +308,46 @@ async def _picks(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
     await tell_dice(bot, reply, applied.session, pool_id, who)
 
 
+def _may_push(state: CampaignState, pool: Pool) -> set[str]:
+    """The combatants who may push to reroll now: in a fight, only those not rattled who haven't pushed this roll."""
+    if isinstance(pool, ViolencePool):
+        return {c.id for c in pushers(state, pool)}
+    return {c.id for c in pool.combatants if c.pc}
+
+
 def _for_one(
-    key: str, build: Callable[[Pool, str], dict[str, Any]], *, standing: bool = True, question: str = "Which character?"
+    key: str,
+    build: Callable[[Pool, str], dict[str, Any]],
+    *,
+    standing: bool = True,
+    question: str = "Which character?",
+    who_may: Callable[[CampaignState, Pool], set[str]] | None = None,
+    none: str = "None of your characters in this pool can do that.",
 ) -> UIHandler:
-    """A control that acts for one of the clicker's combatants: asked privately when they have several."""
+    """A control that acts for one of the clicker's combatants (of those ``who_may``): asked privately when they have
+    several; ``none`` is the refusal when they have none."""
 
     async def handler(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
         state = state_of(bot, session)
         pool = pool_of(state, arg)
         who = values[0] if values else None
         if who is None:
+            allowed = who_may(state, pool) if who_may is not None else None
             options = [
-                (c.name, c.id) for c in mine(state, session, reply, pool, standing=standing) if c.pc or key == "flee"
+                (c.name, c.id)
+                for c in mine(state, session, reply, pool, standing=standing)
+                if (c.pc or key == "flee") and (allowed is None or c.id in allowed)
             ]
             if len(options) != 1:
-                await choose(
-                    reply,
-                    session,
-                    key,
-                    arg,
-                    options,
-                    question,
-                    none="None of your characters in this pool can do that.",
-                )
+                await choose(reply, session, key, arg, options, question, none=none)
                 return
             who = options[0][1]
         await take(bot, reply, session, build(pool, who))
 
     return handler
+
+
+NO_PUSH = "None of your characters can push now: a rattled character can't, and each pushes once a roll."
 
 
 GM_PANEL = "gmpick"
@@ -459,7 +471,15 @@ def register(controls: Controls) -> None:
         ("pick", _pick),
         ("picks", _picks),
         ("leave", _for_one("leave", lambda pool, who: {"type": "leave", "pool": pool.id, "who": who}, standing=False)),
-        ("reroll", _for_one("reroll", lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who})),
+        (
+            "reroll",
+            _for_one(
+                "reroll",
+                lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who},
+                who_may=_may_push,
+                none=NO_PUSH,
+            ),
+        ),
         (
             "freeroll",
             _for_one("freeroll", lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who, "free": True}),

@@ -27,7 +27,7 @@ from rules.viciousness.knavery import can_reroll, label
 from rules.viciousness.permissions import side_players
 from rules.viciousness.pools import joinable
 from rules.viciousness.state import PC, CampaignState, KnaveryPool, Landed, Pool, ViolencePool
-from rules.viciousness.violence import Need, clash, fighters
+from rules.viciousness.violence import Need, clash, fighters, fighting_sides, free_rerolls, pushers
 
 POOL_VIEW = "pool:"
 ACT = "act"
@@ -197,6 +197,22 @@ def _settle_control(ctx: Ctx, pool: ViolencePool) -> Item | None:
     return _need_control(ctx, pool, need, settle=True)
 
 
+def _death_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
+    """The death tests waiting: all of them in one click (each rolled and told on its own, without care), or, when
+    the fight would go on to its flight phase, rolled and the fight ended in the same click; the care of each in a
+    select when the GM chooses otherwise."""
+    if not any(c.death for c in pool.combatants):
+        return []
+    base = {"type": "death_test", "pool": pool.id}
+    buttons: list[Item] = [act_button(ctx, "Roll the death tests", base, style=discord.ButtonStyle.success)]
+    if pool.stage == "wounds" and not pool.ending and len(fighting_sides(pool)) > 1:
+        buttons.append(
+            act_button(ctx, "Roll them and end the fight", {**base, "end": True}, style=discord.ButtonStyle.danger)
+        )
+    care = _death_select(ctx, pool)
+    return [buttons, [care]] if care is not None else [buttons]
+
+
 def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
     state = ctx.state
     options: list[tuple[str, Mapping[str, Any]]] = []
@@ -216,7 +232,7 @@ def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
                 options.append(
                     (f"{c.name}: {m.name} the Medic attends (no roll)", {**base, "care": "medic", "medic": m.id})
                 )
-    return act_select(ctx, options, "GM: death tests", "death") if options else None
+    return act_select(ctx, options, "GM: death tests, choosing the care", "death") if options else None
 
 
 def join_options(state: CampaignState, pool: Pool, pcs: Sequence[PC]) -> list[tuple[str, str]]:
@@ -259,18 +275,41 @@ def _gather_rows(ctx: Ctx, pool: Pool, closing: str) -> list[list[Item]]:
     return [[join], [*buttons, closer]]
 
 
+def _push_buttons(ctx: Ctx, pool: ViolencePool) -> list[Item]:
+    """*Push* naming who may still push this roll (none: no button), and a fallout's free push when one may be
+    spent."""
+    names = [c.name for c in pushers(ctx.state, pool)]
+    buttons: list[Item] = []
+    if names:
+        label = f"Push: reroll ({', '.join(names)})"
+        label = label if len(label) <= 80 else "Push: reroll my dice"
+        buttons.append(ui_button(ctx, label, "reroll", pool.id, emoji="💥"))
+    if free_rerolls(ctx.state, pool):
+        buttons.append(ui_button(ctx, "Free push: reroll", "freeroll", pool.id, emoji="🆓"))
+    return buttons
+
+
+def _end_after_round(ctx: Ctx, pool: ViolencePool) -> list[Item]:
+    """*End after this round* (the GM), until the GM has."""
+    if pool.ending:
+        return []
+    end = {"type": "close", "pool": pool.id, "after_round": True}
+    return [act_button(ctx, "End after this round", end, style=discord.ButtonStyle.danger)]
+
+
 def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
     if pool.stage == "gather":
         return _gather_rows(ctx, pool, "End the fight")
     rows: list[list[Item]] = []
     if pool.stage == "rolled":
-        push = ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥")
+        buttons = _push_buttons(ctx, pool)
         settle = _settle_control(ctx, pool)
-        if settle is not None:
-            rows += [[push], [settle]]
-        else:
+        if settle is None:
             resolve = {"type": "resolve", "pool": pool.id}
-            rows.append([push, act_button(ctx, "Work out the hits", resolve, style=discord.ButtonStyle.success)])
+            buttons.append(act_button(ctx, "Work out the hits", resolve, style=discord.ButtonStyle.success))
+        rows.append([*buttons, *_end_after_round(ctx, pool)])
+        if settle is not None:
+            rows.append([settle])
     elif pool.stage == "clash":
         need = clash(pool, ctx.state.options).need
         control = _need_control(ctx, pool, need) if need is not None else None
@@ -278,6 +317,8 @@ def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
             rows.append([control])
         elif need is not None:
             rows.append([ctx.ui_button("Share the hits…", "share", pool.id)])
+        if end := _end_after_round(ctx, pool):
+            rows.append(end)
     elif pool.stage == "flight":
         rows.append(
             [
@@ -288,10 +329,7 @@ def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
                 act_button(ctx, "End the fight", {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger),
             ]
         )
-    death = _death_select(ctx, pool)
-    if death is not None:
-        rows.append([death])
-    return rows
+    return rows + _death_rows(ctx, pool)
 
 
 def _knavery_rows(ctx: Ctx, pool: KnaveryPool) -> list[list[Item]]:
@@ -335,9 +373,9 @@ def _clip(lines: Sequence[str], limit: int = FIELD_MAX) -> str:
 NO_CHALLENGES = "No challenges: the scheme succeeds without a roll. Anyone may join; the GM rolls to settle it."
 STAGES = {
     "gather": "Join with a character: they bring their usual trait dice (change them with My dice). The GM rolls.",
-    "rolled": "Rolled. Anyone not rattled may push to reroll their dice (once); then the GM works out the hits.",
+    "rolled": "Rolled. Those named may push to reroll their dice (once); then the GM works out the hits.",
     "clash": "The clash: sides with more hits act first; equal sides can't hit each other.",
-    "wounds": "Wounds: the GM makes the death tests.",
+    "wounds": "Wounds: the GM makes the death tests (d4: dies on 1–2).",
     "flight": "Flight: flee now, or fight on in the next round.",
     "ended": "The fight is over: death tests are waiting.",
     "failed": "The scheme fails. Push or spend free pushes to reroll, or choose the thwarted challenges.",
@@ -348,6 +386,8 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
     state = ctx.state
     title = f"⚔️ {escape_name(pool.title) or 'Fight'} · round {pool.round}"
     lines = [STAGES[pool.stage], f"-# {legend(pool)}"]
+    if pool.ending:
+        lines.insert(1, "🏁 The GM ends the fight with this round.")
     if rules := house_rules_line(state.options, FIGHT_RULES):
         lines.append(f"-# 📏 {rules}")
     if pool.stage == "gather" and (line := odds_now(state, pool)):
@@ -613,7 +653,14 @@ NARRATORS.update(
         "flight": lambda s, e: "Flight: flee now, or fight on.",
         "round_started": lambda s, e: f"⚔️ Round {e['round']} begins.",
         "fight_ending": lambda s, e: "The fight is over; death tests are waiting.",
-        "fight_ended": lambda s, e: f"The fight is over after {e['rounds']} round{'s' if e['rounds'] != 1 else ''}.",
+        "fight_ends_after_round": lambda s, e: (
+            f"🏁 The GM ends {_pool_word(s, e)} with this round: its hits land, its wounded are tested, then it ends."
+        ),
+        "fight_ended": lambda s, e: (
+            f"The fight is over after {e['rounds']} round{'s' if e['rounds'] != 1 else ''}."
+            if e["rounds"]
+            else "The fight was called off before its roll."
+        ),
         "scheme_succeeded": lambda s, e: (
             f"✅ **The scheme succeeds** ({e['successes']} successes, {e['challenges']} challenges)."
         ),

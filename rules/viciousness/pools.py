@@ -45,7 +45,7 @@ from rules.viciousness.state import (
     TraitPick,
     ViolencePool,
 )
-from rules.viciousness.violence import describe_sides, end_crisis, roll_violence
+from rules.viciousness.violence import describe_sides, end_after_round, end_crisis, roll_violence, settle_rolls
 from rules.viciousness.work import Work
 
 
@@ -289,6 +289,7 @@ def _reroll(w: Work, a: Reroll) -> None:
         rattle(w, pc.id, "push")
     if isinstance(pool, ViolencePool):
         w.emit("violence_rerolled", pool=pool.id, sides=describe_sides(w, pool))
+        settle_rolls(w, pool)
         return
     if w.s.options.free_push_from_rerolls:
         sixes = sum(1 for k in indexes if dice[k].value == FREE_PUSH_FACE)
@@ -299,6 +300,8 @@ def _reroll(w: Work, a: Reroll) -> None:
 
 def _close(w: Work, a: ClosePool) -> None:
     pool = w.pool(a.pool)
+    if a.after_round and isinstance(pool, KnaveryPool):
+        raise IllegalAction("A scheme has no rounds.")
     if pool.stage == "gather" and (isinstance(pool, KnaveryPool) or pool.round == 1):
         # Nobody took part in a pool closed before its first roll: the actions joining it took are given back.
         for c in pool.combatants:
@@ -307,6 +310,11 @@ def _close(w: Work, a: ClosePool) -> None:
     if isinstance(pool, ViolencePool):
         if pool.stage == "ended":
             raise IllegalAction("The fight is over: make the death tests that are waiting.")
+        if a.after_round:
+            if pool.stage not in ("rolled", "clash", "wounds"):
+                raise IllegalAction("A fight ends after its round once the round's dice are rolled.")
+            end_after_round(w, pool)  # the round's dice are cast: its hits land and its wounded are tested first
+            return
         end_crisis(w, pool)
         return
     if pool.stage == "failed":

@@ -35,7 +35,8 @@ def test_each_wait_calls_whom_it_waits_on_once_when_it_begins() -> None:
     assert waiting(opened) == {"join": [P1, P2]}
     # Kestrel joins: P1's join wait ends; his turn wait goes on (Mott has not acted); nobody new is waited on.
     assert waiting(c.act(P1, {"type": "join", "pool": pool, "pc": kestrel})) == {}
-    c.act(P2, {"type": "join", "pool": pool, "pc": pip})
+    # Pip joins: nobody else can bring anyone, so the scheme is ready to roll: the table waits on the GM.
+    assert waiting(c.act(P2, {"type": "join", "pool": pool, "pc": pip})) == {"roll": [GM_ROLE]}
     failed = c.gm({"type": "roll", "pool": pool}, dice=[1, 1])
     assert waiting(failed) == {"thwart": [P1, P2]}  # a prepared group chooses
     thwarted = c.act(P1, {"type": "thwart", "pool": pool, "picks": []})

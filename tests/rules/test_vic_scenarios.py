@@ -154,8 +154,9 @@ def test_vi4_rattled_dice_and_pushing() -> None:
         f"{pool}.r1.{kestrel}.re1.2",
     ]
     assert c.pc(kestrel).rattled
-    c.reject(P1, {"type": "reroll", "pool": pool, "who": kestrel}, "You can't push while rattled.")
-    c.gm({"type": "resolve", "pool": pool})
+    # Nobody may push any more (both are rattled): the hits are worked out at once.
+    assert c.event("clash", events)["hits"] == {"a": 2, "b": 0}
+    c.reject(P1, {"type": "reroll", "pool": pool, "who": kestrel}, "Dice are rerolled right after the roll")
     c.act(P1, {"type": "aim", "pool": pool, "side": "a", "target": "b", "at": ["n1", "n2"]})
     c.gm({"type": "death_test", "pool": pool, "who": "n1"}, [3])
     c.gm({"type": "death_test", "pool": pool, "who": "n2"}, [3])
@@ -165,7 +166,10 @@ def test_vi4_rattled_dice_and_pushing() -> None:
     side_a = c.event("violence_rolled", events)["sides"][0]
     assert [d["value"] for d in side_a["combatants"][0]["dice"]] == [3, 2, 4]
     assert side_a["hits"] == 1
-    c.gm({"type": "close", "pool": pool})
+    # Both rattled, nobody pushes: the hit lands on guard 3 at once; his death test ends the fight (no side left).
+    assert c.event("hits", events)["wounded"] == ["n3"]
+    events = c.gm({"type": "death_test", "pool": pool}, [3])
+    assert c.event("fight_ended", events)["rounds"] == 2 and pool not in c.state.pools
     c.gm({"type": "turn_end"})
     c.gm({"type": "turn_start"})
     c.act(P1, {"type": "act", "pc": kestrel, "kind": "rest"})
@@ -590,7 +594,6 @@ def test_vi15_berzerker_push_and_end_of_crisis_death_test() -> None:
     events = c.gm({"type": "roll", "pool": pool}, [1, 2, 4, 4, 1])
     dice = c.event("violence_rolled", events)["sides"][0]["combatants"][0]["dice"]
     assert [(d["source"], d["value"]) for d in dice] == [("base", 1), ("push", 4)]
-    c.gm({"type": "resolve", "pool": pool})
     c.gm({"type": "death_test", "pool": pool, "who": "n1"}, [3])
     assert c.state.pools[pool].stage == "ended"
     events = c.gm({"type": "death_test", "pool": pool, "who": brute}, [1])
