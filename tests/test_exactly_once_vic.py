@@ -97,7 +97,7 @@ async def test_n_clicks_on_each_control_of_a_fight_apply_once(fake: LocalDiscord
     tools = await (await fake.click(fight, "GM: dice…", gm)).message()
     await applied_once(bot, channel, picking(fake, tools, "Equipment", ["Knives: 2 equipment d4"], gm), "equip")
     await applied_once(bot, channel, lambda: fake.click(fight, "Roll", gm), "roll")
-    await applied_once(bot, channel, lambda: fake.click(fight, "Push: reroll my dice", bea), "reroll")
+    await applied_once(bot, channel, lambda: fake.click(fight, "Push: reroll (Ana, Bo)", bea), "reroll")
     await applied_once(bot, channel, lambda: fake.click(fight, "Work out the hits", gm), "resolve")
     await applied_once(bot, channel, lambda: fake.click(fight, "Flee", cal), "flee")
     await applied_once(bot, channel, lambda: fake.click(fight, "Next round", gm), "next_round")
