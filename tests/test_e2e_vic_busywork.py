@@ -29,6 +29,11 @@ async def a_turn(fake: LocalDiscord, make_bot: MakeBot) -> tuple[TabletopBot, Ch
     return bot, channel, ana, bo
 
 
+async def open_fight(fake: LocalDiscord, channel: Channel, sides: str) -> Message:
+    """The GM opens a fight; its board."""
+    return await (await fake.slash(channel, fake.members[0], "vic-gm violence", options={"sides": sides})).message()
+
+
 def said(fake: LocalDiscord, channel: Channel, text: str) -> list[Message]:
     """The channel's messages that say ``text``."""
     return [m for m in fake.messages(channel) if text in m.content]
@@ -44,7 +49,7 @@ async def test_the_hits_are_worked_out_with_the_roll_and_the_death_tests_take_on
     # Both are rattled (their dice come in pairs): two hits for the Knives; the guards miss. Guard 1 dies.
     script = {f"t1p1.r1.{pc}.0{second}": [4] for pc in (ana, bo) for second in ("", ".2")}
     bot.service.dice = Dice({**script, "t1p1.r1.death.n1": [2], "t1p1.r1.death.n2": [3]})
-    fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Guards (2)"})).message()
+    fight = await open_fight(fake, channel, "Knives vs Guards (2)")
     await join_with(fake, fight, "Ana → Knives", bea)
     await join_with(fake, fight, "Bo → Knives", cal)
     rolled = await click_when_shown(fake, fight, "Roll", gm)
@@ -63,10 +68,10 @@ async def test_the_hits_are_worked_out_with_the_roll_and_the_death_tests_take_on
 async def test_push_names_who_may_and_flight_is_called_only_when_the_fight_goes_on(
     fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
-    bot, channel, ana, bo = await a_turn(fake, make_bot)
+    bot, channel, ana, _ = await a_turn(fake, make_bot)
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
     bot.service.dice = Dice({f"t1p1.r1.{ana}.0": [4], f"t1p1.r1.{ana}.re1.0": [4]})
-    fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Guards (2)"})).message()
+    fight = await open_fight(fake, channel, "Knives vs Guards (2)")
     await join_with(fake, fight, "Ana → Knives", bea)
     await join_with(fake, fight, "Bo → Knives", cal)
     await click_when_shown(fake, fight, "Roll", gm)
@@ -90,7 +95,7 @@ async def test_push_names_who_may_and_flight_is_called_only_when_the_fight_goes_
     # Next turn, a fight the GM ends once its dice are cast and nobody is hurt: no flight either.
     await (await fake.slash(channel, gm, "vic-gm turn next")).message()
     await (await fake.slash(channel, gm, "vic pc condition", options={"pc": ana, "change": "calm"})).message()
-    fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Rats (Rat)"})).message()
+    fight = await open_fight(fake, channel, "Knives vs Rats (Rat)")
     await join_with(fake, fight, "Ana → Knives", bea)
     await click_when_shown(fake, fight, "Roll", gm)
     await click_when_shown(fake, fight, "End after this round", gm)
@@ -107,7 +112,7 @@ async def test_the_gm_is_called_when_a_pool_is_ready_to_roll_never_for_their_own
     bot, channel, _, _ = await a_turn(fake, make_bot)
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
     # A fight: the players join one side; the GM's own NPCs make it ready, so nobody calls the GM.
-    fight = await (await fake.slash(channel, gm, "vic-gm violence", options={"sides": "Knives vs Guards"})).message()
+    fight = await open_fight(fake, channel, "Knives vs Guards")
     await join_with(fake, fight, "Ana → Knives", bea)
     await join_with(fake, fight, "Bo → Knives", cal)
     await (await fake.slash(channel, gm, "vic-gm npc", options={"name": "Guard", "side": "b"})).message()
@@ -131,3 +136,37 @@ async def test_the_gm_is_called_when_a_pool_is_ready_to_roll_never_for_their_own
     dms = fake.dm_channel(gm)
     await fake.wait_for(lambda: any("is ready to roll" in m.content for m in fake.messages(dms)), what="the DM")
     assert all(gm.id not in m.mentions for m in said(fake, channel, "is ready to roll")[1:])
+
+
+async def test_a_rivals_consequence_is_picked_on_the_turns_private_answer_and_applied_with_the_pick(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    bot, channel, _, _ = await a_turn(fake, make_bot)
+    gm, bea = fake.members[0], fake.members[1]
+    for name in ("Baron Vex", "Countess Ilse"):
+        await (await fake.slash(channel, gm, "vic-rival add", options={"name": name, "rank": 3})).message()
+    for rival in ("r1", "r2"):
+        await (await fake.slash(channel, gm, "vic-rival design", options={"rival": rival, "text": "Squeeze"})).message()
+    # Both designs are initiated at the turn's end (d20 1) and succeed at the next start (d4 1).
+    script = {f"rival.r{n}.t1.d20": [1] for n in (1, 2)} | {f"rival.r{n}.t2.d4": [1] for n in (1, 2)}
+    bot.service.dice = Dice(script | {"rival.r2.t2.d6": [5]})  # the Countess's d6: an unfriendly NPC emerges
+    await (await fake.slash(channel, gm, "vic-gm turn end")).message()
+    ip = (await campaign_state(bot, channel)).company.ip
+    started = await fake.slash(channel, gm, "vic-gm turn start")
+    assert "**Turn 2** begins" in (await started.message()).content
+    prompt = (await started.followups(1))[0]
+    assert prompt.ephemeral and "Only you see this" in prompt.content
+    # The consequence is picked right there, a select per rival, each naming its rival.
+    placeholders = [str(s.get("placeholder")) for s in prompt.selects]
+    assert placeholders == ["Baron Vex: the consequence", "Countess Ilse: the consequence"]
+    done = await pick(fake, prompt, "Baron Vex: the consequence", ["light 1. The wealth track lowers by 1"], gm)
+    assert "GM screen" in str(done.embeds) and "apply the consequence" not in done.describe_buttons()
+    told = await fake.wait_for_message(channel, lambda m: "Investment points −1" in m.content)
+    assert "Baron" not in told.content and (await campaign_state(bot, channel)).company.ip == ip - 1
+    # A rolled row waits for the GM to apply it, its buttons naming the rival.
+    rolled = await pick(fake, done, "Countess Ilse: the consequence", ["Roll the d6 on the light table"], gm)
+    assert "Countess Ilse: apply the consequence" in rolled.describe_buttons()
+    assert "Countess Ilse: don't apply" in rolled.describe_buttons()
+    assert all("Baron" not in m.content and "Countess" not in m.content for m in fake.messages(channel))
+    refused = await (await fake.slash(channel, bea, "vic-gm screen")).message()
+    assert refused.ephemeral and "Only the GM" in refused.content

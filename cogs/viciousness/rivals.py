@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
+from bot.board import static_view
 from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Session, viewer_of
@@ -25,7 +26,7 @@ from cogs.viciousness.campaign import direct_message
 from cogs.viciousness.common import MAX_CONTENT, VicBase, choice_name
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools import chosen_action, commit
-from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, render_gm
+from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, move_rows, render_gm
 from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut
 from rules.engine import Viewer, visible
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from bot.app import TabletopBot
 
 GM_ONLY = "Only the GM and co-GMs can see and change rivals."
+MAX_ROWS = 5
 
 
 def gm_viewer(session: Session, interaction: discord.Interaction) -> Viewer:
@@ -67,7 +69,8 @@ async def tell_gm(
 async def rival_news(
     bot: TabletopBot, interaction: discord.Interaction, session: Session, events: list[dict[str, Any]]
 ) -> None:
-    """After a command that moved the rivals (a turn's start or end): their news, privately, to a GM who sent it."""
+    """After a command that moved the rivals (a turn's start or end): their news, privately, to a GM who sent it,
+    with a control for each move that waits on the GM (its pick is taken right there: no GM screen to open)."""
     viewer = viewer_of(session, actor_of(interaction))
     secret = [e for e in events if e.get("only")]
     if not secret or not viewer.is_gm:
@@ -75,8 +78,12 @@ async def rival_news(
     state = bot.service.state_of(session)
     assert isinstance(state, CampaignState)
     lines = narrate(state, [e for e in secret if visible(e, viewer)])
-    if lines:
-        await Reply.of(interaction).send("🎭 Only you see this:\n" + "\n".join(lines)[:1950], ephemeral=True)
+    if not lines:
+        return
+    ctx = ViewContext(session=session, state=state, prompts=[], events=[], viewer=viewer, view=GM_VIEW)
+    rows = move_rows(ctx)[:MAX_ROWS]
+    text = cut("🎭 Only you see this:\n" + "\n".join(lines), MAX_CONTENT)
+    await Reply.of(interaction).send(text, ephemeral=True, view=static_view(rows))
 
 
 async def _gm_act(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:

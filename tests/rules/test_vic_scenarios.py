@@ -313,8 +313,10 @@ def test_vi9_rival_die_initiates_and_moves() -> None:
     events = c.gm({"type": "turn_start"}, [3])
     assert c.event("rival_roll", events)["success"] is True
     assert c.state.rivals[rival].move is not None and c.state.rivals[rival].move.stage == "consequence"
-    c.gm({"type": "consequence", "rival": rival, "row": 4})
-    c.gm({"type": "confirm", "rival": rival})
+    # A row the GM picks (an asset lost: nothing for the bot to apply) finishes the move with the pick.
+    events = c.gm({"type": "consequence", "rival": rival, "row": 4})
+    assert c.event("design_done", events)["applied"] is True
+    c.reject(GM, {"type": "confirm", "rival": rival}, "has no move waiting for that")
     d1 = c.state.rivals[rival].designs[0]
     assert (d1.status, d1.points) == ("done", 0)
     assert c.state.rivals[rival].move is None
