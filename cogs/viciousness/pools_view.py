@@ -22,6 +22,7 @@ from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.odds import odds_now
 from cogs.viciousness.rules_text import FIGHT_RULES, SCHEME_RULES, house_rules_line
 from cogs.viciousness.text import cut, plural
+from rules.viciousness.catalogue import find_trait
 from rules.viciousness.dicepool import is_rattled
 from rules.viciousness.knavery import can_reroll, label
 from rules.viciousness.permissions import side_players
@@ -621,6 +622,20 @@ def _discovery(s: CampaignState, e: Event) -> str:
     return f"🔎 Discovery ({how}): {'found!' if e['found'] else 'not found.'}"
 
 
+def _and(names: Sequence[str]) -> str:
+    """``Ana``, ``Ana and Bo``, ``Ana, Bo and Cy`` (each escaped)."""
+    escaped = [escape_name(str(n)) for n in names]
+    return escaped[0] if len(escaped) == 1 else f"{', '.join(escaped[:-1])} and {escaped[-1]}"
+
+
+def _clause(s: CampaignState, pick: Mapping[str, Any]) -> str:
+    """A trait dice clause picked: ``Lurker d6``."""
+    trait = find_trait(s, str(pick["trait"]))
+    clause = int(pick["clause"])
+    die = trait.dice[clause].die if trait is not None and clause < len(trait.dice) else "?"
+    return f"{escape_name(str(pick['trait']))} {die}"
+
+
 def _opened(s: CampaignState, e: Event) -> str:
     what = "⚔️ A fight" if e["kind"] == "violence" else "🗝️ A scheme"
     title = f": {escape_name(e['title'])}" if e.get("title") else ""
@@ -635,6 +650,12 @@ NARRATORS.update(
         "npcs_added": lambda s, e: (
             f"{', '.join(escape_name(n['name']) for n in e['npcs'])} join{'s' if len(e['npcs']) == 1 else ''} "
             f"{_pool_word(s, e)}."
+        ),
+        "picked": lambda s, e: f"{_who(s, e)}'s trait dice: {', '.join(_clause(s, p) for p in e['picks']) or 'none'}.",
+        "challenges": lambda s, e: (
+            f"The scheme's challenges: {e['total']}"
+            + (f" (known: {', '.join(escape_name(k) for k in e['known'])})" if e["known"] else "")
+            + "."
         ),
         "vetoed": lambda s, e: f"The GM vetoed {escape_name(e['trait'])} for {_who(s, e)}.",
         "granted": lambda s, e: (
@@ -666,7 +687,10 @@ NARRATORS.update(
         ),
         "scheme_failing": _failing,
         "scheme_failed": _failed,
-        "pool_closed": lambda s, e: f"{_pool_word(s, e).capitalize()} was called off before its roll.",
+        "pool_closed": lambda s, e: (
+            f"{_pool_word(s, e).capitalize()} was called off before its roll"
+            + (f": {_and(e['names'])} took no part in it." if e.get("names") else ".")
+        ),
         "pushed": _pushed,
         "knowledge": _knowledge,
         "discovery": _discovery,

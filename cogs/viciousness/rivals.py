@@ -36,15 +36,14 @@ from rules.viciousness.state import CampaignState
 if TYPE_CHECKING:
     from bot.app import TabletopBot
 
-GM_ONLY = "Only the GM and co-GMs can see and change rivals."
 MAX_ROWS = 5
 
 
-def gm_viewer(session: Session, interaction: discord.Interaction) -> Viewer:
-    """The GM (or co-GM) who sent ``interaction``; NotPermitted for anyone else."""
+def gm_viewer(session: Session, interaction: discord.Interaction, doing: str = "see and change rivals") -> Viewer:
+    """The GM (or co-GM) who sent ``interaction``; NotPermitted for anyone else, saying what was refused."""
     viewer = viewer_of(session, actor_of(interaction))
     if not viewer.is_gm:
-        raise NotPermitted(GM_ONLY)
+        raise NotPermitted(f"Only the GM and co-GMs can {doing}.")
     return viewer
 
 
@@ -134,7 +133,8 @@ class GMScreenCommands(VicBase):
         """The GM screen, privately."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        await self.bot.publisher.send_private(reply, session, gm_viewer(session, interaction), GM_VIEW)
+        viewer = gm_viewer(session, interaction, "see the GM screen (rivals, their designs, the GM's notes)")
+        await self.bot.publisher.send_private(reply, session, viewer, GM_VIEW)
 
     @app_commands.command(name="reveal", description="Tell the channel, or hand a player something privately (GM)")
     @app_commands.describe(
@@ -152,7 +152,7 @@ class GMScreenCommands(VicBase):
         """The one way rivals reach the table: what the GM writes, to everyone or to a few."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        gm_viewer(session, interaction)
+        gm_viewer(session, interaction, "reveal things to the channel or hand players a handout")
         players = list(dict.fromkeys(m for m in (to, also) if m is not None and not m.bot))
         action = {"type": "reveal", "text": text, "to": [str(m.id) for m in players]}
         applied = await self.act(interaction, action, session)

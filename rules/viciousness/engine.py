@@ -37,7 +37,7 @@ from rules.viciousness import (
     turns,
     violence,
 )
-from rules.viciousness.actions import Action, Restore, parse_action
+from rules.viciousness.actions import Action, Notes, Restore, parse_action
 from rules.viciousness.options import VicOptions
 from rules.viciousness.permissions import authorize
 from rules.viciousness.state import CampaignState
@@ -126,8 +126,9 @@ class ViciousnessEngine:
         return calls.reminders(state) + sessions.reminders(state)
 
     def undoable(self, action: Action) -> bool:
-        """GM corrections: any action that rolls no dice can be undone (rolls can't be taken back)."""
-        return not action.rolls()
+        """GM corrections: any action that rolls no dice can be undone (rolls can't be taken back). The GM's notes
+        are not a change of the campaign to take back: an undo never reverts them by surprise (it stops there)."""
+        return not action.rolls() and not isinstance(action, Notes)
 
     def chapter(self, state: CampaignState) -> int:
         """The turn (0: the set-up before the first), from its start to the next one's: ``/vic log`` reads a turn

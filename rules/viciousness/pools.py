@@ -300,27 +300,37 @@ def _reroll(w: Work, a: Reroll) -> None:
 
 def _close(w: Work, a: ClosePool) -> None:
     pool = w.pool(a.pool)
-    if a.after_round and isinstance(pool, KnaveryPool):
-        raise IllegalAction("A scheme has no rounds.")
-    if pool.stage == "gather" and (isinstance(pool, KnaveryPool) or pool.round == 1):
-        # Nobody took part in a pool closed before its first roll: the actions joining it took are given back.
-        for c in pool.combatants:
-            if c.spent:
-                give_back_action(w, c.id)
     if isinstance(pool, ViolencePool):
-        if pool.stage == "ended":
-            raise IllegalAction("The fight is over: make the death tests that are waiting.")
-        if a.after_round:
-            if pool.stage not in ("rolled", "clash", "wounds"):
-                raise IllegalAction("A fight ends after its round once the round's dice are rolled.")
-            end_after_round(w, pool)  # the round's dice are cast: its hits land and its wounded are tested first
-            return
-        end_crisis(w, pool)
+        _close_fight(w, pool, a.after_round)
         return
+    if a.after_round:
+        raise IllegalAction("A scheme has no rounds.")
     if pool.stage == "failed":
         raise IllegalAction("Choose the thwarted challenges first: the scheme has failed.")
     w.drop_pool(pool.id)
-    w.emit("pool_closed", pool=pool.id)
+    w.emit("pool_closed", pool=pool.id, names=[c.name for c in pool.combatants])
+    _give_back(w, pool)
+
+
+def _close_fight(w: Work, pool: ViolencePool, after_round: bool) -> None:
+    if pool.stage == "ended":
+        raise IllegalAction("The fight is over: make the death tests that are waiting.")
+    if after_round:
+        if pool.stage not in ("rolled", "clash", "wounds"):
+            raise IllegalAction("A fight ends after its round once the round's dice are rolled.")
+        end_after_round(w, pool)  # the round's dice are cast: its hits land and its wounded are tested first
+        return
+    if pool.stage == "gather" and pool.round == 1:
+        _give_back(w, pool)
+    end_crisis(w, pool)
+
+
+def _give_back(w: Work, pool: Pool) -> None:
+    """Nobody took part in a pool closed before its first roll: the actions joining it took are given back (a second
+    action the GM allowed took none)."""
+    for c in pool.combatants:
+        if c.spent:
+            give_back_action(w, c.id)
 
 
 HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
