@@ -571,7 +571,8 @@ def _who(s: CampaignState, e: Event) -> str:
 
 
 def _hits(s: CampaignState, e: Event) -> str:
-    names = {c.id: c.name for p in s.pools.values() for c in p.combatants}
+    names = {c.id: c.name for p in s.pools.values() if p.id == e["pool"] for c in p.combatants}
+    names |= dict(zip(e["wounded"], e.get("names", []), strict=False))  # as the fight named them
     wounded = ", ".join(escape_name(names.get(w) or _pc_name(s, w)) for w in e["wounded"])
     side, target = _event_side(s, e, e["side"]), _event_side(s, e, e["target"])
     cancelled = f", {e['cancelled']} cancelled" if e["cancelled"] else ""

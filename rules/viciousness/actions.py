@@ -257,6 +257,8 @@ class PlanSession(Action):
     type: Literal["plan_session"] = "plan_session"
     DOING: ClassVar[str] = "plan sessions"
     session: Planned
+    move: bool = False
+    """The session planned is moved (rescheduled); otherwise this is a new session."""
 
 
 class CancelSession(Action):

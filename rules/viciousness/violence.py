@@ -264,6 +264,7 @@ def advance_clash(w: Work, pool: ViolencePool) -> None:
         )
         for (s, t), n in result.sent.items()
     )
+    names = {c.id: c.name for c in pool.combatants}
     for hit in landed:
         w.emit(
             "hits",
@@ -275,6 +276,7 @@ def advance_clash(w: Work, pool: ViolencePool) -> None:
             cancelled=hit.cancelled,
             landed=hit.landed,
             wounded=list(hit.wounded),
+            names=[names[c] for c in hit.wounded],  # the log names them after the fight too
         )
     wounded = {cid for at in result.aimed.values() for cid in at}
     updated = []
