@@ -146,7 +146,9 @@ NARRATORS: dict[str, Narrator] = {
     ),
     "trait_defined": lambda s, e: f"The GM approved the custom trait **{escape_name(e['name'])}**.",
     "turn_started": _turn_started,
-    "coins_discarded": lambda s, e: f"{_coins(e['rank'], e['count'])} went unspent and are gone.",
+    "coins_discarded": lambda s, e: (
+        f"{_coins(e['rank'], e['count'])} went unspent and {'is' if e['count'] == 1 else 'are'} gone."
+    ),
     "turn_ended": lambda s, e: f"Turn {e['turn']} is over.",
     "troupe_created": lambda s, e: (
         f"{troupe_name(s, e['owner'])} joins the company (<@{e['owner']}>), starting with "

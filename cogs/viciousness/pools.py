@@ -22,7 +22,7 @@ from bot.controls import decode_action, ui_id
 from bot.errors import IllegalMove, NotPermitted, UserError
 from bot.forms import INPUTS_MAX, Input, action_modal
 from bot.lobby import actor_of
-from bot.models import Applied, Session, roles_of
+from bot.models import VIEW_RECORDS_JOIN, Applied, Session, roles_of
 from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.service import Expect
@@ -36,6 +36,7 @@ from cogs.viciousness.pools_view import (
     MAX_OPTIONS,
     SETTLE,
     act_select,
+    board_key,
     join_options,
     render_pool,
     view_key,
@@ -462,7 +463,8 @@ async def _share(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
 
 def register(controls: Controls) -> None:
     """A pool's board, its controls and its forms."""
-    controls.view("pool", lambda ctx: render_pool(ctx, ctx.view.partition(":")[2]))
+    # ``pool:<id>`` (boards posted before they followed the roster) or ``pool:<id>+roster``.
+    controls.view("pool", lambda ctx: render_pool(ctx, ctx.view.partition(":")[2].partition(VIEW_RECORDS_JOIN)[0]))
     for name, handler in (
         (ACT, _act),
         (SETTLE, _settle),
@@ -554,7 +556,7 @@ class PoolCommands(VicBase):
         session = await self.campaign_here(interaction)
         applied = await self.act(interaction, action, session)
         pool_id = next(e["pool"] for e in applied.events if e["type"] == "pool_opened")
-        await self.bot.publisher.post_view(applied.session, view_key(pool_id), reply)
+        await self.bot.publisher.post_view(applied.session, board_key(pool_id), reply)
 
     @app_commands.command(name="violence", description="Open a fight (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(

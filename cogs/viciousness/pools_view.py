@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.controls import SELECTED_ALL, ControlTooLong, encode_action, ui_id
+from bot.models import VIEW_RECORDS_JOIN
 from bot.names import escape_name
 from bot.spec import View, ViewContext
 from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face, face, legend, tally
@@ -31,6 +32,8 @@ from rules.viciousness.state import PC, CampaignState, KnaveryPool, Landed, Pool
 from rules.viciousness.violence import Need, clash, fighters, fighting_sides, free_rerolls, pushers
 
 POOL_VIEW = "pool:"
+ROSTER = "roster"
+"""The engine's record of who may take part in a pool now."""
 ACT = "act"
 """The ``on_ui`` key of a control that takes the engine action in its arg (``*``: the option picked)."""
 SETTLE = "settle"
@@ -50,8 +53,13 @@ Item = discord.ui.Item[Any]
 
 
 def view_key(pool_id: str) -> str:
-    """The view (and record) of a pool."""
+    """The record of a pool (its controls are drawn against it)."""
     return f"{POOL_VIEW}{pool_id}"
+
+
+def board_key(pool_id: str) -> str:
+    """The view of a pool's board: it follows the pool and who may join it (a rest elsewhere redraws its list)."""
+    return f"{POOL_VIEW}{pool_id}{VIEW_RECORDS_JOIN}{ROSTER}"
 
 
 # -- controls -----------------------------------------------------------------------------------------------------
