@@ -39,25 +39,42 @@ def said(fake: LocalDiscord, channel: Channel, text: str) -> list[Message]:
     return [m for m in fake.messages(channel) if text in m.content]
 
 
-async def test_the_hits_are_worked_out_with_the_roll_and_the_death_tests_take_one_click(
+async def test_the_hits_are_worked_out_with_the_roll_when_nobody_may_push(
     fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     bot, channel, ana, bo = await a_turn(fake, make_bot)
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
     for pc in (ana, bo):
         await (await fake.slash(channel, gm, "vic pc condition", options={"pc": pc, "change": "rattle"})).message()
-    # Both are rattled (their dice come in pairs): two hits for the Knives; the guards miss. Guard 1 dies.
-    script = {f"t1p1.r1.{pc}.0{second}": [4] for pc in (ana, bo) for second in ("", ".2")}
-    bot.service.dice = Dice({**script, "t1p1.r1.death.n1": [2], "t1p1.r1.death.n2": [3]})
+    # Both are rattled (their dice come in pairs): two hits for the Knives; the guards miss.
+    bot.service.dice = Dice({f"t1p1.r1.{pc}.0{second}": [4] for pc in (ana, bo) for second in ("", ".2")})
     fight = await open_fight(fake, channel, "Knives vs Guards (2)")
     await join_with(fake, fight, "Ana → Knives", bea)
     await join_with(fake, fight, "Bo → Knives", cal)
     rolled = await click_when_shown(fake, fight, "Roll", gm)
-    # Nobody may push (both rattled): the roll's own message tells where its hits landed.
+    # Nobody may push (both rattled): the roll's own message tells where its hits landed; no Push is offered.
     assert "Knives → Guards: 2 sent, **2 land**: Guards 1, Guards 2 wounded" in rolled.content, rolled.content
-    await fake.wait_for(lambda: "Roll the death tests" in fight.describe_buttons(), what="the death tests")
+    await fake.wait_for(lambda: "death tests" in str(fight.selects), what="the death tests")
     assert "Push" not in fight.describe_buttons() and "Work out the hits" not in fight.describe_buttons()
-    assert "death tests, choosing the care" in str(fight.selects)  # the GM may still choose otherwise
+
+
+async def test_a_fights_death_tests_take_one_click_each_rolled_on_its_own(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    bot, channel, ana, _ = await a_turn(fake, make_bot)
+    gm, bea = fake.members[0], fake.members[1]
+    # Ana's two hits wound both guards; Guard 1 dies, Guard 2 survives.
+    script = {f"t1p1.r1.{ana}.0": [4], "t1p1.r1.eq-a.0": [4], "t1p1.r1.death.n1": [2], "t1p1.r1.death.n2": [3]}
+    bot.service.dice = Dice(script)
+    fight = await open_fight(fake, channel, "Knives vs Guards (2)")
+    await join_with(fake, fight, "Ana → Knives", bea)
+    tools = await (await fake.click(fight, "GM: dice…", gm)).message()
+    await pick(fake, tools, "Equipment", ["Knives: 1 equipment d4"], gm)
+    await fake.wait_for(lambda: "equipment" in str(fight.embeds), what="the equipment die")
+    await click_when_shown(fake, fight, "Roll", gm)
+    await click_when_shown(fake, fight, "Work out the hits", gm)
+    await fake.wait_for(lambda: "death tests" in str(fight.selects), what="the death tests")
+    assert str(fight.selects).count("death test (d4") == 2  # the GM may still choose each one's care
     tested = await click_when_shown(fake, fight, "Roll the death tests", gm)
     assert "Death test for Guards 1" in tested.content and "💀 dies" in tested.content
     assert "Death test for Guards 2" in tested.content and "survives" in tested.content

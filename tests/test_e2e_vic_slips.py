@@ -20,7 +20,7 @@ from tests.vic_e2e_support import campaign_state, join_with, vic_bot
 
 async def test_undo_names_what_it_takes_back_and_stops_at_the_gms_notes(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await vic_bot(make_bot)
-    channel, gm, bea = fake.channels[0], fake.members[0], fake.members[1]
+    channel, gm = fake.channels[0], fake.members[0]
     await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     form = await fake.slash(channel, gm, "vic-gm notes")
     await (await fake.submit_modal(form, {"text": "The Baron owns the docks"})).message()
@@ -32,7 +32,12 @@ async def test_undo_names_what_it_takes_back_and_stops_at_the_gms_notes(fake: Lo
     assert (await campaign_state(bot, channel)).notes == "The Baron owns the docks"
     screen = await (await fake.slash(channel, gm, "vic-gm screen")).message()
     assert "The Baron owns the docks" in json.dumps(screen.embeds)
-    # A player refused a GM tool is told which one.
+
+
+async def test_a_player_refused_a_gm_tool_is_told_which(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    await vic_bot(make_bot)
+    channel, gm, bea = fake.channels[0], fake.members[0], fake.members[1]
+    await (await fake.slash(channel, gm, "vic-gm campaign new")).message()
     for command, options, refused in (
         ("vic-gm notes", {}, "read and write the GM's notes"),
         ("vic-gm undo", {}, "take changes back"),
@@ -73,27 +78,36 @@ async def test_the_log_and_journal_name_people_as_the_channel_did(fake: LocalDis
     await pick(fake, fight, "who does the hit wound", ["Watch 1"], bea)
     told = await fake.wait_for_message(channel, lambda m: "wounded" in m.content and "→" in m.content)
     assert "Watch 1 wounded" in told.content
-    await click_when_shown(fake, fight, "Roll them and end the fight", gm)
+    await fake.wait_for(lambda: "death tests" in str(fight.selects), what="the death test")
+    await pick(fake, fight, "death tests", ["Watch 1: death test"], gm)
+    await click_when_shown(fake, fight, "End the fight", gm)
     log = json.dumps((await (await fake.slash(channel, bea, "vic log")).message()).embeds, ensure_ascii=False)
     assert "Watch 1 wounded" in log and "n1 wounded" not in log
     journal = await (await fake.slash(channel, bea, "vic journal")).message()
     text = fake.attachment_bytes(journal.attachments[0]).decode()
     assert "Watch 1 wounded" in text and "(@Bob)" in text and "member " not in text and "<@" not in text
-    # /game log reads the campaign running in the channel.
+
+
+async def test_game_log_reads_the_campaign_running_in_the_channel(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    _, channel, ana, _ = await a_turn(fake, make_bot)
+    bea, cal = fake.members[1], fake.members[2]
+    await (await fake.slash(channel, bea, "vic pc act", options={"pc": ana, "action": "rest"})).message()
     recent = await (await fake.slash(channel, cal, "game log")).message()
     assert recent.ephemeral and "no game in this channel" not in recent.content
-    assert "The fight is over after 1 round." in recent.content
+    assert "**Turn 1** begins" in recent.content and "**Ana** rested." in recent.content
 
 
 async def test_the_recap_tells_the_right_turns_rounds_coins_and_buyers(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot, channel, ana, _ = await a_turn(fake, make_bot)
     bot.service.dice = Dice({})  # nobody hits
-    gm, bea = fake.members[0], fake.members[1]
+    gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
     await (await fake.slash(channel, gm, "vic-gm reward", options={"method": "rare", "npc_rank": 2})).message()
     await (await fake.slash(channel, gm, "vic-gm turn next")).message()
     # Turn 2: a fight of one round (a second begun, then ended), a purchase by Ana, a coin left unspent.
-    fight = await open_fight(fake, channel, "Watch (Guard) vs Rats (Rat)")
+    fight = await open_fight(fake, channel, "Crows vs Rats (Rat)")
+    await join_with(fake, fight, "Bo → Crows", cal)
     await click_when_shown(fake, fight, "Roll", gm)
+    await click_when_shown(fake, fight, "Work out the hits", gm)
     await click_when_shown(fake, fight, "Next round", gm)
     await fake.wait_for(lambda: "round 2" in fight.embeds[0]["title"], what="round 2 on the board")
     over = await click_when_shown(fake, fight, "End the fight", gm)
@@ -104,7 +118,6 @@ async def test_the_recap_tells_the_right_turns_rounds_coins_and_buyers(fake: Loc
     await click_when_shown(fake, price, "Pay 1 turn coin", bea)
     ended = await (await fake.slash(channel, gm, "vic-gm turn end")).message()
     assert "📜 **Recap** · turn 2" in ended.content and "turns 1–2" not in ended.content
-    assert "*Watch vs Rats*" not in ended.content  # (the fight has no title: it is "The fight")
     assert "⚔️ The fight: 1 round, over" in ended.content
     assert "**Ana**: *Crowbar* (rank 2)" in ended.content and "The company: *Crowbar*" not in ended.content
     assert "1 coin of rank 2 went unspent and is gone." in ended.content
