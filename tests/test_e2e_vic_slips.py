@@ -59,7 +59,7 @@ async def test_a_rest_stands_through_a_second_action_in_a_scheme_called_off(
     await pick(fake, tools, "who has acted", ["Ana (a second action)"], gm)
     await join_with(fake, scheme, "Bo", cal)
     abandoned = await click_when_shown(fake, scheme, "Abandon", gm)
-    assert "called off before its roll: Ana and Bo took no part in it" in abandoned.content, abandoned.content
+    assert "The scheme was called off before its roll: Ana and Bo took no part in it" in abandoned.content
     ended = await (await fake.slash(channel, gm, "vic-gm turn end")).message()
     assert "**Ana** is no longer rattled" in ended.content
     assert not (await campaign_state(bot, channel)).find_pc(ana).rattled  # type: ignore[union-attr]

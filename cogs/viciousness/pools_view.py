@@ -167,7 +167,7 @@ def _event_side(s: CampaignState, e: Event, side: str) -> str:
 def _pool_word(s: CampaignState, e: Event) -> str:
     """``the fight`` / ``the scheme`` an event is about (``pool t1p2`` if nothing says which)."""
     pool = s.pools.get(e["pool"])
-    kind = pool.kind if pool is not None else e.get("opened", {}).get("kind")
+    kind = pool.kind if pool is not None else e.get("kind") or e.get("opened", {}).get("kind")
     return {"violence": "the fight", "knavery": "the scheme"}.get(str(kind), "the pool")
 
 

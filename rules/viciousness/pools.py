@@ -308,7 +308,7 @@ def _close(w: Work, a: ClosePool) -> None:
     if pool.stage == "failed":
         raise IllegalAction("Choose the thwarted challenges first: the scheme has failed.")
     w.drop_pool(pool.id)
-    w.emit("pool_closed", pool=pool.id, names=[c.name for c in pool.combatants])
+    w.emit("pool_closed", pool=pool.id, kind=pool.kind, names=[c.name for c in pool.combatants])
     _give_back(w, pool)
 
 
