@@ -91,7 +91,8 @@ def test_the_recap_tells_what_the_channel_saw_and_starts_again() -> None:
     kinds = [i["type"] for i in recap["items"]]
     assert kinds == ["turn_started", "reward", "ip_changed", "revealed", "pc_wounded", "turn_ended"]
     assert all("Only for you" not in str(i) and "Baron" not in str(i) for i in recap["items"])
-    assert c.state.recap.items == () and c.state.recap.since_turn == 1
+    # A recap told at a turn's end leaves the next one to start with the next turn.
+    assert c.state.recap.items == () and c.state.recap.since_turn == 2
     c.reject(GM, {"type": "recap"}, "Nothing has happened since the last recap")
 
 
