@@ -72,8 +72,8 @@ async def test_n_clicks_on_each_control_of_a_scheme_apply_once(fake: LocalDiscor
     await applied_once(bot, channel, picking(fake, tools, "Veto", ["Veto Ana's Lurker"], gm), "veto")
     await fake.wait_for(lambda: "Roll" in board.describe_buttons(), what="the Roll button")
     await applied_once(bot, channel, lambda: fake.click(board, "Roll", gm), "roll")
-    await fake.wait_for(lambda: "Push: reroll my dice" in board.describe_buttons(), what="the push button")
-    await applied_once(bot, channel, lambda: fake.click(board, "Push: reroll my dice", bea), "reroll")
+    await fake.wait_for(lambda: "Push: reroll (Ana, Bo)" in board.describe_buttons(), what="the push button")
+    await applied_once(bot, channel, lambda: fake.click(board, "Push: reroll (Ana, Bo)", bea), "reroll")
     await fake.wait_for(lambda: "thwarted" in str(board.selects), what="the thwart select")
     menu = next(s for s in board.selects if "thwarted" in str(s.get("placeholder")))
     picker = gm if str(menu["placeholder"]).startswith("GM") else cal  # a prepared group picks its own

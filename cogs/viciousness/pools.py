@@ -54,6 +54,7 @@ from rules.viciousness.actions import (
     OpenViolence,
     SetChallenges,
 )
+from rules.viciousness.knavery import scheme_pushers
 from rules.viciousness.pools import joinable
 from rules.viciousness.state import (
     MAX_EXTRA_DICE,
@@ -310,10 +311,9 @@ async def _picks(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
 
 
 def _may_push(state: CampaignState, pool: Pool) -> set[str]:
-    """The combatants who may push to reroll now: in a fight, only those not rattled who haven't pushed this roll."""
-    if isinstance(pool, ViolencePool):
-        return {c.id for c in pushers(state, pool)}
-    return {c.id for c in pool.combatants if c.pc}
+    """The combatants who may push to reroll now: those not rattled who haven't pushed (this roll, in a fight)."""
+    found = pushers(state, pool) if isinstance(pool, ViolencePool) else scheme_pushers(state, pool)
+    return {c.id for c in found}
 
 
 def _for_one(

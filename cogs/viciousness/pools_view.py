@@ -25,7 +25,7 @@ from cogs.viciousness.rules_text import FIGHT_RULES, SCHEME_RULES, house_rules_l
 from cogs.viciousness.text import cut, plural
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.dicepool import is_rattled
-from rules.viciousness.knavery import can_reroll, label
+from rules.viciousness.knavery import free_push_left, label, scheme_pushers
 from rules.viciousness.permissions import side_players
 from rules.viciousness.pools import joinable
 from rules.viciousness.state import PC, CampaignState, KnaveryPool, Landed, Pool, ViolencePool
@@ -284,16 +284,19 @@ def _gather_rows(ctx: Ctx, pool: Pool, closing: str) -> list[list[Item]]:
     return [[join], [*buttons, closer]]
 
 
-def _push_buttons(ctx: Ctx, pool: ViolencePool) -> list[Item]:
-    """*Push* naming who may still push this roll (none: no button), and a fallout's free push when one may be
-    spent."""
-    names = [c.name for c in pushers(ctx.state, pool)]
+def _push_buttons(ctx: Ctx, pool: Pool) -> list[Item]:
+    """*Push* naming who may still push (none: no button), and a free push when one may be spent."""
+    state = ctx.state
+    if isinstance(pool, ViolencePool):
+        names, free = [c.name for c in pushers(state, pool)], free_rerolls(state, pool)
+    else:
+        names, free = [c.name for c in scheme_pushers(state, pool)], free_push_left(state, pool)
     buttons: list[Item] = []
     if names:
         label = f"Push: reroll ({', '.join(names)})"
         label = label if len(label) <= 80 else "Push: reroll my dice"
         buttons.append(ui_button(ctx, label, "reroll", pool.id, emoji="💥"))
-    if free_rerolls(ctx.state, pool):
+    if free:
         buttons.append(ui_button(ctx, "Free push: reroll", "freeroll", pool.id, emoji="🆓"))
     return buttons
 
@@ -353,13 +356,8 @@ def _knavery_rows(ctx: Ctx, pool: KnaveryPool) -> list[list[Item]]:
         rows.append([act_multi(ctx, action, "picks", options, n, f"{who}: the {n} thwarted challenges")])
     else:
         rows.append([act_button(ctx, "Accept the failure", {"type": "thwart", "pool": pool.id, "picks": []})])
-    if can_reroll(ctx.state, pool):
-        rows.append(
-            [
-                ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥"),
-                ui_button(ctx, "Free push: reroll", "freeroll", pool.id, emoji="🆓"),
-            ]
-        )
+    if buttons := _push_buttons(ctx, pool):
+        rows.append(buttons)
     return rows
 
 
