@@ -140,6 +140,10 @@ class Figures:
         }
 
 
+FORM_LABELS = {"Troupe name": "troupe", "Character name": "name", "Concept": "concept"}
+"""The character form's text inputs by label (their custom_ids are action paths, which depend on the form)."""
+
+
 class Campaign:
     """The campaign's channel as its three people use it: every interaction they send goes through here."""
 
@@ -221,13 +225,16 @@ class Campaign:
         await opened.response(STEP_TIMEOUT_S)
         assert opened.modal is not None, opened.errors
         traits = values.pop("traits", [])
+        typed: dict[str, Any] = {}
         for row in opened.modal["components"]:
             child = row.get("component") or {}
             if child.get("type") == 3:
                 offered = {o["value"] for o in child["options"]}
-                values[child["custom_id"]] = [t for t in traits if t in offered]
+                typed[child["custom_id"]] = [t for t in traits if t in offered]
+            elif (key := FORM_LABELS.get(str(row.get("label")))) in values:
+                typed[child["custom_id"]] = values[key]
         self._count(who, "send a form")
-        return await self.answer(await self.fake.submit_modal(opened, values))
+        return await self.answer(await self.fake.submit_modal(opened, typed))
 
     async def answer(self, res: InteractionResult) -> Message:
         """The interaction's answer; it must not be a refusal the script did not expect."""
@@ -335,20 +342,27 @@ async def scheme(c: Campaign) -> None:
 
 
 async def fight(c: Campaign, pusher: str) -> None:
-    """Company (Ash, Bryn) vs Guards (a Guard) vs Rats (a Rat): the Guard's hit goes at the Rat, who is tested.
+    """Company (Ash, Bryn) vs Guards (a Guard) vs Rats (a Rat): the Guard's hit goes at the Rat, who is tested, and
+    the GM ends the fight.
 
     The NPCs come with the fight (in brackets after their side); the Guards' choice of target is the GM's, offered
-    with the roll (working out the hits and choosing are one pick)."""
+    with the roll (working out the hits and choosing are one pick); the Rat's death test and the fight's end are
+    one click."""
     sides = "Company vs Guards (Guard) vs Rats (Rat)"
     board = await c.slash("gm", "vic-gm violence", sides=sides, title="Ambush at the docks")
     await join(c, "bea", board, "Ash", ["Daggertwist +1d4"], side="Company")
     await join(c, "cal", board, "Bryn", ["Pikeman +1d4"], side="Company")
     await c.click("gm", board, "Roll")
-    await c.click(pusher, board, "Push: reroll my dice")
+    await c.fake.wait_for(lambda: "Push: reroll" in board.describe_buttons(), what="the Push button")
+    await c.click(pusher, board, push_label(board))
     await c.pick("gm", board, "send hits where", ["Guards sends 1 at Rats"])
-    await c.pick("gm", board, "death tests", ["Rat: death test"])
-    await c.click("gm", board, "End the fight")
+    await c.click("gm", board, "Roll them and end the fight")
     await c.settle()
+
+
+def push_label(board: Message) -> str:
+    """The fight's *Push* button as it is labelled now (it names who may push)."""
+    return next(str(b["label"]) for b in board.buttons if str(b.get("label", "")).startswith("Push: reroll"))
 
 
 async def rest(c: Campaign, who: str, pc: str) -> None:

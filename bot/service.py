@@ -181,6 +181,12 @@ class Service:
             raise StaleBoard(SENT_ALREADY)
         return once
 
+    def sent_already(self, session_id: int) -> bool:
+        """Whether what this call applies once (``once``) was applied already: a repeat of something sent, whose
+        answer must not undo the first one's."""
+        once = _ONCE.get()
+        return once is not None and once.session_id == session_id and once.key in self._applied_once
+
     def _applied(self, once: _Once | None) -> None:
         if once is None:
             return

@@ -159,12 +159,14 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     @app_commands.command(name="log", description="What happened recently in this channel's game.")
     async def log(self, interaction: discord.Interaction) -> None:
-        """The last events of this channel's game, or of the last one to end here, narrated, as this member may
-        see them (private)."""
+        """The last events of this channel's game (its campaign's, when no table game runs here), or of the last one
+        to end here, narrated, as this member may see them (private)."""
         reply = Reply.of(interaction)
         assert interaction.channel_id is not None
         session = await self.bot.service.live_table(interaction.channel_id)
-        if session is None:  # a game that has just ended is still worth reading back
+        if session is None:  # the channel's campaign, else a game that has just ended: still worth reading back
+            session = await self.bot.service.campaign(interaction.channel_id, interaction.guild_id)
+        if session is None:
             ended = await self.bot.store.history(guild_id=None, channel_id=interaction.channel_id, limit=1)
             session = ended[0] if ended else await self.live(interaction)  # live() says there is none
         spec = self.bot.specs[session.kind]

@@ -116,13 +116,14 @@ async def test_undo_and_redo_the_latest_changes(fake: LocalDiscord, make_bot: Ma
     redone = await (await fake.slash(channel, gm, "vic-gm redo")).message()
     assert "You made again: Reward" in redone.content
     assert (await campaign_state(bot, channel)).company.liquid_at(2) == 3
-    # A GM-only change taken back tells the channel nothing.
+    # The GM's notes are never taken back by surprise: undo stops there, says why, and tells the channel nothing.
     form = await fake.slash(channel, gm, "vic-gm notes")
     await (await fake.submit_modal(form, {"text": "secret"})).message()
     before = len(fake.messages(channel))
-    await (await fake.slash(channel, gm, "vic-gm undo")).message()
+    stopped = await (await fake.slash(channel, gm, "vic-gm undo")).message()
+    assert stopped.ephemeral and "at saved GM notes" in stopped.content
     await bot.settled()
-    assert len(fake.messages(channel)) == before and (await campaign_state(bot, channel)).notes == ""
+    assert len(fake.messages(channel)) == before and (await campaign_state(bot, channel)).notes == "secret"
 
 
 async def test_a_handout_reaches_only_its_players_and_the_gms(fake: LocalDiscord, make_bot: MakeBot) -> None:
@@ -181,7 +182,7 @@ async def test_the_gm_lets_a_character_act_twice_and_it_is_logged(fake: LocalDis
     await pick(fake, tools, "who has acted", ["Ana (a second action)"], gm)
     await fake.wait_for(lambda: "Ana" in str(scheme.embeds), what="Ana in the scheme")
     offered = await (await fake.slash(channel, gm, "vic pc act", options={"pc": ana, "action": "rest"})).message()
-    assert offered.ephemeral and "already took part in a scheme" in offered.content
+    assert offered.ephemeral and "already met a strong contact" in offered.content  # her first action stands
     allowed = await (await fake.click(offered, "Allow a second action", gm)).message()
     assert "a second action this turn, by the GM's leave" in allowed.content
     log = json.dumps((await (await fake.slash(channel, bea, "vic log")).message()).embeds, ensure_ascii=False)

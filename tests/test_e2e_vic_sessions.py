@@ -91,14 +91,19 @@ async def test_a_session_is_a_scheduled_event_and_the_players_are_reminded(
     await bot.settled()
     assert len(reminders(fake)) == 3 and all(f"<t:{later}:R>" in m.content for m in reminders(fake)[1:])
 
-    # The next one is planned, then called off: its event is deleted.
+    # The session has begun: it can't be moved any more, only followed by the next one.
+    late = await (await fake.slash(channel, gm, "vic-gm session reschedule", options={"hours": 2})).message()
+    assert late.ephemeral and "has begun" in late.content and "session schedule" in late.content
+    # The next one is a new session and a new event (not "moved"); the past one's event is completed.
     nxt = int(clock.now()) + 7 * DAY
-    await (
+    planned = await (
         await fake.slash(channel, gm, "vic-gm session schedule", options={"start": str(nxt), "reminders": "none"})
     ).message()
-    assert len(fake.guild.scheduled_events) == 2  # the past one stays in the server's list, as Discord keeps it
+    assert "**Next session**" in planned.content and "moved" not in planned.content
+    past, new = sorted(fake.guild.scheduled_events.values(), key=lambda e: int(e["id"]))
+    assert (past["status"], new["status"]) == (3, 1)  # completed; scheduled
     cancelled = await (await fake.slash(channel, gm, "vic-gm session cancel")).message()
-    assert "called off" in cancelled.content and len(fake.guild.scheduled_events) == 1
+    assert "called off" in cancelled.content and list(fake.guild.scheduled_events.values()) == [past]
 
 
 async def test_without_create_events_the_plan_and_its_reminders_stand(fake: LocalDiscord, make_bot: MakeBot) -> None:

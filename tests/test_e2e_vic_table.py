@@ -151,10 +151,10 @@ async def test_a_session_at_the_table(fake: LocalDiscord, make_bot: MakeBot) -> 
     rolled = await (await fake.click(scheme, "Roll", gm)).message()
     assert "The scheme fails" in rolled.content and "⚅" in rolled.content and not rolled.ephemeral
     await fake.wait_for(lambda: "thwarted challenges" in str(scheme.selects), what="the thwart select")
-    pushed = await (await fake.click(scheme, "Push: reroll my dice", bea)).message()
+    pushed = await (await fake.click(scheme, "Push: reroll (Ana, Bo)", bea)).message()
     assert "pushes and rerolls" in pushed.content and "rattled" in pushed.content
     await bot.settled()  # a second push on the board showing the first (one drawn before it is stale)
-    again = await (await fake.click(scheme, "Push: reroll my dice", bea)).message()
+    again = await (await fake.click(scheme, "Push: reroll (Bo)", bea)).message()  # Bo may; Bea's Ana can't
     assert again.ephemeral and "rattled" in again.content
     state = await campaign_state(bot, channel)
     assert state.find_pc(ana).rattled  # type: ignore[union-attr]

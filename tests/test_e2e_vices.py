@@ -14,6 +14,7 @@ from typing import Any
 from bot.app import TabletopBot
 from bot.models import Session, Status
 from bot.replay import replay
+from bot.service import SENT_ALREADY
 from localdiscord.guild import Channel, Member
 from localdiscord.messages import Message
 from localdiscord.server import LocalDiscord
@@ -21,6 +22,7 @@ from rules.dice import SeededDice
 from rules.vices.engine import ENGINE
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
+from tests.exactly_once import answered, at_once
 from tests.rules.vices_support import QuietDice
 from tests.table_play import game_of, member_of, play_with_computers, start_table, table_bot
 
@@ -293,6 +295,27 @@ async def test_a_preview_left_open_goes_out_of_date(fake: LocalDiscord, make_bot
     game = await game_of(bot, channel)
     turn = bot.service.state_of(game).turn
     assert turn.scored == ("d12",) and turn.roll == 2
+
+
+async def test_refused_repeats_of_a_confirm_never_hide_the_answer_that_succeeded(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    """20 Confirms of one removal at once: it is made once, each refused repeat is told on its own, and the preview
+    keeps saying what was removed (a refusal never overwrites it with "out of date")."""
+    bot = await vices_bot(make_bot)
+    bot.service.dice = QuietDice()
+    channel = fake.channels[0]
+    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    board = await open_and_start(fake, channel, alice, [bob, carol], **SCRIPTED)
+    menu = next(s for s in board.selects if s["custom_id"].startswith(PICK))
+    preview = await (await fake.select(board, menu["custom_id"], ["d12"], alice)).message()
+    confirm = preview.buttons[0]["custom_id"]
+    clicks = await at_once(20, lambda: fake.click(preview, confirm, alice))
+    texts = await answered(bot, clicks, SENT_ALREADY, "out of date")
+    assert not any("out of date" in t for t in texts), texts
+    assert preview.content.startswith("✅ Removed:") and not preview.buttons, preview.content
+    turn = bot.service.state_of(await game_of(bot, channel)).turn
+    assert turn is not None and turn.scored == ("d12",)
 
 
 async def test_an_attacker_leaving_mid_turn(fake: LocalDiscord, make_bot: MakeBot) -> None:

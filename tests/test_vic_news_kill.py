@@ -171,7 +171,7 @@ async def test_a_rivals_public_news_killed_before_it_is_posted_is_told_once_afte
         await until(lambda: news_pending(db_path, channel) is None, "the import drawn")
         screen = await (await fake.slash(channel, gm, "vic-gm screen")).message()
         posted = fake.hold(f"POST /api/v10/channels/{channel.id}/messages")  # the news never reaches the channel
-        await fake.click(screen, "Apply the consequence", gm)
+        await fake.click(screen, "The Baron: apply the consequence", gm)
         await posted.arrived()
         await until(lambda: news_pending(db_path, channel) is not None, "the consequence committed")
         posted.drop()

@@ -22,14 +22,14 @@ from discord import app_commands
 from pydantic import BaseModel
 
 from bot.board import static_view
-from bot.controls import ControlTooLong, ui_id
+from bot.controls import ControlTooLong, form_id, ui_id
 from bot.errors import IllegalMove, NotYourTurn, StaleBoard, UserError
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
 from bot.registry import GameKind
 from bot.replies import PUBLIC_ANSWER, Reply
-from bot.service import Expect
+from bot.service import SENT_ALREADY, Expect
 from bot.spec import Choice, GameSpec, LobbyOption, View, ViewContext
 from cogs.vices import table_view as tv
 from cogs.vices.sheet import CommandMixin
@@ -343,13 +343,17 @@ class TableSpec(GameSpec[VicesState]):
             label=f"Confirm: {points} point{'s' if points != 1 else ''}",
             style=_GREEN,
             emoji="✅",
-            custom_id=ui_id(ENGINE.kind, session.id, "ok", f"{session.version}.{mask}"),
+            # Made on this version: the Confirm applies once however often it is clicked (``Service.once``).
+            custom_id=form_id(ENGINE.kind, session.id, session.version, "ok", f"{session.version}.{mask}"),
         )
         await reply.send(text, view=static_view([[confirm]]), ephemeral=True)
 
     async def _confirm(self, reply: Reply, session: Session, state: VicesState, arg: str) -> None:
         version, _, mask = arg.partition(".")
         if version != str(session.version):
+            if self.bot.service.sent_already(session.id):
+                # A repeat of the Confirm that was applied: refused on its own, never over the preview's "✅ Removed".
+                raise StaleBoard(SENT_ALREADY)
             # The dice have been rolled again since: this preview's pick means nothing now, so it goes.
             await reply.update(content="This preview is out of date: pick again on the latest board.", view=None)
             return

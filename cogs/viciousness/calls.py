@@ -46,6 +46,8 @@ def what_waits(kind: str, about: Mapping[str, Any]) -> str:
         return f"turn {about.get('turn')} is under way: your characters each have an action to take."
     if kind == "join":
         return f"{pool} is gathering: join it with a character on its board."
+    if kind == "roll":
+        return f"{pool} is ready to roll: everyone who can has joined. Roll it on its board."
     if kind == "clash":
         side = f"**{escape_name(str(about.get('side', '')))}**"
         amount = int(about.get("amount") or 0)

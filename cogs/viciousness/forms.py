@@ -128,15 +128,21 @@ def pc_form(
     shape = SHAPES[model](state, {"type": tag_of(model), **fixed})
     low, high = shape.traits
     how_many = f"{low}" if low == high else f"{low} to {high}"
+    groups = trait_groups(state)
+    # Each list alone can't require a count (the traits are split between them): the form says what it needs.
+    needs = f"Pick {'exactly ' if low == high else ''}{how_many} traits in all" + (
+        f", from the {len(groups)} lists together." if len(groups) > 1 else "."
+    )
     inputs = [Input("name", label="Troupe name", default=typed.troupe)] if model is CreateTroupe else []
     inputs += [
         Input(f"{shape.pc}.name", label="Character name", default=typed.name),
         Input(f"{shape.pc}.concept", label="Concept", long=True, default=typed.concept),
     ]
-    for group in trait_groups(state)[: INPUTS_MAX - len(inputs)]:
+    for group in groups[: INPUTS_MAX - len(inputs)]:
         traits = Input(
             f"{shape.pc}.traits",
             label=f"Traits {group[0].name} – {group[-1].name}",
+            description=needs,
             options=[trait_option(t, chosen=t.name in typed.traits) for t in group],
             max_values=high,
             placeholder=f"Pick {how_many} traits in all",

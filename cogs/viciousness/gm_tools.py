@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.errors import IllegalMove
 from bot.forms import Input, action_modal
 from bot.lobby import actor_of
 from bot.models import Session
@@ -52,7 +53,7 @@ class GMToolCommands(VicBase):
     async def notes(self, interaction: discord.Interaction) -> None:
         """A form with the notes as they are; only GMs ever see them."""
         session = await self.campaign_here(interaction)
-        gm_viewer(session, interaction)
+        gm_viewer(session, interaction, "read and write the GM's notes")
         await Reply.of(interaction).modal(notes_form(session, self.state(session).notes))
 
     @app_commands.command(name="undo", description="Take back the latest change that rolled no dice (GM)")
@@ -68,13 +69,32 @@ class GMToolCommands(VicBase):
     async def _undo(self, interaction: discord.Interaction, *, redo: bool) -> None:
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        viewer = gm_viewer(session, interaction)
+        viewer = gm_viewer(session, interaction, "take changes back or make them again")
         # Answered privately; what the channel saw of the change is told again by the undo's news.
-        applied = await self.bot.service.undo(session.id, actor_of(interaction), redo=redo)
+        try:
+            applied = await self.bot.service.undo(session.id, actor_of(interaction), redo=redo)
+        except IllegalMove as exc:
+            raise IllegalMove(f"{exc} {STOPS}" if not redo else str(exc)) from None
         seq = int(applied.events[0]["seq"])
         target = next(e for e in await self.bot.store.log_entries(session.id, after=seq - 1) if e.seq == seq)
         state = campaign_state(self.bot, applied.session)
         private = narrate(state, [e for e in target.events if visible(e, viewer)])
         mark, said = ("↪️", "made again") if redo else ("↩️", "took back")
-        what = " ".join(private) or "a change with nothing to tell"
+        what = " ".join(private) or unnamed_change(target.action.get("action"))
         await reply.send(cut(f"{mark} You {said}: {what}", MAX_CONTENT), ephemeral=True)
+
+
+STOPS = "Undo stops at a roll (dice can't be taken back) and at saved GM notes (`/vic-gm notes` changes them)."
+CHANGES = {
+    "assign": "a side's choice of where its hits go",
+    "cancel": "a side's choice of whose hits it cancels",
+    "aim": "a side's choice of whom its hits wound",
+    "split": "a rival's split of points",
+}
+"""What a change is, for one whose events tell nothing."""
+
+
+def unnamed_change(action: object) -> str:
+    """A change whose events tell nothing, named by what it was (never "a change with nothing to tell")."""
+    kind = str(action.get("type")) if isinstance(action, dict) else ""
+    return CHANGES.get(kind) or f"the change `{kind or 'unknown'}`"

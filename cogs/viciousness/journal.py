@@ -15,7 +15,6 @@ import discord
 from discord import app_commands
 
 from bot.errors import NotPermitted
-from bot.models import Session
 from bot.replies import Reply
 from cogs.viciousness.common import VicBase, viewer_of
 from cogs.viciousness.turns import title, turns_of
@@ -35,7 +34,7 @@ def plain(line: str, names: dict[int, str]) -> str:
     """A narrated line as plain Markdown: names for mentions, UTC dates for timestamps."""
     line = RELATIVE.sub("", line)
     line = STAMP.sub(_date, line)
-    return MENTION.sub(lambda m: "@" + names.get(int(m[1]), f"member {m[1]}"), line)
+    return MENTION.sub(lambda m: "@" + names.get(int(m[1]), "a former member"), line)
 
 
 def journal(company: str, turns: dict[int, list[str]], names: dict[int, str], *, gm: bool, now: float) -> str:
@@ -58,13 +57,19 @@ def file_name(company: str) -> str:
 class JournalCommands(VicBase):
     """``/vic journal``."""
 
-    def _names(self, session: Session, text: str) -> dict[int, str]:
-        """The names of the members the journal mentions, as far as the bot knows them."""
+    async def _names(self, interaction: discord.Interaction, text: str) -> dict[int, str]:
+        """The names of the members the journal mentions, as the channel shows them: the server's member (by their
+        name there), else the user, asked of Discord when the bot doesn't know them yet."""
         names = {}
-        for found in set(MENTION.findall(text)):
-            user = self.bot.get_user(int(found))
-            if user is not None:
-                names[int(found)] = user.display_name
+        for found in sorted({int(m) for m in MENTION.findall(text)}):
+            known = interaction.guild.get_member(found) if interaction.guild is not None else None
+            user = known or self.bot.get_user(found)
+            if user is None:
+                try:
+                    user = await self.bot.fetch_user(found)
+                except discord.HTTPException:
+                    continue  # gone from Discord: the journal says "a former member"
+            names[found] = user.display_name
         return names
 
     @app_commands.command(name="journal", description="The whole campaign's story as a file")
@@ -80,7 +85,7 @@ class JournalCommands(VicBase):
                 raise NotPermitted("Only the GM's journal has the GM-only parts; without `gm_parts` it is yours.")
         turns = await turns_of(self.bot, session, viewer, 0, self.state(session).turn.number)
         company = self.state(session).company.name
-        names = self._names(session, "\n".join(line for lines in turns.values() for line in lines))
+        names = await self._names(interaction, "\n".join(line for lines in turns.values() for line in lines))
         text = journal(company, turns, names, gm=gm_parts, now=self.bot.service.clock.now())
         file = discord.File(io.BytesIO(text.encode()), filename=file_name(company), description="The campaign journal")
         lines = sum(len(v) for v in turns.values())

@@ -19,6 +19,7 @@ Narrator = Callable[[CampaignState, Event], str | None]
 
 METHODS = {"work": "work", "rare": "a rare item", "destroy": "destroying what they value"}
 ASSETS = {a.key: a.label for a in CHARACTERS.starting_assets}
+CALLED_BY = {"channel": "a ping in the channel", "dm": "a direct message", "off": "not at all"}
 
 
 def _s(n: int, word: str) -> str:
@@ -145,7 +146,9 @@ NARRATORS: dict[str, Narrator] = {
     ),
     "trait_defined": lambda s, e: f"The GM approved the custom trait **{escape_name(e['name'])}**.",
     "turn_started": _turn_started,
-    "coins_discarded": lambda s, e: f"{_coins(e['rank'], e['count'])} went unspent and are gone.",
+    "coins_discarded": lambda s, e: (
+        f"{_coins(e['rank'], e['count'])} went unspent and {'is' if e['count'] == 1 else 'are'} gone."
+    ),
     "turn_ended": lambda s, e: f"Turn {e['turn']} is over.",
     "troupe_created": lambda s, e: (
         f"{troupe_name(s, e['owner'])} joins the company (<@{e['owner']}>), starting with "
@@ -175,6 +178,8 @@ NARRATORS: dict[str, Narrator] = {
     "action_taken": _action,
     "action_exception": _exception,
     "action_returned": lambda s, e: f"{pc_name(s, e)} has their action for this turn back.",
+    "notes_changed": lambda s, e: "📝 The GM's notes were saved.",
+    "calls_set": lambda s, e: f"🔔 How the table calls <@{e['user']}>: {CALLED_BY.get(e['how'], e['how'])}.",
     "die_committed": lambda s, e: f"🔒 The GM rolled a d{e['sides']} in secret · commitment `{e['commitment']}`",
     "die_revealed": lambda s, e: (
         f"🔓 A d{e['sides']} the GM rolled in secret (turn {e['turn']}): `{e['line']}` · salt `{e['salt']}` · "

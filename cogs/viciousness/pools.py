@@ -22,7 +22,7 @@ from bot.controls import decode_action, ui_id
 from bot.errors import IllegalMove, NotPermitted, UserError
 from bot.forms import INPUTS_MAX, Input, action_modal
 from bot.lobby import actor_of
-from bot.models import Applied, Session, roles_of
+from bot.models import VIEW_RECORDS_JOIN, Applied, Session, roles_of
 from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.service import Expect
@@ -36,6 +36,7 @@ from cogs.viciousness.pools_view import (
     MAX_OPTIONS,
     SETTLE,
     act_select,
+    board_key,
     join_options,
     render_pool,
     view_key,
@@ -53,6 +54,7 @@ from rules.viciousness.actions import (
     OpenViolence,
     SetChallenges,
 )
+from rules.viciousness.knavery import scheme_pushers
 from rules.viciousness.pools import joinable
 from rules.viciousness.state import (
     MAX_EXTRA_DICE,
@@ -64,7 +66,7 @@ from rules.viciousness.state import (
     Pool,
     ViolencePool,
 )
-from rules.viciousness.violence import clash
+from rules.viciousness.violence import clash, pushers
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
@@ -308,34 +310,45 @@ async def _picks(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
     await tell_dice(bot, reply, applied.session, pool_id, who)
 
 
+def _may_push(state: CampaignState, pool: Pool) -> set[str]:
+    """The combatants who may push to reroll now: those not rattled who haven't pushed (this roll, in a fight)."""
+    found = pushers(state, pool) if isinstance(pool, ViolencePool) else scheme_pushers(state, pool)
+    return {c.id for c in found}
+
+
 def _for_one(
-    key: str, build: Callable[[Pool, str], dict[str, Any]], *, standing: bool = True, question: str = "Which character?"
+    key: str,
+    build: Callable[[Pool, str], dict[str, Any]],
+    *,
+    standing: bool = True,
+    question: str = "Which character?",
+    who_may: Callable[[CampaignState, Pool], set[str]] | None = None,
+    none: str = "None of your characters in this pool can do that.",
 ) -> UIHandler:
-    """A control that acts for one of the clicker's combatants: asked privately when they have several."""
+    """A control that acts for one of the clicker's combatants (of those ``who_may``): asked privately when they have
+    several; ``none`` is the refusal when they have none."""
 
     async def handler(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
         state = state_of(bot, session)
         pool = pool_of(state, arg)
         who = values[0] if values else None
         if who is None:
+            allowed = who_may(state, pool) if who_may is not None else None
             options = [
-                (c.name, c.id) for c in mine(state, session, reply, pool, standing=standing) if c.pc or key == "flee"
+                (c.name, c.id)
+                for c in mine(state, session, reply, pool, standing=standing)
+                if (c.pc or key == "flee") and (allowed is None or c.id in allowed)
             ]
             if len(options) != 1:
-                await choose(
-                    reply,
-                    session,
-                    key,
-                    arg,
-                    options,
-                    question,
-                    none="None of your characters in this pool can do that.",
-                )
+                await choose(reply, session, key, arg, options, question, none=none)
                 return
             who = options[0][1]
         await take(bot, reply, session, build(pool, who))
 
     return handler
+
+
+NO_PUSH = "None of your characters can push now: a rattled character can't, and each pushes once a roll."
 
 
 GM_PANEL = "gmpick"
@@ -450,7 +463,8 @@ async def _share(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
 
 def register(controls: Controls) -> None:
     """A pool's board, its controls and its forms."""
-    controls.view("pool", lambda ctx: render_pool(ctx, ctx.view.partition(":")[2]))
+    # ``pool:<id>`` (boards posted before they followed the roster) or ``pool:<id>+roster``.
+    controls.view("pool", lambda ctx: render_pool(ctx, ctx.view.partition(":")[2].partition(VIEW_RECORDS_JOIN)[0]))
     for name, handler in (
         (ACT, _act),
         (SETTLE, _settle),
@@ -459,7 +473,15 @@ def register(controls: Controls) -> None:
         ("pick", _pick),
         ("picks", _picks),
         ("leave", _for_one("leave", lambda pool, who: {"type": "leave", "pool": pool.id, "who": who}, standing=False)),
-        ("reroll", _for_one("reroll", lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who})),
+        (
+            "reroll",
+            _for_one(
+                "reroll",
+                lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who},
+                who_may=_may_push,
+                none=NO_PUSH,
+            ),
+        ),
         (
             "freeroll",
             _for_one("freeroll", lambda pool, who: {"type": "reroll", "pool": pool.id, "who": who, "free": True}),
@@ -534,7 +556,7 @@ class PoolCommands(VicBase):
         session = await self.campaign_here(interaction)
         applied = await self.act(interaction, action, session)
         pool_id = next(e["pool"] for e in applied.events if e["type"] == "pool_opened")
-        await self.bot.publisher.post_view(applied.session, view_key(pool_id), reply)
+        await self.bot.publisher.post_view(applied.session, board_key(pool_id), reply)
 
     @app_commands.command(name="violence", description="Open a fight (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(

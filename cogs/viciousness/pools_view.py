@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.controls import SELECTED_ALL, ControlTooLong, encode_action, ui_id
+from bot.models import VIEW_RECORDS_JOIN
 from bot.names import escape_name
 from bot.spec import View, ViewContext
 from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face, face, legend, tally
@@ -22,14 +23,17 @@ from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.odds import odds_now
 from cogs.viciousness.rules_text import FIGHT_RULES, SCHEME_RULES, house_rules_line
 from cogs.viciousness.text import cut, plural
+from rules.viciousness.catalogue import find_trait
 from rules.viciousness.dicepool import is_rattled
-from rules.viciousness.knavery import can_reroll, label
+from rules.viciousness.knavery import free_push_left, label, scheme_pushers
 from rules.viciousness.permissions import side_players
 from rules.viciousness.pools import joinable
 from rules.viciousness.state import PC, CampaignState, KnaveryPool, Landed, Pool, ViolencePool
-from rules.viciousness.violence import Need, clash, fighters
+from rules.viciousness.violence import Need, clash, fighters, fighting_sides, free_rerolls, pushers
 
 POOL_VIEW = "pool:"
+ROSTER = "roster"
+"""The engine's record of who may take part in a pool now."""
 ACT = "act"
 """The ``on_ui`` key of a control that takes the engine action in its arg (``*``: the option picked)."""
 SETTLE = "settle"
@@ -49,8 +53,13 @@ Item = discord.ui.Item[Any]
 
 
 def view_key(pool_id: str) -> str:
-    """The view (and record) of a pool."""
+    """The record of a pool (its controls are drawn against it)."""
     return f"{POOL_VIEW}{pool_id}"
+
+
+def board_key(pool_id: str) -> str:
+    """The view of a pool's board: it follows the pool and who may join it (a rest elsewhere redraws its list)."""
+    return f"{POOL_VIEW}{pool_id}{VIEW_RECORDS_JOIN}{ROSTER}"
 
 
 # -- controls -----------------------------------------------------------------------------------------------------
@@ -158,7 +167,7 @@ def _event_side(s: CampaignState, e: Event, side: str) -> str:
 def _pool_word(s: CampaignState, e: Event) -> str:
     """``the fight`` / ``the scheme`` an event is about (``pool t1p2`` if nothing says which)."""
     pool = s.pools.get(e["pool"])
-    kind = pool.kind if pool is not None else e.get("opened", {}).get("kind")
+    kind = pool.kind if pool is not None else e.get("kind") or e.get("opened", {}).get("kind")
     return {"violence": "the fight", "knavery": "the scheme"}.get(str(kind), "the pool")
 
 
@@ -197,6 +206,22 @@ def _settle_control(ctx: Ctx, pool: ViolencePool) -> Item | None:
     return _need_control(ctx, pool, need, settle=True)
 
 
+def _death_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
+    """The death tests waiting: all of them in one click (each rolled and told on its own, without care), or, when
+    the fight would go on to its flight phase, rolled and the fight ended in the same click; the care of each in a
+    select when the GM chooses otherwise."""
+    if not any(c.death for c in pool.combatants):
+        return []
+    base = {"type": "death_test", "pool": pool.id}
+    buttons: list[Item] = [act_button(ctx, "Roll the death tests", base, style=discord.ButtonStyle.success)]
+    if pool.stage == "wounds" and not pool.ending and len(fighting_sides(pool)) > 1:
+        buttons.append(
+            act_button(ctx, "Roll them and end the fight", {**base, "end": True}, style=discord.ButtonStyle.danger)
+        )
+    care = _death_select(ctx, pool)
+    return [buttons, [care]] if care is not None else [buttons]
+
+
 def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
     state = ctx.state
     options: list[tuple[str, Mapping[str, Any]]] = []
@@ -216,7 +241,7 @@ def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
                 options.append(
                     (f"{c.name}: {m.name} the Medic attends (no roll)", {**base, "care": "medic", "medic": m.id})
                 )
-    return act_select(ctx, options, "GM: death tests", "death") if options else None
+    return act_select(ctx, options, "GM: death tests, choosing the care", "death") if options else None
 
 
 def join_options(state: CampaignState, pool: Pool, pcs: Sequence[PC]) -> list[tuple[str, str]]:
@@ -259,18 +284,44 @@ def _gather_rows(ctx: Ctx, pool: Pool, closing: str) -> list[list[Item]]:
     return [[join], [*buttons, closer]]
 
 
+def _push_buttons(ctx: Ctx, pool: Pool) -> list[Item]:
+    """*Push* naming who may still push (none: no button), and a free push when one may be spent."""
+    state = ctx.state
+    if isinstance(pool, ViolencePool):
+        names, free = [c.name for c in pushers(state, pool)], free_rerolls(state, pool)
+    else:
+        names, free = [c.name for c in scheme_pushers(state, pool)], free_push_left(state, pool)
+    buttons: list[Item] = []
+    if names:
+        label = f"Push: reroll ({', '.join(names)})"
+        label = label if len(label) <= 80 else "Push: reroll my dice"
+        buttons.append(ui_button(ctx, label, "reroll", pool.id, emoji="💥"))
+    if free:
+        buttons.append(ui_button(ctx, "Free push: reroll", "freeroll", pool.id, emoji="🆓"))
+    return buttons
+
+
+def _end_after_round(ctx: Ctx, pool: ViolencePool) -> list[Item]:
+    """*End after this round* (the GM), until the GM has."""
+    if pool.ending:
+        return []
+    end = {"type": "close", "pool": pool.id, "after_round": True}
+    return [act_button(ctx, "End after this round", end, style=discord.ButtonStyle.danger)]
+
+
 def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
     if pool.stage == "gather":
         return _gather_rows(ctx, pool, "End the fight")
     rows: list[list[Item]] = []
     if pool.stage == "rolled":
-        push = ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥")
+        buttons = _push_buttons(ctx, pool)
         settle = _settle_control(ctx, pool)
-        if settle is not None:
-            rows += [[push], [settle]]
-        else:
+        if settle is None:
             resolve = {"type": "resolve", "pool": pool.id}
-            rows.append([push, act_button(ctx, "Work out the hits", resolve, style=discord.ButtonStyle.success)])
+            buttons.append(act_button(ctx, "Work out the hits", resolve, style=discord.ButtonStyle.success))
+        rows.append([*buttons, *_end_after_round(ctx, pool)])
+        if settle is not None:
+            rows.append([settle])
     elif pool.stage == "clash":
         need = clash(pool, ctx.state.options).need
         control = _need_control(ctx, pool, need) if need is not None else None
@@ -278,6 +329,8 @@ def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
             rows.append([control])
         elif need is not None:
             rows.append([ctx.ui_button("Share the hits…", "share", pool.id)])
+        if end := _end_after_round(ctx, pool):
+            rows.append(end)
     elif pool.stage == "flight":
         rows.append(
             [
@@ -288,10 +341,7 @@ def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
                 act_button(ctx, "End the fight", {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger),
             ]
         )
-    death = _death_select(ctx, pool)
-    if death is not None:
-        rows.append([death])
-    return rows
+    return rows + _death_rows(ctx, pool)
 
 
 def _knavery_rows(ctx: Ctx, pool: KnaveryPool) -> list[list[Item]]:
@@ -306,13 +356,8 @@ def _knavery_rows(ctx: Ctx, pool: KnaveryPool) -> list[list[Item]]:
         rows.append([act_multi(ctx, action, "picks", options, n, f"{who}: the {n} thwarted challenges")])
     else:
         rows.append([act_button(ctx, "Accept the failure", {"type": "thwart", "pool": pool.id, "picks": []})])
-    if can_reroll(ctx.state, pool):
-        rows.append(
-            [
-                ui_button(ctx, "Push: reroll my dice", "reroll", pool.id, emoji="💥"),
-                ui_button(ctx, "Free push: reroll", "freeroll", pool.id, emoji="🆓"),
-            ]
-        )
+    if buttons := _push_buttons(ctx, pool):
+        rows.append(buttons)
     return rows
 
 
@@ -335,9 +380,9 @@ def _clip(lines: Sequence[str], limit: int = FIELD_MAX) -> str:
 NO_CHALLENGES = "No challenges: the scheme succeeds without a roll. Anyone may join; the GM rolls to settle it."
 STAGES = {
     "gather": "Join with a character: they bring their usual trait dice (change them with My dice). The GM rolls.",
-    "rolled": "Rolled. Anyone not rattled may push to reroll their dice (once); then the GM works out the hits.",
+    "rolled": "Rolled. Those named may push to reroll their dice (once); then the GM works out the hits.",
     "clash": "The clash: sides with more hits act first; equal sides can't hit each other.",
-    "wounds": "Wounds: the GM makes the death tests.",
+    "wounds": "Wounds: the GM makes the death tests (d4: dies on 1–2).",
     "flight": "Flight: flee now, or fight on in the next round.",
     "ended": "The fight is over: death tests are waiting.",
     "failed": "The scheme fails. Push or spend free pushes to reroll, or choose the thwarted challenges.",
@@ -348,6 +393,8 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
     state = ctx.state
     title = f"⚔️ {escape_name(pool.title) or 'Fight'} · round {pool.round}"
     lines = [STAGES[pool.stage], f"-# {legend(pool)}"]
+    if pool.ending:
+        lines.insert(1, "🏁 The GM ends the fight with this round.")
     if rules := house_rules_line(state.options, FIGHT_RULES):
         lines.append(f"-# 📏 {rules}")
     if pool.stage == "gather" and (line := odds_now(state, pool)):
@@ -530,7 +577,8 @@ def _who(s: CampaignState, e: Event) -> str:
 
 
 def _hits(s: CampaignState, e: Event) -> str:
-    names = {c.id: c.name for p in s.pools.values() for c in p.combatants}
+    names = {c.id: c.name for p in s.pools.values() if p.id == e["pool"] for c in p.combatants}
+    names |= dict(zip(e["wounded"], e.get("names", []), strict=False))  # as the fight named them
     wounded = ", ".join(escape_name(names.get(w) or _pc_name(s, w)) for w in e["wounded"])
     side, target = _event_side(s, e, e["side"]), _event_side(s, e, e["target"])
     cancelled = f", {e['cancelled']} cancelled" if e["cancelled"] else ""
@@ -581,6 +629,20 @@ def _discovery(s: CampaignState, e: Event) -> str:
     return f"🔎 Discovery ({how}): {'found!' if e['found'] else 'not found.'}"
 
 
+def _and(names: Sequence[str]) -> str:
+    """``Ana``, ``Ana and Bo``, ``Ana, Bo and Cy`` (each escaped)."""
+    escaped = [escape_name(str(n)) for n in names]
+    return escaped[0] if len(escaped) == 1 else f"{', '.join(escaped[:-1])} and {escaped[-1]}"
+
+
+def _clause(s: CampaignState, pick: Mapping[str, Any]) -> str:
+    """A trait dice clause picked: ``Lurker d6``."""
+    trait = find_trait(s, str(pick["trait"]))
+    clause = int(pick["clause"])
+    die = trait.dice[clause].die if trait is not None and clause < len(trait.dice) else "?"
+    return f"{escape_name(str(pick['trait']))} {die}"
+
+
 def _opened(s: CampaignState, e: Event) -> str:
     what = "⚔️ A fight" if e["kind"] == "violence" else "🗝️ A scheme"
     title = f": {escape_name(e['title'])}" if e.get("title") else ""
@@ -595,6 +657,12 @@ NARRATORS.update(
         "npcs_added": lambda s, e: (
             f"{', '.join(escape_name(n['name']) for n in e['npcs'])} join{'s' if len(e['npcs']) == 1 else ''} "
             f"{_pool_word(s, e)}."
+        ),
+        "picked": lambda s, e: f"{_who(s, e)}'s trait dice: {', '.join(_clause(s, p) for p in e['picks']) or 'none'}.",
+        "challenges": lambda s, e: (
+            f"The scheme's challenges: {e['total']}"
+            + (f" (known: {', '.join(escape_name(k) for k in e['known'])})" if e["known"] else "")
+            + "."
         ),
         "vetoed": lambda s, e: f"The GM vetoed {escape_name(e['trait'])} for {_who(s, e)}.",
         "granted": lambda s, e: (
@@ -613,13 +681,23 @@ NARRATORS.update(
         "flight": lambda s, e: "Flight: flee now, or fight on.",
         "round_started": lambda s, e: f"⚔️ Round {e['round']} begins.",
         "fight_ending": lambda s, e: "The fight is over; death tests are waiting.",
-        "fight_ended": lambda s, e: f"The fight is over after {e['rounds']} round{'s' if e['rounds'] != 1 else ''}.",
+        "fight_ends_after_round": lambda s, e: (
+            f"🏁 The GM ends {_pool_word(s, e)} with this round: its hits land, its wounded are tested, then it ends."
+        ),
+        "fight_ended": lambda s, e: (
+            f"The fight is over after {e['rounds']} round{'s' if e['rounds'] != 1 else ''}."
+            if e["rounds"]
+            else "The fight was called off before its roll."
+        ),
         "scheme_succeeded": lambda s, e: (
             f"✅ **The scheme succeeds** ({e['successes']} successes, {e['challenges']} challenges)."
         ),
         "scheme_failing": _failing,
         "scheme_failed": _failed,
-        "pool_closed": lambda s, e: f"{_pool_word(s, e).capitalize()} was called off before its roll.",
+        "pool_closed": lambda s, e: (
+            f"{_pool_word(s, e).capitalize()} was called off before its roll"
+            + (f": {_and(e['names'])} took no part in it." if e.get("names") else ".")
+        ),
         "pushed": _pushed,
         "knowledge": _knowledge,
         "discovery": _discovery,

@@ -43,7 +43,9 @@ def _pool_line(items: list[Item]) -> str:
     kinds = [str(i["type"]) for i in items]
     head = _pool_title(items[0])
     parts = []
-    rounds = max((int(i.get("round", 1)) for i in items if i["type"] == "violence_rolled"), default=0)
+    rolled = max((int(i.get("round", 1)) for i in items if i["type"] == "violence_rolled"), default=0)
+    # The fight's end counts the rounds it was fought (the same as it said in the channel).
+    rounds = next((int(i["rounds"]) for i in items if i["type"] == "fight_ended" and "rounds" in i), rolled)
     if rounds:
         parts.append(plural(rounds, "round"))
     for i in items:
@@ -117,7 +119,8 @@ def _section(mark: str, title: str, lines: Iterable[str], sep: str = "; ") -> st
 
 def recap_text(items: list[Item], since_turn: int, turn: int, left_out: int = 0) -> str:
     """The recap as one message (within Discord's 2,000 characters)."""
-    turns = f"turn {turn}" if since_turn in (turn, 0) and turn else f"turns {since_turn}–{turn}"
+    first = max(since_turn, 1)
+    turns = f"turn {turn}" if first >= turn else f"turns {first}–{turn}"
     head = f"📜 **Recap** · {turns}" if turn else "📜 **Recap** · before the first turn"
     pools: dict[str, list[Item]] = {}
     for i in items:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
+from bot.board import static_view
 from bot.errors import InvalidInput, NotPermitted, UserError
 from bot.lobby import actor_of
 from bot.models import Session, viewer_of
@@ -25,7 +26,7 @@ from cogs.viciousness.campaign import direct_message
 from cogs.viciousness.common import MAX_CONTENT, VicBase, choice_name
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools import chosen_action, commit
-from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, render_gm
+from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, move_rows, render_gm
 from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut
 from rules.engine import Viewer, visible
@@ -35,14 +36,14 @@ from rules.viciousness.state import CampaignState
 if TYPE_CHECKING:
     from bot.app import TabletopBot
 
-GM_ONLY = "Only the GM and co-GMs can see and change rivals."
+MAX_ROWS = 5
 
 
-def gm_viewer(session: Session, interaction: discord.Interaction) -> Viewer:
-    """The GM (or co-GM) who sent ``interaction``; NotPermitted for anyone else."""
+def gm_viewer(session: Session, interaction: discord.Interaction, doing: str = "see and change rivals") -> Viewer:
+    """The GM (or co-GM) who sent ``interaction``; NotPermitted for anyone else, saying what was refused."""
     viewer = viewer_of(session, actor_of(interaction))
     if not viewer.is_gm:
-        raise NotPermitted(GM_ONLY)
+        raise NotPermitted(f"Only the GM and co-GMs can {doing}.")
     return viewer
 
 
@@ -67,7 +68,8 @@ async def tell_gm(
 async def rival_news(
     bot: TabletopBot, interaction: discord.Interaction, session: Session, events: list[dict[str, Any]]
 ) -> None:
-    """After a command that moved the rivals (a turn's start or end): their news, privately, to a GM who sent it."""
+    """After a command that moved the rivals (a turn's start or end): their news, privately, to a GM who sent it,
+    with a control for each move that waits on the GM (its pick is taken right there: no GM screen to open)."""
     viewer = viewer_of(session, actor_of(interaction))
     secret = [e for e in events if e.get("only")]
     if not secret or not viewer.is_gm:
@@ -75,8 +77,12 @@ async def rival_news(
     state = bot.service.state_of(session)
     assert isinstance(state, CampaignState)
     lines = narrate(state, [e for e in secret if visible(e, viewer)])
-    if lines:
-        await Reply.of(interaction).send("🎭 Only you see this:\n" + "\n".join(lines)[:1950], ephemeral=True)
+    if not lines:
+        return
+    ctx = ViewContext(session=session, state=state, prompts=[], events=[], viewer=viewer, view=GM_VIEW)
+    rows = move_rows(ctx)[:MAX_ROWS]
+    text = cut("🎭 Only you see this:\n" + "\n".join(lines), MAX_CONTENT)
+    await Reply.of(interaction).send(text, ephemeral=True, view=static_view(rows))
 
 
 async def _gm_act(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
@@ -127,7 +133,8 @@ class GMScreenCommands(VicBase):
         """The GM screen, privately."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        await self.bot.publisher.send_private(reply, session, gm_viewer(session, interaction), GM_VIEW)
+        viewer = gm_viewer(session, interaction, "see the GM screen (rivals, their designs, the GM's notes)")
+        await self.bot.publisher.send_private(reply, session, viewer, GM_VIEW)
 
     @app_commands.command(name="reveal", description="Tell the channel, or hand a player something privately (GM)")
     @app_commands.describe(
@@ -145,7 +152,7 @@ class GMScreenCommands(VicBase):
         """The one way rivals reach the table: what the GM writes, to everyone or to a few."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        gm_viewer(session, interaction)
+        gm_viewer(session, interaction, "reveal things to the channel or hand players a handout")
         players = list(dict.fromkeys(m for m in (to, also) if m is not None and not m.bot))
         action = {"type": "reveal", "text": text, "to": [str(m.id) for m in players]}
         applied = await self.act(interaction, action, session)

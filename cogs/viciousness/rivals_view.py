@@ -17,7 +17,7 @@ from bot.spec import View, ViewContext
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.pools_view import act_button, act_select
 from cogs.viciousness.rules_text import RIVAL_RULES, house_rules_line
-from cogs.viciousness.text import plural
+from cogs.viciousness.text import cut, plural
 from rules.viciousness.data import CONSEQUENCES, PROCEDURES, Severity
 from rules.viciousness.state import CampaignState, Design, Rival
 
@@ -120,10 +120,17 @@ def _move_row(ctx: Ctx, rival: Rival) -> list[discord.ui.Item[Any]]:
         options.append(("Don't apply the effect", {"type": "confirm", **base, "apply": False}))
         done = "rattled" if effect.kind == "rattle" else "wounded"
         return [gm_select(ctx, f"f{rival.id}", options, f"{rival.name}: who is {done}?")]
+    # A rolled row: the GM applies what the dice said, or not (the tables are examples). Each rival's row names it.
+    apply, skip = {"type": "confirm", **base}, {"type": "confirm", **base, "apply": False}
     return [
-        gm_button(ctx, "Apply the consequence", {"type": "confirm", **base}, style.success),
-        gm_button(ctx, "Don't apply", {"type": "confirm", **base, "apply": False}, style.secondary),
+        gm_button(ctx, cut(f"{rival.name}: apply the consequence", 80), apply, style.success),
+        gm_button(ctx, cut(f"{rival.name}: don't apply", 80), skip, style.secondary),
     ]
+
+
+def move_rows(ctx: Ctx) -> list[list[discord.ui.Item[Any]]]:
+    """A control per rival move waiting for the GM (which design, foiled or not, the consequence, its target)."""
+    return [_move_row(ctx, r) for r in ctx.state.rivals.values() if r.move is not None and not r.dropped]
 
 
 def render_gm(ctx: Ctx) -> View:
@@ -159,7 +166,7 @@ def render_gm(ctx: Ctx) -> View:
         [gm_button(ctx, label, turn_action, discord.ButtonStyle.primary), ctx.ui_button("Refresh", "gm", "")]
     ]
     reveal = _reveal_select(ctx)
-    rows += [_move_row(ctx, r) for r in live if r.move is not None][: 3 if reveal else 4]
+    rows += move_rows(ctx)[: 3 if reveal else 4]
     if reveal is not None:
         rows.append([reveal])
     return View(embeds=[embed], rows=rows)

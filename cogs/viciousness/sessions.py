@@ -211,6 +211,23 @@ class SessionCommands(VicBase):
             return None, "Discord refused the Scheduled Event; the plan and its reminders stand."
         return event.url, ""
 
+    async def _finish_event(self, interaction: discord.Interaction, session: Session, past: Planned) -> None:
+        """A past session's Scheduled Event is over: marked completed (started first, as Discord asks), so the
+        server's events list shows only the next one."""
+        event_id = _event_id(past.event)
+        if event_id is None or interaction.guild is None:
+            return
+        try:
+            event = await interaction.guild.fetch_scheduled_event(event_id)
+            if event.status is discord.EventStatus.scheduled:
+                event = await event.start()
+            if event.status is discord.EventStatus.active:
+                await event.end()
+        except discord.NotFound:
+            pass  # someone deleted it
+        except discord.HTTPException as exc:
+            log.warning("Could not complete the past Scheduled Event of session %s: %s", session.id, exc)
+
     async def _plan(self, interaction: discord.Interaction, session: Session, plan: Planned, *, move: bool) -> None:
         reply = Reply.of(interaction)
         state = self.state(session)
@@ -219,8 +236,10 @@ class SessionCommands(VicBase):
             raise InvalidInput(f"That start is past (or about to be): {when_text(plan.start)}.")
         if plan.start > now + AHEAD_MAX_S:
             raise InvalidInput("That start is more than a year away: plan the next session closer to it.")
+        if not move and state.planned is not None:
+            await self._finish_event(interaction, session, state.planned)
         link, problem = await self._make_event(interaction, session, state, plan, move=move)
-        await self.act_and_tell(interaction, PlanSession(session=plan.model_copy(update={"event": link})))
+        await self.act_and_tell(interaction, PlanSession(session=plan.model_copy(update={"event": link}), move=move))
         if problem:
             await after_news(reply)
             await reply.send(f"⚠️ {problem}", ephemeral=True)
@@ -283,6 +302,10 @@ class SessionCommands(VicBase):
         old = state.planned
         if old is None:
             raise InvalidInput("No session is planned: `/vic-gm session schedule` plans one.")
+        if old.start <= self.bot.service.clock.now():
+            raise InvalidInput(
+                f"The session of {when_text(old.start)} has begun: `/vic-gm session schedule` plans the next one."
+            )
         tz = zone(timezone or old.timezone)
         plan = old.model_copy(
             update={

@@ -257,6 +257,8 @@ class PlanSession(Action):
     type: Literal["plan_session"] = "plan_session"
     DOING: ClassVar[str] = "plan sessions"
     session: Planned
+    move: bool = False
+    """The session planned is moved (rescheduled); otherwise this is a new session."""
 
 
 class CancelSession(Action):
@@ -729,16 +731,19 @@ class AimHits(Action):
 
 
 class DeathTest(Action):
-    """Test a wounded combatant for death: d4 ≤ 2 dies, ≤ 1 with medical attention, no test with a Medic."""
+    """Test a wounded combatant for death: d4 ≤ 2 dies, ≤ 1 with medical attention, no test with a Medic; without
+    ``who``, every test waiting in the fight, each rolled on its own without care."""
 
     type: Literal["death_test"] = "death_test"
     DOING: ClassVar[str] = "make death tests"
     ROLLS: ClassVar[bool] = True
     pool: Id
-    who: Id
+    who: Id | None = None
     care: Literal["none", "attention", "medic"] = "none"
     medic: Id | None = None
     """The PC with the Medic trait attending (an NPC medic needs none)."""
+    end: bool = False
+    """And the fight is over once the tests are made (no flight phase)."""
 
 
 class Flee(Action):
@@ -773,6 +778,8 @@ class ClosePool(Action):
     type: Literal["close"] = "close"
     DOING: ClassVar[str] = "close pools"
     pool: Id
+    after_round: bool = False
+    """A fight whose dice are rolled ends once this round's hits and death tests are made (no flight phase)."""
 
 
 # -- rivals (GM) -----------------------------------------------------------------------------------

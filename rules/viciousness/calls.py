@@ -21,7 +21,7 @@ from rules.viciousness.actions import Action, SetCalls
 from rules.viciousness.permissions import side_players
 from rules.viciousness.pools import joinable
 from rules.viciousness.state import Calls, CampaignState, KnaveryPool, Pool, ViolencePool, owner_of
-from rules.viciousness.violence import clash
+from rules.viciousness.violence import clash, fighting_sides
 from rules.viciousness.work import GM_ONLY, Work
 
 HOUR_S = 3600.0
@@ -98,13 +98,19 @@ def _knavery(state: CampaignState, pool: KnaveryPool) -> list[Wait]:
 
 
 def _gathering(state: CampaignState, pool: Pool) -> list[Wait]:
-    """A pool gathering its first roll waits for whoever can still bring characters to it."""
-    if pool.stage != "gather" or (isinstance(pool, ViolencePool) and pool.round > 1):
+    """A pool gathering its first roll waits for whoever can still bring characters to it; once nobody else can
+    and it has what a roll needs (two sides fighting, or a schemer), it waits for the GM to roll it."""
+    if pool.stage != "gather":
         return []
+    first = not (isinstance(pool, ViolencePool) and pool.round > 1)
     inside = {owner_of(c.id) for c in pool.combatants if c.pc}
-    can = [pc.id for pc in joinable(state, pool) if owner_of(pc.id) not in inside]
+    can = [pc.id for pc in joinable(state, pool) if owner_of(pc.id) not in inside] if first else []
     on = _players(state, can)
-    return [Wait("join", f"join:{pool.id}", on, _pool_about(pool))] if on else []
+    if on:
+        return [Wait("join", f"join:{pool.id}", on, _pool_about(pool))]
+    ready = len(fighting_sides(pool)) > 1 if isinstance(pool, ViolencePool) else bool(pool.combatants)
+    key = f"roll:{pool.id}:{pool.round if isinstance(pool, ViolencePool) else 1}"
+    return [Wait("roll", key, (GM,), _pool_about(pool))] if ready else []
 
 
 def waits(state: CampaignState) -> list[Wait]:

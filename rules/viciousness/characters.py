@@ -60,7 +60,9 @@ def take_action(
         if not exception:
             what = ACTION_WORDS.get(pc.action or "", "took an action")
             raise IllegalAction(f"{pc.name} already {what} this turn: each character takes one action a turn.")
-        w.update_pc(pc.id, action=kind)
+        # The first action stands and the second is only logged, but a rest among them still calms at the turn's end.
+        if kind == "rest":
+            w.update_pc(pc.id, action=kind)
         w.emit("action_exception", before=pc.action, **told)
         return False
     w.update_pc(pc.id, action_turn=turn.number, action=kind)

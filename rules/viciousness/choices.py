@@ -15,7 +15,7 @@ from rules.engine import GM, GM_ROLES
 from rules.viciousness.knavery import can_reroll
 from rules.viciousness.permissions import side_players
 from rules.viciousness.state import CampaignState, Combatant, KnaveryPool, Pool, Rival, ViolencePool, owner_of
-from rules.viciousness.violence import clash
+from rules.viciousness.violence import clash, pushers
 
 
 class Decision(BaseModel):
@@ -64,10 +64,8 @@ def _violence(state: CampaignState, pool: ViolencePool) -> list[Decision]:
         out += [_for_combatant(state, pool, c, "pick", f"choose {c.name}'s trait dice") for c in standing if c.pc]
         out.append(Decision(scope=scope, action="roll", label="roll the round", by=(GM,), fields=base))
     elif pool.stage == "rolled":
-        for c in standing:
-            pc = state.find_pc(c.id) if c.pc else None
-            if pc is not None and not pc.rattled and not c.pushed:
-                out.append(_for_combatant(state, pool, c, "reroll", f"push: reroll {c.name}'s dice"))
+        for c in pushers(state, pool):
+            out.append(_for_combatant(state, pool, c, "reroll", f"push: reroll {c.name}'s dice"))
         out.append(Decision(scope=scope, action="resolve", label="work out the hits", by=(GM,), fields=base))
     elif pool.stage == "clash":
         need = clash(pool, state.options).need

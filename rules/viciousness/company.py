@@ -172,6 +172,7 @@ def _buy(w: Work, a: Buy) -> None:
         item=a.item,
         rank=a.rank,
         pc=a.pc,
+        name=pc.name if pc is not None else None,  # the recap credits who made the purchase
         free=not spent,
         spent=spent,
         quotes=[_describe(q) for *_, q in quotes],

@@ -37,7 +37,7 @@ from rules.viciousness import (
     turns,
     violence,
 )
-from rules.viciousness.actions import Action, Restore, parse_action
+from rules.viciousness.actions import Action, Notes, Restore, parse_action
 from rules.viciousness.options import VicOptions
 from rules.viciousness.permissions import authorize
 from rules.viciousness.state import CampaignState
@@ -72,11 +72,27 @@ def records(state: CampaignState) -> dict[str, object]:
         "planned": state.planned,
         "committed": state.committed,
     }
+    out["roster"] = roster(state)
     out.update({f"calls:{member}": c for member, c in state.calls.items()})
     out.update({f"troupe:{owner}": t for owner, t in state.troupes.items()})
     out.update({f"rival:{rid}": r for rid, r in state.rivals.items()})
     out.update({f"pool:{pid}": p for pid, p in state.pools.items()})
     return out
+
+
+def roster(state: CampaignState) -> tuple[tuple[str, bool, bool, bool], ...]:
+    """Who may take part in a pool now: each active character of a whole troupe, whether they acted this turn, are
+    wounded, or are in a pool. Not a part of the state but a view of it: a pool's board follows it (``pool:<id>+
+    roster``), so its *Join* list never offers someone who has rested or joined another pool since it was drawn."""
+    busy = {c.id for p in state.pools.values() for c in p.combatants}
+    turn = state.turn
+    return tuple(
+        (pc.id, turn.running and pc.action_turn == turn.number, pc.wounded, pc.id in busy)
+        for troupe in state.troupes.values()
+        if not troupe.dissolved
+        for pc in troupe.pcs
+        if pc.active
+    )
 
 
 class ViciousnessEngine:
@@ -111,7 +127,7 @@ class ViciousnessEngine:
         authorize(state, actor, roles, action)
 
     def records(self, state: CampaignState) -> Mapping[str, object]:
-        """company, turn, options, traits, notes, archived, troupe:<owner>, rival:<id>, pool:<id>."""
+        """company, turn, options, traits, notes, archived, troupe:<owner>, rival:<id>, pool:<id>, and the roster."""
         return records(state)
 
     def view(self, state: CampaignState, viewer: Viewer) -> CampaignState:
@@ -126,8 +142,9 @@ class ViciousnessEngine:
         return calls.reminders(state) + sessions.reminders(state)
 
     def undoable(self, action: Action) -> bool:
-        """GM corrections: any action that rolls no dice can be undone (rolls can't be taken back)."""
-        return not action.rolls()
+        """GM corrections: any action that rolls no dice can be undone (rolls can't be taken back). The GM's notes
+        are not a change of the campaign to take back: an undo never reverts them by surprise (it stops there)."""
+        return not action.rolls() and not isinstance(action, Notes)
 
     def chapter(self, state: CampaignState) -> int:
         """The turn (0: the set-up before the first), from its start to the next one's: ``/vic log`` reads a turn

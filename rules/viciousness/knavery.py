@@ -8,7 +8,7 @@ from typing import Any
 from rules.engine import IllegalAction
 from rules.viciousness.actions import Action, SetChallenges, Thwart
 from rules.viciousness.dicepool import FREE_PUSH_FACE, is_rattled, report, roll_combatant
-from rules.viciousness.state import CampaignState, Challenge, KnaveryPool, Lockout
+from rules.viciousness.state import CampaignState, Challenge, Combatant, KnaveryPool, Lockout
 from rules.viciousness.work import Work
 
 SUCCESS_RULE = "A success is a die showing 4 or more; each 6 is a free push if the scheme fails."
@@ -101,19 +101,27 @@ def settle(w: Work, pool: KnaveryPool) -> None:
         fail(w, pool, ())
 
 
-def can_reroll(state: CampaignState, pool: KnaveryPool) -> bool:
-    """Whether anyone could still reroll in the failed scheme (a push, or a free push)."""
+def scheme_pushers(state: CampaignState, pool: KnaveryPool) -> list[Combatant]:
+    """Schemers who may still push to reroll: active PCs, not rattled, who haven't pushed in this scheme."""
+    return [
+        c
+        for c in pool.combatants
+        if c.pc and (pc := state.find_pc(c.id)) is not None and pc.active and not pc.rattled and not c.pushed
+    ]
+
+
+def free_push_left(state: CampaignState, pool: KnaveryPool) -> bool:
+    """Whether a free push may be spent now: the failed scheme's own, or a fallout's (3.6 #15)."""
     use = state.options.free_push_use
     lockout = state.company.lockout
-    if pool.free_pushes and use != "fallout":
-        return True
-    if lockout is not None and lockout.free_pushes and use != "immediate":
-        return True
-    for c in pool.combatants:
-        pc = state.find_pc(c.id) if c.pc else None
-        if pc is not None and pc.active and not pc.rattled and not c.pushed:
-            return True
-    return False
+    return bool(pool.free_pushes and use != "fallout") or bool(
+        lockout is not None and lockout.free_pushes and use != "immediate"
+    )
+
+
+def can_reroll(state: CampaignState, pool: KnaveryPool) -> bool:
+    """Whether anyone could still reroll in the failed scheme (a push, or a free push)."""
+    return free_push_left(state, pool) or bool(scheme_pushers(state, pool))
 
 
 def fail(w: Work, pool: KnaveryPool, thwarted: tuple[int, ...]) -> None:

@@ -45,7 +45,7 @@ from rules.viciousness.state import (
     TraitPick,
     ViolencePool,
 )
-from rules.viciousness.violence import describe_sides, end_crisis, roll_violence
+from rules.viciousness.violence import describe_sides, end_after_round, end_crisis, roll_violence, settle_rolls
 from rules.viciousness.work import Work
 
 
@@ -289,6 +289,7 @@ def _reroll(w: Work, a: Reroll) -> None:
         rattle(w, pc.id, "push")
     if isinstance(pool, ViolencePool):
         w.emit("violence_rerolled", pool=pool.id, sides=describe_sides(w, pool))
+        settle_rolls(w, pool)
         return
     if w.s.options.free_push_from_rerolls:
         sixes = sum(1 for k in indexes if dice[k].value == FREE_PUSH_FACE)
@@ -299,20 +300,37 @@ def _reroll(w: Work, a: Reroll) -> None:
 
 def _close(w: Work, a: ClosePool) -> None:
     pool = w.pool(a.pool)
-    if pool.stage == "gather" and (isinstance(pool, KnaveryPool) or pool.round == 1):
-        # Nobody took part in a pool closed before its first roll: the actions joining it took are given back.
-        for c in pool.combatants:
-            if c.spent:
-                give_back_action(w, c.id)
     if isinstance(pool, ViolencePool):
-        if pool.stage == "ended":
-            raise IllegalAction("The fight is over: make the death tests that are waiting.")
-        end_crisis(w, pool)
+        _close_fight(w, pool, a.after_round)
         return
+    if a.after_round:
+        raise IllegalAction("A scheme has no rounds.")
     if pool.stage == "failed":
         raise IllegalAction("Choose the thwarted challenges first: the scheme has failed.")
     w.drop_pool(pool.id)
-    w.emit("pool_closed", pool=pool.id)
+    w.emit("pool_closed", pool=pool.id, kind=pool.kind, names=[c.name for c in pool.combatants])
+    _give_back(w, pool)
+
+
+def _close_fight(w: Work, pool: ViolencePool, after_round: bool) -> None:
+    if pool.stage == "ended":
+        raise IllegalAction("The fight is over: make the death tests that are waiting.")
+    if after_round:
+        if pool.stage not in ("rolled", "clash", "wounds"):
+            raise IllegalAction("A fight ends after its round once the round's dice are rolled.")
+        end_after_round(w, pool)  # the round's dice are cast: its hits land and its wounded are tested first
+        return
+    if pool.stage == "gather" and pool.round == 1:
+        _give_back(w, pool)
+    end_crisis(w, pool)
+
+
+def _give_back(w: Work, pool: Pool) -> None:
+    """Nobody took part in a pool closed before its first roll: the actions joining it took are given back (a second
+    action the GM allowed took none)."""
+    for c in pool.combatants:
+        if c.spent:
+            give_back_action(w, c.id)
 
 
 HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {

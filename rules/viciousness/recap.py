@@ -96,7 +96,9 @@ def close(w: Work) -> None:
         items=list(recap.items),
         left_out=recap.left_out,
     )
-    w.put(recap=Recap(since_turn=w.s.turn.number))
+    turn = w.s.turn
+    # A recap told at a turn's end leaves the next one to start with the next turn.
+    w.put(recap=Recap(since_turn=turn.number if turn.running else turn.number + 1))
 
 
 def _recap_now(w: Work, a: RecapNow) -> None:

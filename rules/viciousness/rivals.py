@@ -310,14 +310,23 @@ def _consequence(w: Work, a: PickConsequence) -> None:
         text=entry.text,
         effect=entry.effect.model_dump() if entry.effect else None,
     )
+    # A row the GM picked is their decision made: applied at once, unless it still needs the PC it falls on. A row
+    # left to the dice waits for the GM to apply it (the tables are examples, 3.6 #28).
+    if a.row is not None and (entry.effect is None or entry.effect.kind not in ON_A_PC):
+        _finish(w, Confirm(rival=rival.id))
 
 
-def _confirm(w: Work, a: Confirm) -> None:
+ON_A_PC = ("rattle", "wound")
+"""Consequences that fall on a PC the GM names."""
+
+
+def _finish(w: Work, a: Confirm) -> None:
+    """Apply the chosen consequence's effects (or not) and finish the move: the design is done."""
     rival, move, design = _move(w, a.rival, "confirm")
     assert move.severity is not None and move.row is not None
     effect = CONSEQUENCES.table(move.severity).rows[move.row - 1].effect if a.apply else None
     kind = effect.kind if effect else None
-    if a.pc is not None and kind not in ("rattle", "wound"):
+    if a.pc is not None and kind not in ON_A_PC:
         raise IllegalAction("This consequence doesn't fall on a PC.")
     rival = _with_design(rival, design.model_copy(update={"status": "done", "points": 0})).model_copy(
         update={"move": None}
@@ -338,7 +347,7 @@ def _confirm(w: Work, a: Confirm) -> None:
         ip = w.s.company.ip
         ip = lower_ranks(ip, effect.amount) if w.s.options.wealth_track == "rank" else max(0, ip - effect.amount)
         w.set_ip(ip, "consequence")
-    elif effect.kind in ("rattle", "wound"):
+    elif effect.kind in ON_A_PC:
         if a.pc is None:
             raise IllegalAction(f"Name the PC who is {'rattled' if effect.kind == 'rattle' else 'wounded'}.")
         pc = w.active_pc(a.pc)
@@ -381,7 +390,7 @@ HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
     Initiate: _initiate,
     Interfere: _interfere,
     PickConsequence: _consequence,
-    Confirm: _confirm,
+    Confirm: _finish,
     Foil: _foil,
     Deal: _deal,
 }

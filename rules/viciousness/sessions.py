@@ -43,7 +43,7 @@ def _plan(w: Work, a: PlanSession) -> None:
         description=planned.description,
         reminders=list(planned.reminders),
         event=planned.event,
-        moved=before.start if before is not None and before.start != planned.start else None,
+        moved=before.start if a.move and before is not None and before.start != planned.start else None,
     )
 
 

@@ -441,6 +441,8 @@ class ViolencePool(Frozen):
     """This round's hits once they have landed (the wound phase on)."""
     npcs: int = 0
     """NPCs added so far (for their ids)."""
+    ending: bool = False
+    """The GM ended the fight during this round: its hits and death tests are made, then it is over (no flight)."""
 
 
 class Challenge(Frozen):

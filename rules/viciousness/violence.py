@@ -29,7 +29,17 @@ from rules.viciousness.characters import end_pc, wound
 from rules.viciousness.data import PROCEDURES
 from rules.viciousness.dicepool import HIT_FACE, combatant, counts, is_rattled, report, roll_combatant, roll_one
 from rules.viciousness.options import VicOptions
-from rules.viciousness.state import Aim, Assign, Cancel, Combatant, DeathDue, Landed, Side, ViolencePool
+from rules.viciousness.state import (
+    Aim,
+    Assign,
+    CampaignState,
+    Cancel,
+    Combatant,
+    DeathDue,
+    Landed,
+    Side,
+    ViolencePool,
+)
 from rules.viciousness.work import Work
 
 DEATH = PROCEDURES.violence.death_test
@@ -78,6 +88,20 @@ def fighters(pool: ViolencePool, side: str) -> list[Combatant]:
 def fighting_sides(pool: ViolencePool) -> list[Side]:
     """Sides with someone still fighting."""
     return [s for s in pool.sides if fighters(pool, s.id)]
+
+
+def pushers(state: CampaignState, pool: ViolencePool) -> list[Combatant]:
+    """Fighters who may still push to reroll this roll: PCs standing, not rattled, who haven't pushed it yet."""
+    return [
+        c
+        for c in pool.combatants
+        if c.pc
+        and c.status == "in"
+        and not c.pushed
+        and (pc := state.find_pc(c.id)) is not None
+        and pc.active
+        and not pc.rattled
+    ]
 
 
 def side_hits(pool: ViolencePool, side: Side) -> int:
@@ -182,6 +206,21 @@ def roll_violence(w: Work, pool: ViolencePool) -> None:
     pool = pool.model_copy(update={"sides": tuple(sides), "stage": "rolled", "decisions": (), "landed": ()})
     w.put_pool(pool)
     w.emit("violence_rolled", pool=pool.id, round=pool.round, rule=HIT_RULE, sides=describe_sides(w, pool))
+    settle_rolls(w, pool)
+
+
+def free_rerolls(state: CampaignState, pool: ViolencePool) -> bool:
+    """Whether a fallout's free pushes may reroll someone's dice in this fight now (3.6 #15)."""
+    lockout = state.company.lockout
+    usable = lockout is not None and lockout.free_pushes > 0 and state.options.free_push_use != "immediate"
+    return usable and any(c.pc and c.status == "in" for c in pool.combatants)
+
+
+def settle_rolls(w: Work, pool: ViolencePool) -> None:
+    """Once nobody may reroll any more (a push, a fallout's free push), the hits are worked out at once: no choice
+    is left to wait for."""
+    if not pushers(w.s, pool) and not free_rerolls(w.s, pool):
+        work_out(w, pool)
 
 
 def describe_sides(w: Work, pool: ViolencePool) -> list[dict[str, Any]]:
@@ -202,6 +241,11 @@ def _resolve(w: Work, a: Resolve) -> None:
     pool = violence_pool(w, a.pool)
     if pool.stage != "rolled":
         raise IllegalAction("There is no fresh roll to resolve in this fight.")
+    work_out(w, pool)
+
+
+def work_out(w: Work, pool: ViolencePool) -> None:
+    """Close the round's rerolls and work out the hits: the clash, as far as it goes without a decision."""
     pool = pool.model_copy(update={"stage": "clash"})
     w.put_pool(pool)
     result = clash(pool, w.s.options)
@@ -220,6 +264,7 @@ def advance_clash(w: Work, pool: ViolencePool) -> None:
         )
         for (s, t), n in result.sent.items()
     )
+    names = {c.id: c.name for c in pool.combatants}
     for hit in landed:
         w.emit(
             "hits",
@@ -231,6 +276,7 @@ def advance_clash(w: Work, pool: ViolencePool) -> None:
             cancelled=hit.cancelled,
             landed=hit.landed,
             wounded=list(hit.wounded),
+            names=[names[c] for c in hit.wounded],  # the log names them after the fight too
         )
     wounded = {cid for at in result.aimed.values() for cid in at}
     updated = []
@@ -256,10 +302,11 @@ def _pending_tests(pool: ViolencePool) -> bool:
 
 
 def after_wounds(w: Work, pool: ViolencePool) -> None:
-    """Immediate death tests hold the fight in the wound phase; then flight, or the end of the crisis."""
+    """Immediate death tests hold the fight in the wound phase; then flight, or the end of the crisis (fewer than
+    two sides left, or the GM ended the fight during the round)."""
     if w.s.options.death_test_timing == "immediate" and _pending_tests(pool):
         return
-    if len(fighting_sides(pool)) < 2:
+    if len(fighting_sides(pool)) < 2 or pool.ending:
         end_crisis(w, pool)
         return
     w.put_pool(pool.model_copy(update={"stage": "flight"}))
@@ -280,7 +327,22 @@ def end_crisis(w: Work, pool: ViolencePool) -> None:
         w.emit("fight_ending", pool=pool.id, waiting=[c.id for c in pool.combatants if c.death])
         return
     w.drop_pool(pool.id)
-    w.emit("fight_ended", pool=pool.id, rounds=pool.round)
+    w.emit("fight_ended", pool=pool.id, rounds=rounds_fought(pool))
+
+
+def rounds_fought(pool: ViolencePool) -> int:
+    """Rounds whose dice were rolled: a round begun but ended before its roll doesn't count."""
+    rolled = any(c.dice for c in pool.combatants) or any(s.equipment_dice for s in pool.sides)
+    return pool.round if rolled else pool.round - 1
+
+
+def end_after_round(w: Work, pool: ViolencePool) -> None:
+    """The GM ends the fight once its dice are rolled: this round's hits and death tests are made, then it is
+    over without a flight phase."""
+    if pool.ending:
+        raise IllegalAction("The fight already ends with this round.")
+    w.put_pool(pool.model_copy(update={"ending": True}))
+    w.emit("fight_ends_after_round", pool=pool.id, round=pool.round)
 
 
 def _equip(w: Work, a: Equip) -> None:
@@ -347,25 +409,53 @@ def _aim(w: Work, a: AimHits) -> None:
 
 def _death_test(w: Work, a: DeathTest) -> None:
     pool = violence_pool(w, a.pool)
-    c = combatant(pool, a.who)
+    if a.who is None:
+        # Every test waiting, in one step: each still rolled (and told) on its own, without care.
+        if a.care != "none" or a.medic is not None:
+            raise IllegalAction("Care is chosen for one combatant at a time: name who is cared for.")
+        waiting = [c.id for c in pool.combatants if c.death]
+        if not waiting:
+            raise IllegalAction("No death test is waiting in this fight.")
+    elif a.end:
+        raise IllegalAction("The fight ends with every death test made at once.")
+    else:
+        waiting = [a.who]
+    if a.end and pool.stage in ("wounds", "ended") and not pool.ending:
+        end_after_round(w, pool)
+        pool = violence_pool(w, a.pool)
+    for who in waiting:
+        pool = _test(w, pool, who, a.care, a.medic)
+        while a.who is None and combatant(pool, who).death and combatant(pool, who).status != "dead":
+            pool = _test(w, pool, who, a.care, a.medic)
+    if _pending_tests(pool):
+        return
+    if pool.stage == "wounds":
+        after_wounds(w, pool)
+    elif pool.stage == "ended" or a.end:
+        end_crisis(w, pool)
+
+
+def _test(w: Work, pool: ViolencePool, who: str, care: str, medic_id: str | None) -> ViolencePool:
+    """One death test of ``who`` (their first one waiting); the pool after it."""
+    c = combatant(pool, who)
     if not c.death:
         raise IllegalAction(f"{c.name} has no death test waiting.")
     due = c.death[0]
-    if a.medic is not None:
-        medic = w.active_pc(a.medic)
-        if a.care != "medic":
+    if medic_id is not None:
+        medic = w.active_pc(medic_id)
+        if care != "medic":
             raise IllegalAction("A medic is named only for care by a Medic.")
         if not medic.has_trait("Medic") or medic.wounded or medic.id == c.id:
             raise IllegalAction(f"{medic.name} can't attend: it takes an unwounded Medic other than the patient.")
     roll = None
     died = False
-    if a.care != "medic":
+    if care != "medic":
         # A Medic's patient is not in danger of dying (seed L48): no roll at all.
-        limit = DEATH.with_medical_attention if a.care == "attention" else DEATH.dies_on_or_below
+        limit = DEATH.with_medical_attention if care == "attention" else DEATH.dies_on_or_below
         stem = f"{pool.id}.r{due.round}" if due.reason == "wound" else f"{pool.id}.end"
         roll = w.roll(f"{stem}.death.{c.id}", 4)
         died = roll <= limit
-    c = c.model_copy(update={"death": c.death[1:], "status": "dead" if died else c.status})
+    c = c.model_copy(update={"death": () if died else c.death[1:], "status": "dead" if died else c.status})
     pool = pool.model_copy(update={"combatants": tuple(c if x.id == c.id else x for x in pool.combatants)})
     w.put_pool(pool)
     w.emit(
@@ -374,19 +464,14 @@ def _death_test(w: Work, a: DeathTest) -> None:
         who=c.id,
         name=c.name,
         reason=due.reason,
-        care=a.care,
-        medic=a.medic,
+        care=care,
+        medic=medic_id,
         roll=roll,
         died=died,
     )
     if died and c.pc:
         end_pc(w, c.id, "dead", "violence")
-    if _pending_tests(pool):
-        return
-    if pool.stage == "wounds":
-        after_wounds(w, pool)
-    elif pool.stage == "ended":
-        end_crisis(w, pool)
+    return pool
 
 
 def _flee(w: Work, a: Flee) -> None:

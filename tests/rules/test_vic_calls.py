@@ -35,7 +35,8 @@ def test_each_wait_calls_whom_it_waits_on_once_when_it_begins() -> None:
     assert waiting(opened) == {"join": [P1, P2]}
     # Kestrel joins: P1's join wait ends; his turn wait goes on (Mott has not acted); nobody new is waited on.
     assert waiting(c.act(P1, {"type": "join", "pool": pool, "pc": kestrel})) == {}
-    c.act(P2, {"type": "join", "pool": pool, "pc": pip})
+    # Pip joins: nobody else can bring anyone, so the scheme is ready to roll: the table waits on the GM.
+    assert waiting(c.act(P2, {"type": "join", "pool": pool, "pc": pip})) == {"roll": [GM_ROLE]}
     failed = c.gm({"type": "roll", "pool": pool}, dice=[1, 1])
     assert waiting(failed) == {"thwart": [P1, P2]}  # a prepared group chooses
     thwarted = c.act(P1, {"type": "thwart", "pool": pool, "picks": []})
@@ -90,7 +91,8 @@ def test_the_recap_tells_what_the_channel_saw_and_starts_again() -> None:
     kinds = [i["type"] for i in recap["items"]]
     assert kinds == ["turn_started", "reward", "ip_changed", "revealed", "pc_wounded", "turn_ended"]
     assert all("Only for you" not in str(i) and "Baron" not in str(i) for i in recap["items"])
-    assert c.state.recap.items == () and c.state.recap.since_turn == 1
+    # A recap told at a turn's end leaves the next one to start with the next turn.
+    assert c.state.recap.items == () and c.state.recap.since_turn == 2
     c.reject(GM, {"type": "recap"}, "Nothing has happened since the last recap")
 
 

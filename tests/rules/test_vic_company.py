@@ -146,8 +146,7 @@ def test_consequence_in_rank_mode_demotes_by_ranks() -> None:
     c.gm({"type": "turn_start"})
     c.gm({"type": "turn_end"}, [1])
     c.gm({"type": "turn_start"}, [1])
-    c.gm({"type": "consequence", "rival": rival, "row": 1})
-    events = c.gm({"type": "confirm", "rival": rival})
+    events = c.gm({"type": "consequence", "rival": rival, "row": 1})  # picked: applied at once, no "apply"
     assert c.state.company.ip == 7 and c.event("rank_changed", events)["new"] == 1
 
 

@@ -154,8 +154,9 @@ def test_vi4_rattled_dice_and_pushing() -> None:
         f"{pool}.r1.{kestrel}.re1.2",
     ]
     assert c.pc(kestrel).rattled
-    c.reject(P1, {"type": "reroll", "pool": pool, "who": kestrel}, "You can't push while rattled.")
-    c.gm({"type": "resolve", "pool": pool})
+    # Nobody may push any more (both are rattled): the hits are worked out at once.
+    assert c.event("clash", events)["hits"] == {"a": 2, "b": 0}
+    c.reject(P1, {"type": "reroll", "pool": pool, "who": kestrel}, "Dice are rerolled right after the roll")
     c.act(P1, {"type": "aim", "pool": pool, "side": "a", "target": "b", "at": ["n1", "n2"]})
     c.gm({"type": "death_test", "pool": pool, "who": "n1"}, [3])
     c.gm({"type": "death_test", "pool": pool, "who": "n2"}, [3])
@@ -165,7 +166,10 @@ def test_vi4_rattled_dice_and_pushing() -> None:
     side_a = c.event("violence_rolled", events)["sides"][0]
     assert [d["value"] for d in side_a["combatants"][0]["dice"]] == [3, 2, 4]
     assert side_a["hits"] == 1
-    c.gm({"type": "close", "pool": pool})
+    # Both rattled, nobody pushes: the hit lands on guard 3 at once; his death test ends the fight (no side left).
+    assert c.event("hits", events)["wounded"] == ["n3"]
+    events = c.gm({"type": "death_test", "pool": pool}, [3])
+    assert c.event("fight_ended", events)["rounds"] == 2 and pool not in c.state.pools
     c.gm({"type": "turn_end"})
     c.gm({"type": "turn_start"})
     c.act(P1, {"type": "act", "pc": kestrel, "kind": "rest"})
@@ -309,8 +313,10 @@ def test_vi9_rival_die_initiates_and_moves() -> None:
     events = c.gm({"type": "turn_start"}, [3])
     assert c.event("rival_roll", events)["success"] is True
     assert c.state.rivals[rival].move is not None and c.state.rivals[rival].move.stage == "consequence"
-    c.gm({"type": "consequence", "rival": rival, "row": 4})
-    c.gm({"type": "confirm", "rival": rival})
+    # A row the GM picks (an asset lost: nothing for the bot to apply) finishes the move with the pick.
+    events = c.gm({"type": "consequence", "rival": rival, "row": 4})
+    assert c.event("design_done", events)["applied"] is True
+    c.reject(GM, {"type": "confirm", "rival": rival}, "has no move waiting for that")
     d1 = c.state.rivals[rival].designs[0]
     assert (d1.status, d1.points) == ("done", 0)
     assert c.state.rivals[rival].move is None
@@ -590,7 +596,6 @@ def test_vi15_berzerker_push_and_end_of_crisis_death_test() -> None:
     events = c.gm({"type": "roll", "pool": pool}, [1, 2, 4, 4, 1])
     dice = c.event("violence_rolled", events)["sides"][0]["combatants"][0]["dice"]
     assert [(d["source"], d["value"]) for d in dice] == [("base", 1), ("push", 4)]
-    c.gm({"type": "resolve", "pool": pool})
     c.gm({"type": "death_test", "pool": pool, "who": "n1"}, [3])
     assert c.state.pools[pool].stage == "ended"
     events = c.gm({"type": "death_test", "pool": pool, "who": brute}, [1])

@@ -19,7 +19,6 @@ def test_three_sides_assign_in_descending_order() -> None:
     c = Campaign()
     pool = brawl(c, [3, 2, 2])
     c.gm({"type": "roll", "pool": pool}, [4, 4, 4, 4, 4, 1, 1])
-    c.gm({"type": "resolve", "pool": pool})
     need = clash(c.state.pools[pool], c.state.options).need  # type: ignore[arg-type]
     assert need is not None and (need.kind, need.side, need.amount, need.options) == (
         "assign",
@@ -41,7 +40,6 @@ def test_equal_sides_cannot_hit_each_other() -> None:
     c = Campaign()
     pool = brawl(c, [1, 1, 1])
     c.gm({"type": "roll", "pool": pool}, [4, 4, 1])
-    c.gm({"type": "resolve", "pool": pool})
     # a and b have 1 hit each: only c (0 hits) can be hit, so each sends its hit there.
     hits = [(e["side"], e["target"], e["landed"]) for e in c.events if e["type"] == "hits"]
     assert hits == [("a", "c", 1), ("b", "c", 1)]
@@ -52,7 +50,6 @@ def test_auto_cancel_off_lets_a_side_take_hits_and_strike_elsewhere() -> None:
     c = Campaign(auto_cancel=False)
     pool = brawl(c, [3, 2, 2])
     c.gm({"type": "roll", "pool": pool}, [4, 4, 4, 4, 4, 1, 1])
-    c.gm({"type": "resolve", "pool": pool})
     c.gm({"type": "assign", "pool": pool, "side": "a", "to": {"b": 2, "c": 1}})
     need = clash(c.state.pools[pool], c.state.options).need  # type: ignore[arg-type]
     assert need is not None and (need.kind, need.side, need.amount, need.exact) == ("cancel", "b", 2, False)
@@ -70,7 +67,6 @@ def test_auto_cancel_off_changes_nothing_with_two_sides() -> None:
     c = Campaign(auto_cancel=False)
     pool = brawl(c, [2, 2])
     c.gm({"type": "roll", "pool": pool}, [4, 4, 4, 1])
-    c.gm({"type": "resolve", "pool": pool})
     c.gm({"type": "aim", "pool": pool, "side": "a", "target": "b", "at": ["n3"]})
     assert c.event("hits")["cancelled"] == 1
 
@@ -79,7 +75,6 @@ def test_four_sides_and_choosing_whose_hits_to_cancel() -> None:
     c = Campaign()
     pool = brawl(c, [3, 2, 2, 2])
     c.gm({"type": "roll", "pool": pool}, [4, 4, 4, 4, 4, 4, 1, 1, 1])
-    c.gm({"type": "resolve", "pool": pool})
     c.gm({"type": "assign", "pool": pool, "side": "a", "to": {"c": 1, "d": 2}})
     c.gm({"type": "assign", "pool": pool, "side": "b", "to": {"c": 2, "d": 0}})
     need = clash(c.state.pools[pool], c.state.options).need  # type: ignore[arg-type]
@@ -191,13 +186,11 @@ def test_deferred_death_test_is_due_after_three_rounds() -> None:
     c = Campaign(death_test_timing="deferred")
     pool = brawl(c, [2, 2])
     c.gm({"type": "roll", "pool": pool}, [4, 1, 1, 1])
-    c.gm({"type": "resolve", "pool": pool})
     c.gm({"type": "aim", "pool": pool, "side": "a", "target": "b", "at": ["n3"]})
     assert c.state.pools[pool].stage == "flight"  # the test waits
     for _ in range(3):
         c.gm({"type": "next_round", "pool": pool})
         c.gm({"type": "roll", "pool": pool}, [1, 1, 1])
-        c.gm({"type": "resolve", "pool": pool})
     c.gm({"type": "next_round", "pool": pool})
     c.reject(GM, {"type": "roll", "pool": pool}, "Thug 1 1's death test is due")
     c.gm({"type": "death_test", "pool": pool, "who": "n3", "care": "attention"}, [1])
@@ -209,7 +202,6 @@ def test_immediate_death_tests_hold_the_flight_phase() -> None:
     c = Campaign()
     pool = brawl(c, [2, 2])
     c.gm({"type": "roll", "pool": pool}, [4, 1, 1, 1])
-    c.gm({"type": "resolve", "pool": pool})
     c.gm({"type": "aim", "pool": pool, "side": "a", "target": "b", "at": ["n3"]})
     c.reject(GM, {"type": "next_round", "pool": pool}, "after the flight phase")
     c.reject(GM, {"type": "death_test", "pool": pool, "who": "n4"}, "has no death test waiting")
@@ -405,3 +397,75 @@ def test_pending_helpers_follow_a_fight() -> None:
     c.act(P1, {"type": aim.action, **aim.fields, "at": ["n2"]})
     assert [d.action for d in choices_for(c.state, GM, frozenset({"gm"}))][:1] == ["turn_start"]
     assert "death_test" in [d.action for d in pending(c.state, pool)]
+
+
+# -- the GM's clicks that carry no decision (issue 28) ----------------------------------------------
+
+
+def test_the_hits_are_worked_out_at_once_when_nobody_may_push() -> None:
+    c = Campaign()
+    kestrel, mott = c.join(P1, KESTREL, [MOTT])
+    c.gm({"type": "turn_start"})
+    c.gm({"type": "condition", "pc": mott, "change": "rattle"})
+    pool = c.gm({"type": "open_violence", "sides": ["Crew", "Guards"]})[0]["pool"]
+    c.act(P1, {"type": "join", "pool": pool, "pc": kestrel, "side": "a"})
+    c.act(P1, {"type": "join", "pool": pool, "pc": mott, "side": "a"})
+    c.gm({"type": "add_npc", "pool": pool, "side": "b", "name": "Guard", "count": 1})
+    # Kestrel may still push: the roll waits for her (or the GM's "work out the hits").
+    c.gm({"type": "roll", "pool": pool}, [1, 1, 1, 4])
+    assert c.state.pools[pool].stage == "rolled"
+    assert [d.action for d in pending(c.state, pool)] == ["reroll", "resolve"]
+    # Her push is the last one anyone may make: the hits are worked out with it (the guard's lands on Kestrel).
+    events = c.act(P1, {"type": "reroll", "pool": pool, "who": kestrel}, [1])
+    assert "clash" in c.kinds(events) and c.state.pools[pool].stage == "clash"
+    assert [d.action for d in pending(c.state, pool)] == ["aim"]
+
+
+def test_every_death_test_in_one_step_each_rolled_on_its_own() -> None:
+    c = Campaign()
+    pool = brawl(c, [3, 2])
+    events = c.gm({"type": "roll", "pool": pool}, [4, 4, 1, 1, 1])
+    assert "clash" in c.kinds(events)  # nobody to push: worked out with the roll; both thugs of B are hit
+    assert [d.action for d in pending(c.state, pool)] == ["death_test", "death_test"]
+    c.reject(GM, {"type": "death_test", "pool": pool, "care": "attention"}, "one combatant at a time")
+    c.reject(GM, {"type": "death_test", "pool": pool, "who": "n4", "end": True}, "every death test made at once")
+    events = c.gm({"type": "death_test", "pool": pool}, [2, 3])
+    tests = [(e["who"], e["roll"], e["died"]) for e in events if e["type"] == "death_test"]
+    assert tests == [("n4", 2, True), ("n5", 3, False)]
+    assert c.die_ids()[-2:] == [f"{pool}.r1.death.n4", f"{pool}.r1.death.n5"]
+    assert pool not in c.state.pools and c.event("fight_ended", events)["rounds"] == 1  # side B is out
+    c.reject(GM, {"type": "death_test", "pool": pool}, "That pool is closed")
+
+
+def test_death_tests_that_end_the_fight_skip_its_flight() -> None:
+    c = Campaign()
+    pool = brawl(c, [2, 2])
+    c.gm({"type": "roll", "pool": pool}, [4, 1, 1, 1])
+    c.gm({"type": "aim", "pool": pool, "side": "a", "target": "b", "at": ["n3"]})
+    events = c.gm({"type": "death_test", "pool": pool, "end": True}, [3])
+    assert "flight" not in c.kinds(events) and "waiting" not in c.kinds(events)
+    assert c.event("fight_ended", events)["rounds"] == 1 and pool not in c.state.pools
+
+
+def test_a_fight_ended_during_its_round_lands_the_hits_then_ends() -> None:
+    c = Campaign()
+    kestrel, _ = c.join(P1, KESTREL, [MOTT])
+    pool = c.gm({"type": "open_violence", "sides": ["Crew", "Guards"]})[0]["pool"]
+    c.act(P1, {"type": "join", "pool": pool, "pc": kestrel, "side": "a"})
+    c.gm({"type": "add_npc", "pool": pool, "side": "b", "name": "Guard", "count": 2})
+    c.reject(GM, {"type": "close", "pool": pool, "after_round": True}, "once the round's dice are rolled")
+    c.gm({"type": "roll", "pool": pool}, [1, 1, 1])
+    events = c.gm({"type": "close", "pool": pool, "after_round": True})
+    assert c.kinds(events)[:1] == ["fight_ends_after_round"] and c.state.pools[pool].ending
+    c.reject(GM, {"type": "close", "pool": pool, "after_round": True}, "already ends")
+    events = c.gm({"type": "resolve", "pool": pool})  # no hits: no wounds, and no flight either
+    assert "flight" not in c.kinds(events) and c.event("fight_ended", events)["rounds"] == 1
+
+
+def test_a_round_begun_but_never_rolled_is_not_counted() -> None:
+    c = Campaign()
+    pool = brawl(c, [1, 1])
+    c.gm({"type": "roll", "pool": pool}, [1, 1])
+    c.gm({"type": "next_round", "pool": pool})
+    events = c.gm({"type": "close", "pool": pool})
+    assert c.event("fight_ended", events)["rounds"] == 1

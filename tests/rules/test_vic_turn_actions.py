@@ -49,9 +49,25 @@ def test_the_gm_may_allow_a_second_action_and_it_is_logged() -> None:
     events = c.gm({"type": "join", "pool": fight, "pc": kestrel, "side": "a", "exception": True})
     allowed = c.event("action_exception", events)
     assert (allowed["pc"], allowed["kind"], allowed["before"]) == (kestrel, "violence", "contact")
-    # Leaving gives back nothing: the action taken earlier in the turn stays taken.
+    # Leaving gives back nothing: the action taken earlier in the turn stays taken, and stays what it was.
     c.gm({"type": "leave", "pool": fight, "who": kestrel})
-    assert (c.pc(kestrel).action_turn, c.pc(kestrel).action) == (1, "violence")
+    assert (c.pc(kestrel).action_turn, c.pc(kestrel).action) == (1, "contact")
+
+
+def test_a_rest_stands_through_a_second_action_in_a_scheme_called_off() -> None:
+    c, kestrel, mott, _ = company()
+    c.gm({"type": "condition", "pc": kestrel, "change": "rattle"})
+    c.act(P1, {"type": "act", "pc": kestrel, "kind": "rest"})
+    scheme = c.gm({"type": "open_knavery", "total": 1})[0]["pool"]
+    c.gm({"type": "join", "pool": scheme, "pc": kestrel, "exception": True})
+    c.act(P1, {"type": "join", "pool": scheme, "pc": mott})
+    closed = c.gm({"type": "close", "pool": scheme})
+    assert c.event("pool_closed", closed)["names"] == ["Kestrel", "Mott"]
+    assert [e["pc"] for e in closed if e["type"] == "action_returned"] == [mott]
+    assert (c.pc(kestrel).action_turn, c.pc(kestrel).action) == (1, "rest")
+    ended = c.gm({"type": "turn_end"})
+    assert {"type": "pc_calmed", "pc": kestrel, "name": "Kestrel", "cause": "rest"} in ended
+    assert not c.pc(kestrel).rattled
 
 
 def test_outside_a_turn_a_pool_costs_no_action() -> None:
