@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-Value = int | Fraction
+Value = int | float | Fraction
+"""A value a distribution holds: whole numbers, and what d20's `/` makes of them (a float), or an exact fraction."""
 
 BAR_WIDTH = 12
 _PARTIAL_BLOCKS = ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")
@@ -113,13 +114,20 @@ class Dist:
 
     def mean(self) -> Fraction:
         """The expected value."""
-        return Fraction(sum(Fraction(v) * c for v, c in self.ways.items()), self.total)
+        return Fraction(self._moment(1), self.total)
 
     def sd(self) -> float:
         """The standard deviation."""
-        mean = self.mean()
-        variance = sum((Fraction(v) - mean) ** 2 * c for v, c in self.ways.items()) / self.total
+        total = self.total
+        # N·Σv²c − (Σvc)², over N²: one pass of exact sums, no fraction per value (72,000 values took 7 s).
+        variance = Fraction(total * self._moment(2) - self._moment(1) ** 2, total * total)
         return math.sqrt(variance)
+
+    def _moment(self, power: int) -> int | Fraction:
+        """Σ value^power × ways, exact (whole numbers stay integers)."""
+        if all(isinstance(v, int) for v in self.ways):
+            return sum(v**power * c for v, c in self.ways.items())
+        return sum(Fraction(v) ** power * c for v, c in self.ways.items())
 
 
 def _add(a: Value, b: Value) -> Value:

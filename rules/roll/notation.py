@@ -179,16 +179,25 @@ def _outside_annotations(text: str, separator: str) -> list[str]:
 
 def split_label(text: str) -> tuple[str, str | None]:
     """The roll and its label: after the first ``#`` outside ``[annotations]`` (``1d8[slashing#2]`` keeps its
-    ``#``), or after Dice Maiden's ``!`` when a space comes before it (``4d6 ! Damage``)."""
+    ``#``), or after Dice Maiden's ``!`` when a space comes before it (``4d6 ! Damage``).
+
+    A ``!`` followed by ``=`` is d20's "not equal" (``1d20+5 != 15``, ``(3 != 3)``), never a comment: read as
+    one, ``1d20+5 != 15`` rolled ``1d20+5`` labelled "= 15". With a space between (``! =``) it is neither: it
+    stays in the roll, which d20's grammar refuses, saying to write ``!=``."""
     depth = 0
     for i, char in enumerate(text):
         if char == "[":
             depth += 1
         elif char == "]":
             depth = max(depth - 1, 0)
-        elif depth == 0 and (char == "#" or (char == "!" and (i == 0 or text[i - 1].isspace()))):
+        elif depth == 0 and (char == "#" or (char == "!" and _starts_comment(text, i))):
             return text[:i], text[i + 1 :].strip() or None
     return text, None
+
+
+def _starts_comment(text: str, i: int) -> bool:
+    """Whether the ``!`` at ``i`` is Dice Maiden's comment mark: after a space (or first), and not ``!=``."""
+    return (i == 0 or text[i - 1].isspace()) and not text[i + 1 :].lstrip().startswith("=")
 
 
 def _peel_flags(body: str) -> tuple[str, set[str]]:
