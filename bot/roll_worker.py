@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from bot.processes import process_pool
 from rules.dice import DiceSource, SystemDice
-from rules.roll.engine import evaluate, is_light, roll
+from rules.roll.engine import check, evaluate, is_light, roll
 from rules.roll.errors import RollError
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
 from rules.roll.model import RollResult
@@ -97,6 +97,7 @@ class RollWorker:
         request = parse_request(text, self.limits)
         if is_light(request):
             return evaluate(request, self.source, self.limits)
+        check(text, self.limits)  # a typo or a roll over the limits is answered here, without waiting for a worker
         return await self.compute(roll, text, self.source, self.limits)
 
     async def compute(self, work: Callable[..., T], *args: Any) -> T:
@@ -149,9 +150,10 @@ class RollWorker:
     def warm_up(self) -> None:
         """Start the pool's processes and load the roll modules in each, in the background; doesn't wait.
 
-        Starting the fork server takes ~0.5 s and d20's grammar ~0.8 s of CPU to compile in each worker (seconds
-        on a busy machine): paid inside the first big roll's or odds' time cap, that ran out of time. Work handed
-        to the pool waits for this first, before its clock starts.
+        The first pool of a process starts the helper process the workers fork from, which imports the roll
+        modules (``bot.processes.PRELOAD``): seconds on a busy machine, that the first big roll or odds spent
+        inside its time cap and ran out of time. Work handed to the pool waits for this first, before its clock
+        starts. (``load_roll_modules`` in each worker costs nothing when the helper preloaded them.)
         """
         if self._warming is None:
             self._warming = threading.Thread(target=self._load_workers, name="roll-worker-warm-up", daemon=True)

@@ -96,16 +96,18 @@ class Dist:
         summed = convolve(a, b)
         return Dist({int(low_a) + int(low_b) + i: c for i, c in enumerate(summed) if c})
 
-    def repeat(self, n: int, limit: int) -> Dist:
-        """The sum of ``n`` independent copies (by squaring: 100 dice take seven convolutions)."""
+    def repeat(self, n: int, limit: int, plus: Callable[[Dist, Dist], Dist] | None = None) -> Dist:
+        """The sum of ``n`` independent copies (by squaring: 100 dice take seven convolutions); ``plus`` adds two
+        distributions, when the caller counts its steps."""
+        add = plus or (lambda a, b: a.plus(b, limit))
         result = Dist.constant(0)
         power = self
         while n:
             if n & 1:
-                result = result.plus(power, limit)
+                result = add(result, power)
             n >>= 1
             if n:
-                power = power.plus(power, limit)
+                power = add(power, power)
         return result
 
     def chance(self, test: Callable[[Value], bool]) -> Fraction:

@@ -49,7 +49,7 @@ TERM_SPAN_LIMIT = 1_000
 """Totals one dice term may span (``200d6`` spans 1,000): the counts grow to hundreds of digits past it."""
 WORK_LIMIT = 1_000_000
 """Steps one answer may take in all (a multiply-add of a convolution, a state of a keep): about a second of work
-at most. The heaviest accepted in bench/dice.py take 300,000 to 420,000; ``1d1000/1d1000`` (a million
+at most. The heaviest accepted in bench/dice.py take 300,000 to 900,000; ``1d1000/1d1000`` (a million
 quotients) is refused before it starts."""
 DICT_STEP = 4
 """Steps one pair of values costs when it goes through Python's dicts (any operator but a sum of whole numbers,
@@ -290,20 +290,7 @@ def _dice(node: diceast.OperatedDice | diceast.Dice, context: _Context) -> Dist:
     span = int(max(contribution.ways)) - int(min(contribution.ways))
     if count * span > TERM_SPAN_LIMIT:
         raise TooCostly(f"`{count}d{dice.size}` has {count * span + 1:,} different totals")
-    return _repeat(contribution, count, context)
-
-
-def _repeat(dist: Dist, n: int, context: _Context) -> Dist:
-    """The sum of ``n`` independent copies, by squaring (100 dice take seven convolutions), every step counted."""
-    result = Dist.constant(0)
-    power = dist
-    while n:
-        if n & 1:
-            result = context.plus(result, power)
-        n >>= 1
-        if n:
-            power = context.plus(power, power)
-    return result
+    return contribution.repeat(count, COMBINE_LIMIT, plus=context.plus)
 
 
 DROPPED = None
