@@ -5,8 +5,9 @@
   answer with its chart received. The data part alone (queries and figures, no picture) is timed too.
 - ``board``: a dice board clicked 25 times at once by five members, with Discord answering the first five
   callbacks with a 429 (retry after 1 s): how many clicks were answered within Discord's 3 s.
-- ``odds``: ``/dice odds`` for heavy expressions at the limits of what it accepts; the slowest, and the
-  ``/vic odds`` pools of bench/odds.py on the same machine for comparison.
+- ``odds``: ``/dice odds`` for heavy expressions at the limits of what it accepts (time and counted steps); the
+  slowest; how soon expressions over the work budget are refused; and the ``/vic odds`` pools of bench/odds.py on
+  the same machine for comparison.
 
 Prints a table; the last line is one JSON object.
 """
@@ -32,7 +33,7 @@ from cogs.dice.stats import alt_text, per_size, server_rank
 from localdiscord import LocalDiscord
 from rules.dice import SeededDice
 from rules.engine import TurnLuck
-from rules.roll.odds import odds
+from rules.roll.odds import WORK_LIMIT, OverBudget, odds
 from rules.viciousness.odds import violence_odds
 from rules.viciousness.odds_parse import parse_violence
 
@@ -58,8 +59,13 @@ HEAVY_ODDS = (
     "10d10e10",
     "40d10 t7 f1",
     "4d6kh3",
+    "1d1000/1d100",
+    "1d1000*1d200",
+    "1d20mi10+5 adv",
 )
 """Near the limits of what /dice odds accepts (one step more is refused: 1000d6, 50d6kh25, four d20s in a set)."""
+OVER_BUDGET_ODDS = ("1d1000/1d1000", "1d100/1d99/1d98", "200d6+200d6")
+"""Accepted by the per-step limits, refused by the work budget: how soon (1d1000/1d1000 used to take 13.5 s)."""
 
 
 async def bot_on(fake: LocalDiscord, workdir: Path) -> tuple[TabletopBot, asyncio.Task[None]]:
@@ -166,13 +172,24 @@ async def bench_board(fake: LocalDiscord) -> dict[str, float]:
 
 def bench_odds() -> dict[str, object]:
     per_expression = {}
+    work = {}
     for expression in HEAVY_ODDS:
         times = []
         for _ in range(5):
             start = time.perf_counter()
-            odds(expression)
+            work[expression] = odds(expression).work
             times.append(time.perf_counter() - start)
         per_expression[expression] = median_ms(times)
+    refused = {}
+    for expression in OVER_BUDGET_ODDS:
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            try:
+                odds(expression)
+            except OverBudget:
+                times.append(time.perf_counter() - start)
+        refused[expression] = median_ms(times)
     slowest = max(per_expression, key=lambda e: per_expression[e])
     vic = parse_violence("28d4 4d6 r4d4 r4d6 vs 28d4 4d4 r4d4 r4d4")
     vic_times = []
@@ -182,8 +199,11 @@ def bench_odds() -> dict[str, object]:
         vic_times.append(time.perf_counter() - start)
     return {
         "odds_ms": per_expression,
+        "odds_work": work,
+        "odds_work_limit": WORK_LIMIT,
         "odds_slowest": slowest,
         "odds_slowest_ms": per_expression[slowest],
+        "odds_over_budget_refused_ms": refused,
         "vic_odds_40_dice_ms": median_ms(vic_times),
     }
 
@@ -210,6 +230,9 @@ async def main() -> None:
     print(f"  slowest first answer: {figures['board_burst_slowest_ms']} ms")
     print("/dice odds (compute, median of 5):")
     for expression, ms in figures["odds_ms"].items():  # type: ignore[attr-defined]
+        print(f"  {expression:<30} {ms:>8.2f} ms  {figures['odds_work'][expression]:>9,} steps")  # type: ignore[index]
+    print(f"/dice odds over the budget of {WORK_LIMIT:,} steps, refused after:")
+    for expression, ms in figures["odds_over_budget_refused_ms"].items():  # type: ignore[attr-defined]
         print(f"  {expression:<30} {ms:>8.2f} ms")
     print(f"/vic odds, 40 dice a side: {figures['vic_odds_40_dice_ms']} ms")
     print(json.dumps(figures))

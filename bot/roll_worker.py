@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
+import threading
 from collections.abc import Callable
+from concurrent import futures
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from bot.processes import process_pool
 from rules.dice import DiceSource, SystemDice
-from rules.roll.engine import evaluate, is_light, roll
+from rules.roll.engine import check, evaluate, is_light, roll
 from rules.roll.errors import RollError
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
 from rules.roll.model import RollResult
@@ -34,6 +37,11 @@ _POOL_SIZE = 2
 _WAITING_PER_WORKER = 8
 BUSY = "I'm busy rolling for others; try again in a moment."
 T = TypeVar("T")
+
+
+def load_roll_modules() -> None:
+    """In a worker: import what rolls and odds need (this module's own imports compile d20's grammar)."""
+    importlib.import_module("rules.roll.odds")
 
 
 class RollerBusy(RollError):
@@ -66,11 +74,18 @@ class RollWorker:
         self.max_waiting = _WAITING_PER_WORKER * workers if max_waiting is None else max_waiting
         self._free = asyncio.Semaphore(workers)
         self._waiting = 0
+        self._running = 0
+        self._warming: threading.Thread | None = None
 
     @property
     def waiting(self) -> int:
         """Big rolls waiting for a worker right now."""
         return self._waiting
+
+    @property
+    def running(self) -> int:
+        """Jobs in the pool right now, one its caller stopped waiting for included (it holds a worker until it ends)."""
+        return self._running
 
     async def roll(self, text: str) -> RollResult:
         """Roll ``text``; raise :class:`RollError` for bad input, a limit, or a roll that runs out of time,
@@ -82,14 +97,20 @@ class RollWorker:
         request = parse_request(text, self.limits)
         if is_light(request):
             return evaluate(request, self.source, self.limits)
+        check(text, self.limits)  # a typo or a roll over the limits is answered here, without waiting for a worker
         return await self.compute(roll, text, self.source, self.limits)
 
     async def compute(self, work: Callable[..., T], *args: Any) -> T:
-        """Run ``work(*args)`` (picklable, CPU-bound: a big roll, exact odds) in the pool, within the time cap."""
+        """Run ``work(*args)`` (picklable, CPU-bound: a big roll, exact odds) in the pool, within the time cap.
+
+        The pool can't stop a job it started, so ``work`` must bound itself: a roll checks its deadline, odds
+        count their steps (``rules/roll/odds.py``). Past the cap the caller is answered and the job ends on its own.
+        """
         if self._free.locked() and self._waiting >= self.max_waiting:
             raise RollerBusy(BUSY)
         self._waiting += 1
         try:
+            await self._warmed()
             await self._free.acquire()
         finally:
             self._waiting -= 1
@@ -98,6 +119,7 @@ class RollWorker:
         except BrokenProcessPool:
             self._free.release()
             raise self._restart() from None
+        self._running += 1
         job.add_done_callback(self._release_when_done(asyncio.get_running_loop()))
         try:
             # A worker is free, so the work starts now: the clock counts working, not waiting in line.
@@ -112,9 +134,13 @@ class RollWorker:
         # time still runs until it notices its own deadline). Called from the executor's thread.
         def release(_: Future[Any]) -> None:
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting any more
-                loop.call_soon_threadsafe(self._free.release)
+                loop.call_soon_threadsafe(self._finished)
 
         return release
+
+    def _finished(self) -> None:
+        self._running -= 1
+        self._free.release()
 
     def _restart(self) -> RollError:
         # A worker died (killed by the OS, say); start afresh next time rather than fail forever.
@@ -122,13 +148,29 @@ class RollWorker:
         return RollError("The dice roller had a hiccup. Please try again.")
 
     def warm_up(self) -> None:
-        """Start the pool's processes now, so the first roll doesn't pay for it (~0.25 s); doesn't wait."""
-        pool = self._pool()
-        for _ in range(self.workers):
-            pool.submit(int)
+        """Start the pool's processes and load the roll modules in each, in the background; doesn't wait.
+
+        The first pool of a process starts the helper process the workers fork from, which imports the roll
+        modules (``bot.processes.PRELOAD``): seconds on a busy machine, that the first big roll or odds spent
+        inside its time cap and ran out of time. Work handed to the pool waits for this first, before its clock
+        starts. (``load_roll_modules`` in each worker costs nothing when the helper preloaded them.)
+        """
+        if self._warming is None:
+            self._warming = threading.Thread(target=self._load_workers, name="roll-worker-warm-up", daemon=True)
+            self._warming.start()
+
+    def _load_workers(self) -> None:
+        with contextlib.suppress(BrokenProcessPool):  # a worker that died is restarted by the next roll
+            futures.wait([self._pool().submit(load_roll_modules) for _ in range(self.workers)])
+
+    async def _warmed(self) -> None:
+        if self._warming is not None and self._warming.is_alive():
+            await asyncio.to_thread(self._warming.join)
 
     def close(self) -> None:
         """Stop the pool this worker started and wait for its processes (a pool passed in belongs to the caller)."""
+        if self._warming is not None:
+            self._warming.join()
         if self._owns_executor and self._executor is not None:
             # Waiting is short: no roll outlives its time cap, and queued ones are cancelled.
             self._executor.shutdown(wait=True, cancel_futures=True)

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-Value = int | Fraction
+Value = int | float | Fraction
+"""A value a distribution holds: whole numbers, and what d20's `/` makes of them (a float), or an exact fraction."""
 
 BAR_WIDTH = 12
 _PARTIAL_BLOCKS = ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")
@@ -95,16 +96,18 @@ class Dist:
         summed = convolve(a, b)
         return Dist({int(low_a) + int(low_b) + i: c for i, c in enumerate(summed) if c})
 
-    def repeat(self, n: int, limit: int) -> Dist:
-        """The sum of ``n`` independent copies (by squaring: 100 dice take seven convolutions)."""
+    def repeat(self, n: int, limit: int, plus: Callable[[Dist, Dist], Dist] | None = None) -> Dist:
+        """The sum of ``n`` independent copies (by squaring: 100 dice take seven convolutions); ``plus`` adds two
+        distributions, when the caller counts its steps."""
+        add = plus or (lambda a, b: a.plus(b, limit))
         result = Dist.constant(0)
         power = self
         while n:
             if n & 1:
-                result = result.plus(power, limit)
+                result = add(result, power)
             n >>= 1
             if n:
-                power = power.plus(power, limit)
+                power = add(power, power)
         return result
 
     def chance(self, test: Callable[[Value], bool]) -> Fraction:
@@ -113,13 +116,20 @@ class Dist:
 
     def mean(self) -> Fraction:
         """The expected value."""
-        return Fraction(sum(Fraction(v) * c for v, c in self.ways.items()), self.total)
+        return Fraction(self._moment(1), self.total)
 
     def sd(self) -> float:
         """The standard deviation."""
-        mean = self.mean()
-        variance = sum((Fraction(v) - mean) ** 2 * c for v, c in self.ways.items()) / self.total
+        total = self.total
+        # N·Σv²c − (Σvc)², over N²: one pass of exact sums, no fraction per value (72,000 values took 7 s).
+        variance = Fraction(total * self._moment(2) - self._moment(1) ** 2, total * total)
         return math.sqrt(variance)
+
+    def _moment(self, power: int) -> int | Fraction:
+        """Σ value^power × ways, exact (whole numbers stay integers)."""
+        if all(isinstance(v, int) for v in self.ways):
+            return sum(v**power * c for v, c in self.ways.items())
+        return sum(Fraction(v) ** power * c for v, c in self.ways.items())
 
 
 def _add(a: Value, b: Value) -> Value:

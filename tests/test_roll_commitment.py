@@ -43,3 +43,24 @@ def test_a_huge_roll_is_summarised_within_the_limit() -> None:
 
 def test_a_commitment_typed_with_any_characters_is_just_a_mismatch() -> None:
     assert not verify("\u200b", "- ", "9Væó")
+
+
+def test_what_verify_ignores_is_what_the_formula_leaves_out() -> None:
+    # docs/roll.md: spaces around each pasted value are not part of the formula, nor the commitment's hex case;
+    # the result line and the salt are hashed exactly.
+    line, salt = "Stealth: 1d20 [14] + 5 = 19", "9c1e"
+    hashed = commitment(line, salt)
+    assert verify(f"  {hashed.upper()} ", f" {line}  ", f"{salt} ")
+    assert not verify(hashed, line.upper(), salt)
+    assert not verify(hashed, line, salt.upper())
+    assert not verify(hashed, line.replace(" + ", "  + "), salt)
+
+
+def test_a_result_line_never_starts_or_ends_with_a_space_even_where_it_is_cut() -> None:
+    cut_at_a_space = 0
+    for width in range(1, 12):
+        result = roll(f"20x 1d6 + 1d6 + 1d6 + 1d6 + 1d6 + 1d6 + 1d6 + 1d6 + 1d6 + 1d6 # {'L' * width}", SeededDice(3))
+        line = canonical(result)
+        assert line == line.strip() and len(line) <= RESULT_MAX
+        cut_at_a_space += len(line) == RESULT_MAX - 1
+    assert cut_at_a_space  # some cut fell on a space, which is left off now

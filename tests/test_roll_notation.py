@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.roll import RollRequest, parse_request
+from rules.dice import ScriptedDice
+from rules.roll import RollError, RollRequest, parse_request, roll
 from rules.roll.notation import Advantage
 
 
@@ -34,3 +35,26 @@ def test_canonical_form_parses_back_to_the_same_request(text: str) -> None:
 
 def test_canonical_form_can_leave_the_label_out() -> None:
     assert parse_request("2x 1d6 # Loot").canonical(with_label=False) == "2x 1d6"
+
+
+@pytest.mark.parametrize(
+    ("text", "body", "label"),
+    [
+        ("1d20+5 != 15", "1d20+5 != 15", None),  # issue 30: was 1d20+5 labelled "= 15"
+        ("(3 != 3)", "(3 != 3)", None),  # was refused: "(3" ends too early
+        ("1d20 !=15 # Save", "1d20 !=15", "Save"),
+        ("1d8[a ! b] != 2", "1d8[a ! b] != 2", None),
+        ("4d6 ! Damage", "4d6", "Damage"),  # Dice Maiden's comment still is one
+        ("2d6 !Damage", "2d6", "Damage"),
+    ],
+)
+def test_not_equal_is_never_a_comment(text: str, body: str, label: str | None) -> None:
+    request = parse_request(text)
+    assert (request.body, request.label) == (body, label)
+
+
+def test_a_spaced_not_equal_is_refused_with_the_spelling() -> None:
+    with pytest.raises(RollError, match="write `!=` without a space"):
+        roll("1d20+5 ! = 15", ScriptedDice([10]))
+    assert roll("1d20+5 != 15", ScriptedDice([10])).sets[0].total == 0
+    assert roll("1d20+5 != 15", ScriptedDice([9])).sets[0].total == 1

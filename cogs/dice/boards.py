@@ -127,21 +127,23 @@ def parse_buttons(text: str) -> list[tuple[str, str | None]]:
 
 async def choose_buttons(
     interaction: discord.Interaction, source: SavedScope, source_id: int, text: str | None
-) -> tuple[BoardButton, ...]:
-    """The buttons a board gets: the rolls named (checked to exist), or the source's first 25 by name."""
+) -> tuple[tuple[BoardButton, ...], int]:
+    """The buttons a board gets, and how many saved rolls didn't fit: the rolls named (checked to exist), or the
+    source's first 25 by name."""
     saved = {r.key: r for r in await store_of(interaction).saved_rolls(source, source_id)}
     if text is None:
         if not saved:
             whose = "this channel has" if source == "channel" else "you have"
             raise UserError(f"No saved rolls yet ({whose} none): save some with `/dice save` first.")
-        return tuple(BoardButton(r.name, r.name) for r in list(saved.values())[:MAX_BUTTONS])
+        shown = tuple(BoardButton(r.name, r.name) for r in list(saved.values())[:MAX_BUTTONS])
+        return shown, len(saved) - len(shown)
     buttons = []
     for name, label in parse_buttons(text):
         found = saved.get(name.casefold())
         if found is None:
             raise UserError(f"There's no saved roll `{escape_name(name)}` to put on the board.")
         buttons.append(BoardButton(found.name, label or found.name))
-    return tuple(buttons)
+    return tuple(buttons), 0
 
 
 @app_commands.command(
@@ -165,7 +167,7 @@ async def board(
     """Post a dice board in the channel."""
     source: SavedScope = "channel" if rolls == "channel" else "member"
     source_id = channel_id_of(interaction) if source == "channel" else interaction.user.id
-    chosen = await choose_buttons(interaction, source, source_id, buttons)
+    chosen, left_out = await choose_buttons(interaction, source, source_id, buttons)
     _, outgoing = await store_of(interaction).create_dice_board(
         DiceBoard(
             0,
@@ -179,7 +181,16 @@ async def board(
             created_at=now(interaction),
         )
     )
-    await bot_of(interaction).outbox.tell(outgoing, Reply.of(interaction, private=False))
+    reply = Reply.of(interaction, private=False)
+    await bot_of(interaction).outbox.tell(outgoing, reply)
+    if left_out:  # a board holds 25: say which didn't fit rather than leave them off without a word
+        whose = "this channel's" if source == "channel" else "your"
+        await reply.send(
+            f"📋 The board shows the first {len(chosen)} of {whose} {len(chosen) + left_out} saved rolls, by name "
+            f"(a board holds {MAX_BUTTONS}). Choose which with `buttons:` (like `attack, heal=Potion`) "
+            "in `/dice board-edit`.",
+            ephemeral=True,
+        )
 
 
 @app_commands.command(
@@ -214,7 +225,7 @@ async def board_edit(
     chosen = (
         target.buttons
         if buttons is None
-        else await choose_buttons(interaction, target.source, target.source_id, buttons)
+        else (await choose_buttons(interaction, target.source, target.source_id, buttons))[0]
     )
     changed = dataclasses.replace(target, buttons=chosen, hidden=target.hidden if private is None else private)
     # The board's message is redrawn from the outbox, written with the change: it never shows other buttons

@@ -17,8 +17,7 @@ from cogs.dice.saved import expand_saved
 from rules.odds import TooCostly
 from rules.roll import RollError, split_rolls
 from rules.roll.limits import DEFAULT_LIMITS
-from rules.roll.odds import odds as exact_odds
-from rules.roll.odds import render_odds
+from rules.roll.odds import odds_table
 
 
 @app_commands.command(name="odds", description="Exact odds of a roll: every total's chance, the mean, at least / most.")
@@ -38,17 +37,14 @@ async def odds(
         text = await expand_saved(interaction, expression)
         if len(split_rolls(text)) > 1:
             raise RollError("Odds are worked out for one roll at a time: ask for each roll of `;` on its own.")
-        result = await dice_cog(interaction).worker.compute(exact_odds, text)
+        shown, table = await dice_cog(interaction).worker.compute(odds_table, text, at_least, at_most)
     except RollerBusy as busy:
         raise UserError(f"⏳ {busy}") from None
     except TooCostly as reason:
         raise UserError(f"⚠️ Those odds would take too long to work out exactly: {reason}.") from None
     except RollError as error:
         raise UserError(f"⚠️ {error}") from None
-    table = render_odds(result, at_least=at_least, at_most=at_most)
-    await Reply.of(interaction, private=True).send(
-        f"🎯 Exact odds of `{escape_name(result.expression)}`\n{table}", ephemeral=True
-    )
+    await Reply.of(interaction, private=True).send(f"🎯 Exact odds of `{escape_name(shown)}`\n{table}", ephemeral=True)
 
 
 COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (odds,)

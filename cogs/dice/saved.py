@@ -7,6 +7,7 @@ with ``+2`` added; the autocomplete lists names in the same order.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import re
@@ -21,7 +22,7 @@ from bot.names import escape_name
 from bot.replies import Reply
 from bot.storage.dice import SAVED_SCOPES, SavedRoll, SavedScope, name_key
 from cogs.dice.access import channel_gms, channel_id_of, is_manager, now, store_of
-from rules.roll import RollError, check, split_label, split_rolls
+from rules.roll import RollError, check, leading_flags, shadows_notation, split_label, split_rolls
 
 NAME_MAX = 32
 MEMBER_LIMIT = 50
@@ -29,7 +30,6 @@ MEMBER_LIMIT = 50
 SERVER_LIMIT = 200
 """Channel and server rolls one server may keep, together."""
 IMPORT_MAX_BYTES = 64_000
-RESERVED = frozenset({"p", "s", "ul", "x", "b", "t", "f", "e", "ie", "r", "ir", "k", "kh", "kl", "d", "adv", "dis"})
 SCOPE_NAMES: dict[SavedScope, str] = {"member": "yours", "channel": "this channel's", "server": "this server's"}
 WHOSE: dict[SavedScope, str] = {"member": "your", "channel": "this channel's", "server": "this server's"}
 """Before a noun: "your rolls" (SCOPE_NAMES stands alone: "(yours)")."""
@@ -97,17 +97,9 @@ def check_name(name: str) -> str:
         raise UserError(
             "A name is one word, without `# ; ! @ < > [ ] ( ) , = :` or markdown, like `attack` or `fire-bolt`."
         )
-    if name_key(name) in RESERVED or _reads_as_notation(name):
+    if shadows_notation(name):
         raise UserError(f"`{escape_name(name)}` reads as dice notation; choose another name.")
     return name
-
-
-def _reads_as_notation(name: str) -> bool:
-    try:
-        check(name)
-    except (RollError, RecursionError):
-        return False
-    return True
 
 
 def check_expression(expression: str) -> str:
@@ -133,6 +125,10 @@ async def expand_saved(interaction: discord.Interaction, text: str) -> str:
 
 
 async def _expand_one(interaction: discord.Interaction, text: str) -> str:
+    flags, named = leading_flags(text)
+    if flags:  # `p hit`: Dice Maiden's private word before a name, as after it (`hit p`)
+        expanded = await _expand_one(interaction, named)
+        return text if expanded == named else flags + expanded
     repeat = _REPEATED_NAME.match(text)
     if repeat is not None:  # `6x attack`, `6 attack`: sets of a saved roll (notation such as `6 4d6` is left alone)
         named = text[repeat.end() :]
@@ -143,7 +139,8 @@ async def _expand_one(interaction: discord.Interaction, text: str) -> str:
             raise RollError(f"`{escape_name(named.strip())}` holds several rolls (`;`): it can't be repeated.")
         return f"{repeat[1]}x {expanded}"
     first, _, rest = text.strip().partition(" ")
-    if not first or _reads_as_notation(first) or not _NAME.fullmatch(first):
+    # Notation wins: a name saved before it was refused as notation (`4d6k3`) no longer hides the notation.
+    if not first or shadows_notation(first) or not _NAME.fullmatch(first):
         return text
     saved = await _saved_named(interaction, first)
     if saved is None and (glued := _GLUED_ARGUMENT.match(first)):  # `attack+2`: the name, then its argument
@@ -188,7 +185,8 @@ async def saved_choices(interaction: discord.Interaction, current: str) -> list[
     seen: set[str] = set()
     for owner in owners(interaction):
         for saved in await store.saved_rolls(owner.scope, owner.owner_id):
-            if saved.key.startswith(typed) and saved.key not in seen:
+            # A name saved before it was refused as notation (`4d6k3`) would roll the notation, not the saved roll.
+            if saved.key.startswith(typed) and saved.key not in seen and not shadows_notation(saved.name):
                 seen.add(saved.key)
                 shown = f"{saved.name} · {saved.expression} ({SCOPE_NAMES[owner.scope]})"
                 choices.append(app_commands.Choice(name=_cut(shown, 100), value=saved.name))
@@ -292,9 +290,16 @@ async def list_saved(interaction: discord.Interaction) -> None:
         rolls = await store.saved_rolls(owner.scope, owner.owner_id)
         if rolls:
             lines.append(f"**{SCOPE_NAMES[owner.scope].capitalize()}**")
-            lines += [f"`{escape_name(r.name)}` · `{escape_name(r.expression)}`" for r in rolls]
+            lines += [f"`{escape_name(r.name)}` · `{escape_name(r.expression)}`{_shadow_note(r)}" for r in rolls]
     text = "\n".join(lines) or "No saved rolls yet. Save one with `/dice save name:attack expression:1d20+5`."
     await Reply.of(interaction, private=True).send(_cut(text, 2000), ephemeral=True)
+
+
+def _shadow_note(saved: SavedRoll) -> str:
+    """For a name saved before names that read as notation were refused: why ``/roll`` doesn't find it."""
+    if not shadows_notation(saved.name):
+        return ""
+    return " · ⚠️ reads as dice notation: `/roll` rolls the notation; save it under another name to roll it by name"
 
 
 @app_commands.command(name="export", description="Your saved rolls as a file (JSON) to keep or import elsewhere.")
@@ -325,19 +330,20 @@ async def import_saved(interaction: discord.Interaction, file: discord.Attachmen
     owner = Owner("member", interaction.user.id)
     store = store_of(interaction)
     existing = {r.key for r in await store.saved_rolls("member", owner.owner_id)}
-    checked = []
-    in_file: set[str] = set()
-    for number, (name, expression) in enumerate(entries, 1):
-        try:
-            checked.append((check_name(name), check_expression(expression)))
-            if name_key(name) in in_file:
-                raise UserError("that name comes earlier in the file too; keep one.")
-            in_file.add(name_key(name))
-        except UserError as error:
-            raise UserError(f"Entry {number} (`{escape_name(_cut(name, 40))}`): {error.text}") from None
-    new = {name_key(name) for name, _ in checked} - existing
+    # The count first: checking an entry parses it (up to ~5 ms), so only a file that fits is checked.
+    keys = [name_key(name.strip()) for name, _ in entries]
+    new = set(keys) - existing
     if len(existing) + len(new) > MEMBER_LIMIT:
         raise UserError(f"That would make {len(existing) + len(new)} saved rolls; one member keeps {MEMBER_LIMIT}.")
+    checked = []
+    for number, ((name, expression), key) in enumerate(zip(entries, keys, strict=True), 1):
+        try:
+            if key in keys[: number - 1]:
+                raise UserError("that name comes earlier in the file too; keep one.")
+            checked.append((check_name(name), check_expression(expression)))
+        except UserError as error:
+            raise UserError(f"Entry {number} (`{escape_name(_cut(name, 40))}`): {error.text}") from None
+        await asyncio.sleep(0)  # let other interactions in between entries
     for name, expression in checked:
         roll = SavedRoll(
             "member", owner.owner_id, name, expression, created_by=owner.owner_id, updated_at=now(interaction)
@@ -352,16 +358,11 @@ async def import_saved(interaction: discord.Interaction, file: discord.Attachmen
 
 
 def parse_import(text: str) -> list[tuple[str, str]]:
-    """``{"saved_rolls": [{"name", "expression"}]}``, or ``name = expression`` lines (``#`` lines are comments)."""
+    """``{"saved_rolls": [{"name", "expression"}]}``, or ``name = expression`` lines (``#`` lines are comments).
+    Reading stops past ``MEMBER_LIMIT`` entries: no file can add more."""
     stripped = text.strip()
     if stripped.startswith("{"):
-        try:
-            data = json.loads(stripped)
-            return [(str(e["name"]), str(e["expression"])) for e in data["saved_rolls"]]
-        except (ValueError, KeyError, TypeError, RecursionError):  # RecursionError: nested far too deep
-            raise UserError(
-                'That JSON isn\'t a saved-rolls file: `{"saved_rolls": [{"name": …, "expression": …}]}`.'
-            ) from None
+        return _parse_json_import(stripped)
     entries = []
     for number, line in enumerate(stripped.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -372,9 +373,29 @@ def parse_import(text: str) -> list[tuple[str, str]]:
         if not sep or not name.strip() or not expression.strip():
             raise UserError(f"Line {number} isn't `name = expression`.")
         entries.append((name.strip(), expression.strip()))
+        _check_count(len(entries))
     if not entries:
         raise UserError("That file has no saved rolls in it.")
     return entries
+
+
+def _parse_json_import(text: str) -> list[tuple[str, str]]:
+    refused = UserError('That JSON isn\'t a saved-rolls file: `{"saved_rolls": [{"name": …, "expression": …}]}`.')
+    try:
+        listed = json.loads(text)["saved_rolls"]
+        _check_count(len(listed))
+        entries = [(e["name"], e["expression"]) for e in listed]
+    except (ValueError, KeyError, TypeError, RecursionError):  # RecursionError: nested far too deep
+        raise refused from None
+    for number, (name, expression) in enumerate(entries, 1):
+        if not isinstance(name, str) or not isinstance(expression, str):  # `"name": null` saved a roll `None`
+            raise UserError(f"Entry {number}: its name and expression must be text, in quotes.")
+    return entries
+
+
+def _check_count(entries: int) -> None:
+    if entries > MEMBER_LIMIT:
+        raise UserError(f"That file holds more than {MEMBER_LIMIT} saved rolls; one member keeps {MEMBER_LIMIT}.")
 
 
 COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (save, edit, delete, list_saved, export, import_saved)

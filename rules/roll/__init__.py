@@ -5,11 +5,11 @@ Pure: no Discord here. :func:`roll` parses and evaluates a string with dice from
 See docs/roll.md for the notation.
 """
 
-from rules.roll.engine import check, roll
-from rules.roll.errors import RollError
+from rules.roll.engine import check, roll, shadows_notation
+from rules.roll.errors import RollError, RollSyntaxError
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
 from rules.roll.model import DiceGroup, Face, RollResult, RollSet, Text, faces_rolled
-from rules.roll.notation import RollRequest, parse_request, split_label, split_rolls
+from rules.roll.notation import RollRequest, leading_flags, parse_request, split_label, split_rolls
 from rules.roll.render import render
 
 __all__ = [
@@ -21,12 +21,15 @@ __all__ = [
     "RollRequest",
     "RollResult",
     "RollSet",
+    "RollSyntaxError",
     "Text",
     "check",
     "faces_rolled",
+    "leading_flags",
     "parse_request",
     "render",
     "roll",
+    "shadows_notation",
     "split_label",
     "split_rolls",
 ]

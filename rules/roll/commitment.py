@@ -28,7 +28,8 @@ def canonical(result: RollResult, *, detail: bool = True) -> str:
     line = " ".join(line.replace("`", "'").split())  # one line, single spaces
     if len(line) > RESULT_MAX and detail:
         return canonical(result, detail=False)
-    return line[:RESULT_MAX]
+    # Never a space at either end, even where the cut falls: verify() ignores spaces around what is pasted.
+    return line[:RESULT_MAX].rstrip()
 
 
 def commitment(result_line: str, salt: str) -> str:
@@ -37,7 +38,11 @@ def commitment(result_line: str, salt: str) -> str:
 
 
 def verify(expected: str, result_line: str, salt: str) -> bool:
-    """Whether ``result_line`` and ``salt`` hash to the ``expected`` commitment (case and spaces around ignored)."""
+    """Whether ``result_line`` and ``salt`` hash to the ``expected`` commitment.
+
+    Part of the formula, and said so in docs/roll.md: spaces around each of the three pasted values are not part
+    of it (a result line never starts or ends with one, a salt is hex digits), and the commitment is a number
+    written in hex, so ``A3F9…`` is ``a3f9…``. The result line and the salt are hashed exactly, case included."""
     # Bytes: compare_digest refuses str with non-ASCII characters, and a typed commitment may hold any.
     computed = commitment(result_line.strip(), salt.strip()).encode()
     return hmac.compare_digest(computed, expected.strip().lower().encode())

@@ -16,11 +16,11 @@ from d20.expression import BinOp, Dice, Die, Expression, Literal, Number, Parent
 from d20.expression import Set as NumberSet
 
 from rules.dice import DiceSource
-from rules.roll.errors import RollError
+from rules.roll.errors import RollError, RollSyntaxError
 from rules.roll.grammar import EXPLODE_ONCE, parse_body
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
 from rules.roll.model import DiceGroup, Face, Landing, Part, RollResult, RollSet, Text
-from rules.roll.notation import Advantage, RollRequest, parse_request
+from rules.roll.notation import Advantage, RollRequest, looks_like_notation, parse_request
 
 LIGHT_DICE = 100
 """Rolls of at most this many dice, with no open-ended rerolls or explosions, take well under a
@@ -62,6 +62,21 @@ def check(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest:
     except RecursionError:
         raise RollError("That roll is nested too deeply.") from None
     return request
+
+
+def shadows_notation(word: str) -> bool:
+    """Whether ``word``, as a saved roll's name, would hide notation from ``/roll``: it rolls, the roller refuses it
+    for what it means (``4d6k3``, ``4df``, ``+d20``, ``t7``, a limit), or it is shaped like notation (``k3``,
+    ``e6``, ``1d6+``, ``d6-bolt``). Only what the grammar can't read at all (``attack``, ``2nd-wind``) is free."""
+    if looks_like_notation(word):
+        return True
+    try:
+        check(word)
+    except RollSyntaxError:
+        return False
+    except (RollError, RecursionError):
+        return True
+    return True
 
 
 def evaluate(request: RollRequest, source: DiceSource, limits: RollLimits = DEFAULT_LIMITS) -> RollResult:

@@ -19,7 +19,7 @@ import d20
 import lark
 from d20 import diceast
 
-from rules.roll.errors import RollError
+from rules.roll.errors import RollError, RollSyntaxError
 from rules.text import echo
 
 EXPLODE_ONCE = "xo"
@@ -48,9 +48,9 @@ def parse_body(body: str) -> diceast.Expression:
         token = error.token  # type: ignore[attr-defined]  # lark-parser 0.9 sets it in __init__
         _syntax_error(body, "$END" if token.type == "$END" else str(token), error.column)  # type: ignore[attr-defined]
     except lark.UnexpectedCharacters as error:
-        _syntax_error(body, body[error.pos_in_stream], error.column)
+        _syntax_error(body, body[error.pos_in_stream], error.column, after=body[error.pos_in_stream + 1 :])
     except (d20.RollError, lark.exceptions.LarkError):
-        raise RollError("I can't read that roll. Try something like `2d6+3`.") from None
+        raise RollSyntaxError("I can't read that roll. Try something like `2d6+3`.") from None
 
 
 def reads_as_roll(text: str) -> bool:
@@ -62,15 +62,19 @@ def reads_as_roll(text: str) -> bool:
     return True
 
 
-def _syntax_error(body: str, got: str, column: object) -> NoReturn:
+def _syntax_error(body: str, got: str, column: object, after: str = "") -> NoReturn:
     if got in ("$END", ""):
-        raise RollError(f"That roll ends too early: {echo(body, 40, code=True)} needs something after it.") from None
-    raise RollError(
-        f"I can't read that roll: unexpected {echo(got, 40, code=True)} at character {column}. {_hint(got)}"
+        raise RollSyntaxError(
+            f"That roll ends too early: {echo(body, 40, code=True)} needs something after it."
+        ) from None
+    raise RollSyntaxError(
+        f"I can't read that roll: unexpected {echo(got, 40, code=True)} at character {column}. {_hint(got, after)}"
     ) from None
 
 
-def _hint(got: str) -> str:
-    if got.startswith("!"):
+def _hint(got: str, after: str) -> str:
+    if got == "!" and after.lstrip().startswith("="):
+        return "To compare, write `!=` without a space, like `1d20 != 1`."
+    if got == "!":
         return "To explode dice write `e`, like `3d6e6`."
     return "Try something like `2d6+3`."

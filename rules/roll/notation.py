@@ -81,7 +81,7 @@ _SUFFIX = re.compile(
 _ANNOTATION = re.compile(r"(\[[^\]]*\])")
 _DEFAULT_ADV_BODY = "1d20"
 # Dice Maiden's display flags, as words of their own before or after the roll.
-_FLAGS_BEFORE = re.compile(r"^\s*(p|s|ul)\s+", re.IGNORECASE)
+_FLAGS_BEFORE = re.compile(r"\s*(p|s|ul)\s+", re.IGNORECASE)  # used with .match: at the start (or at pos)
 _FLAGS_AFTER = re.compile(r"\s+(p|s|ul)\s*$", re.IGNORECASE)
 _LEADING_LABEL = re.compile(r"^\s*\(([^()]*)\)\s*(?=\S)")
 # A dice term and one of Dice Maiden's spaced modifiers after it: `4d6 k3`, `10d6 e6 k8`, `4d6 ir1`.
@@ -179,16 +179,51 @@ def _outside_annotations(text: str, separator: str) -> list[str]:
 
 def split_label(text: str) -> tuple[str, str | None]:
     """The roll and its label: after the first ``#`` outside ``[annotations]`` (``1d8[slashing#2]`` keeps its
-    ``#``), or after Dice Maiden's ``!`` when a space comes before it (``4d6 ! Damage``)."""
+    ``#``), or after Dice Maiden's ``!`` when a space comes before it (``4d6 ! Damage``).
+
+    A ``!`` followed by ``=`` is d20's "not equal" (``1d20+5 != 15``, ``(3 != 3)``), never a comment: read as
+    one, ``1d20+5 != 15`` rolled ``1d20+5`` labelled "= 15". With a space between (``! =``) it is neither: it
+    stays in the roll, which d20's grammar refuses, saying to write ``!=``."""
     depth = 0
     for i, char in enumerate(text):
         if char == "[":
             depth += 1
         elif char == "]":
             depth = max(depth - 1, 0)
-        elif depth == 0 and (char == "#" or (char == "!" and (i == 0 or text[i - 1].isspace()))):
+        elif depth == 0 and (char == "#" or (char == "!" and _starts_comment(text, i))):
             return text[:i], text[i + 1 :].strip() or None
     return text, None
+
+
+def _starts_comment(text: str, i: int) -> bool:
+    """Whether the ``!`` at ``i`` is Dice Maiden's comment mark: after a space (or first), and not ``!=``."""
+    return (i == 0 or text[i - 1].isspace()) and not text[i + 1 :].lstrip().startswith("=")
+
+
+def leading_flags(text: str) -> tuple[str, str]:
+    """Dice Maiden's display words in front (``p hit``, ``s ul attack``) and what follows them; ``("", text)``
+    when there are none, or nothing follows."""
+    end = 0
+    while (match := _FLAGS_BEFORE.match(text, end)) and text[match.end() :].strip():
+        end = match.end()
+    return text[:end], text[end:]
+
+
+_MODIFIER_WORD = re.compile(
+    r"adv(?:antage)?|dis(?:advantage)?|p|s|ul|x|[tfb]\d*|(?:kh|kl|ph|pl|k|p|d|ie|e|ir|r|rr|ro|ra|xo|mi|ma)[hl<>]?\d*",
+    re.IGNORECASE,
+)
+"""A word of the notation on its own: ``adv``, ``t7``, Dice Maiden's ``k3``, ``e6``, ``ir2`` (``4d6 k3``)."""
+_STARTS_AS_DICE = re.compile(
+    r"[+-]?(?:\d*d(?:\d|%|f(?![^\W\d_]))|\d+x|\d+(?:\.\d+)?(?=$|[-+*/%<>=!(),.\[]))", re.IGNORECASE
+)
+"""A die (``d20``, ``4df``, ``+d20``, ``1d6+``), a repeat (``3x``) or a number with arithmetic after it."""
+
+
+def looks_like_notation(word: str) -> bool:
+    """Whether ``word`` reads as a piece of notation by its shape alone (the roller may still refuse it)."""
+    word = word.strip()
+    return bool(_MODIFIER_WORD.fullmatch(word) or _STARTS_AS_DICE.match(word))
 
 
 def _peel_flags(body: str) -> tuple[str, set[str]]:
