@@ -121,3 +121,7 @@ class RaceEngine:
 
     def winners(self, state: RaceState) -> list[str] | None:
         return [state.winner] if state.winner else None
+
+    def rollers(self, events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+        """Each roll is the roller's, in the luck statistics (every die is seen by all); who goes first is a pick."""
+        return [(e["player"], "d6") for e in events if e["type"] == "rolled"]
