@@ -279,3 +279,10 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         )
         text = f"Something went wrong on my side (error `{error_id}`). Please try again."
     await Reply.of(interaction, private=True).refuse(text)
+
+
+async def offer_nothing(interaction: discord.Interaction) -> None:
+    """Answer an autocomplete request with no choices: Discord takes nothing else from one (a message is refused)."""
+    if not interaction.response.is_done():
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.autocomplete([])
