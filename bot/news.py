@@ -25,8 +25,8 @@ import discord
 from pydantic import BaseModel
 
 from bot.models import Applied, LogEntry, News, Session, Status
-from bot.registry import GameKind
 from bot.names import clip, escape_name
+from bot.registry import GameKind
 from bot.replies import Reply
 from bot.service import COMPUTER_SEAT, Service
 from bot.spec import GameSpec, ViewContext

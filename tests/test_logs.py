@@ -6,12 +6,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import signal
+import subprocess
 import sys
 from pathlib import Path
-
-import re
-import subprocess
 
 from bot.logs import REDACTED, RedactingFormatter, WithoutPayloads, redact
 from localdiscord import LocalDiscord

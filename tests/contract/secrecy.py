@@ -42,6 +42,8 @@ from tests.contract.play import Played
 
 PERTURBATIONS = 12
 """At most this many secrets changed per game played (chosen at random among those someone may not see)."""
+
+
 def draws_boards(offset: int) -> bool:
     """Whether boards are drawn ``offset`` entries into a secret's life: at 0, 1, 2, 4, 8… (drawing is the costly
     part, and what a board shows besides the viewer's view and events, its prompts, is compared at every entry)."""

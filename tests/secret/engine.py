@@ -91,7 +91,10 @@ class SecretEngine:
             s.dice[actor] = value = dice.roll(f"die.{actor}.again", SIDES)
             return Outcome(
                 s,
-                [{"type": "rerolled", "player": actor}, {"type": "rolled", "player": actor, "value": value, "only": [actor]}],
+                [
+                    {"type": "rerolled", "player": actor},
+                    {"type": "rolled", "player": actor, "value": value, "only": [actor]},
+                ],
             )
         if isinstance(action, Bid):
             if action.total <= s.bid:
