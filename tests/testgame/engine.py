@@ -104,8 +104,9 @@ class RaceEngine:
     def default_action(self, state: RaceState, player: str) -> BaseModel:
         return Steal(take=False) if state.pending_steal == player else Roll()
 
-    def computer_action(self, state: RaceState, player: str, dice: DiceSource) -> BaseModel:
-        return Steal(take=True) if state.pending_steal == player else Roll()
+    def computer_action(self, seen: RaceState, player: str, dice: DiceSource) -> BaseModel:
+        """Always take the point; nothing is hidden, so ``seen`` is the whole state."""
+        return Steal(take=True) if seen.pending_steal == player else Roll()
 
     def remove_player(self, state: RaceState, player: str, dice: DiceSource) -> Outcome[RaceState]:
         s = state.model_copy(deep=True)
