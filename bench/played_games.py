@@ -137,9 +137,8 @@ async def play_table(t: Table, kind_name: str, options: BaseModel, players: int)
         player = kind.prompts(state)[0].player
         seat = session.seat_of_player(player)
         assert seat.user_id is not None
-        computers = kind.computers
-        if computers is not None:
-            action: BaseModel = computers.computer_action(state, player, t.service.dice)
+        if kind.computers is not None:
+            action: BaseModel = kind.computer_action(state, player, t.service.dice)
         else:
             action = t.rng.choice(list(kind.legal_actions(state, player)))
         actor = Actor(seat.user_id, seat.name)

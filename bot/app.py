@@ -25,7 +25,7 @@ from bot.models import Applied, Deadline, Session
 from bot.outbox import Outbox
 from bot.publisher import Publisher
 from bot.registry import Registry
-from bot.replies import Reply, report_error
+from bot.replies import Reply, offer_nothing, report_error
 from bot.retention import LogRetention
 from bot.server_settings import CORE as CORE_SETTINGS
 from bot.server_settings import ServerSetting, settings_command
@@ -63,6 +63,8 @@ class Tree(app_commands.CommandTree[Any]):
     options are checked against what the command declares before it runs (``bot.command_input``)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True  # answered with choices alone: never deferred, never with a message (``offer_nothing``)
         command = interaction.command
         # PUBLIC_ANSWER (bot.replies) marks a command answered in the channel; the others answer privately.
         private = bool(command.extras.get("private", True)) if command is not None else True
@@ -267,7 +269,12 @@ class TabletopBot(commands.Bot):
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
-        """Slash command errors: a short private reason, or an error id for the unexpected."""
+        """Slash command errors: a short private reason, or an error id for the unexpected. An autocomplete that
+        failed (a request naming no option being typed, or no command we have) offers no choices."""
+        if interaction.type is discord.InteractionType.autocomplete:
+            log.info("Autocomplete %s offered nothing: %s", interaction.id, error)
+            await offer_nothing(interaction)
+            return
         if isinstance(error, app_commands.TransformerError):
             await report_error(interaction, transform_refusal(error))
             return

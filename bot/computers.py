@@ -56,13 +56,11 @@ class ComputerSeats:
         if session is None or session.version != version or session.status is not Status.ACTIVE:
             return
         kind = self.service.kind_of(session)
-        computers = kind.computers
-        assert computers is not None
         state = self.service.state_of(session)
         player = next((p.player for p in kind.prompts(state) if session.seat_of_player(p.player).computer), None)
         if player is None:
             return
-        action = computers.computer_action(state, player, self.service.dice)
+        action = kind.computer_action(state, player, self.service.dice)
         try:
             await self.service.act(session_id, None, action, expect=Expect(version), how="computer", player=player)
         except UserError as exc:

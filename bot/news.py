@@ -27,8 +27,9 @@ from typing import Any
 import discord
 from pydantic import BaseModel
 
-from bot.models import Applied, LogEntry, News, Session
+from bot.models import Applied, LogEntry, News, Session, Status
 from bot.names import clip, escape_name
+from bot.registry import GameKind
 from bot.replies import Reply
 from bot.service import COMPUTER_SEAT, Service
 from bot.spec import GameSpec, ViewContext
@@ -53,6 +54,38 @@ def mentions(item: News, clicker: int | None = None) -> discord.AllowedMentions:
     """Who a news message pings: the members it names for that, never the one whose click caused it."""
     users = [discord.Object(u) for u in item.pings if u != clicker]
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def news_of(
+    spec: GameSpec[Any] | None, kind: GameKind | None, session: Session, state: BaseModel | None, entry: LogEntry
+) -> list[News]:
+    """The news of a log entry, as the channel may read it: the core's own, then the game's. The game is given
+    only what the channel may see: the public view of the state, the entry's public events, and none of its dice
+    (a secret die is in the log's dice too)."""
+    events = [e for e in entry.events if visible(e, PUBLIC)]
+    news = _core_news(session, entry, events)
+    if spec is not None and kind is not None and state is not None:
+        ctx: ViewContext[Any] = ViewContext(
+            session=session,
+            state=kind.view(state, PUBLIC),
+            prompts=kind.prompts(state) if session.status is Status.ACTIVE else [],
+            events=events,
+        )
+        news += spec.news(ctx, entry.model_copy(update={"events": events, "dice": []}))
+    return [item.model_copy(update={"text": clip(item.text)}) for item in news if item.text]
+
+
+def _core_news(session: Session, entry: LogEntry, events: list[dict[str, Any]]) -> list[News]:
+    news = []
+    why = entry.action.get("why")
+    if entry.action.get("kind") in ("leave", "abandon") and why and entry.actor:
+        news.append(News(text=f"{escape_name(Service.display_name(session, entry.actor))} {why}."))
+    for event in events:
+        if event.get("type") == COMPUTER_SEAT:
+            name = escape_name(Service.display_name(session, event["player"]))
+            text = f"{name} missed {event['missed']} decisions in a row; a computer player takes their seat "
+            news.append(News(text=text + "until they act again."))
+    return news
 
 
 def saying(text: str) -> Callable[[discord.Message], bool]:
@@ -148,33 +181,10 @@ class NewsDesk:
     # -- what to say ---------------------------------------------------------------------------------
 
     def compose(self, session: Session, state: BaseModel | None, entry: LogEntry) -> list[News]:
-        """The news of a log entry, as the channel may read it: the core's own, then the game's."""
-        events = [e for e in entry.events if visible(e, PUBLIC)]
-        news = self._core_news(session, entry, events)
+        """The news of a log entry, as the channel may read it (``news_of``)."""
         spec = self.specs.get(session.kind)
-        if spec is not None and state is not None:
-            kind = self.service.kind_of(session)
-            ctx: ViewContext[Any] = ViewContext(
-                session=session,
-                state=kind.view(state, PUBLIC),
-                prompts=self.service.prompts(session, state),
-                events=events,
-            )
-            news += spec.news(ctx, entry)
-        return [item.model_copy(update={"text": clip(item.text)}) for item in news if item.text]
-
-    @staticmethod
-    def _core_news(session: Session, entry: LogEntry, events: list[dict[str, Any]]) -> list[News]:
-        news = []
-        why = entry.action.get("why")
-        if entry.action.get("kind") in ("leave", "abandon") and why and entry.actor:
-            news.append(News(text=f"{escape_name(Service.display_name(session, entry.actor))} {why}."))
-        for event in events:
-            if event.get("type") == COMPUTER_SEAT:
-                name = escape_name(Service.display_name(session, event["player"]))
-                text = f"{name} missed {event['missed']} decisions in a row; a computer player takes their seat "
-                news.append(News(text=text + "until they act again."))
-        return news
+        kind = self.service.kind_of(session) if spec is not None and state is not None else None
+        return news_of(spec, kind, session, state, entry)
 
     # -- saying it -----------------------------------------------------------------------------------
 

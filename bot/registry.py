@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from bot.errors import NoSession
 from bot.models import Scope
+from rules.dice import DiceSource
 from rules.engine import (
     PUBLIC,
     Chapters,
@@ -133,6 +134,15 @@ class GameKind:
         if isinstance(self.engine, HiddenInformation):
             return self.engine.view(state, viewer)
         return state
+
+    def computer_action(self, state: BaseModel, player: str, dice: DiceSource) -> BaseModel:
+        """What the computer in ``player``'s seat does now, decided from what that seat may see: the computer is
+        given ``view(state, Viewer(player))``, never the other seats' secrets (nor dice drawn ahead, if a game kept
+        any in its state)."""
+        computers = self.computers
+        assert computers is not None, f"{self.kind} has no computer players"
+        action: BaseModel = computers.computer_action(self.view(state, Viewer(player)), player, dice)
+        return action
 
     def seat_limits(self, options: BaseModel) -> tuple[int, int]:
         """How many players a table of this game seats with these options."""

@@ -343,3 +343,10 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         await reply.refuse(text, error=True)
         return
     await reply.refuse(text)
+
+
+async def offer_nothing(interaction: discord.Interaction) -> None:
+    """Answer an autocomplete request with no choices: Discord takes nothing else from one (a message is refused)."""
+    if not interaction.response.is_done():
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.autocomplete([])

@@ -239,9 +239,9 @@ class GameSpec(Generic[StateT]):
 
     def news(self, ctx: ViewContext[StateT], entry: LogEntry) -> list[News]:
         """Messages the channel must see for one log entry besides the boards (a roll's result, a narration),
-        from ``ctx.events``: the entry's events the channel may see. Written with the entry when it is
-        committed, and shown exactly once, after a crash too. Table games show what happened on their board
-        and say nothing here."""
+        from ``ctx.events``: the entry's events the channel may see (``entry`` holds only those, and no dice: a
+        secret die is in the log's dice too). Written with the entry when it is committed, and shown exactly
+        once, after a crash too. Table games show what happened on their board and say nothing here."""
         return []
 
     def reminder(self, session: Session, deadline: Deadline) -> News | None:

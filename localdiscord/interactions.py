@@ -149,12 +149,14 @@ def build_command_data(
     channel: Channel,
     *,
     focused: str | None = None,
+    autocomplete: bool = False,
     client_checks: bool = True,
 ) -> dict[str, Any]:
     """The ``data`` of an APPLICATION_COMMAND interaction, options typed per the synced schema.
 
-    With ``focused``, the data of an autocomplete request instead: that option is being typed (its
-    value is the partial text, sent as typed) and required options may still be missing. Without
+    With ``autocomplete``, the data of an autocomplete request instead: option ``focused`` is being typed
+    (its value is the partial text, sent as typed; None: no option says so, as only a modified client
+    sends) and required options may still be missing. Without
     ``client_checks``, values outside the schema's choices, ranges and lengths go through (see
     ``check_option_value``).
 
@@ -192,7 +194,7 @@ def build_command_data(
     if unknown:
         raise ValueError(f"/{command['name']} has no option(s) {sorted(unknown)}")
     missing = [o["name"] for o in schema_options if o.get("required") and o["name"] not in options]
-    if missing and focused is None:
+    if missing and not autocomplete:
         raise OptionRejected(f"missing required option(s) {missing}")
     wrapped = leaf
     for level in reversed(nesting):

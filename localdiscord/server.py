@@ -625,21 +625,31 @@ class LocalDiscord:
         channel: Channel,
         member: Member,
         command: str,
-        focused: str,
+        focused: str | None,
         options: dict[str, Any] | None = None,
         *,
         client_checks: bool = True,
     ) -> InteractionResult:
         """``member`` is typing option ``focused`` of ``/command`` (its partial text in ``options``):
         the client asks the bot for choices. ``await res.choices()`` gives them. ``client_checks``: as for
-        ``slash``, for the options already filled in."""
+        ``slash``, for the options already filled in; without them ``focused`` may be None, a request that says
+        of no option that it is being typed (Discord passes it on)."""
+        if focused is None and client_checks:
+            raise ValueError("Discord's client always says which option is being typed")
         parts = command.split()
         schema = find_command(self.commands_for(channel), parts[0])
         if schema is None:
             raise LookupError(f"/{parts[0]} is not a synced command")
         res = self._new_interaction(InteractionType.AUTOCOMPLETE, channel, member)
         data = build_command_data(
-            self, schema, parts[1:], options or {}, channel, focused=focused, client_checks=client_checks
+            self,
+            schema,
+            parts[1:],
+            options or {},
+            channel,
+            focused=focused,
+            autocomplete=True,
+            client_checks=client_checks,
         )
         self._dispatch(res, data)
         return res

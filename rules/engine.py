@@ -14,7 +14,8 @@ capability                  what the core does with it
 ==========================  =====================================================================
 :class:`Turns`              prompts and "waiting for" lines, deadlines with timeout defaults,
                             refusing clicks from players who are not asked to act
-:class:`ComputerPlayers`    computer seats in the lobby, seats taken over after missed turns
+:class:`ComputerPlayers`    computer seats in the lobby, seats taken over after missed turns; a computer
+                            decides from what its seat may see (``view(state, Viewer(player))``)
 :class:`Seats`              a lobby with min/max players, leaving and kicking, winners, rematches
 :class:`HiddenInformation`  every message, log and reply is drawn from ``view(state, viewer)``
 :class:`Permissions`        who may take an action (GM, owner of a record…), checked before apply
@@ -25,7 +26,7 @@ capability                  what the core does with it
 :class:`Chapters`           each log entry is stored with its part of a long session (a turn), so
                             one part is read without the rest
 :class:`Rollers`            each die of an action counts in the luck statistics of the player who
-                            rolled it (without it: the actor's), and random picks count for nobody
+                            rolled it, and random picks count for nobody; without it no die counts
 :class:`ScoreLuck`          the game's own luck in ``/stats luck``: points a turn against what fair
                             dice give with the same choices
 ==========================  =====================================================================
@@ -207,10 +208,16 @@ class Turns(Protocol[StateIn, ActionOut]):
 
 @runtime_checkable
 class ComputerPlayers(Protocol[StateIn, ActionOut]):
-    """A seat can be played by the computer."""
+    """A seat can be played by the computer.
 
-    def computer_action(self, state: StateIn, player: str, dice: DiceSource) -> ActionOut:
-        """The action a computer player in ``player``'s seat takes now."""
+    The core hands a computer only what its seat may see: ``seen`` is ``view(state, Viewer(player))`` for a game
+    with :class:`HiddenInformation` (other seats' secrets removed), the state itself otherwise. A computer cannot
+    cheat, and its choice depends on nothing a player in its seat could not know.
+    """
+
+    def computer_action(self, seen: StateIn, player: str, dice: DiceSource) -> ActionOut:
+        """The action a computer player in ``player``'s seat takes now, judged from ``seen`` (what that seat may
+        see); ``dice`` is for its own random choices, never the game's dice."""
         ...
 
 
@@ -313,12 +320,18 @@ def seat_after(players: Sequence[str], player: str, step: int = 1) -> str:
 
 @runtime_checkable
 class Rollers(Protocol):
-    """An action's dice are rolled by several players (an attacker's dice during a defender's roll, the next
-    player's opening roll), or some are random picks nobody rolled (who goes first)."""
+    """The game says who rolled each die, for the luck statistics: an action's dice may be rolled by several
+    players (an attacker's dice during a defender's roll, the next player's opening roll), and some are random
+    picks nobody rolled (who goes first).
+
+    Without it no die of the game is counted: the core cannot tell a die everyone saw from a secret one, and a
+    secret die counted for its roller would show in ``/stats luck`` to everyone. Name only dice every player sees
+    when they are rolled (the contract suite checks that the statistics never change with a hidden die).
+    """
 
     def rollers(self, events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
         """``(player, die id)`` for each die a player rolled in the action that emitted ``events``, in the order
-        rolled; a die rolled for nobody in particular is left out."""
+        rolled; a die rolled for nobody in particular, or that not every player sees, is left out."""
         ...
 
 

@@ -319,6 +319,21 @@ async def test_every_autocomplete(world: World, data: st.DataObject) -> None:
     world.assert_no_problems()
 
 
+async def test_an_autocomplete_naming_no_option_is_answered_with_no_choices(world: World) -> None:
+    """A modified client asks for choices without saying which option is being typed: the answer is still choices
+    (none), the only answer Discord takes to an autocomplete, never a message."""
+    fake = world.fake
+    for leaf in world.commands:
+        if any(option.get("autocomplete") for option in leaf.options):
+            channel = fake.channels[HOME.get(leaf.top, EMPTY)]
+            what = f"/{leaf.path} asking for choices with no option focused"
+            sent = fake.autocomplete(channel, fake.members[0], leaf.path, None, {}, client_checks=False)
+            res = await world.check(what, sent)
+            if res.response_type != 8 or await res.choices():
+                world.problems.append(f"answered with {res.response_type}: {res.response_data}\n    ← {what}")
+    world.assert_no_problems()
+
+
 @sweeps(25)
 @given(data=st.data())
 async def test_every_form_field(world: World, data: st.DataObject) -> None:

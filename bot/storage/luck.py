@@ -118,14 +118,13 @@ def _where(session: Session, user: int) -> Where:
 
 
 def _rolled(kind: GameKind | None, entry: LogEntry) -> dict[str, list[tuple[int, int]]]:
-    """Each player's ``(sides, face)`` in an entry. A game that says who rolled each die (``Rollers``) is followed
-    die by die, in every entry (a computer's last move rolls the next player's opening dice); otherwise the dice
-    are the actor's, and only from their own action (not a computer's, a timeout's or the core's)."""
+    """Each player's ``(sides, face)`` in an entry, as the game says who rolled each die (``Rollers``), followed
+    die by die in every entry (a computer's last move rolls the next player's opening dice). A game that doesn't
+    say counts nothing: crediting an action's dice to whoever acted would put secret dice (a hand of hidden dice
+    rolled by a call) in statistics anyone can read."""
     rollers = kind.rollers if kind is not None else None
     if rollers is None:
-        if entry.action.get("how") != "player" or entry.actor is None:
-            return {}
-        return {entry.actor: [(int(d["sides"]), int(d["value"])) for d in entry.dice]}
+        return {}
     waiting: dict[str, deque[dict[str, Any]]] = defaultdict(deque)
     for die in entry.dice:
         waiting[str(die["die"])].append(die)

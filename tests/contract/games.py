@@ -23,13 +23,15 @@ from cogs.crowns import CrownsSpec
 from cogs.vices.sheet import SheetSpec
 from cogs.vices.table import TableSpec
 from cogs.viciousness import controls
+from cogs.viciousness.narrate import narrate as vic_narrate
 from cogs.viciousness.spec import VicSpec
 from rules.crowns.playout import random_options as crowns_options
-from rules.engine import GM
+from rules.engine import GM, Viewer
 from rules.vices.playout import random_options as vices_options
 from rules.vices.sheet_data import SIN_NAMES
 from rules.vices.sheet_state import SheetOptions, SheetSettings, SheetState, progress
 from rules.viciousness import CampaignState, VicOptions
+from rules.viciousness.transfer import export_campaign
 from tests.rules.test_vic_properties import random_action as vic_action
 from tests.rules.vic_support import GM as GM_ID
 from tests.rules.vic_support import P1 as VIC_P1
@@ -77,11 +79,22 @@ class Game:
     """Whether ``viewed`` (a state as someone may see it) shows ``owner``'s secret."""
     views: Callable[[BaseModel], Sequence[str]] = lambda state: (MAIN_VIEW,)
     """Every view of the session the game draws (the main board, a troupe's sheet, a pool…)."""
+    narrator: Callable[[Session, BaseModel, list[dict[str, Any]]], list[str]] | None = None
+    """How the spec tells events with the session's state, for a spec that reads the state through the bot (the
+    suite runs none); None: the spec's ``narrate``."""
+    exports: Callable[[BaseModel, Viewer], str | None] = lambda state, viewer: None
+    """What ``viewer`` may take away as a file (a campaign's export); None where they may not."""
 
     @property
     def kind(self) -> GameKind:
         """The game as the core runs it."""
         return self.spec.kind
+
+    def narrate(self, session: Session, state: BaseModel, events: list[dict[str, Any]]) -> list[str]:
+        """The sentences boards and ``/game log`` tell of ``events``, the session being at ``state``."""
+        if self.narrator is not None:
+            return self.narrator(session, state, events)
+        return self.spec.narrate(session, events)
 
     def __str__(self) -> str:
         return self.name
@@ -202,6 +215,18 @@ def vic_views(state: BaseModel) -> list[str]:
     return [MAIN_VIEW, "gm", *(f"troupe:{o}" for o in state.troupes), *(f"pool:{p}" for p in state.pools)]
 
 
+def vic_told(session: Session, state: BaseModel, events: list[dict[str, Any]]) -> list[str]:
+    """What ``VicSpec.narrate`` says, given the state it reads from the bot."""
+    assert isinstance(state, CampaignState)
+    return vic_narrate(state, events)
+
+
+def vic_exports(state: BaseModel, viewer: Viewer) -> str | None:
+    """``/vic-gm campaign export``: the whole campaign, for the GM and co-GMs only."""
+    assert isinstance(state, CampaignState)
+    return export_campaign(state) if viewer.is_gm else None
+
+
 def secret_owners(state: BaseModel) -> list[str]:
     assert isinstance(state, SecretState)
     return [] if state.revealed else list(state.players)
@@ -226,6 +251,8 @@ GAMES = [
         owners=lambda state: [GM] if vic_shows(state, GM) else [],
         shows=vic_shows,
         views=vic_views,
+        narrator=vic_told,
+        exports=vic_exports,
     ),
-    Game("secret", SecretSpec(), secret_table, owners=secret_owners, shows=secret_shows),
+    Game("secret", SecretSpec(), secret_table, games=10, owners=secret_owners, shows=secret_shows),
 ]

@@ -43,6 +43,8 @@ class Played:
     """Actions the engine refused: who, what, and the reason it gave."""
     universe: list[BaseModel] = field(default_factory=list)
     """Every action that was legal for someone at some point (table games)."""
+    drawn: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What the checks drew from this game, kept for the next check that needs the same."""
 
     @property
     def states(self) -> list[BaseModel]:

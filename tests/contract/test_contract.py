@@ -17,21 +17,21 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-import discord
 import pytest
 from pydantic import BaseModel
 
-from bot.board import compose
 from bot.controls import CUSTOM_ID_MAX, decode_action, parse_action_id
-from bot.models import MAIN_VIEW, Status, roles_of, viewer_of
+from bot.models import MAIN_VIEW, roles_of, viewer_of
 from bot.replay import fold
-from bot.spec import ANY_ACTION, ViewContext
+from bot.spec import ANY_ACTION
 from localdiscord.responses import DiscordError
 from localdiscord.validation import check_message
 from rules.dice import ReplayDice, Roll, SeededDice
 from rules.engine import CO_GM, GM, PUBLIC, HiddenInformation, IllegalAction, Viewer, visible
+from tests.contract.drawing import wire
 from tests.contract.games import GAMES, Game
 from tests.contract.play import Played, play
+from tests.contract.secrecy import check_secret, secrets
 
 CORE_KEYS = {"undo", "redo", "rematch", "private", "confirm_end", "confirm_leave"}
 DRAW_EVERY = 3
@@ -135,6 +135,25 @@ def test_a_secret_reaches_its_owner_only(game: Game, seed: int) -> None:
     assert (secrets > 0) == hides, f"{game}: {secrets} secrets, though it {'hides' if hides else 'shows'} everything"
 
 
+@cases
+def test_what_a_view_hides_reaches_its_viewer_nowhere(game: Game, seed: int) -> None:
+    """A die or a typed value someone's view of the state hides, changed, changes nothing that reaches them until
+    their view shows it: events, narration, news, boards, luck statistics, exports, a computer's choice in their
+    seat, log lines (``tests/contract/secrecy.py``)."""
+    p = played(game, seed)
+    found = secrets(p)
+    hides = isinstance(game.kind.engine, HiddenInformation)
+    assert bool(found) == hides or (hides and not _hidden_anywhere(p)), f"{game}: {len(found)} secrets changed"
+    for change, blind in found:
+        check_secret(p, change, blind)
+
+
+def _hidden_anywhere(p: Played) -> bool:
+    """Whether any state of the game hides something from the channel."""
+    kind = p.game.kind
+    return any(kind.view(state, PUBLIC) != state for state in p.states)
+
+
 def _boards(p: Played) -> list[tuple[BaseModel, list[dict[str, Any]], Viewer, str]]:
     """Every board the suite draws: each view of every third state, for the channel and each member."""
     states = list(zip(p.states, [p.start_events, *(s.events for s in p.steps)], strict=True))
@@ -145,29 +164,6 @@ def _boards(p: Played) -> list[tuple[BaseModel, list[dict[str, Any]], Viewer, st
         for view in p.game.views(state)
         for viewer in [PUBLIC, *_viewers(p)]
     ]
-
-
-def wire(p: Played, state: BaseModel, events: list[dict[str, Any]], viewer: Viewer, view: str) -> dict[str, Any]:
-    """The message discord.py sends for one board drawn for ``viewer``, as the publisher draws it."""
-    game, session = p.game, p.table.session.model_copy(deep=True)
-    over = game.kind.seats is not None and game.kind.seats.winners(state) is not None
-    session.status = Status.FINISHED if over else Status.ACTIVE
-    prompts = game.kind.prompts(state)
-    ctx = ViewContext(
-        session=session,
-        state=game.kind.view(state, viewer),
-        prompts=prompts,
-        events=[e for e in events if visible(e, viewer)],
-        viewer=viewer,
-        view=view,
-    )
-    payload = compose(session, game.kind.title, prompts, game.spec.render(ctx), [], main=view == MAIN_VIEW)
-    return {
-        "content": payload.content,
-        "embeds": [e.to_dict() for e in payload.embeds],
-        "components": payload.view.to_components() if payload.view else [],
-        "allowed_mentions": discord.AllowedMentions.none().to_dict(),
-    }
 
 
 @cases

@@ -1,6 +1,7 @@
 """A hidden die reaches its owner only, through the real bot and the local Discord: "Your die" answers each player
 privately with their own die and nothing of anyone else's, the channel never shows a die before the call, ``/game
-log`` tells each member their own roll, and all of it holds across a restart in the middle of the game."""
+log`` tells each member their own roll, a secret reroll counts in nobody's ``/stats luck`` (the game doesn't say
+who rolled what: ``Rollers``), and all of it holds across a restart in the middle of the game."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
 from tests.secret.engine import SecretState
 
-EXTENSIONS = ("cogs.meta", "cogs.game", "tests.secret.cog")
+EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.dice", "tests.secret.cog")
 SECRET_LINE = "Your die shows"
 
 
@@ -78,6 +79,12 @@ async def test_a_hidden_die_reaches_its_owner_only(fake: LocalDiscord, make_bot:
     assert f"{SECRET_LINE} **{dice[bob.id]}**" in text_of(await peek(fake, channel, bob))
     first = state.active
     opener = alice if first == "P1" else bob
+    await (await fake.click(await board(fake, channel), "Reroll my die", opener)).message()
+    state, dice = await dice_of(bot, channel)
+    assert f"{SECRET_LINE} **{dice[opener.id]}**" in text_of(await peek(fake, channel, opener))
+    for member in (carol, opener):  # the reroll was the opener's action, and still nobody's luck
+        luck = await (await fake.slash(channel, member, "stats luck", options={"member": opener})).message()
+        assert luck.ephemeral and "no recorded dice" in luck.content, luck.content
     current = await board(fake, channel)
     bid = current.selects[0]
     await (await fake.select(current, bid["custom_id"], [bid["options"][0]["value"]], opener)).message()

@@ -29,6 +29,8 @@ from bot.storage.migrations import POSTGRESQL, SQLITE, SQLITE_MIGRATIONS
 from bot.storage.sql import bind
 from rules.vices.engine import ENGINE as VICES_ENGINE
 from tests.databases import Database
+from tests.secret.engine import SecretEngine
+from tests.testgame.engine import RaceEngine
 
 DAY = 86_400.0
 
@@ -52,14 +54,25 @@ def table(guild_id: int = 1) -> Session:
     )
 
 
+RACE = GameKind(RaceEngine())
+"""The sessions' game: it says who rolled each die (``Rollers``: each roll is the roller's)."""
+
+
 def no_kind(name: str) -> GameKind | None:
-    """The backfill's game kinds when no game is loaded (the test's sessions are of a made-up kind)."""
+    """The backfill's game kinds when no game is loaded."""
     return None
 
 
+def race(name: str) -> GameKind | None:
+    """The backfill's game kinds with the race loaded."""
+    return RACE if name == "race" else None
+
+
 def entry(seq: int, actor: str, faces: list[int], how: str = "player", at: float = 10 * DAY) -> LogEntry:
-    dice = [{"die": str(i), "sides": 6, "value": f} for i, f in enumerate(faces)]
-    return LogEntry(seq=seq, actor=actor, action={"kind": "act", "how": how}, dice=dice, at=at)
+    """``actor``'s rolls of a d6, as the race logs them."""
+    dice = [{"die": "d6", "sides": 6, "value": f} for f in faces]
+    events = [{"type": "rolled", "player": actor, "value": f} for f in faces]
+    return LogEntry(seq=seq, actor=actor, action={"kind": "act", "how": how}, dice=dice, events=events, at=at)
 
 
 async def test_saved_rolls_by_scope_and_name(db: Store) -> None:
@@ -124,14 +137,22 @@ async def test_a_members_game_dice_count_at_commit_and_a_computers_do_not(db: St
     ):
         new = session.successor(float(seq))
         logged = entry(seq, actor, faces, how)
-        assert await db.save(new, session.version, logged, commit_counts(new, logged, None))
+        assert await db.save(new, session.version, logged, commit_counts(new, logged, RACE))
         session = new
     counts = await db.luck_counts(7, LuckFilter())
-    assert {(c.sides, c.bin): c.count for c in counts} == {(6, 6): 2, (6, 1): 1}
+    assert {(c.sides, c.bin): c.count for c in counts} == {(6, 6): 2, (6, 1): 1, (6, 2): 1}  # a timeout's too
     assert await db.luck_counts(7, LuckFilter(kind="race", guild_id=1, since_day=10)) == counts
     assert await db.luck_counts(7, LuckFilter(since_day=11)) == []
     (streak,) = await db.luck_streaks(7, public_only=True)
-    assert (streak.run, streak.best_hot, streak.best_cold) == (-1, 2, 1)
+    assert (streak.run, streak.best_hot, streak.best_cold) == (-2, 2, 2)
+
+
+def test_a_game_that_does_not_say_who_rolled_counts_no_die() -> None:
+    """Without ``Rollers`` the core can't tell a secret die from one everyone saw: it counts none (it used to credit
+    every die of an action to whoever acted, a hand of hidden dice with it)."""
+    secret = GameKind(SecretEngine())
+    logged = entry(1, "P1", [6, 6, 1])
+    assert commit_counts(table(), logged, secret) is None and commit_counts(table(), logged, None) is None
 
 
 async def test_a_finished_game_counts_its_winner(db: Store) -> None:
@@ -187,8 +208,8 @@ async def test_logs_written_before_the_statistics_are_counted_once(tmp_path: Pat
     await old.conn.execute("DELETE FROM luck_streaks")
     await old.conn.execute("DELETE FROM luck_totals")
     await old.conn.execute("INSERT INTO luck_pending (session_id, upto, dice_upto) VALUES (?, 1, 1)", (session.id,))
-    assert await old.backfill_luck(old.session, old.log_entries, no_kind) == 1
-    assert await old.backfill_luck(old.session, old.log_entries, no_kind) == 0
+    assert await old.backfill_luck(old.session, old.log_entries, race) == 1
+    assert await old.backfill_luck(old.session, old.log_entries, race) == 0
     assert [(c.bin, c.count) for c in await old.luck_counts(7, LuckFilter())] == [(4, 2)]
     assert len(SQLITE_MIGRATIONS) >= 4
     await old.close()

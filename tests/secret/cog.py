@@ -15,7 +15,7 @@ from bot.names import escape_name
 from bot.registry import GameKind
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.spec import Choice, GameSpec, View, ViewContext
-from tests.secret.engine import ENGINE, Bid, Call, SecretOptions, SecretState
+from tests.secret.engine import ENGINE, Bid, Call, Reroll, SecretOptions, SecretState
 
 HIDDEN = "🎲 hidden"
 
@@ -41,6 +41,8 @@ class SecretSpec(GameSpec[SecretState]):
             if bids:
                 rows.append([ctx.select(bids, placeholder="Bid: the dice add up to at least…")])
             buttons = [ctx.core_button("Your die", "private", emoji="👁️")]
+            if any(isinstance(a, Reroll) for a in legal):
+                buttons.insert(0, ctx.button("Reroll my die", Reroll(), emoji="🎲"))
             if any(isinstance(a, Call) for a in legal):
                 buttons.insert(0, ctx.button("Call", Call(), style=discord.ButtonStyle.danger))
             rows.append(buttons)
@@ -57,6 +59,8 @@ class SecretSpec(GameSpec[SecretState]):
             name = escape_name(session.name_of(e["player"])) if "player" in e else ""
             if e["type"] == "rolled":  # only its owner sees this event
                 lines.append(f"{name} rolled a secret {e['value']}.")
+            elif e["type"] == "rerolled":
+                lines.append(f"{name} rerolls their die.")
             elif e["type"] == "bid":
                 lines.append(f"{name} bids at least {e['total']}.")
             elif e["type"] == "called":
@@ -73,7 +77,10 @@ class SecretSpec(GameSpec[SecretState]):
         return f"Turn timeout: {options.timeouts.get('turn')} s"
 
     def rules_summary(self) -> str:
-        return "Everyone rolls a secret d6. Bid on the total of all dice, higher each time, or call the last bid."
+        return (
+            "Everyone rolls a secret d6. Bid on the total of all dice, higher each time, or call the last bid. "
+            "Once a game you may reroll your die first."
+        )
 
 
 @app_commands.guild_only()

@@ -2,12 +2,16 @@
 
 On your turn, bid a total higher than the last bid (the sum of all dice is at least that much), or call the last
 bid: every die is revealed, and the bidder wins if the total reaches the bid, the caller wins if it doesn't. The
-first player must bid. A die is its owner's secret until the call: ``view`` hides the others, and the event of each
-roll is ``only`` for the player who rolled it.
+first player must bid. Once a game, before you bid or call, you may reroll your own die (in secret; your turn goes
+on). A die is its owner's secret until the call: ``view`` hides the others, and the event of each roll is ``only``
+for the player who rolled it.
+
+No ``Rollers``: every die is secret when rolled, so none counts in the luck statistics.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
@@ -34,6 +38,8 @@ class SecretState(BaseModel):
     bidder: str | None = None
     revealed: bool = False
     winner: str | None = None
+    rerolled: list[str] = Field(default_factory=list)
+    """The players who have used their reroll."""
 
 
 class Bid(BaseModel):
@@ -45,8 +51,12 @@ class Call(BaseModel):
     type: Literal["call"] = "call"
 
 
-SecretAction = Annotated[Bid | Call, Field(discriminator="type")]
-_ADAPTER: TypeAdapter[Bid | Call] = TypeAdapter(SecretAction)
+class Reroll(BaseModel):
+    type: Literal["reroll"] = "reroll"
+
+
+SecretAction = Annotated[Bid | Call | Reroll, Field(discriminator="type")]
+_ADAPTER: TypeAdapter[Bid | Call | Reroll] = TypeAdapter(SecretAction)
 
 
 class SecretEngine:
@@ -74,6 +84,18 @@ class SecretEngine:
         if actor != state.active:
             raise IllegalAction("It's not your turn.")
         s = state.model_copy(deep=True)
+        if isinstance(action, Reroll):
+            if actor in s.rerolled:
+                raise IllegalAction("You have rerolled your die already.")
+            s.rerolled.append(actor)
+            s.dice[actor] = value = dice.roll(f"die.{actor}.again", SIDES)
+            return Outcome(
+                s,
+                [
+                    {"type": "rerolled", "player": actor},
+                    {"type": "rolled", "player": actor, "value": value, "only": [actor]},
+                ],
+            )
         if isinstance(action, Bid):
             if action.total <= s.bid:
                 raise IllegalAction(f"Bid more than {s.bid}.")
@@ -101,10 +123,20 @@ class SecretEngine:
         if state.winner or player != state.active:
             return []
         bids: list[BaseModel] = [Bid(total=t) for t in range(state.bid + 1, SIDES * len(state.players) + 1)]
-        return [*bids, Call()] if state.bidder is not None else bids
+        reroll = [] if player in state.rerolled else [Reroll()]
+        return [*bids, *reroll, Call()] if state.bidder is not None else [*bids, *reroll]
 
     def default_action(self, state: SecretState, player: str) -> BaseModel:
         return Call() if state.bidder is not None else Bid(total=1)
+
+    def computer_action(self, seen: SecretState, player: str, dice: DiceSource) -> BaseModel:
+        """Bid what the dice it can see make likely (its own, and the average of the others), call a bid at or
+        over that. ``seen`` is its seat's view: the other dice are None, so it plays as a person in its seat."""
+        known = [v for v in seen.dice.values() if v is not None]
+        likely = sum(known) + (len(seen.dice) - len(known)) * (SIDES + 1) / 2
+        if seen.bidder is not None and seen.bid >= likely:
+            return Call()
+        return Bid(total=max(seen.bid + 1, math.floor(likely)))
 
     def remove_player(self, state: SecretState, player: str, dice: DiceSource) -> Outcome[SecretState]:
         s = state.model_copy(deep=True)

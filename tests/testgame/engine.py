@@ -104,8 +104,9 @@ class RaceEngine:
     def default_action(self, state: RaceState, player: str) -> BaseModel:
         return Steal(take=False) if state.pending_steal == player else Roll()
 
-    def computer_action(self, state: RaceState, player: str, dice: DiceSource) -> BaseModel:
-        return Steal(take=True) if state.pending_steal == player else Roll()
+    def computer_action(self, seen: RaceState, player: str, dice: DiceSource) -> BaseModel:
+        """Always take the point; nothing is hidden, so ``seen`` is the whole state."""
+        return Steal(take=True) if seen.pending_steal == player else Roll()
 
     def remove_player(self, state: RaceState, player: str, dice: DiceSource) -> Outcome[RaceState]:
         s = state.model_copy(deep=True)
@@ -121,3 +122,7 @@ class RaceEngine:
 
     def winners(self, state: RaceState) -> list[str] | None:
         return [state.winner] if state.winner else None
+
+    def rollers(self, events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+        """Each roll is the roller's, in the luck statistics (every die is seen by all); who goes first is a pick."""
+        return [(e["player"], "d6") for e in events if e["type"] == "rolled"]
