@@ -17,6 +17,7 @@ import aiosqlite
 
 from bot.storage.base import StorageError
 from bot.storage.cache import SessionCache
+from bot.storage.filelock import Busy, DatabaseLock
 from bot.storage.migrations import REENCODE_LOG, SQLITE, SQLITE_MIGRATIONS, Convert
 from bot.storage.queries import SessionTables, legacy_log
 from bot.storage.sql import bind
@@ -115,6 +116,8 @@ class SqliteStore(SessionTables):
         self._now: sqlite3.Connection | None = None
         """A second connection on the event loop's thread for writes that must not wait (``_write``)."""
         self._opened = False
+        self._lock = DatabaseLock(path)
+        """Held shared while open: ``python -m bot.restore`` won't replace the file under this process."""
         self.cache = SessionCache()
 
     @property
@@ -130,6 +133,14 @@ class SqliteStore(SessionTables):
         Every way this can fail ends in a StorageError whose text names the path and what to do.
         """
         self._make_folder()
+        try:
+            # Before the file is opened (or created): a restore swaps it for another while holding the lock alone.
+            if not self.path.is_dir():
+                self._lock.share()
+        except Busy:
+            raise StorageError(
+                f"DATABASE_PATH {self.path}: python -m bot.restore is replacing it; start again once it is done."
+            ) from None
         try:
             # Plain sqlite3 first: when aiosqlite fails to open a file, its thread outlives the attempt
             # and later trips over the closed event loop, printing a traceback after our one clear line.
@@ -259,6 +270,7 @@ class SqliteStore(SessionTables):
             self._conn = None
             if self._opened:
                 self._mark_clean()
+        self._lock.release()
 
     def _sql(self) -> _SqliteAlone:
         return _SqliteAlone(self)
