@@ -166,6 +166,7 @@ async def test_a_checked_backup_is_put_in_place_and_the_old_database_kept(tmp_pa
             session = await store.session(session_id)
             assert session is not None and session.restored_at is not None and session.drawn == -1
             assert all(board.shown_version == -1 for board in session.boards.values())
+            assert session.deadlines and all(d.at is None and d.remind_at is None for d in session.deadlines)
             assert session.id in await store.attention()  # redrawn at startup
     finally:
         await store.close()
