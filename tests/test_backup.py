@@ -89,8 +89,7 @@ async def test_a_backup_is_one_checked_file_holding_every_commit(tmp_path: Path)
         assert names(tmp_path, "copy*") == ["copy.sqlite3"]
         with contextlib.closing(sqlite3.connect(copy)) as conn:
             assert conn.execute("PRAGMA journal_mode").fetchone() == ("delete",)
-        (tmp_path / "backups").mkdir()
-        dated = await run_tool("bot.backup", "backups", cwd=tmp_path, DATABASE_PATH=str(db))
+        dated = await run_tool("bot.backup", "backups/", cwd=tmp_path, DATABASE_PATH=str(db))
         assert dated.returncode == 0, dated
         (name,) = [p.name for p in (tmp_path / "backups").iterdir()]
         assert name.startswith("bot-") and name.endswith(".sqlite3") and f"backups/{name}" in dated.stdout
