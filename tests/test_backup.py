@@ -20,7 +20,7 @@ import pytest
 from bot.models import Actor, Scope
 from bot.registry import GameKind, Registry
 from bot.service import Service
-from bot.storage import SqliteStore, StorageError
+from bot.storage import PostgresStore, SqliteStore, StorageError
 from bot.storage import snapshot as snapshot_module
 from bot.storage.filelock import DatabaseLock
 from bot.storage.migrations import SQLITE_MIGRATIONS
@@ -28,7 +28,8 @@ from bot.storage.snapshot import SnapshotError, copy_database
 from rules.dice import ScriptedDice
 from tests.bot_process import REPO, SETTINGS_PREFIXES
 from tests.core.clock import FakeClock
-from tests.test_migrate import races
+from tests.databases import postgres_database
+from tests.test_migrate import play_races, races
 from tests.testgame.engine import RaceEngine
 
 RACE = "cogs.meta,cogs.game,tests.testgame.cog"
@@ -252,3 +253,33 @@ async def test_an_older_backup_is_migrated_then_checked(tmp_path: Path, monkeypa
         assert session is not None and session.restored_at is not None
     finally:
         await store.close()
+
+
+async def test_postgresql_is_checked_in_place_and_not_marked_while_a_bot_is_connected(tmp_path: Path) -> None:
+    async with postgres_database() as url:
+        store = PostgresStore(url)
+        await store.open()
+        try:
+            await play_races(store, 2)
+            connected = await run_tool("bot.restore", cwd=tmp_path, DATABASE_URL=url)
+            line = refusal(connected)
+            assert line.startswith("Refused: ") and "other connections to DATABASE_URL" in line, line
+            assert line.endswith("(a bot running?); stop them first; nothing was changed."), line
+            checked = await run_tool("bot.restore", "--check-only", cwd=tmp_path, DATABASE_URL=url)
+            assert checked.returncode == 0, checked
+            assert "2 live sessions checked, 4 log entries replayed, no problems. Check only" in checked.stdout
+            await store.pool.execute("UPDATE sessions SET state = jsonb_set(state, '{target}', '99') WHERE id = 2")
+        finally:
+            await store.close()
+        refused = await run_tool("bot.restore", cwd=tmp_path, DATABASE_URL=url)
+        assert refused.stderr.splitlines()[0] == "session 2: its log replays to another state than the one stored"
+        assert refusal(refused).endswith(
+            "1 of 2 live sessions don't replay to their stored state (above); nothing was changed."
+        )
+        store = PostgresStore(url)
+        await store.open()
+        try:
+            session = await store.session(1)
+            assert session is not None and session.restored_at is None  # refused: nothing marked
+        finally:
+            await store.close()

@@ -85,6 +85,7 @@ async def mark_all_restored(store: SessionTables, at: float) -> int:
 async def other_clients(store: PostgresStore) -> int:
     """How many other connections the PostgreSQL database has (a bot running on it holds some)."""
     count = await store.pool.fetchval(
-        "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
+        "AND backend_type = 'client backend'"  # not autovacuum, busy after a pg_restore
     )
     return int(count)
