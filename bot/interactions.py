@@ -22,6 +22,17 @@ from bot.replies import Reply
 from bot.service import Expect, Service
 from bot.spec import ANY_ACTION, GameSpec
 
+
+def drawn_before_restore(session: Session, interaction: discord.Interaction) -> bool:
+    """Whether the control clicked is on a message last drawn before the session was restored from a backup (then
+    the message may show what the restore undid). Discord's clock and the restoring machine's are taken to agree
+    to within the time it takes to restore and start the bot."""
+    restored_at, message = session.restored_at, interaction.message
+    if restored_at is None or message is None:
+        return False
+    return (message.edited_at or message.created_at).timestamp() < restored_at
+
+
 CONFIRMATIONS = {
     "leave": ("Leave this game? You can't come back to it.", "Yes, leave"),
     "end": ("End the game for everyone?", "Yes, end it"),
@@ -71,7 +82,15 @@ class Interactions:
 
     async def _act(self, reply: Reply, session_id: int, expect: Expect, action: Mapping[str, Any] | BaseModel) -> None:
         async with self._stale_redraws(reply, session_id):
+            await self._not_drawn_before_restore(reply, session_id)
             await self.service.act(session_id, actor_of(reply.interaction), action, expect=expect, origin=reply)
+
+    async def _not_drawn_before_restore(self, reply: Reply, session_id: int) -> None:
+        """Raise StaleBoard for a control on a message drawn before the session was restored from a backup: it may
+        name a version the restored session has not reached, or reached again by other moves."""
+        session = await self.service.session(session_id)
+        if drawn_before_restore(session, reply.interaction):
+            raise StaleBoard()
 
     @contextlib.asynccontextmanager
     async def _stale_redraws(self, reply: Reply, session_id: int) -> AsyncIterator[None]:
@@ -102,6 +121,7 @@ class Interactions:
         elif key in ("undo", "redo"):
             expect = Expect(int(version)) if version else None
             async with self._stale_redraws(reply, sid):
+                await self._not_drawn_before_restore(reply, sid)
                 await self.service.undo(sid, actor, redo=key == "redo", expect=expect, origin=reply)
         elif key == "confirm_end":
             session = await self.service.session(sid)
@@ -149,6 +169,11 @@ class Interactions:
         reply.session_id = route.session_id
         if spec is None or session is None or not session.live:
             raise SessionOver("This is over; start a new one any time.")
+        if drawn_before_restore(session, reply.interaction):
+            error = self.publisher.stale(session, reply)
+            if error is not None:
+                raise error
+            return  # the click redraws the board it came from
         if route.version is None:
             await spec.on_ui(reply, session, route.key, route.arg, values)
             return

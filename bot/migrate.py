@@ -21,44 +21,29 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from bot.__main__ import EXIT_SETUP, EXIT_UNEXPECTED
-from bot.app import TabletopBot, extensions_of
 from bot.registry import Registry
-from bot.replay import ReplayMismatch, replay
 from bot.settings import Settings, config_problem
-from bot.storage import PostgresStore, SqliteStore, StorageError, Store, is_postgres_url
+from bot.storage import PostgresStore, SqliteStore, StorageError, is_postgres_url
 from bot.storage.copy import copy_sqlite_to_postgres, counts_postgres
+from bot.storage.queries import SessionTables
+from bot.verify import check_session, game_rules
 
 
 class MigrationFailed(Exception):
     """The copy does not match the source; ``str`` says where."""
 
 
-async def game_rules(settings: Settings) -> Registry:
-    """Every game kind the bot knows with these settings (its extensions loaded, nothing connected)."""
-    bot = TabletopBot(settings.model_copy(update={"skip_sync": True}))
-    for name in extensions_of(settings):
-        await bot.load_extension(name)
-    return bot.registry
-
-
-async def verify_replays(store: Store, registry: Registry, ids: Iterable[int]) -> int:
-    """Replay the log of every started session of ``ids`` on ``store``; the number replayed. Raises
-    MigrationFailed."""
+async def verify_replays(store: SessionTables, registry: Registry, ids: Iterable[int]) -> int:
+    """Replay the log of every started session of ``ids`` on ``store`` (``bot.verify``); the number replayed. Raises
+    MigrationFailed at the first that doesn't lead to its stored state."""
     replayed = 0
     for session_id in ids:
         session = await store.session(session_id)
         assert session is not None
-        if session.state is None or session.log_cleared_at is not None:
-            continue  # a lobby, where nothing was played; or a game whose log the server's settings cleared
-        if session.kind not in registry:
-            raise MigrationFailed(f"session {session_id} is a {session.kind!r} game, which no loaded extension knows")
-        try:
-            state = replay(registry.get(session.kind), session.engine_options, await store.log_entries(session_id))
-        except ReplayMismatch as exc:
-            raise MigrationFailed(f"session {session_id}: its log does not replay ({exc})") from exc
-        if state is None or state.model_dump(mode="json") != session.state:
-            raise MigrationFailed(f"session {session_id}: its log replays to another state than the one stored")
-        replayed += 1
+        checked = await check_session(store, registry, session)
+        if checked.problem is not None:
+            raise MigrationFailed(f"session {session_id}: {checked.problem}")
+        replayed += checked.entries is not None
     return replayed
 
 

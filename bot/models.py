@@ -23,6 +23,8 @@ class Status(StrEnum):
 
 
 LIVE_STATUSES = (Status.LOBBY, Status.ACTIVE)
+RESTORED_AT = "_restored_at"
+"""The core's option holding when a restore put the session back (``Session.restored_at``)."""
 
 
 class Scope(StrEnum):
@@ -189,6 +191,13 @@ class Session(BaseModel):
     def state(self) -> dict[str, Any] | None:
         """The engine state as plain JSON data (for logs and tests; the service parses ``state_json``)."""
         return None if self.state_json is None else json.loads(self.state_json)
+
+    @property
+    def restored_at(self) -> float | None:
+        """When ``python -m bot.restore`` put this session back as a backup had it (``bot.storage.restored``): a
+        control on a message drawn before then is out of date."""
+        at = self.options.get(RESTORED_AT)
+        return float(at) if isinstance(at, int | float) else None
 
     @property
     def engine_options(self) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from bot.models import Actor, GuildSettings, Scope, Seat, Status
 from bot.registry import GameKind, Registry
 from bot.replay import replay
 from bot.service import Service
-from bot.storage import PostgresStore, SqliteStore
+from bot.storage import PostgresStore, SqliteStore, Store
 from bot.storage.copy import copy_sqlite_to_postgres, counts_postgres
 from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice, SeededDice
@@ -124,6 +124,12 @@ async def races(path: Path, count: int) -> SqliteStore:
     """A SQLite store (open) with ``count`` races of the test game, each started and one roll in."""
     store = SqliteStore(path)
     await store.open()
+    await play_races(store, count)
+    return store
+
+
+async def play_races(store: Store, count: int) -> None:
+    """``count`` races of the test game in ``store`` (open), in channels 10, 11…, each started and one roll in."""
     registry = Registry()
     registry.add(GameKind(RaceEngine()))
     service = Service(store, registry, FakeClock(), ScriptedDice([1] * 10 * count))
@@ -135,7 +141,6 @@ async def races(path: Path, count: int) -> SqliteStore:
         )
         await service.start(created.session.id, alice)
         await service.act(created.session.id, alice, {"type": "roll"})
-    return store
 
 
 async def test_a_copy_whose_log_does_not_replay_is_refused(fake: LocalDiscord, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import socket
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
@@ -40,6 +40,20 @@ def redacted(url: str) -> str:
     host = parts.hostname or ""
     netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
     return urlunsplit(parts._replace(netloc=netloc))
+
+
+def without_password(url: str) -> str:
+    """``url`` with no password in it, to print in a command (the tools read it from ``PGPASSWORD`` or
+    ``~/.pgpass``)."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    if parts.password is None and all(k != "password" for k, _ in pairs):
+        return url
+    netloc = parts.netloc.rpartition("@")[2]
+    if parts.username:
+        netloc = f"{parts.username}@{netloc}"
+    query = urlencode([(k, v) for k, v in pairs if k != "password"], safe="/")
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
 
 
 def _advice(url: str, exc: BaseException) -> str:

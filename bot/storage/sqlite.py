@@ -17,6 +17,7 @@ import aiosqlite
 
 from bot.storage.base import StorageError
 from bot.storage.cache import SessionCache
+from bot.storage.filelock import Busy, DatabaseLock
 from bot.storage.migrations import REENCODE_LOG, SQLITE, SQLITE_MIGRATIONS, Convert
 from bot.storage.queries import SessionTables, legacy_log
 from bot.storage.sql import bind
@@ -126,6 +127,8 @@ class SqliteStore(SessionTables):
         self._opened = False
         self._file: tuple[int, int] | None = None
         """The file opened (``_identity``): the connections go on reading it even once it is gone from the path."""
+        self._lock = DatabaseLock(path)
+        """Held shared while open: ``python -m bot.restore`` won't replace the file under this process."""
         self.cache = SessionCache()
 
     @property
@@ -141,6 +144,14 @@ class SqliteStore(SessionTables):
         Every way this can fail ends in a StorageError whose text names the path and what to do.
         """
         self._make_folder()
+        try:
+            # Before the file is opened (or created): a restore swaps it for another while holding the lock alone.
+            if not self.path.is_dir():
+                self._lock.share()
+        except Busy:
+            raise StorageError(
+                f"DATABASE_PATH {self.path}: python -m bot.restore is replacing it; start again once it is done."
+            ) from None
         try:
             # Plain sqlite3 first: when aiosqlite fails to open a file, its thread outlives the attempt
             # and later trips over the closed event loop, printing a traceback after our one clear line.
@@ -271,6 +282,7 @@ class SqliteStore(SessionTables):
             self._conn = None
             if self._opened:
                 self._mark_clean()
+        self._lock.release()
 
     async def ping(self) -> None:
         """aiosqlite's thread answers, and the file at ``DATABASE_PATH`` is still the one the bot opened: a volume
