@@ -431,6 +431,7 @@ def main() -> int:
     """Run the script; print the table and the JSON line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="print every counted interaction")
+    parser.add_argument("--small", action="store_true", help="CI's run: the same (two turns take seconds)")
     args = parser.parse_args()
     turns, failures = asyncio.run(run(args.verbose))
     print("A Viciousness turn through the local Discord: a GM (gm) and two players (bea, cal)")
