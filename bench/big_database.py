@@ -3,6 +3,7 @@ it (and so ran its pending migrations).
 
     python bench/big_database.py make big.sqlite3 [--sessions 10000]
     python bench/big_database.py check big.sqlite3          # or: check --database postgresql://…/name
+    python bench/big_database.py --small                    # CI: one game of each kind, made and checked
 
 ``make`` plays 40 games through the Service (``bench/played_games.py``: 45 % Dice of Crowns, 40 % V&V tables,
 10 % V&V sheets, 5 % 50-turn campaigns, as the issue's clones of real games) and clones them, rows as stored,
@@ -20,6 +21,7 @@ import asyncio
 import json
 import sqlite3
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -27,29 +29,34 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.played_games import GAMES, PLAYERS, table
+from bench.played_games import GAMES, PLAYERS, SMALL_PLAYERS, table
 from bot.app import TabletopBot
 from bot.settings import Settings
 
 BASE = {"crowns": 18, "vices": 16, "vv_sheet": 4, "campaign_50_turns": 2}
 """The games played; every other session is a copy of one of them."""
+SMALL_BASE = dict.fromkeys(BASE, 1)
+"""The games ``--small`` plays (``SMALL_PLAYERS``: CI's run, seconds; its figures mean nothing)."""
+SMALL_SESSIONS = 8
+"""Two copies of each: the cloning runs too."""
 SERVERS = 50
 ID_STEP = 1000
 """Clone ``k`` of session ``id`` is ``id + k * ID_STEP`` (the games played number far fewer)."""
 
 
-async def play(path: Path) -> None:
-    """Play ``BASE``'s games into ``path``."""
+async def play(path: Path, small: bool = False) -> None:
+    """Play ``BASE``'s games into ``path`` (``SMALL_BASE``'s short ones when ``small``)."""
+    players = SMALL_PLAYERS if small else PLAYERS
     async with table(path) as t:
-        for name, count in BASE.items():
+        for name, count in (SMALL_BASE if small else BASE).items():
             for _ in range(count):
-                await PLAYERS[name](t)
+                await players[name](t)
 
 
-def make(path: Path, sessions: int) -> dict[str, Any]:
-    """Play ``BASE``'s games into ``path``, then clone them up to ``sessions`` sessions."""
+def make(path: Path, sessions: int, small: bool = False) -> dict[str, Any]:
+    """Play ``BASE``'s games (``small``: ``SMALL_BASE``'s) into ``path``, then clone them up to ``sessions``."""
     started = time.perf_counter()
-    asyncio.run(play(path))
+    asyncio.run(play(path, small))
     result = clone(path, sessions)
     return {**result, "seconds": round(time.perf_counter() - started, 1)}
 
@@ -126,12 +133,20 @@ async def check(path: Path, database_url: str | None) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("make", "check"))
+    parser.add_argument("what", choices=("make", "check"), nargs="?")
     parser.add_argument("path", type=Path, nargs="?", default=Path("big.sqlite3"))
     parser.add_argument("--sessions", type=int, default=10_000)
     parser.add_argument("--database", help="check this PostgreSQL database instead of the SQLite file")
+    parser.add_argument("--small", action="store_true", help="CI's run: make and check a tiny database, in seconds")
     args = parser.parse_args()
-    if args.what == "make":
+    if args.small:
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "small.sqlite3"
+            made = make(path, SMALL_SESSIONS, small=True)
+            result = {"make": made, "check": asyncio.run(check(path, None))}
+    elif args.what is None:
+        parser.error("say make or check")
+    elif args.what == "make":
         if args.path.exists():
             sys.exit(f"{args.path} exists")
         result = make(args.path, args.sessions)

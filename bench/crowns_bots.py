@@ -27,7 +27,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--modules", action="store_true", help="Advanced play: every module on (target 5)")
+    parser.add_argument("--small", action="store_true", help="CI's run: 30 games, in seconds")
     args = parser.parse_args()
+    if args.small:
+        args.games = 30
     options = (
         CrownsOptions(fate=True, legendary=True, overkill=True, last_stand=True) if args.modules else CrownsOptions()
     )

@@ -14,12 +14,14 @@ Prints a table; the last line is one JSON object.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -37,12 +39,10 @@ from rules.roll.odds import WORK_LIMIT, OverBudget, odds
 from rules.viciousness.odds import violence_odds
 from rules.viciousness.odds_parse import parse_violence
 
-DICE = 100_000
 SIZES = (20, 20, 20, 6, 6, 8, 4, 10, 12, 100)
 DAYS = 365
 TURNS_A_DAY = 27
 """Vices & Vengeance turns a day (about 10,000 in the year) besides the dice."""
-STATS_REPEATS = 21
 BURST = 25
 DEADLINE_S = 3.0
 TARGET_STATS_MS = 200.0
@@ -68,6 +68,22 @@ OVER_BUDGET_ODDS = ("1d1000/1d1000", "1d100/1d99/1d98", "200d6+200d6")
 """Accepted by the per-step limits, refused by the work budget: how soon (1d1000/1d1000 used to take 13.5 s)."""
 
 
+@dataclass(frozen=True)
+class Size:
+    """How much the bench does: the full run, or ``SMALL`` (``--small``, CI's run: seconds; figures that mean
+    nothing)."""
+
+    dice: int = 100_000
+    """Dice recorded for the member whose luck is asked for."""
+    repeats: int = 21
+    """Runs of each timed /stats request and of the /vic odds comparison (medians)."""
+    odds_repeats: int = 5
+    """Runs of each heavy /dice odds expression (median)."""
+
+
+SMALL = Size(dice=3650, repeats=1, odds_repeats=1)
+
+
 async def bot_on(fake: LocalDiscord, workdir: Path) -> tuple[TabletopBot, asyncio.Task[None]]:
     """The bot with /roll, /dice and /stats on a fresh SQLite file."""
     use_api_base(fake.base_url)
@@ -81,11 +97,11 @@ async def bot_on(fake: LocalDiscord, workdir: Path) -> tuple[TabletopBot, asynci
     return bot, task
 
 
-async def record_a_year(bot: TabletopBot, user_id: int, guild_id: int, channels: list[int]) -> None:
-    """DICE dice for one member over DAYS days: a roll of a few dice at a time, as play would record them."""
+async def record_a_year(bot: TabletopBot, user_id: int, guild_id: int, channels: list[int], dice: int) -> None:
+    """``dice`` dice for one member over DAYS days: a roll of a few dice at a time, as play would record them."""
     source = SeededDice(22)
-    per_day = DICE // DAYS
-    left = DICE
+    per_day = dice // DAYS
+    left = dice
     tallies = []
     for day in range(DAYS):
         count = per_day if day < DAYS - 1 else left
@@ -114,15 +130,15 @@ def median_ms(times: list[float]) -> float:
     return round(statistics.median(times) * 1000, 2)
 
 
-async def bench_stats(fake: LocalDiscord, bot: TabletopBot) -> dict[str, float]:
+async def bench_stats(fake: LocalDiscord, bot: TabletopBot, size: Size) -> dict[str, float]:
     member = fake.members[1]
     channel = fake.channels[0]
     assert fake.guild_id is not None
-    await record_a_year(bot, member.id, fake.guild_id, [fake.channels[0].id, fake.channels[1].id])
+    await record_a_year(bot, member.id, fake.guild_id, [fake.channels[0].id, fake.channels[1].id], size.dice)
     counts = await bot.store.luck_counts(member.id, LuckFilter(public_only=False))
-    assert sum(c.count for c in counts) == DICE, sum(c.count for c in counts)
+    assert sum(c.count for c in counts) == size.dice, sum(c.count for c in counts)
     data_times = []
-    for _ in range(STATS_REPEATS):
+    for _ in range(size.repeats):
         start = time.perf_counter()
         counts = await bot.store.luck_counts(member.id, LuckFilter(public_only=False))
         sizes = per_size(counts)
@@ -132,12 +148,12 @@ async def bench_stats(fake: LocalDiscord, bot: TabletopBot) -> dict[str, float]:
         alt_text(member.name, sizes)
         data_times.append(time.perf_counter() - start)
     year_times = []
-    for _ in range(STATS_REPEATS):
+    for _ in range(size.repeats):
         start = time.perf_counter()
         per_size(await bot.store.luck_counts(member.id, LuckFilter(since_day=0, public_only=False)))
         year_times.append(time.perf_counter() - start)
     times = []
-    for _ in range(STATS_REPEATS):
+    for _ in range(size.repeats):
         start = time.perf_counter()
         message = await (await fake.slash(channel, member, "stats luck")).message(timeout=30)
         times.append(time.perf_counter() - start)
@@ -170,12 +186,12 @@ async def bench_board(fake: LocalDiscord) -> dict[str, float]:
     }
 
 
-def bench_odds() -> dict[str, object]:
+def bench_odds(size: Size) -> dict[str, object]:
     per_expression = {}
     work = {}
     for expression in HEAVY_ODDS:
         times = []
-        for _ in range(5):
+        for _ in range(size.odds_repeats):
             start = time.perf_counter()
             work[expression] = odds(expression).work
             times.append(time.perf_counter() - start)
@@ -193,7 +209,7 @@ def bench_odds() -> dict[str, object]:
     slowest = max(per_expression, key=lambda e: per_expression[e])
     vic = parse_violence("28d4 4d6 r4d4 r4d6 vs 28d4 4d4 r4d4 r4d4")
     vic_times = []
-    for _ in range(21):
+    for _ in range(size.repeats):
         start = time.perf_counter()
         violence_odds(*vic)
         vic_times.append(time.perf_counter() - start)
@@ -208,7 +224,7 @@ def bench_odds() -> dict[str, object]:
     }
 
 
-async def main() -> None:
+async def main(size: Size) -> None:
     """Run the three parts and print the table and the JSON line."""
     with tempfile.TemporaryDirectory() as folder:
         fake = LocalDiscord(channels=4)
@@ -216,19 +232,19 @@ async def main() -> None:
         bot, task = await bot_on(fake, Path(folder))
         try:
             figures: dict[str, object] = {}
-            figures |= await bench_stats(fake, bot)
+            figures |= await bench_stats(fake, bot, size)
             figures |= await bench_board(fake)
         finally:
             await bot.close()
             await task
             await fake.stop()
-    figures |= bench_odds()
-    print(f"/stats luck, {DICE:,} dice, through the local Discord: p50 {figures['stats_p50_ms']} ms")
+    figures |= bench_odds(size)
+    print(f"/stats luck, {size.dice:,} dice, through the local Discord: p50 {figures['stats_p50_ms']} ms")
     print(f"  queries and figures alone: p50 {figures['stats_data_p50_ms']} ms (target < {TARGET_STATS_MS:.0f} ms)")
     print(f"  a period (the whole year, day by day): p50 {figures['stats_period_year_data_p50_ms']} ms")
     print(f"board burst: {figures['board_burst_answered_within_3s']} of {BURST} answered within 3 s")
     print(f"  slowest first answer: {figures['board_burst_slowest_ms']} ms")
-    print("/dice odds (compute, median of 5):")
+    print(f"/dice odds (compute, median of {size.odds_repeats}):")
     for expression, ms in figures["odds_ms"].items():  # type: ignore[attr-defined]
         print(f"  {expression:<30} {ms:>8.2f} ms  {figures['odds_work'][expression]:>9,} steps")  # type: ignore[index]
     print(f"/dice odds over the budget of {WORK_LIMIT:,} steps, refused after:")
@@ -239,4 +255,6 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--small", action="store_true", help="CI's run: 3,650 dice, each request once")
+    asyncio.run(main(SMALL if parser.parse_args().small else Size()))

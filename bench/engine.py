@@ -82,7 +82,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--vices-games", type=int, default=2000)
+    parser.add_argument("--small", action="store_true", help="CI's run: 20 games of each, in seconds")
     args = parser.parse_args()
+    if args.small:
+        args.games = args.vices_games = 20
     results = {name: run(name, args.games, pick) for name, pick in SCENARIOS.items()}
     _table(results)
     vices = {

@@ -22,7 +22,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.played_games import PLAYERS, table
+from bench.played_games import PLAYERS, SMALL_PLAYERS, table
 from bot.storage.codec import LEVEL, WINDOW_BITS, entry_body
 
 WINDOW = 32 * 1024
@@ -30,12 +30,12 @@ LONGEST = 1500
 """Entries longer than this are left out: one would take a big share of the window for one kind of entry."""
 
 
-async def bodies(seed: int, games: int) -> dict[str, list[bytes]]:
-    """The encoded bodies of every entry of ``games`` games of each kind, by kind."""
+async def bodies(seed: int, games: int, small: bool = False) -> dict[str, list[bytes]]:
+    """The encoded bodies of every entry of ``games`` games of each kind, by kind (``small``: short games)."""
     found: dict[str, list[bytes]] = {}
     with tempfile.TemporaryDirectory() as folder:
         async with table(Path(folder) / "bot.sqlite3", seed=seed) as t:
-            for name, play in PLAYERS.items():
+            for name, play in (SMALL_PLAYERS if small else PLAYERS).items():
                 for _ in range(1 if name == "campaign_50_turns" else games):
                     session = await play(t)
                     entries = await t.service.store.log_entries(session.id)
@@ -71,17 +71,21 @@ def ratios(samples: dict[str, list[bytes]], zdict: bytes) -> dict[str, float]:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True, help="the new dictionary's file (must not exist)")
+    parser.add_argument("--out", type=Path, help="the new dictionary's file (must not exist)")
     parser.add_argument("--seed", type=int, default=99)
     parser.add_argument("--games", type=int, default=3, help="games of each table kind to sample")
+    parser.add_argument("--small", action="store_true", help="CI's run: short games, the dictionary not kept")
     args = parser.parse_args()
-    if args.out.exists():
+    if args.out is None and not args.small:
+        parser.error("give --out, the new dictionary's file")
+    if args.out is not None and args.out.exists():
         sys.exit(f"{args.out} exists: a released dictionary is never rewritten; give the next number.")
-    train = await bodies(args.seed, args.games)
+    train = await bodies(args.seed, 1 if args.small else args.games, small=args.small)
     made = dictionary(train, args.seed)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_bytes(made)
-    check = await bodies(args.seed + 1, 1)
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_bytes(made)
+    check = await bodies(args.seed + 1, 1, small=args.small)
     print(json.dumps({"bytes": len(made), "times_smaller": ratios(check, made)}))
 
 

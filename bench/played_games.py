@@ -14,6 +14,7 @@ import contextlib
 import random
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -374,3 +375,6 @@ PLAYERS: dict[str, Callable[[Table], Any]] = {
     "campaign_50_turns": play_campaign,
 }
 """One game of each kind the storage figures are given for, by the name ``bench/scale.py`` reports it under."""
+SMALL_PLAYERS: dict[str, Callable[[Table], Any]] = PLAYERS | {"campaign_50_turns": partial(play_campaign, turns=2)}
+"""The same kinds for the benches' ``--small`` runs (CI's: seconds, figures that mean nothing): a campaign of 2
+turns stands in for the 50 (and keeps its name, so the reports keep their shape)."""

@@ -282,10 +282,10 @@ async def one_size(template: Path, size: int, url: str | None, click_count: int)
         shutil.rmtree(folder, ignore_errors=True)
 
 
-async def run(sizes: list[int], url: str | None, click_count: int, with_bytes: bool) -> dict[str, Any]:
+async def run(sizes: list[int], url: str | None, click_count: int, with_bytes: bool, small: bool) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="scale-template-"))
     template = folder / "template.sqlite3"
-    await play(template)
+    await play(template, small)
     result: dict[str, Any] = {}
     backends: list[tuple[str, str | None]] = [("sqlite", None)] + ([("postgresql", url)] if url else [])
     try:
@@ -308,8 +308,11 @@ def main() -> None:
     parser.add_argument("--database", help="also on this scratch PostgreSQL database (emptied first)")
     parser.add_argument("--clicks", type=int, default=200)
     parser.add_argument("--no-bytes", action="store_true", help="skip the bytes per game")
+    parser.add_argument("--small", action="store_true", help="CI's run: 100 sessions of short games, in seconds")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.sizes, args.database, args.clicks, not args.no_bytes))))
+    if args.small:
+        args.sizes, args.clicks, args.no_bytes = [100], 5, True
+    print(json.dumps(asyncio.run(run(args.sizes, args.database, args.clicks, not args.no_bytes, args.small))))
 
 
 if __name__ == "__main__":

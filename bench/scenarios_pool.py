@@ -1,9 +1,9 @@
 """The ``pool`` scenario of ``bench/latency.py``: a character joining a Viciousness dice pool, and the GM rolling it.
 
 Each channel gets a campaign (imported from a file: the GM is member 0, member 1 leads a troupe whose
-captain is Ana). The timed interactions alternate, per channel: member 1 clicks **Join** on an open
-scheme's board (Ana joins: checked, applied, committed with its log entry, the board redrawn), then the
-GM clicks **Roll** (every die rolled from the recorded dice, committed, answered with the dice as faces
+captain is Ana). The timed interactions alternate, per channel: member 1 picks Ana in the *Join with…* select
+of an open scheme's board (Ana joins: checked, applied, committed with its log entry, the board redrawn), then
+the GM clicks **Roll** (every die rolled from the recorded dice, committed, answered with the dice as faces
 in a message of their own). Untimed in between: the GM opens the next scheme (``/vic-gm knavery``) and, when
 a roll failed, accepts the failure and clears the fallout, so every cycle starts alike.
 """
@@ -17,6 +17,7 @@ from rules.dice import ScriptedDice
 from rules.viciousness.engine import ENGINE
 from rules.viciousness.options import VicOptions
 from rules.viciousness.transfer import export_campaign
+from tests.vic_e2e_support import option_value
 
 EXTENSION = "cogs.viciousness"
 TIMEOUT_S = 60.0
@@ -73,7 +74,8 @@ async def join_or_roll(fake: LocalDiscord, channel: Channel, member: Member) -> 
         if channel.id not in _boards:
             _boards[channel.id] = await _open(fake, channel)
         _joined[channel.id] = True
-        return await fake.click(_boards[channel.id], "Join", fake.members[1])
+        custom_id, value = option_value(_boards[channel.id], "Ana")
+        return await fake.select(_boards[channel.id], custom_id, [value], fake.members[1])
     board = _boards.pop(channel.id)
     _joined[channel.id] = False
     res = await fake.click(board, "Roll", fake.members[0])

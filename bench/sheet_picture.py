@@ -69,7 +69,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=50)
     parser.add_argument("--example", type=Path, help="also write the documented example picture here")
+    parser.add_argument("--small", action="store_true", help="CI's run: 3 draws, in seconds")
     args = parser.parse_args()
+    if args.small:
+        args.repeats = 3
     if args.example:
         args.example.write_bytes(draw_sheet(example()))
     state = worst_case()

@@ -115,7 +115,10 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=1000)
     parser.add_argument("--channels", type=int, default=4, help="lanes played at once (a host each)")
     parser.add_argument("--database", help="a scratch PostgreSQL database URL (default: a fresh SQLite file)")
+    parser.add_argument("--small", action="store_true", help="CI's run: 16 games on 2 lanes, in seconds")
     args = parser.parse_args()
+    if args.small:
+        args.games, args.every, args.channels = 16, 8, 2
     result = asyncio.run(soak(args.games, args.every, args.channels, args.database))
     print(json.dumps(result))
 

@@ -20,6 +20,7 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ if __package__ in (None, ""):
 
 import asyncpg
 
-from bench.played_games import PLAYERS, Table, table
+from bench.played_games import PLAYERS, SMALL_PLAYERS, Table, table
 from bot.models import Session
 from tests.databases import postgres_database
 
@@ -71,29 +72,35 @@ async def _disk(t: Table, path: Path) -> int:
     return (await asyncio.to_thread(path.stat)).st_size
 
 
-async def _one_kind(name: str, count: int, folder: Path, url: str | None, seed: int) -> dict[str, float]:
+async def _one_kind(
+    name: str, count: int, folder: Path, url: str | None, seed: int, players: dict[str, Callable[[Table], Any]]
+) -> dict[str, float]:
     path = folder / f"{name}.sqlite3"
     async with table(path, url, seed=seed) as t:
         empty = await _disk(t, path)
         json_total = log_total = 0
         for _ in range(count):
-            session = await PLAYERS[name](t)
+            session = await players[name](t)
             json_total += await _json_bytes(t, session)
             log_total += await _log_bytes(t, session.id)
         grown = await _disk(t, path) - empty
     return {"bytes": grown / count, "json": json_total / count, "log": log_total / count}
 
 
-async def measure(database_url: str | None = None, scale: float = 1.0, seed: int = 7) -> dict[str, Any]:
+async def measure(
+    database_url: str | None = None, scale: float = 1.0, seed: int = 7, small: bool = False
+) -> dict[str, Any]:
     """Bytes per game of each kind on SQLite (and on PostgreSQL when ``database_url`` names a server whose
     databases may be created and dropped), beside its JSON: ``{"bytes_per_game": {"crowns", "vices", "vv_sheet",
     "campaign_50_turns"}, "json_bytes_per_game": {...}, "log_bytes_per_game": {...}, "ratio": {...},
-    ["postgresql_bytes_per_game": {...}]}``. ``scale`` plays that fraction of ``GAMES`` (at least one each)."""
-    counts = {name: max(1, round(n * scale)) for name, n in GAMES.items()}
+    ["postgresql_bytes_per_game": {...}]}``. ``scale`` plays that fraction of ``GAMES`` (at least one each);
+    ``small`` plays one short game of each kind (``SMALL_PLAYERS``: CI's run, whose figures mean nothing)."""
+    counts = {name: 1 if small else max(1, round(n * scale)) for name, n in GAMES.items()}
+    players = SMALL_PLAYERS if small else PLAYERS
     result: dict[str, Any] = {"bytes_per_game": {}, "json_bytes_per_game": {}, "log_bytes_per_game": {}}
     with tempfile.TemporaryDirectory() as folder:
         for name, count in counts.items():
-            got = await _one_kind(name, count, Path(folder), None, seed)
+            got = await _one_kind(name, count, Path(folder), None, seed, players)
             result["bytes_per_game"][name] = round(got["bytes"])
             result["json_bytes_per_game"][name] = round(got["json"])
             result["log_bytes_per_game"][name] = round(got["log"])
@@ -102,7 +109,7 @@ async def measure(database_url: str | None = None, scale: float = 1.0, seed: int
             result["postgresql_bytes_per_game"] = {}
             for name, count in counts.items():
                 async with postgres_database() as url:
-                    got = await _one_kind(name, count, Path(folder), url, seed)
+                    got = await _one_kind(name, count, Path(folder), url, seed, players)
                 result["postgresql_bytes_per_game"][name] = round(got["bytes"])
     result["ratio"] = {
         name: round(result["bytes_per_game"][name] / result["json_bytes_per_game"][name], 3) for name in counts
@@ -114,9 +121,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", help="a PostgreSQL server to measure on too (test databases are made there)")
     parser.add_argument("--games", type=float, default=1.0, help="the fraction of GAMES to play")
+    parser.add_argument("--small", action="store_true", help="CI's run: one short game of each kind, in seconds")
     args = parser.parse_args()
     try:
-        print(json.dumps(asyncio.run(measure(args.database, args.games))))
+        print(json.dumps(asyncio.run(measure(args.database, args.games, small=args.small))))
     except asyncpg.PostgresError as exc:
         sys.exit(f"PostgreSQL: {exc}")
 

@@ -847,7 +847,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed + i")
     parser.add_argument("--only", nargs="*", choices=list(SCENARIOS), help="run only these scenarios")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each game's channel and pings")
-    return parser.parse_args()
+    parser.add_argument("--small", action="store_true", help="CI's run: one game per scenario")
+    args = parser.parse_args()
+    if args.small:
+        args.n = 1
+    return args
 
 
 if __name__ == "__main__":

@@ -92,7 +92,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--small", action="store_true", help="CI's run: 12 games a series, in seconds")
     args = parser.parse_args()
+    if args.small:
+        args.games = 12
     started = time.perf_counter()
     greedy = run("greedy", args.games, args.workers)
     random = run("random", args.games, args.workers)

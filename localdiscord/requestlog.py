@@ -4,22 +4,26 @@ from __future__ import annotations
 
 import json
 import os
-from typing import IO, Any
+from typing import Any
 
-_file: IO[str] | None = None
+_fd: int | None = None
 
 
 def log_request(entry: dict[str, Any]) -> None:
     """Append ``entry`` as one line if ``DISCORD_REQUEST_LOG`` is set.
 
-    One file object per process, opened in append mode on first use and flushed per line, so concurrent fakes
-    in one test session never interleave partial lines.
+    Many processes append to the same file at once (parallel test workers, the launchers and bots they start),
+    so each line goes out in one ``write`` on a descriptor opened with ``O_APPEND``: the kernel puts it whole at
+    the end of the file, never interleaved with another process's line, however long it is (a buffered file
+    object would split a long line into several writes).
     """
-    global _file
+    global _fd
     path = os.environ.get("DISCORD_REQUEST_LOG")
     if not path:
         return
-    if _file is None:
-        _file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
-    _file.write(json.dumps(entry) + "\n")
-    _file.flush()
+    if _fd is None:
+        _fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    line = (json.dumps(entry) + "\n").encode()
+    written = os.write(_fd, line)
+    if written != len(line):  # only a full disk or a signal cuts a write to a file short: say so, don't hide it
+        raise OSError(f"DISCORD_REQUEST_LOG: wrote {written} of {len(line)} bytes")
