@@ -458,7 +458,7 @@ class LocalDiscord:
         with a signed URL this fake serves the bytes from, like Discord's CDN."""
         attachment_id = self.ids.next()
         self.uploads[attachment_id] = content
-        return self.cdn.uploaded(attachment_id, channel.id, filename, len(content), content_type, description)
+        return self.cdn.uploaded(attachment_id, channel.id, filename, content, content_type, description)
 
     def delete_message(self, channel: Channel, message_id: int) -> None:
         """A user (a moderator) deletes a message; the bot is not told (it has no message intents)."""
