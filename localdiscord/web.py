@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,9 @@ from localdiscord.world import WorldFile
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
+# The colour emoji font the bot draws its pictures with (data/fonts): the page draws emoji with it too, so they show
+# on a machine with no emoji font of its own (Debian's Chromium has none).
+EMOJI_FONT = Path(str(files("data") / "fonts" / "NotoColorEmoji.ttf"))
 HISTORY_PAGE = 100
 # A tab that stops reading is dropped (it reconnects and catches up) rather than queueing without end.
 MAX_QUEUED = 2000
@@ -92,6 +96,7 @@ class WebClient:
         """Add the page, its files, the join endpoint and the tabs' WebSocket to ``app``."""
         app.router.add_get("/", self.index)
         app.router.add_static("/static/", STATIC)
+        app.router.add_get("/fonts/emoji.ttf", self.emoji_font)
         app.router.add_post("/client/join", self.door.admit)
         app.router.add_get("/client/ws", self.socket)
         app.router.add_post("/client/upload", self.uploads.receive)
@@ -108,6 +113,12 @@ class WebClient:
     async def index(self, request: web.Request) -> web.FileResponse:
         """The page."""
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def emoji_font(self, request: web.Request) -> web.FileResponse:
+        """The emoji font (11 MB, fetched once: it never changes while a version of the server runs)."""
+        return web.FileResponse(
+            EMOJI_FONT, headers={"Cache-Control": "public, max-age=86400", "Content-Type": "font/ttf"}
+        )
 
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab's WebSocket: its view of the server, live, and what its member does."""
