@@ -328,3 +328,19 @@ def test_emoji_are_drawn_by_the_font_the_bot_ships(server: Launcher, chromium: B
     expect(last_message(page, "rolled")).to_be_visible()
     drawn = platform_fonts(page, "#messages article.message:last-of-type .content p")
     assert any(font["familyName"] == "Noto Color Emoji" for font in drawn), drawn
+
+
+def test_a_file_goes_up_on_its_own(server: Launcher, chromium: Browser) -> None:
+    page = open_page(chromium, server.url, "Jo")
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(str(frame))))
+    page.reload()  # its WebSocket again, now watched
+    expect(page.locator("#me-name")).to_contain_text("Jo")
+    command(page, "/dice import")  # the file is required: its field opens
+    page.locator("#opt-file").set_input_files(
+        files=[{"name": "rolls.txt", "mimeType": "text/plain", "buffer": b"sneaky = 1d20+7\n"}]
+    )
+    page.get_by_role("button", name="Send").click()
+    expect(last_message(page, "Imported")).to_contain_text("Imported 1 saved roll")
+    assert sent and not any("sneaky" in frame or "1d20+7" in frame for frame in sent)  # not inside a tab's frame
+    assert not page.errors  # type: ignore[attr-defined]
