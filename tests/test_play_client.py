@@ -66,10 +66,13 @@ TEXT_RIGHT = (
     "e => { const r = document.createRange(); r.selectNodeContents(e); return r.getBoundingClientRect().right; }"
 )
 
-# Every picture on the page has loaded (or failed), and two frames have been drawn since.
+# Every picture on the page has loaded (or failed), every transition ended (the sidebar folding away on a phone),
+# and two frames have been drawn since.
 SETTLED = """() => new Promise((done) => {
     const waiting = [...document.querySelectorAll('#messages img')].filter((i) => !i.complete);
-    Promise.all(waiting.map((i) => new Promise((r) => { i.onload = i.onerror = r; })))
+    const loads = waiting.map((i) => new Promise((r) => { i.onload = i.onerror = r; }));
+    const moves = document.getAnimations().map((a) => a.finished.catch(() => null));
+    Promise.all([...loads, ...moves])
         .then(() => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));
 })"""
 
