@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 import secrets
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from aiohttp import web
+from PIL import Image
 
 from localdiscord.guild import Member
 from localdiscord.limits import RateLimit
@@ -56,6 +59,21 @@ class Place:
         if message.deleted or (channel.is_dm and (channel.recipient is None or channel.recipient.id != member.id)):
             return False
         return not message.ephemeral or message.viewer_id == member.id
+
+
+PICTURE_TYPES = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
+
+
+def picture_of(content: bytes) -> tuple[str, int, int] | None:
+    """A picture's type, width and height, read from its header alone (nothing is decoded); None if it is none."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(content)) as image:
+                kind = PICTURE_TYPES.get(image.format or "")
+                return None if kind is None else (kind, image.width, image.height)
+    except Exception:  # any bytes at all: a reader of pictures' headers may fail on them in many ways
+        return None
 
 
 Viewer = Callable[[web.Request], tuple[Any, list[Member]]]
@@ -117,21 +135,25 @@ class Cdn:
         attachment_id: int,
         channel_id: int,
         filename: str,
-        size: int,
+        content: bytes,
         content_type: str | None,
         description: str | None,
     ) -> dict[str, Any]:
-        """A file was uploaded (by the bot, or by a member for a command's option): its attachment object."""
+        """A file was uploaded (by the bot, or by a member for a command's option): its attachment object, which
+        for a picture carries its type and size as Discord's does (clients reserve its room before it loads)."""
         self.places[attachment_id] = Place(channel_id, filename)
         url = self.url(channel_id, attachment_id, filename)
-        attachment = {
+        attachment: dict[str, Any] = {
             "id": str(attachment_id),
             "filename": filename,
-            "size": size,
+            "size": len(content),
             "content_type": content_type,
             "url": url,
             "proxy_url": url,
         }
+        picture = picture_of(content)
+        if picture is not None:
+            attachment["content_type"], attachment["width"], attachment["height"] = picture
         if description is not None:
             attachment["description"] = description  # the alt text, as Discord keeps it
         return attachment

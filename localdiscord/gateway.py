@@ -1,5 +1,6 @@
 """The Gateway websocket: HELLO, heartbeats, IDENTIFY (with a shard pair or not) → READY + GUILD_CREATE for the
-shard's guilds, RESUME, and dispatches."""
+shard's guilds, RESUME, and dispatches. A connection that has not identified within ``identify_deadline`` is closed
+with 4009 (Session timed out): Discord publishes no figure for it, and it never keeps one open for ever."""
 
 from __future__ import annotations
 
@@ -66,6 +67,7 @@ class Connection:
         self._compressor = zlib.compressobj() if compress else None
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
+        self._closing: asyncio.Future[None] | None = None
 
     def send(self, frame: dict[str, Any]) -> None:
         """Queue a frame for sending."""
@@ -90,6 +92,10 @@ class Connection:
     def stop_writing(self) -> None:
         """Stop the writer task (the websocket is closing)."""
         self._writer.cancel()
+
+    def close_soon(self, code: int, message: str = "") -> None:
+        """Close the websocket with a Gateway close code, from a callback (not a coroutine)."""
+        self._closing = asyncio.ensure_future(self.close(code, message))
 
     async def close(self, code: int, message: str = "") -> None:
         """Close the websocket with a Gateway close code."""
@@ -150,8 +156,14 @@ async def handle_gateway(fake: LocalDiscord, request: web.Request) -> web.WebSoc
         return ws
     connection = Connection(ws, compress=request.query.get("compress") == "zlib-stream")
     fake.connections.append(connection)
-    connection.send({"op": Op.HELLO, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+    connection.send(
+        {"op": Op.HELLO, "d": {"heartbeat_interval": round(fake.heartbeat_interval * 1000)}, "s": None, "t": None}
+    )
     session: Session | None = None
+    # A connection that never identifies is closed, as Discord closes it (4009), rather than held open for ever.
+    deadline = asyncio.get_running_loop().call_later(
+        fake.identify_deadline, connection.close_soon, 4009, "Session timed out."
+    )
     try:
         async for msg in ws:
             if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
@@ -167,7 +179,10 @@ async def handle_gateway(fake: LocalDiscord, request: web.Request) -> web.WebSoc
                 await connection.close(4003, "Not authenticated.")
                 break
             session = await _handle_frame(fake, connection, session, frame) or session
+            if session is not None:
+                deadline.cancel()
     finally:
+        deadline.cancel()
         fake.connections.remove(connection)
         if session is not None and session.connection is connection:
             session.connection = None
@@ -191,7 +206,11 @@ async def _handle_frame(
 ) -> Session | None:
     op, data = frame.get("op"), frame.get("d")
     if op == Op.HEARTBEAT:
-        connection.send({"op": Op.HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+        # As over a network: discord.py notes a heartbeat as sent only once its send has returned, in its keep-alive
+        # thread, so an ACK answered within microseconds on this machine overtakes that note and reads as a whole
+        # interval late ("Can't keep up, … 41.3 s behind", every heartbeat).
+        ack = {"op": Op.HEARTBEAT_ACK, "d": None, "s": None, "t": None}
+        asyncio.get_running_loop().call_later(fake.round_trip, connection.send, ack)
     elif op in (Op.IDENTIFY, Op.RESUME):
         if not isinstance(data, dict):
             await connection.close(4002, "Decode error.")

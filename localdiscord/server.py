@@ -130,6 +130,12 @@ class LocalDiscord:
         self.token = token
         self.privileged_intents = privileged_intents
         self.identify_close_code: int | None = None
+        self.heartbeat_interval = 41.25
+        """Seconds between a bot's heartbeats, as HELLO tells it (Discord's is 41.25 s)."""
+        self.round_trip = 0.05
+        """Seconds a HEARTBEAT_ACK takes to reach the bot, as over a network (see ``gateway``)."""
+        self.identify_deadline = 20.0
+        """Seconds a Gateway connection has to IDENTIFY (or RESUME) before it is closed with 4009."""
         self.ids = Snowflakes()
         self.application_id = self.ids.next()
         self.application_flags = 1 << 23  # APPLICATION_COMMAND_BADGE, as any bot with slash commands has
@@ -455,7 +461,7 @@ class LocalDiscord:
         with a signed URL this fake serves the bytes from, like Discord's CDN."""
         attachment_id = self.ids.next()
         self.uploads[attachment_id] = content
-        return self.cdn.uploaded(attachment_id, channel.id, filename, len(content), content_type, description)
+        return self.cdn.uploaded(attachment_id, channel.id, filename, content, content_type, description)
 
     def delete_message(self, channel: Channel, message_id: int) -> None:
         """A user (a moderator) deletes a message; the bot is not told (it has no message intents)."""

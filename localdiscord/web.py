@@ -10,33 +10,42 @@ browsers stay theirs, so whatever the bot tells one member privately reaches onl
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import logging
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from localdiscord.cdn import WEB
 from localdiscord.door import COOKIE, Door, Refused
 from localdiscord.guild import Channel, ChannelType, Member, Role
 from localdiscord.interactions import CallbackType, InteractionResult, OptionRejected, find_command, now
-from localdiscord.limits import parse_json
-from localdiscord.markdown import render
+from localdiscord.limits import JSON_LIMIT, parse_json
 from localdiscord.messages import Message
 from localdiscord.responses import DiscordError
 from localdiscord.server import LocalDiscord
+from localdiscord.uploads import Uploads
+from localdiscord.views import Views
 from localdiscord.world import WorldFile
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
+# The colour emoji font the bot draws its pictures with (data/fonts): the page draws emoji with it too, so they show
+# on a machine with no emoji font of its own (Debian's Chromium has none).
+EMOJI_FONT = Path(str(files("data") / "fonts" / "NotoColorEmoji.ttf"))
 HISTORY_PAGE = 100
 # A tab that stops reading is dropped (it reconnects and catches up) rather than queueing without end.
 MAX_QUEUED = 2000
-MAX_FRAME = 12 * 1024 * 1024  # a file for an attachment option, base64-encoded
+# The largest request a tab makes is a command with Discord's most options (25) at their longest (6,000
+# characters), each character JSON-escaped at worst (6 bytes): about 900 KB. Files go up on their own (uploads.py).
+TAB_FRAME_LIMIT = JSON_LIMIT
+# A browser plays a table's members in a tab each (``MEMBERS_PER_BROWSER``), and a few more; nobody needs hundreds.
+TABS_PER_BROWSER = 16
+TABS = 512
+TOO_MANY_TABS = "This browser has too many tabs open here: close one, then try again."
 NOT_RESPONDING = "The application did not respond"
 FAILED = "This interaction failed"
 
@@ -77,8 +86,9 @@ class WebClient:
         """Needed to join when the server is reachable from other machines (``--host``); None: this machine only."""
         self.tabs: set[Tab] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._names: dict[str, dict[str, str]] | None = None
+        self.views = Views(fake)
         self.door = Door(fake, world, join_code)
+        self.uploads = Uploads(self.door)
         fake.observers.append(self)
         fake.cdn.viewer = self.door.viewer
 
@@ -86,8 +96,10 @@ class WebClient:
         """Add the page, its files, the join endpoint and the tabs' WebSocket to ``app``."""
         app.router.add_get("/", self.index)
         app.router.add_static("/static/", STATIC)
+        app.router.add_get("/fonts/emoji.ttf", self.emoji_font)
         app.router.add_post("/client/join", self.door.admit)
         app.router.add_get("/client/ws", self.socket)
+        app.router.add_post("/client/upload", self.uploads.receive)
 
     async def close(self) -> None:
         """Close every tab and stop following interactions."""
@@ -102,15 +114,26 @@ class WebClient:
         """The page."""
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    async def emoji_font(self, request: web.Request) -> web.FileResponse:
+        """The emoji font (11 MB, fetched once: it never changes while a version of the server runs)."""
+        return web.FileResponse(
+            EMOJI_FONT, headers={"Cache-Control": "public, max-age=86400", "Content-Type": "font/ttf"}
+        )
+
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab's WebSocket: its view of the server, live, and what its member does."""
         if not self.door.same_origin(request):
             raise web.HTTPForbidden(text="Cross-site request refused.")
-        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_FRAME)
+        # aiohttp refuses a frame of max_msg_size bytes or more, from its header, before reading it.
+        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=TAB_FRAME_LIMIT + 1)
         await ws.prepare(request)
         client_id = self.world.client_of(request.cookies.get(COOKIE))
         if client_id is None:
             await ws.send_json({"op": "need_join", "code": self.join_code is not None})
+            await ws.close()
+            return ws
+        if len(self.tabs) >= TABS or sum(t.client_id == client_id for t in self.tabs) >= TABS_PER_BROWSER:
+            await ws.send_json({"op": "too_many_tabs", "text": TOO_MANY_TABS})
             await ws.close()
             return ws
         tab = Tab(ws, client_id)
@@ -205,7 +228,7 @@ class WebClient:
             if op in ("slash", "autocomplete"):
                 channel = self._channel_for(tab, frame.get("channel"))
                 command = " ".join(str(frame.get("command") or "").split())
-                options = self._typed_options(channel, command, frame.get("options") or {}, op == "autocomplete")
+                options = self._typed_options(tab, channel, command, frame.get("options") or {}, op == "autocomplete")
                 if op == "slash":
                     res = await fake.slash(channel, member, command, options)
                 else:
@@ -240,7 +263,9 @@ class WebClient:
         """A picked member in a user select becomes the Member (Discord resolves it); anything else stays."""
         return next((m for m in self.fake.members if str(m.id) == str(value)), str(value))
 
-    def _typed_options(self, channel: Channel, command: str, typed: dict[str, Any], partial: bool) -> dict[str, Any]:
+    def _typed_options(
+        self, tab: Tab, channel: Channel, command: str, typed: dict[str, Any], partial: bool
+    ) -> dict[str, Any]:
         """The options a tab filled in, as ``LocalDiscord.slash`` takes them: members, channels, roles and files
         for those kinds; numbers as numbers. For autocomplete, what can't be read yet is left out."""
         parts = command.split()
@@ -255,7 +280,12 @@ class WebClient:
         for name, value in typed.items():
             kind = kinds.get(name)
             try:
-                result[name] = self._typed(channel, kind, value)
+                if kind == 11 and not partial:  # a file this browser attached (uploads.py), taken once
+                    result[name] = self.uploads.take(tab.client_id, str(value["upload"]))
+                elif kind == 11:
+                    continue
+                else:
+                    result[name] = self._typed(channel, kind, value)
             except (ValueError, LookupError, TypeError) as exc:
                 if not partial:
                     raise Refused(f"{name}: {exc}") from exc
@@ -288,8 +318,6 @@ class WebClient:
             return float(str(value).strip())
         if kind == 5:
             return value is True or str(value).lower() == "true"
-        if kind == 11:
-            return (str(value["filename"]), base64.b64decode(value["content"]))
         return str(value)
 
     async def _follow(self, tab: Tab, res: InteractionResult, seq: Any) -> None:
@@ -327,9 +355,9 @@ class WebClient:
                 "op": "state",
                 "guild": {"id": str(guild.id), "name": guild.name},
                 "bot": {"id": str(fake.bot_user_id), "name": fake.bot_user.name},
-                "me": None if me is None else self._member_view(me),
-                "members": [self._member_view(m) | {"mine": m.id in mine} for m in guild.members],
-                "channels": [self._channel_view(c) for c in channels],
+                "me": None if me is None else self.views.member(me),
+                "members": [self.views.member(m) | {"mine": m.id in mine} for m in guild.members],
+                "channels": [self.views.channel(c) for c in channels],
                 "commands": [] if me is None else self._commands(me, guild.channels[0]),
                 "hosting": self.join_code is not None,
             }
@@ -357,115 +385,10 @@ class WebClient:
             {
                 "op": "history",
                 "channel": str(channel.id),
-                "messages": [self._message_view(m) for m in page],
+                "messages": [self.views.message(m) for m in page],
                 "complete": len(page) == len(seen),
             }
         )
-
-    def _member_view(self, member: Member) -> dict[str, Any]:
-        guild = self.fake.guild
-        return {
-            "id": str(member.id),
-            "name": member.name,
-            "manager": guild.is_manager(member),
-            "owner": member.id == guild.owner_id,
-        }
-
-    def _channel_view(self, channel: Channel) -> dict[str, Any]:
-        name = channel.name
-        if channel.is_dm:
-            name = self.fake.bot_user.name
-        return {
-            "id": str(channel.id),
-            "name": name,
-            "type": channel.type,
-            "parent_id": None if channel.parent_id is None else str(channel.parent_id),
-            "archived": channel.archived,
-            "locked": channel.locked,
-        }
-
-    def names(self) -> dict[str, dict[str, str]]:
-        """Display names by id, for mentions in rendered markdown (rebuilt when members or channels change)."""
-        if self._names is None:
-            fake = self.fake
-            users = {str(u.id): u.name for u in fake.users.values()}
-            roles = {str(r.id): r.name for g in fake.guilds for r in g.roles}
-            channels = {str(c.id): c.name for c in (*fake.channels, *fake.threads)}
-            self._names = {"users": users, "roles": roles, "channels": channels}
-        return self._names
-
-    def _message_view(self, message: Message) -> dict[str, Any]:
-        """A message as the page draws it: Discord's JSON, its markdown rendered, files as this server's paths."""
-        data = message.data
-        base = {"id": data["id"], "channel_id": str(message.channel.id)}
-        if message.deleted:
-            return base | {"deleted": True}
-        names = self.names()
-        files = {a["filename"]: self._attachment_view(message.channel, a) for a in data.get("attachments", [])}
-        embeds = [self._embed_view(e, files, names) for e in data.get("embeds", [])]
-        shown_in_embeds = {e["image"]["filename"] for e in embeds if e.get("image") and "filename" in e["image"]}
-        interaction = data.get("interaction_metadata")
-        return base | {
-            "author": {"id": data["author"]["id"], "name": self.fake.bot_user.name, "bot": True},
-            "timestamp": data["timestamp"],
-            "edited": data.get("edited_timestamp") is not None,
-            "ephemeral": message.ephemeral,
-            "loading": message.loading,
-            "html": render(data.get("content", ""), names),
-            "embeds": embeds,
-            "attachments": [a for name, a in files.items() if name not in shown_in_embeds],
-            "components": data.get("components", []),
-            "mentions": [u["id"] for u in data.get("mentions", [])],
-            "invoked": message.invoked,
-            "invoker": None if interaction is None else self._name_of(interaction["user"]["id"]),
-            "thread": None if "thread" not in data else {"id": data["thread"]["id"], "name": data["thread"]["name"]},
-        }
-
-    def _name_of(self, user_id: str) -> str:
-        return self.names()["users"].get(str(user_id), "Someone")
-
-    def _attachment_view(self, channel: Channel, attachment: dict[str, Any]) -> dict[str, Any]:
-        url = self.fake.cdn.url(channel.id, int(attachment["id"]), attachment["filename"], WEB)
-        kind = attachment.get("content_type") or ""
-        image = kind.startswith("image/") or attachment["filename"].lower().endswith((".png", ".jpg", ".jpeg", ".gif"))
-        return {
-            "url": url,
-            "filename": attachment["filename"],
-            "size": attachment.get("size", 0),
-            "image": image,
-            "alt": attachment.get("description"),
-        }
-
-    def _embed_view(
-        self, embed: dict[str, Any], files: dict[str, dict[str, Any]], names: dict[str, dict[str, str]]
-    ) -> dict[str, Any]:
-        def picture(key: str) -> dict[str, Any] | None:
-            url = (embed.get(key) or {}).get("url") or ""
-            if url.startswith("attachment://"):
-                return files.get(url.removeprefix("attachment://"))
-            return {"url": url, "alt": None} if url.startswith(("http://", "https://")) else None
-
-        author = embed.get("author") or {}
-        footer = embed.get("footer") or {}
-        return {
-            "color": embed.get("color"),
-            "title": render(embed["title"], names) if embed.get("title") else None,
-            "url": embed.get("url"),
-            "author": author.get("name"),
-            "description": render(embed.get("description") or "", names),
-            "fields": [
-                {
-                    "name": render(f.get("name", ""), names),
-                    "value": render(f.get("value", ""), names),
-                    "inline": bool(f.get("inline")),
-                }
-                for f in embed.get("fields") or []
-            ],
-            "image": picture("image"),
-            "thumbnail": picture("thumbnail"),
-            "footer": footer.get("text"),
-            "timestamp": embed.get("timestamp"),
-        }
 
     # -- Observer -------------------------------------------------------------------------------------------------
 
@@ -478,26 +401,26 @@ class WebClient:
                 continue
             if message.ephemeral and message.viewer_id != member.id:
                 continue
-            view = view or self._message_view(message)
+            view = view or self.views.message(message)
             tab.send({"op": "message", "message": view})
 
     def channel_changed(self, channel: Channel) -> None:
         """Send the channel (a new thread, a rename) to every tab that sees it."""
-        self._names = None
-        view = self._channel_view(channel)
+        self.views.forget_names()
+        view = self.views.channel(channel)
         for tab in self.tabs:
             if tab.member is not None and self._sees(tab.member, channel):
                 tab.send({"op": "channel", "channel": view})
 
     def member_added(self, member: Member) -> None:
         """Someone joined: every tab hears of them (not its whole state again: joins must stay cheap)."""
-        self._names = None
-        view = self._member_view(member) | {"mine": False}
+        self.views.forget_names()
+        view = self.views.member(member) | {"mine": False}
         for tab in self.tabs:
             tab.send({"op": "member", "member": view})
 
     def world_changed(self) -> None:
         """Members or commands changed: every tab gets its state again."""
-        self._names = None
+        self.views.forget_names()
         for tab in self.tabs:
             self._send_state(tab)

@@ -38,6 +38,8 @@ START_TIMEOUT = 60.0
 # The bot's computer players wait this long before moving (the default, 1.5 s, is for people to follow).
 COMPUTER_DELAY = "0.2"
 TIMEOUT_MS = 15_000
+# What a page shows may wait on the bot drawing a picture on a busy machine: expectations wait as long as actions.
+expect.set_options(timeout=TIMEOUT_MS)
 
 
 def chromium_path() -> str:

@@ -49,6 +49,12 @@ async def test_a_whole_sheet_from_the_first_score_to_the_next_game(fake: LocalDi
     assert state.keeper == str(alice.id) and state.sins["Lust"] == "reserves"
     _, image = picture(fake, sheet)
     assert image.width >= 800 and image.height >= 600
+    # As Discord's: the picture's type and size, so a client keeps its room before it loads (issue 28).
+    assert {k: sheet.attachments[0][k] for k in ("content_type", "width", "height")} == {
+        "content_type": "image/png",
+        "width": image.width,
+        "height": image.height,
+    }
     assert "Jordan (Wrath): no scores yet" in sheet.embeds[0]["description"]
     assert sheet.embeds[0]["image"]["url"] == "attachment://vv-sheet.png"
     # The picture has alt text: what it shows, for a screen reader or when it does not load.

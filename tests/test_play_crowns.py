@@ -37,6 +37,8 @@ def test_two_people_play_a_quick_game_to_the_end(tmp_path: Path) -> None:
             while board["who"] != "Bob":  # Bob's turn: his buttons on his phone
                 enabled_buttons(alice, board["id"]).first.click()
                 board = next_board(alice, board)
+            for page in pages.values():  # the emoji font is fetched when first needed
+                page.evaluate("document.fonts.ready.then(() => true)")
             alice.screenshot(path=str(Path(shots) / "play-desktop.png"))
             bob.screenshot(path=str(Path(shots) / "play-phone.png"))
         play_to_the_end(pages, rng)

@@ -5,7 +5,6 @@ expired; while the bot still reads the files people attach to its commands throu
 
 from __future__ import annotations
 
-import base64
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,7 +20,7 @@ from localdiscord.cdn import FETCHES_PER_MINUTE, URL_LIFETIME
 from localdiscord.guild import Member
 from localdiscord.messages import Message
 from tests.conftest import MakeBot
-from tests.web_tabs import Tab, close_all, joined, served
+from tests.web_tabs import Tab, attach, close_all, joined, served
 
 EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.viciousness", "cogs.vices")
 PNG = b"\x89PNG\r\n\x1a\n the GM's map"
@@ -159,7 +158,7 @@ async def test_the_bot_still_reads_what_a_member_attaches(
     await (await fake.slash(fake.channels[0], gm, "vic-gm campaign new", options={"company": "Knives"})).message()
     export = await (await fake.slash(fake.channels[0], gm, "vic-gm campaign export")).message()
     data = fake.attachment_bytes(export.attachments[0])
-    file = {"filename": "knives.json", "content": base64.b64encode(data).decode()}
+    file = {"upload": await attach(fake, gm_tab.browser, "knives.json", data)}
     channel = str(fake.channels[1].id)
     await gm_tab.send("slash", channel=channel, command="vic-gm campaign import", options={"file": file})
     sheet = await gm_tab.wait(lambda f: f["op"] == "message" and f["message"]["channel_id"] == channel)

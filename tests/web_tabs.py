@@ -96,6 +96,15 @@ async def joined(fake: LocalDiscord, name: str, browser: aiohttp.ClientSession |
     return tab
 
 
+async def attach(fake: LocalDiscord, browser: aiohttp.ClientSession, filename: str, content: bytes) -> str:
+    """Upload a file as the page does before it sends a command with it; the id the command names it by."""
+    url = f"{fake.base_url}/client/upload"
+    async with browser.post(url, params={"filename": filename}, data=content) as response:
+        answer = await response.json()
+        assert answer["ok"], answer
+        return str(answer["id"])
+
+
 async def close_all(opened: list[Tab]) -> None:
     """Close these tabs and their browsers."""
     for tab in opened:

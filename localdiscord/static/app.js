@@ -25,6 +25,7 @@ const S = {
   unread: new Set(),
   dismissed: new Set(JSON.parse(sessionStorage.getItem("ld.dismissed") || "[]")),
   retry: 0,
+  pinned: true,
 };
 const BUTTON_STYLES = { 1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium" };
 
@@ -73,8 +74,9 @@ function request(frame, pending = {}) {
   return seq;
 }
 
-function status(text) {
-  $("connection").textContent = text;
+function status(text, retry) {
+  const again = retry ? el("button", { type: "button", class: "link-button", onclick: retry }, "Try again") : null;
+  $("connection").replaceChildren(text, ...(again ? [" ", again] : []));
   $("connection").hidden = !text;
 }
 
@@ -83,6 +85,10 @@ function handle(frame) {
     case "need_join":
       S.ws = null;
       showJoin(frame.code, true);
+      break;
+    case "too_many_tabs":
+      S.ws = null; // not reconnecting by itself: one of this browser's other tabs must close first
+      status(frame.text, () => connect());
       break;
     case "state":
       onState(frame);
@@ -311,7 +317,8 @@ function openChannel(id) {
   sessionStorage.setItem("ld.channel", id);
   S.unread.delete(id);
   S.messages.clear();
-  $("messages").replaceChildren();
+  S.pinned = true;
+  $("message-list").replaceChildren();
   const channel = S.channels.find((c) => c.id === id);
   $("channel-name").textContent = channel ? channelLabel(channel) : "";
   S.historyKey = `${S.me.id}:${id}`;
@@ -321,23 +328,26 @@ function openChannel(id) {
 
 function onHistory(frame) {
   if (frame.channel !== S.channel) return;
+  const list = $("message-list");
   const box = $("messages");
-  const older = box.querySelector(".load-older");
+  const fromBottom = box.scrollHeight - box.scrollTop; // earlier messages go above what the reader is reading
+  const older = list.querySelector(".load-older");
   if (older) older.remove();
-  const first = box.firstChild;
+  const first = list.firstChild;
   for (const m of frame.messages) {
     if (S.dismissed.has(m.id)) continue;
     S.messages.set(m.id, m);
-    box.insertBefore(drawMessage(m), first);
+    list.insertBefore(drawMessage(m), first);
   }
   if (!frame.complete && frame.messages.length) {
     const before = frame.messages[0].id;
-    box.prepend(
+    list.prepend(
       el("button", { type: "button", class: "load-older secondary",
         onclick: () => send({ op: "history", channel: S.channel, before }) }, "Load earlier messages"),
     );
   }
-  if (!first) box.scrollTop = box.scrollHeight;
+  if (!first || S.pinned) stickToBottom();
+  else box.scrollTop = box.scrollHeight - fromBottom;
 }
 
 function onMessage(m) {
@@ -348,29 +358,51 @@ function onMessage(m) {
     }
     return;
   }
-  const box = $("messages");
-  const existing = box.querySelector(`[data-id="${m.id}"]`);
+  const list = $("message-list");
+  const existing = list.querySelector(`[data-id="${m.id}"]`);
   if (m.deleted || S.dismissed.has(m.id)) {
     S.messages.delete(m.id);
     if (existing) existing.remove();
     return;
   }
   S.messages.set(m.id, m);
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   const node = drawMessage(m);
   if (existing) {
     const focused = existing.contains(document.activeElement) ? document.activeElement : null;
     existing.replaceWith(node);
     if (focused) refocus(node, focused);
-  } else box.append(node);
-  if (atBottom || !existing) box.scrollTop = box.scrollHeight;
+  } else list.append(node);
+  // As in Discord: the view follows new messages while the reader is at the bottom, and always shows the answer
+  // to their own command; a reader who scrolled up to read stays where they are.
+  if (S.pinned || (!existing && S.me && m.invoker === S.me.name)) stickToBottom();
+}
+
+// Whether the reader is at the bottom is decided by their own scrolling; while they are, every change of size
+// (a message drawn, a picture loaded, the window resized) keeps the newest message in view.
+function followScrolling() {
+  const box = $("messages");
+  box.addEventListener("scroll", () => {
+    S.pinned = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+  });
+  const follow = new ResizeObserver(() => {
+    if (S.pinned) box.scrollTop = box.scrollHeight;
+  });
+  follow.observe(box);
+  follow.observe($("message-list"));
+}
+
+function stickToBottom() {
+  const box = $("messages");
+  S.pinned = true;
+  box.scrollTop = box.scrollHeight;
 }
 
 function refocus(node, old) {
-  // After an edit, keep the keyboard on the same control (same custom id), or the message itself.
+  // After an edit, keep the keyboard on the same control (same custom id), or the message itself; the view stays
+  // where the reader has it (focusing must not scroll it, which would read as the reader scrolling away).
   const id = old.dataset && old.dataset.customId;
   const again = id ? node.querySelector(`[data-custom-id="${CSS.escape(id)}"]`) : null;
-  (again && !again.disabled ? again : node).focus();
+  (again && !again.disabled ? again : node).focus({ preventScroll: true });
 }
 
 function memberName(id) {
@@ -434,7 +466,7 @@ function drawMessage(m) {
 function dismiss(id) {
   S.dismissed.add(id);
   sessionStorage.setItem("ld.dismissed", JSON.stringify([...S.dismissed].slice(-500)));
-  const node = $("messages").querySelector(`[data-id="${id}"]`);
+  const node = $("message-list").querySelector(`[data-id="${id}"]`);
   if (node) node.remove();
 }
 
@@ -482,8 +514,20 @@ function picture(file, embed, describedBy, cls) {
   return el(
     "a",
     { href: file.url, target: "_blank", rel: "noopener", class: cls },
-    el("img", { src: file.url, alt, "aria-describedby": describedBy, loading: "lazy" }),
+    el("img", { src: file.url, alt, "aria-describedby": describedBy, loading: "lazy", style: pictureSize(file, cls) }),
   );
+}
+
+// The room a picture takes, known before it loads (the attachment's width and height, as Discord's client uses
+// them): scaled down to fit the largest box it is shown in, and narrower still when the message is.
+const PICTURE_BOX = [520, 420]; // a thumbnail has a fixed box of its own (app.css)
+
+function pictureSize(file, cls) {
+  const { width, height } = file;
+  if (cls === "embed-thumbnail" || !(width > 0 && height > 0)) return null;
+  const [wide, high] = PICTURE_BOX;
+  const scale = Math.min(1, wide / width, high / height);
+  return `width: ${Math.round(width * scale)}px; aspect-ratio: ${width} / ${height}`;
 }
 
 function drawAttachment(file) {
@@ -548,8 +592,8 @@ function notice(text, after) {
   );
   const anchor = after && after.isConnected ? after : null;
   if (anchor) anchor.after(node);
-  else $("messages").append(node);
-  $("messages").scrollTop = $("messages").scrollHeight;
+  else $("message-list").append(node);
+  if (!anchor) stickToBottom();
 }
 
 // -- components --------------------------------------------------------------------------------------------------
@@ -682,6 +726,20 @@ function commandEntries(commands) {
   return entries.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+// As Discord's picker: what is typed matches the start of any word of a command's full name ("/v" finds /vic …,
+// /vv … and /dice verify; "/turn e" finds /vic turn end); names that start with it come first, each command's
+// subcommands together, and the list scrolls to every one of them.
+function matchCommands(query) {
+  const q = query.toLowerCase().replace(/\s+/g, " ").trim();
+  const starts = [];
+  const within = [];
+  for (const e of S.entries) {
+    if (e.path.startsWith(q)) starts.push(e);
+    else if ([...e.path.matchAll(/ /g)].some((space) => e.path.startsWith(q, space.index + 1))) within.push(e);
+  }
+  return [...starts, ...within];
+}
+
 function onComposerInput() {
   const input = $("composer-input");
   const text = input.value;
@@ -691,31 +749,47 @@ function onComposerInput() {
     hideList();
     return;
   }
-  const query = text.slice(1).trim().toLowerCase();
-  const matches = S.entries.filter((e) => e.path.startsWith(query) || e.path.split(" ").some((w) => w.startsWith(query)));
-  showList(matches.slice(0, 25));
+  // A space after a whole command's name picks it, as Discord's box does: what follows fills its options.
+  const named = S.entries.find((e) => text === `/${e.path} `);
+  if (named) {
+    pickCommand(named);
+    return;
+  }
+  showList(matchCommands(text.slice(1)));
 }
 
 function showList(matches) {
   const list = $("command-list");
   S.matches = matches;
   S.active = matches.length ? 0 : -1;
-  list.replaceChildren(
-    ...matches.map((e, i) =>
-      el(
-        "li",
-        { id: `cmd-${i}`, role: "option", "aria-selected": String(i === S.active), onmousedown: (ev) => {
+  const app = S.bot ? S.bot.name : "Commands";
+  const items = matches.map((e, i) =>
+    el(
+      "li",
+      { id: `cmd-${i}`, role: "option", "aria-selected": String(i === S.active),
+        class: i > 0 && topName(matches[i - 1]) !== topName(e) ? "command-group-start" : null,
+        onmousedown: (ev) => {
           ev.preventDefault();
           pickCommand(e);
         } },
-        el("span", { class: "command-path" }, `/${e.path}`), " ",
-        el("span", { class: "command-description" }, e.description),
-      ),
+      el("span", { class: "command-path" }, `/${e.path}`), " ",
+      el("span", { class: "command-description" }, e.description),
     ),
+  );
+  list.replaceChildren(
+    ...(matches.length
+      ? [el("li", { role: "group", "aria-labelledby": "command-app" },
+          el("div", { id: "command-app", class: "command-app" }, app),
+          el("ul", { role: "none", class: "command-items" }, items))]
+      : []),
   );
   list.hidden = matches.length === 0;
   $("composer-input").setAttribute("aria-expanded", String(!list.hidden));
   markActive();
+}
+
+function topName(entry) {
+  return entry.path.split(" ", 1)[0];
 }
 
 function hideList() {
@@ -725,7 +799,7 @@ function hideList() {
 }
 
 function markActive() {
-  const items = $("command-list").children;
+  const items = $("command-list").querySelectorAll('[role="option"]');
   for (let i = 0; i < items.length; i++) items[i].setAttribute("aria-selected", String(i === S.active));
   if (S.active >= 0) {
     $("composer-input").setAttribute("aria-activedescendant", `cmd-${S.active}`);
@@ -741,8 +815,12 @@ function onComposerKey(e) {
     S.active = (S.active + (e.key === "ArrowDown" ? 1 : n - 1)) % n;
     markActive();
   } else if (open && (e.key === "Enter" || e.key === "Tab") && S.active >= 0) {
+    const entry = S.matches[S.active];
+    // The whole name typed, and nothing more needed: Enter sends it; otherwise it picks the command to fill in.
+    const ready = e.key === "Enter" && e.target.value.trim() === `/${entry.path}` && !entry.options.some((o) => o.required);
+    if (ready) return;
     e.preventDefault();
-    pickCommand(S.matches[S.active]);
+    pickCommand(entry);
   } else if (e.key === "Escape") {
     if (open) hideList();
     else clearCommand();
@@ -913,7 +991,7 @@ async function optionValues() {
     let value;
     if (o.type === 11) {
       const file = field.files[0];
-      if (file) value = { filename: file.name, content: await base64(file) };
+      if (file) value = { upload: await upload(file) };
     } else if (field.dataset.value && field.value === field.dataset.label) {
       value = JSON.parse(field.dataset.value);
     } else if (field.tagName === "SELECT" && o.choices && field.value) {
@@ -942,39 +1020,95 @@ async function optionValues() {
   return values;
 }
 
-function base64(file) {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).split(",", 2)[1]);
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
+// A file goes up on its own before the command that names it, as Discord's client uploads an attachment first.
+const FILE_LIMIT = 10 * 1024 * 1024;
+
+async function upload(file) {
+  if (file.size > FILE_LIMIT) throw new Error(`${file.name} is over 10 MiB, the most a file can be.`);
+  const response = await fetch(`/client/upload?filename=${encodeURIComponent(file.name)}`, { method: "POST", body: file });
+  const answer = await response.json().catch(() => ({ ok: false, error: "The file could not be sent." }));
+  if (!answer.ok) throw new Error(answer.error);
+  return answer.id;
+}
+
+// What follows a command's name in the box, as Discord's box reads it: "name:value" fills that option, and text
+// before any of them fills the first option not named ("/roll 4d6kh3", "/vv calc d12:8 pair:3,5").
+function typedOptions(entry, text) {
+  const rest = text.slice(entry.path.length + 1).trim();
+  const typed = {};
+  if (!rest) return typed;
+  const names = entry.options.map((o) => o.name);
+  const marks = [];
+  for (const name of names) {
+    const pattern = new RegExp(`(^|\\s)${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:`, "g");
+    for (const found of rest.matchAll(pattern)) {
+      marks.push({ name, at: found.index + found[1].length, from: found.index + found[0].length });
+    }
+  }
+  marks.sort((a, b) => a.at - b.at);
+  marks.forEach((mark, i) => {
+    const value = rest.slice(mark.from, i + 1 < marks.length ? marks[i + 1].at : rest.length).trim();
+    if (!(mark.name in typed)) typed[mark.name] = value;
   });
+  const leading = rest.slice(0, marks.length ? marks[0].at : rest.length).trim();
+  const first = entry.options.find((o) => !(o.name in typed));
+  if (leading && first) typed[first.name] = leading;
+  return typed;
+}
+
+// The command a whole line names ("/roll 4d6kh3"): the longest command name it starts with.
+function namedCommand(text) {
+  let found = null;
+  for (const e of S.entries) {
+    const name = `/${e.path}`;
+    if ((text === name || text.startsWith(`${name} `)) && (!found || e.path.length > found.path.length)) found = e;
+  }
+  return found;
+}
+
+// Put typed values in the command's fields: a pick list takes the choice, member or channel the text names.
+function fillOptions(entry, typed) {
+  for (const [name, value] of Object.entries(typed)) {
+    const field = $(`opt-${name}`);
+    if (!field || field.type === "file") continue;
+    if (field.tagName !== "SELECT") {
+      field.value = value;
+      continue;
+    }
+    const wanted = value.toLowerCase().replace(/^[@#]\s*/, "");
+    const option = [...field.options].find((o) => o.value !== "" &&
+      [o.textContent, o.value].some((t) => t.toLowerCase().replace(/^[@#]\s*/, "") === wanted ||
+        t.toLowerCase() === JSON.stringify(wanted)));
+    if (option) field.value = option.value;
+    else throw new Error(`${name}: no choice called “${value}”.`);
+  }
 }
 
 async function submitComposer(event) {
   event.preventDefault();
   const text = $("composer-input").value.trim();
   $("composer-error").textContent = "";
-  if (!S.command) {
-    const exact = S.entries.find((e) => `/${e.path}` === text);
-    if (exact) {
-      pickCommand(exact);
-      if (exact.options.some((o) => o.required)) return;
-    } else {
-      $("composer-error").textContent = text.startsWith("/")
-        ? "No such command here: pick one from the list."
-        : "Type / to pick one of the bot's commands.";
-      return;
-    }
-  }
-  let options;
-  try {
-    options = await optionValues();
-  } catch (error) {
-    $("composer-error").textContent = error.message;
+  const entry = S.command || namedCommand(text);
+  if (!entry) {
+    $("composer-error").textContent = text.startsWith("/")
+      ? "No such command here: pick one from the list."
+      : "Type / to pick one of the bot's commands.";
     return;
   }
-  request({ op: "slash", channel: S.channel, command: S.command.path, options }, { kind: "slash" });
+  const picked = Boolean(S.command);
+  if (!picked) pickCommand(entry);
+  let options;
+  try {
+    fillOptions(entry, typedOptions(entry, text));
+    options = await optionValues();
+  } catch (error) {
+    // Chosen from a line that left out what the command needs: its fields are open, at the first one to fill in.
+    const missing = entry.options.find((o) => o.required && $(`opt-${o.name}`) && !$(`opt-${o.name}`).value);
+    if (!picked && missing) $(`opt-${missing.name}`).focus();
+    else $("composer-error").textContent = error.message;
+    return;
+  }
+  request({ op: "slash", channel: S.channel, command: entry.path, options }, { kind: "slash" });
   clearCommand();
 }
 
@@ -1089,6 +1223,7 @@ function closeSidebar() {
 }
 
 function setUp() {
+  followScrolling();
   $("join-form").addEventListener("submit", submitJoin);
   $("join").addEventListener("cancel", (e) => {
     if (!S.me) e.preventDefault(); // joining is the way in
