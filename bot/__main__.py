@@ -15,10 +15,11 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot.app import build_bot, extensions_of
+from bot.app import extensions_of
 from bot.endpoint import use_api_base
 from bot.logs import setup_logging
 from bot.settings import Settings, config_problem, env_file_problem, token_problem
+from bot.sharding import build_bot
 from bot.status import PortUnavailable
 from bot.storage.base import StorageError
 
@@ -28,6 +29,11 @@ log = logging.getLogger("bot")
 EXIT_SETUP = 2
 EXIT_UNEXPECTED = 1
 DISCORD_HOME = "https://discord.com"
+SHARDING_CLOSES = {
+    4010: "invalid shard (4010); SHARD_COUNT must be the number Discord asks for (a multiple of it, for a large bot)",
+    4011: "sharding required (4011), the bot is in too many servers for one shard; set SHARD_COUNT (docs/scaling.md)",
+}
+"""Gateway close codes that say the sharding settings are wrong, and what to do about them."""
 
 
 async def run(settings: Settings) -> int:
@@ -48,15 +54,23 @@ async def run(settings: Settings) -> int:
         return _fatal(f"Discord rejected the token: {advice}.", exc)
     except discord.PrivilegedIntentsRequired as exc:
         return _fatal("Discord refused the connection for disallowed intents (4014); this bot needs none.", exc)
+    except discord.ConnectionClosed as exc:
+        if exc.code in SHARDING_CLOSES:
+            return _fatal(f"Discord closed the connection: {SHARDING_CLOSES[exc.code]}.", exc)
+        return _unexpected(exc)
     except aiohttp.ClientConnectorError as exc:
         # discord.py retries a dropped Gateway forever, but the first login is a plain request: it fails once.
         where = settings.discord_api_base or DISCORD_HOME
         return _fatal(f"Can't reach Discord at {where}: check the network.", exc)
     except Exception as exc:
-        message = f"Stopped by an unexpected error: {type(exc).__name__}: {exc} (LOG_LEVEL=DEBUG shows where)."
-        return _fatal(message, exc, status=EXIT_UNEXPECTED)
+        return _unexpected(exc)
     log.info("Stopped cleanly.")
     return 0
+
+
+def _unexpected(exc: Exception) -> int:
+    message = f"Stopped by an unexpected error: {type(exc).__name__}: {exc} (LOG_LEVEL=DEBUG shows where)."
+    return _fatal(message, exc, status=EXIT_UNEXPECTED)
 
 
 def _fatal(message: str, exc: BaseException, *, status: int = EXIT_SETUP) -> int:

@@ -31,6 +31,7 @@ from bot.server_settings import CORE as CORE_SETTINGS
 from bot.server_settings import ServerSetting, settings_command
 from bot.service import Service
 from bot.settings import Settings
+from bot.shards import Assignment, Shards
 from bot.spec import GameSpec
 from bot.status import Check, StatusServer
 from bot.storage import open_store
@@ -78,7 +79,12 @@ class Tree(app_commands.CommandTree[Any]):
 
 
 class TabletopBot(commands.Bot):
-    """A discord.py bot with the game core and the game cogs (one process, one shard: see ``build_bot``)."""
+    """A discord.py bot with the game core and the game cogs (one process, one shard; the sharded ones are
+    ``bot.sharding``'s)."""
+
+    syncs_commands_at_start = True
+    """Publish the slash commands in ``setup_hook`` (a bot sharing its shards through leases leaves it to the
+    holder of shard 0)."""
 
     def __init__(
         self,
@@ -108,7 +114,8 @@ class TabletopBot(commands.Bot):
         self.settings = settings
         self.extensions_to_load = extensions
         self.clock = clock = clock or SystemClock()
-        self.owned_shards = settings.shards
+        self.assignment = Assignment(self.starting_shards(settings))
+        """The shards whose servers this process looks after (answers, times, plays computers and catches up in)."""
         store = open_store(
             settings.database_path,
             settings.database_url,
@@ -121,8 +128,8 @@ class TabletopBot(commands.Bot):
         self.game_settings: list[ServerSetting] = []
         self.service = Service(self.store, self.registry, clock, dice)
         self.lobby = Lobby(self.service, self.specs)
-        self.timers = TimerLoop(self.store, clock, self._on_due, self.owned_shards)
-        self.retention = LogRetention(self.store, clock, self.owned_shards)
+        self.timers = TimerLoop(self.store, clock, self._on_due, self.assignment)
+        self.retention = LogRetention(self.store, clock, self.assignment)
         self.publisher = Publisher(
             self,
             self.service,
@@ -135,7 +142,7 @@ class TabletopBot(commands.Bot):
         self.outbox = Outbox(self.publisher.news.teller, self.store)
         """What commits outside any session show (``bot.outbox``): cogs register what they draw with it."""
         self.deadlines = Deadlines(self.service, remind=self._remind, close_lobby=self.lobby.close)
-        self.computers = ComputerSeats(self.service, lambda: self.settings.computer_delay)
+        self.computers = ComputerSeats(self.service, lambda: self.settings.computer_delay, self.assignment.owns)
         self.router = Router()
         self.interactions = Interactions(self.service, self.publisher, self.lobby, self.specs)
         self.interactions.register(self.router)
@@ -144,7 +151,7 @@ class TabletopBot(commands.Bot):
         self.service.on_commit(self._schedule)
         self.service.on_commit(self.computers.on_commit)
         self._storage_open = False
-        self._attending: asyncio.Task[int] | None = None
+        self._attending: set[asyncio.Task[int]] = set()
         self.tree.error(self.on_app_command_error)
         self._watch()
 
@@ -152,7 +159,7 @@ class TabletopBot(commands.Bot):
         """What ``METRICS_PORT`` serves: the gauges read when scraped, and the checks of ``/healthz``."""
         sharded = isinstance(self, commands.AutoShardedBot)
         self.loop_monitor = LoopMonitor(self.metrics.loop_lag.observe)
-        self.gateway = GatewayWatch(self, tuple(self.owned_shards.ids) if sharded else None)
+        self.gateway = GatewayWatch(self, self.assignment.shards.ids if sharded else None)
         self.status_server = StatusServer(self.metrics.registry, before_scrape=self._census)
         self.status_server.add_check("event_loop", self.loop_monitor.check)
         self.status_server.add_check("gateway", self.gateway.check)
@@ -162,11 +169,17 @@ class TabletopBot(commands.Bot):
         metrics.oldest_drawing.set_function(lambda: self.publisher.queue()[1])
         metrics.retrying.set_function(lambda: self.publisher.retrying)
         metrics.computer_turns.set_function(lambda: self.computers.pending)
+        metrics.shards_held.set_function(lambda: len(self.assignment.shards.ids))
         metrics.gateway_down.set_function(self.gateway.down_for)
         metrics.gateway_latency.set_function(lambda: self.latency)
 
     async def _census(self) -> None:
-        self.metrics.count(await self.store.census(self.clock.now(), self.owned_shards))
+        self.metrics.count(await self.store.census(self.clock.now(), self.assignment.shards))
+
+    @staticmethod
+    def starting_shards(settings: Settings) -> Shards:
+        """The shards this process looks after from the start: ``SHARD_IDS``, or every shard."""
+        return settings.shards
 
     async def _database_answers(self) -> Check:
         start = time.perf_counter()
@@ -225,23 +238,32 @@ class TabletopBot(commands.Bot):
             await self.load_extension(name)
         # Built once every game has added its own settings.
         self.tree.add_command(settings_command([*CORE_SETTINGS, *self.game_settings], self.store))
-        if not self.settings.skip_sync:
+        if not self.settings.skip_sync and self.syncs_commands_at_start:
             await self.sync_commands()
         if self.settings.metrics_port is not None:
             await self.serve_status(self.settings.metrics_port)
         self.timers.start()
         self.retention.start()
-        # Only this process's servers (another process looks after the rest), and in the background: the bot
-        # answers interactions while it catches up.
-        self._attending = asyncio.get_running_loop().create_task(
-            attend(self.store, self.publisher, self.computers, self.outbox, self.owned_shards), name="attention"
+        if self.assignment.shards.ids:
+            self.attend_to(self.assignment.shards)
+
+    def attend_to(self, shards: Shards) -> None:
+        """Catch up with what the servers of ``shards`` need (``bot.attention``): at startup, or when this process
+        takes shards on. Only this process's servers (another process looks after the rest), and in the
+        background: the bot answers interactions while it catches up."""
+        task = asyncio.get_running_loop().create_task(
+            attend(self.store, self.publisher, self.computers, self.outbox, shards), name="attention"
         )
+        self._attending.add(task)
+        task.add_done_callback(self._attending.discard)
 
     async def settled(self, timeout: float = 10.0) -> None:
         """Wait until no change is being made or drawn (tests read the database after this)."""
         async with asyncio.timeout(timeout):
-            if self._attending is not None:
-                await self._attending  # what a restart found to do is handed on
+            while self._attending:  # what a restart (or a shard taken on) found to do is handed on
+                task = next(iter(self._attending))
+                await task
+                self._attending.discard(task)
             while True:
                 await self.service.idle(timeout)
                 await self.publisher.idle()
@@ -299,8 +321,8 @@ class TabletopBot(commands.Bot):
         """
         await self.timers.stop()
         await self.retention.stop()
-        if self._attending is not None:
-            self._attending.cancel()
+        for task in list(self._attending):
+            task.cancel()
         await self.computers.close()
         try:
             await self.service.idle(SHUTDOWN_GRACE_S)
@@ -312,11 +334,6 @@ class TabletopBot(commands.Bot):
         await self.status_server.stop()
         await self.loop_monitor.stop()
         await self.store.close()
-
-
-class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
-    """The same bot running the shards ``SHARD_IDS`` of ``SHARD_COUNT``, beside other processes running the rest
-    on one PostgreSQL database. Discord sends each process only its own servers' events and interactions."""
 
 
 def invite_url(application_id: int) -> str:
@@ -336,11 +353,3 @@ def extensions_of(settings: Settings) -> tuple[str, ...]:
     """The extensions to load: ``EXTENSIONS`` (the setting) if given, else the default cogs."""
     named = tuple(e.strip() for e in (settings.extensions or "").split(",") if e.strip())
     return named or EXTENSIONS
-
-
-def build_bot(settings: Settings, **options: Any) -> TabletopBot:
-    """The bot for ``settings``: sharded if ``SHARD_COUNT`` is set."""
-    if settings.shard_count is None:
-        return TabletopBot(settings, **options)
-    shards = settings.shards
-    return ShardedTabletopBot(settings, shard_count=shards.count, shard_ids=list(shards.ids), **options)

@@ -19,12 +19,17 @@ log = logging.getLogger(__name__)
 
 
 class ComputerSeats:
-    """Plays computer seats. Collaborators: the service, and how long a computer waits."""
+    """Plays computer seats. Collaborators: the service, how long a computer waits, and whether a server is this
+    process's to look after (when it runs some shards of several processes' bot)."""
 
-    def __init__(self, service: Service, delay: Callable[[], float]) -> None:
+    def __init__(
+        self, service: Service, delay: Callable[[], float], owns: Callable[[int | None], bool] = lambda _: True
+    ) -> None:
         self.service = service
         self.delay = delay
         """Seconds a computer waits before moving, so people can follow (read at each move)."""
+        self.owns = owns
+        """Whether the server is this process's now: a move waiting in a shard it gave up is the new holder's."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.pauses = 0
         """Moves made after the pause so far (a benchmark's measure of how long people wait)."""
@@ -54,6 +59,8 @@ class ComputerSeats:
             await asyncio.sleep(self.delay())
         session = await self.service.store.session(session_id)
         if session is None or session.version != version or session.status is not Status.ACTIVE:
+            return
+        if not self.owns(session.guild_id):  # its shard went to another process meanwhile
             return
         kind = self.service.kind_of(session)
         state = self.service.state_of(session)

@@ -5,7 +5,8 @@
   first request answered already reports it, whichever of the two runs first.
 - ``GatewayWatch``: when each Gateway connection (one per shard) went down and came back, from discord.py's
   events. A connection that is resuming is fine for ``GATEWAY_GRACE_S``: Discord drops connections now and then,
-  and discord.py comes back by itself; one down for longer means nobody's clicks reach this process.
+  and discord.py comes back by itself; one down for longer means nobody's clicks reach this process. A process
+  whose shards come and go with its leases (``bot.leases``) says which to watch (``watch``, ``forget``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from discord.ext import commands
 
@@ -79,7 +80,8 @@ class GatewayWatch:
         self.bot = bot
         self.grace = grace
         start = time.monotonic()
-        self._down: dict[int, float] = {shard: start for shard in (shards or (SHARDLESS,))}
+        self._watched = set(shards) if shards is not None else {SHARDLESS}
+        self._down: dict[int, float] = dict.fromkeys(self._watched, start)
         if shards is None:
             bot.add_listener(self._up, "on_connect")
             bot.add_listener(self._up, "on_resumed")
@@ -89,12 +91,26 @@ class GatewayWatch:
             bot.add_listener(self._up, "on_shard_resumed")
             bot.add_listener(self._down_now, "on_shard_disconnect")
 
+    def watch(self, shards: Iterable[int]) -> None:
+        """Shards this process has taken on: down until they connect."""
+        now = time.monotonic()
+        for shard in shards:
+            self._watched.add(shard)
+            self._down.setdefault(shard, now)
+
+    def forget(self, shards: Iterable[int]) -> None:
+        """Shards this process has given up: no longer its to connect."""
+        for shard in shards:
+            self._watched.discard(shard)
+            self._down.pop(shard, None)
+
     async def _up(self, shard: int = SHARDLESS) -> None:
         self._down.pop(shard, None)
 
     async def _down_now(self, shard: int = SHARDLESS) -> None:
         # discord.py says so at every failed try to reconnect: down since the first.
-        self._down.setdefault(shard, time.monotonic())
+        if shard in self._watched:
+            self._down.setdefault(shard, time.monotonic())
 
     def down_for(self) -> float:
         """Seconds the longest-down connection has been down (0 when all are up)."""

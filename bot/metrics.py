@@ -8,7 +8,8 @@ token or anything a member typed. Each figure is taken at the one place it happe
   ``report_error`` for internal errors;
 - Discord requests: a trace on discord.py's HTTP session (``bot.discord_routes``), every try of every request;
 - the store's time per query: ``timed`` wraps each query method of the store;
-- the publisher's queue, computer moves waiting, the event loop's lag, the Gateway and memory: read when scraped;
+- the publisher's queue, computer moves waiting, the event loop's lag, the Gateway, the shards held and memory: read
+  when scraped; shards taken on and given up: where ``bot.sharding`` does it;
 - live and due sessions: counted in the database when scraped (``Store.census``).
 
 ``docs/operating.md`` lists them with the queries and alerts worth having.
@@ -155,6 +156,18 @@ class Metrics:
         )
         self.gateway_latency = Gauge(
             "tabletop_gateway_latency_seconds", "The Gateway's heartbeat round trip.", registry=registry
+        )
+        self.shards_held = Gauge(
+            "tabletop_shards_held",
+            "Shards this process runs now (SHARD_IDS, or the leases it holds).",
+            registry=registry,
+        )
+        self.shard_changes = Counter(
+            "tabletop_shard_changes",
+            "Shards this process took on or gave up, by how: gained, released (to even out), lost (its lease ran "
+            "out), stopping.",
+            ["change"],
+            registry=registry,
         )
 
     # -- interactions ------------------------------------------------------------------------------------------

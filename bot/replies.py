@@ -37,6 +37,9 @@ REPLY_KEY = "reply"
 NO_PINGS = discord.AllowedMentions.none()
 UNKNOWN_INTERACTION = 10062
 """Discord's code for a response to an interaction whose time has run out."""
+ALREADY_ACKNOWLEDGED = 40060
+"""Discord's code for a first response to an interaction that has one: another process running the same shard for a
+moment (a hand-over, ``bot.leases``) answered it first."""
 T = TypeVar("T")
 
 
@@ -318,6 +321,10 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if isinstance(error, ValidationError):
         # Typed input a command built a model from without checking it first: say which field, not an error id.
         error = InvalidInput.naming(error)
+    if isinstance(original, discord.HTTPException) and original.code == ALREADY_ACKNOWLEDGED:
+        # Delivered to two processes (both on its shard for a moment): the other answered, the change is made once.
+        log.warning("Interaction %s was answered by another process (two on its shard)", interaction.id)
+        return
     reply = Reply.of(interaction, private=True)
     if isinstance(error, UserError):
         text = error.text

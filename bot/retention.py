@@ -13,7 +13,7 @@ import contextlib
 import logging
 
 from bot.clock import Clock
-from bot.shards import ALL, Shards
+from bot.shards import ALL, Assignment
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
@@ -26,19 +26,19 @@ PAUSE_S = 0.5
 
 
 class LogRetention:
-    """Sweeps ended games' old logs. Collaborators: the store, the clock, the shards this process runs."""
+    """Sweeps ended games' old logs. Collaborators: the store, the clock, the shards this process runs (now)."""
 
-    def __init__(self, store: Store, clock: Clock, shards: Shards = ALL) -> None:
+    def __init__(self, store: Store, clock: Clock, shards: Assignment | None = None) -> None:
         self.store = store
         self.clock = clock
-        self.shards = shards
+        self.assignment = shards or Assignment(ALL)
         self._task: asyncio.Task[None] | None = None
 
     async def sweep(self, pause: float = PAUSE_S) -> int:
         """Clear every log that is due, a batch at a time; how many sessions' logs were cleared."""
         cleared = 0
         while True:
-            done = await self.store.clear_old_logs(self.clock.now(), self.shards, BATCH)
+            done = await self.store.clear_old_logs(self.clock.now(), self.assignment.shards, BATCH)
             cleared += done
             if done < BATCH:
                 if cleared:

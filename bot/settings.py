@@ -36,7 +36,16 @@ class Settings(BaseSettings):
         None, ge=1, description="Shards of the whole bot (several processes); unset: one process, one shard."
     )
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
-        None, description="Comma-separated shards this process runs (default: all of SHARD_COUNT)."
+        None,
+        description="Comma-separated shards this process runs. Unset: all of SHARD_COUNT, or on PostgreSQL "
+        "the processes share them through leases.",
+    )
+    shard_lease_seconds: float = Field(
+        10.0,
+        ge=1.0,
+        le=300.0,
+        description="Shards shared through leases: how long a process's shards stay its without a heartbeat (a "
+        "killed process's are taken over after about this).",
     )
     metrics_port: int | None = Field(
         None,
@@ -93,8 +102,14 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def leased_shards(self) -> bool:
+        """Several processes share the shards through leases in the database: ``SHARD_COUNT`` without ``SHARD_IDS``,
+        on PostgreSQL (one SQLite file is one process's: it runs every shard)."""
+        return self.shard_count is not None and self.shard_ids is None and self.database_url is not None
+
+    @property
     def shards(self) -> Shards:
-        """The shards this process runs."""
+        """The shards this process runs (all of them, for leased shards: see ``leased_shards``)."""
         if self.shard_count is None:
             return ALL
         return Shards(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))

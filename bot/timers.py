@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.clock import Clock
-from bot.shards import ALL, Shards
+from bot.shards import ALL, Assignment
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
@@ -27,11 +27,15 @@ class TimerLoop:
     passed while the bot was down is handled at once."""
 
     def __init__(
-        self, store: Store, clock: Clock, on_due: Callable[[int], Awaitable[None]], shards: Shards = ALL
+        self,
+        store: Store,
+        clock: Clock,
+        on_due: Callable[[int], Awaitable[None]],
+        shards: Assignment | None = None,
     ) -> None:
         self.store = store
-        self.shards = shards
-        """Only sessions in these shards' servers: other processes time the rest."""
+        self.assignment = shards or Assignment(ALL)
+        """Only sessions in the servers of the shards this process has now: other processes time the rest."""
         self.clock = clock
         self.on_due = on_due
         self._task: asyncio.Task[None] | None = None
@@ -63,7 +67,7 @@ class TimerLoop:
             self._wake.set()
 
     async def _run(self) -> None:
-        self._next = await self.store.earliest_deadline(self.shards)
+        self._next = await self.store.earliest_deadline(self.assignment.shards)
         while True:
             self._wake.clear()
             if self._next is not None and self._next <= self.clock.now():
@@ -74,7 +78,7 @@ class TimerLoop:
                 except Exception:
                     log.exception("Timer loop failed; retrying shortly")
                     await asyncio.sleep(1)
-                self._next = await self.store.earliest_deadline(self.shards)
+                self._next = await self.store.earliest_deadline(self.assignment.shards)
                 continue
             await self.clock.wait_until(self._next, self._wake)
 
@@ -93,4 +97,4 @@ class TimerLoop:
                     log.exception("Deadline handling failed for session %s; retrying in %d s", session_id, RETRY_S)
                     await self.store.put_off(session_id, now + RETRY_S)
 
-        await asyncio.gather(*(handle(s.id) for s in await self.store.due_sessions(now, self.shards)))
+        await asyncio.gather(*(handle(s.id) for s in await self.store.due_sessions(now, self.assignment.shards)))

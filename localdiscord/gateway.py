@@ -1,6 +1,13 @@
 """The Gateway websocket: HELLO, heartbeats, IDENTIFY (with a shard pair or not) → READY + GUILD_CREATE for the
 shard's guilds, RESUME, and dispatches. A connection that has not identified within ``identify_deadline`` is closed
-with 4009 (Session timed out): Discord publishes no figure for it, and it never keeps one open for ever."""
+with 4009 (Session timed out): Discord publishes no figure for it, and it never keeps one open for ever.
+
+Session starts are limited as Discord limits them (``SessionStarts``): with ``max_concurrency`` (GET /gateway/bot),
+shards identify in buckets ``shard_id % max_concurrency``, each bucket once per 5 seconds, whichever process sends
+them; one sooner is answered with INVALID_SESSION (op 9), as Discord's documentation says. A session that would
+hold more guilds than a shard may closes with 4011 (sharding required), a shard outside its count with 4010, a
+second IDENTIFY on one connection with 4005.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,9 @@ import asyncio
 import collections
 import json
 import secrets
+import time
 import zlib
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -40,6 +49,59 @@ class Op:
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
 GUILD_MEMBERS_INTENT = 1 << 1
 HISTORY_LIMIT = 10_000
+IDENTIFY_INTERVAL_S = 5.0
+"""Each rate-limit bucket of shards may IDENTIFY once in this many seconds."""
+SESSION_STARTS_PER_DAY = 1000
+GUILDS_PER_SHARD = 2500
+"""Discord's most for one session: a session that would hold more closes with 4011 (sharding required)."""
+
+
+@dataclass
+class SessionStarts:
+    """Discord's limits on starting sessions: the buckets' identify rate, the day's count, the guilds per shard.
+
+    ``max_concurrency`` None: reported as 1 but not enforced (most tests restart a bot at will)."""
+
+    max_concurrency: int | None = None
+    guilds_per_shard: int = GUILDS_PER_SHARD
+    remaining: int = SESSION_STARTS_PER_DAY
+    identifies: collections.deque[tuple[float, int | None]] = field(
+        default_factory=lambda: collections.deque(maxlen=HISTORY_LIMIT)
+    )
+    """The IDENTIFYs that started a session: when (monotonic) and for which shard (None: not sharded)."""
+    _buckets: RateLimit = field(default_factory=lambda: RateLimit(1, IDENTIFY_INTERVAL_S))
+
+    def limit(self) -> dict[str, int]:
+        """The ``session_start_limit`` object of GET /gateway/bot."""
+        day_ms = 86_400_000
+        return {
+            "total": SESSION_STARTS_PER_DAY,
+            "remaining": self.remaining,
+            "reset_after": day_ms,
+            "max_concurrency": self.max_concurrency or 1,
+        }
+
+    def bucket(self, shard_id: int) -> int:
+        """The rate-limit key of a shard (``shard_id % max_concurrency``)."""
+        return shard_id % (self.max_concurrency or 1)
+
+    def too_soon(self, shard_id: int) -> str | None:
+        """Why an IDENTIFY of ``shard_id`` now breaks the identify rate, else None (and it counts)."""
+        if self.max_concurrency is None:
+            return None
+        bucket = self.bucket(shard_id)
+        if self._buckets.take(bucket):
+            return None
+        last = max((at for at, shard in self.identifies if self.bucket(shard or 0) == bucket), default=0.0)
+        return (
+            f"IDENTIFY of shard {shard_id} {time.monotonic() - last:.2f} s after the last in its bucket {bucket} "
+            f"(max_concurrency {self.max_concurrency}: one per {IDENTIFY_INTERVAL_S:g} s)"
+        )
+
+    def started(self, shard: int | None) -> None:
+        """A session started."""
+        self.remaining = max(0, self.remaining - 1)
+        self.identifies.append((time.monotonic(), shard))
 
 
 class GatewaySocket(web.WebSocketResponse):
@@ -117,6 +179,17 @@ class Session:
         self.connection: Connection | None = None
         # The bot closed it on purpose (1000/1001, or after INVALID_SESSION): it can never be resumed.
         self.ended = False
+        self.online: list[list[float]] = []
+        """When it was connected: ``[since, until]`` (monotonic) for each connection, ``until`` inf while it is."""
+
+    def went_online(self) -> None:
+        """READY or RESUMED was sent: connected from now."""
+        self.online.append([time.monotonic(), float("inf")])
+
+    def went_offline(self) -> None:
+        """Its connection closed."""
+        if self.online and self.online[-1][1] == float("inf"):
+            self.online[-1][1] = time.monotonic()
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether Discord sends this session the events of ``guild_id`` (DMs go to shard 0)."""
@@ -187,6 +260,7 @@ async def handle_gateway(fake: LocalDiscord, request: web.Request) -> web.WebSoc
         if session is not None and session.connection is connection:
             session.connection = None
             session.ended = not connection.closed_by_server and ws.close_code in (1000, 1001)
+            session.went_offline()
         connection.stop_writing()
         fake.notify()
     return ws
@@ -214,6 +288,10 @@ async def _handle_frame(
     elif op in (Op.IDENTIFY, Op.RESUME):
         if not isinstance(data, dict):
             await connection.close(4002, "Decode error.")
+            return None
+        if session is not None:
+            fake.fail(f"Gateway: op {op} on a connection that already has a session")
+            await connection.close(4005, "Already authenticated.")
             return None
         await fake.gateway_open.wait()
         return await (_identify if op == Op.IDENTIFY else _resume)(fake, connection, data)
@@ -248,6 +326,15 @@ async def _identify(fake: LocalDiscord, connection: Connection, data: dict[str, 
         return None
     session = Session(intents, (shard[0], shard[1]) if shard is not None else None)
     guilds = [g for g in fake.guilds if session.owns(g.id)]
+    if len(guilds) > fake.session_starts.guilds_per_shard:
+        await connection.close(4011, "Sharding required.")
+        return None
+    too_soon = fake.session_starts.too_soon(shard[0] if shard is not None else 0)
+    if too_soon is not None:
+        fake.fail(f"Gateway: {too_soon}")
+        connection.send({"op": Op.INVALID_SESSION, "d": False, "s": None, "t": None})
+        return None
+    fake.session_starts.started(shard[0] if shard is not None else None)
     session.connection = connection
     fake.sessions.append(session)
     ready: dict[str, Any] = {
@@ -270,6 +357,7 @@ async def _identify(fake: LocalDiscord, connection: Connection, data: dict[str, 
     if shard is not None:
         ready["shard"] = shard
     session.dispatch("READY", ready)
+    session.went_online()
     for guild in guilds:
         session.dispatch("GUILD_CREATE", guild.to_json(include_members=bool(intents & GUILD_MEMBERS_INTENT)))
     fake.ready_count += 1
@@ -292,6 +380,7 @@ async def _resume(fake: LocalDiscord, connection: Connection, data: dict[str, An
         connection.send({"op": Op.INVALID_SESSION, "d": False, "s": None, "t": None})
         return None
     session.dispatch("RESUMED", {"_trace": ['["fake-discord-gateway",{"micros":0}]']})
+    session.went_online()
     fake.resume_count += 1
     fake.notify()
     return session

@@ -187,9 +187,10 @@ class HttpApi(ScheduledEvents):
         return json_response({"url": self.fake.base_url.replace("http://", "ws://", 1) + "/gateway"})
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
-        """Where the Gateway is, with the recommended shard count (AutoShardedBot asks this)."""
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        """Where the Gateway is, with the recommended shard count (AutoShardedBot asks this) and the limits on
+        starting sessions (``max_concurrency``)."""
         url = self.fake.base_url.replace("http://", "ws://", 1) + "/gateway"
+        limit = self.fake.session_starts.limit()
         return json_response({"url": url, "shards": self.fake.shard_count, "session_start_limit": limit})
 
     # -- application commands ---------------------------------------------------------------------------------

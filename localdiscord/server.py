@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar
 from aiohttp import web
 
 from localdiscord.cdn import Cdn
-from localdiscord.gateway import Connection, Op, Session, handle_gateway
+from localdiscord.gateway import Connection, Op, Session, SessionStarts, handle_gateway
 from localdiscord.guild import MEMBER_NAMES, Channel, ChannelType, Guild, Member, Perm
 from localdiscord.interactions import (
     InteractionResult,
@@ -112,6 +112,7 @@ class LocalDiscord:
         privileged_intents: int = 0,
         guilds: int = 1,
         shards: int = 1,
+        max_concurrency: int | None = None,
         member_names: tuple[str, ...] = MEMBER_NAMES,
         guild_name: str = "Tabletop Test Server",
     ) -> None:
@@ -119,6 +120,8 @@ class LocalDiscord:
             raise ValueError("the fake needs at least 3 channels")
         self.shard_count = shards
         """The shard count /gateway/bot recommends; guild ``i`` is made to fall on shard ``i % shards``."""
+        self.session_starts = SessionStarts(max_concurrency)
+        """Discord's limits on IDENTIFY (``max_concurrency``: enforced only when given) and what was identified."""
         self.duplicate_interactions = False
         """Deliver every interaction to every connected session, whatever its shard (a duplicated delivery)."""
         env_deadline = os.environ.get("FAKE_DISCORD_DEADLINE")

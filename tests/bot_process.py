@@ -77,6 +77,15 @@ def _popen_bot(env: dict[str, str], db_path: Path) -> subprocess.Popen[bytes]:
         )
 
 
+def start_bot_process(
+    fake: LocalDiscord, db_path: Path | str, env: dict[str, str | None] | None = None
+) -> subprocess.Popen[bytes]:
+    """Start ``python -m bot`` against ``fake`` without waiting for it to connect (the caller waits for what it
+    needs, and kills it by PID in ``finally``)."""
+    db_path = Path(db_path)
+    return _popen_bot(bot_environment(fake, db_path, env), db_path)
+
+
 async def spawn_bot_process(
     fake: LocalDiscord, db_path: Path | str, env: dict[str, str | None] | None = None, *, timeout: float = 30.0
 ) -> subprocess.Popen[bytes]:

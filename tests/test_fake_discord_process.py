@@ -6,6 +6,8 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
 from localdiscord import LocalDiscord
 from tests.bot_process import run_bot_process, spawn_bot_process
 
@@ -50,6 +52,15 @@ async def test_disallowed_intents_close_ends_with_one_clear_line(fake: LocalDisc
     result = await run_bot_process(fake, tmp_path / "bot.sqlite3")
     assert result.returncode != 0
     assert_one_clear_line(result.stdout, "4014")
+
+
+@pytest.mark.fake(guilds=2)
+async def test_sharding_required_close_ends_with_one_clear_line(fake: LocalDiscord, tmp_path: Path) -> None:
+    """Discord refuses one session for more guilds than a shard may hold (4011): the bot says to set SHARD_COUNT."""
+    fake.session_starts.guilds_per_shard = 1
+    result = await run_bot_process(fake, tmp_path / "bot.sqlite3")
+    assert result.returncode == 2
+    assert_one_clear_line(result.stdout, "4011", "SHARD_COUNT")
 
 
 async def test_sigterm_shuts_down_cleanly_and_closes_the_database(fake: LocalDiscord, tmp_path: Path) -> None:

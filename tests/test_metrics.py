@@ -19,6 +19,7 @@ from prometheus_client.samples import Sample
 
 from bot.app import TabletopBot
 from bot.discord_routes import NOT_API, route_of
+from bot.leases import Change
 from bot.metrics import Outcome, query_methods
 from bot.models import Status
 from localdiscord.server import LocalDiscord
@@ -39,6 +40,7 @@ BOUNDED = {
     "route": lambda value: value == NOT_API or ROUTE.match(value) is not None,
     "status": lambda value: value == "error" or re.fullmatch(r"[1-5]\d\d", value) is not None,
     "query": set(query_methods()).__contains__,
+    "change": {c.value for c in Change}.__contains__,
     "le": lambda value: True,  # a histogram's bucket bounds: fixed in the code
 }
 """Every label a metric of the bot may have, and the values it may take."""

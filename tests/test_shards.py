@@ -18,12 +18,13 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.app import ShardedTabletopBot, build_bot, extensions_of
+from bot.app import extensions_of
 from bot.endpoint import use_api_base
 from bot.models import Scope, Session, Status
 from bot.registry import GameKind
 from bot.replay import replay
 from bot.settings import Settings, config_problem
+from bot.sharding import ShardedTabletopBot, build_bot
 from bot.shards import Shards, shard_of
 from bot.storage import PostgresStore
 from localdiscord.guild import Channel, Guild

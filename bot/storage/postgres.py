@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -20,6 +20,7 @@ import asyncpg
 
 from bot.storage.base import StorageError
 from bot.storage.cache import SessionCache
+from bot.storage.leases import LEASE_CHANNEL, LeaseTables, Listening
 from bot.storage.migrations import POSTGRES_MIGRATIONS, POSTGRESQL, REENCODE_LOG, Convert
 from bot.storage.queries import SessionTables, legacy_log
 from bot.storage.sql import bind
@@ -111,7 +112,7 @@ class _PostgresSql:
         await self.conn.executemany(bind(POSTGRESQL, sql, (), {})[0], rows)
 
 
-class PostgresStore(SessionTables):
+class PostgresStore(SessionTables, LeaseTables):
     """A pool of asyncpg connections, migrated to the latest schema when opened; the queries are ``SessionTables``'."""
 
     dialect = POSTGRESQL
@@ -199,6 +200,13 @@ class PostgresStore(SessionTables):
         """A transaction on a connection of the pool (a quick one is no different)."""
         async with self.pool.acquire() as conn, conn.transaction():
             yield _PostgresSql(conn)
+
+    async def listen(self, heard: Callable[[str], None]) -> Listening:
+        """Hear, on a connection of its own, the name of each process whose shard leases changed
+        (``bot.storage.leases``)."""
+        conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
+        await conn.add_listener(LEASE_CHANNEL, lambda _conn, _pid, _channel, owner: heard(owner))
+        return conn
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""

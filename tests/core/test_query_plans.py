@@ -14,6 +14,7 @@ news pending, several log entries each), with the planner's statistics gathered 
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Awaitable, Callable
@@ -22,12 +23,13 @@ from typing import Any
 import asyncpg
 import pytest
 
+from bot.leases import IDENTIFY_SPACING_S
 from bot.models import Board, Deadline, GuildSettings, LogEntry, News, Scope, Seat, Session, Status
 from bot.shards import Shards
 from bot.storage import PostgresStore, SqliteStore, Store
 from bot.storage.codec import encode_entry
 from bot.storage.dice import SecretRoll
-from tests.databases import Database
+from tests.databases import Database, postgres_database
 
 TABLES = ("sessions", "session_events", "session_checkpoints", "outbox")
 SQLITE_NAMES = {*TABLES, "s", "o"}
@@ -211,8 +213,6 @@ async def pg_problems(url: str, queries: list[tuple[str, Any]]) -> list[str]:
         for query, args in queries:
             params = args[0] if args and isinstance(args, list) else args  # executemany: its first row
             plan = await conn.fetchval(f"EXPLAIN (FORMAT JSON) {query}", *params)
-            import json
-
             for node in pg_nodes(json.loads(plan)[0]["Plan"]):
                 relation, kind, index = node.get("Relation Name"), node["Node Type"], node.get("Index Name")
                 if kind == "Seq Scan" and relation in TABLES:
@@ -273,3 +273,49 @@ def test_the_check_finds_a_query_that_reads_every_session(backend: str, tmp_path
     conn.execute("CREATE TABLE sessions (id INTEGER PRIMARY KEY, host_id INTEGER)")
     assert sqlite_problems(conn, ["SELECT id FROM sessions s WHERE host_id = 7"])
     assert not sqlite_problems(conn, ["SELECT host_id FROM sessions s WHERE id = 7"])
+
+
+LEASE_TABLES = ("shard_processes", "shard_leases", "identify_buckets")
+LISTED = "SELECT p.owner, p.shard_count"
+"""The heartbeat's list of the live processes and their shards: it reads the lease tables whole (a row per process
+and per shard)."""
+
+
+async def test_every_lease_query_finds_its_rows_by_a_key() -> None:
+    """The shard leases' statements (``bot.storage.leases``, PostgreSQL only): each finds its rows by a key, but the
+    heartbeat's list of every process, which is the whole of those small tables by design."""
+    async with postgres_database() as url:
+        pg = PostgresStore(url, pool_size=1)
+        await pg.open()
+        logged: list[tuple[str, Any]] = []
+        async with pg.pool.acquire() as conn:
+            conn.add_query_logger(lambda q: logged.append((q.query, q.args)))
+        try:
+            await pg.heartbeat("a", 4, 10.0, 2.5)
+            await pg.claim_shards("a", [0, 1, 2], 10.0)
+            await pg.heartbeat("a", 4, 10.0, 2.5)
+            await pg.announce("a")
+            await pg.release_shards("a", [2])
+            await pg.identify_turn(0, IDENTIFY_SPACING_S)
+            await pg.identify_turn(0, IDENTIFY_SPACING_S)
+            await pg.leave("a")
+        finally:
+            await pg.close()
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("SET enable_seqscan = off")
+            problems = []
+            for query, args in logged:
+                if NOT_QUERIES.match(query) or query.lstrip().startswith(LISTED):
+                    continue
+                plan = await conn.fetchval(f"EXPLAIN (FORMAT JSON) {query}", *args)
+                for node in pg_nodes(json.loads(plan)[0]["Plan"]):
+                    relation, index = node.get("Relation Name"), node.get("Index Name")
+                    if node["Node Type"] == "Seq Scan" and relation in LEASE_TABLES:
+                        problems.append(f"Seq Scan on {relation}: {query}")
+                    if index is not None and "Index Cond" not in node and index.startswith(LEASE_TABLES):
+                        problems.append(f"{node['Node Type']} of all of {index}: {query}")
+        finally:
+            await conn.close()
+    assert len([q for q, _ in logged if not NOT_QUERIES.match(q)]) >= 8
+    assert not problems, "\n".join(problems)
