@@ -25,9 +25,10 @@ TABLES = (
     "luck_wins",
     "luck_members",
     "luck_pending",
+    "luck_journal",
 )
 """In the order they are copied (the log refers to its session)."""
-NUMBERED = ("sessions", "dice_boards", "secret_rolls")
+NUMBERED = ("sessions", "dice_boards", "secret_rolls", "luck_journal")
 """Tables whose ids the database numbers."""
 BATCH = 1_000
 """Rows held in memory at once: a table is streamed from SQLite to PostgreSQL, never read whole."""

@@ -11,12 +11,13 @@ import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from bot.models import LogEntry, News, Outgoing, Session, Told
 from bot.registry import GameKind
-from bot.storage.luck import DiceTally, TurnTally, WinTally, entry_tallies, streak_step, turn_tallies, win_tally
+from bot.storage.luck import DiceTally, entry_tallies, turn_tallies, win_tally
+from bot.storage.luck_journal import INSERT_JOURNAL, LuckBatch, encode, fold, lock_folding
 from bot.storage.outbox import OutboxTables, add_outgoing
 from bot.storage.rows import Row
 from bot.storage.sql import Sql
@@ -162,19 +163,7 @@ class WinCount:
     wins: int
 
 
-@dataclass
-class _Batch:
-    """Dice tallies and wins to add to the statistics together."""
-
-    tallies: list[DiceTally] = field(default_factory=list)
-    wins: list[WinTally] = field(default_factory=list)
-    turns: list[TurnTally] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.tallies or self.wins or self.turns)
-
-
-CommitCounts = _Batch
+CommitCounts = LuckBatch
 """What one commit adds to the statistics (``commit_counts``)."""
 
 _MEMBER_TABLES = (
@@ -191,41 +180,6 @@ _SAVED_COLUMNS = "scope, owner_id, name, expression, guild_id, created_by, updat
 _BOARD_COLUMNS = "id, channel_id, guild_id, owner_id, source, source_id, hidden, buttons, message_id, created_at"
 _SECRET_COLUMNS = (
     "id, channel_id, guild_id, roller_id, for_gm, canonical, salt, commitment, message_id, created_at, revealed_at"
-)
-_LUCK_UPSERT = (
-    "INSERT INTO luck_dice (user_id, sides, hidden, day, guild_id, channel_id, kind, campaign_id, bin, count, total) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (user_id, sides, hidden, day, guild_id, channel_id, kind, campaign_id, bin) "
-    "DO UPDATE SET count = luck_dice.count + excluded.count, total = luck_dice.total + excluded.total"
-)
-_FACES_UPSERT = (
-    "INSERT INTO luck_faces (user_id, hidden, guild_id, channel_id, kind, campaign_id, sides, bin, count, total) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (user_id, hidden, guild_id, channel_id, kind, campaign_id, sides, bin) "
-    "DO UPDATE SET count = luck_faces.count + excluded.count, total = luck_faces.total + excluded.total"
-)
-_TOTALS_UPSERT = (
-    "INSERT INTO luck_totals (guild_id, sides, user_id, count, total) VALUES (?, ?, ?, ?, ?) "
-    "ON CONFLICT (guild_id, sides, user_id) "
-    "DO UPDATE SET count = luck_totals.count + excluded.count, total = luck_totals.total + excluded.total"
-)
-_TURNS_UPSERT = (
-    "INSERT INTO luck_turns (user_id, hidden, day, guild_id, channel_id, kind, campaign_id, turns, points, luck, "
-    "variance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (user_id, hidden, day, guild_id, channel_id, kind, campaign_id) "
-    "DO UPDATE SET turns = luck_turns.turns + excluded.turns, points = luck_turns.points + excluded.points, "
-    "luck = luck_turns.luck + excluded.luck, variance = luck_turns.variance + excluded.variance"
-)
-_TURN_TOTALS_UPSERT = (
-    "INSERT INTO luck_turn_totals (guild_id, kind, user_id, turns, points, luck, variance) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, kind, user_id) "
-    "DO UPDATE SET turns = luck_turn_totals.turns + excluded.turns, "
-    "points = luck_turn_totals.points + excluded.points, luck = luck_turn_totals.luck + excluded.luck, "
-    "variance = luck_turn_totals.variance + excluded.variance"
-)
-_WINS_UPSERT = (
-    "INSERT INTO luck_wins (guild_id, user_id, games, wins) VALUES (?, ?, 1, ?) "
-    "ON CONFLICT (guild_id, user_id) DO UPDATE SET games = luck_wins.games + 1, wins = luck_wins.wins + excluded.wins"
 )
 
 
@@ -300,6 +254,8 @@ class DiceStore(Protocol):
     async def reveal_secret(self, secret_id: int, at: float, news: News) -> Outgoing | None: ...
     @writes(Tells.BOOKS)
     async def record_dice(self, tallies: Sequence[DiceTally]) -> None: ...
+    @writes(Tells.BOOKS)
+    async def fold_luck(self) -> int: ...
     async def luck_counts(self, user_id: int, where: LuckFilter) -> list[LuckCount]: ...
     async def luck_turns(self, user_id: int, where: LuckFilter) -> TurnTotals | None: ...
     async def luck_streaks(self, user_id: int, *, public_only: bool) -> list[Streak]: ...
@@ -508,12 +464,25 @@ class DiceTables(OutboxTables):
 
     @writes(Tells.BOOKS)
     async def record_dice(self, tallies: Sequence[DiceTally]) -> None:
-        """Add ``/roll`` dice to the statistics."""
-        async with self._sql_transaction() as sql:
-            await _apply(sql, _Batch(list(tallies)))
+        """Add ``/roll`` dice to the statistics (to the journal: ``bot.storage.luck_journal``)."""
+        await self._sql().execute(INSERT_JOURNAL, encode(LuckBatch(list(tallies))))
+
+    @writes(Tells.BOOKS)
+    async def fold_luck(self) -> int:
+        """Fold the journal into the statistics, all of it, a batch per transaction; how many rows. Cheap when
+        there is nothing to fold (one read by key)."""
+        folded = 0
+        while await self._sql().fetch("SELECT id FROM luck_journal ORDER BY id LIMIT 1"):
+            async with self._sql_transaction() as sql:
+                done = await fold(sql, self.dialect)
+            if not done:
+                break  # another process folded it meanwhile
+            folded += done
+        return folded
 
     async def luck_counts(self, user_id: int, where: LuckFilter) -> list[LuckCount]:
         """A member's dice per die size and face, summed over the filter."""
+        await self.fold_luck()
         clauses, params = _filtered(user_id, where)
         # All time (no period) reads the counts kept without days: a few hundred rows, not one per day.
         table = "luck_faces" if where.since_day is None else "luck_dice"
@@ -526,6 +495,7 @@ class DiceTables(OutboxTables):
 
     async def luck_turns(self, user_id: int, where: LuckFilter) -> TurnTotals | None:
         """A member's scored turns and their dice luck in points, summed over the filter (None: no turns)."""
+        await self.fold_luck()
         clauses, params = _filtered(user_id, where)
         rows = await self._sql().fetch(
             "SELECT SUM(turns) AS turns, SUM(points) AS points, SUM(luck) AS luck, SUM(variance) AS variance "
@@ -539,6 +509,7 @@ class DiceTables(OutboxTables):
 
     async def luck_streaks(self, user_id: int, *, public_only: bool) -> list[Streak]:
         """A member's runs per die size (of public dice only, or of all their dice)."""
+        await self.fold_luck()
         rows = await self._sql().fetch(
             "SELECT sides, run, best_hot, best_cold FROM luck_streaks WHERE user_id = ? AND public_only = ? "
             "ORDER BY sides",
@@ -549,6 +520,7 @@ class DiceTables(OutboxTables):
 
     async def luck_in_guild(self, guild_id: int) -> list[MemberTotals]:
         """Every member's public dice per size in a server, all time (for the leaderboard and ranks)."""
+        await self.fold_luck()
         rows = await self._sql().fetch(
             "SELECT user_id, sides, count, total FROM luck_totals WHERE guild_id = ?", guild_id
         )
@@ -556,6 +528,7 @@ class DiceTables(OutboxTables):
 
     async def turns_in_guild(self, guild_id: int, kind: str) -> dict[int, TurnTotals]:
         """Every member's public turns of a game in a server, all time, by member (for the leaderboard)."""
+        await self.fold_luck()
         rows = await self._sql().fetch(
             "SELECT user_id, turns, points, luck, variance FROM luck_turn_totals WHERE guild_id = ? AND kind = ?",
             guild_id,
@@ -568,6 +541,7 @@ class DiceTables(OutboxTables):
 
     async def wins_in_guild(self, guild_id: int) -> list[WinCount]:
         """Every member's finished table games in a server."""
+        await self.fold_luck()
         rows = await self._sql().fetch("SELECT user_id, games, wins FROM luck_wins WHERE guild_id = ?", guild_id)
         return [WinCount(int(r["user_id"]), int(r["games"]), int(r["wins"])) for r in rows]
 
@@ -596,6 +570,9 @@ class DiceTables(OutboxTables):
     async def forget_luck(self, user_id: int, at: float) -> None:
         """Delete a member's statistics (a game's log keeps its dice); dice from logs not yet counted are skipped."""
         async with self._sql_transaction() as sql:
+            await lock_folding(sql, self.dialect)  # what was rolled before is counted first, then deleted
+            while await fold(sql, self.dialect):
+                pass
             for table in _MEMBER_TABLES:
                 await sql.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
             await sql.execute(
@@ -628,7 +605,7 @@ class DiceTables(OutboxTables):
             kind = None if session is None else kinds(session.kind)
             wanted = session is not None and (dice_upto > 0 or (kind is not None and kind.score_luck is not None))
             log: list[LogEntry] = await entries(session_id) if session is not None and wanted else []
-            batch = _Batch()
+            batch = LuckBatch()
             if session is not None:
                 for entry in log:
                     if entry.seq > upto:
@@ -644,8 +621,8 @@ class DiceTables(OutboxTables):
                 if won is not None and log and log[-1].seq <= dice_upto:
                     batch.wins.append(won)
             async with self._sql_transaction() as sql:
-                if await sql.execute("DELETE FROM luck_pending WHERE session_id = ?", session_id):
-                    await _apply(sql, batch)
+                if await sql.execute("DELETE FROM luck_pending WHERE session_id = ?", session_id) and batch:
+                    await sql.execute(INSERT_JOURNAL, encode(batch))
         return len(pending)
 
     async def _forgot_at(self) -> dict[int, float]:
@@ -655,8 +632,8 @@ class DiceTables(OutboxTables):
     @staticmethod
     async def count_commit(sql: Sql, counts: CommitCounts) -> None:
         """Add what a committed log entry adds to the statistics (``commit_counts``), in the transaction that
-        wrote it."""
-        await _apply(sql, counts)
+        wrote it: one row of the journal."""
+        await sql.execute(INSERT_JOURNAL, encode(counts))
 
 
 def _drawing(kind: str, shown: DiceBoard | SecretRoll) -> Outgoing:
@@ -672,16 +649,16 @@ def commit_counts(
     game's win too."""
     if entry is None:
         return None
-    counts = _Batch(entry_tallies(session, entry, kind), turns=turn_tallies(session, entry, kind))
+    counts = LuckBatch(entry_tallies(session, entry, kind), turns=turn_tallies(session, entry, kind))
     won = win_tally(session) if finished else None
     if won is not None:
         counts.wins.append(won)
     return counts if counts else None
 
 
-def _after(counts: _Batch, at: float, forgot: dict[int, float]) -> _Batch:
+def _after(counts: LuckBatch, at: float, forgot: dict[int, float]) -> LuckBatch:
     """``counts`` without the members who deleted their statistics after ``at``."""
-    kept = _Batch()
+    kept = LuckBatch()
     kept.tallies = [t for t in counts.tallies if at > forgot.get(t.where.user_id, float("-inf"))]
     kept.turns = [t for t in counts.turns if at > forgot.get(t.where.user_id, float("-inf"))]
     return kept
@@ -706,109 +683,6 @@ def _filtered(user_id: int, where: LuckFilter) -> tuple[str, list[Any]]:
         clauses.append("day >= ?")
         params.append(where.since_day)
     return " AND ".join(clauses), params
-
-
-async def _apply(sql: Sql, batch: _Batch) -> None:
-    for counted in batch.tallies:
-        where = counted.where
-        for (sides, index), (count, total) in counted.faces.items():
-            await sql.execute(
-                _LUCK_UPSERT,
-                where.user_id,
-                sides,
-                int(where.hidden),
-                counted.day,
-                where.guild_id,
-                where.channel_id,
-                where.kind,
-                where.campaign_id,
-                index,
-                count,
-                total,
-            )
-            await sql.execute(
-                _FACES_UPSERT,
-                where.user_id,
-                int(where.hidden),
-                where.guild_id,
-                where.channel_id,
-                where.kind,
-                where.campaign_id,
-                sides,
-                index,
-                count,
-                total,
-            )
-        if not where.hidden:
-            per_size: dict[int, list[int]] = {}
-            for (sides, _), (count, total) in counted.faces.items():
-                sums = per_size.setdefault(sides, [0, 0])
-                sums[0] += count
-                sums[1] += total
-            for sides, (count, total) in per_size.items():
-                await sql.execute(_TOTALS_UPSERT, where.guild_id, sides, where.user_id, count, total)
-        await _streaks(sql, counted)
-    for turned in batch.turns:
-        where, turns = turned.where, turned.turns
-        await sql.execute(
-            _TURNS_UPSERT,
-            where.user_id,
-            int(where.hidden),
-            turned.day,
-            where.guild_id,
-            where.channel_id,
-            where.kind,
-            where.campaign_id,
-            turns.turns,
-            turns.points,
-            turns.luck,
-            turns.variance,
-        )
-        if not where.hidden:
-            await sql.execute(
-                _TURN_TOTALS_UPSERT,
-                where.guild_id,
-                where.kind,
-                where.user_id,
-                turns.turns,
-                turns.points,
-                turns.luck,
-                turns.variance,
-            )
-    for won in batch.wins:
-        for player in won.players:
-            await sql.execute(_WINS_UPSERT, won.guild_id, player, int(player in won.winners))
-
-
-async def _streaks(sql: Sql, counted: DiceTally) -> None:
-    """Carry the member's runs on through the faces just rolled (all dice; and public dice alone)."""
-    scopes = (False,) if counted.where.hidden else (False, True)
-    user = counted.where.user_id
-    for public_only in scopes:
-        for sides in sorted({s for s, _ in counted.sequence}):
-            rows = await sql.fetch(
-                "SELECT run, best_hot, best_cold FROM luck_streaks WHERE user_id = ? AND sides = ? AND public_only = ?",
-                user,
-                sides,
-                int(public_only),
-            )
-            run, hot, cold = (
-                (int(rows[0]["run"]), int(rows[0]["best_hot"]), int(rows[0]["best_cold"])) if rows else (0, 0, 0)
-            )
-            for die, face in counted.sequence:
-                if die == sides:
-                    run, hot, cold = streak_step(run, hot, cold, sides, face)
-            await sql.execute(
-                "INSERT INTO luck_streaks (user_id, sides, public_only, run, best_hot, best_cold) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, sides, public_only) "
-                "DO UPDATE SET run = excluded.run, best_hot = excluded.best_hot, best_cold = excluded.best_cold",
-                user,
-                sides,
-                int(public_only),
-                run,
-                hot,
-                cold,
-            )
 
 
 __all__ = [

@@ -564,6 +564,15 @@ def migrations(d: Dialect) -> tuple[tuple[Step, ...], ...]:
         )""",
             ),
         ),
+        # 11: the luck statistics' journal (``bot.storage.luck_journal``): a commit adds one row of what it counts
+        # instead of adding to the statistics' rows, which concurrent clicks of one server all wrote (a member's
+        # totals, streaks); the rows are folded into the statistics later, oldest first.
+        (
+            f"""CREATE TABLE luck_journal (
+            id {d.key},
+            counts TEXT NOT NULL
+        )""",
+        ),
     )
     rendered = ((s.for_dialect(d) if isinstance(s, Both) else s for s in step) for step in steps)
     # An empty statement is a step one backend needs and the other does not (a trigger's function).

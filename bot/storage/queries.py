@@ -16,7 +16,8 @@ from bot.shards import ALL, Shards
 from bot.storage.base import ATTENTION_BATCH, DUE_BATCH, Census, Duplicate
 from bot.storage.cache import SessionCache
 from bot.storage.dice import CommitCounts, DiceTables
-from bot.storage.migrations import ATTENTION, Both, Dialect
+from bot.storage.luck_journal import encode
+from bot.storage.migrations import ATTENTION, POSTGRESQL, Both, Dialect
 from bot.storage.rows import (
     DAY_S,
     ENDED,
@@ -120,8 +121,12 @@ class SessionTables(DiceTables):
             "WHERE id = :id AND version = :expected"
         )
         params = {**values, "news": news, "id": session.id, "expected": expected_version}
-        if counts is not None:
-            # Dice a member rolled (or a game's finish) count in the luck statistics in the same transaction.
+        if counts is not None and self.dialect == POSTGRESQL:
+            # Dice a member rolled (or a game's finish) count in the luck statistics, atomically with the change: its
+            # journal row is inserted by the same statement, one trip to the server.
+            journal = f"WITH saved AS ({update} RETURNING id) INSERT INTO luck_journal (counts) SELECT :c FROM saved"
+            changed = await self._sql().execute(journal, **params, c=encode(counts))
+        elif counts is not None:
             async with self._sql_transaction(quick=True) as sql:
                 changed = await sql.execute(update, **params)
                 if changed == 1:

@@ -58,6 +58,8 @@ GAME_CHOICES = [
 CHART_SIZES = 4
 """Die sizes drawn in the chart: the most rolled."""
 LEADERBOARD = 10
+FOLD_EVERY_S = 2.0
+"""How often the bot folds the luck statistics' journal (a reader folds what is left first)."""
 MIN_FOR_RANK = 20
 """Dice of one size a member needs before they are ranked by luck with it."""
 MIN_TURNS_FOR_RANK = 3
@@ -245,6 +247,19 @@ class Stats(commands.Cog):
             raise
         except Exception:
             log.exception("Counting older logs for the luck statistics failed; it resumes at the next start")
+        await self.fold()
+
+    async def fold(self) -> None:
+        """Fold the statistics' journal every ``FOLD_EVERY_S`` (``bot.storage.luck_journal``): readers fold what is
+        left, so this only keeps the journal short, many clicks in a few statements."""
+        while True:
+            await asyncio.sleep(FOLD_EVERY_S)
+            try:
+                await self.store.fold_luck()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("Folding the luck statistics' journal failed; tried again in %s s", FOLD_EVERY_S)
 
     def _kind(self, name: str) -> GameKind | None:
         """A game kind this bot runs, by name (None for one it no longer loads)."""

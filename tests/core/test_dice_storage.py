@@ -25,6 +25,7 @@ from bot.storage.dice import (
     commit_counts,
 )
 from bot.storage.luck import ROLL_KIND, Where, tally
+from bot.storage.luck_journal import LuckBatch, apply
 from bot.storage.migrations import POSTGRESQL, SQLITE, SQLITE_MIGRATIONS
 from bot.storage.sql import bind
 from rules.vices.engine import ENGINE as VICES_ENGINE
@@ -238,6 +239,11 @@ class Recording:
                 recording.statements.append((sql, params, named))
                 return int(await self.inner.execute(sql, *params, **named))
 
+            async def executemany(self, sql: str, rows: Any) -> None:
+                rows = list(rows)
+                recording.statements.append((sql, tuple(rows[0]), {}))
+                await self.inner.executemany(sql, rows)
+
         @asynccontextmanager
         async def spied_transaction(**options: Any) -> AsyncIterator[Spy]:
             async with transaction(**options) as sql:
@@ -286,8 +292,8 @@ async def _plan(db: Store, sql: str, params: tuple[Any, ...], named: dict[str, A
 
 
 def _full_scan(db: Store, plan: str, sql: str) -> bool:
-    if "FROM luck_pending ORDER BY session_id LIMIT" in sql:
-        return False  # the backfill walks its queue in key order, a batch at a time (a rowid table in SQLite)
+    if "FROM luck_pending ORDER BY session_id LIMIT" in sql or "FROM luck_journal ORDER BY id LIMIT" in sql:
+        return False  # the backfill and the fold walk their queues in key order, a batch at a time (rowid tables)
     if isinstance(db, SqliteStore):
         return any(line.startswith("SCAN") and "USING" not in line for line in plan.splitlines())
     return "Seq Scan" in plan
@@ -369,6 +375,12 @@ async def _pending(db: Store, session_id: int, *, dice: bool) -> None:
     await sql.execute("INSERT INTO luck_pending (session_id, upto, dice_upto) VALUES (?, 1, ?)", session_id, int(dice))
 
 
+async def counted_at_commit(store: Store, counts: LuckBatch) -> None:
+    """What a bot before the journal (schema 10 and older) did at commit: add to the statistics' rows at once."""
+    async with store._sql_transaction() as sql:  # type: ignore[attr-defined]
+        await apply(sql, [counts])
+
+
 async def test_migration_8_on_a_database_with_games_counts_their_turns_once(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -388,7 +400,8 @@ async def test_migration_8_on_a_database_with_games_counts_their_turns_once(
     dice_only = commit_counts(new, logged, VICES)
     assert dice_only is not None and dice_only.wins
     dice_only.turns = []  # schema 7 counted dice and wins at commit, not turns
-    assert await old.save(new, counted.version, logged, dice_only)
+    assert await old.save(new, counted.version, logged)
+    await counted_at_commit(old, dice_only)
     waiting = await old.create_session(vices_table().model_copy(update={"channel_id": 51}))
     new = waiting.successor(1.0)
     assert await old.save(new, waiting.version, turn_end(1))  # written before the statistics: not counted
@@ -399,7 +412,8 @@ async def test_migration_8_on_a_database_with_games_counts_their_turns_once(
     dice_only = commit_counts(later, logged, VICES)
     assert dice_only is not None
     dice_only.turns = []
-    assert await old.save(later, new.version, logged, dice_only)
+    assert await old.save(later, new.version, logged)
+    await counted_at_commit(old, dice_only)
     await old.close()
     monkeypatch.undo()
     store = database.store()
