@@ -141,6 +141,7 @@ async def drive_dice(store: Store) -> None:
     counted = tally(Where(user_id=7, guild_id=1, channel_id=50, kind=ROLL_KIND), 5.0, [(6, 4)])
     assert counted is not None
     await store.record_dice([counted])
+    await store.fold_luck()  # the readers below fold too, with nothing left to fold: they only read
     await store.luck_counts(7, LuckFilter())
     await store.luck_turns(7, LuckFilter())
     await store.luck_streaks(7, public_only=True)
