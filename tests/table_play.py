@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from bot.app import TabletopBot
@@ -102,6 +104,21 @@ async def use_a_control(
     return await game_of(bot, channel)
 
 
+Reopen = Callable[[], Awaitable[TabletopBot]]
+
+
+async def three_at_a_table(
+    fake: LocalDiscord, tmp_path: Path, make: Callable[..., Awaitable[TabletopBot]]
+) -> tuple[TabletopBot, Reopen, Channel, list[Member]]:
+    """A bot made by ``make(clock, db_path=…)`` on a database file (its dice seeded 7), how to make it again on the
+    same file and clock (a restart), the first channel and its first three members."""
+    clock = FakeClock()
+    reopen = functools.partial(make, clock, db_path=tmp_path / "table.sqlite3")
+    bot = await reopen()
+    bot.service.dice = SeededDice(7)
+    return bot, reopen, fake.channels[0], fake.members[:3]
+
+
 async def play_to_the_end_with_a_restart(
     fake: LocalDiscord,
     bot: TabletopBot,
@@ -109,7 +126,7 @@ async def play_to_the_end_with_a_restart(
     one_click: OneClick,
     *,
     restart_after: int,
-    reopen: Callable[[], Awaitable[TabletopBot]],
+    reopen: Reopen,
 ) -> tuple[TabletopBot, Session]:
     """Play the channel's game to its end by ``one_click`` (a random source seeded 3), the bot closed after
     ``restart_after`` clicks and the game played on with ``reopen()``'s bot (its dice seeded 8): that bot and the

@@ -23,6 +23,7 @@ from tests.table_play import (
     play_with_computers,
     start_table,
     table_bot,
+    three_at_a_table,
     use_a_control,
 )
 
@@ -73,15 +74,11 @@ async def play_one_click(fake: LocalDiscord, bot: TabletopBot, channel: Channel,
 
 
 async def test_full_three_player_game_by_clicks_with_a_restart(fake: LocalDiscord, make_bot: MakeBot, tmp_path) -> None:
-    clock = FakeClock()
-    db = tmp_path / "crowns.sqlite3"
-    bot = await crowns_bot(make_bot, clock, db_path=db)
-    bot.service.dice = SeededDice(7)
-    channel = fake.channels[0]
-    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    bot, reopen, channel, (alice, bob, carol) = await three_at_a_table(
+        fake, tmp_path, functools.partial(crowns_bot, make_bot)
+    )
     first = await open_and_start(fake, channel, alice, [bob, carol], fate=True, legendary=True, overkill=True)
     assert len(first.mentions) <= 1 and alice.id not in first.mentions  # Alice clicked Start: no ping for her
-    reopen = functools.partial(crowns_bot, make_bot, clock, db_path=db)
     bot, game = await play_to_the_end_with_a_restart(
         fake, bot, channel, play_one_click, restart_after=25, reopen=reopen
     )
