@@ -239,7 +239,7 @@ class HttpApi(ScheduledEvents):
             "name_localizations": command.get("name_localizations"),
             "description": command.get("description", ""),
             "description_localizations": command.get("description_localizations"),
-            "default_member_permissions": command.get("default_member_permissions"),
+            "default_member_permissions": _text_or_none(command.get("default_member_permissions")),
             "nsfw": bool(command.get("nsfw", False)),
             "integration_types": command.get("integration_types") or [0],
             "contexts": command.get("contexts"),
@@ -554,6 +554,11 @@ class HttpApi(ScheduledEvents):
         if thread.type not in ChannelType.THREADS or _snowflake(request, "user_id") not in self.fake.users:
             raise DiscordError(404, 10003, "Unknown Channel")
         return web.Response(status=204)
+
+
+def _text_or_none(value: Any) -> str | None:
+    """A permission bit set as Discord returns it: a string (it accepts a number too)."""
+    return None if value is None else str(value)
 
 
 def _snowflake(request: web.Request, key: str) -> int:

@@ -337,9 +337,7 @@ class LocalDiscord:
 
     def group_dm(self, owner: Member, *others: Member, name: str = "") -> Channel:
         """A group DM of ``owner`` and ``others`` (not the bot)."""
-        channel = Channel(
-            self.ids.next(), name, type=ChannelType.GROUP_DM, owner_id=owner.id, people=(owner, *others)
-        )
+        channel = Channel(self.ids.next(), name, type=ChannelType.GROUP_DM, owner_id=owner.id, people=(owner, *others))
         self.private_channels[channel.id] = channel
         return channel
 
