@@ -722,7 +722,7 @@ class LocalDiscord:
         return guild_commands + self.global_commands
 
     def offered(self, channel: Channel, member: Member) -> list[str]:
-        """The names of the commands Discord's client offers ``member`` in ``channel`` (see ``localdiscord.installs``)."""
+        """The commands Discord's client offers ``member`` in ``channel``, by name (``localdiscord.installs``)."""
         return [c["name"] for c in self.commands_for(channel) if self._command_refusal(c, channel, member) is None]
 
     def _command_refusal(self, schema: dict[str, Any], channel: Channel, member: Member) -> str | None:
