@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from localdiscord.guild import Channel, Member
+from localdiscord.guild import Channel, ChannelType, Guild, Member
+from localdiscord.snowflakes import Snowflakes
 
 if TYPE_CHECKING:
     from localdiscord.server import LocalDiscord
@@ -81,3 +82,56 @@ def unavailable(schema: dict[str, Any], fake: LocalDiscord, channel: Channel, me
 def user_only(owners: dict[str, str]) -> bool:
     """Only a member's install authorised the interaction (the bot is not where it happens, or not for it)."""
     return str(GUILD_INSTALL) not in owners
+
+
+class InstallWorld:
+    """The local Discord's installs and the places only a member's install reaches (mixed into ``LocalDiscord``)."""
+
+    ids: Snowflakes
+    bot_user: Member
+    guilds: list[Guild]
+    user_installs: set[int]
+    guilds_without_bot: list[Guild]
+    private_channels: dict[int, Channel]
+
+    def world_changed(self) -> None:
+        """Tell the observers (``LocalDiscord.world_changed``)."""
+
+    def install_for_user(self, member: Member) -> None:
+        """``member`` adds the app to their own account: its user-installable commands follow them everywhere."""
+        self.user_installs.add(member.id)
+        self.world_changed()
+
+    def server_without_bot(self, member_names: tuple[str, ...] = ("Zoe", "Yann", "Xavi")) -> Guild:
+        """A server the bot was never added to (it gets no GUILD_CREATE, can't read or post in its channels)."""
+        guild = Guild(
+            self.ids,
+            Member(self.bot_user.id, self.bot_user.username, self.bot_user.name, bot=True),
+            channels=3,
+            name=f"Server without the bot {len(self.guilds_without_bot) + 1}",
+            member_names=member_names,
+        )
+        self.guilds_without_bot.append(guild)
+        return guild
+
+    def bot_in_guild(self, guild_id: int) -> bool:
+        """Whether the bot was added to the server ``guild_id``."""
+        return any(g.id == guild_id for g in self.guilds)
+
+    def bot_sees(self, channel: Channel) -> bool:
+        """Whether the bot is where ``channel`` is: its own DMs and its servers' channels, not the others."""
+        if channel.is_private:
+            return False
+        return channel.guild_id is None or self.bot_in_guild(channel.guild_id)
+
+    def private_dm(self, member: Member, other: Member) -> Channel:
+        """A DM between two users (not the bot)."""
+        channel = Channel(self.ids.next(), "", type=ChannelType.DM, people=(member, other))
+        self.private_channels[channel.id] = channel
+        return channel
+
+    def group_dm(self, owner: Member, *others: Member, name: str = "") -> Channel:
+        """A group DM of ``owner`` and ``others`` (not the bot)."""
+        channel = Channel(self.ids.next(), name, type=ChannelType.GROUP_DM, owner_id=owner.id, people=(owner, *others))
+        self.private_channels[channel.id] = channel
+        return channel

@@ -17,7 +17,7 @@ from aiohttp import web
 from localdiscord.cdn import Cdn
 from localdiscord.gateway import Connection, Op, Session, SessionStarts, handle_gateway
 from localdiscord.guild import MEMBER_NAMES, Channel, ChannelType, Guild, Member, Perm
-from localdiscord.installs import authorising, context_of, unavailable
+from localdiscord.installs import InstallWorld, authorising, context_of, unavailable
 from localdiscord.interactions import (
     InteractionResult,
     InteractionType,
@@ -96,7 +96,7 @@ class Hold:
         return not self.dropped
 
 
-class LocalDiscord:
+class LocalDiscord(InstallWorld):
     """A protocol-level fake of Discord for end-to-end tests and benchmarks.
 
     Start it, point discord.py at ``base_url`` (``bot.endpoint.use_api_base``), then drive the bot with
@@ -299,47 +299,6 @@ class LocalDiscord:
             if channel.id == channel_id:
                 return channel
         return None
-
-    # -- user installs -----------------------------------------------------------------------------------------
-
-    def install_for_user(self, member: Member) -> None:
-        """``member`` adds the app to their own account: its user-installable commands follow them everywhere."""
-        self.user_installs.add(member.id)
-        self.world_changed()
-
-    def server_without_bot(self, member_names: tuple[str, ...] = ("Zoe", "Yann", "Xavi")) -> Guild:
-        """A server the bot was never added to (it gets no GUILD_CREATE, can't read or post in its channels)."""
-        guild = Guild(
-            self.ids,
-            Member(self.bot_user.id, self.bot_user.username, self.bot_user.name, bot=True),
-            channels=3,
-            name=f"Server without the bot {len(self.guilds_without_bot) + 1}",
-            member_names=member_names,
-        )
-        self.guilds_without_bot.append(guild)
-        return guild
-
-    def bot_in_guild(self, guild_id: int) -> bool:
-        """Whether the bot was added to the server ``guild_id``."""
-        return any(g.id == guild_id for g in self.guilds)
-
-    def bot_sees(self, channel: Channel) -> bool:
-        """Whether the bot is where ``channel`` is: its own DMs and its servers' channels, not the others."""
-        if channel.is_private:
-            return False
-        return channel.guild_id is None or self.bot_in_guild(channel.guild_id)
-
-    def private_dm(self, member: Member, other: Member) -> Channel:
-        """A DM between two users (not the bot)."""
-        channel = Channel(self.ids.next(), "", type=ChannelType.DM, people=(member, other))
-        self.private_channels[channel.id] = channel
-        return channel
-
-    def group_dm(self, owner: Member, *others: Member, name: str = "") -> Channel:
-        """A group DM of ``owner`` and ``others`` (not the bot)."""
-        channel = Channel(self.ids.next(), name, type=ChannelType.GROUP_DM, owner_id=owner.id, people=(owner, *others))
-        self.private_channels[channel.id] = channel
-        return channel
 
     def dm_channel(self, user: Member | None = None) -> Channel:
         """The DM channel between ``user`` (default ``dm_user``) and the bot, created on first use."""
