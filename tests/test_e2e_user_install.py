@@ -110,6 +110,12 @@ async def test_dice_tools_of_ones_own_work_where_the_bot_is_not(
     click = await fake.click(board, "attack", yann)
     by_yann = await click.message()
     assert "Yann" in by_yann.content and "Sword" in by_yann.content
+    exported = await say(fake, channel, zoe, "dice export")
+    file = fake.attachment_bytes(exported.attachments[0])
+    await say(fake, channel, zoe, "dice delete", name="attack")
+    fake.install_for_user(yann)  # Yann adds the app too, and takes Zoe's rolls as his own
+    imported = await say(fake, channel, yann, "dice import", file=("saved-rolls.json", file))
+    assert imported.content.startswith("📥 Imported 1 saved roll")
     luck = await say(fake, channel, zoe, "stats luck")
     assert luck.ephemeral and "luck" in luck.content and luck.attachments
     through_interactions_only(fake, channel)
@@ -168,13 +174,23 @@ async def test_the_bot_can_neither_read_nor_post_where_only_a_members_install_re
     fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     bot = await make_bot(extensions=("cogs.dice",))
-    _, _, where = places(fake)
+    zoe, _, where = places(fake)
     for channel in where.values():
         with pytest.raises(discord.Forbidden):
             await bot.http.send_message(channel.id, params=discord.http.handle_message_parameters(content="hi"))
         with pytest.raises(discord.Forbidden):
             await bot.http.logs_from(channel.id, 10)
     assert sum("403 50001 Missing Access" in r for r in fake.rejections) == 6
+    # An answer through the interaction: its webhook takes at most 5 follow-ups there, as Discord's does.
+    res = await fake.slash(where["server"], zoe, "dice verify", options={"commitment": "0", "result": "1", "salt": "2"})
+    await res.message()
+    webhook = discord.Webhook.partial(fake.application_id, res.token, client=bot)
+    for count in range(5):
+        await webhook.send(f"follow-up {count + 1}", wait=True)
+    fake.tolerate("maximum number of follow up messages")
+    with pytest.raises(discord.HTTPException):
+        await webhook.send("one too many", wait=True)
+    assert len(res.followup_messages) == 5
 
 
 async def test_interactions_and_messages_match_discords_openapi_description(
