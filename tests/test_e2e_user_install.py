@@ -168,6 +168,17 @@ async def test_what_needs_the_bot_in_the_server_says_so_privately(fake: LocalDis
         scoped = await say(fake, where[place], zoe, "dice save", name="house", expression="2d6", scope="server")
         assert scoped.ephemeral and "server" in scoped.content
     assert fake.messages(channel) == []
+    # Where the bot is (its own DM, its server), a member who also installed the app isn't refused any of it.
+    alice = fake.members[0]
+    fake.install_for_user(alice)
+    await say(fake, fake.channels[1], alice, "dice save", name="attack", expression="1d20+5")
+    for here in (fake.dm_channel(alice), fake.channels[1]):
+        await say(fake, here, alice, "dice board")
+        edited = await say(fake, here, alice, "dice board-edit", buttons="attack=Sword")
+        assert edited.content.startswith("✅"), edited.content
+    shared = await say(fake, fake.channels[1], alice, "dice save", name="house", expression="2d6", scope="channel")
+    assert shared.content.startswith("✅"), shared.content
+    assert (await say(fake, fake.channels[1], alice, "stats top")).content.startswith("🏆")
 
 
 async def test_the_bot_can_neither_read_nor_post_where_only_a_members_install_reaches(
