@@ -98,6 +98,8 @@ async def test_dice_tools_of_ones_own_work_where_the_bot_is_not(
     channel = where[place]
     saved = await say(fake, channel, zoe, "dice save", name="attack", expression="1d20+5 # Sword")
     assert saved.ephemeral and "attack" in saved.content
+    offered = await (await fake.autocomplete(channel, zoe, "roll", "expression", {"expression": "at"})).choices()
+    assert [c["value"] for c in offered][:1] == ["attack"]
     rolled = await say(fake, channel, zoe, "roll", expression="attack +2")
     assert "Sword" in rolled.content and not rolled.ephemeral
     listed = await say(fake, channel, zoe, "dice list")
@@ -228,7 +230,15 @@ async def test_interactions_and_messages_match_discords_openapi_description(
         for kind, owner in res.payload["authorizing_integration_owners"].items():
             check("ApplicationIntegrationType", int(kind))
             check("SnowflakeType", owner)
-    messages: list[dict[str, Any]] = [fake.cdn.for_bot(m.data) for r in results for m in [r.original] if m]
+    secret = await fake.slash(where["group"], zoe, "dice secret", options={"expression": "1d20"})
+    reveal = await fake.click(await secret.message(), "Reveal", zoe)
+    (revealed,) = await reveal.followups(1)
+    metadata = revealed.data["interaction_metadata"]
+    assert metadata["type"] == 3 and metadata["authorizing_integration_owners"] == {"1": str(zoe.id)}
+    assert metadata["original_response_message_id"] == str(reveal.original.id)  # type: ignore[union-attr]
+    results += [secret, reveal]
+    shown = [m for r in results for m in [r.original, *r.followup_messages] if m is not None]
+    messages: list[dict[str, Any]] = [fake.cdn.for_bot(m.data) for m in shown]
     for data in messages:
         # Components aside: the local Discord hands the bot's components back as sent, without the ids Discord adds.
         check("MessageResponse", data | {"components": []})
