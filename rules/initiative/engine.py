@@ -355,7 +355,8 @@ class InitiativeEngine:
             return state
         shown = {k: e for k, e in state.entries.items() if not e.hidden}
         current = state.current if state.current in shown else None
-        update = {"entries": shown, "order": tuple(e for e in state.order if e in shown), "current": current}
+        update: dict[str, Any] = {"entries": shown, "order": tuple(e for e in state.order if e in shown)}
+        update |= {"current": current}
         update |= {"gm_turn": current is None and state.current is not None, "next_hidden": 1}
         return state.model_copy(update=update)
 
