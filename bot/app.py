@@ -41,7 +41,15 @@ from rules.dice import DiceSource
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns", "cogs.vices", "cogs.viciousness")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.meta",
+    "cogs.game",
+    "cogs.dice",
+    "cogs.crowns",
+    "cogs.vices",
+    "cogs.viciousness",
+    "cogs.initiative",
+)
 SHUTDOWN_GRACE_S = 5.0
 MODAL_NAMESPACES = ("m:", "u:")
 INVITE_SCOPES = ("bot", "applications.commands")

@@ -102,7 +102,10 @@ def _join(state: InitState, actor: str, action: Join, dice: DiceSource) -> Outco
     group = f"{'h' if hidden else 'e'}{counter}"
     total, mod, notation, kept = _rolled(action, dice, f"{group}.")
     tiebreak = dice.roll(f"{group}.tie", TIEBREAK_SIDES)
-    names = [action.name] if action.count == 1 else [f"{action.name} {n + 1}" for n in range(action.count)]
+    base = " ".join(action.name.split())
+    if not base:
+        raise IllegalAction("A name needs more than spaces.")
+    names = [base] if action.count == 1 else [f"{base} {n + 1}" for n in range(action.count)]
     taken = {e.name.casefold() for e in state.entries.values()}
     if any(n.casefold() in taken for n in names):
         raise IllegalAction(f"There is a {names[0]} in the order already: pick another name.")
@@ -363,3 +366,7 @@ class InitiativeEngine:
     def undoable(self, action: BaseModel) -> bool:
         """Every change to the order can be taken back."""
         return True
+
+
+ENGINE = InitiativeEngine()
+"""The engine is stateless: one instance serves every tracker."""
