@@ -182,7 +182,10 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
     @reveal.autocomplete("who")
     @condition.autocomplete("who")
     async def _who(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        state = await self.state_for(interaction)
+        try:
+            state = await self.state_for(interaction)
+        except NoSession:
+            return []  # an autocomplete offers nothing rather than refusing
         typed = current.strip().casefold()
         return [
             app_commands.Choice(name=state.entries[e].name, value=state.entries[e].name)
