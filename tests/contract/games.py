@@ -20,6 +20,7 @@ from bot.models import MAIN_VIEW, Actor, Seat, Session, Status
 from bot.registry import GameKind
 from bot.spec import GameSpec
 from cogs.crowns import CrownsSpec
+from cogs.initiative.spec import InitiativeSpec
 from cogs.vices.sheet import SheetSpec
 from cogs.vices.table import TableSpec
 from cogs.viciousness import controls
@@ -27,6 +28,7 @@ from cogs.viciousness.narrate import narrate as vic_narrate
 from cogs.viciousness.spec import VicSpec
 from rules.crowns.playout import random_options as crowns_options
 from rules.engine import GM, Viewer
+from rules.initiative.state import InitOptions, InitState
 from rules.vices.playout import random_options as vices_options
 from rules.vices.sheet_data import SIN_NAMES
 from rules.vices.sheet_state import SheetOptions, SheetSettings, SheetState, progress
@@ -237,6 +239,51 @@ def secret_shows(viewed: BaseModel, owner: str) -> bool:
     return viewed.dice.get(owner) is not None
 
 
+INIT_GM = FIRST_USER + 200
+INIT_PLAYERS = [FIRST_USER + 201, FIRST_USER + 202]
+
+
+def init_table(rng: random.Random) -> Table:
+    return open_session("init", InitOptions(), INIT_GM, {str(INIT_GM): [GM]}, INIT_PLAYERS)
+
+
+def init_move(rng: random.Random, state: BaseModel) -> Move:
+    """Joins (a member by a roll or a value, the GM's NPCs, hidden or not), turns, removals, reveals, conditions."""
+    assert isinstance(state, InitState)
+    actor = str(rng.choice([INIT_GM, INIT_GM, *INIT_PLAYERS]))
+    who = rng.choice([*(e.name for e in state.entries.values()), *state.entries, "nobody"])
+    join: dict[str, Any] = {"type": "join", "name": rng.choice(["Ana", "Bo", LONG_NAME]), "roll": "1d20+2"}
+    if rng.random() < 0.5:
+        join = {**join, "roll": None, "value": rng.randint(-5, 30), "mod": rng.randint(-2, 5)}
+    npc = {**join, "npc": True, "hidden": rng.random() < 0.5, "count": rng.randint(1, 3)}
+    return actor, rng.choice(
+        [
+            join,
+            npc,
+            npc,
+            {"type": "next"},
+            {"type": "next"},
+            {"type": "next"},
+            {"type": "prev"},
+            {"type": "delay"},
+            {"type": "rm", "who": who},
+            {"type": "reveal", "who": who},
+            {
+                "type": "cond",
+                "who": who,
+                "name": rng.choice(["Prone", "Blessed"]),
+                "turns": rng.choice([None, 0, 1, 3]),
+            },
+        ]
+    )
+
+
+def init_shows(viewed: BaseModel, owner: str) -> bool:
+    """The GM's secret: hidden NPCs (and whose turn it is when it is theirs)."""
+    assert isinstance(viewed, InitState) and owner == GM
+    return any(e.hidden for e in viewed.entries.values())
+
+
 GAMES = [
     Game("race", RaceSpec(), race_table),
     Game("crowns", CrownsSpec(), crowns_table, steps=400, games=40),
@@ -255,4 +302,14 @@ GAMES = [
         exports=vic_exports,
     ),
     Game("secret", SecretSpec(), secret_table, games=10, owners=secret_owners, shows=secret_shows),
+    Game(
+        "init",
+        InitiativeSpec(),
+        init_table,
+        move=init_move,
+        steps=200,
+        games=5,
+        owners=lambda state: [GM] if init_shows(state, GM) else [],
+        shows=init_shows,
+    ),
 ]
