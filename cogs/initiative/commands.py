@@ -113,7 +113,8 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
     ) -> None:
         """The member joins for themselves."""
         named = (name or interaction.user.display_name)[:NAME_MAX]
-        action = Join(name=named, roll=await self.rolled(interaction, roll), value=value, mod=modifier)
+        rolled = await self.rolled(interaction, roll)
+        action = Join(member=str(interaction.user.id), name=named, roll=rolled, value=value, mod=modifier)
         await self.act(interaction, action, "You're in the order.")
 
     @app_commands.command(name="npc", description="Add an NPC or a group of them (GM)")

@@ -86,8 +86,10 @@ def _controls(ctx: ViewContext[InitState]) -> list[list[discord.ui.Item[Any]]]:
     started = state.round > 0
     first: list[discord.ui.Item[Any]] = [
         ctx.button("Previous", Previous(), emoji="◀️", disabled=not started),
-        ctx.button("Next" if started else "Start", Next(), emoji="▶️", style=discord.ButtonStyle.primary),
-        ctx.button("Delay", Delay(), emoji="⏳", disabled=not started or len(state.order) < 2),
+        ctx.button(
+            "Next" if started else "Start", Next(of=state.current), emoji="▶️", style=discord.ButtonStyle.primary
+        ),
+        ctx.button("Delay", Delay(of=state.current), emoji="⏳", disabled=not started or len(state.order) < 2),
         ctx.core_button("Undo", "undo", emoji="↩️"),
     ]
     rows: list[list[discord.ui.Item[Any]]] = [first]

@@ -93,7 +93,8 @@ def _insert(order: tuple[str, ...], entries: Mapping[str, Entry], new: Entry) ->
 
 
 def _join(state: InitState, actor: str, action: Join, dice: DiceSource) -> Outcome[InitState]:
-    if not action.npc and any(e.owner == actor for e in state.entries.values()):
+    member = None if action.npc else action.member or actor
+    if member is not None and any(e.owner == member for e in state.entries.values()):
         raise IllegalAction("You're in the order already: `/init leave` first to join again.")
     if len(state.entries) + action.count > MAX_ENTRIES:
         raise IllegalAction(f"The order is full ({MAX_ENTRIES} entries): remove someone first.")
@@ -115,7 +116,7 @@ def _join(state: InitState, actor: str, action: Join, dice: DiceSource) -> Outco
         entry = Entry(
             id=f"{group[0]}{counter + n}",
             name=name,
-            owner=None if action.npc else actor,
+            owner=member,
             group=group,
             total=total,
             mod=mod,
@@ -168,7 +169,14 @@ def _count_down(entry: Entry, round_: int) -> tuple[Entry, list[Event]]:
     return entry.model_copy(update={"conditions": tuple(kept), "counted": round_}), events
 
 
-def _next(state: InitState, actor: str, action: BaseModel, dice: DiceSource) -> Outcome[InitState]:
+def _ended(state: InitState, action: Next | Delay) -> None:
+    """A turn ends once: a click made for a turn that is over is refused."""
+    if action.of is not None and action.of != state.current:
+        raise IllegalAction("That turn is over already.")
+
+
+def _next(state: InitState, actor: str, action: Next, dice: DiceSource) -> Outcome[InitState]:
+    _ended(state, action)
     if not state.order:
         raise IllegalAction("Nobody is in the order yet: `/init join` first.")
     entries = dict(state.entries)
@@ -204,7 +212,8 @@ def _previous(state: InitState, actor: str, action: BaseModel, dice: DiceSource)
     return Outcome(moved.model_copy(update={"entries": entries, "current": who}), events)
 
 
-def _delay(state: InitState, actor: str, action: BaseModel, dice: DiceSource) -> Outcome[InitState]:
+def _delay(state: InitState, actor: str, action: Delay, dice: DiceSource) -> Outcome[InitState]:
+    _ended(state, action)
     if state.current is None:
         raise IllegalAction("The first round hasn't started: there is no turn to delay.")
     if len(state.order) < 2:
@@ -339,10 +348,12 @@ class InitiativeEngine:
         if isinstance(action, Join):
             if action.npc:
                 raise NotPermitted("Only the GM adds NPCs.")
+            if action.member not in (None, actor):
+                raise NotPermitted("You can only join for yourself; the GM adds the rest.")
             return
         if isinstance(action, Next | Delay):
             current = state.entries.get(state.current or "")
-            if current is None or current.owner != actor:
+            if current is None or current.owner != actor or action.of != current.id:
                 raise NotPermitted("Only the GM (or whoever's turn it is) moves the order on.")
             return
         if isinstance(action, Remove | SetCondition):

@@ -94,6 +94,9 @@ class Join(BaseModel):
     """Join the order: a member for themselves, or the GM for an NPC or a group of them (``npc``)."""
 
     type: Literal["join"] = "join"
+    member: str | None = Field(default=None, max_length=20)
+    """Who joins (a member's user id; by default whoever acts): a member joins only themselves, so Undo can't take
+    back someone else's joining either."""
     name: str = Field(min_length=1, max_length=NAME_MAX)
     roll: str | None = Field(default=None, max_length=ROLL_MAX)
     """Dice notation (``1d20+3``); with neither a roll nor a value, ``1d20`` is rolled."""
@@ -106,7 +109,10 @@ class Join(BaseModel):
 
 
 class Next(BaseModel):
+    """The current turn ends; ``of`` names whose (a member ends only their own, and a turn ends once)."""
+
     type: Literal["next"] = "next"
+    of: str | None = Field(default=None, max_length=8)
 
 
 class Previous(BaseModel):
@@ -114,9 +120,10 @@ class Previous(BaseModel):
 
 
 class Delay(BaseModel):
-    """The current entry waits: it goes after the next one, who acts now."""
+    """The current entry (``of``, as for Next) waits: it goes after the next one, who acts now."""
 
     type: Literal["delay"] = "delay"
+    of: str | None = Field(default=None, max_length=8)
 
 
 class Remove(BaseModel):

@@ -81,7 +81,7 @@ def test_rounds_turns_and_pings() -> None:
         state, events = act(state, GM_ID, {"type": "next"})
         assert state.entries[state.current or ""].name == expected
         assert events[-1]["ping"] is (expected == "Bob")  # NPCs are never called
-    state, events = act(state, BOB, {"type": "next"})  # Bob ends his own turn
+    state, events = act(state, BOB, {"type": "next", "of": "e2"})  # Bob ends his own turn
     assert (state.round, state.current) == (2, "e1") and events[-1]["new_round"]
 
 
@@ -123,7 +123,7 @@ def test_conditions_count_down_on_the_holders_turn_and_expire() -> None:
         state, events = act(state, GM_ID, {"type": "next"})
         assert not [e for e in events if e["type"] == "expired"]
     assert state.current == "e2"
-    state, events = act(state, BOB, {"type": "next"})  # Bob's turn ends
+    state, events = act(state, BOB, {"type": "next", "of": "e2"})  # Bob's turn ends
     assert events[0] == {"type": "expired", "id": "e2", "name": "Bob", "owner": BOB, "condition": "Stunned"}
     assert [c.name for c in state.entries["e2"].conditions] == ["Prone"]
     state, events = act(state, BOB, {"type": "cond", "who": "Bob", "name": "prone", "turns": 0})
@@ -133,7 +133,7 @@ def test_conditions_count_down_on_the_holders_turn_and_expire() -> None:
 def test_a_condition_put_on_during_the_holders_turn_starts_next_turn() -> None:
     state = act(table(), GM_ID, {"type": "next"})[0]
     state, _ = act(state, ALICE, {"type": "cond", "who": "Alice", "name": "Raging", "turns": 1})
-    state, events = act(state, ALICE, {"type": "next"})
+    state, events = act(state, ALICE, {"type": "next", "of": "e1"})
     assert not [e for e in events if e["type"] == "expired"]
     for _ in range(4):
         state, events = act(state, GM_ID, {"type": "next"})
@@ -142,7 +142,7 @@ def test_a_condition_put_on_during_the_holders_turn_starts_next_turn() -> None:
 
 def test_delay_lets_the_next_one_act_first() -> None:
     state = act(table(), GM_ID, {"type": "next"})[0]
-    state, events = act(state, ALICE, {"type": "delay"})
+    state, events = act(state, ALICE, {"type": "delay", "of": "e1"})
     assert names(state) == ["Goblin 1", "Alice", "Goblin 2", "Bob"] and state.current == "e3"
     assert events[0]["type"] == "delayed" and events[0]["after"] == "Goblin 1"
     state, events = act(state, GM_ID, {"type": "next"})
@@ -153,7 +153,7 @@ def test_the_last_one_delaying_starts_the_next_round_after_the_first() -> None:
     state = table()
     for _ in range(4):
         state, _ = act(state, GM_ID, {"type": "next"})
-    state, events = act(state, BOB, {"type": "delay"})
+    state, events = act(state, BOB, {"type": "delay", "of": "e2"})
     assert state.round == 2 and state.current == "e1" and names(state)[:2] == ["Alice", "Bob"]
     assert events[-1]["new_round"]
 
@@ -171,8 +171,17 @@ def test_who_may_do_what() -> None:
     for data in ({"type": "prev"}, {"type": "rm", "who": "Goblin 1"}, {"type": "reveal", "who": "Bob"}):
         with pytest.raises(NotPermitted):
             act(state, BOB, data)
+    for data in ({"type": "next"}, {"type": "next", "of": "e1"}, {"type": "next", "of": "e2"}):
+        with pytest.raises(NotPermitted):
+            act(state, BOB, data)  # Alice's turn, not Bob's
+    with pytest.raises(NotPermitted):  # nor, after the GM's Next made it his, can Bob take that Next back (Undo)
+        ENGINE.authorize(
+            act(state, GM_ID, {"type": "next"})[0], BOB, frozenset(), ENGINE.parse_action({"type": "next"})
+        )
     with pytest.raises(NotPermitted):
-        act(state, BOB, {"type": "next"})  # Alice's turn, not Bob's
+        act(state, BOB, {"type": "join", "name": "Alice", "member": ALICE, "value": 3})
+    with pytest.raises(IllegalAction, match="over already"):  # a turn ends once
+        act(act(state, ALICE, {"type": "next", "of": "e1"})[0], GM_ID, {"type": "next", "of": "e1"})
     with pytest.raises(NotPermitted):
         act(state, BOB, {"type": "join", "name": "Wolf", "npc": True, "value": 3})
     with pytest.raises(NotPermitted):
