@@ -252,7 +252,8 @@ def init_move(rng: random.Random, state: BaseModel) -> Move:
     assert isinstance(state, InitState)
     actor = str(rng.choice([INIT_GM, INIT_GM, *INIT_PLAYERS]))
     who = rng.choice([*(e.name for e in state.entries.values()), *state.entries, "nobody"])
-    join: dict[str, Any] = {"type": "join", "name": rng.choice(["Ana", "Bo", LONG_NAME[:20]]), "roll": "1d20+2"}
+    join: dict[str, Any] = {"type": "join", "name": rng.choice(["Ana", "Bo", LONG_NAME[:20]]) + str(rng.randrange(99))}
+    join["roll"] = "1d20+2"
     if rng.random() < 0.5:
         join = {**join, "roll": None, "value": rng.randint(-5, 30), "mod": rng.randint(-2, 5)}
     npc = {**join, "npc": True, "hidden": rng.random() < 0.5, "count": rng.randint(1, 3)}
