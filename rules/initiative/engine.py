@@ -50,9 +50,12 @@ class _Prefixed:
     def __init__(self, source: DiceSource, prefix: str) -> None:
         self.source = source
         self.prefix = prefix
+        self.ids: list[str] = []
+        """Every die rolled, by its full id (for the luck statistics: ``rollers``)."""
 
     def roll(self, die_id: str, sides: int) -> int:
-        return self.source.roll(f"{self.prefix}{die_id}", sides)
+        self.ids.append(f"{self.prefix}{die_id}")
+        return self.source.roll(self.ids[-1], sides)
 
 
 def _secret(entry: Entry, event: Event) -> Event:
@@ -67,13 +70,13 @@ def _name(entry: Entry) -> Event:
 # -- joining ---------------------------------------------------------------------------------------
 
 
-def _rolled(action: Join, dice: DiceSource, prefix: str) -> tuple[int, int, str | None, list[int]]:
-    """The total, the modifier, the notation rolled (None for a value) and the dice that came up."""
+def _rolled(action: Join, dice: _Prefixed) -> tuple[int, int, str | None, list[int]]:
+    """The total, the modifier, the notation rolled (None for a value) and the dice kept."""
     if action.value is not None:
         return action.value, action.mod or 0, None, []
     notation = action.roll.strip() if action.roll and action.roll.strip() else DEFAULT_ROLL
     try:
-        result = roll(notation, _Prefixed(dice, prefix))
+        result = roll(notation, dice)
     except RollError as error:
         raise IllegalAction(f"That roll doesn't work: {error}") from None
     if len(result.sets) != 1:
@@ -101,8 +104,9 @@ def _join(state: InitState, actor: str, action: Join, dice: DiceSource) -> Outco
     hidden = action.npc and action.hidden
     counter = state.next_hidden if hidden else state.next_visible
     group = f"{'h' if hidden else 'e'}{counter}"
-    total, mod, notation, kept = _rolled(action, dice, f"{group}.")
-    tiebreak = dice.roll(f"{group}.tie", TIEBREAK_SIDES)
+    prefixed = _Prefixed(dice, f"{group}.")
+    total, mod, notation, kept = _rolled(action, prefixed)
+    tiebreak = prefixed.roll("tie", TIEBREAK_SIDES)
     base = " ".join(action.name.split())
     if not base:
         raise IllegalAction("A name needs more than spaces.")
@@ -129,7 +133,7 @@ def _join(state: InitState, actor: str, action: Join, dice: DiceSource) -> Outco
     bump = {"next_hidden": counter + len(names)} if hidden else {"next_visible": counter + len(names)}
     new = state.model_copy(update={"entries": entries, "order": order, **bump})
     event: Event = {"type": "joined", "ids": [e.id for e in added], "names": names, "owner": added[0].owner}
-    event |= {"total": total, "mod": mod, "roll": notation, "dice": kept, "tiebreak": tiebreak}
+    event |= {"total": total, "mod": mod, "roll": notation, "dice": kept, "tiebreak": tiebreak, "die_ids": prefixed.ids}
     return Outcome(new, [_secret(added[0], event)])
 
 
@@ -373,6 +377,15 @@ class InitiativeEngine:
         update |= {"current": current}
         update |= {"gm_turn": current is None and state.current is not None, "next_hidden": 1}
         return state.model_copy(update=update)
+
+    def rollers(self, events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+        """A member's initiative dice (and roll-off) count in their luck statistics; an NPC's are nobody's."""
+        return [
+            (e["owner"], die)
+            for e in events
+            if e.get("type") == "joined" and e.get("owner") and not e.get("only")
+            for die in e.get("die_ids", ())
+        ]
 
     def undoable(self, action: BaseModel) -> bool:
         """Every change to the order can be taken back."""

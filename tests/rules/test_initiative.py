@@ -285,3 +285,10 @@ def test_apply_leaves_its_input_alone() -> None:
     assert isinstance(ENGINE.parse_action({"type": "delay"}), BaseModel) and ENGINE.undoable(
         ENGINE.parse_action({"type": "next"})
     )
+
+
+def test_a_members_initiative_dice_count_for_them_and_an_npcs_for_nobody() -> None:
+    _, events = act(InitState(), ALICE, {"type": "join", "name": "A", "roll": "2d20kh1+1"}, ScriptedDice([3, 17, 9]))
+    assert ENGINE.rollers(events) == [(ALICE, "e1.1"), (ALICE, "e1.2"), (ALICE, "e1.tie")]
+    npc = {"type": "join", "name": "Wolf", "roll": "1d20", "npc": True}
+    assert ENGINE.rollers(act(InitState(), GM_ID, npc, ScriptedDice([3, 4]))[1]) == []
