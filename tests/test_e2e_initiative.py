@@ -37,7 +37,8 @@ async def test_a_fight_from_start_to_end(fake: LocalDiscord, make_bot: MakeBot, 
     hidden = await (
         await fake.slash(channel, gm, "init npc", options={"name": "Ogre", "roll": "1d20", "hidden": True})
     ).message()
-    assert hidden.ephemeral and "only you see them" in hidden.content
+    assert hidden.ephemeral and "🎲 **Ogre** joins: `1d20` → [20] = **20**." in hidden.content
+    assert "Only you see them" in hidden.content
     await bot.settled()
     assert not any("Ogre" in m.content or "Ogre" in str(m.embeds) for m in fake.messages(channel))
     mine = await (await fake.slash(channel, gm, "init gm")).message()
@@ -90,7 +91,8 @@ async def test_a_fight_from_start_to_end(fake: LocalDiscord, make_bot: MakeBot, 
     await fake.wait_for(lambda: "**Ogre**" in board_text(board), what="the Ogre on the board")
 
     # Undo takes the reveal back: hidden again.
-    await fake.click(board, "Undo", gm)
+    undone = await (await fake.click(board, "Undo", gm)).message()
+    assert "↩️ Undone: 👁️ **Ogre** steps out" in undone.content
     await fake.wait_for(lambda: "Ogre" not in board_text(board), what="the reveal undone")
 
     refused = await (await fake.slash(channel, bob, "init end")).message()

@@ -19,6 +19,7 @@ from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.dice.saved import expand_saved, saved_choices
 from cogs.initiative.spec import InitiativeSpec
+from rules.engine import visible
 from rules.initiative.engine import ENGINE, RUNS_IT
 from rules.initiative.state import (
     CONDITION_MAX,
@@ -49,7 +50,8 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
 
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
-        bot.register(InitiativeSpec())
+        self.spec = InitiativeSpec()
+        bot.register(self.spec)
         super().__init__()
 
     async def tracker(self, interaction: discord.Interaction) -> Session:
@@ -61,13 +63,18 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
         return found
 
     async def act(self, interaction: discord.Interaction, action: BaseModel, done: str) -> None:
-        """Take ``action``, answered by its news when the channel may read it, else by ``done``, privately."""
+        """Take ``action``, answered by its news when the channel may read it, else privately by what happened as
+        the member may see it (a hidden NPC's roll, for the GM), then ``done``."""
         reply = Reply.of(interaction)
         session = await self.tracker(interaction)
+        actor = actor_of(interaction)
         reply.answers_first = True  # the board is redrawn once this answer is on its way
-        await self.bot.service.act(session.id, actor_of(interaction), action, origin=reply)
+        applied = await self.bot.service.act(session.id, actor, action, origin=reply)
         if not reply.took_news:
-            await reply.send(done, ephemeral=True)
+            viewer = viewer_of(applied.session, actor)
+            seen = [e for e in applied.events if visible(e, viewer)]
+            lines = [*self.spec.narrate(applied.session, seen), done]
+            await reply.send("\n".join(lines), ephemeral=True)
 
     async def rolled(self, interaction: discord.Interaction, roll: str | None) -> str | None:
         """The notation to roll: a saved roll's name becomes its expression (the member's, channel's, server's)."""
@@ -139,7 +146,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
         """The GM adds NPCs; hidden ones are told to the GM alone."""
         rolled = await self.rolled(interaction, roll)
         action = Join(name=name, roll=rolled, value=value, mod=modifier, npc=True, count=count, hidden=hidden)
-        done = "Added, hidden: only you see them (`/init gm`) until `/init reveal`." if hidden else "Added."
+        done = "🙈 Only you see them (`/init gm`) until `/init reveal`." if hidden else "Added."
         await self.act(interaction, action, done)
 
     @app_commands.command(name="leave", description="Leave the order")

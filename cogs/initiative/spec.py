@@ -148,5 +148,7 @@ def _say(event: dict[str, Any], *, mention: bool) -> str:
         lasting = "until taken off" if turns is None else f"for {turns} turn{'s' if turns != 1 else ''}"
         return f"{name}: *{escape_name(event['condition'])}*, {lasting}."
     if kind in ("undone", "redone"):
-        return "↩️ Undone." if kind == "undone" else "↪️ Redone."
+        what = next((line for e in event.get("events", ()) if (line := _say(e, mention=False))), "")
+        verb = "↩️ Undone" if kind == "undone" else "↪️ Redone"
+        return f"{verb}: {what}" if what else f"{verb}."
     return ""
