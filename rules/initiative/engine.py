@@ -33,10 +33,10 @@ from rules.initiative.state import (
     Reveal,
     SetCondition,
 )
+from rules.initiative.turns import Event, delay_turn, named, next_turn, previous_turn, secret, start_turn, turn_events
 from rules.roll.engine import roll
 from rules.roll.errors import RollError
 
-Event = dict[str, Any]
 RUNS_IT = frozenset({GM, CO_GM, MANAGER, HOST})
 """Roles that run the tracker: whoever started it (its GM), co-GMs, and the server's managers."""
 DEFAULT_ROLL = "1d20"
@@ -56,15 +56,6 @@ class _Prefixed:
     def roll(self, die_id: str, sides: int) -> int:
         self.ids.append(f"{self.prefix}{die_id}")
         return self.source.roll(self.ids[-1], sides)
-
-
-def _secret(entry: Entry, event: Event) -> Event:
-    """An event about a hidden entry is the GM's alone."""
-    return {**event, "only": ["gm"]} if entry.hidden else event
-
-
-def _name(entry: Entry) -> Event:
-    return {"id": entry.id, "name": entry.name, "owner": entry.owner}
 
 
 # -- joining ---------------------------------------------------------------------------------------
@@ -134,109 +125,7 @@ def _join(state: InitState, actor: str, action: Join, dice: DiceSource) -> Outco
     new = state.model_copy(update={"entries": entries, "order": order, **bump})
     event: Event = {"type": "joined", "ids": [e.id for e in added], "names": names, "owner": added[0].owner}
     event |= {"total": total, "mod": mod, "roll": notation, "dice": kept, "tiebreak": tiebreak, "die_ids": prefixed.ids}
-    return Outcome(new, [_secret(added[0], event)])
-
-
-# -- turns -----------------------------------------------------------------------------------------
-
-
-def _turn(state: InitState, entries: dict[str, Entry], who: str, *, new_round: bool, back: bool = False) -> Event:
-    """Make ``who`` the current entry (in ``entries``) and say so; a member is called once a round."""
-    entry = entries[who]
-    ping = not back and entry.owner is not None and state.round > entry.pinged
-    if ping:
-        entries[who] = entry.model_copy(update={"pinged": state.round})
-    event = {"type": "turn", "round": state.round, **_name(entry), "ping": ping, "new_round": new_round}
-    return event | ({"back": True} if back else {})
-
-
-def _turn_events(entry: Entry, event: Event) -> list[Event]:
-    """A hidden entry's turn: the GM sees whose it is, everyone else that it is the GM's."""
-    if not entry.hidden:
-        return [event]
-    public = {"type": "turn", "round": event["round"], "hidden": True, "new_round": event["new_round"]}
-    return [{**event, "only": ["gm"]}, public | ({"back": True} if event.get("back") else {})]
-
-
-def _count_down(entry: Entry, round_: int) -> tuple[Entry, list[Event]]:
-    """The end of ``entry``'s turn in ``round_``: its conditions' turns count down once, and those at 0 expire."""
-    if round_ <= entry.counted:
-        return entry, []
-    kept, events = [], []
-    for condition in entry.conditions:
-        if condition.turns is None:
-            kept.append(condition)
-        elif condition.turns <= 1:
-            events.append(_secret(entry, {"type": "expired", **_name(entry), "condition": condition.name}))
-        else:
-            kept.append(condition.model_copy(update={"turns": condition.turns - 1}))
-    return entry.model_copy(update={"conditions": tuple(kept), "counted": round_}), events
-
-
-def _ended(state: InitState, action: Next | Delay) -> None:
-    """A turn ends once: a click made for a turn that is over is refused."""
-    if action.of is not None and action.of != state.current:
-        raise IllegalAction("That turn is over already.")
-
-
-def _next(state: InitState, actor: str, action: Next, dice: DiceSource) -> Outcome[InitState]:
-    _ended(state, action)
-    if not state.order:
-        raise IllegalAction("Nobody is in the order yet: `/init join` first.")
-    entries = dict(state.entries)
-    events: list[Event] = []
-    if state.current is None:
-        index, new_round = 0, True
-        round_ = max(state.round, 1)
-    else:
-        entries[state.current], events = _count_down(entries[state.current], state.round)
-        index = state.order.index(state.current) + 1
-        new_round = index == len(state.order)
-        index, round_ = (0, state.round + 1) if new_round else (index, state.round)
-    moved = state.model_copy(update={"round": round_})
-    who = state.order[index]
-    turn = _turn(moved, entries, who, new_round=new_round)
-    events += _turn_events(entries[who], turn)
-    return Outcome(moved.model_copy(update={"entries": entries, "current": who}), events)
-
-
-def _previous(state: InitState, actor: str, action: BaseModel, dice: DiceSource) -> Outcome[InitState]:
-    if state.current is None:
-        raise IllegalAction("The first round hasn't started: Next starts it.")
-    index = state.order.index(state.current) - 1
-    round_ = state.round
-    if index < 0:
-        if round_ == 1:
-            raise IllegalAction("This is the first turn of the first round.")
-        index, round_ = len(state.order) - 1, round_ - 1
-    moved = state.model_copy(update={"round": round_})
-    entries = dict(state.entries)
-    who = state.order[index]
-    events = _turn_events(entries[who], _turn(moved, entries, who, new_round=False, back=True))
-    return Outcome(moved.model_copy(update={"entries": entries, "current": who}), events)
-
-
-def _delay(state: InitState, actor: str, action: Delay, dice: DiceSource) -> Outcome[InitState]:
-    _ended(state, action)
-    if state.current is None:
-        raise IllegalAction("The first round hasn't started: there is no turn to delay.")
-    if len(state.order) < 2:
-        raise IllegalAction("There is nobody to wait for.")
-    waiting = state.entries[state.current]
-    index = state.order.index(state.current)
-    new_round = index == len(state.order) - 1
-    after = state.order[0] if new_round else state.order[index + 1]
-    rest = [e for e in state.order if e != waiting.id]
-    cut = rest.index(after) + 1
-    order = (*rest[:cut], waiting.id, *rest[cut:])
-    moved = state.model_copy(update={"round": state.round + new_round, "order": order})
-    entries = dict(state.entries)
-    delayed = _secret(waiting, {"type": "delayed", **_name(waiting), "after": entries[after].name})
-    if entries[after].hidden and not waiting.hidden:
-        delayed = {**delayed, "after": None}  # players see the wait, not who it is for
-    turn = _turn(moved, entries, after, new_round=new_round)
-    events = [delayed, *_turn_events(entries[after], turn)]
-    return Outcome(moved.model_copy(update={"entries": entries, "current": after}), events)
+    return Outcome(new, [secret(added[0], event)])
 
 
 # -- entries ---------------------------------------------------------------------------------------
@@ -253,7 +142,7 @@ def _remove(state: InitState, actor: str, action: Remove, dice: DiceSource) -> O
     gone = _target(state, action.who)
     entries = {k: v for k, v in state.entries.items() if k != gone.id}
     order = tuple(e for e in state.order if e != gone.id)
-    events = [_secret(gone, {"type": "removed", **_name(gone)})]
+    events = [secret(gone, {"type": "removed", **named(gone)})]
     current, round_ = state.current, state.round
     if state.current == gone.id:
         index = state.order.index(gone.id)
@@ -262,7 +151,7 @@ def _remove(state: InitState, actor: str, action: Remove, dice: DiceSource) -> O
         round_ += new_round and bool(order)
         if current is not None:
             moved = state.model_copy(update={"round": round_})
-            events += _turn_events(entries[current], _turn(moved, entries, current, new_round=new_round))
+            events += turn_events(entries[current], start_turn(moved, entries, current, new_round=new_round))
     new = state.model_copy(update={"entries": entries, "order": order, "current": current, "round": round_})
     return Outcome(new, events)
 
@@ -296,16 +185,16 @@ def _condition(state: InitState, actor: str, action: SetCondition, dice: DiceSou
     if action.turns == 0:
         if len(others) == len(entry.conditions):
             raise IllegalAction(f"{entry.name} has no such condition.")
-        event = {"type": "uncondition", **_name(entry), "condition": action.name.strip()}
-        return Outcome(_with(state, entry.model_copy(update={"conditions": others})), [_secret(entry, event)])
+        event = {"type": "uncondition", **named(entry), "condition": action.name.strip()}
+        return Outcome(_with(state, entry.model_copy(update={"conditions": others})), [secret(entry, event)])
     if len(others) >= MAX_CONDITIONS:
         raise IllegalAction(f"{entry.name} has {MAX_CONDITIONS} conditions already: take one off first.")
     condition = Condition(name=action.name.strip(), turns=action.turns)
     # A condition put on during its holder's own turn lasts from their next turn: this turn's end doesn't count.
     counted = state.round if state.current == entry.id else entry.counted
     updated = entry.model_copy(update={"conditions": (*others, condition), "counted": counted})
-    event = {"type": "condition", **_name(entry), "condition": condition.name, "turns": action.turns}
-    return Outcome(_with(state, updated), [_secret(entry, event)])
+    event = {"type": "condition", **named(entry), "condition": condition.name, "turns": action.turns}
+    return Outcome(_with(state, updated), [secret(entry, event)])
 
 
 def _with(state: InitState, entry: Entry) -> InitState:
@@ -315,9 +204,9 @@ def _with(state: InitState, entry: Entry) -> InitState:
 Handler = Callable[[InitState, str, Any, DiceSource], Outcome[InitState]]
 HANDLERS: dict[type[BaseModel], Handler] = {
     Join: _join,
-    Next: _next,
-    Previous: _previous,
-    Delay: _delay,
+    Next: next_turn,
+    Previous: previous_turn,
+    Delay: delay_turn,
     Remove: _remove,
     Reveal: _reveal,
     SetCondition: _condition,
