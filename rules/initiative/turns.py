@@ -18,6 +18,7 @@ def secret(entry: Entry, event: Event) -> Event:
 
 
 def named(entry: Entry) -> Event:
+    """Who an event is about: the entry's id, name and member."""
     return {"id": entry.id, "name": entry.name, "owner": entry.owner}
 
 
