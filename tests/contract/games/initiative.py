@@ -31,6 +31,12 @@ def init_move(rng: random.Random, state: BaseModel) -> Move:
     if rng.random() < 0.5:
         join = {**join, "roll": None, "value": rng.randint(-5, 30), "mod": rng.randint(-2, 5)}
     npc = {**join, "npc": True, "hidden": rng.random() < 0.5, "count": rng.randint(1, 3)}
+    condition = {
+        "type": "cond",
+        "who": who,
+        "name": rng.choice(["Prone", "Blessed"]),
+        "turns": rng.choice([None, 0, 3]),
+    }
     return actor, rng.choice(
         [
             join,
@@ -43,7 +49,8 @@ def init_move(rng: random.Random, state: BaseModel) -> Move:
             {"type": "delay", "of": state.current},
             {"type": "rm", "who": who},
             {"type": "reveal", "who": who},
-            {"type": "cond", "who": who, "name": rng.choice(["Prone", "Blessed"]), "turns": rng.choice([None, 0, 1, 3])},
+            condition,
+            {**condition, "turns": 1},
         ]
     )
 
