@@ -1,17 +1,26 @@
 """``/init`` through the local Discord: joining by a roll and by a value, a hidden NPC the channel never sees until
 it is revealed, Next through a round with a condition running out, a restart in the middle and clicking on, a
-player refused a GM-only control privately, Undo, and the end."""
+player refused a GM-only control privately, Undo, and the end; on both backends."""
 
 from __future__ import annotations
+
+import pytest
 
 from localdiscord.guild import Channel
 from localdiscord.messages import Message
 from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice
 from tests.conftest import MakeBot
+from tests.databases import Database, on_database
 
 EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.initiative")
 DICE = {"e1.1": [14], "e1.tie": [5], "e2.tie": [3], "h1.1": [20], "h1.tie": [2]}
+
+
+@pytest.fixture
+def make_bot(database: Database, make_bot: MakeBot) -> MakeBot:
+    """Every bot of this module on both backends (SQLite, PostgreSQL); ``database`` is torn down after the bots."""
+    return on_database(make_bot, database)
 
 
 def board_text(board: Message) -> str:
@@ -22,7 +31,7 @@ def said(fake: LocalDiscord, channel: Channel, text: str) -> list[Message]:
     return [m for m in fake.messages(channel) if text in m.content]
 
 
-async def test_a_fight_from_start_to_end(fake: LocalDiscord, make_bot: MakeBot, tmp_path: object) -> None:
+async def test_a_fight_from_start_to_end(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await make_bot(extensions=EXTENSIONS, dice=ScriptedDice({k: list(v) for k, v in DICE.items()}))
     channel, gm, alice, bob = fake.channels[0], fake.members[0], fake.members[1], fake.members[2]
     board = await (await fake.slash(channel, gm, "init start")).message()
