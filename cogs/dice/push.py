@@ -19,7 +19,7 @@ from bot.names import escape_name
 from bot.outbox import Drawing
 from bot.replies import Reply
 from bot.storage import Store
-from bot.storage.pushes import PushableRoll
+from bot.storage.pushes import PUSHABLE_KEPT_S, PushableRoll
 from cogs.dice.access import bot_of, channel_id_of, dice_worker, now, store_of
 from rules.roll import RollError, RollResult, render
 from rules.roll.systems import find_preset
@@ -50,7 +50,7 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dice
         reply = Reply.of(interaction, private=True)
         store = store_of(interaction)
         stored = await store.pushable(self.roll_id)
-        if stored is None:
+        if stored is None or now(interaction) - stored.created_at > PUSHABLE_KEPT_S:
             await reply.refuse("This roll is too old to push; it was forgotten.")
             return
         if interaction.user.id != stored.roller_id:

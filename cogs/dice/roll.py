@@ -90,11 +90,11 @@ class Dice(commands.Cog):
 
     @app_commands.command(
         name="roll",
-        description="Roll dice (1d20+5, 4d6kh3, 6d10 t7 f1, adv) or a saved roll by name.",
+        description="Roll dice (1d20+5, 4d6kh3, adv), a game's dice (bitd 3, pbta +2, dh +1) or a saved roll.",
         extras=PUBLIC_ANSWER,
     )
     @app_commands.describe(
-        expression="Dice notation, e.g. 2d6+3 or 1d20+5 adv # Stealth, or a saved roll's name, e.g. attack +2",
+        expression="Dice notation (2d6+3, 1d20+5 adv # Stealth), a game's (bitd 3, /dice presets) or a saved roll",
         private="Only you see the result.",
         label="What the roll is for, e.g. Stealth.",
     )
