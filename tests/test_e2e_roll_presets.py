@@ -35,6 +35,8 @@ async def test_a_preset_answers_in_the_games_words_and_rolls_again(fake: LocalDi
     duality = await say(fake, channel, bob, "roll", expression="dh +1 vs 14")
     assert "Hope d12 [" in duality.content and "Fear d12 [" in duality.content
     assert re.search(r"\*\*(Critical success|(Success|Failure) with (Hope|Fear))", duality.content)
+    narrative = await say(fake, channel, bob, "roll", expression="gen 2g 1y 2p")
+    assert "ability 2d8 [" in narrative.content and re.search(r"\*\*(Success|Failure)", narrative.content)
     bad = await say(fake, channel, bob, "roll", expression="bitd 12")
     assert bad.ephemeral and "from 0 to 10" in bad.content
 

@@ -7,6 +7,7 @@ answers must have the same distribution (so a roll and its odds never disagree).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -278,6 +279,36 @@ def test_savage_worlds(trait: int, modifier: int, target: int, wild: bool) -> No
     assert_same(text, (dict(categories), dict(totals)))
 
 
+# Genesys' dice, face by face as (successes, advantages, triumphs, failures, threats, despairs), typed here from the
+# rulebook's dice charts independently of rules/roll/systems/genesys.py.
+BLANK = (0, 0, 0, 0, 0, 0)
+S, SS, A, AA, SA = (1, 0, 0, 0, 0, 0), (2, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0), (0, 2, 0, 0, 0, 0), (1, 1, 0, 0, 0, 0)
+F, FF, T, TT, FT = (0, 0, 0, 1, 0, 0), (0, 0, 0, 2, 0, 0), (0, 0, 0, 0, 1, 0), (0, 0, 0, 0, 2, 0), (0, 0, 0, 1, 1, 0)
+GENESYS = {
+    "g": [BLANK, S, S, SS, A, A, SA, AA],
+    "y": [BLANK, S, S, SS, SS, A, SA, SA, SA, AA, AA, (0, 0, 1, 0, 0, 0)],
+    "p": [BLANK, F, FF, T, T, T, TT, FT],
+    "r": [BLANK, F, F, FF, FF, T, T, FT, FT, TT, TT, (0, 0, 0, 0, 0, 1)],
+    "b": [BLANK, BLANK, S, SA, AA, A],
+    "k": [BLANK, BLANK, F, F, T, T],
+}
+
+
+@pytest.mark.parametrize("pool", ["1g 1p", "2g 1y 2p", "1y 1r 1b 1k", "2y 2r", "3g 2k"])
+def test_genesys(pool: str) -> None:
+    dice = [GENESYS[colour] for count, colour in re.findall(r"(\d)([a-z])", pool) for _ in range(int(count))]
+    categories: dict[object, Fraction] = defaultdict(Fraction)
+    totals: dict[object, Fraction] = defaultdict(Fraction)
+    landings = list(product(*dice))
+    for faces in landings:
+        s, a, tr, f, t, de = (sum(face[i] for face in faces) for i in range(6))
+        net = s + tr - f - de  # a triumph is also a success, a despair also a failure
+        lean = " with advantage" if a > t else " with threat" if t > a else ""
+        categories[("Success" if net > 0 else "Failure") + lean] += Fraction(1, len(landings))
+        totals[net] += Fraction(1, len(landings))
+    assert_same(f"gen {pool}", (dict(categories), dict(totals)))
+
+
 # -- (2) the roller, driven through every sequence of faces -----------------------------------------------
 
 
@@ -391,6 +422,8 @@ def test_every_system_is_declared_once_with_words_of_its_own() -> None:
         ("dh +1 banana", "`banana` isn't part"),
         ("yz 0 0 0", "at least one"),
         ("sr 12 vs", "needs a number"),
+        ("gen 2g 1z", "counts and colours"),
+        ("gen 9g", "up to 8 dice of a kind"),
     ],
 )
 def test_arguments_that_dont_fit_are_refused_saying_how(text: str, message: str) -> None:

@@ -21,6 +21,7 @@ from rules.roll.systems import (
     cyberpunk,
     daggerheart,
     fate,
+    genesys,
     ironsworn,
     pbta,
     savage,
@@ -42,6 +43,7 @@ SYSTEMS: tuple[System, ...] = (
     cyberpunk.SYSTEM,
     shadowrun.SYSTEM,
     ironsworn.SYSTEM,
+    genesys.SYSTEM,
 )
 _BY_WORD = {word: system for system in SYSTEMS for word in system.words}
 _FIRST_WORD = re.compile(r"^\s*([a-z][a-z0-9]*)(?=$|[\s+-])", re.IGNORECASE)
