@@ -20,6 +20,7 @@ from rules.roll import RollError, check_roll, roll, shadows_notation
 from rules.roll.commitment import canonical
 from rules.roll.odds import odds_table
 from rules.roll.systems import SYSTEMS, find_preset, preset_odds, push_preset
+from tests.test_roll_odds import _NeedDie, _Path
 
 Chances = dict[object, Fraction]
 
@@ -310,23 +311,6 @@ def test_genesys(pool: str) -> None:
 
 
 # -- (2) the roller, driven through every sequence of faces -----------------------------------------------
-
-
-class _NeedDie(Exception):
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class _Path:
-    def __init__(self, faces: list[int]) -> None:
-        self.faces = faces
-        self.used = 0
-
-    def roll(self, die_id: str, sides: int) -> int:
-        if self.used == len(self.faces):
-            raise _NeedDie(sides)
-        self.used += 1
-        return self.faces[self.used - 1]
 
 
 def rolled(text: str, max_dice: int = 8) -> tuple[Chances, Fraction]:
