@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.storage.dice import BOARD_DRAWING, SECRET_DRAWING
 from bot.storage.pushes import PUSH_DRAWING
 from cogs.dice import boards, odds, presets, push, saved, secret
+from cogs.dice.access import EVERYWHERE, INSTALLABLE_BY_ANYONE
 from cogs.dice.roll import CUSTOM_ID_LIMIT, Dice, RollAgain, roll_again_view
 from cogs.dice.stats import stats_cog
 
@@ -24,8 +25,8 @@ def dice_group() -> app_commands.Group:
     group = app_commands.Group(
         name="dice",
         description="Saved rolls, dice boards, secret rolls and exact odds",
-        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
-        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=EVERYWHERE,
+        allowed_installs=INSTALLABLE_BY_ANYONE,
     )
     for command in (*saved.COMMANDS, *boards.COMMANDS, *secret.COMMANDS, *odds.COMMANDS, *presets.COMMANDS):
         group.add_command(command)
