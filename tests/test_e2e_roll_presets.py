@@ -132,3 +132,21 @@ async def test_a_push_survives_a_restart_and_a_private_roll_has_none(fake: Local
     await (await fake.click(rolled, "Push", bob)).message()
     shown = fake.message(rolled.id)
     assert shown is not None and "Pushed:" in shown.content and not shown.components
+
+
+async def test_presets_and_a_push_where_only_a_members_install_reaches(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    # A server that never added the bot, where Zoe installed the app on her account: everything goes through the
+    # interactions, the push too (it redraws the roll's message by answering the click).
+    await make_bot(extensions=("cogs.dice",))
+    server = fake.server_without_bot()
+    zoe, yann, _ = server.members
+    fake.install_for_user(zoe)
+    channel = server.channels[0]
+    rolled = await say(fake, channel, zoe, "roll", expression="yz 3 1 0")
+    assert not rolled.ephemeral and rolled.button("Push")
+    odds = await say(fake, channel, zoe, "dice odds", expression="is +2")
+    assert odds.ephemeral and "Strong hit" in odds.content
+    await (await fake.click(rolled, "Push", zoe)).message()
+    shown = fake.message(rolled.id)
+    assert shown is not None and "Pushed:" in shown.content and not shown.components
+    assert [r["path"] for r in fake.requests if f"/channels/{channel.id}" in r["path"]] == []
