@@ -139,7 +139,7 @@ async def test_presets_and_a_push_where_only_a_members_install_reaches(fake: Loc
     # interactions, the push too (it redraws the roll's message by answering the click).
     await make_bot(extensions=("cogs.dice",))
     server = fake.server_without_bot()
-    zoe, yann, _ = server.members
+    zoe = server.members[0]
     fake.install_for_user(zoe)
     channel = server.channels[0]
     rolled = await say(fake, channel, zoe, "roll", expression="yz 3 1 0")
