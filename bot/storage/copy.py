@@ -16,6 +16,7 @@ TABLES = (
     "saved_rolls",
     "dice_boards",
     "secret_rolls",
+    "pushable_rolls",
     "luck_dice",
     "luck_faces",
     "luck_turns",
@@ -28,7 +29,7 @@ TABLES = (
     "luck_journal",
 )
 """In the order they are copied (the log refers to its session)."""
-NUMBERED = ("sessions", "dice_boards", "secret_rolls", "luck_journal")
+NUMBERED = ("sessions", "dice_boards", "secret_rolls", "pushable_rolls", "luck_journal")
 """Tables whose ids the database numbers."""
 BATCH = 1_000
 """Rows held in memory at once: a table is streamed from SQLite to PostgreSQL, never read whole."""

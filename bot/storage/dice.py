@@ -18,7 +18,8 @@ from bot.models import LogEntry, News, Outgoing, Session, Told
 from bot.registry import GameKind
 from bot.storage.luck import DiceTally, entry_tallies, turn_tallies, win_tally
 from bot.storage.luck_journal import INSERT_JOURNAL, LuckBatch, encode, fold, lock_folding
-from bot.storage.outbox import OutboxTables, add_outgoing
+from bot.storage.outbox import add_outgoing
+from bot.storage.pushes import PushableRoll, PushTables
 from bot.storage.rows import Row
 from bot.storage.sql import Sql
 from bot.storage.writes import Tells, writes
@@ -252,6 +253,10 @@ class DiceStore(Protocol):
     @writes(Tells.BOOKS)
     async def secret_shown(self, secret_id: int, message_id: int) -> None: ...
     async def reveal_secret(self, secret_id: int, at: float, news: News) -> Outgoing | None: ...
+    async def create_pushable(self, roll: PushableRoll) -> tuple[PushableRoll, Outgoing]: ...
+    async def pushable(self, roll_id: int) -> PushableRoll | None: ...
+    async def pushable_shown(self, roll_id: int, message_id: int) -> None: ...
+    async def push_roll(self, roll_id: int, state: tuple[int, ...], pushed: str, at: float) -> Outgoing | None: ...
     @writes(Tells.BOOKS)
     async def record_dice(self, tallies: Sequence[DiceTally]) -> None: ...
     @writes(Tells.BOOKS)
@@ -272,7 +277,7 @@ class DiceStore(Protocol):
     ) -> int: ...
 
 
-class DiceTables(OutboxTables):
+class DiceTables(PushTables):
     """The dice features' queries, for any backend that provides ``_sql()`` and ``_sql_transaction()``."""
 
     def _sql(self) -> Sql:

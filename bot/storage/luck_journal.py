@@ -16,8 +16,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.storage.dialect import POSTGRESQL, Dialect
 from bot.storage.luck import DiceTally, TurnTally, Where, WinTally, streak_step
-from bot.storage.migrations import POSTGRESQL, Dialect
 from bot.storage.sql import Sql
 from rules.engine import TurnLuck
 

@@ -1,4 +1,4 @@
-"""The contract every game passes, parameterised over every game kind (``tests/contract/games.py``).
+"""The contract every game passes, parameterised over every game kind (``tests/contract/games/``).
 
 Each game is played at random with seeded dice, a few games a kind, and every state on the way is checked: state
 and actions round-trip through JSON; replaying the log rebuilds every state; what ``legal_actions`` offers is
@@ -29,7 +29,8 @@ from localdiscord.validation import check_message
 from rules.dice import ReplayDice, Roll, SeededDice
 from rules.engine import CO_GM, GM, PUBLIC, HiddenInformation, IllegalAction, Viewer, visible
 from tests.contract.drawing import wire
-from tests.contract.games import GAMES, Game
+from tests.contract.games import GAMES
+from tests.contract.kit import Game
 from tests.contract.play import Played, play
 from tests.contract.secrecy import check_secret, secrets
 
@@ -230,10 +231,11 @@ def test_a_restart_in_the_middle_changes_nothing(game: Game, seed: int) -> None:
 
 @cases
 def test_the_luck_a_game_reports_is_of_its_players_and_its_own_dice(game: Game, seed: int) -> None:
-    """``Rollers`` names only dice the action rolled (each at most as often) and only seated players; ``ScoreLuck``
-    reports seated players, whole turns and points, and a finite luck with a variance that is never negative."""
+    """``Rollers`` names only dice the action rolled (each at most as often) and only seated players (an open
+    session's members, who play as their user ids); ``ScoreLuck`` reports seated players, whole turns and points,
+    and a finite luck with a variance that is never negative."""
     p = played(game, seed)
-    seated = set(p.table.players)
+    seated = set(p.table.players) or {str(m.user_id) for m in p.table.members}
     for entry in p.log:
         if game.kind.rollers is not None:
             rolled = Counter(str(d["die"]) for d in entry.dice)
