@@ -52,10 +52,11 @@ from bot.models import (
     roles_of,
 )
 from bot.names import escape_name
+from bot.ratings import RatingChange, rate, rated_game, rating_news
 from bot.registry import GameKind, Registry
 from bot.replay import Folded, fold, is_barrier
 from bot.storage import Duplicate, Store
-from bot.storage.dice import commit_counts
+from bot.storage.dice import CommitCounts, commit_counts
 from rules import engine as contract
 from rules.dice import DiceSource, RecordingDice, ReplayDice, Roll, SystemDice
 from rules.engine import IllegalAction, Prompt, Reminder, visible
@@ -610,7 +611,27 @@ class Service:
         kind = self.kind_of(session)
         if entry is not None and kind.undo is not None and is_barrier(kind, entry):
             session.undo_from = entry.seq
-        return await self.store.save(session, expected_version, entry, commit_counts(session, entry, kind))
+        counts = commit_counts(session, entry, kind)
+        if entry is not None and session.status is Status.FINISHED:
+            changes = await self._rate(session, kind, entry)
+            if changes:
+                counts = counts or CommitCounts()
+                counts.ratings = changes
+        return await self.store.save(session, expected_version, entry, counts)
+
+    async def _rate(self, session: Session, kind: GameKind, entry: LogEntry) -> list[RatingChange]:
+        """A finished game's rating changes (``bot.ratings``), told with its entry's news; written with it, or not at
+        all if a member's rating moved meanwhile (the save fails, and the change is tried again on fresh ratings)."""
+        state = kind.engine.state_model.model_validate_json(session.state_json) if session.state_json else None
+        game = rated_game(session, kind, state)
+        current = None if game is None else await self.store.ratings_of(game.guild_id, game.kind, game.members)
+        if game is None or current is None:
+            return []
+        changes = rate(game, current)
+        news = rating_news(kind.title, changes, await self.store.leaderboard_hidden(game.members))
+        if news is not None:
+            entry.news.append(news)
+        return changes
 
     async def _forced_moves(self, applied: Applied) -> Applied:
         """Take every move nobody has a real choice about, each committed with its own log entry."""

@@ -564,6 +564,26 @@ def migrations(d: Dialect) -> tuple[tuple[Step, ...], ...]:
         )""",
             ),
         ),
+        # 11: ratings (bot.ratings), per server, game and member, sorted by their ordinal for the leaderboards; the
+        # finished games so far are rated once, in the order they ended, by the bot's first start after this step
+        # (``recompute_ratings``: it needs the games' own places, which only the running bot knows). Until then a
+        # game that finishes is left to that recompute.
+        (
+            f"""CREATE TABLE ratings (
+            guild_id {d.int} NOT NULL,
+            kind TEXT NOT NULL,
+            user_id {d.int} NOT NULL,
+            mu {d.real} NOT NULL,
+            sigma {d.real} NOT NULL,
+            ordinal {d.real} NOT NULL,
+            games INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, kind, user_id)
+        ){d.without_rowid}""",
+            "CREATE INDEX ratings_top ON ratings(guild_id, kind, ordinal)",
+            "CREATE INDEX ratings_user ON ratings(user_id)",
+            "CREATE TABLE ratings_pending (id INTEGER PRIMARY KEY)",
+            "INSERT INTO ratings_pending (id) VALUES (1)",
+        ),
     )
     rendered = ((s.for_dialect(d) if isinstance(s, Both) else s for s in step) for step in steps)
     # An empty statement is a step one backend needs and the other does not (a trigger's function).
