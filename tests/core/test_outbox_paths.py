@@ -23,6 +23,7 @@ from bot.models import News
 from bot.storage import SqliteStore, Store
 from bot.storage.base import Store as StoreProtocol
 from bot.storage.dice import BoardButton, DiceBoard, DiceStore, LuckFilter, SavedRoll, SecretRoll
+from bot.storage.ratings import RatingStore
 from bot.storage.luck import ROLL_KIND, Where, tally
 from bot.storage.writes import Tells, tells_of
 from tests.core.outbox_paths import Scanner, functions, module_functions, service_commits
@@ -50,9 +51,9 @@ listed."""
 
 
 def store_methods() -> set[str]:
-    """Every method of the ``Store`` protocol, its dice part included (not ``open`` and ``close``)."""
+    """Every method of the ``Store`` protocol, its dice and ratings parts included (not ``open`` and ``close``)."""
     names: set[str] = set()
-    for protocol in (StoreProtocol, DiceStore):
+    for protocol in (StoreProtocol, DiceStore, RatingStore):
         names |= {name for name, value in vars(protocol).items() if callable(value) and not name.startswith("_")}
     return names - {"open", "close"}
 
@@ -149,6 +150,9 @@ async def drive_dice(store: Store) -> None:
     await store.wins_in_guild(1)
     await store.set_leaderboard(7, shown=False)
     await store.leaderboard_hidden([7])
+    await store.recompute_ratings(lambda session: None)
+    await store.ratings_of(1, "race", [7])
+    await store.rating_top(1, "race", 10)
     await store.forget_luck(7, 6.0)
     assert isinstance(store, SqliteStore)
     await store.conn.execute("INSERT INTO luck_pending (session_id, upto, dice_upto) VALUES (1, 1, 1)")  # an old log

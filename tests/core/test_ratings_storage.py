@@ -1,0 +1,126 @@
+"""Ratings as stored, on both backends: migration 11 on a database that already has finished games, its recompute,
+the leaderboard's order, forgetting, and a finish whose ratings moved meanwhile being refused (then retried)."""
+
+from __future__ import annotations
+
+from bot.models import Scope, Seat, Session, Status
+from bot.ratings import Ledger, RatedGame, rate, rated_game
+from bot.registry import GameKind
+from bot.storage import PostgresStore, SqliteStore, Store
+from bot.storage.dice import CommitCounts
+from rules.crowns.engine import ENGINE as CROWNS
+from tests.databases import Database
+
+KIND = GameKind(CROWNS)
+GUILD = 1
+RESULTS = [  # (members at the table, the winner's seat), in the order the games ended
+    ([1, 2], 0),
+    ([1, 2, 3], 2),
+    ([2, 3], 0),
+    ([1, 3, None], 2),  # None: a computer seat
+    ([1, 2, 3], 1),
+    ([3, 1], 0),
+]
+FORGOT = (3, 3.5)
+"""Member 3 deleted their statistics after the fourth game."""
+
+
+def game(n: int, members: list[int | None], winner: int, *, guild: int | None = GUILD) -> Session:
+    seats = [
+        Seat(player=f"P{i}", user_id=m, name=f"M{m}", computer=m is None) for i, m in enumerate(members, start=1)
+    ]
+    return Session(
+        guild_id=guild,
+        channel_id=100 + n,
+        kind=KIND.kind,
+        scope=Scope.TABLE,
+        status=Status.FINISHED,
+        host_id=members[0] or 0,
+        seats=seats,
+        winners=[f"P{winner + 1}"],
+        version=9,
+        created_at=float(n),
+        updated_at=float(n),
+    )
+
+
+def rated(session: Session) -> RatedGame | None:
+    return rated_game(session, KIND, None)
+
+
+async def back_to_migration_10(store: Store) -> None:
+    """The database as the bot before ratings left it (migration 11 undone)."""
+    if isinstance(store, SqliteStore):
+        await store.conn.execute("DROP TABLE ratings")
+        await store.conn.execute("DROP TABLE ratings_pending")
+        await store.conn.execute("PRAGMA user_version = 10")
+        return
+    assert isinstance(store, PostgresStore)
+    async with store.pool.acquire() as conn:
+        await conn.execute("DROP TABLE ratings")
+        await conn.execute("DROP TABLE ratings_pending")
+        await conn.execute("UPDATE schema_version SET version = 10")
+
+
+async def test_migration_11_rates_every_finished_game_once(database: Database) -> None:
+    store = database.store()
+    await store.open()
+    try:
+        assert await store.recompute_ratings(rated) == 0  # a new database: nothing to rate
+        for n, (members, winner) in enumerate(RESULTS):
+            await store.create_session(game(n, members, winner))
+        await store.create_session(game(50, [1, 2], 0, guild=None))  # in a DM: never rated
+        abandoned = game(51, [1, 2], 0).model_copy(update={"status": Status.ABANDONED})
+        await store.create_session(abandoned)
+        await store.forget_luck(*FORGOT)
+        await back_to_migration_10(store)
+    finally:
+        await store.close()
+
+    store = database.store()
+    await store.open()
+    try:
+        assert await store.ratings_of(GUILD, KIND.kind, [1, 2, 3]) is None  # the recompute is still to run
+        assert await store.recompute_ratings(rated) == len(RESULTS)
+        assert await store.recompute_ratings(rated) is None  # once
+        ledger = Ledger(forgot=dict([FORGOT]))
+        for n, (members, winner) in enumerate(RESULTS):
+            expected = rated(game(n, members, winner))
+            assert expected is not None
+            ledger.play(expected, float(n))
+        stored = await store.ratings_of(GUILD, KIND.kind, [1, 2, 3])
+        assert stored is not None
+        assert stored == {user: rating for (_, _, user), rating in ledger.kept().items()}
+        assert stored[3].games == 2 and stored[1].games == 5  # member 3's count starts again after forgetting
+        top = await store.rating_top(GUILD, KIND.kind, 10)
+        assert [u for u, _ in top] == sorted(stored, key=lambda u: -stored[u].ordinal)
+        assert await store.rating_top(GUILD + 1, KIND.kind, 10) == []
+        await store.forget_luck(1, 100.0)
+        assert 1 not in (await store.ratings_of(GUILD, KIND.kind, [1, 2, 3]) or {})
+    finally:
+        await store.close()
+
+
+async def test_a_finish_whose_ratings_moved_is_refused_and_writes_nothing(database: Database) -> None:
+    store = database.store()
+    await store.open()
+    try:
+        await store.recompute_ratings(rated)
+        live = []
+        for n in range(2):
+            active = game(n, [1, 2], 0).model_copy(update={"status": Status.ACTIVE, "winners": None, "version": 1})
+            live.append(await store.create_session(active))
+        before = await store.ratings_of(GUILD, KIND.kind, [1, 2])
+        assert before == {}
+        for n, session in enumerate(live):  # both computed from the ratings read before either finished
+            ended = session.successor(10.0 + n, status=Status.FINISHED, winners=["P1"])
+            found = rated(ended)
+            assert found is not None
+            counts = CommitCounts(ratings=rate(found, before))
+            assert await store.save(ended, 1, None, counts) is (n == 0)
+        stored = await store.ratings_of(GUILD, KIND.kind, [1, 2])
+        assert stored is not None and {r.games for r in stored.values()} == {1}
+        second = await store.session(live[1].id)
+        assert second is not None and second.status is Status.ACTIVE  # the refused finish was rolled back whole
+    finally:
+        await store.close()
