@@ -23,8 +23,8 @@ from bot.models import News
 from bot.storage import SqliteStore, Store
 from bot.storage.base import Store as StoreProtocol
 from bot.storage.dice import BoardButton, DiceBoard, DiceStore, LuckFilter, SavedRoll, SecretRoll
-from bot.storage.ratings import RatingStore
 from bot.storage.luck import ROLL_KIND, Where, tally
+from bot.storage.ratings import RatingStore
 from bot.storage.writes import Tells, tells_of
 from tests.core.outbox_paths import Scanner, functions, module_functions, service_commits
 from tests.core.test_query_plans import drive

@@ -26,9 +26,7 @@ FORGOT = (3, 3.5)
 
 
 def game(n: int, members: list[int | None], winner: int, *, guild: int | None = GUILD) -> Session:
-    seats = [
-        Seat(player=f"P{i}", user_id=m, name=f"M{m}", computer=m is None) for i, m in enumerate(members, start=1)
-    ]
+    seats = [Seat(player=f"P{i}", user_id=m, name=f"M{m}", computer=m is None) for i, m in enumerate(members, start=1)]
     return Session(
         guild_id=guild,
         channel_id=100 + n,
