@@ -614,19 +614,23 @@ class Service:
         counts = commit_counts(session, entry, kind)
         if entry is not None and session.status is Status.FINISHED:
             changes = await self._rate(session, kind, entry)
-            if changes:
+            if changes != []:
                 counts = counts or CommitCounts()
-                counts.ratings = changes
+                counts.ratings = changes or []
+                counts.ratings_pending = changes is None
         return await self.store.save(session, expected_version, entry, counts)
 
-    async def _rate(self, session: Session, kind: GameKind, entry: LogEntry) -> list[RatingChange]:
+    async def _rate(self, session: Session, kind: GameKind, entry: LogEntry) -> list[RatingChange] | None:
         """A finished game's rating changes (``bot.ratings``), told with its entry's news; written with it, or not at
-        all if a member's rating moved meanwhile (the save fails, and the change is tried again on fresh ratings)."""
+        all if a member's rating moved meanwhile (the save fails, and the change is tried again on fresh ratings).
+        None while migration 11's recompute is still to run: that recompute will rate the game."""
         state = kind.engine.state_model.model_validate_json(session.state_json) if session.state_json else None
         game = rated_game(session, kind, state)
-        current = None if game is None else await self.store.ratings_of(game.guild_id, game.kind, game.members)
-        if game is None or current is None:
+        if game is None:
             return []
+        current = await self.store.ratings_of(game.guild_id, game.kind, game.members)
+        if current is None:
+            return None
         changes = rate(game, current)
         news = rating_news(kind.title, changes, await self.store.leaderboard_hidden(game.members))
         if news is not None:

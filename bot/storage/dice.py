@@ -173,9 +173,11 @@ class _Batch:
     turns: list[TurnTally] = field(default_factory=list)
     ratings: list[RatingChange] = field(default_factory=list)
     """A finished game's rating changes (``bot.ratings``), written only if each member's rating is unchanged."""
+    ratings_pending: bool = False
+    """A finished game left unrated for migration 11's recompute: committed only while that is still to run."""
 
     def __bool__(self) -> bool:
-        return bool(self.tallies or self.wins or self.turns or self.ratings)
+        return bool(self.tallies or self.wins or self.turns or self.ratings or self.ratings_pending)
 
 
 CommitCounts = _Batch
@@ -784,7 +786,7 @@ async def _apply(sql: Sql, batch: _Batch) -> None:
     for won in batch.wins:
         for player in won.players:
             await sql.execute(_WINS_UPSERT, won.guild_id, player, int(player in won.winners))
-    await write_ratings(sql, batch.ratings)
+    await write_ratings(sql, batch.ratings, pending=batch.ratings_pending)
 
 
 async def _streaks(sql: Sql, counted: DiceTally) -> None:

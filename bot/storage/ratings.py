@@ -37,9 +37,13 @@ def _rating(row: Row) -> Rating:
     return Rating(float(row["mu"]), float(row["sigma"]), int(row["games"]))
 
 
-async def write_ratings(sql: Sql, changes: Sequence[RatingChange]) -> None:
+async def write_ratings(sql: Sql, changes: Sequence[RatingChange], *, pending: bool = False) -> None:
     """Store a finished game's changes in its commit's transaction; raise ``RatingsMoved`` (rolling it back) if a
-    member's rating is no longer the one they were computed from."""
+    member's rating is no longer the one they were computed from, or (``pending``: a game left for the recompute)
+    if the recompute has run since. The marker's row is written, so a recompute under way (which deletes it first)
+    waits for this commit and then reads its game, or this write waits for the recompute and finds it done."""
+    if pending and await sql.execute("UPDATE ratings_pending SET id = id WHERE id = 1") != 1:
+        raise RatingsMoved()
     for change in changes:
         after = change.after
         written = await sql.execute(
@@ -100,7 +104,8 @@ class RatingTables:
         replayed through a ``Ledger`` (``rated`` says how each counts; a member who deleted their statistics starts
         afresh from then) and written in one transaction. How many games were rated; None if it had been done."""
         async with self._sql_transaction() as sql:
-            if not await sql.fetch("SELECT id FROM ratings_pending WHERE id = 1"):
+            # First: a finish left for the recompute has committed (and is read below), or will find it done.
+            if await sql.execute("DELETE FROM ratings_pending WHERE id = 1") != 1:
                 return None
             forgot = await sql.fetch("SELECT user_id, forgot_at FROM luck_members WHERE forgot_at IS NOT NULL")
             ledger = Ledger({int(r["user_id"]): float(r["forgot_at"]) for r in forgot})
@@ -124,5 +129,4 @@ class RatingTables:
                 "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, ordinal, games) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(g, k, u, r.mu, r.sigma, r.ordinal, r.games) for (g, k, u), r in ledger.kept().items()],
             )
-            await sql.execute("DELETE FROM ratings_pending")
         return counted

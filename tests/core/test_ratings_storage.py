@@ -122,3 +122,26 @@ async def test_a_finish_whose_ratings_moved_is_refused_and_writes_nothing(databa
         assert second is not None and second.status is Status.ACTIVE  # the refused finish was rolled back whole
     finally:
         await store.close()
+
+
+async def test_a_finish_left_for_the_recompute_commits_only_before_it(database: Database) -> None:
+    """While migration 11's recompute is still to run, a game that finishes is left to it (its commit writes the
+    marker's row, so the recompute waits for it and reads it); once the recompute has run, such a commit is refused
+    and retried, rated on the ratings as recomputed."""
+    store = database.store()
+    await store.open()
+    try:
+        live = []
+        for n in range(2):
+            active = game(n, [1, 2], 0).model_copy(update={"status": Status.ACTIVE, "winners": None, "version": 1})
+            live.append(await store.create_session(active))
+        first = live[0].successor(10.0, status=Status.FINISHED, winners=["P1"])
+        assert await store.ratings_of(GUILD, KIND.kind, [1, 2]) is None
+        assert await store.save(first, 1, None, CommitCounts(ratings_pending=True))
+        assert await store.recompute_ratings(rated) == 1  # the game committed while pending is rated by it
+        second = live[1].successor(11.0, status=Status.FINISHED, winners=["P1"])
+        assert not await store.save(second, 1, None, CommitCounts(ratings_pending=True))
+        stored = await store.ratings_of(GUILD, KIND.kind, [1, 2])
+        assert stored is not None and {r.games for r in stored.values()} == {1}
+    finally:
+        await store.close()
