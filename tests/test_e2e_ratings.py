@@ -51,6 +51,8 @@ async def test_a_finished_game_rates_its_members(fake, make_bot: MakeBot) -> Non
     if game.seat_of_player(game.winners[0]).user_id is not None:
         assert changes[winner][0] > changes[loser][0]
 
+    offered = await (await fake.autocomplete(channel, carol, "stats top", "game", {"game": "crow"})).choices()
+    assert [(c["name"], c["value"]) for c in offered] == [("Dice of Crowns", "crowns")]
     top = await say(fake, channel, carol, "stats top", game="crowns")
     assert not top.ephemeral and top.mentions == []
     ranked = sorted(changes, key=lambda m: -stored[m].ordinal)
