@@ -24,8 +24,6 @@ from bot.ratings import (
 )
 from bot.registry import GameKind
 from rules.crowns.engine import ENGINE as CROWNS
-from rules.crowns.options import CrownsOptions
-from rules.crowns.playout import play, random_chooser
 from rules.dice import SeededDice
 from rules.vices.engine import ENGINE as VICES
 
@@ -161,41 +159,52 @@ def test_forgetting_starts_a_member_afresh_from_then() -> None:
     assert (1, "race", 1) not in Ledger(forgot={1: 9.0}, ratings=dict(ledger.ratings), last_at=ledger.last_at).kept()
 
 
-LEAGUE_GAMES = 120
+LEAGUE = {"crowns": (GameKind(CROWNS), 120), "vices": (GameKind(VICES), 60)}
+"""Games played in each league: Dice of Crowns is mostly luck, so it needs more to tell the players apart."""
 
 
-def test_a_league_of_fixed_skills_is_ranked_by_skill() -> None:
-    """Members who always play the same way, three to a table of Dice of Crowns with a Normal computer seat, seats
-    rotated: one picks uniformly among the legal actions, one plays as the Normal computer does. After the league the
-    Normal-playing member is rated above the random one, and the random one below the Normal anchor."""
-    rng = random.Random(27)
-    kind = GameKind(CROWNS)
-    dice = SeededDice(27)
-    choosers = {
-        "random": random_chooser(27),
-        "normal": lambda state, player, legal: kind.computer_action(state, player, dice),
-    }
+def league(kind: GameKind, games: int, seed: int) -> dict[str, Rating]:
+    """``games`` games of three seats, rotated: a member who always picks at random among the legal actions, a member
+    who plays as the Normal computer does, and a Normal computer seat; each member's rating after them."""
+    rng, dice = random.Random(seed), SeededDice(seed)
     members = {"random": 1, "normal": 2}
+    options = kind.parse_options({})
     ledger = Ledger()
-    for n in range(LEAGUE_GAMES):
+    for n in range(games):
         order = ["random", "normal", "cpu"]
         rng.shuffle(order)
-        players = [f"P{i}" for i in range(1, 4)]
-        by_seat = dict(zip(players, order, strict=True))
-        played = play(
-            CrownsOptions(),
-            players,
-            dice,
-            {p: choosers["normal" if who == "cpu" else who] for p, who in by_seat.items()},
-        )
-        seats = [
-            Seat(player=p, name=who, computer=who == "cpu", user_id=members.get(who)) for p, who in by_seat.items()
+        players = ["P1", "P2", "P3"]
+        state = kind.engine.start(options, players, dice).state
+        seats = kind.seats
+        assert seats is not None
+        while seats.winners(state) is None:
+            player = kind.prompts(state)[0].player
+            if order[players.index(player)] == "random":
+                action = rng.choice(list(kind.legal_actions(state, player)))
+            else:
+                action = kind.computer_action(state, player, dice)
+            state = kind.engine.apply(state, player, action, dice).state
+        table = [
+            Seat(player=p, name=who, computer=who == "cpu", user_id=members.get(who))
+            for p, who in zip(players, order, strict=True)
         ]
-        game = rated_game(finished(seats, CROWNS.winners(played.state) or []), kind, played.state)
+        session = finished(table, seats.winners(state) or []).model_copy(update={"kind": kind.kind})
+        game = rated_game(session, kind, state)
         assert game is not None
         ledger.play(game, float(n))
-    random_player, normal_player = (ledger.ratings[(1, "crowns", members[m])] for m in ("random", "normal"))
-    assert normal_player.mu > random_player.mu
-    assert normal_player.ordinal > random_player.ordinal
-    assert random_player.mu < ANCHORS["normal"]
-    assert random_player.games == normal_player.games == LEAGUE_GAMES
+    return {who: ledger.ratings[(1, kind.kind, member)] for who, member in members.items()}
+
+
+@pytest.mark.parametrize("name", sorted(LEAGUE))
+def test_a_league_of_fixed_skills_is_ranked_by_skill(name: str) -> None:
+    """After a league the member who plays as the Normal computer is rated above the one who plays at random, and
+    the random one below the Normal anchor. In Vices & Vengeance, where choices weigh more, the Normal-playing
+    member's mean lands on the Normal anchor's (25) within two sigmas, as the same play should."""
+    kind, games = LEAGUE[name]
+    rated = league(kind, games, seed=27)
+    assert rated["normal"].mu > rated["random"].mu and rated["normal"].ordinal > rated["random"].ordinal
+    assert rated["random"].mu < ANCHORS["normal"]
+    assert rated["random"].games == rated["normal"].games == games
+    if name == "vices":
+        assert abs(rated["normal"].mu - ANCHORS["normal"]) < 2 * rated["normal"].sigma
+        assert rated["normal"].mu - rated["random"].mu > 2 * (rated["normal"].sigma + rated["random"].sigma)
