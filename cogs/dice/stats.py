@@ -278,7 +278,9 @@ class Stats(commands.Cog):
         kind = self._kind(session.kind)
         if kind is None or session.state_json is None:
             return None
-        return rated_game(session, kind, kind.engine.state_model.model_validate_json(session.state_json))
+        # Only a game that ranks every seat needs its final state read (a game's state is the bulk of its row).
+        state = kind.engine.state_model.model_validate_json(session.state_json) if kind.places is not None else None
+        return rated_game(session, kind, state)
 
     @stats.command(name="luck", description="How lucky someone's dice have been: per die size, with a chart.")
     @app_commands.describe(

@@ -25,7 +25,10 @@ from bot.ratings import (
 from bot.registry import GameKind
 from rules.crowns.engine import ENGINE as CROWNS
 from rules.dice import SeededDice
+from rules.vices.ending import places
 from rules.vices.engine import ENGINE as VICES
+from rules.vices.state import Seat as VicesSeat
+from rules.vices.state import VicesState
 
 
 def test_the_library_gives_its_documented_numbers() -> None:
@@ -208,3 +211,12 @@ def test_a_league_of_fixed_skills_is_ranked_by_skill(name: str) -> None:
     if name == "vices":
         assert abs(rated["normal"].mu - ANCHORS["normal"]) < 2 * rated["normal"].sigma
         assert rated["normal"].mu - rated["random"].mu > 2 * (rated["normal"].sigma + rated["random"].sigma)
+
+
+def test_vices_places_follow_e1() -> None:
+    """Vices & Vengeance places its winner first, then whoever is on exactly 70, then the lowest totals (equal
+    totals tie), and leaves out a player who left."""
+    totals = {"P1": 64, "P2": 70, "P3": 58, "P4": 64, "P5": 12}
+    seats = tuple(VicesSeat(id=p, total=t, left=p == "P5") for p, t in totals.items())
+    state = VicesState.model_construct(players=seats, winners=("P3",), phase="over")
+    assert places(state) == {"P3": 1, "P2": 2, "P1": 3, "P4": 3}
