@@ -3,13 +3,20 @@ the leaderboard's order, forgetting, and a finish whose ratings moved meanwhile 
 
 from __future__ import annotations
 
-from bot.models import Scope, Seat, Session, Status
-from bot.ratings import Ledger, RatedGame, rate, rated_game
-from bot.registry import GameKind
+from collections.abc import Sequence
+
+from bot.models import Actor, Scope, Seat, Session, Status
+from bot.ratings import Ledger, RatedGame, Rating, rate, rated_game
+from bot.registry import GameKind, Registry
+from bot.service import Service
 from bot.storage import PostgresStore, SqliteStore, Store
 from bot.storage.dice import CommitCounts
+from bot.storage.ratings import write_ratings
 from rules.crowns.engine import ENGINE as CROWNS
+from rules.dice import ScriptedDice
+from tests.core.clock import FakeClock
 from tests.databases import Database
+from tests.testgame.engine import RaceEngine, RaceOptions
 
 KIND = GameKind(CROWNS)
 GUILD = 1
@@ -143,5 +150,48 @@ async def test_a_finish_left_for_the_recompute_commits_only_before_it(database: 
         assert not await store.save(second, 1, None, CommitCounts(ratings_pending=True))
         stored = await store.ratings_of(GUILD, KIND.kind, [1, 2])
         assert stored is not None and {r.games for r in stored.values()} == {1}
+    finally:
+        await store.close()
+
+
+async def test_the_service_rates_a_finish_and_retries_when_a_rating_moved(database: Database) -> None:
+    """A game that finishes through the service writes its ratings and tells them in its last entry's news; when
+    another game of the same member is rated between the read and the commit (another process), the commit is
+    refused and made again on the ratings as they are now."""
+    store = database.store()
+    await store.open()
+    try:
+        await store.recompute_ratings(rated)
+        registry = Registry()
+        registry.add(GameKind(RaceEngine()))
+        service = Service(
+            store, registry, FakeClock(), ScriptedDice([1, 6, 6])
+        )  # a refused commit is made again: it rolls again
+        alice, bob = Actor(user_id=11, name="Alice"), Actor(user_id=12, name="Bob")
+        seats = [Seat(user_id=a.user_id, name=a.name) for a in (alice, bob)]
+        created = await service.create(
+            "race", guild_id=GUILD, channel_id=10, host=alice, options=RaceOptions(target=2), seats=seats
+        )
+        sid = (await service.start(created.session.id, alice)).session.id
+        reads = 0
+        real = store.ratings_of
+
+        async def ratings_of(guild_id: int, kind: str, user_ids: Sequence[int]) -> dict[int, Rating] | None:
+            nonlocal reads
+            reads += 1
+            found = await real(guild_id, kind, user_ids)
+            if reads == 1:  # meanwhile Bob's other game ends, in another process
+                other = rate(RatedGame(GUILD, kind, ((bob.user_id, 1), ("normal", 2))), {})
+                async with store._sql_transaction() as sql:  # type: ignore[attr-defined]
+                    await write_ratings(sql, other)
+            return found
+
+        store.ratings_of = ratings_of  # type: ignore[method-assign]
+        applied = await service.act(sid, alice, {"type": "roll"})
+        assert applied.session.status is Status.FINISHED and reads == 2
+        stored = await real(GUILD, "race", [alice.user_id, bob.user_id])
+        assert stored is not None and stored[alice.user_id].games == 1 and stored[bob.user_id].games == 2
+        (news,) = [n for n in applied.entries[-1].news if n.text.startswith("📈")]
+        assert f"<@{bob.user_id}> " in news.text and f"now {stored[bob.user_id].shown:,}" in news.text
     finally:
         await store.close()
