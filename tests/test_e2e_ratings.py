@@ -10,6 +10,7 @@ import re
 
 from bot.models import Status
 from bot.ratings import BASE, PROVISIONAL_GAMES
+from localdiscord.server import LocalDiscord
 from rules.dice import SeededDice
 from tests.conftest import MakeBot
 from tests.table_play import play_with_computers, table_bot
@@ -20,7 +21,7 @@ EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.crowns", "cogs.dice")
 CHANGE = re.compile(r"^<@(\d+)> ([+−]\d+), now ([\d,]+) \(provisional: 1 of (\d+) games\)$", re.MULTILINE)
 
 
-async def test_a_finished_game_rates_its_members(fake, make_bot: MakeBot) -> None:  # type: ignore[no-untyped-def]
+async def test_a_finished_game_rates_its_members(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await table_bot(make_bot, EXTENSIONS)
     stats = bot.get_cog("Stats")
     await asyncio.wait_for(stats._backfill, 10)  # type: ignore[union-attr]  # migration 11's recompute, at startup

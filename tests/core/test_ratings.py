@@ -3,11 +3,14 @@ players of fixed skill ranked as they play."""
 
 from __future__ import annotations
 
+import functools
 import math
 import random
+from collections.abc import Callable
 
 import pytest
 from openskill.models import PlackettLuce
+from pydantic import BaseModel
 
 from bot.models import Scope, Seat, Session, Status
 from bot.ratings import (
@@ -23,10 +26,12 @@ from bot.ratings import (
     rating_news,
 )
 from bot.registry import GameKind
+from rules import engine as contract
 from rules.crowns.engine import ENGINE as CROWNS
-from rules.dice import SeededDice
+from rules.dice import DiceSource, SeededDice
 from rules.vices.ending import places
 from rules.vices.engine import ENGINE as VICES
+from rules.vices.options import VicesOptions
 from rules.vices.state import Seat as VicesSeat
 from rules.vices.state import VicesState
 
@@ -95,7 +100,9 @@ def test_computer_seats_are_fixed_anchors_by_strength() -> None:
     session = finished([Seat(player="P1", user_id=1, name="A"), seat], winners=["P1"])
     game = rated_game(session, GameKind(CROWNS), None)
     assert game is not None and game.seats == ((1, 1), ("normal", 2))
-    labelled = session.model_copy(update={"seats": [session.seats[0], _Labelled(**seat.model_dump(), strength="Eh")]})
+    labelled = session.model_copy(
+        update={"seats": [session.seats[0], _Labelled(player="P2", name="Computer 1", computer=True, strength="Eh")]}
+    )
     game = rated_game(labelled, GameKind(CROWNS), None)
     assert game is not None and game.seats[1] == ("normal", 2)
 
@@ -166,36 +173,49 @@ LEAGUE = {"crowns": (GameKind(CROWNS), 120), "vices": (GameKind(VICES), 60)}
 """Games played in each league: Dice of Crowns is mostly luck, so it needs more to tell the players apart."""
 
 
-def league(kind: GameKind, games: int, seed: int) -> dict[str, Rating]:
-    """``games`` games of three seats, rotated: a member who always picks at random among the legal actions, a member
-    who plays as the Normal computer does, and a Normal computer seat; each member's rating after them."""
+Chooser = Callable[[BaseModel, str, random.Random, DiceSource], BaseModel]
+"""How a member of a league picks their action: from the state, their seat, the league's own randomness and dice."""
+
+
+def at_random(state: BaseModel, player: str, rng: random.Random, dice: DiceSource, *, kind: GameKind) -> BaseModel:
+    return rng.choice(list(kind.legal_actions(state, player)))
+
+
+def as_computer(state: BaseModel, player: str, rng: random.Random, dice: DiceSource, *, kind: GameKind) -> BaseModel:
+    return kind.computer_action(state, player, dice)
+
+
+def league(kind: GameKind, games: int, seed: int, members: dict[str, Chooser]) -> dict[str, Rating]:
+    """``games`` games of the ``members`` (each always playing the same way) and a Normal computer seat, seats
+    rotated; each member's rating after them."""
     rng, dice = random.Random(seed), SeededDice(seed)
-    members = {"random": 1, "normal": 2}
+    ids = {who: n for n, who in enumerate(members, start=1)}
     options = kind.parse_options({})
+    seats = kind.seats
+    assert seats is not None
     ledger = Ledger()
     for n in range(games):
-        order = ["random", "normal", "cpu"]
+        order = [*members, "cpu"]
         rng.shuffle(order)
-        players = ["P1", "P2", "P3"]
+        players = [f"P{i}" for i in range(1, len(order) + 1)]
         state = kind.engine.start(options, players, dice).state
-        seats = kind.seats
-        assert seats is not None
         while seats.winners(state) is None:
             player = kind.prompts(state)[0].player
-            if order[players.index(player)] == "random":
-                action = rng.choice(list(kind.legal_actions(state, player)))
-            else:
+            who = order[players.index(player)]
+            if who == "cpu":
                 action = kind.computer_action(state, player, dice)
+            else:
+                action = members[who](state, player, rng, dice)
             state = kind.engine.apply(state, player, action, dice).state
         table = [
-            Seat(player=p, name=who, computer=who == "cpu", user_id=members.get(who))
+            Seat(player=p, name=who, computer=who == "cpu", user_id=ids.get(who))
             for p, who in zip(players, order, strict=True)
         ]
         session = finished(table, seats.winners(state) or []).model_copy(update={"kind": kind.kind})
         game = rated_game(session, kind, state)
         assert game is not None
         ledger.play(game, float(n))
-    return {who: ledger.ratings[(1, kind.kind, member)] for who, member in members.items()}
+    return {who: ledger.ratings[(1, kind.kind, member)] for who, member in ids.items()}
 
 
 @pytest.mark.parametrize("name", sorted(LEAGUE))
@@ -204,7 +224,11 @@ def test_a_league_of_fixed_skills_is_ranked_by_skill(name: str) -> None:
     the random one below the Normal anchor. In Vices & Vengeance, where choices weigh more, the Normal-playing
     member's mean lands on the Normal anchor's (25) within two sigmas, as the same play should."""
     kind, games = LEAGUE[name]
-    rated = league(kind, games, seed=27)
+    members: dict[str, Chooser] = {
+        "random": functools.partial(at_random, kind=kind),
+        "normal": functools.partial(as_computer, kind=kind),
+    }
+    rated = league(kind, games, 27, members)
     assert rated["normal"].mu > rated["random"].mu and rated["normal"].ordinal > rated["random"].ordinal
     assert rated["random"].mu < ANCHORS["normal"]
     assert rated["random"].games == rated["normal"].games == games
@@ -218,5 +242,29 @@ def test_vices_places_follow_e1() -> None:
     totals tie), and leaves out a player who left."""
     totals = {"P1": 64, "P2": 70, "P3": 58, "P4": 64, "P5": 12}
     seats = tuple(VicesSeat(id=p, total=t, left=p == "P5") for p, t in totals.items())
-    state = VicesState.model_construct(players=seats, winners=("P3",), phase="over")
+    state = VicesState.model_construct(
+        options=VicesOptions(), players=seats, winners=("P3",), phase="over", sins={}, first_seat="P1"
+    )
     assert places(state) == {"P3": 1, "P2": 2, "P1": 3, "P4": 3}
+
+
+STRENGTHS: tuple[str, ...] | None = getattr(contract, "STRENGTHS", None)
+
+
+@pytest.mark.skipif(STRENGTHS is None, reason="computer strengths are not in this build yet")
+def test_a_league_of_computer_strengths_is_ranked_easy_below_normal() -> None:
+    """Members who play as the Easy and the Normal computers do, with a Normal computer seat, 60 games of Vices &
+    Vengeance: Easy is rated below Normal, and the Normal-playing member near the Normal anchor. (Strong takes
+    seconds a decision: its league is a bench, not a test.)"""
+    kind = GameKind(VICES)
+
+    def strength(label: str) -> Chooser:
+        def play(state: BaseModel, player: str, rng: random.Random, dice: DiceSource) -> BaseModel:
+            chosen: BaseModel = kind.computer_action(state, player, dice, label)  # type: ignore[call-arg, unused-ignore]
+            return chosen
+
+        return play
+
+    rated = league(kind, 60, 27, {"easy": strength("easy"), "normal": strength("normal")})
+    assert rated["easy"].mu + 2 * rated["easy"].sigma < rated["normal"].mu
+    assert abs(rated["normal"].mu - ANCHORS["normal"]) < 2 * rated["normal"].sigma

@@ -20,7 +20,9 @@ from tests.testgame.engine import RaceEngine, RaceOptions
 
 KIND = GameKind(CROWNS)
 GUILD = 1
-RESULTS = [  # (members at the table, the winner's seat), in the order the games ended
+RESULTS: list[
+    tuple[list[int | None], int]
+] = [  # (members at the table, the winner's seat), in the order the games ended
     ([1, 2], 0),
     ([1, 2, 3], 2),
     ([2, 3], 0),
