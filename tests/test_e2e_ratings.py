@@ -27,6 +27,8 @@ async def test_a_finished_game_rates_its_members(fake: LocalDiscord, make_bot: M
     await asyncio.wait_for(stats._backfill, 10)  # type: ignore[union-attr]  # migration 11's recompute, at startup
     bot.service.dice = SeededDice(27)
     channel = fake.channels[0]
+    guild = channel.guild_id
+    assert guild is not None
     alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     lobby = await (await fake.slash(channel, alice, "crowns new")).message()
     await (await fake.click(lobby, "Join", bob)).message()
@@ -43,7 +45,7 @@ async def test_a_finished_game_rates_its_members(fake: LocalDiscord, make_bot: M
     }
     assert set(changes) == {alice.id, bob.id}
     assert all(int(m[4]) == PROVISIONAL_GAMES for m in CHANGE.finditer(told.content))
-    stored = await bot.store.ratings_of(channel.guild_id, "crowns", [alice.id, bob.id])
+    stored = await bot.store.ratings_of(guild, "crowns", [alice.id, bob.id])
     assert stored is not None
     for member, (delta, now) in changes.items():
         assert now == stored[member].shown and delta == now - BASE  # both new: they started at 1,500
@@ -67,4 +69,4 @@ async def test_a_finished_game_rates_its_members(fake: LocalDiscord, make_bot: M
     await say(fake, channel, alice, "stats forget", confirm="forget")
     after = await say(fake, channel, carol, "stats top", game="crowns")
     assert f"<@{alice.id}>" not in after.content and "Nobody has a Dice of Crowns rating" in after.content
-    assert alice.id not in (await bot.store.ratings_of(channel.guild_id, "crowns", [alice.id]) or {})
+    assert alice.id not in (await bot.store.ratings_of(guild, "crowns", [alice.id]) or {})
