@@ -14,7 +14,7 @@ from typing import Protocol
 
 from bot.models import Session
 from bot.ratings import Ledger, RatedGame, Rating, RatingChange
-from bot.storage.migrations import Dialect
+from bot.storage.dialect import Dialect
 from bot.storage.rows import SELECT, Row, session_from_row
 from bot.storage.sql import Sql, any_of
 from bot.storage.writes import Tells, writes
