@@ -4,18 +4,20 @@ the leaderboard's order, forgetting, and a finish whose ratings moved meanwhile 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.models import Actor, Scope, Seat, Session, Status
 from bot.ratings import Ledger, RatedGame, Rating, rate, rated_game
 from bot.registry import GameKind, Registry
 from bot.service import Service
 from bot.storage import PostgresStore, SqliteStore, Store
+from bot.storage.copy import copy_sqlite_to_postgres
 from bot.storage.dice import CommitCounts
 from bot.storage.ratings import write_ratings
 from rules.crowns.engine import ENGINE as CROWNS
 from rules.dice import ScriptedDice
 from tests.core.clock import FakeClock
-from tests.databases import Database
+from tests.databases import Database, postgres_database
 from tests.testgame.engine import RaceEngine, RaceOptions
 
 KIND = GameKind(CROWNS)
@@ -197,3 +199,26 @@ async def test_the_service_rates_a_finish_and_retries_when_a_rating_moved(databa
         assert f"<@{bob.user_id}> " in news.text and f"now {stored[bob.user_id].shown:,}" in news.text
     finally:
         await store.close()
+
+
+async def test_ratings_move_to_postgresql_with_the_rest(tmp_path: Path) -> None:
+    """``python -m bot.migrate``'s copy carries the ratings; a source whose recompute has run leaves none to run."""
+    source = SqliteStore(tmp_path / "bot.sqlite3")
+    await source.open()
+    try:
+        for n, (members, winner) in enumerate(RESULTS):
+            await source.create_session(game(n, members, winner))
+        await source.recompute_ratings(rated)
+        expected = await source.ratings_of(GUILD, KIND.kind, [1, 2, 3])
+        async with postgres_database() as url:
+            target = PostgresStore(url, pool_size=1)
+            await target.open()
+            try:
+                assert await target.ratings_of(GUILD, KIND.kind, [1]) is None  # a new database: to recompute
+                await copy_sqlite_to_postgres(source, target)
+                assert await target.ratings_of(GUILD, KIND.kind, [1, 2, 3]) == expected
+                assert await target.recompute_ratings(rated) is None
+            finally:
+                await target.close()
+    finally:
+        await source.close()
