@@ -176,6 +176,8 @@ class Ledger:
     forgot: Mapping[int, float] = field(default_factory=dict)
     ratings: dict[tuple[int, str, int], Rating] = field(default_factory=dict)
     last_at: dict[tuple[int, str, int], float] = field(default_factory=dict)
+    played: int = 0
+    """Games rated so far."""
 
     def play(self, game: RatedGame, at: float) -> list[RatingChange]:
         """Rate one game that ended at ``at`` (games must come in the order they ended)."""
@@ -188,6 +190,7 @@ class Ledger:
             key = keys[change.user_id]
             self.ratings[key] = change.after
             self.last_at[key] = at
+        self.played += 1
         return changes
 
     def _forgotten(self, key: tuple[int, str, int], member: int, at: float) -> bool:

@@ -21,6 +21,9 @@ from bot.storage.writes import Tells, writes
 
 RECOMPUTE_BATCH = 500
 """Finished games read at once by the recompute."""
+RECHECK_S = 600.0
+"""The recompute's last look goes back this far before the last game it read: a game committed meanwhile with an
+earlier moment (another process's clock, a commit that took a while) is still rated."""
 RATED = "s.status = 'finished' AND s.scope = 'table' AND s.guild_id IS NOT NULL"
 _UPSERT = (
     "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, ordinal, games) VALUES (?, ?, ?, ?, ?, ?, ?) "
@@ -102,31 +105,52 @@ class RatingTables:
     async def recompute_ratings(self, rated: Callable[[Session], RatedGame | None]) -> int | None:
         """Migration 11's recompute, once, with the games known: every finished table game, in the order they ended,
         replayed through a ``Ledger`` (``rated`` says how each counts; a member who deleted their statistics starts
-        afresh from then) and written in one transaction. How many games were rated; None if it had been done."""
+        afresh from then). How many games were rated; None if it had been done.
+
+        The games are read and replayed first, outside any transaction (other commits go on); then one short
+        transaction takes the marker (after it, no finish can be left to the recompute: ``write_ratings``), reads
+        what finished since (and anything committed late with an earlier moment, within ``RECHECK_S``), and writes
+        every rating."""
+        if not await self._sql().fetch("SELECT id FROM ratings_pending WHERE id = 1"):
+            return None
+        ledger, seen = Ledger(await self._forgot(self._sql())), set[int]()
+        upto = await _replay(self._sql(), rated, ledger, seen, float("-inf"))
         async with self._sql_transaction() as sql:
-            # First: a finish left for the recompute has committed (and is read below), or will find it done.
             if await sql.execute("DELETE FROM ratings_pending WHERE id = 1") != 1:
                 return None
-            forgot = await sql.fetch("SELECT user_id, forgot_at FROM luck_members WHERE forgot_at IS NOT NULL")
-            ledger = Ledger({int(r["user_id"]): float(r["forgot_at"]) for r in forgot})
-            counted, after = 0, (float("-inf"), 0)
-            while rows := await sql.fetch(
-                f"{SELECT} WHERE {RATED} AND (s.updated_at > :at OR (s.updated_at = :at AND s.id > :id)) "
-                "ORDER BY s.updated_at, s.id LIMIT :batch",
-                at=after[0],
-                id=after[1],
-                batch=RECOMPUTE_BATCH,
-            ):
-                for row in rows:
-                    session = session_from_row(row)
-                    game = rated(session)
-                    if game is not None:
-                        ledger.play(game, session.updated_at)
-                        counted += 1
-                after = (float(rows[-1]["updated_at"]), int(rows[-1]["id"]))
+            ledger.forgot = await self._forgot(sql)
+            await _replay(sql, rated, ledger, seen, upto - RECHECK_S)
             await sql.execute("DELETE FROM ratings")
             await sql.executemany(
                 "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, ordinal, games) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(g, k, u, r.mu, r.sigma, r.ordinal, r.games) for (g, k, u), r in ledger.kept().items()],
             )
-        return counted
+        return ledger.played
+
+    @staticmethod
+    async def _forgot(sql: Sql) -> dict[int, float]:
+        rows = await sql.fetch("SELECT user_id, forgot_at FROM luck_members WHERE forgot_at IS NOT NULL")
+        return {int(r["user_id"]): float(r["forgot_at"]) for r in rows}
+
+
+async def _replay(
+    sql: Sql, rated: Callable[[Session], RatedGame | None], ledger: Ledger, seen: set[int], since: float
+) -> float:
+    """Play every finished table game that ended at ``since`` or later, and that ``seen`` doesn't hold yet, into
+    ``ledger``, in the order they ended, ``RECOMPUTE_BATCH`` at a time; the moment the last one ended."""
+    after = (since, 0)
+    while rows := await sql.fetch(
+        f"{SELECT} WHERE {RATED} AND (s.updated_at > :at OR (s.updated_at = :at AND s.id > :id)) "
+        "ORDER BY s.updated_at, s.id LIMIT :batch",
+        at=after[0],
+        id=after[1],
+        batch=RECOMPUTE_BATCH,
+    ):
+        for row in rows:
+            session = session_from_row(row)
+            game = None if session.id in seen else rated(session)
+            seen.add(session.id)
+            if game is not None:
+                ledger.play(game, session.updated_at)
+        after = (float(rows[-1]["updated_at"]), int(rows[-1]["id"]))
+    return after[0]

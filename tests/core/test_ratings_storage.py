@@ -3,14 +3,17 @@ the leaderboard's order, forgetting, and a finish whose ratings moved meanwhile 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.models import Actor, Scope, Seat, Session, Status
 from bot.ratings import Ledger, RatedGame, Rating, rate, rated_game
 from bot.registry import GameKind, Registry
 from bot.service import Service
 from bot.storage import PostgresStore, SqliteStore, Store
+from bot.storage import ratings as ratings_storage
 from bot.storage.copy import copy_sqlite_to_postgres
 from bot.storage.dice import CommitCounts
 from bot.storage.ratings import write_ratings
@@ -222,3 +225,41 @@ async def test_ratings_move_to_postgresql_with_the_rest(tmp_path: Path) -> None:
                 await target.close()
     finally:
         await source.close()
+
+
+async def test_the_recompute_rates_a_game_committed_while_it_read(database: Database) -> None:
+    """The recompute reads the games outside any transaction: one that commits meanwhile, even with an earlier moment
+    than the last one read (another process's clock), is rated by its last look, in the transaction."""
+    store = database.store()
+    await store.open()
+    try:
+        for n, (members, winner) in enumerate(RESULTS):
+            await store.create_session(game(n, members, winner))
+        late = game(40, [1, 2], 1).model_copy(update={"updated_at": 0.5})
+        added = False
+
+        def rated_while_a_game_commits(session: Session) -> RatedGame | None:
+            nonlocal added
+            if not added and session.updated_at == len(RESULTS) - 1:  # the last game read: one commits now
+                added = True
+                task = asyncio.get_running_loop().create_task(store.create_session(late))
+                pending.append(task)
+            return rated(session)
+
+        pending: list[asyncio.Task[Session]] = []
+        real_replay = ratings_storage._replay
+
+        async def replay_then_wait(*args: Any) -> float:
+            moment = await real_replay(*args)
+            await asyncio.gather(*pending)  # the late game is committed before the recompute's transaction
+            return moment
+
+        ratings_storage._replay = replay_then_wait  # type: ignore[assignment]
+        try:
+            assert await store.recompute_ratings(rated_while_a_game_commits) == len(RESULTS) + 1
+        finally:
+            ratings_storage._replay = real_replay  # type: ignore[assignment]
+        stored = await store.ratings_of(GUILD, KIND.kind, [2])
+        assert stored is not None and stored[2].games == 5
+    finally:
+        await store.close()
