@@ -3,7 +3,8 @@
 
     python bench/ratings.py [--games 20000] [--members 500] [--database postgresql://…]
 
-- ``recompute_s``: the whole recompute, read and written in one transaction (once per database, at first start);
+- ``recompute_s``: the whole recompute (once per database, at first start), and ``transaction_s`` the part of it
+  that holds a transaction (SQLite's write lock: other commits wait meanwhile);
 - ``rate_us_p50`` / ``rate_us_p99``: one finished game's update, as the commit that finishes it computes it;
 - ``top_ms``: the top 30 of a game in a server, by ordinal (median of 20).
 
@@ -14,13 +15,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -28,7 +32,7 @@ if __package__ in (None, ""):
 from bot.models import Scope, Seat, Session, Status
 from bot.ratings import RatedGame, rate, rated_game
 from bot.registry import GameKind
-from bot.storage import open_store
+from bot.storage import Store, open_store
 from rules.crowns.engine import ENGINE
 
 KIND = GameKind(ENGINE)
@@ -57,6 +61,22 @@ def finished_game(rng: random.Random, n: int, members: int) -> Session:
     )
 
 
+def watch_transactions(store: Store) -> list[float]:
+    """How long each transaction of ``store`` lasts from now on (other commits wait while one holds SQLite's lock)."""
+    lasted: list[float] = []
+    real = store._sql_transaction  # type: ignore[attr-defined]
+
+    @contextlib.asynccontextmanager
+    async def timed(**options: Any) -> AsyncIterator[Any]:
+        started = time.perf_counter()
+        async with real(**options) as sql:
+            yield sql
+        lasted.append(time.perf_counter() - started)
+
+    store._sql_transaction = timed  # type: ignore[attr-defined]
+    return lasted
+
+
 def rated(session: Session) -> RatedGame | None:
     return rated_game(session, KIND, None)
 
@@ -70,6 +90,7 @@ async def measure(games: int, members: int, database: str | None) -> dict[str, o
         try:
             for session in sessions:
                 await store.create_session(session)
+            transaction_s = watch_transactions(store)
             started = time.perf_counter()
             counted = await store.recompute_ratings(rated)
             recompute_s = time.perf_counter() - started
@@ -93,6 +114,7 @@ async def measure(games: int, members: int, database: str | None) -> dict[str, o
         "members": members,
         "backend": "postgresql" if database else "sqlite",
         "recompute_s": round(recompute_s, 3),
+        "transaction_s": round(max(transaction_s, default=0.0), 3),
         "rate_us_p50": round(rates[len(rates) // 2], 1),
         "rate_us_p99": round(rates[int(len(rates) * 0.99)], 1),
         "top_ms": round(statistics.median(tops) * 1000, 3),
