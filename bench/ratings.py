@@ -1,4 +1,4 @@
-"""What ratings cost: migration 11's recompute of ``--games`` finished games (2 to 4 seats, members drawn from
+"""What ratings cost: migration 12's recompute of ``--games`` finished games (2 to 4 seats, members drawn from
 ``--members``, a computer seat in some), one game's rating (``bot.ratings.rate``), and ``/stats top``'s query.
 
     python bench/ratings.py [--games 20000] [--members 500] [--database postgresql://…]

@@ -167,7 +167,7 @@ class Committer:
     async def _rate(self, session: Session, kind: GameKind, entry: LogEntry) -> list[RatingChange] | None:
         """A finished game's rating changes (``bot.ratings``), told with its entry's news; written with it, or not at
         all if a member's rating moved meanwhile (the save fails, and the change is tried again on fresh ratings).
-        None while migration 11's recompute is still to run: that recompute will rate the game."""
+        None while migration 12's recompute is still to run: that recompute will rate the game."""
         state = kind.engine.state_model.model_validate_json(session.state_json) if session.state_json else None
         game = rated_game(session, kind, state)
         if game is None:

@@ -24,7 +24,7 @@ CHANGE = re.compile(r"^<@(\d+)> ([+−]\d+), now ([\d,]+) \(provisional: 1 of (\
 async def test_a_finished_game_rates_its_members(fake: LocalDiscord, make_bot: MakeBot) -> None:
     bot = await table_bot(make_bot, EXTENSIONS)
     stats = bot.get_cog("Stats")
-    await asyncio.wait_for(stats._backfill, 10)  # type: ignore[union-attr]  # migration 11's recompute, at startup
+    await asyncio.wait_for(stats._backfill, 10)  # type: ignore[union-attr]  # migration 12's recompute, at startup
     bot.service.dice = SeededDice(27)
     channel = fake.channels[0]
     guild = channel.guild_id

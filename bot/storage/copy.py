@@ -16,6 +16,7 @@ TABLES = (
     "saved_rolls",
     "dice_boards",
     "secret_rolls",
+    "pushable_rolls",
     "luck_dice",
     "luck_faces",
     "luck_turns",
@@ -28,8 +29,8 @@ TABLES = (
     "ratings",
 )
 """In the order they are copied (the log refers to its session). ``ratings_pending`` is not copied: a new database
-holds its row (migration 11), which goes if the source's recompute has run."""
-NUMBERED = ("sessions", "dice_boards", "secret_rolls")
+holds its row (migration 12), which goes if the source's recompute has run."""
+NUMBERED = ("sessions", "dice_boards", "secret_rolls", "pushable_rolls")
 """Tables whose ids the database numbers."""
 BATCH = 1_000
 """Rows held in memory at once: a table is streamed from SQLite to PostgreSQL, never read whole."""

@@ -18,7 +18,8 @@ from bot.models import LogEntry, News, Outgoing, Session, Told
 from bot.ratings import RatingChange
 from bot.registry import GameKind
 from bot.storage.luck import DiceTally, TurnTally, WinTally, entry_tallies, streak_step, turn_tallies, win_tally
-from bot.storage.outbox import OutboxTables, add_outgoing
+from bot.storage.outbox import add_outgoing
+from bot.storage.pushes import PushableRoll, PushTables
 from bot.storage.ratings import write_ratings
 from bot.storage.rows import Row
 from bot.storage.sql import Sql
@@ -174,7 +175,7 @@ class _Batch:
     ratings: list[RatingChange] = field(default_factory=list)
     """A finished game's rating changes (``bot.ratings``), written only if each member's rating is unchanged."""
     ratings_pending: bool = False
-    """A finished game left unrated for migration 11's recompute: committed only while that is still to run."""
+    """A finished game left unrated for migration 12's recompute: committed only while that is still to run."""
 
     def __bool__(self) -> bool:
         return bool(self.tallies or self.wins or self.turns or self.ratings or self.ratings_pending)
@@ -305,6 +306,10 @@ class DiceStore(Protocol):
     @writes(Tells.BOOKS)
     async def secret_shown(self, secret_id: int, message_id: int) -> None: ...
     async def reveal_secret(self, secret_id: int, at: float, news: News) -> Outgoing | None: ...
+    async def create_pushable(self, roll: PushableRoll) -> tuple[PushableRoll, Outgoing]: ...
+    async def pushable(self, roll_id: int) -> PushableRoll | None: ...
+    async def pushable_shown(self, roll_id: int, message_id: int) -> None: ...
+    async def push_roll(self, roll_id: int, state: tuple[int, ...], pushed: str, at: float) -> Outgoing | None: ...
     @writes(Tells.BOOKS)
     async def record_dice(self, tallies: Sequence[DiceTally]) -> None: ...
     async def luck_counts(self, user_id: int, where: LuckFilter) -> list[LuckCount]: ...
@@ -323,7 +328,7 @@ class DiceStore(Protocol):
     ) -> int: ...
 
 
-class DiceTables(OutboxTables):
+class DiceTables(PushTables):
     """The dice features' queries, for any backend that provides ``_sql()`` and ``_sql_transaction()``."""
 
     def _sql(self) -> Sql:

@@ -1,5 +1,5 @@
 """Ratings as stored (``bot.ratings`` computes them): one row per server, game and member, written in the transaction
-of the commit that finished a game, and recomputed from every finished game once after migration 11.
+of the commit that finished a game, and recomputed from every finished game once after migration 12.
 
 A finished game's changes are written only if each member's row is still as it was read (its ``games`` count):
 two games with the same member ending at once in two processes can't both rate from the same rating; the later
@@ -78,7 +78,7 @@ class RatingTables:
 
     async def ratings_of(self, guild_id: int, kind: str, user_ids: Sequence[int]) -> dict[int, Rating] | None:
         """The members' ratings in a game in a server (a member with none is left out); None while the recompute
-        after migration 11 is still to run (a game finishing then is rated by the recompute, not twice)."""
+        after migration 12 is still to run (a game finishing then is rated by the recompute, not twice)."""
         if await self._sql().fetch("SELECT id FROM ratings_pending WHERE id = 1"):
             return None
         members, params = any_of(self.dialect, "user_id", "users", user_ids, "bigint")
@@ -103,7 +103,7 @@ class RatingTables:
 
     @writes(Tells.BOOKS)
     async def recompute_ratings(self, rated: Callable[[Session], RatedGame | None]) -> int | None:
-        """Migration 11's recompute, once, with the games known: every finished table game, in the order they ended,
+        """Migration 12's recompute, once, with the games known: every finished table game, in the order they ended,
         replayed through a ``Ledger`` (``rated`` says how each counts; a member who deleted their statistics starts
         afresh from then). How many games were rated; None if it had been done.
 

@@ -1,4 +1,4 @@
-"""Ratings as stored, on both backends: migration 11 on a database that already has finished games, its recompute,
+"""Ratings as stored, on both backends: migration 12 on a database that already has finished games, its recompute,
 the leaderboard's order, forgetting, and a finish whose ratings moved meanwhile being refused (then retried)."""
 
 from __future__ import annotations
@@ -60,21 +60,21 @@ def rated(session: Session) -> RatedGame | None:
     return rated_game(session, KIND, None)
 
 
-async def back_to_migration_10(store: Store) -> None:
-    """The database as the bot before ratings left it (migration 11 undone)."""
+async def back_to_migration_11(store: Store) -> None:
+    """The database as the bot before ratings left it (migration 12 undone: the one before it applied)."""
     if isinstance(store, SqliteStore):
         await store.conn.execute("DROP TABLE ratings")
         await store.conn.execute("DROP TABLE ratings_pending")
-        await store.conn.execute("PRAGMA user_version = 10")
+        await store.conn.execute("PRAGMA user_version = 11")
         return
     assert isinstance(store, PostgresStore)
     async with store.pool.acquire() as conn:
         await conn.execute("DROP TABLE ratings")
         await conn.execute("DROP TABLE ratings_pending")
-        await conn.execute("UPDATE schema_version SET version = 10")
+        await conn.execute("UPDATE schema_version SET version = 11")
 
 
-async def test_migration_11_rates_every_finished_game_once(database: Database) -> None:
+async def test_migration_12_rates_every_finished_game_once(database: Database) -> None:
     store = database.store()
     await store.open()
     try:
@@ -85,7 +85,7 @@ async def test_migration_11_rates_every_finished_game_once(database: Database) -
         abandoned = game(51, [1, 2], 0).model_copy(update={"status": Status.ABANDONED})
         await store.create_session(abandoned)
         await store.forget_luck(*FORGOT)
-        await back_to_migration_10(store)
+        await back_to_migration_11(store)
     finally:
         await store.close()
 
@@ -139,7 +139,7 @@ async def test_a_finish_whose_ratings_moved_is_refused_and_writes_nothing(databa
 
 
 async def test_a_finish_left_for_the_recompute_commits_only_before_it(database: Database) -> None:
-    """While migration 11's recompute is still to run, a game that finishes is left to it (its commit writes the
+    """While migration 12's recompute is still to run, a game that finishes is left to it (its commit writes the
     marker's row, so the recompute waits for it and reads it); once the recompute has run, such a commit is refused
     and retried, rated on the ratings as recomputed."""
     store = database.store()

@@ -1,4 +1,4 @@
-"""Migration 11: ratings (``bot.ratings``), per server, game and member, sorted by their ordinal for the leaderboards.
+"""Migration 12: ratings (``bot.ratings``), per server, game and member, sorted by their ordinal for the leaderboards.
 The finished games so far are rated once, in the order they ended, by the bot's first start after this step
 (``recompute_ratings``: it needs the games' own places, which only the running bot knows); until then a game that
 finishes is left to that recompute (``ratings_pending`` holds its one row)."""
