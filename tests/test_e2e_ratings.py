@@ -10,6 +10,7 @@ import re
 
 from bot.models import Status
 from bot.ratings import BASE, PROVISIONAL_GAMES
+from cogs.dice.stats import fit
 from localdiscord.server import LocalDiscord
 from rules.dice import SeededDice
 from tests.conftest import MakeBot
@@ -70,3 +71,19 @@ async def test_a_finished_game_rates_its_members(fake: LocalDiscord, make_bot: M
     after = await say(fake, channel, carol, "stats top", game="crowns")
     assert f"<@{alice.id}>" not in after.content and "Nobody has a Dice of Crowns rating" in after.content
     assert alice.id not in (await bot.store.ratings_of(guild, "crowns", [alice.id]) or {})
+
+
+def test_the_leaderboards_fit_one_message() -> None:
+    """Ratings of several games beside the other boards: the lowest entries of the longest boards go first, every
+    heading and the footer stay."""
+    mention = "<@1579367215298379781>"
+    boards = {"📈 **A ratings**": 5, "📈 **B ratings**": 5, "🏆 **Wins**": 10, "🍀 **d20s**": 10, "🎲 **Dice**": 10}
+    lines = []
+    for heading, entries in boards.items():
+        lines += [heading, *(f"{i}. {mention} · 1,579 (provisional) · 12 games" for i in range(1, entries + 1))]
+    lines.append("-# footer")
+    text = fit(lines)
+    assert len("\n".join(lines)) > 2000 >= len(text)
+    kept = text.splitlines()
+    assert all(heading in kept for heading in boards) and kept[-1] == "-# footer"
+    assert sum(line.startswith("1. ") for line in kept) == 5 and sum(line.startswith("10. ") for line in kept) < 3

@@ -15,6 +15,7 @@ import dataclasses
 import functools
 import io
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -66,6 +67,8 @@ MIN_FOR_RANK = 20
 MIN_TURNS_FOR_RANK = 3
 """Turns a member needs before they are ranked by their dice's luck in a game's points (a V&V game gives each
 player three or four)."""
+RANKED = re.compile(r"(\d+)\. ")
+"""An entry of a leaderboard: its rank."""
 RATINGS_IN_SUMMARY = 5
 """Members shown per game's ratings in the summary (``/stats top game:`` shows ``LEADERBOARD``)."""
 RATINGS_SLACK = 20
@@ -176,6 +179,18 @@ def server_rank(members: list[MemberTotals], user_id: int, sides: int) -> tuple[
         return None
     ordered = sorted(ranked, key=lambda m: -luck(m.count, m.total, sides, exact=False))
     return next(i for i, m in enumerate(ordered, 1) if m.user_id == user_id), len(ranked)
+
+
+def fit(lines: list[str], limit: int = 2000) -> str:
+    """The leaderboards in one message of at most ``limit`` characters: while too long, the lowest-ranked entry of
+    the longest board goes (``N. …`` lines), so every board keeps its heading and its best."""
+    kept = list(lines)
+    while len(text := "\n".join(kept)) > limit:
+        ranks = [(int(m[1]), i) for i, line in enumerate(kept) if (m := RANKED.match(line))]
+        if not ranks:
+            return text[:limit]
+        del kept[max(ranks)[1]]
+    return text
 
 
 def chart_panels(sizes: list[SizeLuck]) -> tuple[Panel, ...]:
@@ -461,7 +476,7 @@ class Stats(commands.Cog):
                 for i, (m, t) in enumerate(ranked[:LEADERBOARD], 1)
             ]
         lines.append("-# Leave with `/stats top me: Leave`; one game's ratings with `/stats top game:`.")
-        await reply.send("\n".join(lines)[:2000], ephemeral=False, allowed_mentions=NO_MENTIONS)
+        await reply.send(fit(lines), ephemeral=False, allowed_mentions=NO_MENTIONS)
 
     @top.autocomplete("game")
     async def _rated_games(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
