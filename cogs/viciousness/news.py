@@ -57,8 +57,12 @@ def told(state: CampaignState, entry: LogEntry, events: list[dict[str, Any]]) ->
                 lines.append(f"{mark} The GM {said}: {' '.join(taken)}")
         return lines
     action = action_type(entry)
-    if action is None or action in QUIET:
+    if action is None:
         return []
+    if action in QUIET:
+        # A join or a pick that completed a pool the GM set to roll by itself: the roll is told as the GM's would be.
+        rolled = next((i for i, e in enumerate(events) if e.get("type") == "rolls_by_itself"), None)
+        return [] if rolled is None else narrate(state, events[rolled:])
     return narrate(state, events)
 
 
