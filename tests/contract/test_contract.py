@@ -233,7 +233,8 @@ def test_the_luck_a_game_reports_is_of_its_players_and_its_own_dice(game: Game, 
     """``Rollers`` names only dice the action rolled (each at most as often) and only seated players; ``ScoreLuck``
     reports seated players, whole turns and points, and a finite luck with a variance that is never negative."""
     p = played(game, seed)
-    seated = set(p.table.players)
+    # A campaign seats nobody: its players are whoever acted in it (troupes are made by their players).
+    seated = set(p.table.players) or {e.actor for e in p.log if e.actor is not None}
     for entry in p.log:
         if game.kind.rollers is not None:
             rolled = Counter(str(d["die"]) for d in entry.dice)
