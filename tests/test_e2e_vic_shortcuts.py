@@ -4,17 +4,21 @@ A pool the GM opens with ``roll_at`` rolls by itself once that many characters a
 (a first-timer picks them first; the GM isn't called to roll it meanwhile), told in the channel as the GM's roll
 would be, and never taken back by an undo. ``/vic price buy:`` pays at once when one way to pay is left (else the
 price shows every way: which coins is the buyer's choice), with ``modifiers:`` typed; ``/vic-gm reward next_turn:``
-rewards and moves the turn on, each change told as its own.
+rewards and moves the turn on, each change told as its own. A pool's dice count in ``/stats luck`` for the players
+whose characters rolled them, whoever's click rolled the pool.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
+from tests.core.clock import FakeClock
 from tests.test_e2e_vic_busywork import a_turn, said
-from tests.vic_e2e_support import campaign_state, join_with
+from tests.test_e2e_vic_table import setup_troupes
+from tests.vic_e2e_support import EXTENSIONS, campaign_state, join_with
 
 
 async def test_a_pool_the_gm_set_rolls_by_itself_once_everyone_has_their_dice(
@@ -75,3 +79,35 @@ async def test_price_buys_at_once_with_one_way_to_pay_and_reward_moves_the_turn_
     assert not answer.ephemeral
     await fake.wait_for_message(channel, lambda m: "**Turn 2** begins" in m.content)
     assert (await campaign_state(bot, channel)).turn.number == 2
+
+
+class Fives:
+    """Every die shows 5."""
+
+    def roll(self, die_id: str, sides: int) -> int:
+        return 5
+
+
+async def test_a_pools_dice_count_for_the_players_whose_characters_rolled_them(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    """Whoever's click rolls it (here Cal's join, the pool rolling by itself), each character's die is their
+    player's in ``/stats luck``; the GM rolled none of them."""
+    bot = await make_bot(extensions=(*EXTENSIONS, "cogs.dice"), clock=FakeClock())
+    bot.service.dice = Fives()
+    channel, gm, bea, cal = fake.channels[0], fake.members[0], fake.members[1], fake.members[2]
+    await (await fake.slash(channel, gm, "vic-gm campaign new", options={"company": "The Gilded Knives"})).message()
+    await setup_troupes(bot, fake, channel)
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
+    board = await (await fake.slash(channel, gm, "vic-gm knavery", options={"challenges": 1, "roll_at": 2})).message()
+    for name, member in (("Ana", bea), ("Bo", cal)):
+        joined = await join_with(fake, board, name, member)
+        await (await fake.select(joined, str(joined.selects[0]["custom_id"]), [], member)).message()
+    await fake.wait_for_message(channel, lambda m: "rolls by itself" in m.content)
+    await bot.settled()
+    await bot.get_cog("Dice").settled()  # type: ignore[union-attr]
+    for member in (bea, cal):
+        luck = await (await fake.slash(channel, member, "stats luck")).message()
+        assert re.search(r"^d6\s+1\s+5\.0", luck.content, re.MULTILINE), luck.content
+    mine = await (await fake.slash(channel, gm, "stats luck")).message()
+    assert not re.search(r"^d6\s", mine.content, re.MULTILINE), mine.content
