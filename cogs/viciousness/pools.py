@@ -248,7 +248,7 @@ async def tell_dice(
     if pool is None or pool.stage != "gather":  # it rolled by itself with this change: nothing is left to pick
         pc = state.find_pc(who)
         name = escape_name(pc.name) if pc is not None else "Your character"
-        text = f"✅ {name} {'joins' if joined else 'is set'}, and the pool rolls by itself: see the channel."
+        text = f"✅ {name} {'joins' if joined else 'has their dice'}, and the pool rolls by itself: see the channel."
         await _answer_privately(reply, text, static_view([]))
         return
     c = next(x for x in pool.combatants if x.id == who)
