@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
+import pkgutil
 import time
 from typing import Any
 
@@ -41,7 +43,8 @@ from rules.dice import DiceSource
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns", "cogs.vices", "cogs.viciousness")
+CORE_COGS = ("cogs.meta", "cogs.game", "cogs.dice")
+"""The bot's own commands, loaded first; every other module or package in ``cogs/`` is a game's (or a tool's)."""
 SHUTDOWN_GRACE_S = 5.0
 MODAL_NAMESPACES = ("m:", "u:")
 INVITE_SCOPES = ("bot", "applications.commands")
@@ -90,7 +93,7 @@ class TabletopBot(commands.Bot):
         self,
         settings: Settings,
         *,
-        extensions: tuple[str, ...] = EXTENSIONS,
+        extensions: tuple[str, ...] | None = None,
         clock: Clock | None = None,
         dice: DiceSource | None = None,
         **options: Any,
@@ -112,7 +115,7 @@ class TabletopBot(commands.Bot):
             **options,
         )
         self.settings = settings
-        self.extensions_to_load = extensions
+        self.extensions_to_load = extensions if extensions is not None else default_extensions()
         self.clock = clock = clock or SystemClock()
         self.assignment = Assignment(self.starting_shards(settings))
         """The shards whose servers this process looks after (answers, times, plays computers and catches up in)."""
@@ -349,7 +352,15 @@ def database_location(settings: Settings) -> str:
     return f"SQLite file {settings.database_path.resolve()}"
 
 
+def default_extensions() -> tuple[str, ...]:
+    """The core's cogs, then every other module or package in ``cogs/``: a game is loaded by being there, so adding
+    one touches no file outside its own."""
+    cogs = importlib.import_module("cogs")
+    found = sorted(f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__))
+    return CORE_COGS + tuple(name for name in found if name not in CORE_COGS)
+
+
 def extensions_of(settings: Settings) -> tuple[str, ...]:
     """The extensions to load: ``EXTENSIONS`` (the setting) if given, else the default cogs."""
     named = tuple(e.strip() for e in (settings.extensions or "").split(",") if e.strip())
-    return named or EXTENSIONS
+    return named or default_extensions()
