@@ -21,10 +21,18 @@ from tests.test_e2e_vic_table import setup_troupes
 from tests.vic_e2e_support import EXTENSIONS, campaign_state, join_with
 
 
+class Fives:
+    """Every die shows 5."""
+
+    def roll(self, die_id: str, sides: int) -> int:
+        return 5
+
+
 async def test_a_pool_the_gm_set_rolls_by_itself_once_everyone_has_their_dice(
     fake: LocalDiscord, make_bot: MakeBot
 ) -> None:
     bot, channel, _, _ = await a_turn(fake, make_bot)
+    bot.service.dice = Fives()  # the scheme succeeds
     gm, bea, cal = fake.members[0], fake.members[1], fake.members[2]
     options = {"challenges": 1, "title": "Lift the ledger", "roll_at": 2}
     board = await (await fake.slash(channel, gm, "vic-gm knavery", options=options)).message()
@@ -42,7 +50,7 @@ async def test_a_pool_the_gm_set_rolls_by_itself_once_everyone_has_their_dice(
     assert "the pool rolls by itself" in last.content and not last.selects
     told = await fake.wait_for_message(channel, lambda m: "rolls by itself" in m.content)
     assert "2 characters are in, as the GM said" in told.content and "scheme" in told.content
-    assert not (await campaign_state(bot, channel)).pools  # rolled (and, with the test's dice, settled)
+    assert not (await campaign_state(bot, channel)).pools  # rolled, and succeeded
     # A roll is never taken back: the pick that made it is out of undo's reach.
     undo = await (await fake.slash(channel, gm, "vic-gm undo")).message()
     assert undo.ephemeral and "nothing to undo" in undo.content, undo.content
@@ -79,13 +87,6 @@ async def test_price_buys_at_once_with_one_way_to_pay_and_reward_moves_the_turn_
     assert not answer.ephemeral
     await fake.wait_for_message(channel, lambda m: "**Turn 2** begins" in m.content)
     assert (await campaign_state(bot, channel)).turn.number == 2
-
-
-class Fives:
-    """Every die shows 5."""
-
-    def roll(self, die_id: str, sides: int) -> int:
-        return 5
 
 
 async def test_a_pools_dice_count_for_the_players_whose_characters_rolled_them(
