@@ -234,6 +234,7 @@ class TabletopBot(commands.Bot):
         servers = len(self.guilds)
         log.info("Logged in as %s (%d) in %d server%s", user, user.id, servers, "" if servers == 1 else "s")
         log.info("Invite it to a server: %s", invite_url(self.application_id))
+        log.info("Or add it to your own account (dice everywhere): %s", user_install_url(self.application_id))
 
     async def setup_hook(self) -> None:
         await self.open_storage()
@@ -342,6 +343,13 @@ class TabletopBot(commands.Bot):
 def invite_url(application_id: int) -> str:
     """The OAuth2 link that adds the bot to a server with its slash commands and the permissions it needs."""
     return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES)
+
+
+def user_install_url(application_id: int) -> str:
+    """The OAuth2 link that adds the app to a member's own account (a user install: its user-installable commands,
+    in any server, DM or group DM, answered through their interactions; needs User Install enabled on the
+    application's Installation page)."""
+    return f"https://discord.com/oauth2/authorize?client_id={application_id}&integration_type=1&scope=applications.commands"
 
 
 def database_location(settings: Settings) -> str:

@@ -30,7 +30,7 @@ from bot.replies import PUBLIC_ANSWER, Reply
 from bot.storage import Store
 from bot.storage.dice import LuckCount, LuckFilter, MemberTotals, Streak, TurnTotals
 from bot.storage.luck import DAY_S, bin_width
-from cogs.dice.access import NO_MENTIONS, bot_of, now
+from cogs.dice.access import EVERYWHERE, INSTALLABLE_BY_ANYONE, NO_MENTIONS, bot_is_here, bot_of, not_here, now
 from cogs.dice.chart import Panel, draw_chart
 from rules.luck import fairness, fairness_words, luck, luck_words, points_luck, top_share
 
@@ -215,7 +215,12 @@ def alt_text(name: str, sizes: list[SizeLuck]) -> str:
 class Stats(commands.Cog):
     """``/stats``: luck and leaderboards from the dice every game and ``/roll`` recorded."""
 
-    stats = app_commands.Group(name="stats", description="Luck statistics and leaderboards")
+    stats = app_commands.Group(
+        name="stats",
+        description="Luck statistics and leaderboards",
+        allowed_contexts=EVERYWHERE,
+        allowed_installs=INSTALLABLE_BY_ANYONE,
+    )
 
     def __init__(self, bot: commands.Bot, store: Store) -> None:
         self.bot = bot
@@ -360,6 +365,8 @@ class Stats(commands.Cog):
             word = "back on" if me == "join" else "off"
             await reply.send(f"✅ You're {word} the leaderboards.", ephemeral=True)
             return
+        if not bot_is_here(interaction):  # a server's leaderboards count what the bot saw there
+            raise UserError(not_here(interaction, "This server's leaderboards"))
         wins = await self.store.wins_in_guild(interaction.guild_id)
         totals = await self.store.luck_in_guild(interaction.guild_id)
         turns = {kind: await self.store.turns_in_guild(interaction.guild_id, kind) for kind in TURN_GAMES}
