@@ -441,6 +441,8 @@ class HttpApi(ScheduledEvents):
     async def create_message(self, request: web.Request) -> web.Response:
         """The bot posts in a channel it may send to."""
         channel = self._channel(request)
+        if channel.recipient is not None and not channel.recipient.accepts_dms:
+            raise DiscordError(403, 50007, "Cannot send messages to this user")  # they closed their DMs
         if not channel.is_dm:
             in_thread = channel.type in ChannelType.THREADS
             if channel.archived or channel.locked:
