@@ -102,46 +102,52 @@ class LocalDiscord(World):
         self._resume_count_at_drop = 0
 
     def _show(self, changes: Changes) -> None:
-        """The parts' methods and records, as the tests and the web client have always used them on the fake."""
+        """The parts' methods and records, on the fake itself as the tests, the benches and the web client use them
+        (each is the part's own: change a part's behaviour in the part)."""
         self.changes = changes
-        self.observers, self.failures, self.tolerated = changes.observers, changes.failures, changes.tolerated
-        self.rejections = changes.rejections
-        self.notify, self.message_changed, self.fail = changes.notify, changes.message_changed, changes.fail
-        self.tolerate, self.wait_for = changes.tolerate, changes.wait_for
-        store = self.store
-        self.messages, self.messages_seen_by, self.ephemerals = store.messages, store.messages_seen_by, store.ephemerals
-        self.message, self.wait_for_message, self.attachment_bytes = (
-            store.message,
-            store.wait_for_message,
-            store.attachment_bytes,
-        )
-        self.create_message, self.edit_message, self.store_upload = (
-            store.create_message,
-            store.edit_message,
-            store.store_upload,
-        )
-        self.delete_message, self.remove_message, self.adopt_message = (
-            store.delete_message,
-            store.remove_message,
-            store.adopt_message,
-        )
-        self.message_with_nonce, self.remember_nonce = store.message_with_nonce, store.remember_nonce
-        client = self.client
-        self.interactions, self.interactions_by_token = client.interactions, client.interactions_by_token
-        self.slash, self.autocomplete, self.click, self.select = (
-            client.slash,
-            client.autocomplete,
-            client.click,
-            client.select,
-        )
-        self.submit_modal, self.offered, self.acknowledge = client.submit_modal, client.offered, client.acknowledge
-        weather = self.weather
-        self.holds, self.hold, self.take_hold = weather.holds, weather.hold, weather.take_hold
-        self.inject_429, self.take_429, self.slow_down = weather.inject_429, weather.take_429, weather.slow_down
-        self.rate_limit_every_route, self.clear_weather = weather.rate_limit_every_route, weather.clear_weather
-        self.delay_for = weather.delay_for
-        self.inject_500_on_next_callback = weather.inject_500_on_next_callback
-        self.take_callback_500 = weather.take_callback_500
+        self.observers = self.changes.observers
+        self.failures = self.changes.failures
+        self.tolerated = self.changes.tolerated
+        self.rejections = self.changes.rejections
+        self.notify = self.changes.notify
+        self.message_changed = self.changes.message_changed
+        self.fail = self.changes.fail
+        self.tolerate = self.changes.tolerate
+        self.wait_for = self.changes.wait_for
+        self.messages = self.store.messages
+        self.messages_seen_by = self.store.messages_seen_by
+        self.ephemerals = self.store.ephemerals
+        self.message = self.store.message
+        self.wait_for_message = self.store.wait_for_message
+        self.attachment_bytes = self.store.attachment_bytes
+        self.create_message = self.store.create_message
+        self.edit_message = self.store.edit_message
+        self.store_upload = self.store.store_upload
+        self.delete_message = self.store.delete_message
+        self.remove_message = self.store.remove_message
+        self.adopt_message = self.store.adopt_message
+        self.message_with_nonce = self.store.message_with_nonce
+        self.remember_nonce = self.store.remember_nonce
+        self.interactions = self.client.interactions
+        self.interactions_by_token = self.client.interactions_by_token
+        self.slash = self.client.slash
+        self.autocomplete = self.client.autocomplete
+        self.click = self.client.click
+        self.select = self.client.select
+        self.submit_modal = self.client.submit_modal
+        self.offered = self.client.offered
+        self.acknowledge = self.client.acknowledge
+        self.holds = self.weather.holds
+        self.hold = self.weather.hold
+        self.take_hold = self.weather.take_hold
+        self.inject_429 = self.weather.inject_429
+        self.take_429 = self.weather.take_429
+        self.slow_down = self.weather.slow_down
+        self.rate_limit_every_route = self.weather.rate_limit_every_route
+        self.clear_weather = self.weather.clear_weather
+        self.delay_for = self.weather.delay_for
+        self.inject_500_on_next_callback = self.weather.inject_500_on_next_callback
+        self.take_callback_500 = self.weather.take_callback_500
 
     @property
     def response_deadline(self) -> float:
