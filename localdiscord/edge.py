@@ -141,3 +141,9 @@ class ApiEdge:
                 self.changes.rejections.append(problem)
             response = exc.response()
         return response
+
+
+def snowflake(request: web.Request, key: str) -> int:
+    """The id ``key`` of the request's path (-1 if it is no number: no such thing)."""
+    value = request.match_info[key]
+    return int(value) if value.isdigit() else -1

@@ -8,15 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from localdiscord.edge import API, BODY, FILES, INTERACTION, ApiEdge, Handler
+from localdiscord.answers import InteractionAnswers, edited, uploaded
+from localdiscord.edge import API, BODY, FILES, ApiEdge, Handler, snowflake
 from localdiscord.events import changed, check_event, new_event
 from localdiscord.guild import Channel, ChannelType, Guild, Perm
-from localdiscord.installs import USER_ONLY_FOLLOWUPS
-from localdiscord.interactions import ALLOWED_CALLBACKS, CallbackType, InteractionResult, InteractionType, now
 from localdiscord.limits import REQUEST_LIMIT
-from localdiscord.messages import LOADING, Message
-from localdiscord.responses import DiscordError, error_response, json_response
-from localdiscord.validation import FormErrors, check_choices, check_commands, check_message, check_modal
+from localdiscord.messages import Message
+from localdiscord.responses import DiscordError, json_response
+from localdiscord.validation import check_commands, check_message
 
 if TYPE_CHECKING:
     from localdiscord.cdn import Cdn
@@ -47,6 +46,7 @@ class ApiParts:
 def build_app(parts: ApiParts) -> web.Application:
     """The aiohttp application: the API routes behind the logging/fault-injection middleware."""
     api = HttpApi(parts)
+    answers = InteractionAnswers(parts.world, parts.store, parts.client, parts.cdn, parts.weather, parts.changes)
     edge = ApiEdge(
         parts.world, parts.client, parts.weather, parts.changes, parts.requests, takes_a_list=(api.put_commands,)
     )
@@ -62,11 +62,11 @@ def build_app(parts: ApiParts) -> web.Application:
         ("PUT", "/applications/{app_id}/commands", api.put_commands),
         ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", api.get_commands),
         ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", api.put_commands),
-        ("POST", "/interactions/{interaction_id}/{token}/callback", api.callback),
-        ("POST", "/webhooks/{app_id}/{token}", api.followup),
-        ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", api.get_webhook_message),
-        ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", api.edit_webhook_message),
-        ("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", api.delete_webhook_message),
+        ("POST", "/interactions/{interaction_id}/{token}/callback", answers.callback),
+        ("POST", "/webhooks/{app_id}/{token}", answers.followup),
+        ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", answers.get_webhook_message),
+        ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", answers.edit_webhook_message),
+        ("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", answers.delete_webhook_message),
         ("GET", "/channels/{channel_id}", api.get_channel),
         ("PATCH", "/channels/{channel_id}", api.edit_channel),
         ("GET", "/channels/{channel_id}/messages", api.list_messages),
@@ -97,14 +97,14 @@ class ScheduledEvents:
     shards: Shards
 
     def _guild(self, request: web.Request) -> Guild:
-        guild = next((g for g in self.world.guilds if g.id == _snowflake(request, "guild_id")), None)
+        guild = next((g for g in self.world.guilds if g.id == snowflake(request, "guild_id")), None)
         if guild is None:
             raise DiscordError(404, 10004, "Unknown Guild")
         return guild
 
     def _event(self, request: web.Request) -> tuple[Guild, dict[str, Any]]:
         guild = self._guild(request)
-        event = guild.scheduled_events.get(_snowflake(request, "event_id"))
+        event = guild.scheduled_events.get(snowflake(request, "event_id"))
         if event is None:
             raise DiscordError(404, 10070, "Unknown Guild Scheduled Event")
         return guild, event
@@ -175,7 +175,7 @@ class HttpApi(ScheduledEvents):
 
     async def get_user(self, request: web.Request) -> web.Response:
         """Any known user."""
-        user = self.world.users.get(_snowflake(request, "user_id"))
+        user = self.world.users.get(snowflake(request, "user_id"))
         if user is None:
             raise DiscordError(404, 10013, "Unknown User")
         return json_response(user.user_json())
@@ -228,11 +228,11 @@ class HttpApi(ScheduledEvents):
     # -- application commands ---------------------------------------------------------------------------------
 
     def _command_list(self, request: web.Request) -> tuple[list[dict[str, Any]], int | None]:
-        if _snowflake(request, "app_id") != self.world.application_id:
+        if snowflake(request, "app_id") != self.world.application_id:
             raise DiscordError(403, 50001, "Missing Access")
         if "guild_id" not in request.match_info:
             return self.world.global_commands, None
-        guild_id = _snowflake(request, "guild_id")
+        guild_id = snowflake(request, "guild_id")
         if all(guild_id != g.id for g in self.world.guilds):
             raise DiscordError(403, 50001, "Missing Access")
         return self.world.guild_commands.get(guild_id, []), guild_id
@@ -283,131 +283,10 @@ class HttpApi(ScheduledEvents):
             data["guild_id"] = str(guild_id)
         return data
 
-    # -- interaction responses --------------------------------------------------------------------------------
-
-    async def callback(self, request: web.Request) -> web.Response:
-        """The initial response: accepted once, within the deadline, with a type valid for the interaction."""
-        res = self.client.interactions.get(_snowflake(request, "interaction_id"))
-        if res is None or res.token != request.match_info["token"]:
-            raise DiscordError(404, 10062, "Unknown interaction")
-        request[INTERACTION] = res
-        if self.weather.take_callback_500():
-            return error_response(500, 0, "500: Internal Server Error")
-        if res.response_type is not None:
-            raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
-        late = now() - res.deadline
-        if late > 0:
-            raise DiscordError(404, 10062, f"Unknown interaction (answered {late * 1000:.0f} ms after the deadline)")
-        body = request[BODY] or {}
-        kind, data = int(body.get("type") or 0), body.get("data") or {}
-        allowed = ALLOWED_CALLBACKS.get(res.type, set())
-        if res.type == InteractionType.MODAL_SUBMIT and res.source is None:
-            allowed = {CallbackType.CHANNEL_MESSAGE, CallbackType.DEFERRED_CHANNEL_MESSAGE}
-        if kind not in allowed:
-            form = FormErrors()
-            form.add(("type",), "INTERACTION_RESPONSE_TYPE_INVALID", f"type {kind} is not valid for this interaction")
-            form.raise_if_any()
-        message = self._apply_callback(request, res, kind, data)
-        self.client.acknowledge(res, kind, data, message)
-        interaction: dict[str, Any] = {
-            "id": str(res.id),
-            "type": res.type,
-            "response_message_loading": kind == CallbackType.DEFERRED_CHANNEL_MESSAGE,
-            "response_message_ephemeral": bool(message and message.ephemeral),
-        }
-        resource: dict[str, Any] = {"type": kind}
-        if message is not None and kind != CallbackType.DEFERRED_UPDATE_MESSAGE:
-            interaction["response_message_id"] = str(message.id)
-            resource["message"] = self.cdn.for_bot(message.data)
-        return json_response({"interaction": interaction, "resource": resource})
-
-    def _apply_callback(
-        self, request: web.Request, res: InteractionResult, kind: int, data: dict[str, Any]
-    ) -> Message | None:
-        message_type = 20 if res.type == InteractionType.APPLICATION_COMMAND else 0  # CHAT_INPUT_COMMAND / DEFAULT
-        if kind == CallbackType.CHANNEL_MESSAGE:
-            check_message(data, files=len(request[FILES]))
-            attachments = self._attachments(request, res.channel, data)
-            return self.store.create_message(
-                res.channel, data, attachments=attachments, interaction=res, message_type=message_type
-            )
-        if kind == CallbackType.DEFERRED_CHANNEL_MESSAGE:
-            flags = {"flags": (data.get("flags") or 0) & 64}
-            return self.store.create_message(
-                res.channel, flags, interaction=res, message_type=message_type, extra_flags=LOADING
-            )
-        if kind == CallbackType.UPDATE_MESSAGE:
-            assert res.source is not None
-            check_message(data, files=len(request[FILES]), creating=False)
-            return self.store.edit_message(res.source, data, self._attachments(request, res.channel, data))
-        if kind == CallbackType.MODAL:
-            check_modal(data)
-            res.modal = data
-        if kind == CallbackType.AUTOCOMPLETE_RESULT:
-            check_choices(data)
-        return res.source if kind == CallbackType.DEFERRED_UPDATE_MESSAGE else None
-
-    def _interaction_for_webhook(self, request: web.Request) -> InteractionResult:
-        res = self.client.interactions_by_token.get(request.match_info["token"])
-        if res is None or _snowflake(request, "app_id") != self.world.application_id:
-            raise DiscordError(404, 10015, "Unknown Webhook")
-        request[INTERACTION] = res
-        if res.response_type is None:
-            # Discord creates the interaction webhook only once the interaction is acknowledged.
-            raise DiscordError(404, 10015, "Unknown Webhook")
-        return res
-
-    async def followup(self, request: web.Request) -> web.StreamResponse:
-        """A follow-up message; the first one after a deferred response fills in the deferred message instead."""
-        res = self._interaction_for_webhook(request)
-        payload = request[BODY] or {}
-        check_message(payload, files=len(request[FILES]))
-        attachments = self._attachments(request, res.channel, payload)
-        if res.original is not None and res.original.loading:
-            message = self.store.edit_message(
-                res.original, {k: v for k, v in payload.items() if k != "flags"}, attachments
-            )
-        else:
-            if not self.world.bot_sees(res.channel) and len(res.followup_messages) >= USER_ONLY_FOLLOWUPS:
-                raise DiscordError(400, 40094, "This interaction has hit the maximum number of follow up messages")
-            message = self.store.create_message(res.channel, payload, attachments=attachments, interaction=res)
-            res.followup_messages.append(message)
-            self.changes.notify()
-        if request.query.get("wait", "false").lower() in ("true", "1"):
-            return json_response(self.cdn.for_bot(message.data))
-        return web.Response(status=204)
-
-    def _webhook_message(self, request: web.Request) -> tuple[InteractionResult, Message]:
-        res = self._interaction_for_webhook(request)
-        key = request.match_info["message_id"]
-        if key == "@original":
-            message = res.original
-        else:
-            wanted = int(key) if key.isdigit() else -1
-            message = next((m for m in [res.original, *res.followup_messages] if m and m.id == wanted), None)
-        if message is None or message.deleted:
-            raise DiscordError(404, 10008, "Unknown Message")
-        return res, message
-
-    async def get_webhook_message(self, request: web.Request) -> web.Response:
-        """The original response or a follow-up."""
-        return json_response(self.cdn.for_bot(self._webhook_message(request)[1].data))
-
-    async def edit_webhook_message(self, request: web.Request) -> web.Response:
-        """Edit the original response or a follow-up (filling in a deferred response)."""
-        res, message = self._webhook_message(request)
-        return json_response(self.cdn.for_bot(self._edit(request, message, res.channel).data))
-
-    async def delete_webhook_message(self, request: web.Request) -> web.Response:
-        """Delete the original response or a follow-up."""
-        _, message = self._webhook_message(request)
-        self.store.remove_message(message)
-        return web.Response(status=204)
-
     # -- channels and messages --------------------------------------------------------------------------------
 
     def _channel(self, request: web.Request) -> Channel:
-        channel = self.world.channel(_snowflake(request, "channel_id"))
+        channel = self.world.channel(snowflake(request, "channel_id"))
         if channel is None:
             raise DiscordError(404, 10003, "Unknown Channel")
         if not self.world.bot_sees(channel):
@@ -422,7 +301,7 @@ class HttpApi(ScheduledEvents):
 
     def _channel_message(self, request: web.Request) -> tuple[Channel, Message]:
         channel = self._channel(request)
-        message = self.store.message(_snowflake(request, "message_id"))
+        message = self.store.message(snowflake(request, "message_id"))
         if message is None or message.deleted or message.ephemeral or message.channel is not channel:
             raise DiscordError(404, 10008, "Unknown Message")
         return channel, message
@@ -488,7 +367,9 @@ class HttpApi(ScheduledEvents):
             made = self.store.message_with_nonce(channel, str(nonce))
             if made is not None:
                 return json_response(self.cdn.for_bot(made.data) | {"nonce": nonce})
-        message = self.store.create_message(channel, payload, attachments=self._attachments(request, channel, payload))
+        message = self.store.create_message(
+            channel, payload, attachments=uploaded(self.store, request, channel, payload)
+        )
         if nonce is not None:
             self.store.remember_nonce(channel, str(nonce), message)
             return json_response(self.cdn.for_bot(message.data) | {"nonce": nonce})
@@ -503,7 +384,7 @@ class HttpApi(ScheduledEvents):
         channel, message = self._channel_message(request)
         if message.author_id != self.world.bot_user_id:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
-        return json_response(self.cdn.for_bot(self._edit(request, message, channel).data))
+        return json_response(self.cdn.for_bot(edited(self.store, request, message, channel).data))
 
     async def delete_message(self, request: web.Request) -> web.Response:
         """Delete a message (the bot's own, or any with Manage Messages)."""
@@ -512,28 +393,6 @@ class HttpApi(ScheduledEvents):
             self._require(channel, Perm.MANAGE_MESSAGES)
         self.store.remove_message(message)
         return web.Response(status=204)
-
-    def _edit(self, request: web.Request, message: Message, channel: Channel) -> Message:
-        payload = request[BODY] or {}
-        check_message(payload, files=len(request[FILES]), creating=False)
-        merged = {k: payload.get(k, message.data.get(k)) for k in ("content", "embeds", "components", "attachments")}
-        if not any(merged.values()) and not request[FILES]:
-            raise DiscordError(400, 50006, "Cannot send an empty message")
-        return self.store.edit_message(message, payload, self._attachments(request, channel, payload))
-
-    def _attachments(self, request: web.Request, channel: Channel, payload: dict[str, Any]) -> list[dict[str, Any]]:
-        """The files uploaded with ``payload``, stored, each with the description (alt text) that ``payload``'s
-        ``attachments`` gives the upload (``files[n]`` is the attachment whose id is n)."""
-        described = {str(a.get("id")): a.get("description") for a in payload.get("attachments") or []}
-        stored = []
-        for upload in request[FILES]:
-            index = str(upload["field"]).removeprefix("files[").removesuffix("]")
-            stored.append(
-                self.store.store_upload(
-                    channel, upload["filename"], upload["content"], upload["content_type"], described.get(index)
-                )
-            )
-        return stored
 
     # -- threads ----------------------------------------------------------------------------------------------
 
@@ -579,7 +438,7 @@ class HttpApi(ScheduledEvents):
     async def thread_member(self, request: web.Request) -> web.Response:
         """Add someone to, or remove them from, a thread."""
         thread = self._channel(request)
-        if thread.type not in ChannelType.THREADS or _snowflake(request, "user_id") not in self.world.users:
+        if thread.type not in ChannelType.THREADS or snowflake(request, "user_id") not in self.world.users:
             raise DiscordError(404, 10003, "Unknown Channel")
         return web.Response(status=204)
 
@@ -587,8 +446,3 @@ class HttpApi(ScheduledEvents):
 def _text_or_none(value: Any) -> str | None:
     """A permission bit set as Discord returns it: a string (it accepts a number too)."""
     return None if value is None else str(value)
-
-
-def _snowflake(request: web.Request, key: str) -> int:
-    value = request.match_info[key]
-    return int(value) if value.isdigit() else -1
