@@ -34,6 +34,8 @@ class Scope(StrEnum):
     """A table game or a scoresheet: one per channel."""
     CAMPAIGN = "campaign"
     """A long-lived campaign: one per channel (or a named one per server), beside any table game."""
+    TRACKER = "tracker"
+    """A tool kept beside whatever is played in a channel (a turn order): one per channel, beside both."""
 
 
 How = Literal["player", "timeout", "computer", "auto", "core"]

@@ -23,7 +23,7 @@ from bot.registry import GameKind
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.server_settings import game_setting
 from bot.service import COMPUTER_SEAT, TIMED_OUT
-from bot.spec import Choice, GameSpec, LobbyOption, View, ViewContext
+from bot.spec import Choice, FaceLuck, GameSpec, LobbyOption, View, ViewContext
 from rules.crowns.actions import (
     END_TURN,
     PASS_FATE,
@@ -138,6 +138,7 @@ class CrownsSpec(GameSpec[CrownsState]):
     """The Dice of Crowns game as the core sees it."""
 
     kind = GameKind(ENGINE)
+    luck_faces = (FaceLuck("👑 crowns", 1, 6), FaceLuck("🗡️ daggers", 2, 6))  # data/crowns/dice.yaml: d6 1, 2
     legend = LEGEND
     lobby_options = (
         LobbyOption("first_player", "First player", (("Random first player", "random"), ("First seat starts", "host"))),

@@ -244,3 +244,29 @@ async def test_interactions_and_messages_match_discords_openapi_description(
         check("MessageResponse", data | {"components": []})
     for command in fake.global_commands:
         check("ApplicationCommandResponse", command)
+
+
+async def test_a_reveal_lost_with_the_bot_is_shown_by_clicking_reveal_again(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    """The bot stops after committing a Reveal and before its answer reaches Discord: where only a member's install
+    reaches, nothing can post the reveal later, so the commitment keeps its Reveal, and clicking it shows the
+    result through that click (nothing committed again)."""
+    bot = await make_bot(extensions=("cogs.dice",))
+    zoe, _, where = places(fake)
+    channel = where["group"]
+    committed = await say(fake, channel, zoe, "dice secret", expression="1d20+5", label="Sneak")
+    callback = fake.hold("/callback")  # the Reveal's answer never reaches Discord
+    click = await fake.click(committed, "Reveal", zoe)
+    await callback.arrived()
+    click.allow_no_response()
+    await bot.close()
+    callback.drop()
+    await make_bot(extensions=("cogs.dice",))
+    tried = f"/channels/{channel.id}/messages"  # the outbox tries the channel; Discord refuses the bot there
+    await fake.wait_for(lambda: any(tried in r["path"] for r in fake.requests), what="the outbox trying the channel")
+    assert committed.button("Reveal") and "Result: `" not in "".join(m.content for m in fake.messages(channel))
+    again = await fake.click(committed, "Reveal", zoe)
+    (revealed,) = await again.followups(1)
+    assert not revealed.ephemeral and "Result: `" in revealed.content and ", revealed" in revealed.content
+    assert again.response_type == 7 and not committed.components

@@ -18,7 +18,7 @@ from bot.models import MAIN_VIEW, Deadline, LogEntry, News, Scope, Session
 from bot.names import escape_name
 from bot.registry import GameKind
 from bot.replies import Reply
-from bot.spec import GameSpec, View, ViewContext
+from bot.spec import FaceLuck, GameSpec, View, ViewContext
 from cogs.viciousness.calls import reminder
 from cogs.viciousness.controls import RENAMED, Controls
 from cogs.viciousness.narrate import narrate
@@ -38,6 +38,7 @@ class VicSpec(GameSpec[CampaignState]):
     """Viciousness campaigns: one per channel (or named per server), beside any table game."""
 
     kind = GameKind(ENGINE, scope=Scope.CAMPAIGN)
+    luck_faces = (FaceLuck("⚔️ hits", 4),)  # a die showing exactly 4 hits, whatever its size
     command = "vic-gm campaign new"
     board_events = False  # the company sheet shows the company as it is; /vic log tells what happened
 

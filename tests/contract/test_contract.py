@@ -231,10 +231,11 @@ def test_a_restart_in_the_middle_changes_nothing(game: Game, seed: int) -> None:
 
 @cases
 def test_the_luck_a_game_reports_is_of_its_players_and_its_own_dice(game: Game, seed: int) -> None:
-    """``Rollers`` names only dice the action rolled (each at most as often) and only seated players; ``ScoreLuck``
-    reports seated players, whole turns and points, and a finite luck with a variance that is never negative."""
+    """``Rollers`` names only dice the action rolled (each at most as often) and only seated players (an open
+    session's members, who play as their user ids); ``ScoreLuck`` reports seated players, whole turns and points,
+    and a finite luck with a variance that is never negative."""
     p = played(game, seed)
-    seated = set(p.table.players)
+    seated = set(p.table.players) or {str(m.user_id) for m in p.table.members}
     for entry in p.log:
         if game.kind.rollers is not None:
             rolled = Counter(str(d["die"]) for d in entry.dice)

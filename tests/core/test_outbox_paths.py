@@ -24,6 +24,7 @@ from bot.storage import SqliteStore, Store
 from bot.storage.base import Store as StoreProtocol
 from bot.storage.dice import BoardButton, DiceBoard, DiceStore, LuckFilter, SavedRoll, SecretRoll
 from bot.storage.luck import ROLL_KIND, Where, tally
+from bot.storage.pushes import PushableRoll
 from bot.storage.writes import Tells, tells_of
 from tests.core.outbox_paths import Scanner, functions, module_functions, service_commits
 from tests.core.test_query_plans import drive
@@ -137,6 +138,10 @@ async def drive_dice(store: Store) -> None:
     await store.secret(secret.id)
     await store.secret_shown(secret.id, 98)
     await store.reveal_secret(secret.id, 4.0, News(text="revealed"))
+    pushable, _ = await store.create_pushable(PushableRoll(0, 50, 1, 7, "yz 1 0 0", (3,), "🎲", created_at=3.0))
+    await store.pushable(pushable.id)
+    await store.pushable_shown(pushable.id, 97)
+    await store.push_roll(pushable.id, (6,), "Pushed", 4.0)
     await store.delete_saved_roll("member", 7, "attack")
     counted = tally(Where(user_id=7, guild_id=1, channel_id=50, kind=ROLL_KIND), 5.0, [(6, 4)])
     assert counted is not None
