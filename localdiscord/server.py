@@ -126,28 +126,19 @@ class LocalDiscord(World):
         self.delete_message = self.store.delete_message
         self.remove_message = self.store.remove_message
         self.adopt_message = self.store.adopt_message
-        self.message_with_nonce = self.store.message_with_nonce
-        self.remember_nonce = self.store.remember_nonce
         self.interactions = self.client.interactions
-        self.interactions_by_token = self.client.interactions_by_token
         self.slash = self.client.slash
         self.autocomplete = self.client.autocomplete
         self.click = self.client.click
         self.select = self.client.select
         self.submit_modal = self.client.submit_modal
         self.offered = self.client.offered
-        self.acknowledge = self.client.acknowledge
-        self.holds = self.weather.holds
         self.hold = self.weather.hold
-        self.take_hold = self.weather.take_hold
         self.inject_429 = self.weather.inject_429
-        self.take_429 = self.weather.take_429
         self.slow_down = self.weather.slow_down
         self.rate_limit_every_route = self.weather.rate_limit_every_route
         self.clear_weather = self.weather.clear_weather
-        self.delay_for = self.weather.delay_for
         self.inject_500_on_next_callback = self.weather.inject_500_on_next_callback
-        self.take_callback_500 = self.weather.take_callback_500
 
     @property
     def response_deadline(self) -> float:
