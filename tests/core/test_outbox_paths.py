@@ -32,11 +32,6 @@ from tests.core.test_query_plans import drive
 WRITES = ("INSERT", "UPDATE", "DELETE")
 KNOWN: dict[tuple[str, str], str] = {
     (
-        "cogs/viciousness/campaign.py:CampaignCommands.change_role",
-        "direct_message",
-    ): "a manager's takeover is told to the old GM by direct message after the commit (the channel is told by its "
-    "news): lost if the bot stops in between",
-    (
         "cogs/viciousness/rivals.py:GMScreenCommands.reveal",
         "direct_message",
     ): "a handout goes to its players by direct message after the commit (it is in their /vic log either way)",
