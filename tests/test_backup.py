@@ -235,18 +235,18 @@ async def test_an_older_backup_is_migrated_then_checked(tmp_path: Path) -> None:
     store = await races(old, 2)
     await store.fold_luck()
     await store.close()
-    with contextlib.closing(sqlite3.connect(old)) as conn:  # as schema 11 left it: no luck journal
+    with contextlib.closing(sqlite3.connect(old)) as conn:  # as schema 12 left it: no luck journal
         conn.execute("DROP TABLE luck_journal")
-        conn.execute("PRAGMA user_version = 11")
+        conn.execute("PRAGMA user_version = 12")
     result = await run_tool("bot.restore", "old.sqlite3", cwd=tmp_path, DATABASE_PATH="bot.sqlite3")
     assert result.returncode == 0, result
-    assert "Checked old.sqlite3: integrity ok, schema 11; 2 live sessions checked, 4 log entries replayed" in (
+    assert "Checked old.sqlite3: integrity ok, schema 12; 2 live sessions checked, 4 log entries replayed" in (
         result.stdout
     )
     with contextlib.closing(sqlite3.connect(tmp_path / "bot.sqlite3")) as conn:
         assert conn.execute("PRAGMA user_version").fetchone() == (len(SQLITE_MIGRATIONS),)
     with contextlib.closing(sqlite3.connect(old)) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone() == (11,)  # the backup itself is never changed
+        assert conn.execute("PRAGMA user_version").fetchone() == (12,)  # the backup itself is never changed
     store = SqliteStore(tmp_path / "bot.sqlite3")
     await store.open()
     try:

@@ -20,6 +20,7 @@ from bot.storage.luck import DiceTally, entry_tallies, turn_tallies, win_tally
 from bot.storage.luck_journal import INSERT_JOURNAL, LuckBatch, encode, fold, lock_folding
 from bot.storage.outbox import add_outgoing
 from bot.storage.pushes import PushableRoll, PushTables
+from bot.storage.ratings import write_ratings
 from bot.storage.rows import Row
 from bot.storage.sql import Sql
 from bot.storage.writes import Tells, writes
@@ -175,6 +176,7 @@ _MEMBER_TABLES = (
     "luck_totals",
     "luck_streaks",
     "luck_wins",
+    "ratings",
 )
 """Every table of a member's statistics (``forget_luck`` empties them of the member)."""
 _SAVED_COLUMNS = "scope, owner_id, name, expression, guild_id, created_by, updated_at"
@@ -573,7 +575,8 @@ class DiceTables(PushTables):
 
     @writes(Tells.AUTHOR)
     async def forget_luck(self, user_id: int, at: float) -> None:
-        """Delete a member's statistics (a game's log keeps its dice); dice from logs not yet counted are skipped."""
+        """Delete a member's statistics and ratings (a game's log keeps its dice); dice from logs not yet counted are
+        skipped."""
         async with self._sql_transaction() as sql:
             await lock_folding(sql, self.dialect)  # what was rolled before is counted first, then deleted
             while await fold(sql, self.dialect):
@@ -637,8 +640,10 @@ class DiceTables(PushTables):
     @staticmethod
     async def count_commit(sql: Sql, counts: CommitCounts) -> None:
         """Add what a committed log entry adds to the statistics (``commit_counts``), in the transaction that
-        wrote it: one row of the journal."""
-        await sql.execute(INSERT_JOURNAL, encode(counts))
+        wrote it: one row of the journal, and a finished game's ratings (checked against what was read)."""
+        if counts.tallies or counts.turns or counts.wins:
+            await sql.execute(INSERT_JOURNAL, encode(counts))
+        await write_ratings(sql, counts.ratings, pending=counts.ratings_pending)
 
 
 def _drawing(kind: str, shown: DiceBoard | SecretRoll) -> Outgoing:

@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.ratings import RatingChange
 from bot.storage.dialect import POSTGRESQL, Dialect
 from bot.storage.luck import DiceTally, TurnTally, Where, WinTally, streak_step
 from bot.storage.sql import Sql
@@ -73,14 +74,19 @@ _STREAKS_UPSERT = (
 
 @dataclass
 class LuckBatch:
-    """Dice tallies, scored turns and wins to add to the statistics together."""
+    """Dice tallies, scored turns and wins to add to the statistics together (through the journal); and a finished
+    game's ratings, written by its commit itself (never journaled: they are checked against what was read)."""
 
     tallies: list[DiceTally] = field(default_factory=list)
     wins: list[WinTally] = field(default_factory=list)
     turns: list[TurnTally] = field(default_factory=list)
+    ratings: list[RatingChange] = field(default_factory=list)
+    """A finished game's rating changes (``bot.ratings``), written only if each member's rating is unchanged."""
+    ratings_pending: bool = False
+    """A finished game left unrated for migration 12's recompute: committed only while that is still to run."""
 
     def __bool__(self) -> bool:
-        return bool(self.tallies or self.wins or self.turns)
+        return bool(self.tallies or self.wins or self.turns or self.ratings or self.ratings_pending)
 
 
 def _where(w: Where) -> list[Any]:

@@ -19,6 +19,7 @@ from bot.storage.conditions import ATTENTION
 from bot.storage.dialect import POSTGRESQL, Both, Dialect
 from bot.storage.dice import CommitCounts, DiceTables
 from bot.storage.luck_journal import encode
+from bot.storage.ratings import RatingsMoved, RatingTables
 from bot.storage.rows import (
     DAY_S,
     ENDED,
@@ -64,7 +65,7 @@ async def legacy_log(sql: Sql) -> AsyncIterator[list[tuple[int, int, bytes]]]:
         after = (rows[-1]["session_id"], rows[-1]["seq"])
 
 
-class SessionTables(DiceTables):
+class SessionTables(DiceTables, RatingTables):
     """Every query of ``Store``, for a backend that provides ``_sql()`` (a statement on its own, committed by
     itself) and ``_sql_transaction()``.
 
@@ -122,16 +123,20 @@ class SessionTables(DiceTables):
             "WHERE id = :id AND version = :expected"
         )
         params = {**values, "news": news, "id": session.id, "expected": expected_version}
-        if counts is not None and self.dialect == POSTGRESQL:
+        if counts is not None and not (counts.ratings or counts.ratings_pending) and self.dialect == POSTGRESQL:
             # Dice a member rolled (or a game's finish) count in the luck statistics, atomically with the change: its
             # journal row is inserted by the same statement, one trip to the server.
             journal = f"WITH saved AS ({update} RETURNING id) INSERT INTO luck_journal (counts) SELECT :c FROM saved"
             changed = await self._sql().execute(journal, **params, c=encode(counts))
         elif counts is not None:
-            async with self._sql_transaction(quick=True) as sql:
-                changed = await sql.execute(update, **params)
-                if changed == 1:
-                    await self.count_commit(sql, counts)
+            # A finished game's ratings are written in the same transaction, if each is as it was read.
+            try:
+                async with self._sql_transaction(quick=True) as sql:
+                    changed = await sql.execute(update, **params)
+                    if changed == 1:
+                        await self.count_commit(sql, counts)
+            except RatingsMoved:
+                changed = 0  # rolled back: retried on fresh ratings, like a commit another process beat
         else:
             changed = await self._sql().execute(update, **params)
         if changed != 1:

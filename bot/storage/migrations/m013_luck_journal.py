@@ -1,4 +1,4 @@
-"""Migration 12: the luck statistics' journal (``bot.storage.luck_journal``). A commit adds one row of what it counts
+"""Migration 13: the luck statistics' journal (``bot.storage.luck_journal``). A commit adds one row of what it counts
 instead of adding to the statistics' rows, which concurrent clicks of one server all wrote (a member's totals in the
 server, their streaks) and so queued, and on PostgreSQL deadlocked, on; the rows are folded into the statistics
 later, oldest first."""
