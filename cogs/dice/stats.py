@@ -246,15 +246,19 @@ class Stats(commands.Cog):
         self.store = store
         self.pictures = PictureWorker()
         self._backfill: asyncio.Task[None] | None = None
+        self._fold: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
-        self._backfill = asyncio.get_running_loop().create_task(self.backfill(), name="luck backfill")
+        loop = asyncio.get_running_loop()
+        self._backfill = loop.create_task(self.backfill(), name="luck backfill")
+        self._fold = loop.create_task(self.fold(), name="luck fold")
 
     async def cog_unload(self) -> None:
-        if self._backfill is not None:
-            self._backfill.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._backfill
+        for task in (self._backfill, self._fold):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         await asyncio.to_thread(self.pictures.close)
 
     async def backfill(self) -> None:
@@ -272,7 +276,6 @@ class Stats(commands.Cog):
             raise
         except Exception:
             log.exception("Counting older logs for the luck statistics failed; it resumes at the next start")
-        await self.fold()
 
     async def fold(self) -> None:
         """Fold the statistics' journal every ``FOLD_EVERY_S`` (``bot.storage.luck_journal``): readers fold what is
