@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.crowns import legality
+from rules.crowns import legality, levels
 from rules.crowns.actions import (
     AssignAll,
     AssignScroll,
@@ -32,10 +32,9 @@ from rules.crowns.options import CrownsOptions
 from rules.crowns.phases import PHASES
 from rules.crowns.scoring import fate_eligible, own_daggers, pending_scrolls
 from rules.crowns.state import CrownsState, DieState, Phase, Seat
-from rules.crowns.strategy import choose_action
 from rules.crowns.turn import Table, new_dice
 from rules.dice import DiceSource
-from rules.engine import IllegalAction, Outcome, Prompt, Rollers
+from rules.engine import NORMAL, IllegalAction, Outcome, Prompt, Rollers
 
 _GROUP_STATES = {
     "skulls": (DieState.FREE_SKULL,),
@@ -220,9 +219,10 @@ class CrownsEngine:
         """The timeout default of RULES.md 2.6 #37 for ``player``'s pending decision."""
         return legality.default_action(state, player)
 
-    def computer_action(self, state: CrownsState, player: str, dice: DiceSource) -> BaseModel:
-        """The computer player's choice; deterministic given the state (``dice`` is not used)."""
-        return choose_action(state, player)
+    def computer_action(self, state: CrownsState, player: str, dice: DiceSource, strength: str = NORMAL) -> BaseModel:
+        """The computer player's choice at ``strength`` (:mod:`rules.crowns.levels`); deterministic given the
+        state (``dice`` is not used: a Strong player's rollouts are seeded by the position)."""
+        return levels.choose(state, player, strength, self)
 
     def remove_player(self, state: CrownsState, player: str, dice: DiceSource) -> Outcome[CrownsState]:
         """2.6 #34: the seat is skipped from now on; fewer than 2 players left ends the game by forfeit."""
