@@ -7,7 +7,7 @@ of the wins, ``ci95`` the half-width of the 95 % interval of Strong's share, ``m
 minus the other side's (Strong is ahead outside the interval when ``strong - normal > margin_ci95``). Every computer
 decides from its seat's view (``view(state, Viewer(player))`` when the game hides anything; these games hide only
 the dice to come). Decision times are of each call to ``computer_action``, on this machine, in one process.
-Usage: python bench/strength.py [--games N] [--workers W] [--small]
+Usage: python bench/strength.py [--games N] [--vices-games N] [--yardstick-games N] [--workers W] [--small]
 """
 
 from __future__ import annotations
@@ -171,13 +171,15 @@ def percentiles(times: list[float]) -> dict[str, float]:
 def main() -> None:
     """Play every series and report."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=600, help="games per setting (Strong against Normal)")
+    parser.add_argument("--games", type=int, default=600, help="games per Dice of Crowns setting against Normal")
+    parser.add_argument("--vices-games", type=int, default=None, help="games per V&V setting (default: --games)")
     parser.add_argument("--yardstick-games", type=int, default=None, help="games per yardstick setting")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--small", action="store_true", help="CI's run: 2 games a setting, in seconds")
     args = parser.parse_args()
     if args.small:
-        args.games, args.yardstick_games = 2, 2
+        args.games, args.vices_games, args.yardstick_games = 1, 1, 1
+    vices_games = args.vices_games if args.vices_games is not None else args.games
     yard_games = args.yardstick_games if args.yardstick_games is not None else args.games
     settings = [
         Setting(game, modules, players, against)
@@ -190,7 +192,8 @@ def main() -> None:
     results: dict[str, list[dict[str, Any]]] = {NORMAL: [], "yardstick": []}
     started = time.perf_counter()
     for setting in settings:
-        tally = run(setting, args.games if setting.against == NORMAL else yard_games, args.workers)
+        games = yard_games if setting.against != NORMAL else vices_games if setting.game == "vices" else args.games
+        tally = run(setting, games, args.workers)
         total.add(tally)
         line = summary(setting, tally)
         results[setting.against].append(line)

@@ -50,6 +50,12 @@ class Rollouts(Generic[S, A]):
     """The choice of the player who acts (the game's Normal computer)."""
     work: int
     """Actions applied in all rollouts of one decision, at most (plus one rollout's worth)."""
+    horizon: Callable[[S, S], bool] | None = None
+    """Where a rollout may stop short of the end, given the decision's state and the rollout's (the end of the
+    decider's turn, say): then ``value`` says the chance to win from there."""
+    value: Callable[[S, str, int], float] | None = None
+    """The chance ``player`` wins from a state at the horizon, estimated cheaply from a seed (the same seed for
+    every candidate: common random numbers here too)."""
     max_depth: int = 2_000
     """A rollout that has not ended after this many actions counts as no win (never seen: games end)."""
     max_rollouts: int = 400
@@ -86,13 +92,16 @@ def position_seed(state: BaseModel, player: str) -> int:
     return zlib.crc32(f"{player}|{state.model_dump_json()}".encode())
 
 
-def _play_out(rules: Rollouts[S, A], state: S, player: str, dice: DiceSource) -> tuple[float, int]:
-    """(the share of the win ``player`` gets, actions applied) in one game played out from ``state``."""
-    engine = rules.engine
+def _play_out(rules: Rollouts[S, A], root: S, state: S, player: str, seed: int) -> tuple[float, int]:
+    """(the share of the win ``player`` gets, actions applied) in one game played out from ``state`` (to its end,
+    or to the horizon and valued there), ``root`` being the decision's state."""
+    engine, dice = rules.engine, SeededDice(seed)
     for depth in range(rules.max_depth):
         winners = engine.winners(state)
         if winners is not None:
             return (1 / len(winners) if player in winners else 0.0), depth
+        if rules.value is not None and rules.horizon is not None and rules.horizon(root, state):
+            return rules.value(state, player, seed), depth
         actor = rules.actor(state)
         state = engine.apply(state, actor, rules.policy(state, actor), dice).state
     return 0.0, rules.max_depth
@@ -108,9 +117,8 @@ def estimate(rules: Rollouts[S, A], state: S, player: str, candidates: Sequence[
         if spent >= rules.work:
             break
         for est in estimates:
-            dice = SeededDice(seed + round_)
-            after = rules.engine.apply(state, player, est.action, dice).state
-            won, depth = _play_out(rules, after, player, dice)
+            after = rules.engine.apply(state, player, est.action, SeededDice(seed + round_)).state
+            won, depth = _play_out(rules, state, after, player, seed + round_ + 1_000_003)
             est.results.append(won)
             spent += depth + 1
     return estimates
