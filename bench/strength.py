@@ -168,6 +168,12 @@ def percentiles(times: list[float]) -> dict[str, float]:
     }
 
 
+def _name(setting: Setting) -> str:
+    """``crowns+modules:3:normal``: how ``--only`` names a setting."""
+    game = setting.game + ("+modules" if setting.modules else "")
+    return f"{game}:{setting.players}:{setting.against}"
+
+
 def main() -> None:
     """Play every series and report."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -175,6 +181,9 @@ def main() -> None:
     parser.add_argument("--vices-games", type=int, default=None, help="games per V&V setting (default: --games)")
     parser.add_argument("--yardstick-games", type=int, default=None, help="games per yardstick setting")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--only", nargs="*", default=None, help="settings to play, as game:players:against (crowns+modules:3:normal)"
+    )
     parser.add_argument("--small", action="store_true", help="CI's run: 2 games a setting, in seconds")
     args = parser.parse_args()
     if args.small:
@@ -188,6 +197,8 @@ def main() -> None:
         for players in (2, 3)
         if against == NORMAL or players == 2
     ]
+    if args.only is not None:
+        settings = [s for s in settings if _name(s) in args.only]
     total = Tally()
     results: dict[str, list[dict[str, Any]]] = {NORMAL: [], "yardstick": []}
     started = time.perf_counter()
