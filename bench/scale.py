@@ -44,7 +44,7 @@ from bench.soak import rss_mib
 from bench.storage_size import measure
 from bot.storage import PostgresStore, SqliteStore
 from bot.storage.copy import copy_sqlite_to_postgres
-from bot.storage.migrations import POSTGRESQL, SQLITE
+from bot.storage.dialect import POSTGRESQL, SQLITE
 from bot.storage.sql import bind
 from localdiscord import Channel, LocalDiscord
 from tests.bot_process import process_exit, spawn_bot_process

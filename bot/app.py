@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
+import pkgutil
 import time
 from typing import Any
 
@@ -41,7 +43,8 @@ from rules.dice import DiceSource
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.game", "cogs.dice", "cogs.crowns", "cogs.vices", "cogs.viciousness")
+CORE_COGS = ("cogs.meta", "cogs.game", "cogs.dice")
+"""The bot's own commands, loaded first; every other module or package in ``cogs/`` is a game's (or a tool's)."""
 SHUTDOWN_GRACE_S = 5.0
 MODAL_NAMESPACES = ("m:", "u:")
 INVITE_SCOPES = ("bot", "applications.commands")
@@ -90,7 +93,7 @@ class TabletopBot(commands.Bot):
         self,
         settings: Settings,
         *,
-        extensions: tuple[str, ...] = EXTENSIONS,
+        extensions: tuple[str, ...] | None = None,
         clock: Clock | None = None,
         dice: DiceSource | None = None,
         **options: Any,
@@ -112,7 +115,7 @@ class TabletopBot(commands.Bot):
             **options,
         )
         self.settings = settings
-        self.extensions_to_load = extensions
+        self.extensions_to_load = extensions if extensions is not None else default_extensions()
         self.clock = clock = clock or SystemClock()
         self.assignment = Assignment(self.starting_shards(settings))
         """The shards whose servers this process looks after (answers, times, plays computers and catches up in)."""
@@ -231,6 +234,7 @@ class TabletopBot(commands.Bot):
         servers = len(self.guilds)
         log.info("Logged in as %s (%d) in %d server%s", user, user.id, servers, "" if servers == 1 else "s")
         log.info("Invite it to a server: %s", invite_url(self.application_id))
+        log.info("Or add it to your own account (dice everywhere): %s", user_install_url(self.application_id))
 
     async def setup_hook(self) -> None:
         await self.open_storage()
@@ -341,6 +345,13 @@ def invite_url(application_id: int) -> str:
     return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES)
 
 
+def user_install_url(application_id: int) -> str:
+    """The OAuth2 link that adds the app to a member's own account (a user install: its user-installable commands,
+    in any server, DM or group DM, answered through their interactions; needs User Install enabled on the
+    application's Installation page)."""
+    return f"https://discord.com/oauth2/authorize?client_id={application_id}&integration_type=1&scope=applications.commands"
+
+
 def database_location(settings: Settings) -> str:
     """Where the data is kept, for the startup log: the SQLite file's full path, or the PostgreSQL URL
     without its password."""
@@ -349,7 +360,15 @@ def database_location(settings: Settings) -> str:
     return f"SQLite file {settings.database_path.resolve()}"
 
 
+def default_extensions() -> tuple[str, ...]:
+    """The core's cogs, then every other module or package in ``cogs/``: a game is loaded by being there, so adding
+    one touches no file outside its own."""
+    cogs = importlib.import_module("cogs")
+    found = sorted(f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__))
+    return CORE_COGS + tuple(name for name in found if name not in CORE_COGS)
+
+
 def extensions_of(settings: Settings) -> tuple[str, ...]:
     """The extensions to load: ``EXTENSIONS`` (the setting) if given, else the default cogs."""
     named = tuple(e.strip() for e in (settings.extensions or "").split(",") if e.strip())
-    return named or EXTENSIONS
+    return named or default_extensions()

@@ -30,6 +30,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from enum import StrEnum
 
+from bot.background import Background
 from bot.status import Check
 from bot.storage.leases import Holder, LeaseStore, Listening
 
@@ -99,7 +100,7 @@ class ShardLeases:
         self._other_counts: frozenset[int] = frozenset()
         self._closed = False
         self._changing = asyncio.Lock()
-        self._task: asyncio.Task[None] | None = None
+        self._task = Background("shard-leases", self._run)
         self._listening: Listening | None = None
         self._news = asyncio.Event()
         """Another process's leases changed: beat now."""
@@ -111,8 +112,8 @@ class ShardLeases:
 
     def start(self) -> None:
         """Beat and keep a share of the shards until ``close``."""
-        if self._task is None and not self._closed:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="shard-leases")
+        if not self._closed:
+            self._task.start()
 
     async def _run(self) -> None:
         while True:
@@ -237,10 +238,7 @@ class ShardLeases:
     async def close(self) -> None:
         """Stop beating and give every shard up at once (disconnected first), so others take them without waiting
         for the leases to run out."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await self._task.stop()
         if self._listening is not None:
             with contextlib.suppress(Exception):
                 await self._listening.close()

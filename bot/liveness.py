@@ -12,13 +12,13 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 import time
 from collections.abc import Callable, Iterable
 
 from discord.ext import commands
 
+from bot.background import Background
 from bot.status import Check
 
 LAG_INTERVAL_S = 0.25
@@ -38,21 +38,17 @@ class LoopMonitor:
         self.limit = limit
         self._lag = 0.0
         self._woke = time.monotonic()
-        self._task: asyncio.Task[None] | None = None
+        self._task = Background("loop-monitor", self._run)
 
     def start(self) -> None:
         """Start measuring (on the running loop)."""
-        if self._task is None:
+        if not self._task.running:
             self._woke = time.monotonic()
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="loop-monitor")
+            self._task.start()
 
     async def stop(self) -> None:
         """Stop measuring."""
-        if self._task is not None:
-            task, self._task = self._task, None
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self._task.stop()
 
     async def _run(self) -> None:
         while True:

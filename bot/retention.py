@@ -9,9 +9,9 @@ batches so interactions keep the database; a process sweeps only the servers of 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
+from bot.background import Background
 from bot.clock import Clock
 from bot.shards import ALL, Assignment
 from bot.storage import Store
@@ -32,7 +32,7 @@ class LogRetention:
         self.store = store
         self.clock = clock
         self.assignment = shards or Assignment(ALL)
-        self._task: asyncio.Task[None] | None = None
+        self._task = Background("log-retention", self._run)
 
     async def sweep(self, pause: float = PAUSE_S) -> int:
         """Clear every log that is due, a batch at a time; how many sessions' logs were cleared."""
@@ -48,16 +48,11 @@ class LogRetention:
 
     def start(self) -> None:
         """Sweep now and then every hour, until ``stop``."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="log-retention")
+        self._task.start()
 
     async def stop(self) -> None:
         """Stop sweeping (a sweep cut short simply goes on at the next start)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._task.stop()
 
     async def _run(self) -> None:
         while True:

@@ -207,6 +207,17 @@ class ViewContext(Generic[StateT]):
         )
 
 
+@dataclass(frozen=True)
+class FaceLuck:
+    """A face whose share of the rolls a game's players care about, told in ``/stats luck`` beside the fair share:
+    on dice of ``sides`` sides, or on every die that has the face (``sides`` None)."""
+
+    words: str
+    """What the face means, plural, with its emoji: ``👑 crowns``."""
+    face: int
+    sides: int | None = None
+
+
 class GameSpec(Generic[StateT]):
     """A game as the core sees it on the Discord side. Implemented by each game's cog.
 
@@ -224,6 +235,8 @@ class GameSpec(Generic[StateT]):
     seats_players: bool = False
     """The engine sets the seat order itself when the game starts (a die roll, an option of its own): the
     lobby then promises no seat order of its own."""
+    luck_faces: tuple[FaceLuck, ...] = ()
+    """Faces whose share ``/stats luck`` tells for this game's dice (every game gets the per-size figures)."""
     board_events: bool = True
     """The main view draws what happened since it was posted (``ctx.events``). A campaign's sheet, posted once
     and kept for months, says False: it is then drawn without reading the log."""

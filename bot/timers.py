@@ -7,10 +7,10 @@ It knows only the store, the clock and an ``on_due(session_id)`` callback; what 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.background import Background
 from bot.clock import Clock
 from bot.shards import ALL, Assignment
 from bot.storage import Store
@@ -38,23 +38,18 @@ class TimerLoop:
         """Only sessions in the servers of the shards this process has now: other processes time the rest."""
         self.clock = clock
         self.on_due = on_due
-        self._task: asyncio.Task[None] | None = None
+        self._task = Background("session-timers", self._run)
         self._next: float | None = None
         """The earliest moment something may be due; the database is asked again only then."""
         self._wake = asyncio.Event()
 
     def start(self) -> None:
         """Start the loop (idempotent)."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="session-timers")
+        self._task.start()
 
     async def stop(self) -> None:
         """Stop the loop."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._task.stop()
 
     def schedule(self, moment: float | None) -> None:
         """Something is due at ``moment``: wake earlier if that is sooner than planned.

@@ -23,7 +23,7 @@ from bot.registry import GameKind
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.server_settings import game_setting
 from bot.service import COMPUTER_SEAT, TIMED_OUT
-from bot.spec import Choice, GameSpec, LobbyOption, View, ViewContext
+from bot.spec import Choice, FaceLuck, GameSpec, LobbyOption, View, ViewContext
 from rules.crowns.actions import (
     END_TURN,
     PASS_FATE,
@@ -119,10 +119,26 @@ TARGET_SETTING = game_setting(
 """A server's usual Claim target (a game's own ``/settings`` option)."""
 
 
+def _die_by_die(
+    ctx: Ctx, legal: list[BaseModel], one: tuple[type[BaseModel], str, str], every: tuple[type[BaseModel], str]
+) -> list[list[Any]]:
+    """Buttons sending the first die still to place to each rival (``one``: its action, noun and emoji), and
+    buttons sending all of them to one rival (``every``: its action and label)."""
+    (single, noun, emoji), (all_of, label) = one, every
+    singles: list[Any] = [a for a in legal if isinstance(a, single)]
+    alls: list[Any] = [a for a in legal if isinstance(a, all_of)]
+    die = singles[0].die  # one die at a time keeps the choice within a row of buttons
+    name = ctx.session.name_of
+    buttons = [ctx.button(f"{noun} {die} → {name(a.rival)}", a, emoji=emoji) for a in singles if a.die == die]
+    to_one = [ctx.button(f"{label} → {name(a.rival)}", a, style=discord.ButtonStyle.primary) for a in alls]
+    return chunks(buttons) + chunks(to_one)
+
+
 class CrownsSpec(GameSpec[CrownsState]):
     """The Dice of Crowns game as the core sees it."""
 
     kind = GameKind(ENGINE)
+    luck_faces = (FaceLuck("👑 crowns", 1, 6), FaceLuck("🗡️ daggers", 2, 6))  # data/crowns/dice.yaml: d6 1, 2
     legend = LEGEND
     lobby_options = (
         LobbyOption("first_player", "First player", (("Random first player", "random"), ("First seat starts", "host"))),
@@ -261,17 +277,7 @@ class CrownsSpec(GameSpec[CrownsState]):
         return [[ctx.button(f"Roll {handed} dice", ROLL, style=discord.ButtonStyle.primary, emoji="🎲")]]
 
     def _scroll_assign(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
-        assigns = [a for a in legal if isinstance(a, AssignScroll)]
-        die = assigns[0].die  # one die at a time keeps the choice within a row of buttons
-        buttons = [
-            ctx.button(f"Scroll {die} → {ctx.session.name_of(a.rival)}", a, emoji="📜") for a in assigns if a.die == die
-        ]
-        every = [
-            ctx.button(f"All scrolls → {ctx.session.name_of(a.rival)}", a, style=discord.ButtonStyle.primary)
-            for a in legal
-            if isinstance(a, AssignAll)
-        ]
-        return chunks(buttons) + chunks(every)
+        return _die_by_die(ctx, legal, (AssignScroll, "Scroll", "📜"), (AssignAll, "All scrolls"))
 
     def _give_dagger(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         buttons = [
@@ -321,17 +327,7 @@ class CrownsSpec(GameSpec[CrownsState]):
         return chunks(buttons)
 
     def _overkill(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
-        extras = [a for a in legal if isinstance(a, Overkill)]
-        die = extras[0].die
-        buttons = [
-            ctx.button(f"Dagger {die} → {ctx.session.name_of(a.rival)}", a, emoji="🗡️") for a in extras if a.die == die
-        ]
-        every = [
-            ctx.button(f"All extra daggers → {ctx.session.name_of(a.rival)}", a, style=discord.ButtonStyle.primary)
-            for a in legal
-            if isinstance(a, OverkillAll)
-        ]
-        return chunks(buttons) + chunks(every)
+        return _die_by_die(ctx, legal, (Overkill, "Dagger", "🗡️"), (OverkillAll, "All extra daggers"))
 
     def _fate_window(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         rows: list[list[Any]] = []

@@ -49,6 +49,9 @@ class Perm:
     BOT = EVERYONE | MANAGE_MESSAGES | MANAGE_THREADS | CREATE_PRIVATE_THREADS | CREATE_EVENTS
     # What Discord reports as app_permissions in a DM with the bot.
     DM = EVERYONE | MENTION_EVERYONE
+    # What Discord reports as app_permissions where only a member's install of the app brings it (a server without
+    # the bot, a DM or group DM between users): what an interaction's answer may carry; the bot itself may do nothing.
+    USER_APP = EMBED_LINKS | ATTACH_FILES | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS
 
 
 class ChannelType:
@@ -56,6 +59,7 @@ class ChannelType:
 
     GUILD_TEXT = 0
     DM = 1
+    GROUP_DM = 3
     PUBLIC_THREAD = 11
     PRIVATE_THREAD = 12
     THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
@@ -162,7 +166,8 @@ class Member:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel, a thread, or a DM (``recipient`` set)."""
+    """A guild text channel, a thread, a DM with the bot (``recipient`` set), or a DM or group DM between users
+    (``people`` set: the bot is not in it, and reaches it only through the interactions of a member's install)."""
 
     id: int
     name: str
@@ -177,14 +182,31 @@ class Channel:
     bot_user_id: int = 0
     archived: bool = False
     locked: bool = False
+    people: tuple[Member, ...] = ()
 
     @property
     def is_dm(self) -> bool:
-        """True for a direct-message channel."""
-        return self.type == ChannelType.DM
+        """True for the direct-message channel between a user and the bot."""
+        return self.type == ChannelType.DM and not self.people
+
+    @property
+    def is_private(self) -> bool:
+        """True for a DM or group DM between users, without the bot."""
+        return bool(self.people)
 
     def to_json(self) -> dict[str, Any]:
         """The channel object."""
+        if self.is_private:
+            data: dict[str, Any] = {
+                "id": str(self.id),
+                "type": self.type,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [p.user_json() for p in self.people],
+            }
+            if self.type == ChannelType.GROUP_DM:
+                data |= {"name": self.name or None, "icon": None, "owner_id": str(self.owner_id)}
+            return data
         if self.is_dm:
             assert self.recipient is not None
             return {
@@ -194,7 +216,7 @@ class Channel:
                 "flags": 0,
                 "recipients": [self.recipient.user_json()],
             }
-        data: dict[str, Any] = {
+        data = {
             "id": str(self.id),
             "type": self.type,
             "guild_id": str(self.guild_id),

@@ -74,6 +74,8 @@ class InteractionResult:
     errors: list[str] = field(default_factory=list)
     edits_at_ack: int = 0
     no_response_expected: bool = False
+    trigger: InteractionResult | None = None
+    """For a form's submission, the interaction that opened the form (its installs carry over)."""
 
     @property
     def error(self) -> str | None:

@@ -10,6 +10,7 @@ from aiohttp import web
 from localdiscord.edge import API, BODY, FILES, INTERACTION, ApiEdge, Handler
 from localdiscord.events import changed, check_event, new_event
 from localdiscord.guild import Channel, ChannelType, Guild, Perm
+from localdiscord.installs import USER_ONLY_FOLLOWUPS
 from localdiscord.interactions import ALLOWED_CALLBACKS, CallbackType, InteractionResult, InteractionType, now
 from localdiscord.limits import REQUEST_LIMIT
 from localdiscord.messages import LOADING, Message
@@ -238,7 +239,7 @@ class HttpApi(ScheduledEvents):
             "name_localizations": command.get("name_localizations"),
             "description": command.get("description", ""),
             "description_localizations": command.get("description_localizations"),
-            "default_member_permissions": command.get("default_member_permissions"),
+            "default_member_permissions": _text_or_none(command.get("default_member_permissions")),
             "nsfw": bool(command.get("nsfw", False)),
             "integration_types": command.get("integration_types") or [0],
             "contexts": command.get("contexts"),
@@ -338,6 +339,8 @@ class HttpApi(ScheduledEvents):
                 res.original, {k: v for k, v in payload.items() if k != "flags"}, attachments
             )
         else:
+            if not self.fake.bot_sees(res.channel) and len(res.followup_messages) >= USER_ONLY_FOLLOWUPS:
+                raise DiscordError(400, 40094, "This interaction has hit the maximum number of follow up messages")
             message = self.fake.create_message(res.channel, payload, attachments=attachments, interaction=res)
             res.followup_messages.append(message)
             self.fake.notify()
@@ -378,6 +381,10 @@ class HttpApi(ScheduledEvents):
         channel = self.fake.channel(_snowflake(request, "channel_id"))
         if channel is None:
             raise DiscordError(404, 10003, "Unknown Channel")
+        if not self.fake.bot_sees(channel):
+            # A server without the bot, a DM or group DM between users: a member's install answers interactions
+            # there, through them alone; the bot can neither read nor post.
+            raise DiscordError(403, 50001, "Missing Access")
         return channel
 
     def _require(self, channel: Channel, permissions: int) -> None:
@@ -547,6 +554,11 @@ class HttpApi(ScheduledEvents):
         if thread.type not in ChannelType.THREADS or _snowflake(request, "user_id") not in self.fake.users:
             raise DiscordError(404, 10003, "Unknown Channel")
         return web.Response(status=204)
+
+
+def _text_or_none(value: Any) -> str | None:
+    """A permission bit set as Discord returns it: a string (it accepts a number too)."""
+    return None if value is None else str(value)
 
 
 def _snowflake(request: web.Request, key: str) -> int:

@@ -17,6 +17,7 @@ from aiohttp import web
 from localdiscord.cdn import Cdn
 from localdiscord.gateway import Connection, Op, Session, SessionStarts, handle_gateway
 from localdiscord.guild import MEMBER_NAMES, Channel, ChannelType, Guild, Member, Perm
+from localdiscord.installs import InstallWorld, authorising, context_of, unavailable
 from localdiscord.interactions import (
     InteractionResult,
     InteractionType,
@@ -95,7 +96,7 @@ class Hold:
         return not self.dropped
 
 
-class LocalDiscord:
+class LocalDiscord(InstallWorld):
     """A protocol-level fake of Discord for end-to-end tests and benchmarks.
 
     Start it, point discord.py at ``base_url`` (``bot.endpoint.use_api_base``), then drive the bot with
@@ -158,6 +159,12 @@ class LocalDiscord:
         self.dm_user = Member(self.ids.next(), "erin", "Erin")
         self.threads: list[Channel] = []
         self.dm_channels: dict[int, Channel] = {}
+        self.user_installs: set[int] = set()
+        """Members who added the app to their own account (``install_for_user``)."""
+        self.guilds_without_bot: list[Guild] = []
+        """Servers the bot was never added to (``server_without_bot``): a member's install is all that reaches them."""
+        self.private_channels: dict[int, Channel] = {}
+        """DMs and group DMs between users (``private_dm``, ``group_dm``): the bot is in none of them."""
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.requests: list[dict[str, Any]] = []
@@ -254,7 +261,7 @@ class LocalDiscord:
 
     def guild_of(self, channel: Channel) -> Guild | None:
         """The guild a channel or thread is in (None for a DM)."""
-        return next((g for g in self.guilds if g.id == channel.guild_id), None)
+        return next((g for g in (*self.guilds, *self.guilds_without_bot) if g.id == channel.guild_id), None)
 
     @property
     def channels(self) -> list[Channel]:
@@ -274,7 +281,8 @@ class LocalDiscord:
     @property
     def users(self) -> dict[int, Member]:
         """Every user the fake knows, by id."""
-        return {u.id: u for u in (self.bot_user, self.dm_user, *(m for g in self.guilds for m in g.members))}
+        everyone = (m for g in (*self.guilds, *self.guilds_without_bot) for m in g.members)
+        return {u.id: u for u in (self.bot_user, self.dm_user, *everyone)}
 
     @property
     def commands(self) -> list[dict[str, Any]]:
@@ -282,8 +290,12 @@ class LocalDiscord:
         return [c for cmds in self.guild_commands.values() for c in cmds] + self.global_commands
 
     def channel(self, channel_id: int) -> Channel | None:
-        """Any channel, thread or DM by id."""
-        for channel in (*(c for g in self.guilds for c in g.channels), *self.threads, *self.dm_channels.values()):
+        """Any channel, thread or DM by id (also those the bot isn't in: see ``bot_sees``)."""
+        private = self.private_channels.get(channel_id)
+        if private is not None:
+            return private
+        guilds = (*self.guilds, *self.guilds_without_bot)
+        for channel in (*(c for g in guilds for c in g.channels), *self.threads, *self.dm_channels.values()):
             if channel.id == channel_id:
                 return channel
         return None
@@ -300,6 +312,8 @@ class LocalDiscord:
         """What the bot may do in ``channel`` (what Discord sends as ``app_permissions``)."""
         if channel.is_dm:
             return Perm.DM
+        if not self.bot_sees(channel):
+            return Perm.USER_APP
         guild = self.guild_of(channel)
         assert guild is not None
         if channel.type in ChannelType.THREADS:
@@ -536,12 +550,9 @@ class LocalDiscord:
         if interaction is not None:
             data["webhook_id"] = str(self.application_id)
             data["application_id"] = str(self.application_id)
-            data["interaction_metadata"] = {
-                "id": str(interaction.id),
-                "type": interaction.type,
-                "user": interaction.member.user_json(),
-                "authorizing_integration_owners": interaction.payload.get("authorizing_integration_owners", {}),
-            }
+            data["interaction_metadata"] = interaction_metadata(interaction)
+            if interaction.original is not None and not interaction.original.loading:
+                data["interaction_metadata"]["original_response_message_id"] = str(interaction.original.id)
         if payload.get("message_reference"):
             data["message_reference"] = {"type": 0, "channel_id": str(channel.id)} | payload["message_reference"]
             data["type"] = 19  # REPLY
@@ -664,16 +675,20 @@ class LocalDiscord:
         return res
 
     def commands_for(self, channel: Channel) -> list[dict[str, Any]]:
-        """The commands a member can run in ``channel``: the guild's own, then the global ones."""
+        """The commands synced for ``channel``: the guild's own, then the global ones (``offered``: which a given
+        member sees there)."""
         guild_commands = [] if channel.guild_id is None else self.guild_commands.get(channel.guild_id, [])
         return guild_commands + self.global_commands
 
+    def offered(self, channel: Channel, member: Member) -> list[str]:
+        """The commands Discord's client offers ``member`` in ``channel``, by name (``localdiscord.installs``)."""
+        return [c["name"] for c in self.commands_for(channel) if self._command_refusal(c, channel, member) is None]
+
     def _command_refusal(self, schema: dict[str, Any], channel: Channel, member: Member) -> str | None:
         name = schema["name"]
-        if channel.is_dm:
-            contexts = schema.get("contexts")
-            allowed = 1 in contexts if contexts is not None else schema.get("dm_permission", True) is not False
-            return None if allowed else f"/{name} is not available in DMs"
+        missing = unavailable(schema, self, channel, member)
+        if missing is not None or channel.guild_id is None:
+            return missing
         required = schema.get("default_member_permissions")
         if required is not None and member.permissions & int(required) != int(required):
             return f"/{name} is hidden from {member.name}: needs permissions {required}"
@@ -732,6 +747,7 @@ class LocalDiscord:
             raise ValueError(f"the bot did not answer interaction {res.id} with a modal")
         member = member or res.member
         submit = self._new_interaction(InteractionType.MODAL_SUBMIT, res.channel, member, res.source)
+        submit.trigger = res
         try:
             components = modal_submit_components(res.modal, values, client_checks=client_checks)
         except OptionRejected as exc:
@@ -783,8 +799,23 @@ class LocalDiscord:
             del self.interactions[oldest.id]
             self.interactions_by_token.pop(oldest.token, None)
 
+    def _owners(self, res: InteractionResult, data: dict[str, Any]) -> dict[str, str]:
+        """``authorizing_integration_owners``: a command's from the installs that reach its member there, a click's
+        (or a form's) those of the interaction that made its message, as Discord carries them over."""
+        if res.trigger is not None:
+            return dict(res.trigger.payload["authorizing_integration_owners"])
+        metadata = res.source.data.get("interaction_metadata") if res.source is not None else None
+        if metadata is not None:
+            return dict(metadata["authorizing_integration_owners"])
+        name = data.get("name")
+        schema = find_command(self.commands_for(res.channel), name) if name else None
+        if schema is not None:
+            return authorising(schema, self, res.channel, res.member)
+        return {"0": str(res.channel.guild_id or 0)}  # a message the bot posted itself: where it is installed
+
     def _interaction_payload(self, res: InteractionResult, data: dict[str, Any]) -> dict[str, Any]:
         channel, member = res.channel, res.member
+        owners = self._owners(res, data)
         payload: dict[str, Any] = {
             "id": str(res.id),
             "application_id": str(self.application_id),
@@ -799,13 +830,9 @@ class LocalDiscord:
             "attachment_size_limit": FILE_LIMIT,
             "app_permissions": str(self.bot_permissions(channel)),
         }
-        if channel.is_dm:
-            payload |= {
-                "user": member.user_json(),
-                "channel": channel.to_json(),
-                "context": 1,
-                "authorizing_integration_owners": {"0": "0"},
-            }
+        payload |= {"context": context_of(channel), "authorizing_integration_owners": owners}
+        if channel.guild_id is None:
+            payload |= {"user": member.user_json(), "channel": channel.to_json()}
         else:
             guild = self.guild_of(channel)
             assert guild is not None
@@ -815,8 +842,6 @@ class LocalDiscord:
                 "guild_locale": "en-US",
                 "member": member.member_json(),
                 "channel": channel.to_json() | {"permissions": str(member.permissions)},
-                "context": 0,
-                "authorizing_integration_owners": {"0": str(guild.id)},
             }
         if res.source is not None:
             # The message as it is when the click is made: an edit on its way to the bot mustn't change it.
@@ -961,6 +986,21 @@ def command_line(data: dict[str, Any]) -> str:
         words.append(options[0]["name"])
         options = options[0].get("options") or []
     return "/" + " ".join(words)
+
+
+def interaction_metadata(res: InteractionResult) -> dict[str, Any]:
+    """A message's ``interaction_metadata``: the interaction that made it, with the installs that authorised it."""
+    metadata: dict[str, Any] = {
+        "id": str(res.id),
+        "type": res.type,
+        "user": res.member.user_json(),
+        "authorizing_integration_owners": res.payload.get("authorizing_integration_owners", {}),
+    }
+    if res.type == InteractionType.MESSAGE_COMPONENT and res.source is not None:
+        metadata["interacted_message_id"] = str(res.source.id)
+    if res.type == InteractionType.MODAL_SUBMIT and res.trigger is not None:
+        metadata["triggering_interaction_metadata"] = interaction_metadata(res.trigger)
+    return metadata
 
 
 def describe(res: InteractionResult) -> str:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from bot.app import TabletopBot
-from bot.models import Session, Status
+from bot.models import LogEntry, Session, Status
+from bot.replay import replay
 from localdiscord.guild import Channel, Member
 from localdiscord.messages import Message
 from localdiscord.server import LocalDiscord
+from rules.dice import SeededDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 
@@ -74,3 +78,87 @@ async def play_with_computers(
             assert clicks < 1000, "the game should have ended"
         game = await game_of(bot, channel)
     return game
+
+
+async def use_a_control(
+    fake: LocalDiscord,
+    bot: TabletopBot,
+    board: Message,
+    member: Member,
+    rng: random.Random,
+    legal: set[str],
+    pick: tuple[str, str] | None = None,
+) -> Session:
+    """``member`` picks ``pick`` (a select's custom_id and the value) when given, or else clicks one of the board's
+    buttons whose action type is in ``legal``; the answer is public. The game after it."""
+    if pick is not None:
+        res = await fake.select(board, pick[0], [pick[1]], member)
+    else:
+        buttons = [b for b in board.buttons if b["custom_id"].split(":", 3)[3].split(";")[0] in legal]
+        assert buttons, f"no control for {legal} on {board.describe_buttons()}"
+        res = await fake.click(board, rng.choice(buttons)["custom_id"], member)
+    reply = await res.message()
+    assert not reply.ephemeral, reply.content
+    channel = fake.channel(board.channel_id)
+    assert channel is not None
+    return await game_of(bot, channel)
+
+
+Reopen = Callable[[], Awaitable[TabletopBot]]
+
+
+async def three_at_a_table(
+    fake: LocalDiscord, tmp_path: Path, make: Callable[..., Awaitable[TabletopBot]]
+) -> tuple[TabletopBot, Reopen, Channel, list[Member]]:
+    """A bot made by ``make(clock, db_path=…)`` on a database file (its dice seeded 7), how to make it again on the
+    same file and clock (a restart), the first channel and its first three members."""
+    clock = FakeClock()
+    reopen = functools.partial(make, clock, db_path=tmp_path / "table.sqlite3")
+    bot = await reopen()
+    bot.service.dice = SeededDice(7)
+    return bot, reopen, fake.channels[0], fake.members[:3]
+
+
+async def play_to_the_end_with_a_restart(
+    fake: LocalDiscord,
+    bot: TabletopBot,
+    channel: Channel,
+    one_click: OneClick,
+    *,
+    restart_after: int,
+    reopen: Reopen,
+) -> tuple[TabletopBot, Session]:
+    """Play the channel's game to its end by ``one_click`` (a random source seeded 3), the bot closed after
+    ``restart_after`` clicks and the game played on with ``reopen()``'s bot (its dice seeded 8): that bot and the
+    finished game."""
+    rng = random.Random(3)
+    game = await game_of(bot, channel)
+    clicks = 0
+    restarted = False
+    while game.status is Status.ACTIVE:
+        game = await one_click(fake, bot, channel, rng)
+        clicks += 1
+        assert clicks < 1500, "the game should have ended"
+        if clicks == restart_after and not restarted:
+            await bot.close()
+            bot = await reopen()
+            bot.service.dice = SeededDice(8)
+            restarted = True
+            game = await game_of(bot, channel)
+    assert restarted and game.status is Status.FINISHED and game.winners
+    return bot, game
+
+
+async def check_a_finished_table(
+    fake: LocalDiscord, bot: TabletopBot, channel: Channel, game: Session
+) -> list[LogEntry]:
+    """What every finished table game shows: final standings with a Rematch, a log that replays to the stored
+    state, and no message over Discord's limit or pinging everyone. The game's log entries."""
+    final = fake.message(game.board.message_id) if game.board is not None else None
+    assert final is not None and "final standings" in str(final.embeds) and "🏆" in final.content
+    assert any(b.get("label") == "Rematch" for b in final.buttons)
+    entries = await bot.store.log_entries(game.id)
+    assert replay(bot.registry.get(game.kind), game.engine_options, entries).model_dump(mode="json") == game.state
+    for message in fake.messages(channel):
+        assert len(message.content) <= 2000 and not message.mention_everyone
+    return entries

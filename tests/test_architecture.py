@@ -102,3 +102,18 @@ def test_the_bot_knows_nothing_of_the_local_discord() -> None:
     for path in (ROOT / "localdiscord").rglob("*.py"):
         for name in imports_of(path, "localdiscord"):
             assert not name.startswith(("bot", "cogs", "rules", "tests")), f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_a_game_is_loaded_by_being_in_cogs() -> None:
+    """No list of games to edit: every module or package in ``cogs/`` is an extension loaded by default, the
+    core's own first."""
+    from bot.app import CORE_COGS, default_extensions
+
+    found = {f"cogs.{p.stem}" for p in (ROOT / "cogs").glob("*.py") if p.stem != "__init__"}
+    found |= {f"cogs.{p.parent.name}" for p in (ROOT / "cogs").glob("*/__init__.py")}
+    loaded = default_extensions()
+    assert loaded[: len(CORE_COGS)] == CORE_COGS and set(loaded) == found and len(loaded) == len(found)
+    for name in loaded:
+        path = ROOT / Path(*name.split(".")).with_suffix(".py")
+        source = path if path.exists() else ROOT / Path(*name.split(".")) / "__init__.py"
+        assert "async def setup(" in source.read_text(), f"{name} has no setup(bot)"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
 from bot.app import TabletopBot
 from bot.models import Session, Status
-from bot.replay import replay
 from localdiscord.guild import Channel, Member
 from localdiscord.messages import Message
 from localdiscord.server import LocalDiscord
@@ -15,7 +15,17 @@ from rules.crowns.engine import ENGINE
 from rules.dice import ScriptedDice, SeededDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
-from tests.table_play import game_of, member_of, play_with_computers, start_table, table_bot
+from tests.table_play import (
+    check_a_finished_table,
+    game_of,
+    member_of,
+    play_to_the_end_with_a_restart,
+    play_with_computers,
+    start_table,
+    table_bot,
+    three_at_a_table,
+    use_a_control,
+)
 
 FACE = {"C": 1, "D": 2, "K": 3, "S": 5}
 EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.crowns")
@@ -55,48 +65,24 @@ async def play_one_click(fake: LocalDiscord, bot: TabletopBot, channel: Channel,
     board = fake.message(game.board.message_id)
     assert board is not None and not board.deleted
     legal = {a.model_dump()["type"] for a in ENGINE.legal_actions(bot.service.state_of(game), prompt.player)}
-    buttons = [b for b in board.buttons if action_type(b["custom_id"].split(":", 3)[3]) in legal]
     selects = [s for s in board.selects if action_type(s["options"][0]["value"]) in legal]
+    pick = None
     if selects and rng.random() < 0.3:
         menu = rng.choice(selects)
-        choice = rng.choice(menu["options"])["value"]
-        res = await fake.select(board, menu["custom_id"], [choice], member)
-    else:
-        assert buttons, f"no control for {legal} on {board.describe_buttons()}"
-        res = await fake.click(board, rng.choice(buttons)["custom_id"], member)
-    reply = await res.message()
-    assert not reply.ephemeral, reply.content
-    return await game_of(bot, channel)
+        pick = (menu["custom_id"], rng.choice(menu["options"])["value"])
+    return await use_a_control(fake, bot, board, member, rng, legal, pick)
 
 
 async def test_full_three_player_game_by_clicks_with_a_restart(fake: LocalDiscord, make_bot: MakeBot, tmp_path) -> None:
-    clock = FakeClock()
-    db = tmp_path / "crowns.sqlite3"
-    bot = await crowns_bot(make_bot, clock, db_path=db)
-    bot.service.dice = SeededDice(7)
-    channel = fake.channels[0]
-    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    bot, reopen, channel, (alice, bob, carol) = await three_at_a_table(
+        fake, tmp_path, functools.partial(crowns_bot, make_bot)
+    )
     first = await open_and_start(fake, channel, alice, [bob, carol], fate=True, legendary=True, overkill=True)
     assert len(first.mentions) <= 1 and alice.id not in first.mentions  # Alice clicked Start: no ping for her
-    rng = random.Random(3)
-    clicks = 0
-    restarted = False
-    game = await game_of(bot, channel)
-    while game.status is Status.ACTIVE:
-        game = await play_one_click(fake, bot, channel, rng)
-        clicks += 1
-        assert clicks < 1500, "the game should have ended"
-        if clicks == 25 and not restarted:
-            await bot.close()
-            bot = await crowns_bot(make_bot, clock, db_path=db)
-            bot.service.dice = SeededDice(8)
-            restarted = True
-    assert restarted and game.status is Status.FINISHED and game.winners
-    final = fake.message(game.board.message_id)
-    assert final is not None and "final standings" in str(final.embeds) and "🏆" in final.content
-    assert any(b.get("label") == "Rematch" for b in final.buttons)
-    entries = await bot.store.log_entries(game.id)
-    assert replay(bot.registry.get("crowns"), game.engine_options, entries).model_dump(mode="json") == game.state
+    bot, game = await play_to_the_end_with_a_restart(
+        fake, bot, channel, play_one_click, restart_after=25, reopen=reopen
+    )
+    await check_a_finished_table(fake, bot, channel, game)
     history = await (await fake.slash(channel, bob, "game history")).message()
     assert "Dice of Crowns" in history.content and "won by" in history.content
     for message in fake.messages(channel):

@@ -91,6 +91,13 @@ async def test_game_dice_count_for_the_member_who_rolled_them(fake: LocalDiscord
         faces = expected[member.id]
         luck = await say(fake, channel, member, "stats luck")
         assert row(luck.content, 6) == (len(faces), round(sum(faces) / len(faces), 2))
+        # The game's own face (declared by its spec, ``luck_faces``), told for its dice alone.
+        race = await say(fake, channel, member, "stats luck", game="race")
+        assert f"🎯 sixes per die {faces.count(6) / len(faces):.3f} (fair dice: 0.167)" in race.content
+    offered = await (await fake.autocomplete(channel, alice, "stats luck", "game", {"game": ""})).choices()
+    assert {c["value"] for c in offered} >= {"all", "roll", "race", "campaign"}
+    refused = await say(fake, channel, alice, "stats luck", game="chess")
+    assert refused.ephemeral and "No game called" in refused.content and "chess" in refused.content
 
 
 async def test_forget_and_leave_the_leaderboard(fake: LocalDiscord, make_bot: MakeBot) -> None:

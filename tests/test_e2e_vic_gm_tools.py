@@ -7,19 +7,14 @@ from __future__ import annotations
 import json
 
 from bot.controls import decode_action, parse_ui_id
-from localdiscord.messages import Message
 from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
+from tests.seen import text_of
 from tests.test_e2e_vic_table import Dice, pick, setup_troupes
 from tests.vic_e2e_support import campaign_state, vic_bot
 
 CANARY = "CANARY-handout-51c7"
 WALL = "The wall around the counting house"
-
-
-def text_of(message: Message) -> str:
-    """Everything a message shows."""
-    return json.dumps([message.content, message.embeds, message.components], ensure_ascii=False)
 
 
 async def test_house_rules_at_creation_and_later_shown_where_they_change_play(

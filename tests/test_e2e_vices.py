@@ -7,13 +7,13 @@ order`` the Sins fall as Alice (P1) Envy, Bob (P2) Gluttony, Carol (P3) Greed, a
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from typing import Any
 
 from bot.app import TabletopBot
 from bot.models import Session, Status
-from bot.replay import replay
 from bot.service import SENT_ALREADY
 from localdiscord.guild import Channel, Member
 from localdiscord.messages import Message
@@ -24,7 +24,17 @@ from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
 from tests.exactly_once import answered, at_once
 from tests.rules.vices_support import QuietDice
-from tests.table_play import game_of, member_of, play_with_computers, start_table, table_bot
+from tests.table_play import (
+    check_a_finished_table,
+    game_of,
+    member_of,
+    play_to_the_end_with_a_restart,
+    play_with_computers,
+    start_table,
+    table_bot,
+    three_at_a_table,
+    use_a_control,
+)
 
 EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.vices")
 SCRIPTED = {"sins": "random", "order": "join_order"}
@@ -80,48 +90,23 @@ async def play_one_click(fake: LocalDiscord, bot: TabletopBot, channel: Channel,
     legal = {a.model_dump()["type"] for a in ENGINE.legal_actions(bot.service.state_of(game), prompt.player)}
     buttons = [b for b in board.buttons if b["custom_id"].split(":", 3)[3].split(";")[0] in legal]
     choices = [o["value"] for s in board.selects if not s["custom_id"].startswith(PICK) for o in s["options"]]
+    pick = None
     if choices and not buttons:
         menu = next(s for s in board.selects if not s["custom_id"].startswith(PICK))
-        res = await fake.select(board, menu["custom_id"], [rng.choice(choices)], member)
-    else:
-        assert buttons, f"no control for {legal} on {board.describe_buttons()}"
-        res = await fake.click(board, rng.choice(buttons)["custom_id"], member)
-    reply = await res.message()
-    assert not reply.ephemeral, reply.content
-    return await game_of(bot, channel)
+        pick = (menu["custom_id"], rng.choice(choices))
+    return await use_a_control(fake, bot, board, member, rng, legal, pick)
 
 
 async def test_full_three_player_game_by_clicks_with_a_restart(fake: LocalDiscord, make_bot: MakeBot, tmp_path) -> None:
-    clock = FakeClock()
-    db = tmp_path / "vices.sqlite3"
-    bot = await vices_bot(make_bot, clock, db_path=db)
-    bot.service.dice = SeededDice(7)
-    channel = fake.channels[0]
-    alice, bob, carol = fake.members[0], fake.members[1], fake.members[2]
+    bot, reopen, channel, (alice, bob, carol) = await three_at_a_table(
+        fake, tmp_path, functools.partial(vices_bot, make_bot)
+    )
     await open_and_start(fake, channel, alice, [bob, carol])
-    rng = random.Random(3)
-    clicks = 0
-    restarted = False
-    game = await game_of(bot, channel)
-    while game.status is Status.ACTIVE:
-        game = await play_one_click(fake, bot, channel, rng)
-        clicks += 1
-        assert clicks < 1500, "the game should have ended"
-        if clicks == 20 and not restarted:
-            await bot.close()
-            bot = await vices_bot(make_bot, clock, db_path=db)
-            bot.service.dice = SeededDice(8)
-            restarted = True
-            game = await game_of(bot, channel)
-    assert restarted and game.status is Status.FINISHED and game.winners
-    final = fake.message(game.board.message_id)
-    assert final is not None and "final standings" in str(final.embeds) and "🏆" in final.content
-    assert any(b.get("label") == "Rematch" for b in final.buttons)
-    entries = await bot.store.log_entries(game.id)
-    assert replay(bot.registry.get("vices"), game.engine_options, entries).model_dump(mode="json") == game.state
+    bot, game = await play_to_the_end_with_a_restart(
+        fake, bot, channel, play_one_click, restart_after=20, reopen=reopen
+    )
+    entries = await check_a_finished_table(fake, bot, channel, game)
     assert {"player", "auto"} <= {e.action.get("how") for e in entries}
-    for message in fake.messages(channel):
-        assert len(message.content) <= 2000 and not message.mention_everyone
     boards = [m for m in fake.messages(channel) if m.embeds and m.embeds[0].get("fields")]
     assert len(boards) == 1  # every other board retired to one line
 

@@ -221,6 +221,8 @@ async def test_a_start_says_who_where_and_how_to_invite_without_voice_warnings(
     assert url == (
         f"https://discord.com/oauth2/authorize?client_id={app}&scope=bot+applications.commands&permissions={expected}"
     )
+    own = next(line for line in lines if line.startswith("Or add it to your own account (dice everywhere): "))
+    assert own.endswith(f"authorize?client_id={app}&integration_type=1&scope=applications.commands")
     assert f"Synced {len(fake.commands)} slash commands everywhere" in output
     assert "PyNaCl" not in output and "davey" not in output and "voice" not in output.lower(), output
     assert "Traceback" not in output and "fake-token" not in output

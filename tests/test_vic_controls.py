@@ -18,12 +18,12 @@ from bot.forms import FORM
 from bot.models import MAIN_VIEW, Session
 from bot.spec import ViewContext
 from cogs.viciousness import controls, gm_tools, pages, sheets, turns
+from cogs.viciousness.controls import RENAMED, Controls, DuplicateControl
 from cogs.viciousness.forms import pc_form
 from cogs.viciousness.house_rules import panel
 from cogs.viciousness.pools_view import view_key
 from cogs.viciousness.rivals_view import GM_VIEW
 from cogs.viciousness.sheets import troupe_view
-from cogs.viciousness.spec import RENAMED, Controls, DuplicateControl
 from cogs.viciousness.wealth import Draft, price_message
 from rules.engine import GM_ROLES, PUBLIC, Viewer
 from rules.viciousness import ENGINE, CampaignState

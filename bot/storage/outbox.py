@@ -14,7 +14,7 @@ from pydantic import TypeAdapter
 
 from bot.models import Outgoing, Told
 from bot.shards import ALL, Shards
-from bot.storage.migrations import Dialect
+from bot.storage.dialect import Dialect
 from bot.storage.rows import Row
 from bot.storage.sql import Sql, owned
 from bot.storage.writes import Tells, writes

@@ -20,8 +20,9 @@ import asyncpg
 
 from bot.storage.base import StorageError
 from bot.storage.cache import SessionCache
+from bot.storage.dialect import POSTGRESQL, REENCODE_LOG, Convert
 from bot.storage.leases import LEASE_CHANNEL, LeaseTables, Listening
-from bot.storage.migrations import POSTGRES_MIGRATIONS, POSTGRESQL, REENCODE_LOG, Convert
+from bot.storage.migrations import POSTGRES_MIGRATIONS
 from bot.storage.queries import SessionTables, legacy_log
 from bot.storage.sql import bind
 

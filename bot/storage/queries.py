@@ -15,8 +15,9 @@ from bot.models import Board, Deadline, GuildSettings, LogEntry, Scope, Session,
 from bot.shards import ALL, Shards
 from bot.storage.base import ATTENTION_BATCH, DUE_BATCH, Census, Duplicate
 from bot.storage.cache import SessionCache
+from bot.storage.conditions import ATTENTION
+from bot.storage.dialect import Both, Dialect
 from bot.storage.dice import CommitCounts, DiceTables
-from bot.storage.migrations import ATTENTION, Both, Dialect
 from bot.storage.rows import (
     DAY_S,
     ENDED,

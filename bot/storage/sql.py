@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from bot.shards import Shards
-from bot.storage.migrations import SQLITE, Dialect
+from bot.storage.dialect import SQLITE, Dialect
 from bot.storage.rows import Row, shard_of
 
 _CAST = re.compile(r"::\w+(?:\[\])?")

@@ -17,8 +17,9 @@ import aiosqlite
 
 from bot.storage.base import StorageError
 from bot.storage.cache import SessionCache
+from bot.storage.dialect import REENCODE_LOG, SQLITE, Convert
 from bot.storage.filelock import Busy, DatabaseLock
-from bot.storage.migrations import REENCODE_LOG, SQLITE, SQLITE_MIGRATIONS, Convert
+from bot.storage.migrations import SQLITE_MIGRATIONS
 from bot.storage.queries import SessionTables, legacy_log
 from bot.storage.sql import bind
 

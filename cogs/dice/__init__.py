@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.storage.dice import BOARD_DRAWING, SECRET_DRAWING
 from cogs.dice import boards, odds, saved, secret
+from cogs.dice.access import EVERYWHERE, INSTALLABLE_BY_ANYONE
 from cogs.dice.roll import CUSTOM_ID_LIMIT, Dice, RollAgain, roll_again_view
 from cogs.dice.stats import stats_cog
 
@@ -23,8 +24,8 @@ def dice_group() -> app_commands.Group:
     group = app_commands.Group(
         name="dice",
         description="Saved rolls, dice boards, secret rolls and exact odds",
-        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
-        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=EVERYWHERE,
+        allowed_installs=INSTALLABLE_BY_ANYONE,
     )
     for command in (*saved.COMMANDS, *boards.COMMANDS, *secret.COMMANDS, *odds.COMMANDS):
         group.add_command(command)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
 
 from bot.models import Scope
 from bot.storage import Store
@@ -14,6 +15,10 @@ if TYPE_CHECKING:
     from bot.app import TabletopBot
 
 NO_MENTIONS = discord.AllowedMentions.none()
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+"""A group's ``allowed_contexts``: servers, the bot's DM, and DMs and group DMs between members."""
+INSTALLABLE_BY_ANYONE = app_commands.AppInstallationType(guild=True, user=True)
+"""A group's ``allowed_installs``: with the bot in a server, and in a member's own install of the app."""
 
 
 def bot_of(interaction: discord.Interaction) -> TabletopBot:
@@ -49,6 +54,24 @@ async def channel_gms(interaction: discord.Interaction) -> frozenset[int]:
     if campaign is None:
         return frozenset()
     return frozenset(int(user) for user, roles in campaign.roles.items() if set(roles) & GM_ROLES)
+
+
+def bot_is_here(interaction: discord.Interaction) -> bool:
+    """Whether the bot itself is where the interaction happens (it may read and post there): its own DM, or a
+    server that added it. Elsewhere (a server without the bot, a DM or group DM between members) only the member's
+    install of the app reaches, and the bot answers through the interaction alone."""
+    if interaction.guild_id is None:
+        return interaction.context.dm_channel
+    return interaction.is_guild_integration() or bot_of(interaction).get_guild(interaction.guild_id) is not None
+
+
+def not_here(interaction: discord.Interaction, what: str) -> str:
+    """Why ``what`` can't be done where the bot isn't, said plainly."""
+    where = "this server" if interaction.guild_id is not None else "this conversation"
+    return (
+        f"{what} needs the bot in {where}: here only your own install of the app answers you. "
+        "Your own rolls, boards and luck work everywhere."
+    )
 
 
 def channel_id_of(interaction: discord.Interaction) -> int:

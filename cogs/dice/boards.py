@@ -26,7 +26,7 @@ from bot.outbox import Drawing
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.storage import Store
 from bot.storage.dice import BoardButton, DiceBoard, SavedScope
-from cogs.dice.access import bot_of, channel_id_of, is_manager, now, store_of
+from cogs.dice.access import bot_is_here, bot_of, channel_id_of, is_manager, not_here, now, store_of
 from cogs.dice.roll import dice_cog
 
 MAX_BUTTONS = 25
@@ -157,7 +157,6 @@ async def choose_buttons(
     private="Answers go privately to whoever clicks",
 )
 @app_commands.choices(rolls=SOURCE_CHOICES)
-@app_commands.guild_only()
 async def board(
     interaction: discord.Interaction,
     rolls: str = "member",
@@ -166,6 +165,8 @@ async def board(
 ) -> None:
     """Post a dice board in the channel."""
     source: SavedScope = "channel" if rolls == "channel" else "member"
+    if source == "channel" and not bot_is_here(interaction):
+        raise UserError(not_here(interaction, "A board of this channel's saved rolls"))
     source_id = channel_id_of(interaction) if source == "channel" else interaction.user.id
     chosen, left_out = await choose_buttons(interaction, source, source_id, buttons)
     _, outgoing = await store_of(interaction).create_dice_board(
@@ -201,7 +202,6 @@ async def board(
     private="Answers go privately to whoever clicks",
     board="Which board (default: your newest here)",
 )
-@app_commands.guild_only()
 async def board_edit(
     interaction: discord.Interaction,
     buttons: app_commands.Range[str, 1, 1000] | None = None,
@@ -209,6 +209,8 @@ async def board_edit(
     board: int | None = None,
 ) -> None:
     """Rewrite a board and redraw its message."""
+    if not bot_is_here(interaction):  # its message can't be edited but through the interaction that posted it
+        raise UserError(not_here(interaction, "Changing a board (its message)") + " Post a new one with `/dice board`.")
     store = store_of(interaction)
     boards = await store.dice_boards_in(channel_id_of(interaction))
     if board is not None:

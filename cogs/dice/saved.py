@@ -21,7 +21,7 @@ from bot.errors import UserError
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.storage.dice import SAVED_SCOPES, SavedRoll, SavedScope, name_key
-from cogs.dice.access import channel_gms, channel_id_of, is_manager, now, store_of
+from cogs.dice.access import bot_is_here, channel_gms, channel_id_of, is_manager, not_here, now, store_of
 from rules.roll import RollError, check, leading_flags, shadows_notation, split_label, split_rolls
 
 NAME_MAX = 32
@@ -73,6 +73,8 @@ def owner_of(interaction: discord.Interaction, scope: str) -> Owner:
         return Owner("member", interaction.user.id)
     if interaction.guild_id is None:
         raise UserError("Channel and server rolls live in a server; in a DM, save them as yours.")
+    if not bot_is_here(interaction):
+        raise UserError(not_here(interaction, "A channel's or server's saved roll"))
     if scope == "channel":
         return Owner("channel", channel_id_of(interaction))
     return Owner("server", interaction.guild_id)

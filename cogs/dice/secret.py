@@ -27,7 +27,7 @@ from bot.outbox import Drawing
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.storage import Store
 from bot.storage.dice import SecretRoll
-from cogs.dice.access import bot_of, channel_gms, channel_id_of, now, store_of
+from cogs.dice.access import NO_MENTIONS, bot_is_here, bot_of, channel_gms, channel_id_of, now, store_of
 from cogs.dice.roll import LABEL_MAX_CHARS, dice_cog
 from cogs.dice.saved import expand_saved
 from rules.roll import RollError, render, split_rolls
@@ -90,16 +90,34 @@ async def _reveal(interaction: discord.Interaction, reply: Reply, secret: Secret
         log.error("Secret roll %s does not match its commitment", secret.id)
         await reply.refuse("This roll can't be revealed: it doesn't match its commitment.")
         return
-    revealed = News(
-        text=f"🔓 <@{secret.roller_id}>'s secret roll, revealed by **{escape_name(interaction.user.display_name)}**\n"
-        f"Result: `{secret.canonical}`\nSalt: `{secret.salt}`\nCommitment: `{secret.commitment}`\n-# {HOW_TO_CHECK}"
-    )
+    if secret.revealed_at is not None and not bot_is_here(interaction):
+        await _reveal_again(reply, secret)
+        return
+    revealed = News(text=revealed_text(secret, escape_name(interaction.user.display_name)))
     # The reveal and the commitment's new look are written with the commit: told once, whatever happens next.
     outgoing = await store_of(interaction).reveal_secret(secret.id, now(interaction), revealed)
     if outgoing is None:
         await reply.refuse("This roll was revealed already: its result is in the channel.")
         return
     await bot_of(interaction).outbox.tell(outgoing, reply)
+
+
+async def _reveal_again(reply: Reply, secret: SecretRoll) -> None:
+    """A roll revealed where the bot can't post (only a member's install of the app reaches): its reveal could go
+    out through the revealing click alone, and is lost if the bot stopped before answering it (the outbox can't
+    post there later). Its Reveal, clicked again, shows it through this click. Nothing is committed: the roll is
+    revealed already, so anyone entitled may show it again."""
+    await reply.update(content=commitment_line(secret), view=None)
+    await reply.send(revealed_text(secret, None), ephemeral=False, allowed_mentions=NO_MENTIONS)
+
+
+def revealed_text(secret: SecretRoll, by: str | None) -> str:
+    """What a reveal says: the result, the salt and the commitment (and who revealed it, when it is first told)."""
+    who = f", revealed by **{by}**" if by is not None else ", revealed"
+    return (
+        f"🔓 <@{secret.roller_id}>'s secret roll{who}\n"
+        f"Result: `{secret.canonical}`\nSalt: `{secret.salt}`\nCommitment: `{secret.commitment}`\n-# {HOW_TO_CHECK}"
+    )
 
 
 def commitment_line(secret: SecretRoll) -> str:

@@ -15,6 +15,7 @@ import functools
 import io
 import logging
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,12 +28,14 @@ from bot.names import escape_name
 from bot.pictures import PictureWorker
 from bot.registry import GameKind, Registry
 from bot.replies import PUBLIC_ANSWER, Reply
+from bot.spec import FaceLuck, GameSpec
 from bot.storage import Store
 from bot.storage.dice import LuckCount, LuckFilter, MemberTotals, Streak, TurnTotals
-from bot.storage.luck import DAY_S, bin_width
-from cogs.dice.access import NO_MENTIONS, bot_of, now
+from bot.storage.luck import DAY_S, ROLL_KIND, bin_width
+from cogs.dice.access import EVERYWHERE, INSTALLABLE_BY_ANYONE, NO_MENTIONS, bot_is_here, bot_of, not_here, now
 from cogs.dice.chart import Panel, draw_chart
 from rules.luck import fairness, fairness_words, luck, luck_words, points_luck, top_share
+from rules.text import echo
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +52,9 @@ PLACE_CHOICES = [
     app_commands.Choice(name="This server", value="server"),
     app_commands.Choice(name="This channel", value="channel"),
 ]
-GAMES = {"roll": "/roll", "crowns": "Dice of Crowns", "vices": "Vices & Vengeance", "viciousness": "Viciousness"}
-GAME_CHOICES = [
-    app_commands.Choice(name="Every game and /roll", value="all"),
-    *(app_commands.Choice(name=title, value=kind) for kind, title in GAMES.items()),
-    app_commands.Choice(name="This channel's campaign", value="campaign"),
-]
+ROLLS = "/roll"
+ALL_GAMES = "all"
+CAMPAIGN = "campaign"
 CHART_SIZES = 4
 """Die sizes drawn in the chart: the most rolled."""
 LEADERBOARD = 10
@@ -63,10 +63,6 @@ MIN_FOR_RANK = 20
 MIN_TURNS_FOR_RANK = 3
 """Turns a member needs before they are ranked by their dice's luck in a game's points (a V&V game gives each
 player three or four)."""
-CROWN_FACE, DAGGER_FACE = 1, 2  # data/crowns/dice.yaml: d6 1 is a crown, 2 a dagger
-HIT_FACE = 4  # Viciousness: a die showing exactly 4 is a hit
-TURN_GAMES = {"vices": "Vices & Vengeance"}
-"""Games that measure their dice's luck in points a turn (``rules.engine.ScoreLuck``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,21 +113,17 @@ def luck_table(sizes: list[SizeLuck]) -> str:
     return "\n".join(["```", *lines, "```"])
 
 
-def game_luck(sizes: list[SizeLuck], game: str | None) -> list[str]:
-    """The game's own luck where it has one: Dice of Crowns crowns and daggers, Viciousness hits per die."""
+def game_luck(sizes: list[SizeLuck], faces: Sequence[FaceLuck]) -> list[str]:
+    """The game's own luck where it declares faces that matter (a crown, a hit): each face's share of the rolls,
+    beside what fair dice give."""
     lines = []
-    d6 = next((s for s in sizes if s.sides == 6), None)
-    if game == "crowns" and d6 is not None:
-        faces = {b.bin: b.count for b in d6.bins}
-        crowns, daggers = faces.get(CROWN_FACE, 0) / d6.count, faces.get(DAGGER_FACE, 0) / d6.count
-        lines.append(f"👑 crowns per die {crowns:.3f}, 🗡️ daggers per die {daggers:.3f} (fair dice: {1 / 6:.3f} each)")
-    if game == "viciousness":
-        dice = [s for s in sizes if s.sides >= HIT_FACE]
+    for face in faces:
+        dice = [s for s in sizes if (s.sides == face.sides if face.sides is not None else s.sides >= face.face)]
         rolled = sum(s.count for s in dice)
         if rolled:
-            hits = sum(next((b.count for b in s.bins if b.bin == HIT_FACE), 0) for s in dice)
+            shown = sum(next((b.count for b in s.bins if b.bin == face.face), 0) for s in dice)
             fair = sum(s.count / s.sides for s in dice)
-            lines.append(f"⚔️ hits per die {hits / rolled:.3f} (fair dice: {fair / rolled:.3f})")
+            lines.append(f"{face.words} per die {shown / rolled:.3f} (fair dice: {fair / rolled:.3f})")
     return lines
 
 
@@ -215,7 +207,12 @@ def alt_text(name: str, sizes: list[SizeLuck]) -> str:
 class Stats(commands.Cog):
     """``/stats``: luck and leaderboards from the dice every game and ``/roll`` recorded."""
 
-    stats = app_commands.Group(name="stats", description="Luck statistics and leaderboards")
+    stats = app_commands.Group(
+        name="stats",
+        description="Luck statistics and leaderboards",
+        allowed_contexts=EVERYWHERE,
+        allowed_installs=INSTALLABLE_BY_ANYONE,
+    )
 
     def __init__(self, bot: commands.Bot, store: Store) -> None:
         self.bot = bot
@@ -251,16 +248,35 @@ class Stats(commands.Cog):
         registry: Registry | None = getattr(getattr(self.bot, "service", None), "registry", None)
         return registry.get(name) if registry is not None and name in registry else None
 
+    def _specs(self) -> Mapping[str, GameSpec[Any]]:
+        """The games this bot runs, as their cogs registered them."""
+        specs: Mapping[str, GameSpec[Any]] = getattr(self.bot, "specs", {})
+        return specs
+
+    def games(self) -> dict[str, str]:
+        """Whose dice ``/stats luck`` can tell apart, by kind: ``/roll`` and every game whose dice count (it says
+        who rolled them, ``Rollers``, or measures them in points, ``ScoreLuck``)."""
+        counted = {k: s.kind.title for k, s in self._specs().items() if s.kind.rollers or s.kind.score_luck}
+        return {ROLL_KIND: ROLLS, **counted}
+
+    def turn_games(self) -> dict[str, str]:
+        """Games that measure their dice's luck in points a turn (``rules.engine.ScoreLuck``), by kind."""
+        return {kind: spec.kind.title for kind, spec in self._specs().items() if spec.kind.score_luck}
+
+    def _faces(self, game: str) -> Sequence[FaceLuck]:
+        spec = self._specs().get(game)
+        return spec.luck_faces if spec is not None else ()
+
     @stats.command(name="luck", description="How lucky someone's dice have been: per die size, with a chart.")
     @app_commands.describe(
         member="Whose luck (default: yours)", game="Which dice", period="Over what time", where="Rolled where"
     )
-    @app_commands.choices(game=GAME_CHOICES, period=PERIOD_CHOICES, where=PLACE_CHOICES)
+    @app_commands.choices(period=PERIOD_CHOICES, where=PLACE_CHOICES)
     async def luck_command(
         self,
         interaction: discord.Interaction,
         member: discord.User | None = None,
-        game: str = "all",
+        game: app_commands.Range[str, 1, 40] = ALL_GAMES,
         period: str = "all",
         where: str = "everywhere",
     ) -> None:
@@ -292,9 +308,9 @@ class Stats(commands.Cog):
         streak = streak_line(await self.store.luck_streaks(target.id, public_only=not own), sizes)
         if streak:
             lines.append(streak)
-        lines += game_luck(sizes, game if game in GAMES else None)
-        for kind, title in TURN_GAMES.items():
-            if game in (kind, "all"):
+        lines += game_luck(sizes, self._faces(game))
+        for kind, title in self.turn_games().items():
+            if game in (kind, ALL_GAMES):
                 turns = await self.store.luck_turns(target.id, dataclasses.replace(filtered, kind=kind))
                 if turns is not None:
                     lines.append(turns_line(title, turns, own))
@@ -313,8 +329,10 @@ class Stats(commands.Cog):
         days = PERIODS.get(period)
         since = None if days is None else int(now(interaction) // DAY_S) - days + 1
         campaign_id = None
-        kind = game if game in GAMES else None
-        if game == "campaign":
+        if game not in (*self.games(), ALL_GAMES, CAMPAIGN):
+            raise UserError(f"No game called {echo(game, code=True)} here: pick one from the list.")
+        kind = game if game not in (ALL_GAMES, CAMPAIGN) else None
+        if game == CAMPAIGN:
             campaign = await bot_of(interaction).service.campaign(interaction.channel_id or 0, interaction.guild_id)
             if campaign is None:
                 raise UserError("There's no campaign in this channel.")
@@ -330,9 +348,15 @@ class Stats(commands.Cog):
             public_only=not own,
         )
 
-    @staticmethod
-    def _scope_words(game: str, period: str, own: bool, place: str) -> str:
-        what = GAMES.get(game, "this campaign" if game == "campaign" else "every game and /roll")
+    @luck_command.autocomplete("game")
+    async def _game_choices(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        """Every game and /roll, /roll, each game whose dice count, and the channel's campaign."""
+        offered = {ALL_GAMES: "Every game and /roll", **self.games(), CAMPAIGN: "This channel's campaign"}
+        found = [app_commands.Choice(name=title, value=kind) for kind, title in offered.items()]
+        return [c for c in found if typed.casefold() in c.name.casefold()][:25]
+
+    def _scope_words(self, game: str, period: str, own: bool, place: str) -> str:
+        what = self.games().get(game, "this campaign" if game == CAMPAIGN else "every game and /roll")
         when = next(c.name for c in PERIOD_CHOICES if c.value == period).lower()
         where = PLACES["server" if not own and place == "everywhere" else place]
         return f"{what} · {when} · {where}{'' if own else ', public rolls'}"
@@ -360,9 +384,12 @@ class Stats(commands.Cog):
             word = "back on" if me == "join" else "off"
             await reply.send(f"✅ You're {word} the leaderboards.", ephemeral=True)
             return
+        if not bot_is_here(interaction):  # a server's leaderboards count what the bot saw there
+            raise UserError(not_here(interaction, "This server's leaderboards"))
         wins = await self.store.wins_in_guild(interaction.guild_id)
         totals = await self.store.luck_in_guild(interaction.guild_id)
-        turns = {kind: await self.store.turns_in_guild(interaction.guild_id, kind) for kind in TURN_GAMES}
+        turn_games = self.turn_games()
+        turns = {kind: await self.store.turns_in_guild(interaction.guild_id, kind) for kind in turn_games}
         members = {w.user_id for w in wins} | {t.user_id for t in totals} | {m for t in turns.values() for m in t}
         hidden = await self.store.leaderboard_hidden(sorted(members))
         lines = ["🏆 **Most wins**"]
@@ -378,7 +405,7 @@ class Stats(commands.Cog):
             f"{i}. <@{t.user_id}> · mean {t.total / t.count:.2f} over {t.count:,}"
             for i, t in enumerate(d20s[:LEADERBOARD], 1)
         ] or ["Nobody has rolled enough d20s yet."]
-        for kind, title in TURN_GAMES.items():
+        for kind, title in turn_games.items():
             ranked = [(m, t) for m, t in turns[kind].items() if t.turns >= MIN_TURNS_FOR_RANK and m not in hidden]
             if not ranked:
                 continue

@@ -46,6 +46,7 @@ from cogs.viciousness.characters import CharacterCommands
 from cogs.viciousness.checks import CheckCommands, DiscoveryCommands
 from cogs.viciousness.common import CampaignOf
 from cogs.viciousness.company import CompanyCommands
+from cogs.viciousness.controls import Controls
 from cogs.viciousness.gm_tools import GMToolCommands
 from cogs.viciousness.house_rules import HouseRuleCommands
 from cogs.viciousness.journal import JournalCommands
@@ -55,7 +56,7 @@ from cogs.viciousness.pools import PoolCommands
 from cogs.viciousness.recap import RecapCommands
 from cogs.viciousness.rivals import GMScreenCommands, RivalCommands
 from cogs.viciousness.sessions import SessionCommands
-from cogs.viciousness.spec import Controls, VicSpec
+from cogs.viciousness.spec import VicSpec
 from cogs.viciousness.troupes import TroupeCommands
 from cogs.viciousness.turns import LogCommands, TurnCommands
 from cogs.viciousness.wealth import PriceCommands, RewardCommands

@@ -17,9 +17,9 @@ from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
 from cogs.viciousness.common import Autocomplete, action_data, campaign_state, choice_name, owner_for, parse, viewer_of
+from cogs.viciousness.controls import Controls, UIHandler
 from cogs.viciousness.forms import character_form, pc_form
 from cogs.viciousness.pools_view import act_button
-from cogs.viciousness.spec import Controls, UIHandler
 from rules.text import whole_number
 from rules.viciousness.actions import (
     Action,

@@ -19,8 +19,8 @@ from bot.lobby import actor_of
 from bot.models import Session, roles_of
 from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.viciousness.common import KIND, VicBase, named_pc
+from cogs.viciousness.controls import Controls
 from cogs.viciousness.pools import take
-from cogs.viciousness.spec import Controls
 from rules.engine import GM_ROLES
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.state import CampaignState

@@ -28,7 +28,7 @@ from rules.viciousness.state import PC, CampaignState
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
-    from cogs.viciousness.spec import Controls, FormHandler
+    from cogs.viciousness.controls import Controls, FormHandler
 
 SELECT_OPTIONS = 25
 TRAIT_SELECTS = 2

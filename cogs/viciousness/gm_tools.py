@@ -18,9 +18,9 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.replies import Reply
 from cogs.viciousness.common import MAX_CONTENT, VicBase, campaign_state, parse
+from cogs.viciousness.controls import Controls
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import gm_viewer
-from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut
 from rules.engine import visible
 from rules.viciousness.actions import Notes

@@ -20,11 +20,11 @@ from bot.models import Session
 from bot.replies import Reply
 from bot.spec import ViewContext
 from cogs.viciousness.common import VicBase, campaign_state, viewer_of
+from cogs.viciousness.controls import Controls
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.pools import chosen_action, commit
 from cogs.viciousness.pools_view import act_select
 from cogs.viciousness.rules_text import RULES, describe, rule_line
-from cogs.viciousness.spec import Controls
 from rules.viciousness.state import CampaignState
 
 if TYPE_CHECKING:

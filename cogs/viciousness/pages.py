@@ -18,9 +18,9 @@ from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.common import KIND, VicBase, campaign_state, viewer_of
+from cogs.viciousness.controls import Controls
 from cogs.viciousness.forms import trait_text
 from cogs.viciousness.sheets import contacts_text, pc_status, troupe_view
-from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut, plural
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.state import PC, CampaignState, Troupe

@@ -28,6 +28,7 @@ from bot.replies import PUBLIC_ANSWER, Reply
 from bot.service import Expect
 from bot.spec import ViewContext
 from cogs.viciousness.common import KIND, MAX_CONTENT, VicBase, parse, salted
+from cogs.viciousness.controls import Controls, UIHandler
 from cogs.viciousness.dice_text import planned, trait_clauses
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools_view import (
@@ -41,7 +42,6 @@ from cogs.viciousness.pools_view import (
     render_pool,
     view_key,
 )
-from cogs.viciousness.spec import Controls, UIHandler
 from cogs.viciousness.text import cut
 from rules.engine import GM_ROLES, PUBLIC, visible
 from rules.text import echo, whole_number

@@ -24,10 +24,10 @@ from bot.replies import Reply
 from bot.spec import ViewContext
 from cogs.viciousness.campaign import direct_message
 from cogs.viciousness.common import MAX_CONTENT, VicBase, choice_name
+from cogs.viciousness.controls import Controls
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.pools import chosen_action, commit
 from cogs.viciousness.rivals_view import GM_ACT, GM_VIEW, move_rows, render_gm
-from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut
 from rules.engine import Viewer, visible
 from rules.text import echo, whole_number

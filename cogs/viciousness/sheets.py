@@ -13,8 +13,8 @@ import discord
 from bot.models import MAIN_VIEW, VIEW_RECORDS_JOIN
 from bot.names import escape_name
 from bot.spec import Choice, View, ViewContext
+from cogs.viciousness.controls import Controls
 from cogs.viciousness.rules_text import house_rules_line
-from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut, fit, plural
 from rules.engine import CO_GM, GM
 from rules.viciousness.actions import Act

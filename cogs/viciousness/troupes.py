@@ -14,9 +14,9 @@ from bot.models import Session
 from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.viciousness.common import Autocomplete, action_data, choice_name, owner_for, parse
+from cogs.viciousness.controls import Controls
 from cogs.viciousness.forms import character_form, pc_form
 from cogs.viciousness.sheets import troupe_view
-from cogs.viciousness.spec import Controls
 from rules.viciousness.actions import AddAsset, CreateTroupe, DropAsset, EditTroupe, GrantAdvancements, MinionPlaces
 from rules.viciousness.data import CHARACTERS
 

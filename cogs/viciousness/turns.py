@@ -19,9 +19,9 @@ from bot.lobby import actor_of
 from bot.models import Session
 from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.viciousness.common import KIND, VicBase, after_news, campaign_state, salted, viewer_of
+from cogs.viciousness.controls import Controls
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import rival_news
-from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut
 from rules.engine import Viewer, visible
 from rules.viciousness.actions import TurnEnd, TurnStart

@@ -21,8 +21,8 @@ from bot.models import Session
 from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.viciousness.common import KIND, Autocomplete, VicBase, campaign_state, choice_name, viewer_of
+from cogs.viciousness.controls import Controls
 from cogs.viciousness.narrate import narrate
-from cogs.viciousness.spec import Controls
 from cogs.viciousness.text import cut, plural
 from rules.engine import PUBLIC, IllegalAction, visible
 from rules.viciousness.actions import Buy, Divest, Invest, Pay, Reward

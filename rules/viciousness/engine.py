@@ -7,6 +7,7 @@ core records the GM), players join by creating troupes, and everything else is a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 from rules.dice import DiceSource
@@ -43,20 +44,24 @@ from rules.viciousness.permissions import authorize
 from rules.viciousness.state import CampaignState
 from rules.viciousness.work import Work
 
-HANDLERS: dict[type[Action], Callable[[Work, Any], None]] = {
-    **company.HANDLERS,
-    **troupes.HANDLERS,
-    **checks.HANDLERS,
-    **pools.HANDLERS,
-    **violence.HANDLERS,
-    **knavery.HANDLERS,
-    **rivals.HANDLERS,
-    **turns.HANDLERS,
-    **calls.HANDLERS,
-    **recap.HANDLERS,
-    **sessions.HANDLERS,
-    **commitments.HANDLERS,
-}
+Handler = Callable[[Work, Any], None]
+
+
+def handlers_of(*modules: ModuleType) -> dict[type[Action], Handler]:
+    """Each module's ``HANDLERS`` (its actions, each with the function that applies it) in one table; an action two
+    modules claim fails here, rather than one silently taking the other's."""
+    merged: dict[type[Action], Handler] = {}
+    for module in modules:
+        for action, handler in module.HANDLERS.items():
+            if action in merged:
+                raise TypeError(f"{action.__name__} is applied by two modules (one is {module.__name__})")
+            merged[action] = handler
+    return merged
+
+
+HANDLERS = handlers_of(
+    company, troupes, checks, pools, violence, knavery, rivals, turns, calls, recap, sessions, commitments
+)
 
 
 def records(state: CampaignState) -> dict[str, object]:

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 from bot.models import LogEntry, roles_of
 from rules.dice import RecordingDice, SeededDice
 from rules.engine import IllegalAction
-from tests.contract.games import Game, Table
+from tests.contract.kit import Game, Table
 
 PASS_SHARE = 0.85
 """How often a random player passes a decision whose legal actions include a pass: random play that never passes

@@ -1,4 +1,4 @@
-"""The contract every game passes, parameterised over every game kind (``tests/contract/games.py``).
+"""The contract every game passes, parameterised over every game kind (``tests/contract/games/``).
 
 Each game is played at random with seeded dice, a few games a kind, and every state on the way is checked: state
 and actions round-trip through JSON; replaying the log rebuilds every state; what ``legal_actions`` offers is
@@ -29,7 +29,8 @@ from localdiscord.validation import check_message
 from rules.dice import ReplayDice, Roll, SeededDice
 from rules.engine import CO_GM, GM, PUBLIC, HiddenInformation, IllegalAction, Viewer, visible
 from tests.contract.drawing import wire
-from tests.contract.games import GAMES, Game
+from tests.contract.games import GAMES
+from tests.contract.kit import Game
 from tests.contract.play import Played, play
 from tests.contract.secrecy import check_secret, secrets
 

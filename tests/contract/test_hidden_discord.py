@@ -5,7 +5,6 @@ who rolled what: ``Rollers``), and all of it holds across a restart in the middl
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from bot.app import TabletopBot
@@ -14,23 +13,10 @@ from localdiscord.messages import Message
 from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
 from tests.secret.engine import SecretState
+from tests.seen import channel_text, live_board, text_of
 
 EXTENSIONS = ("cogs.meta", "cogs.game", "cogs.dice", "tests.secret.cog")
 SECRET_LINE = "Your die shows"
-
-
-def text_of(message: Message) -> str:
-    """Everything a message shows: its text and its embeds."""
-    return message.content + json.dumps(message.data.get("embeds", []), ensure_ascii=False)
-
-
-def channel_text(fake: LocalDiscord, channel: Channel) -> str:
-    return "\n".join(text_of(m) for m in fake.messages(channel))
-
-
-async def board(fake: LocalDiscord, channel: Channel) -> Message:
-    await fake.wait_for(lambda: any(m.buttons for m in fake.messages(channel)), what="a board")
-    return [m for m in fake.messages(channel) if m.buttons][-1]
 
 
 async def dice_of(bot: TabletopBot, channel: Channel) -> tuple[SecretState, dict[int, int]]:
@@ -46,7 +32,7 @@ async def dice_of(bot: TabletopBot, channel: Channel) -> tuple[SecretState, dict
 
 
 async def peek(fake: LocalDiscord, channel: Channel, member: Member) -> Message:
-    answer = await (await fake.click(await board(fake, channel), "Your die", member)).message()
+    answer = await (await fake.click(await live_board(fake, channel), "Your die", member)).message()
     assert answer.ephemeral
     return answer
 
@@ -79,17 +65,17 @@ async def test_a_hidden_die_reaches_its_owner_only(fake: LocalDiscord, make_bot:
     assert f"{SECRET_LINE} **{dice[bob.id]}**" in text_of(await peek(fake, channel, bob))
     first = state.active
     opener = alice if first == "P1" else bob
-    await (await fake.click(await board(fake, channel), "Reroll my die", opener)).message()
+    await (await fake.click(await live_board(fake, channel), "Reroll my die", opener)).message()
     state, dice = await dice_of(bot, channel)
     assert f"{SECRET_LINE} **{dice[opener.id]}**" in text_of(await peek(fake, channel, opener))
     for member in (carol, opener):  # the reroll was the opener's action, and still nobody's luck
         luck = await (await fake.slash(channel, member, "stats luck", options={"member": opener})).message()
         assert luck.ephemeral and "no recorded dice" in luck.content, luck.content
-    current = await board(fake, channel)
+    current = await live_board(fake, channel)
     bid = current.selects[0]
     await (await fake.select(current, bid["custom_id"], [bid["options"][0]["value"]], opener)).message()
     caller = bob if opener is alice else alice
-    await (await fake.click(await board(fake, channel), "Call", caller)).message()
+    await (await fake.click(await live_board(fake, channel), "Call", caller)).message()
     await bot.settled()
     revealed = channel_text(fake, channel)
     assert "calls!" in revealed and f"{alice.name} {dice[alice.id]}" in revealed and SECRET_LINE not in revealed

@@ -15,7 +15,8 @@ from bot.models import Session
 from bot.registry import GameKind
 from rules.dice import DiceSource
 from rules.engine import Outcome
-from tests.contract.games import GAMES, Game
+from tests.contract.games import GAMES
+from tests.contract.kit import Game
 from tests.contract.play import play
 from tests.contract.secrecy import check_secret, secrets
 from tests.secret.cog import SecretSpec

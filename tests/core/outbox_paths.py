@@ -289,26 +289,40 @@ def _true(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
 
 
+SERVICE_PARTS = ("bot/service.py", "bot/commit.py", "bot/lifecycle.py", "bot/undo.py")
+"""The Service and the collaborators it commits through."""
+
+
 def service_commits(root: Path = ROOT, store_commits: Iterable[str] = ()) -> set[str]:
-    """The Service's public methods that commit: they reach a store commit through its own methods."""
-    tree = ast.parse((root / "bot/service.py").read_text())
-    service = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Service")
-    methods = {n.name: n for n in service.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    """The Service's public methods that commit: they reach a store commit through its own methods and those of
+    its collaborators (the committer, the lifecycle, undo), including the collaborators' methods it offers as its
+    own (``self.create = self.sessions.create``)."""
+    methods: dict[str, list[ast.AST]] = {}
+    service: set[str] = set()
+    aliases: dict[str, str] = {}
+    for part in SERVICE_PARTS:
+        tree = ast.parse((root / part).read_text())
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)):
+                methods.setdefault(fn.name, []).append(fn)
+                if cls.name == "Service":
+                    service.add(fn.name)
+                    aliases |= _aliases(fn) if fn.name == "__init__" else {}
     wanted = frozenset(store_commits)
 
     def reaches(node: ast.AST) -> set[str]:
-        """The store commits ``node`` makes, and the own methods it calls (nested closures included: the service
-        passes its ``change`` functions on to ``_change``)."""
+        """The store commits ``node`` makes, and the methods of the service's parts it calls (nested closures
+        included: the change functions are passed on to the committer)."""
         found = set()
         for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
             parts = chain(call.func)
             if len(parts) >= 2 and parts[-2] == "store" and parts[-1] in wanted:
                 found.add("store")
-            elif len(parts) == 2 and parts[0] == "self" and parts[1] in methods:
-                found.add(parts[1])
+            elif len(parts) >= 2 and parts[0] in ("self", "committer") and parts[-1] in methods:
+                found.add(parts[-1])
         return found
 
-    graph = {name: reaches(node) for name, node in methods.items()}
+    graph = {name: set().union(*(reaches(node) for node in nodes)) for name, nodes in methods.items()}
     committing = {"store"}
     changed = True
     while changed:
@@ -317,4 +331,15 @@ def service_commits(root: Path = ROOT, store_commits: Iterable[str] = ()) -> set
             if name not in committing and calls & committing:
                 committing.add(name)
                 changed = True
-    return {name for name in committing if name in methods and not name.startswith("_")}
+    own = {name for name in committing if name in service and not name.startswith("_")}
+    return own | {alias for alias, target in aliases.items() if target in committing}
+
+
+def _aliases(init: ast.AST) -> dict[str, str]:
+    """``self.name = self.part.method`` in the Service's ``__init__``: name → method."""
+    found = {}
+    for node in (n for n in ast.walk(init) if isinstance(n, ast.Assign) and len(n.targets) == 1):
+        target, value = chain(node.targets[0]), chain(node.value)
+        if len(target) == 2 and target[0] == "self" and len(value) == 3 and value[0] == "self":
+            found[target[1]] = value[2]
+    return found

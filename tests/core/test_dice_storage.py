@@ -14,6 +14,7 @@ import pytest
 from bot.models import LogEntry, News, Seat, Session, Status, Told
 from bot.registry import GameKind
 from bot.storage import PostgresStore, SqliteStore, Store
+from bot.storage.dialect import POSTGRESQL, SQLITE
 from bot.storage.dice import (
     BOARD_DRAWING,
     SECRET_DRAWING,
@@ -25,7 +26,7 @@ from bot.storage.dice import (
     commit_counts,
 )
 from bot.storage.luck import ROLL_KIND, Where, tally
-from bot.storage.migrations import POSTGRESQL, SQLITE, SQLITE_MIGRATIONS
+from bot.storage.migrations import SQLITE_MIGRATIONS
 from bot.storage.sql import bind
 from rules.vices.engine import ENGINE as VICES_ENGINE
 from tests.databases import Database

@@ -3,7 +3,7 @@ query on both databases, these pin the rendering itself."""
 
 from __future__ import annotations
 
-from bot.storage.migrations import POSTGRESQL, SQLITE
+from bot.storage.dialect import POSTGRESQL, SQLITE
 from bot.storage.sql import any_of, bind
 
 SHOWN = (

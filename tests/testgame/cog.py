@@ -14,12 +14,13 @@ from bot.models import Session
 from bot.names import escape_name
 from bot.registry import GameKind
 from bot.replies import PUBLIC_ANSWER, Reply
-from bot.spec import GameSpec, LobbyOption, View, ViewContext
+from bot.spec import FaceLuck, GameSpec, LobbyOption, View, ViewContext
 from tests.testgame.engine import RaceEngine, RaceOptions, RaceState, Roll, Steal
 
 
 class RaceSpec(GameSpec[RaceState]):
     kind = GameKind(RaceEngine())
+    luck_faces = (FaceLuck("🎯 sixes", 6, 6),)  # /stats luck tells how often its d6 showed a six
     lobby_options = (LobbyOption("target", "Target score", (("10", 10), ("20", 20), ("30", 30))),)
 
     def render(self, ctx: ViewContext[RaceState]) -> View:
