@@ -14,7 +14,8 @@ the same (until the secret is revealed), compares what reaches them in the two g
   drawing is the costly part);
 - the luck statistics the entry adds that they may read (everyone's public tallies, their own private ones);
 - what they may export (a campaign's file);
-- the choice of a computer in their seat at every strength (``GameKind.computer_action``: the core hands it its seat's view);
+- the choice of a computer in their seat, at every strength (``GameKind.computer_action``: the core hands it its
+  seat's view);
 - every log line written while drawing all of that (at DEBUG).
 
 A die or a value that changes nothing of the state (or no one's view hides) is not a secret and is not checked.

@@ -16,7 +16,6 @@ from rules.search import Estimate, Rollouts, best
 from rules.vices.engine import ENGINE as VICES
 from rules.vices.options import VicesOptions
 
-
 SAME_ANSWER_CHECKS = 8
 """Decisions of each game asked twice, to see the same answer (a Strong decision takes a few hundred ms)."""
 
