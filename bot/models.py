@@ -34,6 +34,8 @@ class Scope(StrEnum):
     """A table game or a scoresheet: one per channel."""
     CAMPAIGN = "campaign"
     """A long-lived campaign: one per channel (or a named one per server), beside any table game."""
+    TRACKER = "tracker"
+    """A tool kept beside whatever is played in a channel (a turn order): one per channel, beside both."""
 
 
 How = Literal["player", "timeout", "computer", "auto", "core"]
@@ -288,6 +290,13 @@ class News(BaseModel):
     """Members this message calls (users only)."""
     dms: list[int] = Field(default_factory=list)
     """Members it calls by a direct message instead of a ping (they asked for that)."""
+    private: bool = False
+    """Said only by direct message to ``dms``, never in the channel: news for the GMs alone (``GameSpec.gm_news``),
+    such as a rival's move that waits on the GM or a takeover told to the GMs it concerns, or for one member alone
+    (``GameSpec.member_news``), such as a handout."""
+    fallback: str | None = None
+    """Private news only: what the channel says instead, pinging the member, where a direct message can't reach
+    them (it must say nothing of the secret: "the GM has a handout for you in `/vic log`")."""
 
 
 class Told(BaseModel):

@@ -27,13 +27,13 @@ from typing import Any
 import discord
 from pydantic import BaseModel
 
-from bot.models import Applied, LogEntry, News, Session, Status
+from bot.models import Actor, Applied, LogEntry, News, Session, Status, viewer_of
 from bot.names import clip, escape_name
 from bot.registry import GameKind
 from bot.replies import Reply
 from bot.service import COMPUTER_SEAT, Service
 from bot.spec import GameSpec, ViewContext
-from rules.engine import PUBLIC, visible
+from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,50 @@ def news_of(
             events=events,
         )
         news += spec.news(ctx, entry.model_copy(update={"events": events, "dice": []}))
+        news += _gm_news(spec, kind, session, state, entry)
+        news += _member_news(spec, kind, session, state, entry)
     return [item.model_copy(update={"text": clip(item.text)}) for item in news if item.text]
+
+
+def _gm_news(spec: GameSpec[Any], kind: GameKind, session: Session, state: BaseModel, entry: LogEntry) -> list[News]:
+    """The entry's news for the GMs alone: what the game says from a GM's view, kept only where it is private, pings
+    nobody and goes to members who hold a GM role (a secret reaches no one else, whatever the game wrote)."""
+    gms = {int(uid) for uid, roles in session.roles.items() if set(roles) & GM_ROLES}
+    if not gms:
+        return []
+    ctx: ViewContext[Any] = ViewContext(
+        session=session, state=kind.view(state, Viewer(roles=GM_ROLES)), prompts=[], events=list(entry.events)
+    )
+    said = spec.gm_news(ctx, entry.model_copy(update={"dice": []}))
+    return [item for item in said if item.private and not item.pings and item.dms and set(item.dms) <= gms]
+
+
+def _member_news(
+    spec: GameSpec[Any], kind: GameKind, session: Session, state: BaseModel, entry: LogEntry
+) -> list[News]:
+    """The entry's news for single members its events name (``only``): what the game says from each one's view,
+    kept only where it is private, pings nobody and goes to that member alone."""
+    news: list[News] = []
+    for player in sorted({p for e in entry.events for p in e.get("only", [])}):
+        user_id = _member_playing(session, player)
+        if user_id is None:
+            continue  # a role (the GMs are told by gm_news), or a seat nobody plays
+        viewer = viewer_of(session, Actor(user_id, ""))
+        events = [e for e in entry.events if visible(e, viewer)]
+        ctx: ViewContext[Any] = ViewContext(
+            session=session, state=kind.view(state, viewer), prompts=[], events=events, viewer=viewer
+        )
+        said = spec.member_news(ctx, entry.model_copy(update={"events": events, "dice": []}))
+        news += [item for item in said if item.private and not item.pings and item.dms == [user_id]]
+    return news
+
+
+def _member_playing(session: Session, player: str) -> int | None:
+    """The member who is ``player`` to the game: a seat's member at a table, the user id in an open session."""
+    if session.seats:
+        seat = next((s for s in session.seats if s.player == player), None)
+        return seat.user_id if seat is not None else None
+    return int(player) if player.isdigit() else None
 
 
 def _core_news(session: Session, entry: LogEntry, events: list[dict[str, Any]]) -> list[News]:
@@ -161,8 +204,19 @@ class Teller:
                 else:  # the same direct message sent again within minutes is one message
                     await channel.send(text, nonce=f"{key}d{index}"[:NONCE_MAX], allowed_mentions=quiet)
             except discord.HTTPException as exc:
-                # Their direct messages are closed: the channel message still names them.
+                # Their direct messages are closed: the channel message still names them, or the private news's
+                # fallback tells them where to look.
                 log.info("Channel %s: no direct message to %s (%s)", channel_id, user_id, exc)
+                if item.private and item.fallback and key is not None:
+                    await self._fall_back(channel_id, item.fallback, user_id, f"{key}f{index}"[:NONCE_MAX])
+
+    async def _fall_back(self, channel_id: int, text: str, user_id: int, nonce: str) -> None:
+        """Say in the channel, pinging ``user_id``, what private news can't reach them by direct message."""
+        pings = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(user_id)])
+        try:
+            await self.client.get_partial_messageable(channel_id).send(clip(text), nonce=nonce, allowed_mentions=pings)
+        except discord.HTTPException as exc:
+            log.info("Channel %s: no fallback for %s either (%s)", channel_id, user_id, exc)
 
 
 class NewsDesk:
@@ -197,11 +251,12 @@ class NewsDesk:
         session_id = applied.session.id
         self._entries.setdefault(session_id, {}).update((e.seq, e) for e in with_news)
         reply = applied.origin if isinstance(applied.origin, Reply) else None
-        if reply is None or not reply.pending:
+        # The answer is the first message the channel is told (the GMs' private news comes after it, if any).
+        first = next((e for e in with_news if not e.news[0].private), None)
+        if reply is None or not reply.pending or first is None:
             return None
         reply.took_news = True
         reply.expect_message(private=False)
-        first = with_news[0]
         item = first.news[0]
         task = asyncio.get_running_loop().create_task(
             self.teller.answer(reply, item.text, mentions(item, applied.user_id)), name=f"news-{session_id}-{first.seq}"
@@ -230,6 +285,9 @@ class NewsDesk:
     async def _deliver_entry(self, session: Session, entry: LogEntry, recovering: bool) -> None:
         answer = self._answers.get((session.id, entry.seq))
         for index, item in enumerate(entry.news):
+            if item.private:  # the GMs', by direct message only (sent again after a restart: the nonce keeps it one)
+                await self.teller.direct(session.channel_id, item, nonce(session.id, entry.seq, index))
+                continue
             if index == 0 and answer is not None and await answer:
                 pass
             else:

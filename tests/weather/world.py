@@ -99,13 +99,17 @@ class Places:
 
 
 async def everything_under_way(fake: LocalDiscord, bot: TabletopBot) -> Places:
-    """The campaign in channel 0 (Bob's troupe shown), a scoresheet in 1, Dice of Crowns in 2, a scoresheet at
-    its tie-break in 4; channel 3 empty."""
+    """The campaign in channel 0 (Bob's troupe shown) with an initiative tracker beside it (Bob and a hidden NPC,
+    round 1), a scoresheet in 1, Dice of Crowns in 2, a scoresheet at its tie-break in 4; channel 3 empty."""
     gm, bob, carol = fake.members[0], fake.members[1], fake.members[2]
     vic, sheet_channel, crowns, tied = fake.channels[0], fake.channels[1], fake.channels[2], fake.channels[4]
     data = export_campaign(campaign(str(bob.id), str(carol.id))).encode()
     await (await fake.slash(vic, gm, "vic-gm campaign import", options={"file": ("c.json", data)})).message()
     await (await fake.slash(vic, gm, "vic troupe show", options={"member": bob})).message()
+    tracker = await (await fake.slash(vic, gm, "init start")).message()
+    await (await fake.slash(vic, bob, "init join", options={"value": 14})).message()
+    await (await fake.slash(vic, gm, "init npc", options={"name": "Ogre", "value": 9, "hidden": True})).message()
+    await (await fake.click(tracker, "Start", gm)).message()
     sheet = await (await fake.slash(sheet_channel, gm, "vv sheet", options={"players": PLAYERS})).message()
     await (await fake.slash(sheet_channel, gm, "vv score", options={"points": 12})).message()
     tie = await (await fake.slash(tied, gm, "vv sheet", options={"players": PLAYERS})).message()
