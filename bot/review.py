@@ -1,0 +1,121 @@
+"""A game's log turned into the positions ``rules.review`` rates, and the review told in words (no Discord here).
+
+The positions come from folding the log (``bot.replay.fold``): each "act" entry's state before it, its actor and
+action. Departures, undo and redo are folded like any replay; an undone action is not
+a decision of the game any more, so it is dropped (and reviewed again if it is redone). ``run_review`` is what the
+worker process runs: a module-level function of picklable arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.models import LogEntry
+from bot.registry import GameKind
+from bot.replay import Folded, fold
+from rules.review import Decision, NotReviewable, Position, Review, review
+
+BUDGET = 20_000
+"""Rollout actions a review spends: a long game reviews in seconds (docs/review.md has the timings)."""
+TOP = 3
+"""The costliest decisions shown to a member."""
+
+
+@dataclass
+class Logged:
+    """A log read as a review needs it: the seats in order, each decision's position, and the state now."""
+
+    players: list[str]
+    positions: list[Position]
+    final: BaseModel | None
+
+
+def read_log(kind: GameKind, options: dict[str, Any], entries: Sequence[LogEntry]) -> Logged:
+    """Every decision still standing in the log, with the state before it."""
+    positions: list[Position] = []
+    players: list[str] = []
+
+    def seen(entry: LogEntry, folded: Folded) -> None:
+        what = entry.action.get("kind")
+        if what == "start":
+            players[:] = entry.action["players"]
+        elif what == "act" and folded.state is not None and entry.actor is not None:
+            action = kind.engine.parse_action(entry.action["action"])
+            positions.append(Position(entry.seq, entry.actor, folded.state, action))
+        elif what == "undo":
+            positions[:] = [p for p in positions if p.seq != entry.action["target"]]
+        elif what == "redo" and folded.state is not None and folded.undone:
+            target = folded.undone[-1]
+            assert target.actor is not None
+            action = kind.engine.parse_action(target.action["action"])
+            positions.append(Position(target.seq, target.actor, folded.state, action))
+
+    final = fold(kind, options, entries, before=seen).state
+    return Logged(players, positions, final)
+
+
+def run_review(kind: GameKind, options: dict[str, Any], entries: Sequence[LogEntry], budget: int = BUDGET) -> Review:
+    """The review of a session's log (run in a worker process: it takes seconds)."""
+    logged = read_log(kind, options, entries)
+    if logged.final is None or not logged.players:
+        raise NotReviewable("This game never started, so there is nothing to review.")
+    return review(kind.engine, logged.players, logged.positions, logged.final, budget)
+
+
+def percent(chance: float) -> str:
+    """A win chance for people: ``42 %``."""
+    return f"{round(chance * 100)} %"
+
+
+def points(change: float) -> str:
+    """A change of win chance in percentage points, signed: ``+12``, ``−3``."""
+    value = round(change * 100)
+    return f"+{value}" if value > 0 else ("±0" if value == 0 else f"−{-value}")
+
+
+def describe(action: BaseModel, names: Mapping[str, str]) -> str:
+    """An action in plain words from its fields: ``reroll: group scrolls``, players by their names."""
+    data = action.model_dump(mode="json")
+    what = str(data.pop("type", type(action).__name__)).replace("_", " ")
+    parts = []
+    for key, value in data.items():
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        shown = names.get(value, value) if isinstance(value, str) else value
+        parts.append(f"{key.replace('_', ' ')} {shown}")
+    return what + (": " + ", ".join(parts) if parts else "")
+
+
+def player_lines(result: Review, names: Mapping[str, str]) -> list[str]:
+    """One line per player: the win chance now (or the result), skill and luck with their uncertainty."""
+    lines = []
+    for player in result.players:
+        end = result.curve[player][-1]
+        now = ("won" if end == 1 else f"{percent(end)} of the win" if end else "lost") if result.finished else (
+            f"{percent(end)} to win now"
+        )
+        lines.append(
+            f"**{names.get(player, player)}** · {now} · skill {points(result.skill(player))} "
+            f"(±{round(200 * result.skill_se(player))}) · luck {points(result.luck[player])} "
+            f"(±{round(200 * result.luck_se[player])})"
+        )
+    return lines
+
+
+def costliest(result: Review, player: str) -> list[Decision]:
+    """``player``'s costliest decisions, the costliest first (those that cost nothing left out)."""
+    mine = [d for d in result.decisions if d.actor == player and d.cost > 0]
+    return sorted(mine, key=lambda d: -d.cost)[:TOP]
+
+
+def decision_line(decision: Decision, names: Mapping[str, str], told: Callable[[int], str | None]) -> str:
+    """One costly decision: what was chosen (in the game's words when ``told`` has them), the better move, the gain."""
+    chosen = told(decision.seq) or describe(decision.action, names)
+    return (
+        f"Move {decision.seq}: {chosen} → {percent(decision.after)} to win. Better: {describe(decision.best, names)} "
+        f"→ {percent(decision.before)} ({points(decision.cost)} ±{round(200 * decision.se)})."
+    )
