@@ -55,10 +55,10 @@ def fold(
     options: dict[str, Any],
     entries: Iterable[LogEntry],
     start: BaseModel | None = None,
-    before: Callable[[LogEntry, Folded], None] | None = None,
+    watch: Callable[[LogEntry, Folded], None] | None = None,
 ) -> Folded:
     """Apply every logged start, action, departure, undo and redo with the recorded dice; from the state
-    ``start`` (the state after a barrier, the entries being those after it) if given. ``before`` is shown each
+    ``start`` (the state after a barrier, the entries being those after it) if given. ``watch`` is shown each
     entry with what has been folded before it (a review reads every decision's position so).
 
     Raises ReplayMismatch if an entry does not use exactly the dice it recorded. The seating
@@ -71,8 +71,8 @@ def fold(
         dice = ReplayDice(Roll.model_validate(r) for r in entry.dice)
         what = entry.action.get("kind")
         state = result.state
-        if before is not None:
-            before(entry, result)
+        if watch is not None:
+            watch(entry, result)
         if what == "start":
             result = Folded(state=engine.start(parsed_options, entry.action["players"], dice).state)
         elif what == "import":

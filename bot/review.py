@@ -19,7 +19,7 @@ from bot.registry import GameKind
 from bot.replay import Folded, fold
 from rules.review import Decision, NotReviewable, Position, Review, review
 
-BUDGET = 20_000
+BUDGET = 60_000
 """Rollout actions a review spends: a long game reviews in seconds (docs/review.md has the timings)."""
 TOP = 3
 """The costliest decisions shown to a member."""
@@ -54,7 +54,7 @@ def read_log(kind: GameKind, options: dict[str, Any], entries: Sequence[LogEntry
             action = kind.engine.parse_action(target.action["action"])
             positions.append(Position(target.seq, target.actor, folded.state, action))
 
-    final = fold(kind, options, entries, before=seen).state
+    final = fold(kind, options, entries, watch=seen).state
     return Logged(players, positions, final)
 
 
@@ -90,13 +90,15 @@ def describe(action: BaseModel, names: Mapping[str, str]) -> str:
     return what + (": " + ", ".join(parts) if parts else "")
 
 
-def player_lines(result: Review, names: Mapping[str, str]) -> list[str]:
+def player_lines(result: Review, names: Mapping[str, str], players: Sequence[str]) -> list[str]:
     """One line per player: the win chance now (or the result), skill and luck with their uncertainty."""
     lines = []
-    for player in result.players:
+    for player in players:
         end = result.curve[player][-1]
-        now = ("won" if end == 1 else f"{percent(end)} of the win" if end else "lost") if result.finished else (
-            f"{percent(end)} to win now"
+        now = (
+            ("won" if end == 1 else f"{percent(end)} of the win" if end else "lost")
+            if result.finished
+            else (f"{percent(end)} to win now")
         )
         lines.append(
             f"**{names.get(player, player)}** · {now} · skill {points(result.skill(player))} "
@@ -119,3 +121,26 @@ def decision_line(decision: Decision, names: Mapping[str, str], told: Callable[[
         f"Move {decision.seq}: {chosen} → {percent(decision.after)} to win. Better: {describe(decision.best, names)} "
         f"→ {percent(decision.before)} ({points(decision.cost)} ±{round(200 * decision.se)})."
     )
+
+
+def shown_players(result: Review, player: str | None) -> list[str]:
+    """Whose figures a member sees: everyone's once the game is over, only their own while it runs."""
+    return list(result.players) if result.finished or player is None else [player]
+
+
+def review_text(result: Review, names: Mapping[str, str], player: str | None, told: Callable[[int], str | None]) -> str:
+    """The review in words, for a member who played ``player`` (None: not in the game); ``names`` already escaped."""
+    shown = shown_players(result, player)
+    lines = player_lines(result, names, shown)
+    if player is not None:
+        mine = costliest(result, player)
+        if mine:
+            lines.append("**Your costliest decisions**")
+            lines += [f"• {decision_line(d, names, told)}" for d in mine]
+        else:
+            lines.append("None of your decisions was clearly worse than another choice. Well played!")
+    lines.append(
+        "-# Estimates from simulated games played on by the computer (± about 95 %). Skill: win chance given away "
+        "against the best move found; luck: what the dice did."
+    )
+    return "\n".join(lines)

@@ -240,9 +240,7 @@ def rate(position: Position, found: _Estimates) -> Decision:
     )
 
 
-def review(
-    engine: Any, players: Sequence[str], positions: Sequence[Position], final: BaseModel, budget: int
-) -> Review:
+def review(engine: Any, players: Sequence[str], positions: Sequence[Position], final: BaseModel, budget: int) -> Review:
     """Review the game whose decisions are ``positions`` and whose state is now ``final``, spending about
     ``budget`` rollout actions in all (spread evenly over the decisions)."""
     check_reviewable(engine)
@@ -253,8 +251,10 @@ def review(
     share = budget / (sum(len(actions) for actions in listed) + 1)
     worth: list[dict[str, tuple[float, float]]] = []
     chosen_effect: dict[str, list[tuple[float, float]]] = {p: [] for p in players}
-    for position, actions in zip(positions, listed, strict=True):
-        found = estimate(rollouts, position, actions, int(share * len(actions)))
+    for index, (position, actions) in enumerate(zip(positions, listed, strict=True)):
+        # The first position is where every player's luck is measured from: a tenth of the budget, for its error.
+        spend = max(int(share * len(actions)), budget // 10 if index == 0 else 0)
+        found = estimate(rollouts, position, actions, spend)
         decision = rate(position, found)
         result.decisions.append(decision)
         best = next(i for i, a in enumerate(found.actions) if a is decision.best)
