@@ -24,9 +24,10 @@ from bot.review import review_text, run_review, shown_players
 from bot.review_chart import alt_text, draw_review_chart
 from bot.spec import GameSpec
 from rules.engine import visible
-from rules.review import NotReviewable, check_reviewable
+from rules.review import NotReviewable, Review, check_reviewable
 
 MAX_LOG_LINES = 15
+KEPT_REVIEWS = 8
 CLEARED = "This game's move-by-move log was cleared, as this server's settings ask; `/game history` keeps its result."
 
 
@@ -38,6 +39,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         self.bot = bot
         self.worker = PictureWorker()
         """Reviews and their charts are worked out here, off the event loop."""
+        self.reviews: dict[tuple[int, int], Review] = {}
+        """The latest reviews by session and last log entry: asked again (shown publicly, say), not worked again."""
         super().__init__()
 
     async def cog_unload(self) -> None:
@@ -254,7 +257,11 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         if running and seat is None:
             raise NotPlaying("You're not playing in this game: its review opens to everyone once it ends.")
         entries = await self.bot.store.log_entries(session.id)
-        found = await self.worker.run(functools.partial(run_review, spec.kind, session.engine_options, entries))
+        key = (session.id, entries[-1].seq if entries else 0)
+        found = self.reviews.get(key)
+        if found is None:
+            found = await self.worker.run(functools.partial(run_review, spec.kind, session.engine_options, entries))
+            self.reviews = {**dict(list(self.reviews.items())[-(KEPT_REVIEWS - 1) :]), key: found}
         player = None if seat is None else seat.player
         names = {s.player: escape_name(s.name) for s in session.seats}
         narrated = {e.seq: spec.narrate(session, e.events) for e in entries}

@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.dice import SeededDice
+from rules.dice import DiceSource, SeededDice
 from rules.engine import ComputerPlayers, Engine, HiddenInformation, IllegalAction, Seats, Turns
 
 CANDIDATES = 6
@@ -115,6 +115,13 @@ class _Rollouts:
         self.engine = engine
         self.players = list(players)
         self.actions = 0
+        self.plays = 0
+
+    def fitting(self, budget: int) -> int:
+        """How many candidates ``budget`` actions can roll out the fewest times, at the rollouts' length so far."""
+        if not self.plays:
+            return CANDIDATES
+        return int(budget * self.plays / (self.actions * MIN_ROLLOUTS))
 
     def result(self, state: BaseModel) -> dict[str, float] | None:
         """Each player's share of the win once the game is over; None while it goes on."""
@@ -123,8 +130,9 @@ class _Rollouts:
             return None
         return {p: (1 / len(winners) if p in winners else 0.0) for p in self.players}
 
-    def play(self, state: BaseModel, dice: SeededDice) -> dict[str, float]:
+    def play(self, state: BaseModel, dice: DiceSource) -> dict[str, float]:
         """Play ``state`` to its end with the computer in every seat; each player's share of the win."""
+        self.plays += 1
         for _ in range(MAX_ROLLOUT):
             result = self.result(state)
             if result is not None:
@@ -144,10 +152,27 @@ class _Rollouts:
 
     def after(self, state: BaseModel, actor: str, action: BaseModel, seed: int) -> dict[str, float]:
         """Each player's share of the win in one rollout after ``actor`` takes ``action``."""
-        dice = SeededDice(seed)
+        dice = KeyedDice(seed)
         state = self.engine.apply(state, actor, action, dice).state
         self.actions += 1
         return self.play(state, dice)
+
+
+class KeyedDice:
+    """Rollout dice: the n-th roll of each named die comes from the seed, the die and n alone. Two candidates rolled
+    out on one seed then see the same faces on the same dice even when their games take different paths (a reroll
+    more in one of them), which keeps their comparison tight; dice drawn in one sequence would drift apart."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rolled: dict[str, int] = {}
+
+    def roll(self, die_id: str, sides: int) -> int:
+        """A value in 1..sides."""
+        count = self.rolled.get(die_id, 0)
+        self.rolled[die_id] = count + 1
+        digest = hashlib.blake2b(f"{self.seed}:{die_id}:{count}".encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "big") % sides + 1
 
 
 def seed_of(seq: int, index: int) -> int:
@@ -246,22 +271,24 @@ def review(engine: Any, players: Sequence[str], positions: Sequence[Position], f
     check_reviewable(engine)
     rollouts = _Rollouts(engine, players)
     result = Review(players=list(players), curve={p: [] for p in players})
-    # The budget is shared by candidate: a forced move (one candidate) needs a sixth of a real choice's rollouts.
+    # What is left of the budget is shared by candidate: a forced move (one candidate) gets a sixth of what a
+    # six-way choice gets. The first position is where every player's luck is measured from: a tenth of it all.
     listed = [candidates(engine, p.state, p.actor, p.action) for p in positions]
-    share = budget / (sum(len(actions) for actions in listed) + 1)
+    units = sum(len(actions) for actions in listed) + 1
     worth: list[dict[str, tuple[float, float]]] = []
     chosen_effect: dict[str, list[tuple[float, float]]] = {p: [] for p in players}
     for index, (position, actions) in enumerate(zip(positions, listed, strict=True)):
-        # The first position is where every player's luck is measured from: a tenth of the budget, for its error.
-        spend = max(int(share * len(actions)), budget // 10 if index == 0 else 0)
-        found = estimate(rollouts, position, actions, spend)
+        spend = int(max(0, budget - rollouts.actions) * len(actions) / units)
+        units -= len(actions)
+        spend = max(spend, budget // 10 if index == 0 else 0)
+        found = estimate(rollouts, position, actions[: max(2, rollouts.fitting(spend))], spend)
         decision = rate(position, found)
         result.decisions.append(decision)
         best = next(i for i, a in enumerate(found.actions) if a is decision.best)
         worth.append({p: found.chance(best, p) for p in players})
         for p in players:
             chosen_effect[p].append(found.paired(0, best, p))
-    worth.append(_final(rollouts, final, int(share)))
+    worth.append(_final(rollouts, final, max(0, budget - rollouts.actions)))
     result.finished = rollouts.result(final) is not None
     for p in players:
         result.curve[p] = [w[p][0] for w in worth]
@@ -284,5 +311,5 @@ def _final(rollouts: _Rollouts, final: BaseModel, budget: int) -> dict[str, tupl
     runs: list[dict[str, float]] = []
     start = rollouts.actions
     while len(runs) < MIN_ROLLOUTS or (rollouts.actions - start < budget and len(runs) < MAX_ROLLOUTS):
-        runs.append(rollouts.play(final, SeededDice(seed_of(-1, len(runs)))))
+        runs.append(rollouts.play(final, KeyedDice(seed_of(-1, len(runs)))))
     return {p: (_mean([r[p] for r in runs]), _se([r[p] for r in runs])) for p in rollouts.players}
