@@ -1,7 +1,7 @@
 """How long a game's review takes: a long game played by the computer in every seat, reviewed with the bot's budget.
 
 Reports the review's wall time, the rollout actions it applied, and how many decisions it rated, for Dice of Crowns
-(three players, every module) and Vices & Vengeance (three players). Last line: one JSON object.
+(three players, quick play and every module) and Vices & Vengeance (three players). Last line: one JSON object.
 Usage: python bench/review.py [--budget N] [--small]
 """
 
@@ -26,7 +26,8 @@ from rules.review import Position, review
 from rules.vices.engine import ENGINE as VICES
 
 GAMES: dict[str, tuple[Any, BaseModel]] = {
-    "crowns": (CROWNS, CrownsOptions(fate=True, legendary=True, overkill=True, last_stand=True)),
+    "crowns": (CROWNS, CrownsOptions()),
+    "crowns_modules": (CROWNS, CrownsOptions(fate=True, legendary=True, overkill=True, last_stand=True)),
     "vices": (VICES, VICES.options_model()),
 }
 
@@ -56,7 +57,7 @@ def main() -> None:
     parser.add_argument("--small", action="store_true", help="CI's run: a short budget, in seconds")
     args = parser.parse_args()
     budget, tries = (1_000, 1) if args.small else (args.budget, 20)
-    games = {"crowns": (CROWNS, CrownsOptions())} if args.small else GAMES
+    games = {"crowns": GAMES["crowns"]} if args.small else GAMES
     results = []
     for name, (engine, options) in games.items():
         players, positions, final = longest(engine, options, tries)
