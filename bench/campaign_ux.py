@@ -13,6 +13,11 @@ has a captain and two minions (the GM gave a second minion place). Two turns are
 - a reward and an investment (the GM);
 - the turn's end and the next turn's start (the GM).
 
+The script runs twice: the long way (every step its own click: the GM rolls each pool, the price is paid with its
+button, *Next: turn N* on the sheet) and with the shortcuts that fold a confirmation into the command that starts
+it (``roll_at:2`` on each pool, ``buy:true`` on the price, ``next_turn:true`` on the reward). Each decision is still
+taken by whoever the seed gives it to.
+
 The dice are scripted by die id (the scheme's dice succeed, only the Guard's die hits, the Rat survives), so the
 same script gives the same figures on every machine. Turn 1 is the campaign's first turn (nobody has picked dice
 before); turn 2 is the typical turn of a campaign under way, and its figures are the ones the issue compares.
@@ -23,9 +28,10 @@ not ephemeral), ``pings`` (notifying mentions of a created message, per member) 
 called someone (a ping in the channel, or a direct message for a member who asked for those), to whom and why
 (the call's own line). The setup (the campaign, the troupes, their characters) is not counted.
 
-Prints a table and the calls of both turns, then as the last line one JSON object: ``turn_interactions`` (all
-actors, turn 2), ``per_actor`` (turn 2), ``messages``, ``pings``, ``calls`` and the same figures of turn 1 under
-``first_turn``.
+Prints a table per way and the calls of both turns with the shortcuts, then as the last line one JSON object:
+``turn_interactions`` (all actors, turn 2, with the shortcuts), ``per_actor`` (turn 2: gm, bea, cal),
+``messages``, ``pings``, ``calls``, the same figures of turn 1 under ``first_turn``, and all of them the long way
+under ``long_way``.
 
 The steps below are "intents" (join a pool with a character and these trait dice, push, rest…) carried out with
 what is on screen: they follow the bot's controls, so the same script measures the bot before and after a change
@@ -147,7 +153,9 @@ class Figures:
 class Campaign:
     """The campaign's channel as its three people use it: every interaction they send goes through here."""
 
-    def __init__(self, fake: WatchedDiscord, channel: Channel, people: dict[str, Member]) -> None:
+    def __init__(self, fake: WatchedDiscord, channel: Channel, people: dict[str, Member], shortcuts: bool) -> None:
+        self.shortcuts = shortcuts
+        """Whether the script takes the commands' shortcuts (``roll_at``, ``buy``, ``next_turn``), or the long way."""
         self.fake = fake
         self.channel = channel
         self.people = people
@@ -324,11 +332,15 @@ async def join(c: Campaign, who: str, board: Message, pc: str, dice: list[str], 
 
 
 async def scheme(c: Campaign) -> None:
-    """A 2-character scheme: Ana (Lurker) and Bo (Machinist) against 2 known challenges; it succeeds."""
-    board = await c.slash("gm", "vic-gm knavery", challenges=2, known="The patrol; The lock", title="Lift the ledger")
+    """A 2-character scheme: Ana (Lurker) and Bo (Machinist) against 2 known challenges; it succeeds. With the
+    shortcuts the GM says as it is opened that it rolls once both are in (``roll_at``)."""
+    options = {"roll_at": 2} if c.shortcuts else {}
+    known, title = "The patrol; The lock", "Lift the ledger"
+    board = await c.slash("gm", "vic-gm knavery", challenges=2, known=known, title=title, **options)
     await join(c, "bea", board, "Ana", ["Lurker +1d6"])
     await join(c, "cal", board, "Bo", ["Machinist +1d6"])
-    await c.click("gm", board, "Roll")
+    if not c.shortcuts:
+        await c.click("gm", board, "Roll")
     await c.settle()
 
 
@@ -340,10 +352,12 @@ async def fight(c: Campaign, pusher: str) -> None:
     with the roll (working out the hits and choosing are one pick); the Rat's death test and the fight's end are
     one click."""
     sides = "Company vs Guards (Guard) vs Rats (Rat)"
-    board = await c.slash("gm", "vic-gm violence", sides=sides, title="Ambush at the docks")
+    options = {"roll_at": 2} if c.shortcuts else {}
+    board = await c.slash("gm", "vic-gm violence", sides=sides, title="Ambush at the docks", **options)
     await join(c, "bea", board, "Ash", ["Daggertwist +1d4"], side="Company")
     await join(c, "cal", board, "Bryn", ["Pikeman +1d4"], side="Company")
-    await c.click("gm", board, "Roll")
+    if not c.shortcuts:
+        await c.click("gm", board, "Roll")
     await c.fake.wait_for(lambda: "Push: reroll" in board.describe_buttons(), what="the Push button")
     await c.click(pusher, board, push_label(board))
     await c.pick("gm", board, "send hits where", ["Guards sends 1 at Rats"])
@@ -362,20 +376,26 @@ async def rest(c: Campaign, who: str, pc: str) -> None:
 
 
 async def buy(c: Campaign, who: str, pc: str) -> None:
-    """``who`` prices a rank-2 crowbar for ``pc`` and pays for it with a turn coin."""
+    """``who`` prices a rank-2 crowbar for ``pc`` and pays for it with a turn coin (with the shortcuts, in the same
+    command: ``buy``, the one way to pay left)."""
+    if c.shortcuts:
+        await c.slash(who, "vic price", rank=2, item="Crowbar", pc=pc, buy=True)
+        return
     price = await c.slash(who, "vic price", rank=2, item="Crowbar", pc=pc)
     await c.click(who, price, "Pay 1 turn coin")
 
 
-async def wealth(c: Campaign) -> None:
-    """A reward (a rare item from a rank-3 NPC: 3 coins of rank 2), invested at once."""
-    await c.slash("gm", "vic-gm reward", method="rare", npc_rank=3, invest=True)
-
-
-async def next_turn(c: Campaign, number: int) -> None:
-    """The GM ends turn ``number`` and starts the next one, from the company sheet."""
-    assert c.sheet is not None
-    await c.click("gm", c.sheet, f"Next: turn {number + 1}")
+async def wealth_and_next_turn(c: Campaign, number: int) -> None:
+    """A reward (a rare item from a rank-3 NPC: 3 coins of rank 2), invested at once; then the GM ends turn
+    ``number`` and starts the next one, from the company sheet (with the shortcuts, in the reward's command:
+    ``next_turn``)."""
+    reward = {"method": "rare", "npc_rank": 3, "invest": True}
+    if c.shortcuts:
+        await c.slash("gm", "vic-gm reward", **reward, next_turn=True)
+    else:
+        await c.slash("gm", "vic-gm reward", **reward)
+        assert c.sheet is not None
+        await c.click("gm", c.sheet, f"Next: turn {number + 1}")
     await c.settle()
 
 
@@ -386,14 +406,14 @@ async def turn(c: Campaign, number: int) -> Figures:
     await fight(c, "bea" if number % 2 else "cal")
     await rest(c, "cal", "Bix")
     await buy(c, "bea", "Abe")
-    await wealth(c)
-    await next_turn(c, number)
+    await wealth_and_next_turn(c, number)
     c.figures = None
     return figures
 
 
-async def run(verbose: bool) -> tuple[list[Figures], list[str]]:
-    """Set up a campaign and play two counted turns; their figures and the fake's recorded problems."""
+async def run(verbose: bool, shortcuts: bool) -> tuple[list[Figures], list[str]]:
+    """Set up a campaign and play two counted turns (with the shortcuts or the long way); their figures and the
+    fake's recorded problems."""
     fake = WatchedDiscord(channels=3, response_deadline=60.0)
     await fake.start()
     try:
@@ -401,14 +421,14 @@ async def run(verbose: bool) -> tuple[list[Figures], list[str]]:
             stop = await start_bot(fake, Path(workdir) / "bench.sqlite3")
             try:
                 people = dict(zip(ACTORS, fake.members[:3], strict=True))
-                c = Campaign(fake, fake.channels[1], people)
+                c = Campaign(fake, fake.channels[1], people, shortcuts)
                 await setup(c)
                 await c.click("gm", c.sheet, "Start turn 1")  # type: ignore[arg-type]
                 await c.settle()
                 turns = [await turn(c, 1), await turn(c, 2)]
                 if verbose:
                     for number, figures in enumerate(turns, 1):
-                        print(f"-- turn {number}")
+                        print(f"-- turn {number} ({'with the shortcuts' if shortcuts else 'the long way'})")
                         print("\n".join(f"  {s}" for s in figures.steps))
             finally:
                 await stop()
@@ -438,18 +458,23 @@ def report(turns: list[Figures]) -> str:
 
 
 def main() -> int:
-    """Run the script; print the table and the JSON line."""
+    """Run the script both ways (the long way, then with the shortcuts); print the tables and the JSON line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="print every counted interaction")
     parser.add_argument("--small", action="store_true", help="CI's run: the same (two turns take seconds)")
     args = parser.parse_args()
-    turns, failures = asyncio.run(run(args.verbose))
+    long_way, long_failures = asyncio.run(run(args.verbose, shortcuts=False))
+    turns, failures = asyncio.run(run(args.verbose, shortcuts=True))
     print("A Viciousness turn through the local Discord: a GM (gm) and two players (bea, cal)")
-    print(report(turns))
+    for title, figures in (("the long way (every step its own click)", long_way), ("with the shortcuts", turns)):
+        print(f"-- {title}")
+        print(report(figures))
     print(calls_report(turns))
+    failures += long_failures
     if failures:
         print("fake Discord recorded problems:", *failures, sep="\n  ")
-    print(json.dumps({**turns[1].as_json(), "first_turn": turns[0].as_json()}))
+    long_json = {**long_way[1].as_json(), "first_turn": long_way[0].as_json()}
+    print(json.dumps({**turns[1].as_json(), "first_turn": turns[0].as_json(), "long_way": long_json}))
     return 1 if failures else 0
 
 

@@ -233,15 +233,18 @@ class Lifecycle:
         Only the GM, or a member with Manage Server, may change roles; every change is logged.
         """
 
+        record: dict[str, Any] = {"kind": "roles", "user": str(user_id), "role": role, "on": on}
+
         def edit(session: Session) -> Session:
             held = roles_of(session, actor)
             if contract.GM not in held and contract.MANAGER not in held:
                 raise NotPermitted("Only the GM (or someone with Manage Server) can change who runs this.")
+            # A server manager who doesn't run it: the game tells the GMs (never silent), so the entry says so.
+            record["manager"] = contract.GM not in held
             new = session.successor(self.committer.clock.now())
             new.roles = _roles_after(new.roles, str(user_id), role, on=on, old_gm_keeps=old_gm_keeps)
             return new
 
-        record: dict[str, Any] = {"kind": "roles", "user": str(user_id), "role": role, "on": on}
         record |= {"by": str(actor.user_id), **({"old_gm_keeps": old_gm_keeps} if old_gm_keeps else {})}
         return await self.update(session_id, edit, actor=actor, record=record, origin=origin, statuses=(Status.ACTIVE,))
 

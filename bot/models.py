@@ -288,6 +288,9 @@ class News(BaseModel):
     """Members this message calls (users only)."""
     dms: list[int] = Field(default_factory=list)
     """Members it calls by a direct message instead of a ping (they asked for that)."""
+    private: bool = False
+    """Said only by direct message to ``dms``, never in the channel: news for the GMs alone (``GameSpec.gm_news``),
+    such as a rival's move that waits on the GM or a takeover told to the GMs it concerns."""
 
 
 class Told(BaseModel):

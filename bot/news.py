@@ -33,7 +33,7 @@ from bot.registry import GameKind
 from bot.replies import Reply
 from bot.service import COMPUTER_SEAT, Service
 from bot.spec import GameSpec, ViewContext
-from rules.engine import PUBLIC, visible
+from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,21 @@ def news_of(
             events=events,
         )
         news += spec.news(ctx, entry.model_copy(update={"events": events, "dice": []}))
+        news += _gm_news(spec, kind, session, state, entry)
     return [item.model_copy(update={"text": clip(item.text)}) for item in news if item.text]
+
+
+def _gm_news(spec: GameSpec[Any], kind: GameKind, session: Session, state: BaseModel, entry: LogEntry) -> list[News]:
+    """The entry's news for the GMs alone: what the game says from a GM's view, kept only where it is private, pings
+    nobody and goes to members who hold a GM role (a secret reaches no one else, whatever the game wrote)."""
+    gms = {int(uid) for uid, roles in session.roles.items() if set(roles) & GM_ROLES}
+    if not gms:
+        return []
+    ctx: ViewContext[Any] = ViewContext(
+        session=session, state=kind.view(state, Viewer(roles=GM_ROLES)), prompts=[], events=list(entry.events)
+    )
+    said = spec.gm_news(ctx, entry.model_copy(update={"dice": []}))
+    return [item for item in said if item.private and not item.pings and item.dms and set(item.dms) <= gms]
 
 
 def _core_news(session: Session, entry: LogEntry, events: list[dict[str, Any]]) -> list[News]:
@@ -197,11 +211,12 @@ class NewsDesk:
         session_id = applied.session.id
         self._entries.setdefault(session_id, {}).update((e.seq, e) for e in with_news)
         reply = applied.origin if isinstance(applied.origin, Reply) else None
-        if reply is None or not reply.pending:
+        # The answer is the first message the channel is told (the GMs' private news comes after it, if any).
+        first = next((e for e in with_news if not e.news[0].private), None)
+        if reply is None or not reply.pending or first is None:
             return None
         reply.took_news = True
         reply.expect_message(private=False)
-        first = with_news[0]
         item = first.news[0]
         task = asyncio.get_running_loop().create_task(
             self.teller.answer(reply, item.text, mentions(item, applied.user_id)), name=f"news-{session_id}-{first.seq}"
@@ -230,6 +245,9 @@ class NewsDesk:
     async def _deliver_entry(self, session: Session, entry: LogEntry, recovering: bool) -> None:
         answer = self._answers.get((session.id, entry.seq))
         for index, item in enumerate(entry.news):
+            if item.private:  # the GMs', by direct message only (sent again after a restart: the nonce keeps it one)
+                await self.teller.direct(session.channel_id, item, nonce(session.id, entry.seq, index))
+                continue
             if index == 0 and answer is not None and await answer:
                 pass
             else:

@@ -27,7 +27,8 @@ from rules.roll.engine import check, evaluate, is_light, roll
 from rules.roll.errors import RollError
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
 from rules.roll.model import RollResult
-from rules.roll.notation import parse_request
+from rules.roll.notation import check_length, parse_request
+from rules.roll.systems import find_preset, push_preset, roll_preset
 
 # Time for pickling and the hop between processes on a busy machine, on top of the roll's own cap.
 _HANDOFF_GRACE_S = 0.5
@@ -94,11 +95,22 @@ class RollWorker:
         A light roll (``is_light``: a hundred dice or fewer, nothing open-ended) costs about 0.1 ms and
         is rolled right here; the process hop would cost ten times that. Anything bigger goes to the pool.
         """
+        check_length(text, self.limits)
+        preset = find_preset(text)
+        if preset is not None:  # a handful of dice: rolled right here
+            return roll_preset(preset, self.source)
         request = parse_request(text, self.limits)
         if is_light(request):
             return evaluate(request, self.source, self.limits)
         check(text, self.limits)  # a typo or a roll over the limits is answered here, without waiting for a worker
         return await self.compute(roll, text, self.source, self.limits)
+
+    def push(self, expression: str, state: tuple[int, ...]) -> RollResult:
+        """Push a preset roll (Year Zero) from the faces it showed: a few dice, rolled right here."""
+        preset = find_preset(expression)
+        if preset is None:
+            raise RollError("Only a game-system roll can be pushed.")
+        return push_preset(preset, state, self.source)
 
     async def compute(self, work: Callable[..., T], *args: Any) -> T:
         """Run ``work(*args)`` (picklable, CPU-bound: a big roll, exact odds) in the pool, within the time cap.

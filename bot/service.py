@@ -184,21 +184,24 @@ class Service:
 
         ``actor`` is the member acting (None for a deadline or a computer seat, which name the
         ``player``). ``expect`` is the version the click was made on: a click is refused as stale
-        only when it has to be (see ``_still_valid``). After the commit, moves that are forced (the
+        only when it has to be (``Staleness.still_valid``). After the commit, moves that are forced (the
         engine says the player has no real choice) are taken at once, each its own log entry.
         A timeout that counts as a missed turn gives ``takeover_after``: after that many in a row, a
         computer keeps the seat (where the game has computer players).
         """
+        # load, and check on the cached session: a refusal is answered at once, even while another change runs
         current = await self.session(session_id)
         self._check(current, self.state_of(current), actor, action, expect, how, player)
 
         async def change(session: Session) -> tuple[Applied, LogEntry | None]:
+            # under the lock, on the session as stored: check again, then apply
             state = self.state_of(session)
             acting, parsed = self._check(session, state, actor, action, expect, how, player)
             return self._apply(
                 session, state, acting, parsed, how=how, actor=actor, origin=origin, takeover_after=takeover_after
             )
 
+        # lock → change → commit with its log entry → forced moves → tell the hooks
         return await self.committer.change(session_id, change, forced=self._forced_move)
 
     def _check(

@@ -257,6 +257,12 @@ class GameSpec(Generic[StateT]):
         once, after a crash too. Table games show what happened on their board and say nothing here."""
         return []
 
+    def gm_news(self, ctx: ViewContext[StateT], entry: LogEntry) -> list[News]:
+        """Messages for the GMs alone, by direct message (``News.private``), for one log entry: ``ctx`` is what a GM
+        sees (the whole state, every event of the entry). The core keeps only private items that ping nobody and
+        go to members holding a GM role after the change; the rest is dropped. Written and told as ``news`` is."""
+        return []
+
     def reminder(self, session: Session, deadline: Deadline) -> News | None:
         """What to say when a reminder the game asked for comes due (``rules.engine.Reminders``; the deadline's
         ``player`` and ``decision`` are the reminder's); None says nothing (what it was about is over)."""

@@ -190,7 +190,8 @@ class LocalDiscord(InstallWorld):
         self._channel_messages: dict[int, list[Message]] = {}
         self._nonces: dict[tuple[int, str], tuple[Message, float]] = {}
         self._slow: list[tuple[re.Pattern[str], float, bool]] = []
-        self._limit_every_route: float | None = None
+        self._limit_every_route: tuple[float, float] | None = None
+        """``rate_limit_every_route``'s waits: (other routes, interaction callbacks)."""
         self._limited_once: dict[str, bool] = {}
         self._injected_429: list[list[Any]] = []
         self.holds: list[Hold] = []
@@ -872,7 +873,8 @@ class LocalDiscord(InstallWorld):
             # Every other try of a route is refused: a request's first try, then its retry goes through.
             if self._limited_once.pop(key, None) is None:
                 self._limited_once[key] = True
-                return self._limit_every_route
+                routes, callbacks = self._limit_every_route
+                return callbacks if path.endswith("/callback") else routes
         for entry in self._injected_429:
             if entry[0] in f"{method} {path}" and entry[2] > 0:
                 entry[2] -= 1
@@ -885,10 +887,11 @@ class LocalDiscord(InstallWorld):
         until ``clear_weather``."""
         self._slow.append((re.compile(pattern), seconds, uploads_only))
 
-    def rate_limit_every_route(self, retry_after: float) -> None:
-        """Answer every request with a 429 once: its first try waits ``retry_after``, its retry goes through
-        (until ``clear_weather``)."""
-        self._limit_every_route = retry_after
+    def rate_limit_every_route(self, retry_after: float, *, callbacks: float | None = None) -> None:
+        """Answer every request with a 429 once: its first try waits ``retry_after`` (an interaction's callback
+        ``callbacks``, if given: a sub-limit's wait can be a few milliseconds), its retry goes through (until
+        ``clear_weather``)."""
+        self._limit_every_route = (retry_after, retry_after if callbacks is None else callbacks)
 
     def clear_weather(self) -> None:
         """End ``slow_down`` and ``rate_limit_every_route``."""

@@ -28,6 +28,9 @@ SETTINGS_PREFIXES = (
     "EXTENSIONS",
     "METRICS_PORT",
 )
+ROOT_OVERRIDES = "-dac_override,-dac_read_search,-fowner"
+"""The capabilities that let root ignore file modes (CI runs as root): without them, a 0o444 file or a 0o555 folder
+stops root as it stops anyone."""
 
 
 def bot_environment(fake: LocalDiscord, db_path: Path, env: dict[str, str | None] | None = None) -> dict[str, str]:
@@ -119,10 +122,13 @@ async def spawn_bot_process(
 
 
 async def _bot_with_output(
-    fake: LocalDiscord, db_path: Path, env: dict[str, str | None] | None
+    fake: LocalDiscord, db_path: Path, env: dict[str, str | None] | None, *, file_modes: bool = False
 ) -> asyncio.subprocess.Process:
-    """``python -m bot`` in the database's folder, its output (stdout and stderr) on a pipe."""
+    """``python -m bot`` in the database's folder, its output (stdout and stderr) on a pipe. With ``file_modes``,
+    file modes hold for it even as root (``setpriv`` drops ``ROOT_OVERRIDES`` before it starts)."""
+    as_root = file_modes and os.geteuid() == 0
     return await asyncio.create_subprocess_exec(
+        *(("setpriv", "--bounding-set", ROOT_OVERRIDES, "--") if as_root else ()),
         sys.executable,
         "-m",
         "bot",
@@ -134,10 +140,16 @@ async def _bot_with_output(
 
 
 async def run_bot_process(
-    fake: LocalDiscord, db_path: Path | str, env: dict[str, str | None] | None = None, *, timeout: float = 30.0
+    fake: LocalDiscord,
+    db_path: Path | str,
+    env: dict[str, str | None] | None = None,
+    *,
+    timeout: float = 30.0,
+    file_modes: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m bot`` against ``fake`` until it exits by itself (for fatal-error tests); kill it on timeout."""
-    proc = await _bot_with_output(fake, Path(db_path), env)
+    """Run ``python -m bot`` against ``fake`` until it exits by itself (for fatal-error tests); kill it on timeout.
+    ``file_modes``: file modes stop it even when it runs as root (see ``_bot_with_output``)."""
+    proc = await _bot_with_output(fake, Path(db_path), env, file_modes=file_modes)
     try:
         stdout, _ = await asyncio.wait_for(proc.communicate(), timeout)
     finally:

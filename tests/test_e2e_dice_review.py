@@ -130,8 +130,9 @@ async def test_verify_says_when_the_commitment_is_not_one(fake: LocalDiscord, di
     assert answer.ephemeral and "64 hex digits" in answer.content
 
 
-async def test_fudge_dice_get_the_d20_spelling(fake: LocalDiscord, dice_bot: TabletopBot) -> None:
-    refused = await say(fake, fake.channels[0], fake.members[1], "roll", expression="4dF+1")
+async def test_fudge_dice_mixed_with_other_dice_get_the_d20_spelling(fake: LocalDiscord, dice_bot: TabletopBot) -> None:
+    # `4dF+1` alone is Fate's roll (a preset, tests/test_e2e_roll_presets.py); with other dice it isn't.
+    refused = await say(fake, fake.channels[0], fake.members[1], "roll", expression="4dF+1d6")
     assert refused.ephemeral and "`4d3-8`" in refused.content
 
 

@@ -187,3 +187,32 @@ async def test_a_rivals_consequence_is_picked_on_the_turns_private_answer_and_ap
     assert all("Baron" not in m.content and "Countess" not in m.content for m in fake.messages(channel))
     refused = await (await fake.slash(channel, bea, "vic-gm screen")).message()
     assert refused.ephemeral and "Only the GM" in refused.content
+
+
+async def test_a_rivals_move_a_co_gm_began_calls_the_gm_by_direct_message_alone(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    """A rival's move waits on the GM; when a co-GM's click began it, the GM is called by direct message (the wait
+    is the GM's secret: nothing of it in the channel), and never for their own click."""
+    bot, channel, _, _ = await a_turn(fake, make_bot)
+    gm, dan = fake.members[0], fake.members[3]
+    await (await fake.slash(channel, gm, "vic-gm campaign cogm", options={"member": dan})).message()
+    await (await fake.slash(channel, gm, "vic-rival add", options={"name": "Baron Vex", "rank": 3})).message()
+    await (await fake.slash(channel, gm, "vic-rival design", options={"rival": "r1", "text": "Squeeze"})).message()
+    bot.service.dice = Dice({"rival.r1.t1.d20": [1], "rival.r1.t2.d4": [1]})  # initiated, then it succeeds
+    await (await fake.slash(channel, gm, "vic-gm turn end")).message()
+    started = await fake.slash(channel, dan, "vic-gm turn start")
+    assert "**Turn 2** begins" in (await started.message()).content
+    dms = fake.dm_channel(gm)
+    await fake.wait_for(lambda: any("Baron Vex" in m.content for m in fake.messages(dms)), what="the GM's call")
+    call = next(m for m in fake.messages(dms) if "Baron Vex" in m.content)
+    assert "move waits for you" in call.content and "/vic-gm screen" in call.content
+    await bot.settled()
+    assert not any("Baron" in m.content for m in fake.messages(channel))
+    assert not any("Baron" in m.content for m in fake.messages(fake.dm_channel(dan)))
+    # The GM's own turn start is answered privately with the move's controls: no call for their own click.
+    before = len(fake.messages(dms))
+    await (await fake.slash(channel, gm, "vic-gm turn end")).message()
+    await (await fake.slash(channel, gm, "vic-gm turn start")).message()
+    await bot.settled()
+    assert len(fake.messages(dms)) == before

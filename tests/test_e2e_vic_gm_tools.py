@@ -154,6 +154,9 @@ async def test_a_manager_takes_a_campaign_over_never_silently(fake: LocalDiscord
     taken = await (await fake.slash(channel, manager, "vic-gm campaign takeover")).message()
     assert taken.ephemeral and "told" in taken.content
     await fake.wait_for_message(channel, lambda m: "a server manager, made themselves GM" in m.content)
+    # The GM's direct message is news too (private, for the GMs): sent with the change's, after the channel's.
+    await fake.wait_for(lambda: bool(fake.messages(fake.dm_channel(gm))), what="the GM's direct message")
+    await bot.settled()
     dm = fake.messages(fake.dm_channel(gm))
     assert len(dm) == 1 and "made themselves GM of your campaign" in dm[0].content and "co-GM" in dm[0].content
     session = await bot.service.campaign(channel.id, fake.guild.id)

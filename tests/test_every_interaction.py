@@ -86,6 +86,7 @@ async def test_every_control_and_form(
     await (await fake.slash(dice, bob, "dice save", options={"name": "attack", "expression": "1d20+5"})).message()
     await (await fake.slash(dice, bob, "dice board")).message()
     await (await fake.slash(dice, bob, "roll", options={"expression": "2d6"})).message()
+    await (await fake.slash(dice, bob, "roll", options={"expression": "yz 3 1 1"})).message()  # Push
     await (await fake.slash(dice, bob, "dice secret", options={"expression": "2d6"})).message()
     await start_table(fake, "vv new", table, gm, [bob, fake.members[2]])
     await until_dice_to_pick(fake, bot, sweep, table)

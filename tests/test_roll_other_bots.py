@@ -87,8 +87,11 @@ def test_dice_maiden_advantage_with_more_after_it_or_on_another_die_is_refused(e
     assert advice in str(error.value)
 
 
-@pytest.mark.parametrize(("expression", "spelling"), [("4df", "`4d3-8`"), ("dF+1", "`1d3-2`"), ("2dF", "`2d3-4`")])
-def test_fudge_dice_are_refused_with_the_same_total_in_d20(expression: str, spelling: str) -> None:
+@pytest.mark.parametrize(
+    ("expression", "spelling"), [("4df+1d6", "`4d3-8`"), ("dF+1d4", "`1d3-2`"), ("1d6+2dF", "`2d3-4`")]
+)
+def test_fudge_dice_among_other_dice_are_refused_with_the_same_total_in_d20(expression: str, spelling: str) -> None:
+    # Alone (`4dF+1`) they are Fate's own roll: tests/test_roll_systems.py.
     with pytest.raises(RollError, match="Fate / Fudge") as error:
         roll(expression, ScriptedDice([]))
     assert spelling in str(error.value)

@@ -4,8 +4,9 @@ Each case runs the real process against the local Discord. Database problems mus
 it logs in, so those cases also check that the fake received no request at all.
 
 Tests run as root in CI, and root ignores file modes: a 0o444 file or a 0o555 folder stops nobody. The
-mode-based cases are therefore skipped as root, and each has a twin that holds for root as well: SQLite
-can't create a file in ``/proc``, nor open ``/proc/version`` for writing, whoever asks.
+mode-based cases therefore run the bot without the capabilities that let root ignore them (``file_modes``: still
+uid 0, so the advice names the same user), and each has a twin for a root that keeps them: SQLite can't create a
+file in ``/proc``, nor open ``/proc/version`` for writing, whoever asks.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from tests.bot_process import bot_output_until, run_bot_process
 from tests.databases import admin_url, postgres_database, with_user
 
 AS_ROOT = os.geteuid() == 0
-mode_based = pytest.mark.skipif(AS_ROOT, reason="root ignores file modes; the /proc twin covers this case as root")
 UID = os.getuid()
 
 
@@ -41,15 +41,18 @@ def failure_line(output: str, returncode: int) -> str:
     return lines[-1].split(" bot: ", 1)[-1]
 
 
-async def fail_to_start(fake: LocalDiscord, tmp_path: Path, env: dict[str, str | None] | None = None) -> str:
-    """Run the bot in ``tmp_path`` until it gives up; return its last line."""
-    result = await run_bot_process(fake, tmp_path / "bot.sqlite3", env)
+async def fail_to_start(
+    fake: LocalDiscord, tmp_path: Path, env: dict[str, str | None] | None = None, *, file_modes: bool = False
+) -> str:
+    """Run the bot in ``tmp_path`` until it gives up; return its last line. ``file_modes``: they stop it even as
+    root."""
+    result = await run_bot_process(fake, tmp_path / "bot.sqlite3", env, file_modes=file_modes)
     return failure_line(result.stdout, result.returncode)
 
 
-async def fail_to_open(fake: LocalDiscord, tmp_path: Path, database: Path | str) -> str:
+async def fail_to_open(fake: LocalDiscord, tmp_path: Path, database: Path | str, *, file_modes: bool = False) -> str:
     """Like ``fail_to_start`` with ``DATABASE_PATH=database``, checking the bot never tried to log in."""
-    line = await fail_to_start(fake, tmp_path, {"DATABASE_PATH": str(database)})
+    line = await fail_to_start(fake, tmp_path, {"DATABASE_PATH": str(database)}, file_modes=file_modes)
     assert fake.requests == [], "the database must be opened before logging in"
     return line
 
@@ -74,11 +77,10 @@ def locked_folder(tmp_path: Path) -> Iterator[Path]:
 # -- the database ------------------------------------------------------------------------------
 
 
-@mode_based
 async def test_read_only_database_file(fake: LocalDiscord, tmp_path: Path) -> None:
     db = await healthy_database(tmp_path / "data" / "bot.sqlite3")
     db.chmod(0o444)
-    line = await fail_to_open(fake, tmp_path, db)
+    line = await fail_to_open(fake, tmp_path, db, file_modes=True)
     expected = f"the file is read-only for this user (uid {UID}); make it writable or choose another path."
     assert line == f"DATABASE_PATH {db}: {expected}"
 
@@ -92,23 +94,21 @@ async def test_read_only_file_even_for_root(fake: LocalDiscord, tmp_path: Path) 
     assert line == f"DATABASE_PATH /proc/version: {expected}"
 
 
-@mode_based
 async def test_read_only_folder_with_the_database_in_it(
     fake: LocalDiscord, tmp_path: Path, locked_folder: Path
 ) -> None:
     # The file itself is writable, but SQLite must also create bot.sqlite3-wal and -shm beside it.
     db = await healthy_database(locked_folder / "bot.sqlite3")
     os.chmod(locked_folder, 0o555)
-    line = await fail_to_open(fake, tmp_path, db)
+    line = await fail_to_open(fake, tmp_path, db, file_modes=True)
     assert line.startswith(f"DATABASE_PATH {db}: the folder {locked_folder} is not writable by this user (uid {UID})")
 
 
-@mode_based
 async def test_docker_bind_mount_owned_by_root(fake: LocalDiscord, tmp_path: Path, locked_folder: Path) -> None:
     # The volume's folder exists (Docker made it) but belongs to someone else: the file can't be created.
     os.chmod(locked_folder, 0o555)
     db = locked_folder / "bot.sqlite3"
-    line = await fail_to_open(fake, tmp_path, db)
+    line = await fail_to_open(fake, tmp_path, db, file_modes=True)
     assert line == (
         f"DATABASE_PATH {db}: the folder {locked_folder} is not writable by this user (uid {UID}); make it "
         f"writable (for a Docker bind mount: chown {UID} on the host folder) or choose another path."

@@ -16,6 +16,7 @@ TABLES = (
     "saved_rolls",
     "dice_boards",
     "secret_rolls",
+    "pushable_rolls",
     "luck_dice",
     "luck_faces",
     "luck_turns",
@@ -27,7 +28,7 @@ TABLES = (
     "luck_pending",
 )
 """In the order they are copied (the log refers to its session)."""
-NUMBERED = ("sessions", "dice_boards", "secret_rolls")
+NUMBERED = ("sessions", "dice_boards", "secret_rolls", "pushable_rolls")
 """Tables whose ids the database numbers."""
 BATCH = 1_000
 """Rows held in memory at once: a table is streamed from SQLite to PostgreSQL, never read whole."""

@@ -17,7 +17,8 @@ from typing import Any, Literal, Protocol
 from bot.models import LogEntry, News, Outgoing, Session, Told
 from bot.registry import GameKind
 from bot.storage.luck import DiceTally, TurnTally, WinTally, entry_tallies, streak_step, turn_tallies, win_tally
-from bot.storage.outbox import OutboxTables, add_outgoing
+from bot.storage.outbox import add_outgoing
+from bot.storage.pushes import PushableRoll, PushTables
 from bot.storage.rows import Row
 from bot.storage.sql import Sql
 from bot.storage.writes import Tells, writes
@@ -298,6 +299,10 @@ class DiceStore(Protocol):
     @writes(Tells.BOOKS)
     async def secret_shown(self, secret_id: int, message_id: int) -> None: ...
     async def reveal_secret(self, secret_id: int, at: float, news: News) -> Outgoing | None: ...
+    async def create_pushable(self, roll: PushableRoll) -> tuple[PushableRoll, Outgoing]: ...
+    async def pushable(self, roll_id: int) -> PushableRoll | None: ...
+    async def pushable_shown(self, roll_id: int, message_id: int) -> None: ...
+    async def push_roll(self, roll_id: int, state: tuple[int, ...], pushed: str, at: float) -> Outgoing | None: ...
     @writes(Tells.BOOKS)
     async def record_dice(self, tallies: Sequence[DiceTally]) -> None: ...
     async def luck_counts(self, user_id: int, where: LuckFilter) -> list[LuckCount]: ...
@@ -316,7 +321,7 @@ class DiceStore(Protocol):
     ) -> int: ...
 
 
-class DiceTables(OutboxTables):
+class DiceTables(PushTables):
     """The dice features' queries, for any backend that provides ``_sql()`` and ``_sql_transaction()``."""
 
     def _sql(self) -> Sql:

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.models import Scope
+from bot.roll_worker import RollWorker
 from bot.storage import Store
 from rules.engine import GM_ROLES
 
@@ -28,6 +29,13 @@ def bot_of(interaction: discord.Interaction) -> TabletopBot:
     client = interaction.client
     assert isinstance(client, TabletopBot)
     return client
+
+
+def dice_worker(interaction: discord.Interaction) -> RollWorker:
+    """The roll worker of the cog that rolls (its processes, and its dice)."""
+    worker = getattr(bot_of(interaction).get_cog("Dice"), "worker", None)
+    assert isinstance(worker, RollWorker)
+    return worker
 
 
 def store_of(interaction: discord.Interaction) -> Store:

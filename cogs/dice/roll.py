@@ -20,6 +20,7 @@ from bot.replies import PUBLIC_ANSWER, Reply
 from bot.roll_worker import RollerBusy, RollWorker
 from bot.storage.luck import ROLL_KIND, Where, tally
 from cogs.dice.access import NO_MENTIONS, bot_of, now, store_of
+from cogs.dice.push import can_push, post_pushable
 from cogs.dice.saved import expand_saved, saved_choices
 from rules.roll import RollError, RollResult, faces_rolled, render, split_rolls
 from rules.roll.limits import DEFAULT_LIMITS
@@ -89,11 +90,11 @@ class Dice(commands.Cog):
 
     @app_commands.command(
         name="roll",
-        description="Roll dice (1d20+5, 4d6kh3, 6d10 t7 f1, adv) or a saved roll by name.",
+        description="Roll dice (1d20+5, 4d6kh3, adv), a game's dice (bitd 3, pbta +2, dh +1) or a saved roll.",
         extras=PUBLIC_ANSWER,
     )
     @app_commands.describe(
-        expression="Dice notation, e.g. 2d6+3 or 1d20+5 adv # Stealth, or a saved roll's name, e.g. attack +2",
+        expression="Dice notation (2d6+3, 1d20+5 adv # Stealth), a game's (bitd 3, /dice presets) or a saved roll",
         private="Only you see the result.",
         label="What the roll is for, e.g. Stealth.",
     )
@@ -141,9 +142,14 @@ class Dice(commands.Cog):
         header = header or f"🎲 **{escape_name(interaction.user.display_name)}** rolled"
         room = (MESSAGE_LIMIT - len(header) - len(results)) // len(results)
         bodies = [render(result, escape=escape_name, limit=room) for result in results]
+        text = "\n".join([header, *bodies])
+        if can_push(results, private=private):  # stored, so that it is pushed once: its message goes by the outbox
+            await post_pushable(interaction, reply, results[0], text)
+            self.record(interaction, results, hidden=False)
+            return
         view = roll_again_view(results, private=private)
         await reply.send(
-            "\n".join([header, *bodies]),
+            text,
             ephemeral=private,
             allowed_mentions=NO_MENTIONS,
             view=discord.utils.MISSING if view is None else view,

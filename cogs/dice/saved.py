@@ -22,7 +22,7 @@ from bot.names import escape_name
 from bot.replies import Reply
 from bot.storage.dice import SAVED_SCOPES, SavedRoll, SavedScope, name_key
 from cogs.dice.access import bot_is_here, channel_gms, channel_id_of, is_manager, not_here, now, store_of
-from rules.roll import RollError, check, leading_flags, shadows_notation, split_label, split_rolls
+from rules.roll import RollError, check_roll, leading_flags, shadows_notation, split_label, split_rolls
 
 NAME_MAX = 32
 MEMBER_LIMIT = 50
@@ -108,7 +108,7 @@ def check_expression(expression: str) -> str:
     """A saved roll must parse and fit the limits now, not when it is first rolled (each of ``2d6 ; 1d20``)."""
     try:
         for piece in split_rolls(expression):
-            check(piece)
+            check_roll(piece)
     except RollError as error:
         raise UserError(f"⚠️ That roll can't be saved: {error}") from None
     return expression.strip()

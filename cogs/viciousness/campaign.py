@@ -144,7 +144,6 @@ class CampaignCommands(VicBase):
         session = await self.campaign_here(interaction)
         actor = actor_of(interaction)
         held = roles_of(session, actor)
-        gms = [int(uid) for uid, roles in session.roles.items() if GM in roles]
         taking_over = MANAGER in held and GM not in held
         # A GM replaced by a manager stays on as co-GM (the GM who vanished can come back to the table), in the same
         # change: a refusal changes nothing.
@@ -152,13 +151,7 @@ class CampaignCommands(VicBase):
         await self.bot.service.set_role(session.id, actor, user_id, role, on=on, old_gm_keeps=keeps, origin=origin)
         if not taking_over:
             return ""
-        who, what = escape_name(actor.name), "GM" if role == GM else "co-GM"
-        target = "themselves" if user_id == actor.user_id else f"<@{user_id}>"
-        made = f"made {target} {what}" if on else f"took the {what} role from {target}"
-        for old in gms:
-            kept = " You stay on as its co-GM." if role == GM and old != user_id else ""
-            told = f"🛡️ {who}, a manager of the server, {made} of your campaign in <#{session.channel_id}>.{kept}"
-            await direct_message(self.bot, old, told)
+        # The GMs are told by direct message with the change's news (``news.gm_news``).
         return "Done: the channel and the GM were told." if user_id != actor.user_id else ""
 
     @campaign.command(

@@ -14,11 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.models import LogEntry, News, Session
-from cogs.viciousness.calls import calls_of
+from bot.names import escape_name
+from cogs.viciousness.calls import calling, calls_of, gms
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.recap import recap_event_text
 from cogs.viciousness.text import cut
-from rules.engine import GM, PUBLIC, visible
+from rules.engine import GM, GM_ROLES, PUBLIC, visible
 from rules.viciousness.state import CampaignState
 
 MAX_CONTENT = 2000
@@ -57,8 +58,12 @@ def told(state: CampaignState, entry: LogEntry, events: list[dict[str, Any]]) ->
                 lines.append(f"{mark} The GM {said}: {' '.join(taken)}")
         return lines
     action = action_type(entry)
-    if action is None or action in QUIET:
+    if action is None:
         return []
+    if action in QUIET:
+        # A join or a pick that completed a pool the GM set to roll by itself: the roll is told as the GM's would be.
+        rolled = next((i for i, e in enumerate(events) if e.get("type") == "rolls_by_itself"), None)
+        return [] if rolled is None else narrate(state, events[rolled:])
     return narrate(state, events)
 
 
@@ -79,3 +84,39 @@ def entry_news(session: Session, state: CampaignState, entry: LogEntry, events: 
     if calls:
         news[-1] = News(text=texts[-1], pings=pings, dms=dms)
     return news
+
+
+def gm_news(session: Session, state: CampaignState, entry: LogEntry, events: list[dict[str, Any]]) -> list[News]:
+    """What the GMs alone are told of an entry, by direct message (``VicSpec.gm_news``): a server manager's change to
+    who runs the campaign (never silent: every GM and co-GM but the manager hears of it), and a rival's move that
+    began to wait on the GM with someone else's click (a co-GM's turn start), unless the GM asked not to be called."""
+    action = entry.action
+    if action.get("kind") == "roles" and action.get("manager"):
+        return [_takeover(session, action, int(uid)) for uid in _gm_roles(session) if uid != action["by"]]
+    news = []
+    for event in events:
+        if event.get("type") != "waiting" or event.get("kind") != "rival" or GM not in event.get("on", []):
+            continue
+        rival = state.rivals.get(str(event.get("rival")))
+        name = escape_name(rival.name) if rival is not None else "A rival"
+        for uid in gms(session):
+            if str(uid) != entry.actor and calling(state, [uid]) != ([], []):
+                text = f"🔔 {name}'s move waits for you: it is on the GM screen (`/vic-gm screen`)."
+                news.append(News(text=text, dms=[uid], private=True))
+    return news
+
+
+def _gm_roles(session: Session) -> list[str]:
+    """The members who run the campaign: its GM and co-GMs."""
+    return [uid for uid, roles in session.roles.items() if set(roles) & GM_ROLES]
+
+
+def _takeover(session: Session, action: dict[str, Any], uid: int) -> News:
+    """A server manager's change to who runs the campaign, told to one of its GMs."""
+    by, user = action["by"], action["user"]
+    what = "GM" if action.get("role") == GM else "co-GM"
+    target = "themselves" if user == by else f"<@{user}>"
+    made = f"made {target} {what}" if action.get("on") else f"took the {what} role from {target}"
+    now = "GM" if GM in session.roles.get(str(uid), []) else "co-GM"
+    text = f"🛡️ <@{by}>, a manager of the server, {made} of your campaign. You are its {now}."
+    return News(text=text, dms=[uid], private=True)

@@ -58,6 +58,7 @@ from rules.viciousness.knavery import scheme_pushers
 from rules.viciousness.pools import joinable
 from rules.viciousness.state import (
     MAX_EXTRA_DICE,
+    MAX_ROLL_AT,
     MAX_SIDES,
     PC,
     CampaignState,
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
     from bot.app import TabletopBot
 
 MAX_DICE_SELECTS = 4
+ROLL_AT_HELP = "Roll it by itself once this many characters are in, without your click"
 MAX_NPCS = 20
 """NPCs alike added at once."""
 
@@ -136,7 +138,7 @@ async def commit(
     """Take an engine action for the member of ``reply``. With ``answer``, the interaction is answered with the
     change's news (if it has any), before the boards are redrawn; without, the news is posted in the channel and
     the caller answers privately (a GM's screen or panel)."""
-    actor, parsed = actor_of(reply.interaction), salted(parse(action))
+    actor, parsed = actor_of(reply.interaction), salted(parse(_may_roll(state_of(bot, session), action)))
     # A control on a pool says the pool's version it was drawn on: the clicker's own change to it since (their
     # earlier click) makes the click stale, so N clicks at once apply once; others' changes don't (players build
     # a pool together, and the engine checks the action again).
@@ -147,6 +149,14 @@ async def commit(
         return await bot.service.act(session.id, actor, parsed, expect=expect)
     reply.answers_first = True
     return await bot.service.act(session.id, actor, parsed, expect=expect, origin=reply)
+
+
+def _may_roll(state: CampaignState, action: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A join or a pick in a pool the GM set to roll by itself says it may roll it (the engine rolls it when due)."""
+    pool = state.pools.get(str(action.get("pool")))
+    if action.get("type") in ("join", "pick") and pool is not None and pool.roll_at is not None:
+        return {**action, "may_roll": True}
+    return action
 
 
 async def take(bot: TabletopBot, reply: Reply, session: Session, action: Mapping[str, Any]) -> None:
@@ -234,7 +244,13 @@ async def tell_dice(
 ) -> None:
     """Privately: the dice a combatant brings, and a select of their trait dice to change them."""
     state = state_of(bot, session)
-    pool = pool_of(state, pool_id)
+    pool = state.pools.get(pool_id)
+    if pool is None or pool.stage != "gather":  # it rolled by itself with this change: nothing is left to pick
+        pc = state.find_pc(who)
+        name = escape_name(pc.name) if pc is not None else "Your character"
+        text = f"✅ {name} {'joins' if joined else 'has their dice'}, and the pool rolls by itself: see the channel."
+        await _answer_privately(reply, text, static_view([]))
+        return
     c = next(x for x in pool.combatants if x.id == who)
     ctx = ViewContext(session=session, state=state, prompts=[], events=[])
     menu = _dice_menu(ctx, pool, c)
@@ -247,7 +263,11 @@ async def tell_dice(
         text = f"✅ {name} joins with {now}. Pick the trait dice that apply (an add needs its gain):"
     else:
         text = f"✅ {name} rolls {now}."
-    view = static_view([[menu]] if menu is not None else [])
+    await _answer_privately(reply, text, static_view([[menu]] if menu is not None else []))
+
+
+async def _answer_privately(reply: Reply, text: str, view: discord.ui.View | None) -> None:
+    """Answer in the private message the click came from (updated), or in a new private one."""
     message = reply.interaction.message
     if message is not None and message.flags.ephemeral:
         await reply.update(content=text, view=view, ephemeral=True)
@@ -562,12 +582,14 @@ class PoolCommands(VicBase):
     @app_commands.describe(
         sides="Knives vs Guards (2) vs Rats (3 Rat d6): NPCs in brackets",
         title="A name for the fight",
+        roll_at=ROLL_AT_HELP,
     )
     async def violence(
         self,
         interaction: discord.Interaction,
         sides: app_commands.Range[str, 3, 400],
         title: app_commands.Range[str, 1, 200] | None = None,
+        roll_at: app_commands.Range[int, 1, MAX_ROLL_AT] | None = None,
     ) -> None:
         """A fight with two or more sides."""
         typed = _sides(sides)
@@ -578,13 +600,14 @@ class PoolCommands(VicBase):
         parsed = [side_and_npcs(text, i) for i, text in enumerate(typed)]
         names = tuple(name[:80] for name, _ in parsed)
         npcs = tuple(group for _, group in parsed if group is not None)
-        await self._open(interaction, OpenViolence(title=title or "", sides=names, npcs=npcs))
+        await self._open(interaction, OpenViolence(title=title or "", sides=names, npcs=npcs, roll_at=roll_at))
 
     @app_commands.command(name="knavery", description="Open a scheme (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(
         challenges="How many challenges in all",
         known="Those the group knows, split by ;",
         title="A name for the scheme",
+        roll_at=ROLL_AT_HELP,
     )
     async def knavery(
         self,
@@ -592,10 +615,11 @@ class PoolCommands(VicBase):
         challenges: app_commands.Range[int, 0, 30],
         known: app_commands.Range[str, 1, 1000] | None = None,
         title: app_commands.Range[str, 1, 200] | None = None,
+        roll_at: app_commands.Range[int, 1, MAX_ROLL_AT] | None = None,
     ) -> None:
         """A scheme against ``challenges`` challenges."""
         labels = tuple(k.strip() for k in (known or "").split(";") if k.strip())
-        await self._open(interaction, OpenKnavery(title=title or "", total=challenges, known=labels))
+        await self._open(interaction, OpenKnavery(title=title or "", total=challenges, known=labels, roll_at=roll_at))
 
     @app_commands.command(name="npc", description="Add NPCs to the open pool (GM)")
     @app_commands.describe(

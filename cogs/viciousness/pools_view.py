@@ -399,6 +399,7 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
         lines.append(f"-# 📏 {rules}")
     if pool.stage == "gather" and (line := odds_now(state, pool)):
         lines.append(f"📊 {escape_name(line)}")
+    lines += _rolls_by_itself(pool)
     embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=COLOUR_FIGHT)
     # While the clash is decided, its hits so far; once they have landed, as they landed (the wounds since
     # change who is standing, so working the clash out again would tell another story).
@@ -430,6 +431,18 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
     return embed
 
 
+def _rolls_by_itself(pool: Pool) -> list[str]:
+    """While a pool the GM set to roll by itself gathers its first roll: when it rolls, and how to change one's dice
+    before then."""
+    if pool.roll_at is None or pool.stage != "gather" or (isinstance(pool, ViolencePool) and pool.round > 1):
+        return []
+    n = pool.roll_at
+    return [
+        f"🎲 Rolls by itself once {n} character{'s are' if n != 1 else ' is'} in, each with their trait dice: "
+        "whoever joins last with their usual dice makes it roll."
+    ]
+
+
 def _clash_lines(pool: ViolencePool, state: CampaignState) -> list[Landed]:
     """The hits sent so far in a clash still being decided."""
     result = clash(pool, state.options)
@@ -447,6 +460,7 @@ def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
         lines.append(f"-# 📏 {rules}")
     if pool.stage == "gather" and (line := odds_now(state, pool)):
         lines.append(f"📊 {escape_name(line)}")
+    lines += _rolls_by_itself(pool)
     lockout = state.company.lockout
     if lockout is not None:
         lines.append(
@@ -646,7 +660,12 @@ def _clause(s: CampaignState, pick: Mapping[str, Any]) -> str:
 def _opened(s: CampaignState, e: Event) -> str:
     what = "⚔️ A fight" if e["kind"] == "violence" else "🗝️ A scheme"
     title = f": {escape_name(e['title'])}" if e.get("title") else ""
-    return f"{what} begins{title}."
+    return f"{what} begins{title}.{_rolls_at(e.get('roll_at'))}"
+
+
+def _rolls_at(n: object) -> str:
+    """`` It rolls by itself once 2 characters are in.`` for a pool the GM set to, else nothing."""
+    return f" It rolls by itself once {n} character{'s' if n != 1 else ''} are in." if n else ""
 
 
 NARRATORS.update(
@@ -669,6 +688,10 @@ NARRATORS.update(
             f"The GM granted {_who(s, e)} " + (" ".join(f"d{n}" for n in e["dice"]) or "no extra dice") + "."
         ),
         "equipment": lambda s, e: f"{_event_side(s, e, e['side'])} gets {e['n']} equipment d4.",
+        "rolls_by_itself": lambda s, e: (
+            f"🎲 {_pool_word(s, e).capitalize()} rolls by itself: "
+            f"{e['n']} character{'s are' if e['n'] != 1 else ' is'} in, as the GM said."
+        ),
         "violence_rolled": _rolled,
         "violence_rerolled": lambda s, e: None,
         "knavery_rolled": _scheme_rolled,

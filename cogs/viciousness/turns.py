@@ -24,7 +24,7 @@ from cogs.viciousness.narrate import narrate
 from cogs.viciousness.rivals import rival_news
 from cogs.viciousness.text import cut
 from rules.engine import Viewer, visible
-from rules.viciousness.actions import TurnEnd, TurnStart
+from rules.viciousness.actions import Action, TurnEnd, TurnStart
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
@@ -187,12 +187,15 @@ TURN_ACTIONS: dict[str, tuple[TurnStart | TurnEnd, ...]] = {
 """What each turn control takes: *Next turn* ends the turn and starts the next one, as two entries of the log."""
 
 
-async def start_or_end(bot: TabletopBot, reply: Reply, session: Session, which: str) -> None:
-    """A turn's start, end, or both (``which``): the channel is told what it may know (each entry's news, the
-    first one the answer); the GM who did it, the rivals' news, privately."""
+async def start_or_end(
+    bot: TabletopBot, reply: Reply, session: Session, which: str, *, first: Action | None = None
+) -> None:
+    """A turn's start, end, or both (``which``), after the GM's action ``first`` if any (a reward with the turn's
+    end): the channel is told what it may know (each entry's news, the first one the answer); the GM who did it,
+    the rivals' news, privately."""
     reply.answers_first = True  # the sheets are redrawn once this answer is on its way
     events: list[dict[str, Any]] = []
-    for action in TURN_ACTIONS[which]:
+    for action in (*([first] if first is not None else []), *TURN_ACTIONS[which]):
         applied = await bot.service.act(session.id, actor_of(reply.interaction), salted(action), origin=reply)
         session, events = applied.session, [*events, *applied.events]
     if not reply.took_news:

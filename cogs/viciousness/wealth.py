@@ -24,7 +24,9 @@ from cogs.viciousness.common import KIND, Autocomplete, VicBase, campaign_state,
 from cogs.viciousness.controls import Controls
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.text import cut, plural
+from cogs.viciousness.turns import start_or_end
 from rules.engine import PUBLIC, IllegalAction, visible
+from rules.text import echo
 from rules.viciousness.actions import Buy, Divest, Invest, Pay, Reward
 from rules.viciousness.data import PRICES, RANKS, REWARDS
 from rules.viciousness.economy import Quote, quote
@@ -35,6 +37,8 @@ if TYPE_CHECKING:
 
 MODIFIERS = [m.key for m in PRICES.modifiers]
 LABELS = {m.key: m.label for m in PRICES.modifiers}
+SHORT = {m.key: m.label.split(" (")[0] for m in PRICES.modifiers}
+"""A modifier as typed in ``modifiers:`` (its label without the examples in brackets, which hold commas)."""
 METHOD_CHOICES = [app_commands.Choice(name=m.label, value=m.key) for m in REWARDS.methods]
 TAKE_FREE = "Take it free"
 ITEM_MAX = 40
@@ -101,13 +105,11 @@ def unnamed(rank: int) -> str:
     return f"An item of rank {rank}"
 
 
-def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: bool) -> dict[str, Any]:
-    """The private price: each way to pay with its arithmetic, the modifiers' select and the pay buttons
-    (a player buys for one of their characters: it is that character's turn action)."""
-    named = draft.item != unnamed(draft.rank)
-    title = cut(f"{escape_name(draft.item)} (rank {draft.rank})" if named else draft.item, 256)
-    lines = []
-    buttons: list[discord.ui.Item[Any]] = []
+def ways_to_pay(state: CampaignState, draft: Draft, *, gm: bool) -> tuple[list[str], list[tuple[str, str]], str]:
+    """The price's lines (each way to pay with its arithmetic), the ways it can be paid now as (button label, pay
+    code: ``t`` or ``l<rank>``), and the problem that stops it, if any."""
+    lines: list[str] = []
+    ways: list[tuple[str, str]] = []
     try:
         quotes = [(pay, rank, have, quote(draft.rank, rank, draft.mods)) for pay, rank, have in offers(state)]
         problem = ""
@@ -121,19 +123,29 @@ def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: b
         lines.append(f"**{kind}** of rank {rank} (the company has {have}): {verdict(q)}")
         if q.verdict == "unobtainable" or have < q.coins or not (gm or draft.pc):
             continue
-        if q.verdict == "free" and any(b.label == TAKE_FREE for b in buttons if isinstance(b, discord.ui.Button)):
+        if q.verdict == "free" and any(label == TAKE_FREE for label, _ in ways):
             continue  # free is free, whichever coins are held: one button for it
         label = TAKE_FREE if q.verdict == "free" else f"Pay {plural(q.coins, kind.lower()[:-1])}"
         if pay.coins == "liquid" and q.verdict != "free":
             label += f" (rank {rank})"
-        code = "t" if pay.coins == "turn" else f"l{rank}"
-        buttons.append(
-            discord.ui.Button(
-                label=label[:80],
-                style=discord.ButtonStyle.primary,
-                custom_id=ui_id(KIND, session.id, "pay", f"{code}.{draft_arg(draft)}"),
-            )
+        ways.append((label[:80], "t" if pay.coins == "turn" else f"l{rank}"))
+    return lines, ways, problem
+
+
+def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: bool) -> dict[str, Any]:
+    """The private price: each way to pay with its arithmetic, the modifiers' select and the pay buttons
+    (a player buys for one of their characters: it is that character's turn action)."""
+    named = draft.item != unnamed(draft.rank)
+    title = cut(f"{escape_name(draft.item)} (rank {draft.rank})" if named else draft.item, 256)
+    lines, ways, problem = ways_to_pay(state, draft, gm=gm)
+    buttons: list[discord.ui.Item[Any]] = [
+        discord.ui.Button(
+            label=label,
+            style=discord.ButtonStyle.primary,
+            custom_id=ui_id(KIND, session.id, "pay", f"{code}.{draft_arg(draft)}"),
         )
+        for label, code in ways
+    ]
     if problem:
         lines.append(f"⚠️ {problem}")
     if not (gm or draft.pc):
@@ -168,12 +180,34 @@ async def _modifiers(bot: TabletopBot, reply: Reply, session: Session, arg: str,
 async def _pay(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """A pay button: the purchase is made, the channel told, the price message says what happened."""
     code, _, rest = arg.partition(".")
-    draft = parse_draft(rest)
+    text = await make_purchase(bot, reply, session, code, parse_draft(rest))
+    await reply.update(content=text, embed=None, view=None, ephemeral=True)
+
+
+async def make_purchase(bot: TabletopBot, reply: Reply, session: Session, code: str, draft: Draft) -> str:
+    """The purchase ``draft`` paid as ``code`` says (``t``: turn coins, ``l<rank>``: liquid coins of that rank):
+    made, the channel told (its news); what to tell the buyer privately."""
     pay = Pay(coins="turn") if code == "t" else Pay(coins="liquid", rank=int(code[1:]))
     action = Buy(pc=draft.pc or None, item=draft.item, rank=draft.rank, mods=draft.mods, pay=(pay,))
     applied = await bot.service.act(session.id, actor_of(reply.interaction), action)  # the channel: its news
     lines = narrate(campaign_state(bot, applied.session), [e for e in applied.events if visible(e, PUBLIC)])
-    await reply.update(content=cut("\n".join(lines), 2000) or "✅ Bought.", embed=None, view=None, ephemeral=True)
+    return cut("\n".join(lines), 2000) or "✅ Bought."
+
+
+def modifiers_typed(text: str | None) -> tuple[str, ...]:
+    """``illegal, custom`` (keys or the start of labels, split by commas) → the modifiers' keys, in the seed's
+    order; an unknown one is refused with the list."""
+    picked = set()
+    for word in (w.strip().casefold() for w in (text or "").split(",")):
+        if not word:
+            continue
+        exact = [m.key for m in PRICES.modifiers if word in (m.key, SHORT[m.key].casefold())]
+        found = exact or [m.key for m in PRICES.modifiers if SHORT[m.key].casefold().startswith(word)]
+        if len(found) != 1:
+            known = ", ".join(SHORT.values())
+            raise InvalidInput(f"{echo(word, 40, code=True)} is not one modifier: pick from {known}.")
+        picked.add(found[0])
+    return tuple(m for m in MODIFIERS if m in picked)
 
 
 def register(controls: Controls) -> None:
@@ -197,6 +231,8 @@ class PriceCommands(Autocomplete):
         rank="The item's wealth rank (examples as you type)",
         item="What it is",
         pc="Who acquires it (their action this turn)",
+        modifiers="Custom-built, illegal…: split by commas (or pick them in the menu)",
+        buy="Buy it at once when there is one way to pay (else the price shows every way)",
     )
     async def price(
         self,
@@ -204,18 +240,36 @@ class PriceCommands(Autocomplete):
         rank: app_commands.Range[int, 1, 7],
         item: app_commands.Range[str, 1, ITEM_MAX] | None = None,
         pc: str | None = None,
+        modifiers: app_commands.Range[str, 1, 200] | None = None,
+        buy: bool = False,
     ) -> None:
-        """Free, N coins or not obtainable, with the arithmetic; modifiers in the menu."""
+        """Free, N coins or not obtainable, with the arithmetic; modifiers in the menu; with ``buy``, bought at once
+        when only one way to pay is left (choosing between coins is the buyer's)."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
         state = self.state(session)
         if pc is not None:
             pc = self.pc_typed(session, interaction, pc)
-        draft = Draft(rank, (), pc or "", item or unnamed(rank))
+        draft = Draft(rank, modifiers_typed(modifiers), pc or "", item or unnamed(rank))
         if len(ui_id(KIND, session.id, "pay", f"l7.{draft_arg(draft)}")) > CUSTOM_ID_MAX:
             raise InvalidInput("That item's name is too long: shorten it a little.")
         gm = viewer_of(session, interaction).is_gm
+        ways = ways_to_pay(state, draft, gm=gm)[1] if buy else []
+        if len(ways) == 1:
+            await reply.send(await make_purchase(self.bot, reply, session, ways[0][1], draft), ephemeral=True)
+            return
         await reply.send(ephemeral=True, **price_message(session, state, draft, gm=gm))
+
+    @price.autocomplete("modifiers")
+    async def _modifiers_typed(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        typed, _, last = current.rpartition(",")
+        head = [w.strip() for w in typed.split(",") if w.strip()]
+        return [
+            app_commands.Choice(name=choice_name(text), value=text[:100])
+            for m in PRICES.modifiers
+            if SHORT[m.key] not in head and SHORT[m.key].casefold().startswith(last.strip().casefold())
+            for text in [", ".join([*head, SHORT[m.key]])]
+        ][:25]
 
     @price.autocomplete("rank")
     async def _ranks(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
@@ -234,6 +288,7 @@ class RewardCommands(VicBase):
         method="How the company earned it: the base reward",
         npc_rank="The wealth rank of whoever it came from",
         invest="Turn the coins into investment points at once (1 IP each)",
+        next_turn="Then end this turn and start the next, as Next: turn on the sheet",
     )
     @app_commands.choices(method=METHOD_CHOICES)
     async def reward(
@@ -242,9 +297,17 @@ class RewardCommands(VicBase):
         method: str,
         npc_rank: app_commands.Range[int, 1, 7],
         invest: bool = False,
+        next_turn: bool = False,
     ) -> None:
-        """Coins at the company's rank: the method's base plus the ranks the NPC is above it, at least 0."""
-        await self.act_and_tell(interaction, Reward(method=method, npc_rank=npc_rank, invest=invest))
+        """Coins at the company's rank: the method's base plus the ranks the NPC is above it, at least 0; with
+        ``next_turn``, the turn moves on in the same step (each change its own entry and news)."""
+        action = Reward(method=method, npc_rank=npc_rank, invest=invest)
+        if not next_turn:
+            await self.act_and_tell(interaction, action)
+            return
+        session = await self.campaign_here(interaction)
+        which = "next" if self.state(session).turn.running else "start"
+        await start_or_end(self.bot, Reply.of(interaction), session, which, first=action)
 
     @app_commands.command(name="invest", description="Coins → IP, 1 each", extras=PUBLIC_ANSWER)
     @app_commands.describe(

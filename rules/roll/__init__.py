@@ -5,7 +5,7 @@ Pure: no Discord here. :func:`roll` parses and evaluates a string with dice from
 See docs/roll.md for the notation.
 """
 
-from rules.roll.engine import check, roll, shadows_notation
+from rules.roll.engine import check, check_roll, roll, shadows_notation
 from rules.roll.errors import RollError, RollSyntaxError
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
 from rules.roll.model import DiceGroup, Face, RollResult, RollSet, Text, faces_rolled
@@ -24,6 +24,7 @@ __all__ = [
     "RollSyntaxError",
     "Text",
     "check",
+    "check_roll",
     "faces_rolled",
     "leading_flags",
     "parse_request",

@@ -53,7 +53,9 @@ def _set(result: RollResult, roll_set: RollSet, *, detail: bool) -> str:
         body = "".join(_group(p) if isinstance(p, DiceGroup) else p.text for p in roll_set.parts)
     else:
         body = result.expression
-    if roll_set.successes is not None:
+    if roll_set.verdict is not None:
+        value = f"{roll_set.total} ({roll_set.verdict})"
+    elif roll_set.successes is not None:
         value = f"{roll_set.successes} success{'' if abs(roll_set.successes) == 1 else 'es'}"
     else:
         value = str(roll_set.total)

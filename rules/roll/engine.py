@@ -20,7 +20,8 @@ from rules.roll.errors import RollError, RollSyntaxError
 from rules.roll.grammar import EXPLODE_ONCE, parse_body
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
 from rules.roll.model import DiceGroup, Face, Landing, Part, RollResult, RollSet, Text
-from rules.roll.notation import Advantage, RollRequest, looks_like_notation, parse_request
+from rules.roll.notation import Advantage, RollRequest, check_length, looks_like_notation, parse_request
+from rules.roll.systems import find_preset, roll_preset, system_named
 
 LIGHT_DICE = 100
 """Rolls of at most this many dice, with no open-ended rerolls or explosions, take well under a
@@ -50,12 +51,17 @@ def is_light(request: RollRequest) -> bool:
 
 
 def roll(text: str, source: DiceSource, limits: RollLimits = DEFAULT_LIMITS) -> RollResult:
-    """Parse and roll ``text``; raise :class:`RollError` with a user-readable message if it can't be done."""
+    """Parse and roll ``text`` (notation or a game-system preset, ``bitd 3``); raise :class:`RollError` with a
+    user-readable message if it can't be done."""
+    check_length(text, limits)
+    preset = find_preset(text)
+    if preset is not None:
+        return roll_preset(preset, source)
     return evaluate(parse_request(text, limits), source, limits)
 
 
 def check(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest:
-    """Parse ``text`` and hold it against the limits, rolling nothing (a saved roll is checked this way)."""
+    """Parse notation and hold it against the limits, rolling nothing."""
     request = parse_request(text, limits)
     try:
         _check_size(parse_body(request.body), request, limits)
@@ -64,14 +70,23 @@ def check(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest:
     return request
 
 
+def check_roll(text: str, limits: RollLimits = DEFAULT_LIMITS) -> None:
+    """Whatever ``/roll`` takes, notation or a game-system preset (``bitd 3``), checked without rolling (a saved
+    roll is checked this way); RollError saying why it can't be rolled."""
+    check_length(text, limits)
+    if find_preset(text) is None:
+        check(text, limits)
+
+
 def shadows_notation(word: str) -> bool:
     """Whether ``word``, as a saved roll's name, would hide notation from ``/roll``: it rolls, the roller refuses it
     for what it means (``4d6k3``, ``4df``, ``+d20``, ``t7``, a limit), or it is shaped like notation (``k3``,
-    ``e6``, ``1d6+``, ``d6-bolt``). Only what the grammar can't read at all (``attack``, ``2nd-wind``) is free."""
-    if looks_like_notation(word):
+    ``e6``, ``1d6+``, ``d6-bolt``), or it calls a game-system preset (``bitd``). Only what the grammar can't read
+    at all (``attack``, ``2nd-wind``) is free."""
+    if looks_like_notation(word) or system_named(word) is not None:
         return True
     try:
-        check(word)
+        check_roll(word)
     except RollSyntaxError:
         return False
     except (RollError, RecursionError):

@@ -72,6 +72,10 @@ class RollSet:
     successes: int | None = None
     botches: int | None = None
     """Kept dice showing the botch number or less (Dice Maiden's ``b1``)."""
+    verdict: str | None = None
+    """A game-system preset's answer in the game's words (``Partial success``), beside the total."""
+    state: tuple[int, ...] = ()
+    """What a preset's follow-up needs (the faces a Year Zero push starts from)."""
 
     @property
     def groups(self) -> tuple[DiceGroup, ...]:

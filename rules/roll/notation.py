@@ -98,10 +98,15 @@ _FUDGE = re.compile(r"(?<![\w])(\d*)df(?![\w])")
 _SIGNED_DIE = re.compile(r"^\s*([+-])\s*d(\d+)(?![\d%])(.*)$", re.DOTALL)
 
 
-def split_rolls(text: str, limits: RollLimits = DEFAULT_LIMITS) -> list[str]:
-    """``2d6 ; 1d20`` (Dice Maiden): the rolls of one message, each parsed on its own."""
+def check_length(text: str, limits: RollLimits = DEFAULT_LIMITS) -> None:
+    """Refuse a roll longer than the limit, before reading any of it."""
     if len(text) > limits.max_chars:
         raise RollError(f"That roll is too long ({len(text)} characters; the limit is {limits.max_chars}).")
+
+
+def split_rolls(text: str, limits: RollLimits = DEFAULT_LIMITS) -> list[str]:
+    """``2d6 ; 1d20`` (Dice Maiden): the rolls of one message, each parsed on its own."""
+    check_length(text, limits)
     pieces = [piece for piece in _outside_annotations(text, ";") if piece.strip()]
     if len(pieces) > MAX_ROLLS_AT_ONCE:
         raise RollError(f"I roll up to {MAX_ROLLS_AT_ONCE} rolls at once (separated by `;`), not {len(pieces)}.")
@@ -110,8 +115,7 @@ def split_rolls(text: str, limits: RollLimits = DEFAULT_LIMITS) -> list[str]:
 
 def parse_request(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest:
     """Split a roll string into a :class:`RollRequest`; raise :class:`RollError` when it cannot be."""
-    if len(text) > limits.max_chars:
-        raise RollError(f"That roll is too long ({len(text)} characters; the limit is {limits.max_chars}).")
+    check_length(text, limits)
     body, label = split_label(text)
     body, flags = _peel_flags(body)
     body, leading = _leading_label(body)

@@ -35,7 +35,9 @@ from rules.odds import Dist, TooCostly, Value, bar, keep, percent
 from rules.roll.engine import check
 from rules.roll.errors import RollError
 from rules.roll.grammar import EXPLODE_ONCE, parse_body
-from rules.roll.notation import RollRequest
+from rules.roll.notation import RollRequest, check_length
+from rules.roll.systems import find_preset, preset_odds
+from rules.roll.systems.table import odds_text
 
 COMBINE_LIMIT = 4_000_000
 """Pairs of values one arithmetic step may combine (``1d100*1d100`` is 10,000)."""
@@ -496,7 +498,12 @@ def _successes(node: diceast.Node, context: _Context) -> Dist:
 def odds_table(text: str, at_least: int | None = None, at_most: int | None = None) -> tuple[str, str]:
     """What ``/dice odds`` shows of ``text``: the expression as understood and the table. Worked out in one call,
     so that the roll worker's process does it all and sends back only text (a table of 72,000 values took
-    seconds to render, which must not happen on the event loop)."""
+    seconds to render, which must not happen on the event loop). A game-system preset (``bitd 3``) shows each of
+    its outcomes in the game's words."""
+    check_length(text)
+    preset = find_preset(text)
+    if preset is not None:
+        return preset.expression, odds_text(preset_odds(preset), at_least=at_least, at_most=at_most)
     result = odds(text)
     return result.expression, render_odds(result, at_least=at_least, at_most=at_most)
 

@@ -85,6 +85,8 @@ def _runs(runs: list[tuple[str, bool]]) -> Iterable[tuple[bool, list[str]]]:
 
 
 def _value(result: RollResult, roll_set: RollSet) -> str:
+    if roll_set.verdict is not None:
+        return f"{roll_set.total} → **{roll_set.verdict}**"
     if roll_set.successes is None:
         value = f"**{roll_set.total}**"
     else:

@@ -32,6 +32,7 @@ from rules.viciousness.state import (
     COMMITTED_KEPT,
     MAX_EXTRA_DICE,
     MAX_REMIND_HOURS,
+    MAX_ROLL_AT,
     MAX_SIDES,
     ActorId,
     CallHow,
@@ -576,6 +577,8 @@ class OpenViolence(Action):
     title: Text = ""
     sides: tuple[Name, ...] = Field(min_length=2, max_length=MAX_SIDES)
     npcs: tuple[NPCGroup, ...] = Field(default=(), max_length=MAX_SIDES)
+    roll_at: int | None = Field(default=None, ge=1, le=MAX_ROLL_AT)
+    """The first round rolls by itself once this many characters are in, each with their trait dice."""
 
 
 class OpenKnavery(Action):
@@ -586,6 +589,8 @@ class OpenKnavery(Action):
     title: Text = ""
     total: int = Field(ge=0, le=30)
     known: tuple[Label, ...] = Field(default=(), max_length=30)
+    roll_at: int | None = Field(default=None, ge=1, le=MAX_ROLL_AT)
+    """The scheme rolls by itself once this many characters are in, each with their trait dice."""
 
 
 class SetChallenges(Action):
@@ -608,6 +613,12 @@ class Join(Action):
     side: Id | None = None
     exception: bool = False
     """The GM lets the character take part although they have acted this turn (logged)."""
+    may_roll: bool = False
+    """Into a pool that rolls by itself: this join may complete it and roll it (which keeps it out of undo)."""
+
+    def rolls(self) -> bool:
+        """Only a change to a pool that rolls by itself may roll."""
+        return self.may_roll
 
 
 class AddNPC(Action):
@@ -639,6 +650,12 @@ class Pick(Action):
     pool: Id
     who: Id
     picks: tuple[TraitPick, ...] = Field(default=(), max_length=12)
+    may_roll: bool = False
+    """In a pool that rolls by itself: these dice may complete it and roll it (which keeps it out of undo)."""
+
+    def rolls(self) -> bool:
+        """Only a change to a pool that rolls by itself may roll."""
+        return self.may_roll
 
 
 class Veto(Action):

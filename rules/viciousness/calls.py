@@ -19,9 +19,9 @@ from typing import Any
 from rules.engine import GM, Reminder
 from rules.viciousness.actions import Action, SetCalls
 from rules.viciousness.permissions import side_players
-from rules.viciousness.pools import joinable
+from rules.viciousness.pools import can_roll, joinable
 from rules.viciousness.state import Calls, CampaignState, KnaveryPool, Pool, ViolencePool, owner_of
-from rules.viciousness.violence import clash, fighting_sides
+from rules.viciousness.violence import clash
 from rules.viciousness.work import GM_ONLY, Work
 
 HOUR_S = 3600.0
@@ -108,7 +108,9 @@ def _gathering(state: CampaignState, pool: Pool) -> list[Wait]:
     on = _players(state, can)
     if on:
         return [Wait("join", f"join:{pool.id}", on, _pool_about(pool))]
-    ready = len(fighting_sides(pool)) > 1 if isinstance(pool, ViolencePool) else bool(pool.combatants)
+    ready = can_roll(pool)
+    if pool.roll_at is not None and sum(1 for c in pool.combatants if c.pc) >= pool.roll_at:
+        return []  # it rolls by itself once the last trait dice are picked (each joiner was asked privately)
     key = f"roll:{pool.id}:{pool.round if isinstance(pool, ViolencePool) else 1}"
     return [Wait("roll", key, (GM,), _pool_about(pool))] if ready else []
 

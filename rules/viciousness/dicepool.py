@@ -18,12 +18,13 @@ base die, picked trait clauses (in the PC's trait order), granted extras, the Be
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.engine import IllegalAction
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.data import PROCEDURES, SIDES
-from rules.viciousness.state import CampaignState, Combatant, KnaveryPool, Pool, PoolDie, ViolencePool
+from rules.viciousness.state import CampaignState, Combatant, KnaveryPool, Pool, PoolDie, ViolencePool, owner_of
 from rules.viciousness.work import Work
 
 VIOLENCE_BASE = SIDES[PROCEDURES.violence.base_die]
@@ -124,3 +125,31 @@ def spend_free_push(w: Work, pool: Pool | None) -> str:
     if use == "immediate" and lockout is not None and lockout.free_pushes:
         raise IllegalAction("Free pushes are only spent right after the failed roll (vic.free_push_use=immediate).")
     raise IllegalAction("There is no free push to spend.")
+
+
+def rollers(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """Who rolled each die of a pool, for the luck statistics: a PC's dice (a rattled die's second roll too, and
+    every reroll) are their player's, whoever's click rolled them (the GM's *Roll*, the join that made the pool roll
+    by itself); an NPC's and a side's equipment dice are nobody's. Every one of them is shown to the table as it is
+    rolled; the GM's secret dice (a rival's) are in no such event."""
+    rolled: list[tuple[str, str]] = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "knavery_rolled":
+            reports = list(event.get("combatants", []))
+        elif kind == "violence_rolled":
+            reports = [c for side in event.get("sides", []) for c in side.get("combatants", [])]
+        elif kind == "rerolled":  # the dice it rolled again (all of them, or those picked): a new id each
+            before = {str(d["die"]) for d in event.get("before", [])}
+            reports = [{"who": event["who"], "dice": [d for d in event.get("after", []) if d["die"] not in before]}]
+        else:
+            continue
+        for c in reports:
+            player = owner_of(str(c["who"]))
+            if not player:
+                continue  # an NPC
+            for d in c.get("dice", []):
+                rolled.append((player, str(d["die"])))
+                if len(d.get("rolls", ())) == 2:
+                    rolled.append((player, f"{d['die']}.2"))
+    return rolled

@@ -21,6 +21,7 @@ from rules.engine import (
     Records,
     Reminder,
     Reminders,
+    Rollers,
     Undo,
     Viewer,
 )
@@ -29,6 +30,7 @@ from rules.viciousness import (
     checks,
     commitments,
     company,
+    dicepool,
     knavery,
     pools,
     recap,
@@ -151,6 +153,11 @@ class ViciousnessEngine:
         are not a change of the campaign to take back: an undo never reverts them by surprise (it stops there)."""
         return not action.rolls() and not isinstance(action, Notes)
 
+    def rollers(self, events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+        """Each pool die a player's character rolled, theirs (``dicepool.rollers``): NPCs', equipment and the GM's
+        secret dice are nobody's."""
+        return dicepool.rollers(events)
+
     def chapter(self, state: CampaignState) -> int:
         """The turn (0: the set-up before the first), from its start to the next one's: ``/vic log`` reads a turn
         by it."""
@@ -166,3 +173,4 @@ _hidden: HiddenInformation[CampaignState] = ENGINE
 _undo: Undo[Action] = ENGINE
 _reminders: Reminders[CampaignState] = ENGINE
 _chapters: Chapters[CampaignState] = ENGINE
+_rollers: Rollers = ENGINE

@@ -45,7 +45,14 @@ from rules.viciousness.state import (
     TraitPick,
     ViolencePool,
 )
-from rules.viciousness.violence import describe_sides, end_after_round, end_crisis, roll_violence, settle_rolls
+from rules.viciousness.violence import (
+    describe_sides,
+    end_after_round,
+    end_crisis,
+    fighting_sides,
+    roll_violence,
+    settle_rolls,
+)
 from rules.viciousness.work import Work
 
 
@@ -59,7 +66,7 @@ def _open_violence(w: Work, a: OpenViolence) -> None:
     sides = tuple(Side(id=ascii_lowercase[i], name=name) for i, name in enumerate(a.sides))
     if any(group.side >= len(sides) for group in a.npcs):
         raise IllegalAction("Those NPCs are on a side the fight doesn't have.")
-    pool = ViolencePool(id=_new_id(w), title=a.title, sides=sides)
+    pool = ViolencePool(id=_new_id(w), title=a.title, sides=sides, roll_at=a.roll_at)
     w.put_pool(pool)
     w.emit(
         "pool_opened",
@@ -67,13 +74,14 @@ def _open_violence(w: Work, a: OpenViolence) -> None:
         kind="violence",
         title=a.title,
         sides=[{"side": s.id, "name": s.name} for s in sides],
+        roll_at=a.roll_at,
     )
     for group in a.npcs:
         add_npcs(w, w.pool(pool.id), sides[group.side].id, group.name, group.count, group.dice)
 
 
 def _open_knavery(w: Work, a: OpenKnavery) -> None:
-    pool = KnaveryPool(id=_new_id(w), title=a.title, challenges=challenges(a.total, a.known))
+    pool = KnaveryPool(id=_new_id(w), title=a.title, challenges=challenges(a.total, a.known), roll_at=a.roll_at)
     w.put_pool(pool)
     w.emit(
         "pool_opened",
@@ -83,6 +91,7 @@ def _open_knavery(w: Work, a: OpenKnavery) -> None:
         total=a.total,
         known=list(a.known),
         prepared=pool.prepared,
+        roll_at=a.roll_at,
     )
 
 
@@ -128,6 +137,38 @@ def _join(w: Work, a: Join) -> None:
     spent = take_action(w, pc, pool.kind, exception=a.exception, pool=pool.id)
     c = Combatant(id=pc.id, name=pc.name, pc=True, side=side, spent=spent, picks=picks)
     w.put_pool(pool.model_copy(update={"combatants": (*pool.combatants, c)}))
+    _roll_when_due(w, pool.id, a.may_roll)
+
+
+def can_roll(pool: Pool) -> bool:
+    """Whether a gathering pool has what a roll needs: two sides fighting, or a schemer."""
+    return len(fighting_sides(pool)) > 1 if isinstance(pool, ViolencePool) else bool(pool.combatants)
+
+
+def due(state: CampaignState, pool: Pool) -> bool:
+    """Whether a pool the GM set to roll by itself should roll now: in its first round, with as many characters as
+    the GM said, each with their trait dice (picked once for such a pool: their usual dice, or none to pick)."""
+    if pool.roll_at is None or pool.stage != "gather" or (isinstance(pool, ViolencePool) and pool.round > 1):
+        return False
+    pcs = [pc for c in pool.combatants if c.pc and (pc := state.find_pc(c.id)) is not None]
+    chosen = all(pool.kind in pc.usual or not _has_dice(state, pc) for pc in pcs)
+    return len(pcs) >= pool.roll_at and chosen and can_roll(pool)
+
+
+def _has_dice(state: CampaignState, pc: PC) -> bool:
+    """Whether any of ``pc``'s traits gives dice."""
+    return any((t := find_trait(state, held.name)) is not None and t.dice for held in pc.traits)
+
+
+def _roll_when_due(w: Work, pool_id: str, may_roll: bool) -> None:
+    """A join or a pick that completes a pool the GM set to roll by itself rolls it (such a change says it may roll:
+    a roll is never taken back by an undo)."""
+    pool = w.pool(pool_id)
+    if pool.roll_at is not None and not may_roll:
+        raise IllegalAction(f"This pool rolls by itself once {pool.roll_at} characters are in: this change may roll.")
+    if due(w.s, pool):
+        w.emit("rolls_by_itself", pool=pool.id, n=pool.roll_at)
+        _roll(w, RollPool(pool=pool.id))
 
 
 def usual_picks(state: CampaignState, pc: PC, kind: PoolKind) -> tuple[TraitPick, ...]:
@@ -220,6 +261,7 @@ def _pick(w: Work, a: Pick) -> None:
     w.emit("picked", pool=pool.id, who=c.id, picks=[p.model_dump() for p in picks])
     if pc.usual.get(pool.kind) != tuple(picks):  # remembered for the next pool of the kind
         w.update_pc(pc.id, usual={**pc.usual, pool.kind: tuple(picks)})
+    _roll_when_due(w, pool.id, a.may_roll)
 
 
 def _veto(w: Work, a: Veto) -> None:

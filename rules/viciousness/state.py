@@ -425,6 +425,10 @@ class Landed(Frozen):
 ViolenceStage = Literal["gather", "rolled", "clash", "wounds", "flight", "ended"]
 
 
+MAX_ROLL_AT = 30
+"""The most characters a pool may wait for before it rolls by itself."""
+
+
 class ViolencePool(Frozen):
     """A fight, round by round (seed L63-73): gather → rolled → clash → wounds → flight → next round."""
 
@@ -443,6 +447,8 @@ class ViolencePool(Frozen):
     """NPCs added so far (for their ids)."""
     ending: bool = False
     """The GM ended the fight during this round: its hits and death tests are made, then it is over (no flight)."""
+    roll_at: int | None = Field(default=None, ge=1, le=MAX_ROLL_AT)
+    """The GM's word when opening it: its first round rolls by itself once this many characters are in."""
 
 
 class Challenge(Frozen):
@@ -464,6 +470,8 @@ class KnaveryPool(Frozen):
     free_pushes: int = 0
     """6s of the roll: free pushes to use if the scheme fails."""
     npcs: int = 0
+    roll_at: int | None = Field(default=None, ge=1, le=MAX_ROLL_AT)
+    """The GM's word when opening it: it rolls by itself once this many characters are in."""
 
     @property
     def prepared(self) -> bool:

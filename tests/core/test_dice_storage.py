@@ -27,6 +27,7 @@ from bot.storage.dice import (
 )
 from bot.storage.luck import ROLL_KIND, Where, tally
 from bot.storage.migrations import SQLITE_MIGRATIONS
+from bot.storage.pushes import PUSH_DRAWING, PUSHABLE_KEPT_S, PushableRoll
 from bot.storage.sql import bind
 from rules.vices.engine import ENGINE as VICES_ENGINE
 from tests.databases import Database
@@ -120,6 +121,21 @@ async def test_boards_and_secrets_write_what_they_show_with_them(db: Store) -> N
     assert await db.outbox() == [revealed]
     await db.outbox_told(revealed.id)
     assert await db.outbox() == []
+
+
+async def test_a_roll_is_pushed_once_with_its_message_redrawn(db: Store) -> None:
+    roll, posted = await db.create_pushable(PushableRoll(0, 50, 1, 7, "yz 2 0 0", (1, 3), "🎲 yz", created_at=5.0))
+    assert roll.id > 0 and posted.told == [Told(draw=PUSH_DRAWING, ref=roll.id)]
+    await db.pushable_shown(roll.id, 321)
+    pushed = await db.push_roll(roll.id, (1, 6), "Pushed: Success", 6.0)
+    assert pushed is not None and pushed.told == posted.told and pushed.id > posted.id
+    assert await db.push_roll(roll.id, (1, 2), "Pushed: Failure", 7.0) is None  # a second click: once
+    stored = await db.pushable(roll.id)
+    assert stored is not None and stored.state == (1, 6) and stored.pushed == "Pushed: Success"
+    assert stored.message_id == 321 and stored.pushed_at == 6.0 and stored.roller_id == 7
+    # A month later, the next roll forgets it.
+    await db.create_pushable(PushableRoll(0, 50, 1, 7, "yz 1 0 0", (2,), "🎲 yz", created_at=5.0 + PUSHABLE_KEPT_S + 1))
+    assert await db.pushable(roll.id) is None
 
 
 async def test_an_outbox_id_is_never_used_again(db: Store) -> None:
@@ -252,6 +268,7 @@ async def test_every_dice_query_uses_an_index(db: Store) -> None:
     recording = Recording(db)
     await test_saved_rolls_by_scope_and_name(db)
     await test_boards_and_secrets_write_what_they_show_with_them(db)
+    await test_a_roll_is_pushed_once_with_its_message_redrawn(db)
     await test_private_and_gm_dice_stay_out_of_what_others_see(db)
     await test_forget_deletes_statistics_and_leaderboard_choice_is_kept(db)
     await db.wins_in_guild(1)

@@ -24,17 +24,13 @@ from bot.storage import SqliteStore, Store
 from bot.storage.base import Store as StoreProtocol
 from bot.storage.dice import BoardButton, DiceBoard, DiceStore, LuckFilter, SavedRoll, SecretRoll
 from bot.storage.luck import ROLL_KIND, Where, tally
+from bot.storage.pushes import PushableRoll
 from bot.storage.writes import Tells, tells_of
 from tests.core.outbox_paths import Scanner, functions, module_functions, service_commits
 from tests.core.test_query_plans import drive
 
 WRITES = ("INSERT", "UPDATE", "DELETE")
 KNOWN: dict[tuple[str, str], str] = {
-    (
-        "cogs/viciousness/campaign.py:CampaignCommands.change_role",
-        "direct_message",
-    ): "a manager's takeover is told to the old GM by direct message after the commit (the channel is told by its "
-    "news): lost if the bot stops in between",
     (
         "cogs/viciousness/rivals.py:GMScreenCommands.reveal",
         "direct_message",
@@ -137,6 +133,10 @@ async def drive_dice(store: Store) -> None:
     await store.secret(secret.id)
     await store.secret_shown(secret.id, 98)
     await store.reveal_secret(secret.id, 4.0, News(text="revealed"))
+    pushable, _ = await store.create_pushable(PushableRoll(0, 50, 1, 7, "yz 1 0 0", (3,), "🎲", created_at=3.0))
+    await store.pushable(pushable.id)
+    await store.pushable_shown(pushable.id, 97)
+    await store.push_roll(pushable.id, (6,), "Pushed", 4.0)
     await store.delete_saved_roll("member", 7, "attack")
     counted = tally(Where(user_id=7, guild_id=1, channel_id=50, kind=ROLL_KIND), 5.0, [(6, 4)])
     assert counted is not None

@@ -3,8 +3,9 @@ and a fight opens with its NPCs already in it."""
 
 from __future__ import annotations
 
+from rules.viciousness import ENGINE
 from rules.viciousness.state import TraitPick
-from tests.rules.vic_support import GM, KESTREL, P1, Campaign
+from tests.rules.vic_support import GM, KESTREL, P1, P2, PIP, Campaign
 
 LURKER_GAIN = TraitPick(trait="Lurker", clause=0)
 LURKER_ADD = TraitPick(trait="Lurker", clause=1)
@@ -55,3 +56,32 @@ def test_a_fight_opens_with_its_npcs() -> None:
         ("n3", "Rat", "c", ()),
     ]
     c.reject(GM, {"type": "open_violence", "sides": ["A", "B"], "npcs": [{"side": 2, "name": "X"}]}, "doesn't have")
+
+
+def test_a_pool_the_gm_set_rolls_by_itself_once_its_characters_have_their_dice() -> None:
+    c = Campaign()
+    (kestrel,) = c.join(P1, KESTREL)
+    (pip,) = c.join(P2, PIP)
+    c.gm({"type": "turn_start"})
+    scheme = c.gm({"type": "open_knavery", "total": 1, "roll_at": 2})[0]["pool"]
+    join = {"type": "join", "pool": scheme, "pc": kestrel}
+    c.reject(P1, join, "rolls by itself once 2 characters are in")
+    # A change that may roll is out of undo's reach (a roll is never taken back); the same change elsewhere isn't.
+    assert not ENGINE.undoable(ENGINE.parse_action({**join, "may_roll": True}))
+    assert ENGINE.undoable(ENGINE.parse_action(join))
+    c.act(P1, {**join, "may_roll": True})
+    c.act(P2, {"type": "join", "pool": scheme, "pc": pip, "may_roll": True})
+    assert c.state.pools[scheme].stage == "gather"  # two are in, but neither has picked their dice yet
+    c.act(P1, {"type": "pick", "pool": scheme, "who": kestrel, "picks": [LURKER_GAIN.model_dump()], "may_roll": True})
+    events = c.act(P2, {"type": "pick", "pool": scheme, "who": pip, "picks": [], "may_roll": True}, dice=[5, 5, 5])
+    kinds = c.kinds(events)
+    assert kinds.index("rolls_by_itself") < kinds.index("knavery_rolled")
+    assert c.event("rolls_by_itself", events) == {"type": "rolls_by_itself", "pool": scheme, "n": 2}
+    assert scheme not in c.state.pools  # rolled and succeeded
+    # Next time both bring their usual dice: the second join rolls it.
+    again = c.gm({"type": "open_knavery", "total": 1, "roll_at": 2})[0]["pool"]
+    c.gm({"type": "turn_end"})
+    c.gm({"type": "turn_start"})
+    c.act(P1, {"type": "join", "pool": again, "pc": kestrel, "may_roll": True})
+    events = c.act(P2, {"type": "join", "pool": again, "pc": pip, "may_roll": True}, dice=[5, 5, 5])
+    assert "rolls_by_itself" in c.kinds(events) and again not in c.state.pools

@@ -1,0 +1,159 @@
+"""Genesys (and Star Wars RPG) narrative dice: symbols instead of numbers, net successes and advantages.
+
+``gen 2g 1y 2p 1r 1b 1k``: ability (green d8), proficiency (yellow d12), difficulty (purple d8), challenge (red
+d12), boost (blue d6), setback (black d6), written as a count and a colour letter, in any order (``gen ggyppr``).
+Successes cancel failures and advantages cancel threats; one net success or more succeeds. A triumph counts as a
+success too, a despair as a failure, and neither is cancelled."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rules.dice import DiceSource
+from rules.odds import Dist, percent
+from rules.roll.errors import RollError
+from rules.roll.model import Part, Text
+from rules.roll.systems.base import Odds, Rolled, System
+
+USAGE = "gen 2g 1y 2p 1r (1b 1k)"
+CATEGORIES = (
+    "Success with advantage",
+    "Success",
+    "Success with threat",
+    "Failure with advantage",
+    "Failure",
+    "Failure with threat",
+)
+MAX_OF_A_KIND = 8
+MAX_DICE = 20
+SYMBOLS = {"s": "✔", "a": "▲", "f": "✘", "t": "▼", "!": "★", "x": "☠"}
+"""success, advantage, failure, threat, triumph, despair (as each face shows them)."""
+# Each die's faces as letters of SYMBOLS ("" is a blank), from the Genesys Core Rulebook's dice.
+DICE: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "g": ("ability", "d8", ("", "s", "s", "ss", "a", "a", "sa", "aa")),
+    "y": ("proficiency", "d12", ("", "s", "s", "ss", "ss", "a", "sa", "sa", "sa", "aa", "aa", "!")),
+    "p": ("difficulty", "d8", ("", "f", "ff", "t", "t", "t", "tt", "ft")),
+    "r": ("challenge", "d12", ("", "f", "f", "ff", "ff", "t", "t", "ft", "ft", "tt", "tt", "x")),
+    "b": ("boost", "d6", ("", "", "s", "sa", "aa", "a")),
+    "k": ("setback", "d6", ("", "", "f", "f", "t", "t")),
+}
+ORDER = "gypbrk"
+_POOL = re.compile(r"(\d*)([gyprbk])", re.IGNORECASE)
+
+State = tuple[int, int, bool, bool]
+"""Net successes, net advantages, a triumph, a despair."""
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """How many of each die, in ``ORDER``."""
+
+    counts: tuple[int, ...]
+
+
+def parse(text: str) -> Params:
+    """``2g 1y 2p`` or ``ggypp`` → Params((2, 1, 2, 0, 0, 0))."""
+    compact = "".join(text.split()).lower()
+    if not compact or _POOL.sub("", compact):
+        raise RollError(f"Write the dice as counts and colours, like `{USAGE}` (g y p r b k).")
+    counts = dict.fromkeys(ORDER, 0)
+    for count, colour in _POOL.findall(compact):
+        counts[colour] += int(count or 1)
+    if any(n > MAX_OF_A_KIND for n in counts.values()) or sum(counts.values()) > MAX_DICE:
+        raise RollError(f"A pool holds up to {MAX_OF_A_KIND} dice of a kind and {MAX_DICE} in all.")
+    return Params(tuple(counts[colour] for colour in ORDER))
+
+
+def canonical(params: Params) -> str:
+    """``gen 2g 1y 2p``."""
+    return "gen " + " ".join(f"{n}{colour}" for n, colour in zip(params.counts, ORDER, strict=True) if n)
+
+
+def face_state(face: str) -> State:
+    """What one face adds."""
+    successes = face.count("s") + face.count("!") - face.count("f") - face.count("x")
+    return successes, face.count("a") - face.count("t"), "!" in face, "x" in face
+
+
+def add(one: State, other: State) -> State:
+    """Two states together."""
+    return one[0] + other[0], one[1] + other[1], one[2] or other[2], one[3] or other[3]
+
+
+def judge(state: State) -> str:
+    """The outcome's words from the net symbols."""
+    side = "Success" if state[0] >= 1 else "Failure"
+    lean = " with advantage" if state[1] > 0 else " with threat" if state[1] < 0 else ""
+    return side + lean
+
+
+def describe(state: State) -> str:
+    """``2 net successes, 1 advantage, a triumph``."""
+    successes, advantages, triumph, despair = state
+    noun = "success" if abs(successes) == 1 else "successes"
+    parts = [
+        f"{successes} net {noun}" if successes >= 0 else f"{-successes} net failure{'s' if successes < -1 else ''}"
+    ]
+    if advantages:
+        parts.append(
+            f"{abs(advantages)} {'advantage' if advantages > 0 else 'threat'}{'s' if abs(advantages) > 1 else ''}"
+        )
+    parts += ["a triumph"] * triumph + ["a despair"] * despair
+    return ", ".join(parts)
+
+
+def roll(params: Params, source: DiceSource) -> Rolled:
+    """Roll every die and net the symbols."""
+    state: State = (0, 0, False, False)
+    parts: list[Part] = []
+    for count, colour in zip(params.counts, ORDER, strict=True):
+        name, die, faces = DICE[colour]
+        landed = [faces[source.roll(f"{name}.{i}", len(faces)) - 1] for i in range(1, count + 1)]
+        for face in landed:
+            state = add(state, face_state(face))
+        if landed:
+            shown = ", ".join("".join(SYMBOLS[c] for c in face) or "–" for face in landed)
+            parts += [Text(" + ")] if parts else []
+            parts.append(Text(f"{name} {count}{die} [{shown}]"))
+    category = judge(state)
+    return Rolled(tuple(parts), state[0], category, f"{category} ({describe(state)})")
+
+
+def odds(params: Params) -> Odds:
+    """The pool's net symbols, die by die (each face's symbols added to every state so far)."""
+    states: dict[State, int] = {(0, 0, False, False): 1}
+    for count, colour in zip(params.counts, ORDER, strict=True):
+        die = [face_state(face) for face in DICE[colour][2]]
+        for _ in range(count):
+            grown: dict[State, int] = {}
+            for state, ways in states.items():
+                for face in die:
+                    key = add(state, face)
+                    grown[key] = grown.get(key, 0) + ways
+            states = grown
+    by_category = dict.fromkeys(CATEGORIES, 0)
+    totals: dict[int, int] = {}
+    for state, ways in states.items():
+        by_category[judge(state)] += ways
+        totals[state[0]] = totals.get(state[0], 0) + ways
+    total = sum(states.values())
+    triumph = Fraction(sum(w for s, w in states.items() if s[2]), total)
+    despair = Fraction(sum(w for s, w in states.items() if s[3]), total)
+    note = f"A triumph {percent(triumph)} · a despair {percent(despair)}."
+    return Odds(tuple(by_category.items()), Dist(totals), "net successes", note)
+
+
+SYSTEM = System(
+    key="gen",
+    words=("gen", "genesys", "swrpg"),
+    name="Genesys / Star Wars RPG",
+    summary="Narrative dice by colour (g y p r b k): net successes and advantages, triumph and despair.",
+    usage=USAGE,
+    examples=("gen 2g 1y 2p 1r", "gen ggy ppk"),
+    parse=parse,
+    canonical=canonical,
+    roll=roll,
+    odds=odds,
+)

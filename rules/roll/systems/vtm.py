@@ -1,0 +1,96 @@
+"""Vampire: the Masquerade 5th edition: a d10 pool, some of it Hunger dice.
+
+``vtm 7 h2 vs 3``: 6+ is a success, each pair of 10s adds two more (a critical). A critical win with a 10 on a
+Hunger die is a messy critical; a failure with a 1 on a Hunger die is a bestial failure. Without ``vs`` the
+difficulty is 1."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.dice import DiceSource
+from rules.roll.errors import RollError
+from rules.roll.model import Part, Text
+from rules.roll.systems.base import Die, Faces, Odds, Rolled, System, count_outcomes, draw, group, read_args, within
+
+USAGE = "vtm 7 h2 (vs 3)"
+CATEGORIES = ("Messy critical", "Critical win", "Win", "Failure", "Bestial failure")
+MAX_POOL = 30
+MAX_HUNGER = 5
+# For counting, faces that judge alike are one: a normal die's 1 is no different from its 2–5.
+NORMAL_DIE: Die = ((1, 5), (6, 4), (10, 1))
+HUNGER_DIE: Die = ((1, 1), (2, 4), (6, 4), (10, 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """The whole pool, how many of it are Hunger dice, and the difficulty."""
+
+    pool: int
+    hunger: int = 0
+    difficulty: int = 1
+
+
+def parse(text: str) -> Params:
+    """``7 h2 vs 3`` → Params(7, 2, 3)."""
+    args = read_args(text, USAGE, {"h": True, "hunger": True, "vs": True})
+    if not args.numbers:
+        raise RollError(f"How many dice? Write `{USAGE}`.")
+    pool = within(sum(args.numbers), 1, MAX_POOL, "A pool")
+    hunger = within(args.option("h", args.option("hunger", 0)) or 0, 0, MAX_HUNGER, "Hunger")
+    if hunger > pool:
+        raise RollError(f"Hunger dice are part of the pool: {hunger} of {pool} can't be.")
+    return Params(pool, hunger, within(args.option("vs", 1) or 1, 1, 30, "The difficulty"))
+
+
+def canonical(params: Params) -> str:
+    """``vtm 7 h2 vs 3``."""
+    versus = f" vs {params.difficulty}" if params.difficulty != 1 else ""
+    return f"vtm {params.pool} h{params.hunger}{versus}"
+
+
+def judge(params: Params, faces: Faces) -> tuple[str, int]:
+    """Successes (a pair of 10s counts four), and the kind of win or failure."""
+    normal, hunger = faces
+    every = normal + hunger
+    tens = every.count(10)
+    successes = sum(face >= 6 for face in every) + 2 * (tens // 2)
+    if successes >= params.difficulty:
+        if tens >= 2:
+            return ("Messy critical" if 10 in hunger else "Critical win"), successes
+        return "Win", successes
+    return ("Bestial failure" if 1 in hunger else "Failure"), successes
+
+
+def roll(params: Params, source: DiceSource) -> Rolled:
+    """Roll the normal and Hunger dice and read them."""
+    normal = draw(source, "vtm", 10, params.pool - params.hunger)
+    hunger = draw(source, "hunger", 10, params.hunger)
+    category, successes = judge(params, (normal, hunger))
+    parts: list[Part] = [group(f"{len(normal)}d10", 10, normal)] if normal else []
+    if hunger:
+        parts += [Text(" + ")] if parts else []
+        parts.append(group(f"Hunger {len(hunger)}d10", 10, hunger))
+    noun = "success" if successes == 1 else "successes"
+    versus = f" vs {params.difficulty}" if params.difficulty != 1 else ""
+    return Rolled(tuple(parts), successes, category, f"{category} ({successes} {noun}{versus})")
+
+
+def odds(params: Params) -> Odds:
+    """Every landing of the pool, by faces that count alike."""
+    groups = [(NORMAL_DIE, params.pool - params.hunger), (HUNGER_DIE, params.hunger)]
+    return count_outcomes(groups, lambda faces: judge(params, faces), CATEGORIES, "successes")
+
+
+SYSTEM = System(
+    key="vtm",
+    words=("vtm", "v5"),
+    name="Vampire: the Masquerade 5th edition",
+    summary="d10 pool with Hunger dice: 6+ succeeds, 10-pairs critical; messy critical, bestial failure.",
+    usage=USAGE,
+    examples=("vtm 7 h2", "vtm 5 h1 vs 3"),
+    parse=parse,
+    canonical=canonical,
+    roll=roll,
+    odds=odds,
+)
