@@ -23,6 +23,9 @@ BUDGET = 60_000
 """Rollout actions a review spends: a long game reviews in seconds (docs/review.md has the timings)."""
 TOP = 3
 """The costliest decisions shown to a member."""
+SMOOTHING = 7
+"""Positions a drawn win-chance point is the mean of: one position's estimate has a few rollouts, a handful of them
+in a row tell the trend."""
 
 
 @dataclass
@@ -121,6 +124,18 @@ def decision_line(decision: Decision, names: Mapping[str, str], told: Callable[[
         f"Move {decision.seq}: {chosen} → {percent(decision.after)} to win. Better: {describe(decision.best, names)} "
         f"→ {percent(decision.before)} ({points(decision.cost)} ±{round(200 * decision.se)})."
     )
+
+
+def smoothed(values: Sequence[float]) -> list[float]:
+    """The curve as drawn: each estimate the mean of the SMOOTHING around it; the last point (the result, or the
+    current estimate with the most rollouts) as it is."""
+    half = SMOOTHING // 2
+    body = values[:-1]
+    drawn = [
+        sum(body[max(0, i - half) : i + half + 1]) / len(body[max(0, i - half) : i + half + 1])
+        for i in range(len(body))
+    ]
+    return [*drawn, *values[-1:]]
 
 
 def shown_players(result: Review, player: str | None) -> list[str]:

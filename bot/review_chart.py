@@ -36,7 +36,7 @@ def draw_review_chart(title: str, curves: Sequence[tuple[str, Sequence[float]]])
         y = y1 - (y1 - y0) * tick / 100
         draw.line((x0, y, x1, y), fill=(225, 220, 212) if tick else MUTED, width=1)
         draw.write((x0 - 8, y), f"{tick}%", small, fill=MUTED, anchor="rm")
-    draw.write(((x0 + x1) / 2, y1 + 8), "moves →", small, fill=MUTED, anchor="ma")
+    draw.write(((x0 + x1) / 2, y1 + 8), "moves (estimates, smoothed)", small, fill=MUTED, anchor="ma")
     ends: list[float] = []
     for index, (name, values) in enumerate(curves):
         if not values:
@@ -86,7 +86,8 @@ def _polyline(
 
 def alt_text(title: str, curves: Sequence[tuple[str, Sequence[float]]]) -> str:
     """The chart in words (Discord's alt text holds 1,024 characters): each line's start, lowest, highest, end."""
-    parts = [f"{title}: estimated chance to win over {max((len(v) for _, v in curves), default=0)} positions."]
+    positions = max((len(v) for _, v in curves), default=0)
+    parts = [f"{title}: estimated chance to win (smoothed) over {positions} positions."]
     for name, values in curves:
         if values:
             parts.append(

@@ -20,7 +20,7 @@ from bot.names import escape_name
 from bot.permissions import END_RULES, may_end, may_moderate
 from bot.pictures import PictureWorker
 from bot.replies import PUBLIC_ANSWER, Reply
-from bot.review import review_text, run_review, shown_players
+from bot.review import review_text, run_review, shown_players, smoothed
 from bot.review_chart import alt_text, draw_review_chart
 from bot.spec import GameSpec
 from rules.engine import visible
@@ -266,7 +266,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         names = {s.player: escape_name(s.name) for s in session.seats}
         narrated = {e.seq: spec.narrate(session, e.events) for e in entries}
         text = review_text(found, names, player, lambda seq: next(iter(narrated.get(seq, [])), None))
-        curves = [(session.name_of(p), found.curve[p]) for p in shown_players(found, player)]
+        curves = [(session.name_of(p), smoothed(found.curve[p])) for p in shown_players(found, player)]
         title = f"{spec.kind.title}: chance to win"
         png = await self.worker.draw(functools.partial(draw_review_chart, title, curves))
         file = discord.File(io.BytesIO(png), filename="review.png", description=alt_text(title, curves))

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.models import LogEntry
 from bot.registry import GameKind
-from bot.review import read_log, review_text, run_review
+from bot.review import read_log, review_text, run_review, smoothed
 from rules.dice import RecordingDice, SeededDice
 from tests.testgame.engine import RaceEngine, Roll, Steal
 
@@ -62,3 +62,8 @@ def test_a_declined_point_is_the_costliest_decision_with_the_better_move() -> No
     assert not result.finished
     text = review_text(result, {"a": "Ann", "b": "Bea"}, steal.actor, lambda seq: "Ann left a point.")
     assert f"Move {steal.seq}: Ann left a point." in text and "Better: steal: take yes" in text
+
+
+def test_the_drawn_curve_is_smoothed_but_ends_at_the_result() -> None:
+    assert smoothed([0.0, 1.0, 0.0, 1.0, 1.0]) == [0.5, 0.5, 0.5, 0.5, 1.0]
+    assert smoothed([1.0]) == [1.0] and smoothed([]) == []
