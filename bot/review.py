@@ -117,11 +117,20 @@ def costliest(result: Review, player: str) -> list[Decision]:
     return sorted(mine, key=lambda d: -d.cost)[:TOP]
 
 
-def decision_line(decision: Decision, names: Mapping[str, str], told: Callable[[int], str | None]) -> str:
-    """One costly decision: what was chosen (in the game's words when ``told`` has them), the better move, the gain."""
+Narrate = Callable[[list[dict[str, Any]]], list[str]]
+"""The game's words for events (its spec's narration), one line each."""
+
+
+def decision_line(
+    decision: Decision, names: Mapping[str, str], told: Callable[[int], str | None], narrate: Narrate
+) -> str:
+    """One costly decision: what was chosen and the better move (in the game's words where they exist: ``told`` the
+    chosen entry's, ``narrate`` the better move's events), and the gain."""
     chosen = told(decision.seq) or describe(decision.action, names)
+    words = narrate(decision.best_events) if decision.best_events else []
+    better = " ".join(words) if words else describe(decision.best, names)
     return (
-        f"Move {decision.seq}: {chosen} → {percent(decision.after)} to win. Better: {describe(decision.best, names)} "
+        f"Move {decision.seq}: {chosen} → {percent(decision.after)} to win. Better: {better} "
         f"→ {percent(decision.before)} ({points(decision.cost)} ±{round(200 * decision.se)})."
     )
 
@@ -143,7 +152,9 @@ def shown_players(result: Review, player: str | None) -> list[str]:
     return list(result.players) if result.finished or player is None else [player]
 
 
-def review_text(result: Review, names: Mapping[str, str], player: str | None, told: Callable[[int], str | None]) -> str:
+def review_text(
+    result: Review, names: Mapping[str, str], player: str | None, told: Callable[[int], str | None], narrate: Narrate
+) -> str:
     """The review in words, for a member who played ``player`` (None: not in the game); ``names`` already escaped."""
     shown = shown_players(result, player)
     lines = player_lines(result, names, shown)
@@ -151,7 +162,7 @@ def review_text(result: Review, names: Mapping[str, str], player: str | None, to
         mine = costliest(result, player)
         if mine:
             lines.append("**Your costliest decisions**")
-            lines += [f"• {decision_line(d, names, told)}" for d in mine]
+            lines += [f"• {decision_line(d, names, told, narrate)}" for d in mine]
         else:
             lines.append("None of your decisions was clearly worse than another choice. Well played!")
     lines.append(

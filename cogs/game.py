@@ -265,7 +265,13 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         player = None if seat is None else seat.player
         names = {s.player: escape_name(s.name) for s in session.seats}
         narrated = {e.seq: spec.narrate(session, e.events) for e in entries}
-        text = review_text(found, names, player, lambda seq: next(iter(narrated.get(seq, [])), None))
+        text = review_text(
+            found,
+            names,
+            player,
+            lambda seq: " ".join(narrated.get(seq, [])) or None,
+            lambda events: spec.narrate(session, events),
+        )
         curves = [(session.name_of(p), smoothed(found.curve[p])) for p in shown_players(found, player)]
         title = f"{spec.kind.title}: chance to win"
         png = await self.worker.draw(functools.partial(draw_review_chart, title, curves))

@@ -20,6 +20,7 @@ sum over the rolls of "the chance after the dice fell minus the chance expected 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -75,6 +76,9 @@ class Decision:
     cost: float
     se: float
     rollouts: int
+    best_events: list[dict[str, Any]] | None = None
+    """What the best move would have done, as the engine's events, when it was better and rolls no dice (so it
+    can be told in the game's words without inventing dice)."""
 
 
 @dataclass
@@ -282,7 +286,7 @@ def review(engine: Any, players: Sequence[str], positions: Sequence[Position], f
         units -= len(actions)
         spend = max(spend, budget // 10 if index == 0 else 0)
         found = estimate(rollouts, position, actions[: max(2, rollouts.fitting(spend))], spend)
-        decision = rate(position, found)
+        decision = _told(engine, position, rate(position, found))
         result.decisions.append(decision)
         best = next(i for i, a in enumerate(found.actions) if a is decision.best)
         worth.append({p: found.chance(best, p) for p in players})
@@ -301,6 +305,24 @@ def review(engine: Any, players: Sequence[str], positions: Sequence[Position], f
         result.luck_se[p] = math.sqrt(start_se**2 + end_se**2 + sum(se**2 for _, se in effects))
     result.actions = rollouts.actions
     return result
+
+
+class _NoDice:
+    """A dice source for an action that must roll none."""
+
+    def roll(self, die_id: str, sides: int) -> int:
+        raise LookupError(die_id)
+
+
+def _told(engine: Any, position: Position, decision: Decision) -> Decision:
+    """``decision`` with the events of its better move, if it has one that rolls no dice."""
+    if decision.cost <= 0:
+        return decision
+    try:
+        events = engine.apply(position.state, position.actor, decision.best, _NoDice()).events
+    except (LookupError, IllegalAction):
+        return decision
+    return dataclasses.replace(decision, best_events=events)
 
 
 def _final(rollouts: _Rollouts, final: BaseModel, budget: int) -> dict[str, tuple[float, float]]:

@@ -59,6 +59,7 @@ def test_a_steal_decision_is_rated_as_the_exact_answer_says() -> None:
     assert abs(decision.after - exact_a_wins(declined)) < 0.04
     assert abs(decision.before - exact_a_wins(taken)) < 0.04
     assert result.skill("a") == -decision.cost and result.skill("b") == 0
+    assert decision.best_events == [{"type": "steal", "player": "a", "take": True}]  # told in the game's words
 
 
 def test_the_better_choice_costs_nothing() -> None:
