@@ -15,7 +15,7 @@ from localdiscord.server import LocalDiscord
 from rules.dice import SeededDice
 from tests.conftest import MakeBot
 from tests.core.clock import FakeClock
-from tests.table_play import game_of, play_with_computers
+from tests.table_play import game_of, play_with_computers, table_bot
 from tests.test_e2e_crowns import crowns_bot, play_one_click
 
 
@@ -68,3 +68,12 @@ async def test_a_finished_game_reviewed_privately_publicly_and_after_a_restart(
     unknown = await review(fake, channel, alice, game="12345")
     assert unknown.ephemeral and "no game to review" in unknown.content
     assert (await game_of(bot, channel)).id == game.id
+
+
+async def test_a_game_with_secrets_is_not_reviewed(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    await table_bot(make_bot, ("cogs.meta", "cogs.game", "tests.testgame.secret_cog"))
+    channel, alice = fake.channels[0], fake.members[0]
+    lobby = await (await fake.slash(channel, alice, "secretrace new", options={"bots": 1})).message()
+    await (await fake.click(lobby, "Start", alice)).message()
+    refused = await review(fake, channel, alice)
+    assert refused.ephemeral and "has secrets" in refused.content and not refused.attachments
