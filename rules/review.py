@@ -41,6 +41,9 @@ MIN_ROLLOUTS = 2
 MAX_ROLLOUTS = 2_000
 SIGNIFICANT = 2.0
 """A cost counts once it is this many standard errors above zero."""
+MIN_RATED = 6
+"""Paired rollouts a decision needs before it can be found costly: a handful of win-or-lose outcomes that happen to
+agree has a standard error of zero, and proves little (the error is taken as at least 1/n, too)."""
 
 
 class NotReviewable(Exception):
@@ -125,7 +128,7 @@ class _Rollouts:
         """How many candidates ``budget`` actions can roll out the fewest times, at the rollouts' length so far."""
         if not self.plays:
             return CANDIDATES
-        return int(budget * self.plays / (self.actions * MIN_ROLLOUTS))
+        return int(budget * self.plays / (max(1, self.actions) * MIN_ROLLOUTS))
 
     def result(self, state: BaseModel) -> dict[str, float] | None:
         """Each player's share of the win once the game is over; None while it goes on."""
@@ -250,8 +253,9 @@ def rate(position: Position, found: _Estimates) -> Decision:
     actor = position.actor
     chosen = [r[actor] for r in found.runs[0]]
     best, best_gain, best_se = 0, 0.0, 0.0
-    for slot in range(1, len(found.actions)):
+    for slot in range(1, len(found.actions) if len(chosen) >= MIN_RATED else 1):
         gain, se = found.paired(slot, 0, actor)
+        se = max(se, 1 / len(chosen))
         if gain > best_gain and gain > SIGNIFICANT * se:
             best, best_gain, best_se = slot, gain, se
     after = _mean(chosen)
