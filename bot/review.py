@@ -93,15 +93,16 @@ def describe(action: BaseModel, names: Mapping[str, str]) -> str:
     return what + (": " + ", ".join(parts) if parts else "")
 
 
-def player_lines(result: Review, names: Mapping[str, str], players: Sequence[str]) -> list[str]:
-    """One line per player: the win chance now (or the result), skill and luck with their uncertainty."""
+def player_lines(result: Review, names: Mapping[str, str], players: Sequence[str], running: bool) -> list[str]:
+    """One line per player: the result (or the chance to win now, or when the game was ended early), skill and luck
+    with their uncertainty."""
     lines = []
     for player in players:
         end = result.curve[player][-1]
         now = (
             ("won" if end == 1 else f"{percent(end)} of the win" if end else "lost")
             if result.finished
-            else (f"{percent(end)} to win now")
+            else f"{percent(end)} to win {'now' if running else 'when it was ended'}"
         )
         lines.append(
             f"**{names.get(player, player)}** · {now} · skill {points(result.skill(player))} "
@@ -147,17 +148,21 @@ def smoothed(values: Sequence[float]) -> list[float]:
     return [*drawn, *values[-1:]]
 
 
-def shown_players(result: Review, player: str | None) -> list[str]:
+def shown_players(result: Review, player: str | None, running: bool) -> list[str]:
     """Whose figures a member sees: everyone's once the game is over, only their own while it runs."""
-    return list(result.players) if result.finished or player is None else [player]
+    return [player] if running and player is not None else list(result.players)
 
 
 def review_text(
-    result: Review, names: Mapping[str, str], player: str | None, told: Callable[[int], str | None], narrate: Narrate
+    result: Review,
+    names: Mapping[str, str],
+    player: str | None,
+    running: bool,
+    told: Callable[[int], str | None],
+    narrate: Narrate,
 ) -> str:
     """The review in words, for a member who played ``player`` (None: not in the game); ``names`` already escaped."""
-    shown = shown_players(result, player)
-    lines = player_lines(result, names, shown)
+    lines = player_lines(result, names, shown_players(result, player, running), running)
     if player is not None:
         mine = costliest(result, player)
         if mine:

@@ -269,10 +269,11 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             found,
             names,
             player,
+            running,
             lambda seq: " ".join(narrated.get(seq, [])) or None,
             lambda events: spec.narrate(session, events),
         )
-        curves = [(session.name_of(p), smoothed(found.curve[p])) for p in shown_players(found, player)]
+        curves = [(session.name_of(p), smoothed(found.curve[p])) for p in shown_players(found, player, running)]
         title = f"{spec.kind.title}: chance to win"
         png = await self.worker.draw(functools.partial(draw_review_chart, title, curves))
         file = discord.File(io.BytesIO(png), filename="review.png", description=alt_text(title, curves))

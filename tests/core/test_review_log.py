@@ -47,10 +47,10 @@ def test_the_review_in_words_fits_a_message_and_says_it_estimates() -> None:
     result = run_review(KIND, {}, log, budget=5_000)
     assert result == run_review(KIND, {}, log, budget=5_000)
     names = {"a": "Ann", "b": "Bea"}
-    text = review_text(result, names, "a", lambda seq: None, lambda events: [])
+    text = review_text(result, names, "a", False, lambda seq: None, lambda events: [])
     assert "**Ann**" in text and "**Bea**" in text and "Estimates" in text and len(text) <= 1900
     assert ("Your costliest" in text) != ("clearly worse" in text)
-    watcher = review_text(result, names, None, lambda seq: None, lambda events: [])
+    watcher = review_text(result, names, None, False, lambda seq: None, lambda events: [])
     assert "Your costliest" not in watcher and "clearly worse" not in watcher
 
 
@@ -61,10 +61,13 @@ def test_a_declined_point_is_the_costliest_decision_with_the_better_move() -> No
     result = run_review(KIND, {}, log[: log.index(steal) + 1], budget=200_000)
     assert not result.finished
     names = {"a": "Ann", "b": "Bea"}
-    plain = review_text(result, names, steal.actor, lambda seq: None, lambda events: [])
+    plain = review_text(result, names, steal.actor, True, lambda seq: None, lambda events: [])
     assert f"Move {steal.seq}: steal: take no →" in plain and "Better: steal: take yes →" in plain
+    assert plain.count(" · skill ") == 1 and "to win now" in plain  # a running game: one's own line only
+    ended = review_text(result, names, steal.actor, False, lambda seq: None, lambda events: [])
+    assert ended.count(" · skill ") == 2 and "to win when it was ended" in ended
     told = review_text(
-        result, names, steal.actor, lambda seq: "Ann left a point.", lambda events: ["Ann took a point."]
+        result, names, steal.actor, True, lambda seq: "Ann left a point.", lambda events: ["Ann took a point."]
     )
     assert f"Move {steal.seq}: Ann left a point. →" in told and "Better: Ann took a point. →" in told
 
