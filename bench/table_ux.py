@@ -323,33 +323,41 @@ class WatchedDiscord(LocalDiscord):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.watcher: Table | None = None
-        self.last_change = time.perf_counter()
-
-    def notify(self) -> None:
-        """Remember when anything last happened (for the idle check), then wake waiters."""
-        self.last_change = time.perf_counter()
-        super().notify()
-
-    def create_message(self, channel: Channel, payload: dict[str, Any], **options: Any) -> Message:
-        """Store the bot's message, then let the watcher see it as it was created."""
-        message = super().create_message(channel, payload, **options)
-        if self.watcher is not None:
-            self.watcher.created(message)
-        return message
-
-    def edit_message(
-        self, message: Message, payload: dict[str, Any], attachments: list[dict[str, Any]] | None = None
-    ) -> Message:
-        """Apply the bot's edit, then let the watcher see it (a deferred response's first edit is its content)."""
-        was_loading = message.loading
-        message = super().edit_message(message, payload, attachments)
-        if self.watcher is not None:
-            self.watcher.edited(message, was_loading)
-        return message
+        self.observers.append(MessageWatch(self))
 
     def idle_for(self) -> float:
         """Seconds since the last state change."""
-        return time.perf_counter() - self.last_change
+        return time.perf_counter() - self.changes.last_change
+
+
+class MessageWatch:
+    """Observes the fake's messages for its watcher: a message seen for the first time was created, else edited
+    (and whether it was still a deferred "thinking…" one until then)."""
+
+    def __init__(self, fake: WatchedDiscord) -> None:
+        self.fake = fake
+        self.loading: dict[int, bool] = {}
+
+    def message_changed(self, message: Message) -> None:
+        """Tell the watcher about a created or edited message (deleted ones are not its business)."""
+        was_loading = self.loading.get(message.id)
+        self.loading[message.id] = message.loading
+        watcher = self.fake.watcher
+        if watcher is None or message.deleted:
+            return
+        if was_loading is None:
+            watcher.created(message)
+        else:
+            watcher.edited(message, was_loading)
+
+    def channel_changed(self, channel: Channel) -> None:
+        """Channels are not watched."""
+
+    def world_changed(self) -> None:
+        """Nor commands and members."""
+
+    def member_added(self, member: Member) -> None:
+        """Nor who joins."""
 
 
 @dataclass

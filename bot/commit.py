@@ -21,11 +21,12 @@ from bot.errors import Conflict, SessionOver
 from bot.locks import KeyedLocks
 from bot.models import Actor, Applied, How, LogEntry, News, Session, Status
 from bot.once import OnceGuard
-from bot.registry import Registry
+from bot.ratings import RatingChange, rate, rated_game, rating_news
+from bot.registry import GameKind, Registry
 from bot.replay import is_barrier
 from bot.states import StateCache
 from bot.storage import Store
-from bot.storage.dice import commit_counts
+from bot.storage.dice import CommitCounts, commit_counts
 from bot.successor import successor
 from rules.dice import RecordingDice
 
@@ -154,7 +155,31 @@ class Committer:
         kind = self.registry.get(session.kind)
         if entry is not None and kind.undo is not None and is_barrier(kind, entry):
             session.undo_from = entry.seq
-        return await self.store.save(session, expected_version, entry, commit_counts(session, entry, kind))
+        counts = commit_counts(session, entry, kind)
+        if entry is not None and session.status is Status.FINISHED:
+            changes = await self._rate(session, kind, entry)
+            if changes != []:
+                counts = counts or CommitCounts()
+                counts.ratings = changes or []
+                counts.ratings_pending = changes is None
+        return await self.store.save(session, expected_version, entry, counts)
+
+    async def _rate(self, session: Session, kind: GameKind, entry: LogEntry) -> list[RatingChange] | None:
+        """A finished game's rating changes (``bot.ratings``), told with its entry's news; written with it, or not at
+        all if a member's rating moved meanwhile (the save fails, and the change is tried again on fresh ratings).
+        None while migration 12's recompute is still to run: that recompute will rate the game."""
+        state = kind.engine.state_model.model_validate_json(session.state_json) if session.state_json else None
+        game = rated_game(session, kind, state)
+        if game is None:
+            return []
+        current = await self.store.ratings_of(game.guild_id, game.kind, game.members)
+        if current is None:
+            return None
+        changes = rate(game, current)
+        news = rating_news(kind.title, changes, await self.store.leaderboard_hidden(game.members))
+        if news is not None:
+            entry.news.append(news)
+        return changes
 
     async def _forced_moves(self, applied: Applied, forced_move: ForcedMove) -> Applied:
         """Take every move nobody has a real choice about, each committed with its own log entry."""

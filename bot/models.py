@@ -290,7 +290,11 @@ class News(BaseModel):
     """Members it calls by a direct message instead of a ping (they asked for that)."""
     private: bool = False
     """Said only by direct message to ``dms``, never in the channel: news for the GMs alone (``GameSpec.gm_news``),
-    such as a rival's move that waits on the GM or a takeover told to the GMs it concerns."""
+    such as a rival's move that waits on the GM or a takeover told to the GMs it concerns, or for one member alone
+    (``GameSpec.member_news``), such as a handout."""
+    fallback: str | None = None
+    """Private news only: what the channel says instead, pinging the member, where a direct message can't reach
+    them (it must say nothing of the secret: "the GM has a handout for you in `/vic log`")."""
 
 
 class Told(BaseModel):

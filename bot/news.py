@@ -27,7 +27,7 @@ from typing import Any
 import discord
 from pydantic import BaseModel
 
-from bot.models import Applied, LogEntry, News, Session, Status
+from bot.models import Actor, Applied, LogEntry, News, Session, Status, viewer_of
 from bot.names import clip, escape_name
 from bot.registry import GameKind
 from bot.replies import Reply
@@ -73,6 +73,7 @@ def news_of(
         )
         news += spec.news(ctx, entry.model_copy(update={"events": events, "dice": []}))
         news += _gm_news(spec, kind, session, state, entry)
+        news += _member_news(spec, kind, session, state, entry)
     return [item.model_copy(update={"text": clip(item.text)}) for item in news if item.text]
 
 
@@ -87,6 +88,34 @@ def _gm_news(spec: GameSpec[Any], kind: GameKind, session: Session, state: BaseM
     )
     said = spec.gm_news(ctx, entry.model_copy(update={"dice": []}))
     return [item for item in said if item.private and not item.pings and item.dms and set(item.dms) <= gms]
+
+
+def _member_news(
+    spec: GameSpec[Any], kind: GameKind, session: Session, state: BaseModel, entry: LogEntry
+) -> list[News]:
+    """The entry's news for single members its events name (``only``): what the game says from each one's view,
+    kept only where it is private, pings nobody and goes to that member alone."""
+    news: list[News] = []
+    for player in sorted({p for e in entry.events for p in e.get("only", [])}):
+        user_id = _member_playing(session, player)
+        if user_id is None:
+            continue  # a role (the GMs are told by gm_news), or a seat nobody plays
+        viewer = viewer_of(session, Actor(user_id, ""))
+        events = [e for e in entry.events if visible(e, viewer)]
+        ctx: ViewContext[Any] = ViewContext(
+            session=session, state=kind.view(state, viewer), prompts=[], events=events, viewer=viewer
+        )
+        said = spec.member_news(ctx, entry.model_copy(update={"events": events, "dice": []}))
+        news += [item for item in said if item.private and not item.pings and item.dms == [user_id]]
+    return news
+
+
+def _member_playing(session: Session, player: str) -> int | None:
+    """The member who is ``player`` to the game: a seat's member at a table, the user id in an open session."""
+    if session.seats:
+        seat = next((s for s in session.seats if s.player == player), None)
+        return seat.user_id if seat is not None else None
+    return int(player) if player.isdigit() else None
 
 
 def _core_news(session: Session, entry: LogEntry, events: list[dict[str, Any]]) -> list[News]:
@@ -175,8 +204,19 @@ class Teller:
                 else:  # the same direct message sent again within minutes is one message
                     await channel.send(text, nonce=f"{key}d{index}"[:NONCE_MAX], allowed_mentions=quiet)
             except discord.HTTPException as exc:
-                # Their direct messages are closed: the channel message still names them.
+                # Their direct messages are closed: the channel message still names them, or the private news's
+                # fallback tells them where to look.
                 log.info("Channel %s: no direct message to %s (%s)", channel_id, user_id, exc)
+                if item.private and item.fallback and key is not None:
+                    await self._fall_back(channel_id, item.fallback, user_id, f"{key}f{index}"[:NONCE_MAX])
+
+    async def _fall_back(self, channel_id: int, text: str, user_id: int, nonce: str) -> None:
+        """Say in the channel, pinging ``user_id``, what private news can't reach them by direct message."""
+        pings = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(user_id)])
+        try:
+            await self.client.get_partial_messageable(channel_id).send(clip(text), nonce=nonce, allowed_mentions=pings)
+        except discord.HTTPException as exc:
+            log.info("Channel %s: no fallback for %s either (%s)", channel_id, user_id, exc)
 
 
 class NewsDesk:

@@ -20,6 +20,7 @@ from rules.engine import (
     ForcedMoves,
     HiddenInformation,
     Permissions,
+    Places,
     Prompt,
     Records,
     Reminder,
@@ -103,6 +104,17 @@ class GameKind:
     def score_luck(self) -> ScoreLuck[Any] | None:
         """The engine, if it measures how much dice decided a turn's points (for the luck statistics)."""
         return self.engine if isinstance(self.engine, ScoreLuck) else None
+
+    @cached_property
+    def places(self) -> Places[Any] | None:
+        """The engine, if it ranks every seat at the end (else winners first, the rest tied)."""
+        return self.engine if isinstance(self.engine, Places) else None
+
+    @property
+    def rated(self) -> bool:
+        """Whether a finished table of this game changes its players' ratings: on for a game with seats, unless its
+        engine says ``rated = False``."""
+        return self.seats is not None and bool(getattr(self.engine, "rated", True))
 
     def chapter(self, state: BaseModel) -> int | None:
         """The part of the session ``state`` is in (None for a game without chapters)."""

@@ -263,6 +263,14 @@ class GameSpec(Generic[StateT]):
         go to members holding a GM role after the change; the rest is dropped. Written and told as ``news`` is."""
         return []
 
+    def member_news(self, ctx: ViewContext[StateT], entry: LogEntry) -> list[News]:
+        """Messages for one member alone, by direct message (``News.private``, with a ``fallback`` the channel may
+        say where none can reach them), for a log entry with an event only some may see (``only``): ``ctx`` is that
+        member's view (``ctx.viewer``: the state and the events as they see them). The core asks once for each
+        member such an event names, and keeps only private items that ping nobody and go to that member alone.
+        Written and told as ``news`` is."""
+        return []
+
     def reminder(self, session: Session, deadline: Deadline) -> News | None:
         """What to say when a reminder the game asked for comes due (``rules.engine.Reminders``; the deadline's
         ``player`` and ``decision`` are the reminder's); None says nothing (what it was about is over)."""

@@ -31,7 +31,7 @@ from localdiscord.limits import RateLimit
 from localdiscord.messages import Message
 
 if TYPE_CHECKING:
-    from localdiscord.server import LocalDiscord
+    from localdiscord.state import World
 
 URL_LIFETIME = 24 * 3600.0
 """Discord's attachment URLs last about a day; it refreshes them whenever it hands a message out."""
@@ -88,8 +88,8 @@ def anonymous(request: web.Request) -> tuple[Any, list[Member]]:
 class Cdn:
     """Signs attachment URLs, remembers where each file was posted, and serves the files to who may have them."""
 
-    def __init__(self, fake: LocalDiscord, *, lifetime: float = URL_LIFETIME) -> None:
-        self.fake = fake
+    def __init__(self, world: World, *, lifetime: float = URL_LIFETIME) -> None:
+        self.world = world
         self.secret = secrets.token_bytes(32)
         """Signs every URL; a server keeps it in its world file, so its URLs outlive a restart as Discord's do."""
         self.lifetime = lifetime
@@ -111,7 +111,7 @@ class Cdn:
         times = f"ex={issued + int(self.lifetime):x}&is={issued:x}"
         signature = self._signature(channel_id, attachment_id, filename, times, audience)
         path = f"/attachments/{channel_id}/{attachment_id}/{quote(filename, safe='')}?{times}&hm={signature}&"
-        return self.fake.base_url + path if audience == BOT else path
+        return self.world.base_url + path if audience == BOT else path
 
     def _audience(self, channel_id: int, attachment_id: int, filename: str, query: Any) -> str | None:
         """Whose URL this is (``BOT`` or ``WEB``), if its signature is right and it has not expired."""
@@ -207,7 +207,7 @@ class Cdn:
             or (audience == WEB and not any(place.seen_by(m) for m in members))
         ):
             raise web.HTTPNotFound()
-        content = self.fake.uploads.get(attachment_id)
+        content = self.world.uploads.get(attachment_id)
         if content is None:
             raise web.HTTPNotFound()
         return web.Response(body=content, headers={"Cache-Control": "private, max-age=3600"})

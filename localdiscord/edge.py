@@ -17,7 +17,10 @@ from localdiscord.requestlog import log_request
 from localdiscord.responses import DiscordError, error_response, json_response
 
 if TYPE_CHECKING:
-    from localdiscord.server import LocalDiscord
+    from localdiscord.changes import Changes
+    from localdiscord.client import Client
+    from localdiscord.state import World
+    from localdiscord.weather import Weather
 
 API = "/api/v10"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -31,10 +34,24 @@ EXPECTED_BUG = web.RequestKey("expected_bug", str)
 
 
 class ApiEdge:
-    """The API's middleware for one LocalDiscord."""
+    """The API's middleware for one local Discord: it asks the ``weather`` what to do with each request, logs it
+    in ``requests`` and records what Discord would refuse in ``changes``."""
 
-    def __init__(self, fake: LocalDiscord, *, takes_a_list: tuple[Handler, ...]) -> None:
-        self.fake = fake
+    def __init__(
+        self,
+        world: World,
+        client: Client,
+        weather: Weather,
+        changes: Changes,
+        requests: list[dict[str, Any]],
+        *,
+        takes_a_list: tuple[Handler, ...],
+    ) -> None:
+        self.world = world
+        self.client = client
+        self.weather = weather
+        self.changes = changes
+        self.requests = requests
         self.takes_a_list = takes_a_list
         """The routes whose body is a JSON array (every other one takes an object)."""
 
@@ -44,7 +61,6 @@ class ApiEdge:
         log the request (requests wrong on purpose, see ``tolerate``, stay out of the log)."""
         if not request.path.startswith(API):
             return await handler(request)
-        fake = self.fake
         refusal = self._refusal(request)
         if refusal is not None:
             return refusal
@@ -53,52 +69,52 @@ class ApiEdge:
             if body is not None and not isinstance(body, dict) and request.match_info.handler not in self.takes_a_list:
                 raise DiscordError(400, 50035, "Invalid Form Body", {"_errors": [{"code": "DICT_TYPE_CONVERT"}]})
         except DiscordError as exc:
-            fake.fail(f"{request.method} {request.path}: {exc.status} {exc.code} {exc.message}")
+            self.changes.fail(f"{request.method} {request.path}: {exc.status} {exc.code} {exc.message}")
             return exc.response()
         entry = {"method": request.method, "path": request.path_qs, "json": body}
-        if not fake.long_running:
-            fake.requests.append(entry)
+        if not self.world.long_running:
+            self.requests.append(entry)
         request[BODY], request[FILES] = body, files
         response = await self._answer(request, handler)
         if request.get(EXPECTED_BUG) is None:
             log_request(entry)
-        fake.notify()
+        self.changes.notify()
         return response
 
     def _refusal(self, request: web.Request) -> web.Response | None:
         """The answer to a request from a web page, without the bot's token (or the interaction's), or to a route
         the fake does not know; None for the bot's requests."""
-        fake = self.fake
-        if foreign_origin(request, hosting=fake.hosting):
-            fake.rejections.append(f"403 {request.method} {request.path}")
+        if foreign_origin(request, hosting=self.world.hosting):
+            self.changes.rejections.append(f"403 {request.method} {request.path}")
             return error_response(403, 0, "403: Forbidden")
         if request.path.startswith(TOKEN_AUTHORISED):
-            if request.match_info.get("token", "") not in fake.interactions_by_token:
-                fake.rejections.append(f"404 {request.method} {request.path}")
+            if request.match_info.get("token", "") not in self.client.interactions_by_token:
+                self.changes.rejections.append(f"404 {request.method} {request.path}")
                 unknown = request.path.startswith(TOKEN_AUTHORISED[0])
                 return error_response(404, *((10062, "Unknown interaction") if unknown else (10015, "Unknown Webhook")))
-        elif not hmac.compare_digest(request.headers.get("Authorization", "").encode(), f"Bot {fake.token}".encode()):
-            fake.rejections.append(f"401 {request.method} {request.path}")
+        elif not hmac.compare_digest(
+            request.headers.get("Authorization", "").encode(), f"Bot {self.world.token}".encode()
+        ):
+            self.changes.rejections.append(f"401 {request.method} {request.path}")
             return error_response(401, 0, "401: Unauthorized")
         if request.match_info.http_exception is not None:
-            fake.fail(f"the fake does not implement {request.method} {request.path_qs}")
+            self.changes.fail(f"the fake does not implement {request.method} {request.path_qs}")
             return error_response(404, 0, "404: Not Found")
         return None
 
     async def _answer(self, request: web.Request, handler: Handler, *, held: bool = False) -> web.StreamResponse:
         # Injected faults first, then unknown routes (loudly), auth, and Discord's errors in Discord's shape.
-        fake = self.fake
-        hold = None if held else fake.take_hold(request.method, request.path)
+        hold = None if held else self.weather.take_hold(request.method, request.path)
         if hold is not None and hold.after_effect:
             response = await self._answer(request, handler, held=True)
             # A dropped answer: Discord did it, and the bot heard an error (or nothing, if it died meanwhile).
             return response if await hold.wait() else error_response(503, 0, "503: the test dropped this answer")
         if hold is not None and not await hold.wait():
             return error_response(503, 0, "503: the test dropped this request")
-        delay = fake.delay_for(request.method, request.path, uploads=bool(request[FILES]))
+        delay = self.weather.delay_for(request.method, request.path, uploads=bool(request[FILES]))
         if delay:
             await asyncio.sleep(delay)
-        retry_after = fake.take_429(request.method, request.path)
+        retry_after = self.weather.take_429(request.method, request.path)
         if retry_after is not None:
             return json_response(
                 {"message": "You are being rate limited.", "retry_after": retry_after, "global": False},
@@ -110,7 +126,7 @@ class ApiEdge:
         except (TypeError, AttributeError, KeyError, ValueError) as exc:
             # A body of the right shape with a value of the wrong type: Discord refuses it, it never fails itself.
             problem = f"{request.method} {request.path}: 400 50035 Invalid Form Body ({type(exc).__name__}: {exc})"
-            if not fake.fail(problem):
+            if not self.changes.fail(problem):
                 request[EXPECTED_BUG] = problem
             response = error_response(400, 50035, "Invalid Form Body")
         except DiscordError as exc:
@@ -119,9 +135,15 @@ class ApiEdge:
             if res is not None:
                 res.errors.append(problem)
             if exc.is_bot_bug:
-                if not fake.fail(problem):
+                if not self.changes.fail(problem):
                     request[EXPECTED_BUG] = problem
             else:
-                fake.rejections.append(problem)
+                self.changes.rejections.append(problem)
             response = exc.response()
         return response
+
+
+def snowflake(request: web.Request, key: str) -> int:
+    """The id ``key`` of the request's path (-1 if it is no number: no such thing)."""
+    value = request.match_info[key]
+    return int(value) if value.isdigit() else -1

@@ -18,7 +18,7 @@ import secrets
 import time
 import zlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -26,7 +26,7 @@ from localdiscord.limits import GATEWAY_EVENTS_PER_MINUTE, GATEWAY_FRAME_LIMIT, 
 from localdiscord.responses import DiscordError
 
 if TYPE_CHECKING:
-    from localdiscord.server import LocalDiscord
+    from localdiscord.guild import Guild, Member
 
 
 class Op:
@@ -102,6 +102,53 @@ class SessionStarts:
         """A session started."""
         self.remaining = max(0, self.remaining - 1)
         self.identifies.append((time.monotonic(), shard))
+
+
+class GatewayHost(Protocol):
+    """What the Gateway reads and counts of the local Discord (``LocalDiscord`` is one): its settings, the bot's
+    identity and guilds, the sessions and connections it keeps."""
+
+    token: str
+    hosting: bool
+    heartbeat_interval: float
+    round_trip: float
+    identify_deadline: float
+    identify_close_code: int | None
+    privileged_intents: int
+    gateway_open: asyncio.Event
+    session_starts: SessionStarts
+    sessions: list[Session]
+    connections: list[Connection]
+    ready_count: int
+    resume_count: int
+    guilds: list[Guild]
+    bot_user: Member
+    application_id: int
+    application_flags: int
+
+    @property
+    def resume_gateway_url(self) -> str:
+        """Where READY tells the bot to RESUME."""
+        ...
+
+    def fail(self, problem: str) -> bool:
+        """Record something Discord would have refused."""
+        ...
+
+    def notify(self) -> None:
+        """Wake the waiters after a change."""
+        ...
+
+
+class Shards(Protocol):
+    """The Gateway as the HTTP API sees it: how many shards, who identified, and dispatching an event."""
+
+    shard_count: int
+    session_starts: SessionStarts
+
+    def broadcast(self, event: str, data: dict[str, Any], *, guild_id: int | None = None) -> None:
+        """Dispatch an event to the sessions of the shard owning ``guild_id``."""
+        ...
 
 
 class GatewaySocket(web.WebSocketResponse):
@@ -217,7 +264,7 @@ class Session:
         return True
 
 
-async def handle_gateway(fake: LocalDiscord, request: web.Request) -> web.WebSocketResponse:
+async def handle_gateway(fake: GatewayHost, request: web.Request) -> web.WebSocketResponse:
     """Serve one Gateway websocket connection until it closes."""
     if foreign_origin(request, hosting=fake.hosting):
         raise web.HTTPForbidden(text="Cross-site request refused.")
@@ -276,7 +323,7 @@ def _frame(data: str | bytes) -> dict[str, Any] | None:
 
 
 async def _handle_frame(
-    fake: LocalDiscord, connection: Connection, session: Session | None, frame: dict[str, Any]
+    fake: GatewayHost, connection: Connection, session: Session | None, frame: dict[str, Any]
 ) -> Session | None:
     op, data = frame.get("op"), frame.get("d")
     if op == Op.HEARTBEAT:
@@ -303,7 +350,7 @@ async def _handle_frame(
     return None
 
 
-async def _identify(fake: LocalDiscord, connection: Connection, data: dict[str, Any]) -> Session | None:
+async def _identify(fake: GatewayHost, connection: Connection, data: dict[str, Any]) -> Session | None:
     if data.get("token") != fake.token:
         await connection.close(4004, "Authentication failed.")
         return None
@@ -365,7 +412,7 @@ async def _identify(fake: LocalDiscord, connection: Connection, data: dict[str, 
     return session
 
 
-async def _resume(fake: LocalDiscord, connection: Connection, data: dict[str, Any]) -> Session | None:
+async def _resume(fake: GatewayHost, connection: Connection, data: dict[str, Any]) -> Session | None:
     session = next((s for s in fake.sessions if s.id == data.get("session_id")), None)
     if session is None or data.get("token") != fake.token:
         connection.send({"op": Op.INVALID_SESSION, "d": False, "s": None, "t": None})

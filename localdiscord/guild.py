@@ -102,6 +102,8 @@ class Member:
     name: str
     roles: list[Role] | None = None
     bot: bool = False
+    accepts_dms: bool = True
+    """False: the member closed their direct messages from the bot (Discord refuses a message there: 403 50007)."""
 
     @property
     def display_name(self) -> str:

@@ -15,13 +15,10 @@ As Discord does it (https://discord.com/developers/docs/interactions/application
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from localdiscord.guild import Channel, ChannelType, Guild, Member
 from localdiscord.snowflakes import Snowflakes
-
-if TYPE_CHECKING:
-    from localdiscord.server import LocalDiscord
 
 GUILD_INSTALL, USER_INSTALL = 0, 1
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
@@ -36,14 +33,14 @@ def context_of(channel: Channel) -> int:
     return PRIVATE_CHANNEL if channel.is_private else BOT_DM
 
 
-def installs_at(fake: LocalDiscord, channel: Channel, member: Member) -> dict[int, str]:
+def installs_at(world: InstallWorld, channel: Channel, member: Member) -> dict[int, str]:
     """Every install that reaches ``member`` in ``channel``: integration type → its owner's id, as Discord writes it."""
     owners: dict[int, str] = {}
     if channel.is_dm:
         owners[GUILD_INSTALL] = "0"  # the bot's own DM: a server install of the app authorises it
-    elif channel.guild_id is not None and fake.bot_in_guild(channel.guild_id):
+    elif channel.guild_id is not None and world.bot_in_guild(channel.guild_id):
         owners[GUILD_INSTALL] = str(channel.guild_id)
-    if member.id in fake.user_installs:
+    if member.id in world.user_installs:
         owners[USER_INSTALL] = str(member.id)
     return owners
 
@@ -56,7 +53,7 @@ def allowed_contexts(schema: dict[str, Any]) -> set[int]:
     return {GUILD, PRIVATE_CHANNEL} | ({BOT_DM} if schema.get("dm_permission", True) is not False else set())
 
 
-def authorising(schema: dict[str, Any], fake: LocalDiscord, channel: Channel, member: Member) -> dict[str, str]:
+def authorising(schema: dict[str, Any], world: InstallWorld, channel: Channel, member: Member) -> dict[str, str]:
     """The ``authorizing_integration_owners`` of ``member`` running ``schema`` in ``channel`` (empty: not offered)."""
     if context_of(channel) not in allowed_contexts(schema):
         return {}
@@ -64,17 +61,17 @@ def authorising(schema: dict[str, Any], fake: LocalDiscord, channel: Channel, me
         kinds = {GUILD_INSTALL}
     else:
         kinds = set(schema.get("integration_types") or [GUILD_INSTALL])
-    owners = installs_at(fake, channel, member)
+    owners = installs_at(world, channel, member)
     return {str(kind): owner for kind, owner in sorted(owners.items()) if kind in kinds}
 
 
-def unavailable(schema: dict[str, Any], fake: LocalDiscord, channel: Channel, member: Member) -> str | None:
+def unavailable(schema: dict[str, Any], world: InstallWorld, channel: Channel, member: Member) -> str | None:
     """Why Discord's client doesn't offer ``schema`` to ``member`` in ``channel`` (None: it does)."""
     name = schema["name"]
     if context_of(channel) not in allowed_contexts(schema):
         where = {GUILD: "in servers", BOT_DM: "in DMs", PRIVATE_CHANNEL: "in DMs and group DMs between users"}
         return f"/{name} is not available {where[context_of(channel)]}"
-    if not authorising(schema, fake, channel, member):
+    if not authorising(schema, world, channel, member):
         return f"/{name} is not installed here for {member.name} (integration_types {schema.get('integration_types')})"
     return None
 
@@ -85,7 +82,7 @@ def user_only(owners: dict[str, str]) -> bool:
 
 
 class InstallWorld:
-    """The local Discord's installs and the places only a member's install reaches (mixed into ``LocalDiscord``)."""
+    """The local Discord's installs and the places only a member's install reaches (the base of the ``World``)."""
 
     ids: Snowflakes
     bot_user: Member

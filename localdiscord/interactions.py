@@ -5,14 +5,15 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from localdiscord.changes import Changes
 from localdiscord.guild import Channel, Member, Role
 from localdiscord.messages import Message
 from localdiscord.validation import check_option_value, modal_fields
 
 if TYPE_CHECKING:
-    from localdiscord.server import LocalDiscord
+    from localdiscord.state import World
 
 
 class InteractionType:
@@ -54,7 +55,7 @@ class OptionRejected(Exception):
 class InteractionResult:
     """One interaction sent to the bot, and everything the bot did in answer to it."""
 
-    fake: LocalDiscord
+    changes: Changes
     id: int
     type: int
     channel: Channel
@@ -97,7 +98,7 @@ class InteractionResult:
 
     async def response(self, timeout: float = 5.0) -> dict[str, Any]:
         """Wait for the bot's initial response; return ``{"type": …, "data": …}`` as the bot sent it."""
-        await self.fake.wait_for(lambda: self.response_type is not None or self.errors, timeout, what="a response")
+        await self.changes.wait_for(lambda: self.response_type is not None or self.errors, timeout, what="a response")
         self._raise_if_failed()
         return {"type": self.response_type, "data": self.response_data}
 
@@ -116,7 +117,9 @@ class InteractionResult:
         await self.response(timeout)
         if self.response_type == CallbackType.MODAL:
             raise AssertionError(f"interaction {self.id} was answered with a modal, not a message")
-        await self.fake.wait_for(lambda: self._message_settled() or self.errors, timeout, what="the response message")
+        await self.changes.wait_for(
+            lambda: self._message_settled() or self.errors, timeout, what="the response message"
+        )
         self._raise_if_failed()
         assert self.original is not None
         return self.original
@@ -130,7 +133,7 @@ class InteractionResult:
 
     async def followups(self, n: int = 1, timeout: float = 5.0) -> list[Message]:
         """Wait until at least ``n`` follow-up messages exist; return them all, oldest first."""
-        await self.fake.wait_for(lambda: len(self.followup_messages) >= n or self.errors, timeout, what="follow-ups")
+        await self.changes.wait_for(lambda: len(self.followup_messages) >= n or self.errors, timeout, what="follow-ups")
         self._raise_if_failed()
         return list(self.followup_messages)
 
@@ -143,8 +146,24 @@ def find_command(commands: list[dict[str, Any]], name: str) -> dict[str, Any] | 
     return next((c for c in commands if c["name"] == name and c.get("type", 1) == 1), None)
 
 
+class Uploader(Protocol):
+    """Where a file a member attaches to a command goes first, as Discord's client uploads it (``MessageStore``)."""
+
+    def store_upload(
+        self,
+        channel: Channel,
+        filename: str,
+        content: bytes,
+        content_type: str | None = None,
+        description: str | None = None,
+    ) -> dict[str, Any]:
+        """Keep the file; its attachment object."""
+        ...
+
+
 def build_command_data(
-    fake: LocalDiscord,
+    world: World,
+    uploads: Uploader,
     command: dict[str, Any],
     path: list[str],
     options: dict[str, Any],
@@ -191,7 +210,9 @@ def build_command_data(
                 }
             )
         elif option["name"] in options:
-            leaf.append(_typed_option(fake, option, options[option["name"]], resolved, channel, client_checks))
+            leaf.append(
+                _typed_option(world, uploads, option, options[option["name"]], resolved, channel, client_checks)
+            )
     unknown = set(options) - {o["name"] for o in schema_options}
     if unknown:
         raise ValueError(f"/{command['name']} has no option(s) {sorted(unknown)}")
@@ -211,7 +232,8 @@ def build_command_data(
 
 
 def _typed_option(
-    fake: LocalDiscord,
+    world: World,
+    uploads: Uploader,
     schema: dict[str, Any],
     value: Any,
     resolved: dict[str, dict[str, Any]],
@@ -222,11 +244,11 @@ def _typed_option(
     if kind == 3 and isinstance(value, int | float) and not isinstance(value, bool):
         value = str(value)  # what a user types is text
     if kind in (6, 7, 8, 9):
-        value = _resolve_entity(fake, schema, value, resolved, channel)
+        value = _resolve_entity(world, schema, value, resolved, channel)
     elif kind == 11:
         # A file the member attaches: (filename, bytes), uploaded first like Discord's client does.
         filename, content = value
-        attachment = fake.store_upload(channel, filename, content, "application/json")
+        attachment = uploads.store_upload(channel, filename, content, "application/json")
         resolved.setdefault("attachments", {})[attachment["id"]] = attachment
         return {"name": schema["name"], "type": kind, "value": attachment["id"]}
     problem = check_option_value(schema, value, client=client_checks)
@@ -236,7 +258,7 @@ def _typed_option(
 
 
 def _resolve_entity(
-    fake: LocalDiscord, schema: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], channel: Channel
+    world: World, schema: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], channel: Channel
 ) -> str:
     """Put a user/channel/role into ``resolved`` as Discord does and return its id as the option value."""
     if isinstance(value, Member):
@@ -253,7 +275,7 @@ def _resolve_entity(
         allowed = schema.get("channel_types")
         if allowed and value.type not in allowed:
             raise OptionRejected(f"{schema['name']}: channel type {value.type} not in {allowed}")
-        data = value.to_json() | {"permissions": str(fake.bot_permissions(value))}
+        data = value.to_json() | {"permissions": str(world.bot_permissions(value))}
         resolved.setdefault("channels", {})[str(value.id)] = data
         return str(value.id)
     raise ValueError(f"option {schema['name']} ({OPTION_TYPE_NAMES.get(schema['type'])}) needs a Member/Channel/Role")
@@ -309,3 +331,35 @@ def _check_select_values(select: dict[str, Any], chosen: list[str]) -> None:
 def now() -> float:
     """The clock used for deadlines and latencies."""
     return time.perf_counter()
+
+
+def command_line(data: dict[str, Any]) -> str:
+    """``/name sub`` for the data of a slash command (its subcommand group and subcommand, no option values)."""
+    words = [data.get("name", "")]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):
+        words.append(options[0]["name"])
+        options = options[0].get("options") or []
+    return "/" + " ".join(words)
+
+
+def interaction_metadata(res: InteractionResult) -> dict[str, Any]:
+    """A message's ``interaction_metadata``: the interaction that made it, with the installs that authorised it."""
+    metadata: dict[str, Any] = {
+        "id": str(res.id),
+        "type": res.type,
+        "user": res.member.user_json(),
+        "authorizing_integration_owners": res.payload.get("authorizing_integration_owners", {}),
+    }
+    if res.type == InteractionType.MESSAGE_COMPONENT and res.source is not None:
+        metadata["interacted_message_id"] = str(res.source.id)
+    if res.type == InteractionType.MODAL_SUBMIT and res.trigger is not None:
+        metadata["triggering_interaction_metadata"] = interaction_metadata(res.trigger)
+    return metadata
+
+
+def describe(res: InteractionResult) -> str:
+    """A short description of an interaction for failure messages."""
+    data = res.payload.get("data", {})
+    what = f"/{data['name']}" if "name" in data else f"component {data.get('custom_id')}"
+    return f"{what} by {res.member.name} in #{res.channel.name or 'DM'}"

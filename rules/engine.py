@@ -245,6 +245,20 @@ class Seats(Protocol[StateT]):
 
 
 @runtime_checkable
+class Places(Protocol[StateIn]):
+    """The game ranks every seat when it ends, not only its winners (for ratings): a free-for-all's places.
+
+    Without it a finished game ranks its winners first and every other seat tied behind them. A game whose results
+    say nothing about skill sets ``rated = False`` on its engine (ratings are on by default for a game with seats).
+    """
+
+    def places(self, state: StateIn) -> dict[str, int] | None:
+        """None while the game goes on; else each player's place, 1 the best, equal places for a tie (a player who
+        left may be left out: the core puts them last)."""
+        ...
+
+
+@runtime_checkable
 class HiddenInformation(Protocol[StateT]):
     """Some of the state is secret: the core draws everything from ``view``."""
 

@@ -44,7 +44,7 @@ def through_interactions_only(fake: LocalDiscord, channel: Channel) -> None:
     """The bot never called the channel's own routes, and every message in it came through an interaction."""
     touched = [r["path"] for r in fake.requests if f"/channels/{channel.id}" in r["path"]]
     assert touched == []
-    shown = fake.messages(channel) + [m for m in fake._messages.values() if m.channel is channel and m.ephemeral]
+    shown = list({m.id: m for user in fake.users.values() for m in fake.messages_seen_by(channel, user)}.values())
     assert shown and all("interaction_metadata" in m.data for m in shown)
 
 

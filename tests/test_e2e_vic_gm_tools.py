@@ -130,6 +130,8 @@ async def test_a_handout_reaches_only_its_players_and_the_gms(fake: LocalDiscord
         await fake.slash(channel, gm, "vic-gm reveal", options={"text": f"The map is fake {CANARY}", "to": bea})
     ).message()
     assert handed.ephemeral and "Handed to" in handed.content
+    # The handout is news for Bea alone, written with the change and told by direct message (through the outbox).
+    await fake.wait_for(lambda: bool(fake.messages(fake.dm_channel(bea))), what="Bea's handout")
     dm = fake.messages(fake.dm_channel(bea))
     assert len(dm) == 1 and CANARY in dm[0].content and "Knives" in dm[0].content
     for member in (gm, bea, cal):
@@ -143,6 +145,21 @@ async def test_a_handout_reaches_only_its_players_and_the_gms(fake: LocalDiscord
     public = await (await fake.slash(channel, gm, "vic-gm reveal", options={"text": "The duke is dead."})).message()
     assert public.ephemeral
     await fake.wait_for_message(channel, lambda m: "📜 The duke is dead." in m.content)
+
+
+async def test_a_handout_to_a_member_whose_direct_messages_are_closed_is_pointed_to_in_the_channel(
+    fake: LocalDiscord, make_bot: MakeBot
+) -> None:
+    bot = await vic_bot(make_bot)
+    channel, gm, bea = fake.channels[0], fake.members[0], fake.members[1]
+    await (await fake.slash(channel, gm, "vic-gm campaign new", options={"company": "Knives"})).message()
+    await setup_troupes(bot, fake, channel)
+    bea.accepts_dms = False
+    await fake.slash(channel, gm, "vic-gm reveal", options={"text": f"The map is fake {CANARY}", "to": bea})
+    line = await fake.wait_for_message(channel, lambda m: "has a handout for you" in m.content)
+    assert line.mentions == [bea.id] and CANARY not in text_of(line)
+    await bot.settled()
+    assert not any(CANARY in text_of(m) for m in fake.messages(channel))
 
 
 async def test_a_manager_takes_a_campaign_over_never_silently(fake: LocalDiscord, make_bot: MakeBot) -> None:

@@ -1,6 +1,6 @@
 """Dice of Crowns in the browser: two people, each in a browser of their own, play a quick game to its end by
-clicking what they see (Bob on a phone); on Bob's first turn, the screenshots the README shows
-(with ``PLAY_SCREENSHOTS=docs``)."""
+clicking what they see (Bob on a phone), and see their ratings' change; on Bob's first turn, the screenshots the
+README shows (with ``PLAY_SCREENSHOTS=docs``)."""
 
 from __future__ import annotations
 
@@ -44,4 +44,6 @@ def test_two_people_play_a_quick_game_to_the_end(tmp_path: Path) -> None:
         play_to_the_end(pages, rng)
         for page in pages.values():
             expect(page.locator("#messages")).to_contain_text("game over")
+            expect(page.locator("#messages")).to_contain_text("Ratings · Dice of Crowns")  # each one's change
+            expect(page.locator("#messages")).to_contain_text("(provisional: 1 of 5 games)")
             assert not page.errors  # type: ignore[attr-defined]

@@ -22,6 +22,7 @@ from bot.models import Board, Deadline, GuildSettings, LogEntry, Outgoing, Scope
 from bot.shards import ALL, Shards
 from bot.storage.dice import CommitCounts, DiceStore
 from bot.storage.outbox import OUTBOX_BATCH
+from bot.storage.ratings import RatingStore
 
 ATTENTION_BATCH = 500
 """Sessions needing attention read at once at startup (a backlog is read in batches, never all at once)."""
@@ -46,7 +47,7 @@ class StorageError(Exception):
     """The database can't be used; ``str(error)`` is one line saying what to do."""
 
 
-class Store(DiceStore, Protocol):
+class Store(DiceStore, RatingStore, Protocol):
     """Sessions, their logs, the messages that show them, server settings, and what's kept around ``/roll``."""
 
     async def open(self) -> None:

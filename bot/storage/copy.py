@@ -26,8 +26,10 @@ TABLES = (
     "luck_wins",
     "luck_members",
     "luck_pending",
+    "ratings",
 )
-"""In the order they are copied (the log refers to its session)."""
+"""In the order they are copied (the log refers to its session). ``ratings_pending`` is not copied: a new database
+holds its row (migration 12), which goes if the source's recompute has run."""
 NUMBERED = ("sessions", "dice_boards", "secret_rolls", "pushable_rolls")
 """Tables whose ids the database numbers."""
 BATCH = 1_000
@@ -88,6 +90,9 @@ async def copy_sqlite_to_postgres(source: SqliteStore, target: PostgresStore, ba
                         for r in rows
                     ]
                     await conn.copy_records_to_table(table, records=records, columns=columns)
+        pending = await source.conn.execute_fetchall("SELECT id FROM ratings_pending")
+        if not pending:  # the source's ratings are computed: the target's are those, not to be recomputed
+            await conn.execute("DELETE FROM ratings_pending")
         # Ids were copied as they were: new rows must be numbered after them.
         for table in NUMBERED:
             await conn.execute(

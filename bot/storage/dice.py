@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from bot.models import LogEntry, News, Outgoing, Session, Told
+from bot.ratings import RatingChange
 from bot.registry import GameKind
 from bot.storage.luck import DiceTally, TurnTally, WinTally, entry_tallies, streak_step, turn_tallies, win_tally
 from bot.storage.outbox import add_outgoing
 from bot.storage.pushes import PushableRoll, PushTables
+from bot.storage.ratings import write_ratings
 from bot.storage.rows import Row
 from bot.storage.sql import Sql
 from bot.storage.writes import Tells, writes
@@ -170,9 +172,13 @@ class _Batch:
     tallies: list[DiceTally] = field(default_factory=list)
     wins: list[WinTally] = field(default_factory=list)
     turns: list[TurnTally] = field(default_factory=list)
+    ratings: list[RatingChange] = field(default_factory=list)
+    """A finished game's rating changes (``bot.ratings``), written only if each member's rating is unchanged."""
+    ratings_pending: bool = False
+    """A finished game left unrated for migration 12's recompute: committed only while that is still to run."""
 
     def __bool__(self) -> bool:
-        return bool(self.tallies or self.wins or self.turns)
+        return bool(self.tallies or self.wins or self.turns or self.ratings or self.ratings_pending)
 
 
 CommitCounts = _Batch
@@ -186,6 +192,7 @@ _MEMBER_TABLES = (
     "luck_totals",
     "luck_streaks",
     "luck_wins",
+    "ratings",
 )
 """Every table of a member's statistics (``forget_luck`` empties them of the member)."""
 _SAVED_COLUMNS = "scope, owner_id, name, expression, guild_id, created_by, updated_at"
@@ -599,7 +606,8 @@ class DiceTables(PushTables):
 
     @writes(Tells.AUTHOR)
     async def forget_luck(self, user_id: int, at: float) -> None:
-        """Delete a member's statistics (a game's log keeps its dice); dice from logs not yet counted are skipped."""
+        """Delete a member's statistics and ratings (a game's log keeps its dice); dice from logs not yet counted are
+        skipped."""
         async with self._sql_transaction() as sql:
             for table in _MEMBER_TABLES:
                 await sql.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
@@ -783,6 +791,7 @@ async def _apply(sql: Sql, batch: _Batch) -> None:
     for won in batch.wins:
         for player in won.players:
             await sql.execute(_WINS_UPSERT, won.guild_id, player, int(player in won.winners))
+    await write_ratings(sql, batch.ratings, pending=batch.ratings_pending)
 
 
 async def _streaks(sql: Sql, counted: DiceTally) -> None:

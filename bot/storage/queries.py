@@ -18,6 +18,7 @@ from bot.storage.cache import SessionCache
 from bot.storage.conditions import ATTENTION
 from bot.storage.dialect import Both, Dialect
 from bot.storage.dice import CommitCounts, DiceTables
+from bot.storage.ratings import RatingsMoved, RatingTables
 from bot.storage.rows import (
     DAY_S,
     ENDED,
@@ -63,7 +64,7 @@ async def legacy_log(sql: Sql) -> AsyncIterator[list[tuple[int, int, bytes]]]:
         after = (rows[-1]["session_id"], rows[-1]["seq"])
 
 
-class SessionTables(DiceTables):
+class SessionTables(DiceTables, RatingTables):
     """Every query of ``Store``, for a backend that provides ``_sql()`` (a statement on its own, committed by
     itself) and ``_sql_transaction()``.
 
@@ -122,11 +123,14 @@ class SessionTables(DiceTables):
         )
         params = {**values, "news": news, "id": session.id, "expected": expected_version}
         if counts is not None:
-            # Dice a member rolled (or a game's finish) count in the luck statistics in the same transaction.
-            async with self._sql_transaction(quick=True) as sql:
-                changed = await sql.execute(update, **params)
-                if changed == 1:
-                    await self.count_commit(sql, counts)
+            # Dice a member rolled (or a game's finish, and its ratings) count in the same transaction.
+            try:
+                async with self._sql_transaction(quick=True) as sql:
+                    changed = await sql.execute(update, **params)
+                    if changed == 1:
+                        await self.count_commit(sql, counts)
+            except RatingsMoved:
+                changed = 0  # rolled back: retried on fresh ratings, like a commit another process beat
         else:
             changed = await self._sql().execute(update, **params)
         if changed != 1:

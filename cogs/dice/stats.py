@@ -1,4 +1,5 @@
-"""``/stats luck``, ``/stats top`` and ``/stats forget``: luck from the counts kept as dice are rolled.
+"""``/stats luck``, ``/stats top`` and ``/stats forget``: luck from the counts kept as dice are rolled, and each
+game's ratings (``bot.ratings``).
 
 Every ``/roll`` and every die a member rolls in a game is counted (``bot/storage/luck.py``), so an answer is a sum
 over a few thousand rows, never a walk through the logs; logs written before counting began are counted once in
@@ -14,6 +15,7 @@ import dataclasses
 import functools
 import io
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,8 +26,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
+from bot.models import Session
 from bot.names import escape_name
 from bot.pictures import PictureWorker
+from bot.ratings import PROVISIONAL_GAMES, RatedGame, rated_game
 from bot.registry import GameKind, Registry
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.spec import FaceLuck, GameSpec
@@ -63,6 +67,15 @@ MIN_FOR_RANK = 20
 MIN_TURNS_FOR_RANK = 3
 """Turns a member needs before they are ranked by their dice's luck in a game's points (a V&V game gives each
 player three or four)."""
+RANKED = re.compile(r"(\d+)\. ")
+"""An entry of a leaderboard: its rank."""
+RATINGS_IN_SUMMARY = 5
+"""Members shown per game's ratings in the summary (``/stats top game:`` shows ``LEADERBOARD``)."""
+RATINGS_SLACK = 20
+"""Extra rated members read, in case some left the leaderboards."""
+RATINGS_NOTE = (
+    f"-# Ratings: 1500 + 20 × (μ − 3σ), OpenSkill's Plackett–Luce; provisional for the first {PROVISIONAL_GAMES} games."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +181,18 @@ def server_rank(members: list[MemberTotals], user_id: int, sides: int) -> tuple[
     return next(i for i, m in enumerate(ordered, 1) if m.user_id == user_id), len(ranked)
 
 
+def fit(lines: list[str], limit: int = 2000) -> str:
+    """The leaderboards in one message of at most ``limit`` characters: while too long, the lowest-ranked entry of
+    the longest board goes (``N. …`` lines), so every board keeps its heading and its best."""
+    kept = list(lines)
+    while len(text := "\n".join(kept)) > limit:
+        ranks = [(int(m[1]), i) for i, line in enumerate(kept) if (m := RANKED.match(line))]
+        if not ranks:
+            return text[:limit]
+        del kept[max(ranks)[1]]
+    return text
+
+
 def chart_panels(sizes: list[SizeLuck]) -> tuple[Panel, ...]:
     """The chart's panels: each of the most rolled sizes, face by face (or in twenty ranges for big dice)."""
     panels = []
@@ -235,6 +260,9 @@ class Stats(commands.Cog):
         game's cog has registered its game, so each die is counted for whoever rolled it)."""
         try:
             await self.bot.wait_until_ready()
+            rated = await self.store.recompute_ratings(self._rated)
+            if rated is not None:
+                log.info("Ratings recomputed from %d finished games", rated)
             counted = 1
             while counted:  # each batch is its own transaction: other work goes on between batches
                 counted = await self.store.backfill_luck(self.store.session, self.store.log_entries, self._kind)
@@ -245,8 +273,26 @@ class Stats(commands.Cog):
 
     def _kind(self, name: str) -> GameKind | None:
         """A game kind this bot runs, by name (None for one it no longer loads)."""
-        registry: Registry | None = getattr(getattr(self.bot, "service", None), "registry", None)
+        registry = self._registry()
         return registry.get(name) if registry is not None and name in registry else None
+
+    def _registry(self) -> Registry | None:
+        registry: Registry | None = getattr(getattr(self.bot, "service", None), "registry", None)
+        return registry
+
+    def _rated_kinds(self) -> list[GameKind]:
+        """The games this bot runs whose finished tables are rated."""
+        registry = self._registry()
+        return [kind for kind in registry or () if kind.rated]
+
+    def _rated(self, session: Session) -> RatedGame | None:
+        """How a finished session counts in the ratings (None: it doesn't, or its game is no longer run)."""
+        kind = self._kind(session.kind)
+        if kind is None or session.state_json is None:
+            return None
+        # Only a game that ranks every seat needs its final state read (a game's state is the bulk of its row).
+        state = kind.engine.state_model.model_validate_json(session.state_json) if kind.places is not None else None
+        return rated_game(session, kind, state)
 
     def _specs(self) -> Mapping[str, GameSpec[Any]]:
         """The games this bot runs, as their cogs registered them."""
@@ -366,16 +412,18 @@ class Stats(commands.Cog):
         description="This server's leaderboards: wins, the luckiest d20s and the luckiest game dice.",
         extras=PUBLIC_ANSWER,
     )
-    @app_commands.describe(me="Leave or join the leaderboards (kept until you change it)")
+    @app_commands.describe(
+        me="Leave or join the leaderboards (kept until you change it)", game="One game's ratings, in full"
+    )
     @app_commands.choices(
         me=[
             app_commands.Choice(name="Leave the leaderboards", value="leave"),
             app_commands.Choice(name="Join the leaderboards", value="join"),
         ]
     )
-    async def top(self, interaction: discord.Interaction, me: str | None = None) -> None:
-        """Most wins in finished table games, the luckiest d20s, and the luckiest dice in each game that measures
-        its dice's luck in points (members who left the leaderboards are not shown)."""
+    async def top(self, interaction: discord.Interaction, me: str | None = None, game: str | None = None) -> None:
+        """Ratings, most wins in finished table games, the luckiest d20s, and the luckiest dice in each game that
+        measures its dice's luck in points (members who left the leaderboards are not shown); or one game's ratings."""
         if interaction.guild_id is None:  # /stats works in DMs (your own luck); its leaderboards belong to a server
             raise UserError("Leaderboards belong to a server: use `/stats top` in one.")
         reply = Reply.of(interaction, private=True)
@@ -386,13 +434,25 @@ class Stats(commands.Cog):
             return
         if not bot_is_here(interaction):  # a server's leaderboards count what the bot saw there
             raise UserError(not_here(interaction, "This server's leaderboards"))
+        if game is not None:
+            chosen = self._kind(game)
+            if chosen is None or not chosen.rated:
+                raise UserError("That game has no ratings: pick one from the list.")
+            lines = await self._ratings(interaction.guild_id, chosen, LEADERBOARD)
+            lines = lines or [f"📈 Nobody has a {chosen.title} rating in this server yet: finish a game!"]
+            lines.append(RATINGS_NOTE)
+            await reply.send("\n".join(lines), ephemeral=False, allowed_mentions=NO_MENTIONS)
+            return
+        lines = []
+        for rated in self._rated_kinds():
+            lines += await self._ratings(interaction.guild_id, rated, RATINGS_IN_SUMMARY)
         wins = await self.store.wins_in_guild(interaction.guild_id)
         totals = await self.store.luck_in_guild(interaction.guild_id)
         turn_games = self.turn_games()
         turns = {kind: await self.store.turns_in_guild(interaction.guild_id, kind) for kind in turn_games}
         members = {w.user_id for w in wins} | {t.user_id for t in totals} | {m for t in turns.values() for m in t}
         hidden = await self.store.leaderboard_hidden(sorted(members))
-        lines = ["🏆 **Most wins**"]
+        lines.append("🏆 **Most wins**")
         shown_wins = sorted((w for w in wins if w.user_id not in hidden), key=lambda w: (-w.wins, w.games))
         lines += [
             f"{i}. <@{w.user_id}> · {w.wins} win{'' if w.wins == 1 else 's'} in {w.games}"
@@ -415,10 +475,36 @@ class Stats(commands.Cog):
                 f"{i}. <@{m}> · {turn_effect(t)} over {t.turns:,} turns"
                 for i, (m, t) in enumerate(ranked[:LEADERBOARD], 1)
             ]
-        lines.append("-# Leave with `/stats top me: Leave`.")
-        await reply.send("\n".join(lines), ephemeral=False, allowed_mentions=NO_MENTIONS)
+        lines.append("-# Leave with `/stats top me: Leave`; one game's ratings with `/stats top game:`.")
+        await reply.send(fit(lines), ephemeral=False, allowed_mentions=NO_MENTIONS)
 
-    @stats.command(name="forget", description="Delete your luck statistics (games' logs keep their dice).")
+    @top.autocomplete("game")
+    async def _rated_games(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        """The rated games whose name has what was typed."""
+        wanted = typed.casefold()
+        return [
+            app_commands.Choice(name=kind.title[:100], value=kind.kind)
+            for kind in self._rated_kinds()
+            if wanted in kind.title.casefold()
+        ][:25]
+
+    async def _ratings(self, guild_id: int, kind: GameKind, limit: int) -> list[str]:
+        """A game's rating leaderboard in a server (members who left the leaderboards skipped), or nothing if nobody
+        shown is rated."""
+        rows = await self.store.rating_top(guild_id, kind.kind, limit + RATINGS_SLACK)
+        hidden = await self.store.leaderboard_hidden([user for user, _ in rows])
+        shown = [(user, rating) for user, rating in rows if user not in hidden][:limit]
+        if not shown:
+            return []
+        lines = [f"📈 **{kind.title} ratings**"]
+        lines += [
+            f"{i}. <@{user}> · {rating.shown:,}{' (provisional)' if rating.provisional else ''} · "
+            f"{rating.games} game{'' if rating.games == 1 else 's'}"
+            for i, (user, rating) in enumerate(shown, 1)
+        ]
+        return lines
+
+    @stats.command(name="forget", description="Delete your luck statistics and ratings (logs keep their dice).")
     @app_commands.describe(confirm="Type: forget")
     async def forget(self, interaction: discord.Interaction, confirm: str) -> None:
         """Delete the member's statistics everywhere; their dice in games' logs stay (replays need them)."""
@@ -426,7 +512,8 @@ class Stats(commands.Cog):
             raise UserError("Nothing deleted: type `forget` in `confirm` to delete your statistics.")
         await self.store.forget_luck(interaction.user.id, now(interaction))
         await Reply.of(interaction, private=True).send(
-            "🧹 Your luck statistics are deleted. Rolls from now on count again; games' logs keep their dice.",
+            "🧹 Your luck statistics and ratings are deleted. Rolls and games from now on count again; games' logs "
+            "keep their dice.",
             ephemeral=True,
         )
 

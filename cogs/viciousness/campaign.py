@@ -22,21 +22,11 @@ from rules.viciousness.options import VicOptions
 from rules.viciousness.transfer import CampaignImportError, export_campaign, import_campaign
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    pass
 
 EXPORT_NAME = "viciousness-campaign.json"
 ROLE_CHOICES = [app_commands.Choice(name="GM", value=GM), app_commands.Choice(name="co-GM", value=CO_GM)]
 MAX_IMPORT_BYTES = 2_000_000
-
-
-async def direct_message(bot: TabletopBot, user_id: int, text: str) -> bool:
-    """A private message to a member; False when it can't be delivered (their messages from servers are off)."""
-    try:
-        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        await user.send(text, allowed_mentions=discord.AllowedMentions.none())
-    except discord.HTTPException:
-        return False
-    return True
 
 
 def only_the_gm(session: Session, interaction: discord.Interaction, doing: str) -> None:

@@ -19,7 +19,7 @@ from cogs.viciousness.calls import calling, calls_of, gms
 from cogs.viciousness.narrate import narrate
 from cogs.viciousness.recap import recap_event_text
 from cogs.viciousness.text import cut
-from rules.engine import GM, GM_ROLES, PUBLIC, visible
+from rules.engine import GM, GM_ROLES, PUBLIC, Viewer, visible
 from rules.viciousness.state import CampaignState
 
 MAX_CONTENT = 2000
@@ -103,6 +103,20 @@ def gm_news(session: Session, state: CampaignState, entry: LogEntry, events: lis
             if str(uid) != entry.actor and calling(state, [uid]) != ([], []):
                 text = f"🔔 {name}'s move waits for you: it is on the GM screen (`/vic-gm screen`)."
                 news.append(News(text=text, dms=[uid], private=True))
+    return news
+
+
+def member_news(session: Session, state: CampaignState, viewer: Viewer, events: list[dict[str, Any]]) -> list[News]:
+    """What one member alone is told of an entry, by direct message (``VicSpec.member_news``): a handout from the
+    GM, with a line for the channel (naming nothing of it) where their direct messages are closed."""
+    news = []
+    for event in events:
+        if event.get("type") == "revealed" and viewer.id is not None and viewer.id in event.get("to", []):
+            uid = int(viewer.id)
+            company = escape_name(state.company.name or "your campaign")
+            text = f"📨 A handout from the GM of {company} (<#{session.channel_id}>):\n>>> {event['text']}"
+            fallback = f"📨 <@{uid}>: the GM has a handout for you in `/vic log`."
+            news.append(News(text=text, dms=[uid], private=True, fallback=fallback))
     return news
 
 

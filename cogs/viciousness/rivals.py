@@ -22,7 +22,6 @@ from bot.models import Session, viewer_of
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.spec import ViewContext
-from cogs.viciousness.campaign import direct_message
 from cogs.viciousness.common import MAX_CONTENT, VicBase, choice_name
 from cogs.viciousness.controls import Controls
 from cogs.viciousness.narrate import narrate
@@ -155,24 +154,15 @@ class GMScreenCommands(VicBase):
         gm_viewer(session, interaction, "reveal things to the channel or hand players a handout")
         players = list(dict.fromkeys(m for m in (to, also) if m is not None and not m.bot))
         action = {"type": "reveal", "text": text, "to": [str(m.id) for m in players]}
-        applied = await self.act(interaction, action, session)
+        await self.act(interaction, action, session)
         if not players:
             await reply.send("Revealed to the channel.", ephemeral=True)  # the channel is told by the news
             return
-        company = self.state(applied.session).company.name or "your campaign"
-        told = f"📨 A handout from the GM of {escape_name(company)} (<#{session.channel_id}>):\n>>> {text}"
-        missed = [m for m in players if not await direct_message(self.bot, m.id, told)]
+        # The handout goes to them by direct message with the change's news (``member_news``): told once, after a
+        # crash too; where their direct messages are closed, the channel tells them to look in /vic log.
         names = ", ".join(escape_name(m.display_name) for m in players)
-        answer = f"📨 Handed to {names}: only they and the GMs see it (it is in their `/vic log`)."
-        if missed:
-            answer += " Direct messages didn't reach " + ", ".join(escape_name(m.display_name) for m in missed) + "."
+        answer = f"📨 Handed to {names} by direct message: only they and the GMs see it (it is in their `/vic log`)."
         await reply.send(answer, ephemeral=True)
-        if missed:
-            # Their direct messages are closed: the channel says there is something for them, not what.
-            who = ", ".join(f"<@{m.id}>" for m in missed)
-            pings = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(m.id) for m in missed])
-            text = f"📨 {who}: the GM has a handout for you in `/vic log`."
-            await reply.send(text, ephemeral=False, allowed_mentions=pings)
 
 
 class RivalCommands(VicBase):

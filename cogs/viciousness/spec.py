@@ -22,7 +22,7 @@ from bot.spec import FaceLuck, GameSpec, View, ViewContext
 from cogs.viciousness.calls import reminder
 from cogs.viciousness.controls import RENAMED, Controls
 from cogs.viciousness.narrate import narrate
-from cogs.viciousness.news import entry_news, gm_news
+from cogs.viciousness.news import entry_news, gm_news, member_news
 from cogs.viciousness.rules_text import describe
 from cogs.viciousness.sessions import session_reminder
 from rules.viciousness.engine import ENGINE
@@ -61,6 +61,10 @@ class VicSpec(GameSpec[CampaignState]):
     def gm_news(self, ctx: ViewContext[CampaignState], entry: LogEntry) -> list[News]:
         """What the GMs alone are told of a log entry, by direct message (``cogs/viciousness/news.py``)."""
         return gm_news(ctx.session, ctx.state, entry, ctx.events)
+
+    def member_news(self, ctx: ViewContext[CampaignState], entry: LogEntry) -> list[News]:
+        """What one member alone is told of a log entry, by direct message: a handout (``cogs/viciousness/news``)."""
+        return member_news(ctx.session, ctx.state, ctx.viewer, ctx.events)
 
     def reminder(self, session: Session, deadline: Deadline) -> News | None:
         """A player the table still waits on, who asked to be reminded (``/vic calls``); the players before a

@@ -19,6 +19,21 @@ def candidates(state: VicesState) -> tuple[list[str], bool]:
     return [p for p in present if state.seat(p).total == low], False
 
 
+def places(state: VicesState) -> dict[str, int]:
+    """Every player still in a finished game by E1's order: the winner first, then those on exactly 70, then the
+    lowest totals; equal totals share a place. Players who left are not placed."""
+    rest = sorted(
+        (p for p in state.present() if p not in state.winners),
+        key=lambda p: (state.seat(p).total != EXACT_TARGET, state.seat(p).total),
+    )
+    placed = dict.fromkeys(state.winners, 1)
+    for i, player in enumerate(rest):
+        before = rest[i - 1] if i else None
+        same = before is not None and state.seat(before).total == state.seat(player).total
+        placed[player] = placed[before] if same and before is not None else len(state.winners) + i + 1
+    return placed
+
+
 def finish_game(t: Table, reason: str = "end_of_round") -> None:
     """E1–E2: one candidate wins, several go to the tie-break. ``reason``: ``end_of_round`` after the 70
     trigger, ``too_few_players`` when players left."""

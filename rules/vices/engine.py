@@ -12,6 +12,7 @@ from rules.engine import (
     ForcedMoves,
     IllegalAction,
     Outcome,
+    Places,
     Prompt,
     Rollers,
     ScoreLuck,
@@ -188,6 +189,10 @@ class VicesEngine:
         """None while the game goes on, else the single winner."""
         return list(state.winners) if state.phase == "over" else None
 
+    def places(self, state: VicesState) -> dict[str, int] | None:
+        """None while the game goes on, else each remaining player's place (E1's order, the winner first)."""
+        return ending.places(state) if state.phase == "over" else None
+
     def next_game_order(self, state: VicesState) -> list[str]:
         """E3: the seat order for a rematch, rotated so the winner goes last."""
         return ending.next_game_order(state)
@@ -218,4 +223,5 @@ _computers: ComputerPlayers[VicesState, VicesAction] = ENGINE
 _seats: Seats[VicesState] = ENGINE
 _forced: ForcedMoves[VicesState, VicesAction] = ENGINE
 _rollers: Rollers = ENGINE
+_places: Places[VicesState] = ENGINE
 _luck: ScoreLuck[VicesOptions] = ENGINE

@@ -205,7 +205,11 @@ def reaching(p: Played, step: Step, seer: Seer, *, boards: bool, index: int, log
         "events": events,
         "prompts": kind.prompts(state) if session.status is Status.ACTIVE else [],
         "narration": game.narrate(session, state, events),
-        "news": [n.model_dump() for n in news_of(game.spec, kind, session, state, entry)],
+        "news": [
+            n.model_dump()
+            for n in news_of(game.spec, kind, session, state, entry)
+            if not n.private or seer.member in n.dms  # private news reaches its members alone
+        ],
         "luck": [
             repr(t)
             for t in [*entry_tallies(session, entry, kind), *turn_tallies(session, entry, kind)]

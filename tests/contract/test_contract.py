@@ -246,3 +246,22 @@ def test_the_luck_a_game_reports_is_of_its_players_and_its_own_dice(game: Game, 
             for turn in game.kind.score_luck.score_luck(p.table.options, entry.events):
                 assert turn.player in seated and turn.turns >= 0 and turn.points >= 0
                 assert math.isfinite(turn.luck) and turn.variance >= 0
+
+
+@cases
+def test_the_places_a_game_gives_rank_its_winners_first(game: Game, seed: int) -> None:
+    """``Places`` (for ratings) says nothing while the game goes on; at its end it places seated players only, its
+    winners first, every place from 1 on."""
+    ranks = game.kind.places
+    seats = game.kind.seats
+    if ranks is None or seats is None:
+        return
+    p = played(game, seed)
+    for state in p.states:
+        winners = seats.winners(state)
+        placed = ranks.places(state)
+        if winners is None:
+            assert placed is None
+            continue
+        assert placed is not None and set(placed) <= set(p.table.players)
+        assert all(placed[w] == 1 for w in winners) and min(placed.values()) == 1

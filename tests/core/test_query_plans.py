@@ -31,7 +31,7 @@ from bot.storage.codec import encode_entry
 from bot.storage.dice import SecretRoll
 from tests.databases import Database, postgres_database
 
-TABLES = ("sessions", "session_events", "session_checkpoints", "outbox")
+TABLES = ("sessions", "session_events", "session_checkpoints", "outbox", "ratings")
 SQLITE_NAMES = {*TABLES, "s", "o"}
 """How a plan names those tables (``s`` and ``o`` are the store's aliases for sessions and the outbox)."""
 NOT_QUERIES = re.compile(r"^\s*(--|BEGIN|COMMIT|ROLLBACK|PRAGMA|SELECT pg_advisory_unlock_all)", re.IGNORECASE)
@@ -180,6 +180,8 @@ async def drive(store: Store) -> set[str]:
     await use("clear_old_logs")(HOUR * 1000)
     await use("outbox_told")(outgoing.id)
     await use("ping")()
+    await store.ratings_of(1, "race", [7, 8])  # the ratings' queries, besides Store's own methods
+    await store.rating_top(1, "race", 30)
     return called
 
 
