@@ -67,7 +67,7 @@ class ComputerSeats:
         player = next((p.player for p in kind.prompts(state) if session.seat_of_player(p.player).computer), None)
         if player is None:
             return
-        action = kind.computer_action(state, player, self.service.dice)
+        action = kind.computer_action(state, player, self.service.dice, session.seat_of_player(player).strength)
         try:
             await self.service.act(session_id, None, action, expect=Expect(version), how="computer", player=player)
         except UserError as exc:

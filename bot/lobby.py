@@ -22,6 +22,7 @@ from bot.names import escape_name
 from bot.replies import Reply
 from bot.service import Service
 from bot.spec import GameSpec, LobbyOption
+from rules.engine import EASY, NORMAL, STRENGTHS, STRONG
 
 OPTIONS_PER_PAGE = 4
 SEATINGS = ("join", "random")
@@ -35,9 +36,9 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
     return [name.replace("_", " ").title() for name in NEEDED_PERMISSIONS if not getattr(have, name)]
 
 
-def computer_name(number: int) -> str:
-    """Name of the n-th computer player in a lobby."""
-    return f"Computer {number}"
+def computer_name(number: int, strength: str = NORMAL) -> str:
+    """Name of the n-th computer player in a lobby; one that plays other than normally says how (on every board)."""
+    return f"Computer {number}" if strength == NORMAL else f"Computer {number} ({strength.title()})"
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -96,6 +97,7 @@ class Lobby:
         full = len(session.seats) >= high
         humans = [s for s in session.seats if not s.computer]
         sid = session.id
+        rows: list[list[discord.ui.Item[Any]]] = []
         row: list[discord.ui.Item[Any]] = [
             _button(lobby_id(sid, "join"), "Join", discord.ButtonStyle.primary, disabled=full),
             _button(lobby_id(sid, "leave"), "Leave", discord.ButtonStyle.secondary),
@@ -105,6 +107,7 @@ class Lobby:
             computers = sum(1 for s in session.seats if s.computer)
             cpu = lobby_id(sid, "cpu", computers)
             row.append(_button(cpu, "Add computer", discord.ButtonStyle.secondary, disabled=full))
+            rows.append([_strength_select(lobby_id(sid, "cpus", computers), full)])
         row += [
             _button(
                 lobby_id(sid, "start"),
@@ -114,7 +117,7 @@ class Lobby:
             ),
             _button(lobby_id(sid, "cancel"), "Cancel", discord.ButtonStyle.danger),
         ]
-        rows = [row]
+        rows.insert(0, row)
         if spec.lobby_options:
             rows.append([_button(lobby_id(sid, "options", 0), "Options…", discord.ButtonStyle.secondary)])
         return Payload(content=content, embeds=[embed], view=static_view(rows))
@@ -242,9 +245,10 @@ class Lobby:
             await self._set_option(reply, session, arg, values)
         elif key == "start":
             await self.service.start(sid, actor, origin=reply)
-        elif key == "cpu":
+        elif key in ("cpu", "cpus"):
             drawn_with = int(arg) if arg else None  # a button drawn before it said: add one all the same
-            await self.change(sid, actor, lambda s, a: self._add_computer(s, a, drawn_with), reply)
+            strength = values[0] if key == "cpus" and values else NORMAL
+            await self.change(sid, actor, lambda s, a: self._add_computer(s, a, drawn_with, strength), reply)
         elif key in ("join", "leave", "cancel"):
             edit = {"join": self._join, "leave": self._leave, "cancel": self._cancel}[key]
             await self.change(sid, actor, edit, reply)
@@ -299,9 +303,12 @@ class Lobby:
             return session.successor(self.service.clock.now(), seats=seats)
         return self.without(session, int(key))
 
-    def _add_computer(self, session: Session, actor: Actor, drawn_with: int | None) -> Session:
-        """One more computer player, if the lobby still has the ``drawn_with`` computers the button was drawn with."""
+    def _add_computer(self, session: Session, actor: Actor, drawn_with: int | None, strength: str) -> Session:
+        """One more computer player of ``strength``, if the lobby still has the ``drawn_with`` computers the button
+        was drawn with."""
         self._host_only(session, actor, "add computer players")
+        if strength not in STRENGTHS:
+            raise UserError("That strength is no longer offered; pick another.")
         number = sum(1 for s in session.seats if s.computer) + 1
         if drawn_with is not None and number - 1 != drawn_with:
             have = f"{number - 1} computer player{'s' if number != 2 else ''}"
@@ -309,7 +316,7 @@ class Lobby:
         _, high = self._limits(session)
         if len(session.seats) >= high:
             raise IllegalMove(f"The table is full ({high} players).")
-        seat = Seat(name=computer_name(number), computer=True)
+        seat = Seat(name=computer_name(number, strength), computer=True, strength=strength)
         return session.successor(self.service.clock.now(), seats=[*session.seats, seat])
 
     def _cancel(self, session: Session, actor: Actor) -> Session:
@@ -400,7 +407,7 @@ class Lobby:
         settings = await self.service.store.guild_settings(session.guild_id)
         await self._check_lobby_limit(session.guild_id, actor, settings)
         seats = [
-            Seat(user_id=s.user_id, name=s.name, computer=s.computer)
+            Seat(user_id=s.user_id, name=s.name, computer=s.computer, strength=s.strength)
             for s in self._rematch_order(session, actor.user_id)
             if not s.left
         ]
@@ -438,6 +445,22 @@ def _button(
     custom_id: str, label: str, style: discord.ButtonStyle, *, disabled: bool = False
 ) -> discord.ui.Button[Any]:
     return discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled)
+
+
+STRENGTH_LABELS = {
+    EASY: ("Easy computer", "Plays like a beginner"),
+    NORMAL: ("Normal computer", "The usual computer player"),
+    STRONG: ("Strong computer", "Searches for its best chance to win"),
+}
+
+
+def _strength_select(custom_id: str, full: bool) -> discord.ui.Select[Any]:
+    """Add computer ▸ strength: a menu that adds a computer player of the strength picked."""
+    choices = [
+        discord.SelectOption(label=label, value=strength, description=about)
+        for strength, (label, about) in STRENGTH_LABELS.items()
+    ]
+    return discord.ui.Select(custom_id=custom_id, options=choices, placeholder="Add computer ▸ strength", disabled=full)
 
 
 def _option_select(session: Session, option: LobbyOption, current: Any) -> discord.ui.Select[Any]:

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from bot.names import escape_name
-from rules.engine import HOST, MANAGER, PLAYER, Viewer
+from rules.engine import HOST, MANAGER, NORMAL, PLAYER, Viewer
 
 
 class Status(StrEnum):
@@ -50,6 +50,8 @@ class Seat(BaseModel):
     user_id: int | None = None
     name: str
     computer: bool = False
+    strength: str = NORMAL
+    """How well the computer plays this seat (``rules.engine.STRENGTHS``), chosen in the lobby."""
     timeouts: int = 0
     """Consecutive decisions this seat let time out."""
     left: bool = False

@@ -1,4 +1,5 @@
-"""Drawing pictures (a scoresheet's PNG) in a worker process, never on the event loop.
+"""Drawing pictures (a scoresheet's PNG), and other CPU-heavy work (a game's review), in a worker process, never
+on the event loop.
 
 A thread would not do: drawing holds Python's GIL for tens of milliseconds and would stall every
 other interaction meanwhile. A picture's ``draw`` must therefore be picklable (a module-level
@@ -11,8 +12,11 @@ import asyncio
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
 from bot.processes import process_pool
+
+T = TypeVar("T")
 
 
 class PictureWorker:
@@ -23,12 +27,16 @@ class PictureWorker:
 
     async def draw(self, draw: Callable[[], bytes]) -> bytes:
         """Run ``draw`` in the worker and return the image's bytes."""
+        return await self.run(draw)
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """Run ``work`` (picklable) in the worker and return what it returns."""
         loop = asyncio.get_running_loop()
         for attempt in range(2):
             if self._pool is None:
                 self._pool = process_pool(1)
             try:
-                return await loop.run_in_executor(self._pool, draw)
+                return await loop.run_in_executor(self._pool, work)
             except BrokenProcessPool:
                 self.close()  # the worker was killed (by the OS, say): a fresh one, once
                 if attempt:

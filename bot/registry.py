@@ -13,6 +13,7 @@ from bot.errors import NoSession
 from bot.models import Scope
 from rules.dice import DiceSource
 from rules.engine import (
+    NORMAL,
     PUBLIC,
     Chapters,
     ComputerPlayers,
@@ -147,13 +148,13 @@ class GameKind:
             return self.engine.view(state, viewer)
         return state
 
-    def computer_action(self, state: BaseModel, player: str, dice: DiceSource) -> BaseModel:
+    def computer_action(self, state: BaseModel, player: str, dice: DiceSource, strength: str = NORMAL) -> BaseModel:
         """What the computer in ``player``'s seat does now, decided from what that seat may see: the computer is
         given ``view(state, Viewer(player))``, never the other seats' secrets (nor dice drawn ahead, if a game kept
-        any in its state)."""
+        any in its state). ``strength`` is the seat's."""
         computers = self.computers
         assert computers is not None, f"{self.kind} has no computer players"
-        action: BaseModel = computers.computer_action(self.view(state, Viewer(player)), player, dice)
+        action: BaseModel = computers.computer_action(self.view(state, Viewer(player)), player, dice, strength)
         return action
 
     def seat_limits(self, options: BaseModel) -> tuple[int, int]:

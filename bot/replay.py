@@ -9,7 +9,7 @@ barrier on, folded from the state after it (``Session.undo_from``, ``Store.check
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,10 +51,15 @@ def is_barrier(kind: GameKind, entry: LogEntry) -> bool:
 
 
 def fold(
-    kind: GameKind, options: dict[str, Any], entries: Iterable[LogEntry], start: BaseModel | None = None
+    kind: GameKind,
+    options: dict[str, Any],
+    entries: Iterable[LogEntry],
+    start: BaseModel | None = None,
+    watch: Callable[[LogEntry, Folded], None] | None = None,
 ) -> Folded:
     """Apply every logged start, action, departure, undo and redo with the recorded dice; from the state
-    ``start`` (the state after a barrier, the entries being those after it) if given.
+    ``start`` (the state after a barrier, the entries being those after it) if given. ``watch`` is shown each
+    entry with what has been folded before it (a review reads every decision's position so).
 
     Raises ReplayMismatch if an entry does not use exactly the dice it recorded. The seating
     shuffle's own rolls are kept apart in the start entry; its outcome is the recorded player order.
@@ -66,6 +71,8 @@ def fold(
         dice = ReplayDice(Roll.model_validate(r) for r in entry.dice)
         what = entry.action.get("kind")
         state = result.state
+        if watch is not None:
+            watch(entry, result)
         if what == "start":
             result = Folded(state=engine.start(parsed_options, entry.action["players"], dice).state)
         elif what == "import":

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import io
+import time
 from typing import Any
 
 import discord
@@ -14,11 +18,16 @@ from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, GuildSettings, Scope, Session, Status, viewer_of
 from bot.names import escape_name
 from bot.permissions import END_RULES, may_end, may_moderate
+from bot.pictures import PictureWorker
 from bot.replies import PUBLIC_ANSWER, Reply
+from bot.review import review_text, run_review, shown_players, smoothed
+from bot.review_chart import alt_text, draw_review_chart
 from bot.spec import GameSpec
 from rules.engine import visible
+from rules.review import NotReviewable, Review, check_reviewable
 
 MAX_LOG_LINES = 15
+KEPT_REVIEWS = 8
 CLEARED = "This game's move-by-move log was cleared, as this server's settings ask; `/game history` keeps its result."
 
 
@@ -28,7 +37,15 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
+        self.worker = PictureWorker()
+        """Reviews and their charts are worked out here, off the event loop."""
+        self.reviews: dict[tuple[int, int], Review] = {}
+        """The latest reviews by session and last log entry: asked again (shown publicly, say), not worked again."""
         super().__init__()
+
+    async def cog_unload(self) -> None:
+        """Stop the review worker."""
+        await asyncio.to_thread(self.worker.close)
 
     async def live(self, interaction: discord.Interaction) -> Session:
         """The lobby or table session in this channel, or a UserError saying there is none."""
@@ -207,6 +224,82 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         lines += await self.campaigns(interaction, scope)
         await reply.send("\n".join(lines)[:2000] or "No finished games yet.", ephemeral=True)
 
+    async def reviewable(self, interaction: discord.Interaction) -> list[Session]:
+        """This channel's table game, then its recent finished ones: the games /game review offers."""
+        assert interaction.channel_id is not None
+        live = await self.bot.service.live_table(interaction.channel_id)
+        ended = await self.bot.store.history(guild_id=None, channel_id=interaction.channel_id, limit=10)
+        return [s for s in ([live] if live and live.status is not Status.LOBBY else []) + ended]
+
+    @app_commands.command(name="review", description="Why you won or lost: your decisions rated, skill and luck.")
+    @app_commands.describe(
+        game="Which game (default: this channel's latest).", public="Show it to the channel (default: only you)."
+    )
+    async def review(self, interaction: discord.Interaction, game: str | None = None, public: bool = False) -> None:
+        """Each player's decisions rated by simulated games: private unless asked, one's own only while it runs."""
+        reply = Reply.of(interaction)
+        await reply.defer(private=not public)  # a review takes seconds
+        sessions = await self.reviewable(interaction)
+        session = next((s for s in sessions if game is None or str(s.id) == game), None)
+        if session is None:
+            raise NoSession("There's no game to review in this channel. Pick one from the list.")
+        spec = self.bot.specs.get(session.kind)
+        if spec is None:
+            raise UserError("This game is no longer on this bot.")
+        try:
+            check_reviewable(spec.kind.engine)
+        except NotReviewable as refused:
+            raise UserError(refused.reason) from None
+        if session.log_cleared_at is not None:
+            raise UserError(CLEARED)
+        seat = next((s for s in session.seats if s.user_id == interaction.user.id), None)
+        running = session.status is Status.ACTIVE
+        if running and seat is None:
+            raise NotPlaying("You're not playing in this game: its review opens to everyone once it ends.")
+        entries = await self.bot.store.log_entries(session.id)
+        key = (session.id, entries[-1].seq if entries else 0)
+        found = self.reviews.get(key)
+        if found is None:
+            found = await self.worker.run(functools.partial(run_review, spec.kind, session.engine_options, entries))
+            self.reviews = {**dict(list(self.reviews.items())[-(KEPT_REVIEWS - 1) :]), key: found}
+        player = None if seat is None else seat.player
+        names = {s.player: escape_name(s.name) for s in session.seats}
+        narrated = {e.seq: spec.narrate(session, e.events) for e in entries}
+        text = review_text(
+            found,
+            names,
+            player,
+            running,
+            lambda seq: " ".join(narrated.get(seq, [])) or None,
+            lambda events: spec.narrate(session, events),
+        )
+        curves = [(session.name_of(p), smoothed(found.curve[p])) for p in shown_players(found, player, running)]
+        title = f"{spec.kind.title}: chance to win"
+        png = await self.worker.draw(functools.partial(draw_review_chart, title, curves))
+        file = discord.File(io.BytesIO(png), filename="review.png", description=alt_text(title, curves))
+        await reply.send(
+            f"**Review of {spec.kind.title}**"
+            + ("" if running else f" · <t:{int(session.updated_at)}:d>")
+            + "\n"
+            + text[:1900],
+            ephemeral=not public,
+            file=file,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @review.autocomplete("game")
+    async def _reviewable(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        choices = []
+        for session in await self.reviewable(interaction):
+            spec = self.bot.specs.get(session.kind)
+            title = spec.kind.title if spec else session.kind
+            ended = time.strftime("%Y-%m-%d", time.gmtime(session.updated_at))
+            when = "running" if session.status is Status.ACTIVE else ended
+            label = f"{title} · {when} · " + ", ".join(s.name for s in session.seats)
+            if current.lower() in label.lower():
+                choices.append(app_commands.Choice(name=label[:100], value=str(session.id)))
+        return choices[:25]
+
     async def campaigns(self, interaction: discord.Interaction, scope: str) -> list[str]:
         """The campaigns of the channel (or the server), running or archived: they outlive any table game."""
         if interaction.guild_id is None:
@@ -254,7 +347,7 @@ class BotCommands(commands.Cog):
             "**Tabletop games in chat**\n"
             f"{games or '• (no games loaded)'}\n"
             "• `/roll` — roll dice, e.g. `/roll 4d6kh3`\n"
-            "• `/game status | rules | log | leave | end | kick | history` — the game in this channel "
+            "• `/game status | rules | log | review | leave | end | kick | history` — the game in this channel "
             f"(games here are ended by {rule})\n"
             "• `/settings` — server defaults (Manage Server)"
         )

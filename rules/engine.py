@@ -206,6 +206,14 @@ class Turns(Protocol[StateIn, ActionOut]):
         ...
 
 
+EASY = "easy"
+NORMAL = "normal"
+STRONG = "strong"
+STRENGTHS = (EASY, NORMAL, STRONG)
+"""How well a computer seat plays, chosen per seat in the lobby: a beginner, the game's usual computer, and one
+that searches for the best chance to win. The core stores it with the seat and hands it to ``computer_action``."""
+
+
 @runtime_checkable
 class ComputerPlayers(Protocol[StateIn, ActionOut]):
     """A seat can be played by the computer.
@@ -215,9 +223,10 @@ class ComputerPlayers(Protocol[StateIn, ActionOut]):
     cheat, and its choice depends on nothing a player in its seat could not know.
     """
 
-    def computer_action(self, seen: StateIn, player: str, dice: DiceSource) -> ActionOut:
+    def computer_action(self, seen: StateIn, player: str, dice: DiceSource, strength: str = NORMAL) -> ActionOut:
         """The action a computer player in ``player``'s seat takes now, judged from ``seen`` (what that seat may
-        see); ``dice`` is for its own random choices, never the game's dice."""
+        see); ``dice`` is for its own random choices, never the game's dice. ``strength`` is the seat's (one of
+        :data:`STRENGTHS`); a game with one way of playing may ignore it."""
         ...
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.crowns import legality
+from rules.crowns import betrayal, evaluation, fate, leaving, legality, levels, rounds, scrolls
 from rules.crowns.actions import (
     AssignAll,
     AssignScroll,
@@ -32,10 +32,9 @@ from rules.crowns.options import CrownsOptions
 from rules.crowns.phases import PHASES
 from rules.crowns.scoring import fate_eligible, own_daggers, pending_scrolls
 from rules.crowns.state import CrownsState, DieState, Phase, Seat
-from rules.crowns.strategy import choose_action
 from rules.crowns.turn import Table, new_dice
 from rules.dice import DiceSource
-from rules.engine import IllegalAction, Outcome, Prompt, Rollers
+from rules.engine import NORMAL, IllegalAction, Outcome, Prompt, Rollers
 
 _GROUP_STATES = {
     "skulls": (DieState.FREE_SKULL,),
@@ -54,76 +53,76 @@ def _prompt(player: str, decision: str, label: str, timer: str, ping: bool) -> P
 
 def _roll(t: Table, actor: str, action: Roll) -> None:
     handed = [d.id for d in t.s.dice if d.holder == actor and d.state is _HANDED]
-    t.own_roll(handed, "turn_roll")
+    rounds.own_roll(t, handed, "turn_roll")
 
 
 def _assign(t: Table, actor: str, action: AssignScroll) -> None:
-    t.assign_scroll(action.die, action.rival)
+    scrolls.assign_scroll(t, action.die, action.rival)
 
 
 def _assign_all(t: Table, actor: str, action: AssignAll) -> None:
     for die_id in pending_scrolls(t.s):
-        t.assign_scroll(die_id, action.rival)
+        scrolls.assign_scroll(t, die_id, action.rival)
 
 
 def _give_dagger(t: Table, actor: str, action: GiveDagger) -> None:
     if action.to is None:
-        t.give_dagger(t.default_dagger_recipient(), "random")
+        scrolls.give_dagger(t, scrolls.default_dagger_recipient(t), "random")
     else:
-        t.give_dagger(action.to, "choice")
-    t.roll_scrolls()
+        scrolls.give_dagger(t, action.to, "choice")
+    scrolls.roll_scrolls(t)
 
 
 def _reroll(t: Table, actor: str, action: Reroll) -> None:
     states = _GROUP_STATES[action.group]
     ids = [d.id for d in t.s.dice if d.holder == actor and d.state in states]
-    t.own_roll(ids, "reroll", action.group)
+    rounds.own_roll(t, ids, "reroll", action.group)
 
 
 def _settle(t: Table, actor: str, action: Settle) -> None:
     t.gain_fate(actor, 1, "settle")
-    t.end_turn("settled")
+    rounds.end_turn(t, "settled")
 
 
 def _end_turn(t: Table, actor: str, action: EndTurn) -> None:
-    t.end_turn("voluntary")
+    rounds.end_turn(t, "voluntary")
 
 
 def _six_skulls(t: Table, actor: str, action: SixSkulls) -> None:
-    t.six_skulls(action.choice)
+    evaluation.six_skulls(t, action.choice)
 
 
 def _fate_reroll(t: Table, actor: str, action: FateReroll) -> None:
-    t.fate_reroll(actor, action.die, "own")
+    fate.fate_reroll(t, actor, action.die, "own")
 
 
 def _meddle(t: Table, actor: str, action: Meddle) -> None:
-    t.fate_reroll(actor, action.die, "meddle")
+    fate.fate_reroll(t, actor, action.die, "meddle")
 
 
 def _pass_fate(t: Table, actor: str, action: PassFate) -> None:
-    t.pass_fate(actor)
+    fate.pass_fate(t, actor)
 
 
 def _overkill(t: Table, actor: str, action: Overkill) -> None:
-    t.chosen_overkill(action.die, action.rival)
+    betrayal.chosen_overkill(t, action.die, action.rival)
 
 
 def _overkill_all(t: Table, actor: str, action: OverkillAll) -> None:
     for die_id in own_daggers(t.s)[: t.s.overkill_left]:
-        t.chosen_overkill(die_id, action.rival)
+        betrayal.chosen_overkill(t, die_id, action.rival)
 
 
 def _steal(t: Table, actor: str, action: Steal) -> None:
-    t.steal_claim(action.rival)
+    evaluation.steal_claim(t, action.rival)
 
 
 def _last_stand(t: Table, actor: str, action: LastStandChoice) -> None:
     if action.steal:
         t.take_crown(actor, "steal")
-        t.end_turn("crown_steal")
+        rounds.end_turn(t, "crown_steal")
     else:
-        t.score_sets()
+        evaluation.score_sets(t)
 
 
 _HANDLERS: dict[type[BaseModel], Callable[[Table, str, Any], None]] = {
@@ -178,7 +177,7 @@ class CrownsEngine:
             how=options.first_player,
             claim_target=options.claim_target,
         )
-        table.start_turn()
+        rounds.start_turn(table)
         return Outcome(table.s, table.events)
 
     def parse_action(self, data: Mapping[str, Any]) -> BaseModel:
@@ -220,9 +219,10 @@ class CrownsEngine:
         """The timeout default of RULES.md 2.6 #37 for ``player``'s pending decision."""
         return legality.default_action(state, player)
 
-    def computer_action(self, state: CrownsState, player: str, dice: DiceSource) -> BaseModel:
-        """The computer player's choice; deterministic given the state (``dice`` is not used)."""
-        return choose_action(state, player)
+    def computer_action(self, state: CrownsState, player: str, dice: DiceSource, strength: str = NORMAL) -> BaseModel:
+        """The computer player's choice at ``strength`` (:mod:`rules.crowns.levels`); deterministic given the
+        state (``dice`` is not used: a Strong player's rollouts are seeded by the position)."""
+        return levels.choose(state, player, strength, self)
 
     def remove_player(self, state: CrownsState, player: str, dice: DiceSource) -> Outcome[CrownsState]:
         """2.6 #34: the seat is skipped from now on; fewer than 2 players left ends the game by forfeit."""
@@ -231,7 +231,7 @@ class CrownsEngine:
         if player not in state.present():
             raise IllegalAction("That player is not in this game.")
         table = Table(state, dice)
-        table.remove(player)
+        leaving.remove(table, player)
         return Outcome(table.s, table.events)
 
     def winners(self, state: CrownsState) -> list[str] | None:

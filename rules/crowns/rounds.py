@@ -37,7 +37,7 @@ def start_turn(t: Tabletop) -> None:
         t.after_resolution()
 
 
-def own_roll(t: Tabletop, die_ids: list[str], reason: Literal["turn_roll", "reroll"], group: str | None) -> None:
+def own_roll(t: Tabletop, die_ids: list[str], reason: Literal["turn_roll", "reroll"], group: str | None = None) -> None:
     """S2–S4: the active player rolls ``die_ids`` (ascending); ends their Messenger immunity, then S5."""
     s = t.s
     active = s.active

@@ -117,6 +117,18 @@ def _group_value(key: Key, group: str, values: dict[Key, float]) -> float:
 def reroll_value(counts: Counts, group: str, fate: bool) -> float:
     """Estimated chance of a Claim this turn after rerolling ``group`` and then playing on well."""
     key = (min(counts.crowns, 2), min(counts.daggers, 2), min(counts.free_skulls, 4), counts.ret_scrolls)
+    return _cached_value(key, group, fate)
+
+
+def immediate_claim(counts: Counts, group: str) -> float:
+    """The chance that rerolling ``group`` makes a Claim on that very roll (a beginner's look: no later rolls)."""
+    key = (min(counts.crowns, 2), min(counts.daggers, 2), min(counts.free_skulls, 4), counts.ret_scrolls)
+    return _group_value(key, group, {})
+
+
+@cache
+def _cached_value(key: Key, group: str, fate: bool) -> float:
+    """Few keys recur in every game (and in every rollout of a Strong player): each is worked out once."""
     return _group_value(key, group, _values(fate))
 
 

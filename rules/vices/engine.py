@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.dice import DiceSource
 from rules.engine import (
+    NORMAL,
     ComputerPlayers,
     Engine,
     ForcedMoves,
@@ -20,7 +21,7 @@ from rules.engine import (
     TurnLuck,
     Turns,
 )
-from rules.vices import effects, ending, leaving, luck, pool, seating, strategy, turn
+from rules.vices import effects, ending, leaving, levels, luck, pool, seating, turn
 from rules.vices.actions import (
     ClaimSin,
     Envy,
@@ -171,9 +172,10 @@ class VicesEngine:
         """The timeout default of RULES.md 1.8 #35 for ``player``'s pending decision."""
         return default_action(state, player)
 
-    def computer_action(self, state: VicesState, player: str, dice: DiceSource) -> VicesAction:
-        """The computer player's choice; deterministic given the state (``dice`` is not used)."""
-        return strategy.choose_action(state, player)
+    def computer_action(self, state: VicesState, player: str, dice: DiceSource, strength: str = NORMAL) -> VicesAction:
+        """The computer player's choice at ``strength`` (:mod:`rules.vices.levels`); deterministic given the
+        state (``dice`` is not used: a Strong player's rollouts are seeded by the position)."""
+        return levels.choose(state, player, strength, self)
 
     def remove_player(self, state: VicesState, player: str, dice: DiceSource) -> Outcome[VicesState]:
         """1.8 #36: ``player`` leaves; their Sins go to the reserves, their d20 leaves play, they cannot win."""

@@ -110,9 +110,10 @@ def _penalty_dice(state: VicesState, sin: str) -> int:
     return 2
 
 
-def choose_removal(state: VicesState) -> Remove:
+def choose_removal(state: VicesState, patience: float = ROLL_SHARE) -> Remove:
     """The defender's removal: everything if that ends the turn on exactly 70 at a fair price, else every
-    unit worth taking now, else the least regretted one."""
+    unit worth taking now, else the least regretted one. ``patience`` is the rolls a kept unit is assumed to
+    get per other unit kept (a Strong player weighs other values against ROLL_SHARE)."""
     turn = state.turn
     assert turn is not None
     everything = removable_units(state)
@@ -131,7 +132,7 @@ def choose_removal(state: VicesState) -> Remove:
     kept = rest
     values: dict[str, float] = {}
     for _ in range(3):
-        rolls = max(1, math.ceil(ROLL_SHARE * (len(kept) - 1)))
+        rolls = max(1, math.ceil(patience * (len(kept) - 1)))
         values = {u.id: _unit_value(state, u, rolls, d20_risk) for u in rest}
         kept = [u for u in rest if u.points > values[u.id]]
     if _should_land(state, units, values):

@@ -14,7 +14,8 @@ the same (until the secret is revealed), compares what reaches them in the two g
   drawing is the costly part);
 - the luck statistics the entry adds that they may read (everyone's public tallies, their own private ones);
 - what they may export (a campaign's file);
-- the choice of a computer in their seat (``GameKind.computer_action``: the core hands it its seat's view);
+- the choice of a computer in their seat, at every strength (``GameKind.computer_action``: the core hands it its
+  seat's view);
 - every log line written while drawing all of that (at DEBUG).
 
 A die or a value that changes nothing of the state (or no one's view hides) is not a secret and is not checked.
@@ -36,7 +37,7 @@ from bot.models import LogEntry, Status, viewer_of
 from bot.news import news_of
 from bot.storage.luck import entry_tallies, turn_tallies
 from rules.dice import ReplayDice, Roll, SeededDice
-from rules.engine import PUBLIC, HiddenInformation, IllegalAction, Viewer, visible
+from rules.engine import PUBLIC, STRENGTHS, HiddenInformation, IllegalAction, Viewer, visible
 from tests.contract.drawing import session_at, wire
 from tests.contract.play import Played
 
@@ -220,8 +221,10 @@ def reaching(p: Played, step: Step, seer: Seer, *, boards: bool, index: int, log
     if boards:
         told["boards"] = [wire(p, state, entry.events, seer.viewer, view) for view in game.views(state)]
     if kind.computers is not None and seer.viewer.id in {pr.player for pr in kind.prompts(state)}:
-        choice = kind.computer_action(state, seer.viewer.id, SeededDice(index))
-        told["computer"] = choice.model_dump(mode="json")
+        told["computer"] = {
+            strength: kind.computer_action(state, seer.viewer.id, SeededDice(index), strength).model_dump(mode="json")
+            for strength in STRENGTHS
+        }
     told["log"] = log[written:]
     return told
 

@@ -93,9 +93,9 @@ def test_a_secret_die_in_the_narration_is_found() -> None:
 def test_a_computer_given_the_whole_state_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     """The core as it was: a computer was handed every seat's dice, and bid from them."""
 
-    def whole_state(kind: GameKind, state: BaseModel, player: str, dice: DiceSource) -> BaseModel:
+    def whole_state(kind: GameKind, state: BaseModel, player: str, dice: DiceSource, strength: str) -> BaseModel:
         assert kind.computers is not None
-        action: BaseModel = kind.computers.computer_action(state, player, dice)
+        action: BaseModel = kind.computers.computer_action(state, player, dice, strength)
         return action
 
     monkeypatch.setattr(GameKind, "computer_action", whole_state)

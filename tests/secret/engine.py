@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, TypeAdapter
 
 from rules.dice import DiceSource
-from rules.engine import IllegalAction, Outcome, Prompt, Viewer, seat_after
+from rules.engine import NORMAL, IllegalAction, Outcome, Prompt, Viewer, seat_after
 
 SIDES = 6
 
@@ -129,7 +129,7 @@ class SecretEngine:
     def default_action(self, state: SecretState, player: str) -> BaseModel:
         return Call() if state.bidder is not None else Bid(total=1)
 
-    def computer_action(self, seen: SecretState, player: str, dice: DiceSource) -> BaseModel:
+    def computer_action(self, seen: SecretState, player: str, dice: DiceSource, strength: str = NORMAL) -> BaseModel:
         """Bid what the dice it can see make likely (its own, and the average of the others), call a bid at or
         over that. ``seen`` is its seat's view: the other dice are None, so it plays as a person in its seat."""
         known = [v for v in seen.dice.values() if v is not None]

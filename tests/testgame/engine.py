@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, TypeAdapter
 
 from rules.dice import DiceSource
-from rules.engine import IllegalAction, Outcome, Prompt, seat_after
+from rules.engine import NORMAL, IllegalAction, Outcome, Prompt, seat_after
 
 
 class RaceOptions(BaseModel):
@@ -104,7 +104,7 @@ class RaceEngine:
     def default_action(self, state: RaceState, player: str) -> BaseModel:
         return Steal(take=False) if state.pending_steal == player else Roll()
 
-    def computer_action(self, seen: RaceState, player: str, dice: DiceSource) -> BaseModel:
+    def computer_action(self, seen: RaceState, player: str, dice: DiceSource, strength: str = NORMAL) -> BaseModel:
         """Always take the point; nothing is hidden, so ``seen`` is the whole state."""
         return Steal(take=True) if seen.pending_steal == player else Roll()
 

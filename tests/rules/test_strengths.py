@@ -1,0 +1,114 @@
+"""Computer players at every strength, at the engine: always a legal action, the same action for the same
+position, never the game's dice, and a Strong player that departs from Normal only for an estimated gain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from rules.crowns.engine import ENGINE as CROWNS
+from rules.crowns.options import CrownsOptions
+from rules.dice import SeededDice
+from rules.engine import EASY, NORMAL, STRENGTHS, STRONG
+from rules.search import Estimate, Rollouts, best
+from rules.vices.engine import ENGINE as VICES
+from rules.vices.options import VicesOptions
+
+SAME_ANSWER_CHECKS = 8
+"""Decisions of each game asked twice, to see the same answer (a Strong decision takes a few hundred ms)."""
+
+
+class NoDice:
+    """A computer rolls nothing of the game's: its rollouts are seeded by the position."""
+
+    def roll(self, die_id: str, sides: int) -> int:
+        raise AssertionError("a computer player rolled the game's dice")
+
+
+def _play(engine: Any, options: BaseModel, players: list[str], strengths: dict[str, str], seed: int) -> int:
+    """A game played to its end by computers at ``strengths``; every choice checked legal. The decisions made."""
+    dice = SeededDice(seed)
+    state = engine.start(options, players, dice).state
+    decisions = 0
+    while engine.winners(state) is None:
+        player = engine.prompts(state)[0].player
+        action = engine.computer_action(state, player, NoDice(), strengths[player])
+        if decisions < SAME_ANSWER_CHECKS:
+            assert action == engine.computer_action(state, player, NoDice(), strengths[player])
+        if engine is CROWNS:
+            assert action in engine.legal_actions(state, player)
+        state = engine.apply(state, player, action, dice).state  # raises IllegalAction if it is not legal
+        decisions += 1
+    return decisions
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_crowns_computers_at_every_strength_play_legally(seed: int) -> None:
+    options = CrownsOptions(fate=True, legendary=True, overkill=True, last_stand=seed == 1)
+    players = ["A", "B", "C"]
+    strengths = dict(zip(players, STRENGTHS[seed:] + STRENGTHS[:seed], strict=True))
+    assert _play(CROWNS, options, players, strengths, seed) > 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_vices_computers_at_every_strength_play_legally(players: int) -> None:
+    options = VicesOptions(seat_order="join_order", min_players=2, envy_optional=True)
+    seats = ["A", "B", "C"][:players]
+    strengths = dict(zip(seats, (STRONG, EASY, NORMAL), strict=False))
+    assert _play(VICES, options, seats, strengths, players) > 0
+
+
+def test_an_unknown_strength_plays_as_normal() -> None:
+    state = CROWNS.start(CrownsOptions(), ["A", "B"], SeededDice(1)).state
+    player = CROWNS.prompts(state)[0].player
+    assert CROWNS.computer_action(state, player, NoDice(), "grandmaster") == CROWNS.computer_action(
+        state, player, NoDice(), NORMAL
+    )
+
+
+class Coin(BaseModel):
+    """A toy game's action: take the sure thing, or bet on a die."""
+
+    bet: bool
+
+
+class CoinState(BaseModel):
+    """The toy game: one decision, then over."""
+
+    winner: str | None = None
+
+
+class CoinGame:
+    """Win for sure by not betting, or with chance ``odds`` by betting."""
+
+    def __init__(self, sure: bool, odds: int) -> None:
+        self.sure, self.odds = sure, odds
+
+    def apply(self, state: CoinState, actor: str, action: Coin, dice: Any) -> Any:
+        won = dice.roll("d", 6) <= self.odds if action.bet else self.sure
+        return type("Outcome", (), {"state": CoinState(winner=actor if won else "other")})()
+
+    def winners(self, state: CoinState) -> list[str] | None:
+        return [state.winner] if state.winner else None
+
+
+def _rules(game: CoinGame) -> Rollouts[CoinState, Coin]:
+    return Rollouts(engine=game, actor=lambda s: "me", policy=lambda s, p: Coin(bet=False), work=200)
+
+
+def test_strong_takes_the_better_chance_to_win_and_keeps_the_default_on_a_tie() -> None:
+    start = CoinState()
+    # Not betting loses for sure; a bet wins 5 times in 6: the bet is clearly better.
+    assert best(_rules(CoinGame(sure=False, odds=5)), start, "me", [Coin(bet=False), Coin(bet=True)]).bet
+    # Not betting wins for sure: never worse than a bet, so the default stays.
+    assert not best(_rules(CoinGame(sure=True, odds=5)), start, "me", [Coin(bet=False), Coin(bet=True)]).bet
+    # A bet that wins 1 time in 6 against a sure loss: a small gain, but seen on common dice, it is taken.
+    assert best(_rules(CoinGame(sure=False, odds=1)), start, "me", [Coin(bet=False), Coin(bet=True)]).bet
+
+
+def test_a_gain_within_the_noise_is_not_taken() -> None:
+    default, other = Estimate(Coin(bet=False), [1, 0, 1, 0]), Estimate(Coin(bet=True), [1, 1, 0, 0])
+    gain, error = other.gain_over(default)
+    assert gain == 0 and error > 0
