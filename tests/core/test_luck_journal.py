@@ -115,10 +115,10 @@ async def test_forgetting_counts_what_was_rolled_before_and_deletes_it(db: Store
     assert [(c.bin, c.count) for c in await db.luck_counts(7, LuckFilter())] == [(5, 1)]
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # SQLite runs in-process: no trip to save
 async def test_a_click_with_dice_is_one_statement_on_postgresql(db: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """The save, its log entry (the trigger) and its journal row: one statement, one trip to the server."""
-    if not isinstance(db, PostgresStore):
-        pytest.skip("SQLite runs the statements in its own process: no trip to save")
+    assert isinstance(db, PostgresStore)
     session = await db.create_session(game(50))
     sent: list[str] = []
     pool = db.pool
