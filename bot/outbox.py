@@ -30,6 +30,7 @@ from typing import Protocol
 
 import discord
 
+from bot.lanes import Lanes
 from bot.models import News, Outgoing, Told
 from bot.news import Teller, mentions, saying
 from bot.replies import Reply
@@ -81,8 +82,6 @@ class _Job:
     """Delivered before, maybe in part (after a restart, or a failure): look before posting again."""
     done: asyncio.Future[None] | None = None
     attempts: int = 0
-    background: bool = False
-    """Found at startup: it waits its turn behind at most ``BACKGROUND_ROWS`` others."""
 
 
 @dataclass
@@ -101,20 +100,22 @@ class Outbox:
         self.teller = teller
         self.store = store
         self._drawers: dict[str, Drawer] = {}
-        self._jobs: dict[int, deque[_Job]] = {}
+        self.lanes: Lanes[int, _Job] = Lanes("outbox", self._run, background_at_once=BACKGROUND_ROWS)
         """Per channel, the rows waiting for its worker."""
-        self._workers: dict[int, asyncio.Task[None]] = {}
         self._taken: set[int] = set()
         """Rows queued or being delivered (a row found at startup and committed live is delivered once)."""
         self._retries: dict[int, asyncio.TimerHandle] = {}
-        self._background = asyncio.Semaphore(BACKGROUND_ROWS)
-        self._backlog = 0
-        self._backlog_moved = asyncio.Event()
-        self.closing = False
+        self.backlog_below = self.lanes.backlog_below
+        self.idle = self.lanes.idle
 
     def drawer(self, kind: str, drawer: Drawer) -> None:
         """Draw the messages named ``kind`` (``Told.draw``) with ``drawer``."""
         self._drawers[kind] = drawer
+
+    @property
+    def closing(self) -> bool:
+        """No more rows are taken (the bot is stopping)."""
+        return self.lanes.closing
 
     # -- requests ------------------------------------------------------------------------------------
 
@@ -129,88 +130,44 @@ class Outbox:
 
     def catch_up(self, outgoing: Outgoing) -> None:
         """After a restart: deliver a row found stored, behind the interactions' rows."""
-        self._backlog += 1
-        if not self._enqueue(_Job(outgoing, recovering=True, background=True)):
-            self._caught_up()
+        self._enqueue(_Job(outgoing, recovering=True), background=True)
 
-    async def backlog_below(self, count: int) -> None:
-        """Wait until fewer than ``count`` rows found at startup are waiting (the caller then hands in more)."""
-        while self._backlog >= count:
-            self._backlog_moved.clear()
-            await self._backlog_moved.wait()
-
-    def _caught_up(self) -> None:
-        self._backlog -= 1
-        self._backlog_moved.set()
-
-    def _enqueue(self, job: _Job) -> bool:
+    def _enqueue(self, job: _Job, *, background: bool = False) -> bool:
         if self.closing or job.outgoing.id in self._taken:
             return False
         self._taken.add(job.outgoing.id)
-        channel_id = job.outgoing.channel_id
-        self._jobs.setdefault(channel_id, deque()).append(job)
-        if channel_id not in self._workers:
-            task = asyncio.get_running_loop().create_task(self._work(channel_id), name=f"outbox-{channel_id}")
-            self._workers[channel_id] = task
-        return True
+        return self.lanes.add(job.outgoing.channel_id, job, background=background)
 
     async def drain(self, timeout: float) -> None:
         """Let deliveries in progress finish (up to ``timeout`` seconds), then stop taking new ones."""
-        self.closing = True
         for handle in self._retries.values():
             handle.cancel()
-        workers = list(self._workers.values())
-        if workers:
-            await asyncio.wait(workers, timeout=timeout)
-
-    async def idle(self) -> None:
-        """Wait until nothing is being delivered."""
-        while self._workers:
-            await asyncio.wait(list(self._workers.values()))
+        await self.lanes.drain(timeout)
 
     @property
     def busy(self) -> bool:
         """Something is being delivered."""
-        return bool(self._workers)
+        return self.lanes.busy
 
     def footprint(self) -> dict[str, int]:
         """How many channels (or rows) each of the desk's structures holds now: all empty once everything is told."""
-        return {
-            "jobs": len(self._jobs),
-            "workers": len(self._workers),
-            "rows": len(self._taken),
-            "retries": len(self._retries),
-        }
+        return {**self.lanes.footprint(), "rows": len(self._taken), "retries": len(self._retries)}
 
     # -- the worker ----------------------------------------------------------------------------------
 
-    async def _work(self, channel_id: int) -> None:
-        jobs = self._jobs[channel_id]
+    async def _run(self, channel_id: int, job: _Job, waiting: deque[tuple[_Job, bool]]) -> None:
         try:
-            while jobs:
-                job = jobs.popleft()
-                try:
-                    if job.background:
-                        async with self._background:
-                            await self._deliver(job)
-                    else:
-                        await self._deliver(job)
-                except Exception as exc:
-                    level = logging.WARNING if isinstance(exc, discord.HTTPException | OSError) else logging.ERROR
-                    log.log(level, "Outbox row %s: delivery failed; trying again later", job.outgoing.id, exc_info=exc)
-                    self._retry_later(job)
-                    if job.done is not None and not job.done.done():
-                        job.done.set_exception(exc)
-                else:
-                    self._taken.discard(job.outgoing.id)
-                    if job.done is not None and not job.done.done():
-                        job.done.set_result(None)
-                finally:
-                    if job.background:
-                        self._caught_up()
-        finally:
-            del self._workers[channel_id]
-            del self._jobs[channel_id]
+            await self._deliver(job)
+        except Exception as exc:
+            level = logging.WARNING if isinstance(exc, discord.HTTPException | OSError) else logging.ERROR
+            log.log(level, "Outbox row %s: delivery failed; trying again later", job.outgoing.id, exc_info=exc)
+            self._retry_later(job)
+            if job.done is not None and not job.done.done():
+                job.done.set_exception(exc)
+        else:
+            self._taken.discard(job.outgoing.id)
+            if job.done is not None and not job.done.done():
+                job.done.set_result(None)
 
     def _retry_later(self, job: _Job) -> None:
         delay = RETRY_DELAYS_S[min(job.attempts, len(RETRY_DELAYS_S) - 1)]
