@@ -219,6 +219,13 @@ class TabletopBot(commands.Bot):
     def _schedule(self, applied: Applied) -> None:
         self.timers.schedule(applied.session.next_deadline)
 
+    async def build_commands(self) -> None:
+        """Load every extension (each adds its commands) and build ``/settings`` from every setting declared."""
+        for name in self.extensions_to_load:
+            await self.load_extension(name)
+        # Built once every game has added its own settings.
+        self.tree.add_command(settings_command([*CORE_SETTINGS, *self.game_settings], self.store))
+
     async def open_storage(self) -> None:
         """Open and migrate the database (before logging in, so a bad database stops the bot at once)."""
         if not self._storage_open:
@@ -238,10 +245,7 @@ class TabletopBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.open_storage()
-        for name in self.extensions_to_load:
-            await self.load_extension(name)
-        # Built once every game has added its own settings.
-        self.tree.add_command(settings_command([*CORE_SETTINGS, *self.game_settings], self.store))
+        await self.build_commands()
         if not self.settings.skip_sync and self.syncs_commands_at_start:
             await self.sync_commands()
         if self.settings.metrics_port is not None:
