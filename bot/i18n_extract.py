@@ -2,7 +2,7 @@
 
 Every marked message (``_``, ``_n``, ``_p``, ``N_``, ``rules.said.said``), every text of the games' data files
 (``YAML_KEYS``) and every name and description of the slash commands (read off the command tree the bot would
-sync, each in its own context: ``command_name``, ``parameter_description``…) goes to the catalog of its domain:
+sync, each in its own context: ``command_description``, ``choice_name``…) goes to the catalog of its domain:
 the first of ``DOMAINS`` whose patterns its file matches. Each language's ``data/locales/<language>/<domain>.po``
 is brought up to date: new messages added untranslated, gone ones dropped, translations kept.
 """
@@ -142,11 +142,11 @@ async def _command_messages() -> list[Found]:
 
 
 def _command_texts(command: Any, app_commands: Any) -> Iterator[tuple[str, str]]:
+    # Command and option names are not translated: like dice notation, they are what members copy, paste and read
+    # in each other's messages and in the docs (``/roll 2d6`` works for everyone); their descriptions are.
     kind = "group" if isinstance(command, app_commands.Group) else "command"
-    yield f"{kind}_name", command.name
     yield f"{kind}_description", command.description
     for parameter in getattr(command, "parameters", []):
-        yield "parameter_name", parameter.display_name
         yield "parameter_description", parameter.description
         for choice in parameter.choices:
             yield "choice_name", choice.name
