@@ -1,7 +1,7 @@
 """Keep the catalogs in step with the code: ``python -m bot.i18n_extract`` (``--check`` only says what is missing).
 
 Every marked message (``_``, ``_n``, ``_p``, ``N_``, ``rules.said.said``), every text of the games' data files
-(``YAML_KEYS``) and every name and description of the slash commands (read off the command tree the bot would
+(``YAML_KEYS``) and every description and choice of the slash commands (read off the command tree the bot would
 sync, each in its own context: ``command_description``, ``choice_name``…) goes to the catalog of its domain:
 the first of ``DOMAINS`` whose patterns its file matches. Each language's ``data/locales/<language>/<domain>.po``
 is brought up to date: new messages added untranslated, gone ones dropped, translations kept.
