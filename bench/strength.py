@@ -6,7 +6,9 @@ over every order, so each side sits in each place equally often. ``strong`` and 
 of the wins, ``ci95`` the half-width of the 95 % interval of Strong's share, ``margin_ci95`` that of Strong's share
 minus the other side's (Strong is ahead outside the interval when ``strong - normal > margin_ci95``). Every computer
 decides from its seat's view (``view(state, Viewer(player))`` when the game hides anything; these games hide only
-the dice to come). Decision times are of each call to ``computer_action``, on this machine, in one process.
+the dice to come). Decision times are of each call to ``computer_action``, on this machine, in one process:
+``decision_ms`` in wall time, ``decision_cpu_ms`` in the process's processor time (what a decision costs one
+core: on a machine shared with other work, wall time also counts the waits for a core).
 Usage: python bench/strength.py [--games N] [--vices-games N] [--yardstick-games N] [--workers W] [--small]
 """
 
@@ -60,6 +62,8 @@ class Tally:
     wins: dict[str, float] = field(default_factory=lambda: dict.fromkeys(SIDES, 0.0))
     games: int = 0
     times: dict[str, list[float]] = field(default_factory=lambda: {STRONG: [], NORMAL: []})
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {STRONG: [], NORMAL: []})
+    """The same decisions' processor time (ms): what they cost one core, however loaded the machine."""
 
     def add(self, other: Tally) -> None:
         """Fold another worker's tally in."""
@@ -68,12 +72,15 @@ class Tally:
         self.games += other.games
         for strength, times in other.times.items():
             self.times[strength] += times
+        for strength, times in other.cpu.items():
+            self.cpu[strength] += times
 
 
 def _timed(tally: Tally, strength: str, choose: Callable[[], Any]) -> Any:
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     action = choose()
     tally.times[strength].append((time.perf_counter() - started) * 1000)
+    tally.cpu[strength].append((time.process_time() - cpu) * 1000)
     return action
 
 
@@ -211,7 +218,17 @@ def main() -> None:
         print(json.dumps(line), flush=True)
     print(f"{time.perf_counter() - started:.0f} s")
     decision_ms = {strength: percentiles(times) for strength, times in total.times.items()}
-    print(json.dumps({"settings": results[NORMAL], "yardstick": results["yardstick"], "decision_ms": decision_ms}))
+    cpu_ms = {strength: percentiles(times) for strength, times in total.cpu.items()}
+    print(
+        json.dumps(
+            {
+                "settings": results[NORMAL],
+                "yardstick": results["yardstick"],
+                "decision_ms": decision_ms,
+                "decision_cpu_ms": cpu_ms,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -4,25 +4,31 @@
 on the next roll only (no thought for the rolls after), hands scrolls to the next rival in seat order and never
 spends Fate on someone else's turn; everything else (daggers, steals, Last Stand) it does as ``normal`` does,
 so it is never absurd. ``strong`` compares its candidates by their chance to *win the game* (not to Claim this
-turn), by rollouts over this engine with ``normal`` as every seat's policy (:mod:`rules.search`).
+turn), by rollouts over this engine with ``normal`` as every seat's policy (:mod:`rules.search`) to the end of
+the turn, and a race of turns from there (:func:`race_value`).
 """
 
 from __future__ import annotations
+
+import math
+from itertools import product
 
 from pydantic import BaseModel
 
 from rules.crowns.actions import PASS_FATE, AssignAll, AssignScroll, Meddle, Overkill, OverkillAll, Reroll, Settle
 from rules.crowns.legality import decider, legal_actions
 from rules.crowns.scoring import fate_eligible
-from rules.crowns.state import CrownsState, Phase
-from rules.crowns.strategy import choose_action, immediate_claim
+from rules.crowns.state import CrownsState, DieState, Face, Phase
+from rules.crowns.strategy import FATE_TOKEN_VALUE, choose_action, immediate_claim, turn_claim
 from rules.engine import EASY, STRONG
-from rules.search import Playable, Rollouts, best
+from rules.search import Playable, Racer, Rollouts, best, race
 
-STRONG_WORK = 1_200
+STRONG_WORK = 3_600
 """Actions applied in one Strong decision's rollouts: about 250 ms on one core of the benchmark machine."""
 MAX_CANDIDATES = 6
 """Candidates compared at most (a Fate window offers a dozen rerolls; most are plainly worse than passing)."""
+HOLD = 0.9
+"""The chance that a Last Stand crown holder wins on their turn (fewer than three daggers), in the race model."""
 EASY_SETTLE = 0.15
 """A beginner settles for a Fate token when no reroll shows at least this chance of a Claim on the next roll."""
 
@@ -85,9 +91,54 @@ def strong_action(state: CrownsState, player: str, engine: Playable) -> BaseMode
     if len(legal) == 1:
         return legal[0]
     rules: Rollouts[CrownsState, BaseModel] = Rollouts(
-        engine=engine, actor=_acting, policy=choose_action, work=STRONG_WORK
+        engine=engine,
+        actor=_acting,
+        policy=choose_action,
+        work=STRONG_WORK,
+        horizon=_turn_over,
+        value=race_value,
     )
     return best(rules, state, player, _candidates(state, player, legal))
+
+
+def _turn_over(root: CrownsState, state: CrownsState) -> bool:
+    """The rollout has reached the next turn."""
+    return state.turn_no != root.turn_no
+
+
+def race_value(state: CrownsState, player: str, seed: int) -> float:
+    """``player``'s chance to win from the start of a turn, by a race of turns (:func:`rules.search.race`): each
+    player Claims on their next turn with the chance the dice they hold give (:func:`strategy.turn_claim`), and
+    later with that of a fresh turn; with Last Stand, the Claim that would be the last takes the Crown, which
+    must then be held for one turn. A Fate token counts as ``FATE_TOKEN_VALUE`` of a Claim (as Normal values
+    it), a fraction of a Claim as a chance of one Claim fewer to go: without that, spending Fate would look
+    free to the search."""
+    order = [state.active, *state.rivals(state.active)]
+    chances = [_racers(state, p) for p in order]
+    value = 0.0
+    for combo in product(*chances):
+        weight = math.prod(w for w, _ in combo)
+        if weight > 0:
+            value += weight * race(tuple(r for _, r in combo))[order.index(player)]
+    return value
+
+
+def _racers(state: CrownsState, p: str) -> list[tuple[float, Racer]]:
+    """``p`` as a racer, or two with their weights when Fate tokens make a fraction of a Claim."""
+    target, last_stand = state.options.claim_target, state.options.last_stand
+    fresh = turn_claim(0, 0, 7)
+    held = state.held(p)
+    locked = [d.face for d in held if d.state is DieState.LOCKED]
+    crowns, daggers = locked.count(Face.CROWN), locked.count(Face.DAGGER)
+    # The next player rolls what was handed to them; the others, whatever they will be handed: about the rest.
+    rolled = sum(d.state is DieState.HANDED for d in held) if p == state.active else 7 - len(locked)
+    first, hold = turn_claim(crowns, daggers, rolled), HOLD if last_stand else None
+    if last_stand and state.crown_holder == p:
+        return [(1.0, Racer(first, fresh, 0, hold))]
+    steps = max(target - state.seat(p).claims - FATE_TOKEN_VALUE * state.seat(p).fate, 1.0)
+    whole = math.floor(steps)
+    part = steps - whole
+    return [(1 - part, Racer(first, fresh, whole, hold)), (part, Racer(first, fresh, whole + 1, hold))]
 
 
 def _acting(state: CrownsState) -> str:

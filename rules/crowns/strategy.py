@@ -127,6 +127,13 @@ def immediate_claim(counts: Counts, group: str) -> float:
 
 
 @cache
+def turn_claim(crowns: int, daggers: int, dice: int) -> float:
+    """The chance that a turn starting with ``crowns`` and ``daggers`` held and ``dice`` to roll ends in a Claim,
+    the player rerolling as this module does (without the Fate module's Settle)."""
+    return _group_value((crowns, daggers, dice, 0), "skulls", _values(False))
+
+
+@cache
 def _cached_value(key: Key, group: str, fate: bool) -> float:
     """Few keys recur in every game (and in every rollout of a Strong player): each is worked out once."""
     return _group_value(key, group, _values(fate))

@@ -27,18 +27,23 @@ from rules.vices.pool import GROUP_JOIN, lowest_unit, removable_units
 from rules.vices.state import VicesState
 from rules.vices.strategy import choose_action, choose_removal
 
-STRONG_WORK = 450
+STRONG_WORK = 1_350
 """Actions applied in one Strong decision's rollouts: about 250 ms on one core of the benchmark machine."""
 TURN_MEAN, TURN_STEP = 14.5, 2.5
 """Mean points of a Normal computer's turn with 2 players, and how much each further player adds (attackers)."""
 TURN_SD, SD_STEP = 7.6, 1.0
 """Their standard deviation, likewise (measured over 60 games each with 2 and 3 Normal computers)."""
+REST_SAMPLES = 24
+"""Draws of the rest of the game averaged at the end of each rollout."""
 ROUNDS_AT_MOST = 40
 """Rounds of turn scores drawn at most (a game reaches 70 in a handful)."""
 PATIENCE = (1.0, 4.0)
 """Other patiences a Strong defender weighs against Normal's (``strategy.ROLL_SHARE``)."""
 MAX_CANDIDATES = 6
 """Candidates compared at most (Envy may offer a dozen swaps)."""
+CONFIDENCE = 1.5
+"""Standard errors a candidate must gain to replace Normal's choice: Normal's removals leave points on the table
+more often than its Crowns rerolls do, so departing pays with less evidence here (``rules.search.Rollouts``)."""
 
 
 def choose(state: VicesState, player: str, strength: str, engine: Playable) -> VicesAction:
@@ -103,10 +108,16 @@ def turn_score(players: int, rng: random.Random) -> int:
 
 
 def rest_of_game(state: VicesState, player: str, seed: int) -> float:
+    """``player``'s share of the wins in REST_SAMPLES draws of :func:`rest_once` (a smooth value: a rollout
+    cut short costs far less noise than one 0-or-1 draw, for little time)."""
+    rng = random.Random(seed)
+    return sum(rest_once(state, player, rng) for _ in range(REST_SAMPLES)) / REST_SAMPLES
+
+
+def rest_once(state: VicesState, player: str, rng: random.Random) -> float:
     """Whether ``player`` wins (1, 0, or a share of a tie) the rest of the game played on turn scores alone:
     from the turn starting now, round after round, until a round in which someone reaches 70 ends (RULES.md E1:
     exactly 70 wins, else the lowest total)."""
-    rng = random.Random(seed)
     present = state.present()
     totals = {p: state.seat(p).total for p in present}
     ids = [p.id for p in state.players]
@@ -138,5 +149,6 @@ def strong_action(state: VicesState, player: str, engine: Playable) -> VicesActi
         work=STRONG_WORK,
         horizon=_turn_over,
         value=rest_of_game,
+        confidence=CONFIDENCE,
     )
     return best(rules, state, player, _candidates(state, player))

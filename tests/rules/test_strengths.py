@@ -1,5 +1,6 @@
 """Computer players at every strength, at the engine: always a legal action, the same action for the same
-position, never the game's dice, and a Strong player that departs from Normal only for an estimated gain."""
+position, never the game's dice, and a Strong player that departs from Normal only for an estimated gain, valuing
+rollouts cut short by models of the rest of the game."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import pytest
 from pydantic import BaseModel
 
 from rules.crowns.engine import ENGINE as CROWNS
+from rules.crowns.levels import race_value
 from rules.crowns.options import CrownsOptions
 from rules.dice import SeededDice
 from rules.engine import EASY, NORMAL, STRENGTHS, STRONG
-from rules.search import Estimate, Rollouts, best
+from rules.search import Estimate, Racer, Rollouts, best, race
 from rules.vices.engine import ENGINE as VICES
+from rules.vices.levels import rest_of_game
 from rules.vices.options import VicesOptions
 
 SAME_ANSWER_CHECKS = 8
@@ -112,3 +115,41 @@ def test_a_gain_within_the_noise_is_not_taken() -> None:
     default, other = Estimate(Coin(bet=False), [1, 0, 1, 0]), Estimate(Coin(bet=True), [1, 1, 0, 0])
     gain, error = other.gain_over(default)
     assert gain == 0 and error > 0
+
+
+def test_a_lucky_streak_is_not_certainty() -> None:
+    # Two rollouts both won by the other candidate: their spread about their mean is 0, about 0 it is not.
+    default, other = Estimate(Coin(bet=False), [0, 0]), Estimate(Coin(bet=True), [1, 1])
+    gain, error = other.gain_over(default)
+    assert gain == 1 and error > 0.5
+
+
+def test_too_few_rollouts_keep_the_default() -> None:
+    # A budget for a handful of rollouts only: whatever they show, Normal's choice stands.
+    rules = Rollouts(
+        engine=CoinGame(sure=False, odds=6), actor=lambda s: "me", policy=lambda s, p: Coin(bet=False), work=8
+    )
+    assert not best(rules, CoinState(), "me", [Coin(bet=False), Coin(bet=True)]).bet
+
+
+def test_a_race_of_turns() -> None:
+    # One success each at 1/2 a turn: the first to play wins 2/3 of the time.
+    assert race((Racer(0.5, 0.5, 1), Racer(0.5, 0.5, 1))) == pytest.approx((2 / 3, 1 / 3))
+    # Three players, three successes each: playing earlier is better, and the chances sum to 1.
+    chances = race((Racer(0.5, 0.5, 3),) * 3)
+    assert chances[0] > chances[1] > chances[2] and sum(chances) == pytest.approx(1)
+    # A Last Stand crown held (no step left, a 0.9 hold) against a rival two Claims away.
+    assert race((Racer(0.5, 0.5, 0, 0.9), Racer(0.5, 0.5, 2, 0.9)))[0] > 0.99
+
+
+def test_strong_values_the_end_of_a_turn_by_the_race() -> None:
+    # At the very start nobody holds anything: the player to roll first is ahead, and the values are chances.
+    state = CROWNS.start(CrownsOptions(), ["A", "B", "C"], SeededDice(3)).state
+    values = [race_value(state, p, 0) for p in [state.active, *state.rivals(state.active)]]
+    assert values[0] > values[1] > values[2] and sum(values) == pytest.approx(1)
+
+
+def test_the_rest_of_a_vices_game_is_a_share_of_draws() -> None:
+    state = VICES.start(VicesOptions(seat_order="join_order", min_players=2), ["A", "B"], SeededDice(2)).state
+    value = rest_of_game(state, "A", 7)
+    assert 0 < value < 1 and value == rest_of_game(state, "A", 7)
