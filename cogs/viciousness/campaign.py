@@ -108,7 +108,8 @@ class CampaignCommands(VicBase):
             raise InvalidInput(_("Pick a person, not a bot."))
         done = await self.change_role(interaction, member.id, GM, origin=reply)
         if not reply.took_news:  # the channel is told by the change's news
-            told = _("{member} is the GM of this campaign now.", member=f"<@{member.id}>")
+            mention = f"<@{member.id}>"
+            told = _("{member} is the GM of this campaign now.", member=mention)
             await reply.send(done or told, ephemeral=True)
 
     @campaign.command(name="takeover", description="Take over a campaign whose GM is gone (Manage Server)")

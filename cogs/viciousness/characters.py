@@ -99,8 +99,8 @@ async def offer_second_action(reply: Reply, session: Session, state: CampaignSta
         button = act_button(ctx, label, allowed, style=discord.ButtonStyle.primary)
     except ControlTooLong:  # a long note doesn't fit a button: the action goes without it
         button = act_button(ctx, label, {**allowed, "note": ""}, style=discord.ButtonStyle.primary)
-    # The engine's words for what was done (a ``said`` when it marks them) are said in the reader's language.
-    did = ACTION_WORDS.get(pc.action or "") or _("took an action")
+    # What was done is the engine's words (``_`` says them in the reader's language when they are a ``Said``).
+    did = ACTION_WORDS.get(pc.action or "", ACTION_WORDS["other"])
     await reply.send(
         _(
             "{name} already {did} this turn: each character takes one action a turn. "

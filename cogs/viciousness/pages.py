@@ -35,7 +35,8 @@ NOTE_CHARS = 300
 
 def troupe_page(troupe: Troupe) -> str:
     """Page 0: the troupe in full."""
-    lines = [_("Player: {player}", player=f"<@{troupe.owner}>")]
+    player = f"<@{troupe.owner}>"
+    lines = [_("Player: {player}", player=player)]
     assets = "\n".join(f"• {escape_name(a)}" for a in troupe.assets) or _("none")
     lines.append(_("**Assets**\n{assets}", assets=assets))
     lines.append(

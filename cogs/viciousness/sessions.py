@@ -121,7 +121,8 @@ def when_text(start: float) -> str:
 
 def hours_text(minutes: int) -> str:
     """A session's length: ``1 hour``, ``2.5 hours`` (one hour is the only singular: fractions read as plural)."""
-    return _n("{hours} hour", "{hours} hours", 1 if minutes == 60 else 2, hours=f"{minutes / 60:g}")
+    hours = f"{minutes / 60:g}"
+    return _n("{hours} hour", "{hours} hours", 1 if minutes == 60 else 2, hours=hours)
 
 
 def _planned(s: CampaignState, e: Event) -> str:

@@ -232,10 +232,11 @@ def troupe_embed(troupe: Troupe, state: CampaignState) -> discord.Embed:
     share what room is left, and ``Details`` shows them in full.
     """
     title = cut(troupe_title(troupe), TITLE)
+    player = f"<@{troupe.owner}>"
     head = [
         _(
             "Player: {player} · minions: {minions} of {places} places",
-            player=f"<@{troupe.owner}>",
+            player=player,
             minions=troupe.original_minions,
             places=troupe.minion_places,
         )

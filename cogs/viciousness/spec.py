@@ -105,7 +105,8 @@ class VicSpec(GameSpec[CampaignState]):
             when = _("turn {number} under way", number=turn.number)
         else:
             when = _("turn {number} over", number=turn.number)
-        return f"{name} · {when}" + (f" · {_('📦 archived')}" if state.archived else "")
+        archived = _("📦 archived")
+        return f"{name} · {when} · {archived}" if state.archived else f"{name} · {when}"
 
     def rules_summary(self) -> str:
         """How a campaign runs, in a few lines."""
