@@ -21,7 +21,7 @@ from bot.replies import Reply
 from cogs.viciousness.common import KIND, VicBase, campaign_state, viewer_of
 from cogs.viciousness.controls import Controls
 from cogs.viciousness.forms import trait_text
-from cogs.viciousness.sheets import contacts_text, pc_status, troupe_view
+from cogs.viciousness.sheets import asset_text, contacts_text, pc_status, troupe_view
 from cogs.viciousness.text import cut
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.state import PC, CampaignState, Troupe
@@ -37,7 +37,7 @@ def troupe_page(troupe: Troupe) -> str:
     """Page 0: the troupe in full."""
     player = f"<@{troupe.owner}>"
     lines = [_("Player: {player}", player=player)]
-    assets = "\n".join(f"• {escape_name(a)}" for a in troupe.assets) or _("none")
+    assets = "\n".join(f"• {asset_text(a)}" for a in troupe.assets) or _("none")
     lines.append(_("**Assets**\n{assets}", assets=assets))
     lines.append(
         _("**Henchmen**\n{henchmen}", henchmen=", ".join(escape_name(h) for h in troupe.henchmen) or _("none"))

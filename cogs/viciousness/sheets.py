@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import _, _n
+from bot.i18n import N_, _, _n
 from bot.models import MAIN_VIEW, VIEW_RECORDS_JOIN
 from bot.names import escape_name
 from bot.spec import Choice, View, ViewContext
@@ -20,7 +20,7 @@ from cogs.viciousness.rules_text import house_rules_line
 from cogs.viciousness.text import cut, fit
 from rules.engine import CO_GM, GM
 from rules.viciousness.actions import Act
-from rules.viciousness.data import MIN_IP, TRAITS
+from rules.viciousness.data import CHARACTERS, MIN_IP, TRAITS
 from rules.viciousness.state import PC, CampaignState, Company, Contact, Troupe
 
 EMBED_TOTAL = 6000
@@ -32,6 +32,10 @@ SHEET_BUDGET = 5800
 """What a sheet's embed may hold, a little under Discord's 6,000 for the footer and rounding."""
 PC_NAME_ON_COMPANY = 40
 KIND_MARKS = {"knowledge": "💡", "magic": "✨"}
+DEFAULT_LENGTH = N_("1 day")
+"""A turn's length unless the GM sets another (the engine's default, said in the reader's language)."""
+STARTING_ASSETS = frozenset(a.label for a in CHARACTERS.starting_assets)
+"""The seed's starting assets: a troupe holds one as its label, said in the reader's language."""
 
 
 # -- the company ---------------------------------------------------------------------------------------
@@ -61,7 +65,7 @@ def coins_line(company: Company) -> str:
 def turn_line(state: CampaignState) -> str:
     """Where the campaign is in its turns."""
     turn = state.turn
-    length = escape_name(turn.length)
+    length = _(DEFAULT_LENGTH) if turn.length == DEFAULT_LENGTH else escape_name(turn.length)
     if turn.number == 0:
         return _("Before the first turn · a turn lasts {length}", length=length)
     if turn.running:
@@ -83,6 +87,11 @@ def pc_status(pc: PC, state: CampaignState) -> str:
     if state.turn.running and pc.action_turn == state.turn.number:
         marks.append(_("✔ rested") if pc.action == "rest" else _("✔ acted"))
     return " · ".join(marks)
+
+
+def asset_text(asset: str) -> str:
+    """An asset as the sheets show it: a starting asset in the reader's language, any other as it was typed."""
+    return _(asset) if asset in STARTING_ASSETS else escape_name(asset)
 
 
 def trait_label(name: str) -> str:
@@ -251,7 +260,7 @@ def troupe_embed(troupe: Troupe, state: CampaignState) -> discord.Embed:
         )
     extras = []
     if troupe.assets:
-        extras.append(_("**Assets:** {assets}", assets="; ".join(escape_name(a) for a in troupe.assets)))
+        extras.append(_("**Assets:** {assets}", assets="; ".join(asset_text(a) for a in troupe.assets)))
     if troupe.henchmen:
         extras.append(_("**Henchmen:** {henchmen}", henchmen=", ".join(escape_name(h) for h in troupe.henchmen)))
     pcs = [pc_field(pc, state) for pc in troupe.pcs][:24]
