@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from bot.errors import UserError
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.models import MAIN_VIEW, Deadline, LogEntry, News, Scope, Session
 from bot.names import escape_name
 from bot.registry import GameKind
@@ -39,7 +39,7 @@ class VicSpec(GameSpec[CampaignState]):
     """Viciousness campaigns: one per channel (or named per server), beside any table game."""
 
     kind = GameKind(ENGINE, scope=Scope.CAMPAIGN)
-    luck_faces = (FaceLuck("⚔️ hits", 4),)  # a die showing exactly 4 hits, whatever its size
+    luck_faces = (FaceLuck(N_("⚔️ hits"), 4),)  # a die showing exactly 4 hits, whatever its size (said by /stats)
     command = "vic-gm campaign new"
     board_events = False  # the company sheet shows the company as it is; /vic log tells what happened
 
