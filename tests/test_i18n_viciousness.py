@@ -19,7 +19,7 @@ from babel.messages.pofile import read_po
 from bot.board import compose
 from bot.errors import UserError
 from bot.i18n import LOCALES_DIR, PSEUDO, speaking
-from bot.models import MAIN_VIEW, Session, Status
+from bot.models import MAIN_VIEW, Deadline, Session, Status
 from bot.spec import View, ViewContext
 from cogs.viciousness import controls
 from cogs.viciousness.common import named_pc
@@ -28,7 +28,14 @@ from cogs.viciousness.gm_tools import notes_form, unnamed_change
 from cogs.viciousness.house_rules import panel
 from cogs.viciousness.pages import no_troupe, page_embed
 from cogs.viciousness.rules_text import describe, house_rules_line
-from cogs.viciousness.sessions import NARRATORS, minutes_text, parse_reminders, parse_start, zone
+from cogs.viciousness.sessions import (
+    NARRATORS,
+    minutes_text,
+    parse_reminders,
+    parse_start,
+    session_reminder,
+    zone,
+)
 from cogs.viciousness.sheets import render_company, render_troupe, troupe_view
 from cogs.viciousness.spec import VicSpec
 from cogs.viciousness.wealth import Draft, modifiers_typed, price_message, rank_examples
@@ -36,6 +43,7 @@ from localdiscord.validation import check_message, check_modal
 from rules.viciousness import ENGINE, CampaignState
 from rules.viciousness.actions import AddPC, CreateTroupe, Replace
 from rules.viciousness.data import CHARACTERS, PRICES, RANKS, TRAITS
+from rules.viciousness.sessions import EVERYONE, reminder_key
 from tests.rules.vic_support import GM, P1, P2, Campaign
 
 LANGUAGES = ("de", "es")
@@ -149,6 +157,14 @@ def modal_message(modal: discord.ui.Modal) -> dict[str, Any]:
     return body
 
 
+def quiet_campaign() -> CampaignState:
+    """A campaign archived before its first turn, without a name or a troupe."""
+    c = Campaign()
+    c.gm({"type": "plan_session", "session": {"start": 1_900_000_000, "minutes": 60, "reminders": [60]}})
+    c.gm({"type": "archive"})
+    return c.state
+
+
 def refused(work: Callable[[], object]) -> str:
     with pytest.raises(UserError) as info:
         work()
@@ -182,6 +198,12 @@ def drawn() -> list[str]:
     bodies.append(
         embed_message(typed_embed(Typed(troupe="Blorg", name="Quill", concept="Vexmoor", traits=("Hacker",))))
     )
+    quiet = quiet_campaign()
+    bodies.append(message(render_company(ViewContext(session=s, state=quiet, prompts=[], events=[]))))
+    deadline = Deadline(player=EVERYONE, decision=reminder_key(1_900_000_000, 60), seconds=0)
+    news = session_reminder(state, deadline, 1_900_000_000 - 3600)
+    assert news is not None
+    bodies.append({"content": news.text})
     planned = {"start": 1_900_000_000, "minutes": 150, "reminders": [2880, 90, 60], "moved": True}
     lines = [
         NARRATORS["session_planned"](state, planned),
@@ -219,7 +241,14 @@ def stripped(text: str) -> str:
 def test_english_is_the_code_s_own() -> None:
     texts = drawn()
     joined = "\n".join(texts)
-    for sentence in ("Turn **1** under way", "House rules: ", "Pick exactly 2 traits in all, from", "Fix the form"):
+    for sentence in (
+        "Turn **1** under way",
+        "House rules: ",
+        "Pick exactly 2 traits in all, from",
+        "Fix the form",
+        "📦 Archived · The company",
+        ": the session starts <t:1900000000:F>",
+    ):
         assert sentence in joined
     assert "⟦" not in joined
 
