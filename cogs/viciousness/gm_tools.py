@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot.errors import IllegalMove
 from bot.forms import Input, action_modal
-from bot.i18n import N_, _, localize
+from bot.i18n import N_, _
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.replies import Reply
@@ -76,8 +76,7 @@ class GMToolCommands(VicBase):
         try:
             applied = await self.bot.service.undo(session.id, actor_of(interaction), redo=redo)
         except IllegalMove as exc:
-            reason = localize(exc.text)
-            raise IllegalMove(f"{reason} {_(STOPS)}" if not redo else reason) from None
+            raise IllegalMove(f"{exc.text} {_(STOPS)}" if not redo else exc.text) from None
         seq = int(applied.events[0]["seq"])
         target = next(e for e in await self.bot.store.log_entries(session.id, after=seq - 1) if e.seq == seq)
         state = campaign_state(self.bot, applied.session)
