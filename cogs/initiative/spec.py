@@ -133,7 +133,8 @@ def _turn(event: dict[str, Any], mention: bool) -> str:
         return "↩️ " + _("Back to **{name}** (round {n}).", name=escape_name(event["name"]), n=event["round"])
     name = f"**{escape_name(event['name'])}**"
     if mention and event.get("owner"):
-        return f"{head}⚔️ " + _("{mention}, your turn: {name}.", mention=f"<@{event['owner']}>", name=name)
+        mentioned = f"<@{event['owner']}>"
+        return f"{head}⚔️ " + _("{mention}, your turn: {name}.", mention=mentioned, name=name)
     return f"{head}⚔️ " + _("{name}'s turn.", name=name)
 
 
