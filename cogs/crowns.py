@@ -17,7 +17,7 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.app import TabletopBot
-from bot.i18n import N_, _, _n
+from bot.i18n import N_, _, _n, _p
 from bot.models import Session
 from bot.names import escape_name
 from bot.registry import GameKind
@@ -225,7 +225,7 @@ class CrownsSpec(GameSpec[CrownsState]):
         news = self.narrate(ctx.session, ctx.events)
         if news:
             embed.description = "\n".join(news[-MAX_NEWS_LINES:])[:4000]
-        embed.add_field(name=_("Table"), value=self._table(ctx, s)[:1024], inline=False)
+        embed.add_field(name=_p("the game table", "Table"), value=self._table(ctx, s)[:1024], inline=False)
         if not over:
             dice = self._active_dice(ctx, s)[:1024]
             embed.add_field(name=_("{player}'s dice", player=ctx.name(s.active))[:256], value=dice, inline=False)
@@ -393,7 +393,7 @@ class CrownsSpec(GameSpec[CrownsState]):
         if meddles:
             choices = [self._die_choice(ctx, s, a) for a in meddles]
             rows.append([ctx.select(choices, placeholder=_("Reroll any die on the table (2 Fate)"))])
-        rows.append([ctx.button(_("Pass"), PASS_FATE, emoji="✋")])
+        rows.append([ctx.button(_p("fate window", "Pass"), PASS_FATE, emoji="✋")])
         return rows
 
     @staticmethod
