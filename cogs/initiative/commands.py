@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from bot.app import TabletopBot
 from bot.errors import InvalidInput, NoSession, NotPermitted
-from bot.i18n import N_, _, _n, localize
+from bot.i18n import N_, _, _n
 from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, Scope, Session, roles_of, viewer_of
 from bot.names import escape_name
@@ -84,7 +84,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
         try:
             expanded = await expand_saved(interaction, roll)
         except RollError as error:
-            raise InvalidInput(localize(said_of(error))) from None
+            raise InvalidInput(said_of(error)) from None
         if len(expanded) > ROLL_MAX:
             raise InvalidInput(_("That roll is too long for initiative: {roll}", roll=echo(roll, code=True)))
         return expanded
