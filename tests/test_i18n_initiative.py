@@ -16,11 +16,14 @@ from bot.models import Scope, Seat, Session, Status
 from bot.spec import ViewContext
 from cogs.initiative.commands import NO_TRACKER
 from cogs.initiative.spec import InitiativeSpec, _say
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import GM, IllegalAction, Viewer
 from rules.initiative.engine import ENGINE
 from rules.initiative.state import Delay, InitState, Join, Next, Previous, Remove, Reveal, SetCondition
 from rules.said import Said
+from tests.conftest import MakeBot
+from tests.test_e2e_initiative import EXTENSIONS
 from tests.test_i18n_crowns import LANGUAGES, Shown, check_said, embed_and_controls
 
 NAMES = ("Alia", "Borin", "Goblin", "Shade", "Stunned", "Blessed", "Prone")
@@ -169,3 +172,25 @@ def test_english_is_unchanged() -> None:
     turn = {"type": "turn", "round": 2, "name": "Alia", "owner": ALIA, "new_round": True}
     assert _say(turn, mention=True) == f"**Round 2** · ⚔️ <@{ALIA}>, your turn: **Alia**."
     assert _say({"type": "undone", "events": []}, mention=False) == "↩️ Undone."
+
+
+async def test_a_german_server_sees_the_tracker_in_german(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    """Through the bot: the board and the channel's news in the server's language, a member's own answers and
+    refusals in theirs."""
+    fake.guilds[0].preferred_locale = "de"
+    channel, gm, alice, bob = fake.channels[0], fake.members[0], fake.members[1], fake.members[2]
+    alice.locale = bob.locale = gm.locale = "de"
+    bot = await make_bot(extensions=EXTENSIONS, dice=ScriptedDice({"e1.1": [14], "e1.tie": [5]}))
+    board = await (await fake.slash(channel, gm, "init start")).message()
+    assert "Initiative wird gewürfelt" in str(board.embeds) and "Noch niemand" in str(board.embeds)
+    joined = await (await fake.slash(channel, alice, "init join", options={"roll": "1d20+3", "name": "Alia"})).message()
+    assert "**Alia** tritt bei: `1d20+3` → [14] = **17**." in joined.content
+    await fake.wait_for(lambda: "Alia" in str(board.embeds), what="Alia on the board")
+    assert "Gleichstand: höherer Modifikator" in str(board.embeds)
+    refused = await (await fake.click(board, "Start", bob)).message()
+    assert refused.ephemeral and "Nur die SL" in refused.content
+    left = await (await fake.slash(channel, bob, "init leave")).message()
+    assert left.ephemeral and "Du bist nicht in der Reihenfolge." in left.content
+    await fake.click(board, "Start", gm)
+    await fake.wait_for_message(channel, lambda m: "du bist dran: **Alia**" in m.content)
+    await bot.settled()
