@@ -310,7 +310,8 @@ def render_violence(odds: ViolenceOdds, say: Say = _as_is) -> str:
     else:
         lines.append(say(said("Most hits")))
         lines += [_row(f"  {name}", p) for name, p in zip(names, odds.most, strict=True)]
-        lines.append(_row(f"  {say(said('Tie'))}", odds.tie))
+        tie = say(said("Tie"))
+        lines.append(_row(f"  {tie}", odds.tie))
     return _block(lines)
 
 
