@@ -240,6 +240,12 @@ def test_odds_tables_and_their_mistakes_in_every_language() -> None:
                 assert words <= {"vs"}, words  # only dice notation (3d4, r1d6) and side letters are left
             else:
                 assert not words & {"wins", "Most", "hits", "Tie", "Success", "Fail", "Successes", "challenges"}
+    for language in TRANSLATED:  # the labels fit their column, as the English ones do: the percentages line up
+        with speaking(language):
+            tables = [render_violence(fight, localize), render_knavery(scheme, localize)]
+        for table in tables:
+            assert len({line.index("%") for line in table.splitlines() if "%" in line}) == 1, table
+            assert max(len(line) for line in table.splitlines()) <= 40, table
     for typed in ("3d4 vs", "3x vs 2d4", "3 vs 2d4", "0d4 vs 1d4", "1d4 vs 1d4 vs 1d4 vs 1d4 vs 1d4 vs 1d4 vs 1d4"):
         with pytest.raises(OddsInputError) as info:
             parse_violence(typed)
