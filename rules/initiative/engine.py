@@ -226,7 +226,7 @@ class InitiativeEngine:
     """The tracker as the core runs it: an open session (members by user id), GM-only hidden entries, undo."""
 
     kind = "init"
-    title = said("Initiative")  # a Said: the core says it in the channel's language (localize)
+    title: str = said("Initiative")  # a Said: the core says it in the channel's language (localize)
     options_model = InitOptions
     state_model = InitState
 
