@@ -42,7 +42,7 @@ from cogs.viciousness.wealth import Draft, modifiers_typed, price_message, rank_
 from localdiscord.validation import check_message, check_modal
 from rules.viciousness import ENGINE, CampaignState
 from rules.viciousness.actions import AddPC, CreateTroupe, Replace
-from rules.viciousness.data import CHARACTERS, PRICES, RANKS, TRAITS
+from rules.viciousness.data import TRAITS
 from rules.viciousness.sessions import EVERYONE, reminder_key
 from tests.rules.vic_support import GM, P1, P2, Campaign
 
@@ -54,13 +54,8 @@ ENGLISH_WORDS = re.compile(
     r"rank|player|house|rules?|session|wealth|character)\b",
     re.IGNORECASE,
 )
-KEPT = re.compile(r"<@!?\d+>|<t:\d+(?::\w)?>|`[^`]*`|https?://\S+|\b\d*d\d+\b|\d+ ranks? (above|below) the coins' rank")
-"""Mentions, timestamps, code, links, dice; and the engine's words for a price's terms (the engine's catalog,
-``viciousness_rules``, says them)."""
-DATA = sorted(
-    (*(m.label for m in PRICES.modifiers), *(a.label for a in CHARACTERS.starting_assets)), key=len, reverse=True
-)
-"""The seed's labels (price modifiers, starting assets): the ``viciousness_rules`` catalog says them."""
+KEPT = re.compile(r"<@!?\d+>|<t:\d+(?::\w)?>|`[^`]*`|https?://\S+|\b\d*d\d+\b")
+"""Mentions, timestamps, code, links, dice notation."""
 PSEUDO_WORD = re.compile(r"⟦[^⟦⟧]*⟧")
 
 
@@ -98,15 +93,6 @@ def campaign() -> CampaignState:
     return c.state
 
 
-def seed_words() -> list[str]:
-    """The traits' own texts and the ranks' example items: the seed's data, which no catalog holds yet (their
-    keys aren't among those ``bot.i18n_extract`` reads); the code says them with ``_`` already."""
-    out = [item for row in RANKS for item in row.items]
-    for t in TRAITS.values():
-        out += [x for x in (t.push, t.knowledge, t.spell, t.special) if x] + [c.condition for c in t.dice]
-    return sorted(out, key=len, reverse=True)
-
-
 def texts_of_payload(body: dict[str, Any]) -> Iterator[str]:
     """Every text a member reads in a message or modal payload."""
     for key in ("content", "title", "description", "label", "placeholder", "value"):
@@ -121,8 +107,6 @@ def texts_of_payload(body: dict[str, Any]) -> Iterator[str]:
     for part in [*(body.get("components") or []), *([body["component"]] if body.get("component") else [])]:
         yield from texts_of_payload(part)
         for option in part.get("options") or []:
-            if option["value"] in TRAITS:  # a trait's name and its text, cut: the seed's (see ``seed_words``)
-                continue
             yield option["label"]
             yield from ([option["description"]] if option.get("description") else [])
 
@@ -233,7 +217,7 @@ def drawn() -> list[str]:
 def stripped(text: str) -> str:
     """``text`` without what stays as typed in every language: names, trait names, mentions, code, dice."""
     text = KEPT.sub(" ", text)
-    for word in (*seed_words(), *DATA, *NAMES, *sorted(TRAITS, key=len, reverse=True), "Viciousness", "UTC", "IP"):
+    for word in (*NAMES, *sorted(TRAITS, key=len, reverse=True), "Viciousness", "UTC", "IP"):
         text = text.replace(word, " ")
     return text
 
@@ -270,8 +254,9 @@ def test_pseudo_brackets_every_word() -> None:
     with speaking(PSEUDO):
         said = drawn()
     for text in said:
-        if text.endswith("…") and text.count("⟦") > text.count("⟧"):
-            text += "⟧" * (text.count("⟦") - text.count("⟧"))  # cut to fit Discord's limit: the brackets it cut
+        if text.endswith("…"):  # cut to fit Discord's limit: the word and the brackets it cut
+            text = re.sub(r"[^\s⟦⟧]*…$", "", text)
+            text += "⟧" * (text.count("⟦") - text.count("⟧"))
         rest = stripped(text)
         while PSEUDO_WORD.search(rest):
             rest = PSEUDO_WORD.sub(" ", rest)

@@ -188,7 +188,7 @@ class CampaignCommands(VicBase):
         try:
             state = import_campaign(await file.read())
         except CampaignImportError as exc:
-            raise InvalidInput(cut(localize(exc.args[0]), 1900)) from None
+            raise InvalidInput(cut(exc.said_by(localize), 1900)) from None
         actor = actor_of(interaction)
         assert interaction.channel_id is not None
         await self.channel_is_free(interaction)
