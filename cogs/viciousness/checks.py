@@ -72,7 +72,7 @@ def trait_choices(state: CampaignState, pc_id: str, knowledge: bool, current: st
 
 
 async def _discover(bot: Any, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-    pc, _, traits = arg.partition("|")
+    pc, traits = arg.partition("|")[::2]
     action = {"type": "discovery", "traits": int(traits or 0), "conditions": values, **({"pc": pc} if pc else {})}
     await take(bot, reply, session, action)
 

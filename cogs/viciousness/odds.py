@@ -28,7 +28,7 @@ def _side_pool(state: CampaignState, pool: ViolencePool, side: str) -> exact.Poo
     dice = [
         exact.Die(faces=sides, rattled=is_rattled(state, c))
         for c in fighters(pool, side)
-        for sides, _ in dice_plan(state, pool, c)
+        for sides, _source in dice_plan(state, pool, c)
     ]
     equipment = next(s.equipment for s in pool.sides if s.id == side)
     return exact.Pool(dice=(*dice, *[exact.Die(faces=4)] * equipment))
@@ -42,7 +42,7 @@ def pool_odds(state: CampaignState, pool: Pool) -> exact.ViolenceOdds | exact.Kn
         dice = tuple(
             exact.Die(faces=sides, rattled=is_rattled(state, c))
             for c in pool.combatants
-            for sides, _ in dice_plan(state, pool, c)
+            for sides, _source in dice_plan(state, pool, c)
         )
         return exact.knavery_odds(exact.Pool(dice=dice), len(pool.challenges))
     sides = [s.id for s in pool.sides if fighters(pool, s.id)]

@@ -313,7 +313,7 @@ class RivalCommands(VicBase):
         if points:
             shares = {}
             for part in points.replace(";", ",").split(","):
-                design, _, n = part.strip().partition(" ")
+                design, n = part.strip().partition(" ")[::2]
                 count = whole_number(n)
                 if not design or count is None:
                     raise InvalidInput("Write each design and its points: `d1 2, d2 1`.")

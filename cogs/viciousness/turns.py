@@ -170,7 +170,7 @@ async def turn_log(bot: TabletopBot, reply: Reply, session: Session, turn: int |
 
 async def _log_page(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """◀ ▶ on a turn's log: the message turns the page."""
-    turn, page, _ = arg.split(":", 2)
+    turn, page = arg.split(":", 2)[:2]
     await reply.update(**await turn_log(bot, reply, session, int(turn), int(page)))
 
 
