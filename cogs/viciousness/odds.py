@@ -10,15 +10,17 @@ import discord
 from discord import app_commands
 
 from bot.errors import InvalidInput
+from bot.i18n import N_, _, localize
 from bot.replies import Reply
 from cogs.viciousness.common import VicBase
+from rules.odds import percent
 from rules.viciousness import odds as exact
 from rules.viciousness.dicepool import dice_plan, is_rattled
 from rules.viciousness.odds_parse import OddsInputError, parse_knavery, parse_violence
 from rules.viciousness.state import CampaignState, KnaveryPool, Pool, ViolencePool
 from rules.viciousness.violence import fighters
 
-ODDS_HELP = (
+ODDS_HELP = N_(
     "A fight: `3d4 1d6 vs 2d4` (`r` before a group marks rattled dice: `r1d6`), up to 6 sides. "
     "A scheme: the dice and `challenges` (or `4d6 vs 3`)."
 )
@@ -56,11 +58,21 @@ def odds_now(state: CampaignState, pool: Pool) -> str | None:
     odds = pool_odds(state, pool)
     if odds is None:
         return None
-    line = exact.summary(odds)
+    line = _("odds now: {odds}", odds=_chances(odds))
     if isinstance(pool, ViolencePool) and isinstance(odds, exact.ViolenceOdds):
         first = next(s for s in pool.sides if fighters(pool, s.id))
-        line += f" (for {first.name})"
+        line = _("{odds} (for {side})", odds=line, side=first.name)
     return line
+
+
+def _chances(odds: exact.ViolenceOdds | exact.KnaveryOdds) -> str:
+    """``58% to win, 20% to lose`` from the first side's point of view: the engine's ``summary`` without its
+    ``odds now:``, in the reader's language (the command's answer says it on its own)."""
+    if isinstance(odds, exact.KnaveryOdds):
+        return _("{chance} to succeed", chance=percent(odds.success, 0))
+    if odds.lands:
+        return _("{win} to win, {lose} to lose", win=percent(odds.most[0], 0), lose=percent(odds.most[1], 0))
+    return _("{chance} to roll the most hits", chance=percent(odds.most[0], 0))
 
 
 def odds_text(dice: str, challenges: int | None) -> str:
@@ -76,9 +88,10 @@ def odds_text(dice: str, challenges: int | None) -> str:
             result = fight
             table = exact.render_violence(fight)
     except OddsInputError as exc:
-        raise InvalidInput(f"{exc} {ODDS_HELP}") from None  # what was typed is echoed, inert, in the message
-    line = exact.summary(result).removeprefix("odds now: ")
-    return f"{table}\n{line[:1].upper()}{line[1:]} · exact, not sampled"
+        # What was typed is echoed, inert, in the message (the engine's, said in the reader's language).
+        raise InvalidInput(f"{localize(str(exc))} {_(ODDS_HELP)}") from None
+    line = _chances(result)
+    return f"{localize(table)}\n" + _("{odds} · exact, not sampled", odds=f"{line[:1].upper()}{line[1:]}")
 
 
 def _is_scheme(text: str) -> bool:
