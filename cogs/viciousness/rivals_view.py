@@ -73,13 +73,12 @@ def gm_select(
 
 def design_line(rival: Rival, d: Design) -> str:
     """One design: text, severity, temperament, points and what helps it."""
-    asset = escape_name(d.asset)
     if not d.asset:
         helped = ""
     elif rival.helped(d):
-        helped = _(" · asset {asset} ✓", asset=asset)
+        helped = _(" · asset {asset} ✓", asset=escape_name(d.asset))
     else:
-        helped = _(" · asset {asset} (not held)", asset=asset)
+        helped = _(" · asset {asset} (not held)", asset=escape_name(d.asset))
     status = {"building": "", "done": _(" · done"), "foiled": _(" · foiled")}.get(d.status, f" · {d.status}")
     loud = _(" · unsubtle") if d.unsubtle else ""
     points = _("**{points} pts**", points=d.points)
