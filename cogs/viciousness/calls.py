@@ -152,7 +152,8 @@ def reminder(session: Session, state: CampaignState, deadline: Deadline) -> News
     pings, dms = calling(state, [uid])
     if not pings and not dms:
         return None
-    text = _("⏰ {member}, a reminder: {what}", member=f"<@{uid}>", what=what_waits(wait.kind, wait.about))
+    member = f"<@{uid}>"
+    text = _("⏰ {member}, a reminder: {what}", member=member, what=what_waits(wait.kind, wait.about))
     return News(text=text, pings=pings, dms=dms)
 
 

@@ -86,7 +86,8 @@ def _rank(s: CampaignState, e: Event) -> str:
 
 def _ip(s: CampaignState, e: Event) -> str:
     sign = "+" if e["delta"] > 0 else "−"
-    return _("Investment points {change} → {ip}.", change=f"{sign}{abs(e['delta'])}", ip=e["ip"])
+    change = f"{sign}{abs(e['delta'])}"
+    return _("Investment points {change} → {ip}.", change=change, ip=e["ip"])
 
 
 def _reward(s: CampaignState, e: Event) -> str:
@@ -174,7 +175,8 @@ def role_change(gm: bool, on: bool, member: str | None) -> str:
 
 def _roles(s: CampaignState, e: Event) -> str:
     made = role_change(e["role"] == "gm", bool(e["on"]), None if e["user"] == e["by"] else f"<@{e['user']}>")
-    return _("🛡️ {member} {made}.", member=f"<@{e['by']}>", made=made)
+    member = f"<@{e['by']}>"
+    return _("🛡️ {member} {made}.", member=member, made=made)
 
 
 def _starting_asset(key: str) -> str:
@@ -186,10 +188,11 @@ def _starting_asset(key: str) -> str:
 
 
 def _troupe_created(s: CampaignState, e: Event) -> str:
+    member = f"<@{e['owner']}>"
     return _(
         "{troupe} joins the company ({member}), starting with {asset}.",
         troupe=troupe_name(s, e["owner"]),
-        member=f"<@{e['owner']}>",
+        member=member,
         asset=_starting_asset(e["asset"]),
     )
 
@@ -242,7 +245,8 @@ def _ambition_completed(s: CampaignState, e: Event) -> str:
 
 def _calls_set(s: CampaignState, e: Event) -> str:
     how = _(CALLED_BY[e["how"]]) if e["how"] in CALLED_BY else e["how"]
-    return _("🔔 How the table calls {member}: {how}.", member=f"<@{e['user']}>", how=how)
+    member = f"<@{e['user']}>"
+    return _("🔔 How the table calls {member}: {how}.", member=member, how=how)
 
 
 NARRATORS: dict[str, Narrator] = {
@@ -258,7 +262,10 @@ NARRATORS: dict[str, Narrator] = {
     "ip_changed": _ip,
     "rank_changed": _rank,
     "liquid_changed": lambda s, e: _(
-        "Liquid coins of rank {rank}: {delta} → {count}.", rank=e["rank"], delta=f"{e['delta']:+d}", count=e["count"]
+        "Liquid coins of rank {rank}: {delta} → {count}.",
+        rank=e["rank"],
+        delta=format(e["delta"], "+d"),
+        count=e["count"],
     ),
     "ambition_completed": _ambition_completed,
     "reward": _reward,

@@ -128,7 +128,8 @@ def member_news(session: Session, state: CampaignState, viewer: Viewer, events: 
             channel = f"<#{session.channel_id}>"
             head = _("📨 A handout from the GM of {company} ({channel}):", company=company, channel=channel)
             text = f"{head}\n>>> {event['text']}"
-            fallback = _("📨 {member}: the GM has a handout for you in `/vic log`.", member=f"<@{uid}>")
+            member = f"<@{uid}>"
+            fallback = _("📨 {member}: the GM has a handout for you in `/vic log`.", member=member)
             news.append(News(text=text, dms=[uid], private=True, fallback=fallback))
     return news
 
@@ -143,9 +144,10 @@ def _takeover(session: Session, action: dict[str, Any], uid: int) -> News:
     by, user = action["by"], action["user"]
     made = role_change(action.get("role") == GM, bool(action.get("on")), None if user == by else f"<@{user}>")
     now = _("GM") if GM in session.roles.get(str(uid), []) else _("co-GM")
+    member = f"<@{by}>"
     text = _(
         "🛡️ {member}, a manager of the server, {made} of your campaign. You are its {now}.",
-        member=f"<@{by}>",
+        member=member,
         made=made,
         now=now,
     )

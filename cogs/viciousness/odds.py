@@ -91,7 +91,7 @@ def odds_text(dice: str, challenges: int | None) -> str:
         # What was typed is echoed, inert, in the message (the engine's, said in the reader's language).
         raise InvalidInput(f"{localize(str(exc))} {_(ODDS_HELP)}") from None
     line = _chances(result)
-    return f"{localize(table)}\n" + _("{odds} · exact, not sampled", odds=f"{line[:1].upper()}{line[1:]}")
+    return f"{localize(table)}\n" + _("{odds} · exact, not sampled", odds=line[:1].upper() + line[1:])
 
 
 def _is_scheme(text: str) -> bool:

@@ -510,18 +510,20 @@ async def _share(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
     cancel = need.kind == "cancel"
     model, field, to = (CancelHits, "cancels", N_("Of {side}")) if cancel else (AssignHits, "to", N_("At {side}"))
     inputs = [Input(f"{field}.{s}", label=_(to, side=names[s]), default="0") for s in list(need.options)[:INPUTS_MAX]]
-    title = _n(*SHARE_TITLES[(cancel, need.exact)], need.amount)
+    title = _share_title(cancel, need.exact, need.amount)
     fixed = {"pool": pool.id, "side": need.side}
     await reply.modal(action_modal(session, model, inputs, title=title, fixed=fixed, game=True))
 
 
-SHARE_TITLES = {
-    (True, True): (N_("Cancel {n} hits"), N_("Cancel {n} hits")),
-    (True, False): (N_("Cancel up to {n} hits"), N_("Cancel up to {n} hits")),
-    (False, True): (N_("Send {n} hits"), N_("Send {n} hits")),
-    (False, False): (N_("Send up to {n} hits"), N_("Send up to {n} hits")),
-}
-"""The hits-sharing form's title, by (cancelling, exactly): English says "hits" for one too."""
+def _share_title(cancel: bool, exact: bool, n: int) -> str:
+    """The hits-sharing form's title (English says "hits" for one too)."""
+    if cancel and exact:
+        return _n("Cancel {n} hits", "Cancel {n} hits", n)
+    if cancel:
+        return _n("Cancel up to {n} hits", "Cancel up to {n} hits", n)
+    if exact:
+        return _n("Send {n} hits", "Send {n} hits", n)
+    return _n("Send up to {n} hits", "Send up to {n} hits", n)
 
 
 def register(controls: Controls) -> None:

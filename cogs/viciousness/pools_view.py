@@ -438,7 +438,8 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
         rows = [combatant_line(state, pool, c, escape_name(c.name)) for c in members] or [_("nobody yet")]
         if side.equipment:
             faces = " ".join(die_face(d) for d in side.equipment_dice)
-            rows.append(_("🛡️ equipment: {dice}", dice=faces or f"{side.equipment}d4"))
+            planned = f"{side.equipment}d4"
+            rows.append(_("🛡️ equipment: {dice}", dice=faces or planned))
         embed.add_field(name=head[:FIELD_NAME], value=_clip(rows, budget), inline=False)
     if hits:
         lines = [
@@ -798,20 +799,6 @@ NPCS_JOINED = {
     "knavery": (N_("{names} joins the scheme."), N_("{names} join the scheme.")),
     "": (N_("{names} joins the pool."), N_("{names} join the pool.")),
 }
-ROLLS_BY_ITSELF = {
-    "violence": (
-        N_("🎲 The fight rolls by itself: {n} character is in, as the GM said."),
-        N_("🎲 The fight rolls by itself: {n} characters are in, as the GM said."),
-    ),
-    "knavery": (
-        N_("🎲 The scheme rolls by itself: {n} character is in, as the GM said."),
-        N_("🎲 The scheme rolls by itself: {n} characters are in, as the GM said."),
-    ),
-    "": (
-        N_("🎲 The pool rolls by itself: {n} character is in, as the GM said."),
-        N_("🎲 The pool rolls by itself: {n} characters are in, as the GM said."),
-    ),
-}
 ENDS_AFTER_ROUND = {
     "violence": N_("🏁 The GM ends the fight with this round: its hits land, its wounded are tested, then it ends."),
     "knavery": N_("🏁 The GM ends the scheme with this round: its hits land, its wounded are tested, then it ends."),
@@ -842,8 +829,24 @@ def _npcs_joined(s: CampaignState, e: Event) -> str:
 
 
 def _rolls_by_itself_now(s: CampaignState, e: Event) -> str:
-    one, many = ROLLS_BY_ITSELF[_pool_kind(s, e)]
-    return _n(one, many, e["n"])
+    kind, n = _pool_kind(s, e), e["n"]
+    if kind == "violence":
+        return _n(
+            "🎲 The fight rolls by itself: {n} character is in, as the GM said.",
+            "🎲 The fight rolls by itself: {n} characters are in, as the GM said.",
+            n,
+        )
+    if kind == "knavery":
+        return _n(
+            "🎲 The scheme rolls by itself: {n} character is in, as the GM said.",
+            "🎲 The scheme rolls by itself: {n} characters are in, as the GM said.",
+            n,
+        )
+    return _n(
+        "🎲 The pool rolls by itself: {n} character is in, as the GM said.",
+        "🎲 The pool rolls by itself: {n} characters are in, as the GM said.",
+        n,
+    )
 
 
 def _called_off(s: CampaignState, e: Event) -> str:

@@ -98,7 +98,7 @@ def _wealth(items: list[Item]) -> list[str]:
     delta = sum(int(i.get("delta", 0)) for i in items if i["type"] == "ip_changed")
     last = next((i for i in reversed(items) if i["type"] == "ip_changed"), None)
     if last is not None and delta:
-        out.append(_("investment points {delta} → {ip}", delta=f"{delta:+d}", ip=last.get("ip")))
+        out.append(_("investment points {delta} → {ip}", delta=format(delta, "+d"), ip=last.get("ip")))
     for i in items:
         if i["type"] == "rank_changed":
             arrow = "⬆️" if int(i.get("new", 0)) > int(i.get("old", 0)) else "⬇️"
