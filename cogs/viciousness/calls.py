@@ -173,15 +173,15 @@ class CallCommands(VicBase):
         remind_after: app_commands.Range[int, 0, MAX_REMIND_HOURS] = 0,
     ) -> None:
         """Your choice, for this campaign; only you and the GM see it."""
-        said = _(HOW_WORDS[how]) if how in HOW_WORDS else how
+        chosen = _(HOW_WORDS[how]) if how in HOW_WORDS else how
         if remind_after and how != "off":
             hours = _n("{n} hour", "{n} hours", remind_after)
             reply_text = _(
                 "🔔 When the table waits on you: {how}, and a reminder after {hours} if it still does.",
-                how=said,
+                how=chosen,
                 hours=hours,
             )
         else:
-            reply_text = _("🔔 When the table waits on you: {how}, no reminders.", how=said)
+            reply_text = _("🔔 When the table waits on you: {how}, no reminders.", how=chosen)
         action = action_data(SetCalls, how=how, remind_after=remind_after or None)
         await self.act_and_tell(interaction, action, done=reply_text)

@@ -69,8 +69,8 @@ def trait_choices(state: CampaignState, pc_id: str, knowledge: bool, current: st
         if trait is None or (trait.kind == "knowledge") != knowledge or current.casefold() not in t.name.casefold():
             continue
         # A spell the member wrote is said as written; the catalogue's own texts are in the catalogs.
-        said = (trait.knowledge if knowledge else trait.push or trait.spell) or ""
-        text = t.spell or (_(said) if said else "")
+        catalogued = (trait.knowledge if knowledge else trait.push or trait.spell) or ""
+        text = t.spell or (_(catalogued) if catalogued else "")
         out.append(app_commands.Choice(name=f"{'💡 ' if knowledge else ''}{t.name}: {text}"[:100], value=t.name))
     return out[:25]
 

@@ -182,9 +182,9 @@ def _roles(s: CampaignState, e: Event) -> str:
 def _starting_asset(key: str) -> str:
     """A troupe's starting asset mid-sentence: the rules' label (in the catalogs) with a small first letter."""
     label = ASSETS.get(key, key)
-    said = _(label)
+    shown = _(label)
     # English lowers the whole label, as it always did; a translation only its first letter (German nouns stay).
-    return said.lower() if said == label else said[:1].lower() + said[1:]
+    return shown.lower() if shown == label else shown[:1].lower() + shown[1:]
 
 
 def _troupe_created(s: CampaignState, e: Event) -> str:
