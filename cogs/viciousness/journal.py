@@ -46,7 +46,7 @@ def journal(company: str, turns: dict[int, list[str]], names: dict[int, str], *,
         if gm
         else _("*Viciousness campaign journal, what the table saw, as of {when}.*", when=when)
     )
-    out = [f"# {company or _('A Viciousness campaign')}", "", about]
+    out = ["# " + (company or _("A Viciousness campaign")), "", about]
     for number in sorted(turns):
         out += ["", f"## {title(number)}", ""]
         lines = [f"- {plain(line, names)}".replace("\n", "\n  ") for line in turns[number]]

@@ -206,7 +206,8 @@ def _need_control(ctx: Ctx, pool: ViolencePool, need: Need, *, settle: bool = Fa
             else _("{who} sends {parts}", who=who, parts=parts)
         )
         options.append((text, {"type": need.kind, **base, field: way}))
-    placeholder = f"{head}{who}: {_('cancel whose hits?') if cancel else _('send hits where?')}"
+    question = _("cancel whose hits?") if cancel else _("send hits where?")
+    placeholder = f"{head}{who}: {question}"
     return act_select(ctx, options, placeholder, "clash", key=key)
 
 
@@ -492,7 +493,7 @@ def _clash_lines(pool: ViolencePool, state: CampaignState) -> list[Landed]:
 
 def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
     state = ctx.state
-    title = f"🗝️ {escape_name(pool.title) or _('Scheme')}"
+    title = "🗝️ " + (escape_name(pool.title) or _("Scheme"))
     lines = [_(STAGES[pool.stage]) if pool.challenges or pool.stage != "gather" else _(NO_CHALLENGES)]
     lines.append(f"-# {legend(pool)}")
     if rules := house_rules_line(state.options, SCHEME_RULES):

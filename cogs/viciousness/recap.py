@@ -30,7 +30,8 @@ Item = Mapping[str, Any]
 
 
 def _name(item: Item, key: str = "name") -> str:
-    return f"**{escape_name(str(item[key]) if key in item else _('someone'))}**"
+    name = str(item[key]) if key in item else _("someone")
+    return f"**{escape_name(name)}**"
 
 
 def _pool_title(item: Item) -> str:
@@ -132,7 +133,8 @@ def _harm(item: Item) -> str | None:
 
 def _bought(item: Item) -> str:
     who = _name(item) if item.get("name") else _("The company")
-    return f"{who}: *{escape_name(str(item.get('item', '')))}* (rank {item.get('rank')})"
+    item_name = escape_name(str(item.get("item", "")))
+    return _("{who}: *{item}* (rank {rank})", who=who, item=item_name, rank=item.get("rank"))
 
 
 def _section(mark: str, title: str, lines: Iterable[str], sep: str = "; ") -> str | None:
