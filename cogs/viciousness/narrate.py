@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.i18n import N_, _, _n
+from bot.i18n import N_, _, _n, localize
 from bot.names import escape_name
 from rules.viciousness.characters import ACTION_WORDS
 from rules.viciousness.data import CHARACTERS
@@ -22,7 +22,6 @@ METHODS = {"work": N_("work"), "rare": N_("a rare item"), "destroy": N_("destroy
 ASSETS: dict[str, str] = {a.key: a.label for a in CHARACTERS.starting_assets}
 CALLED_BY = {"channel": N_("a ping in the channel"), "dm": N_("a direct message"), "off": N_("not at all")}
 """Words put into sentences (said with ``_()``)."""
-TOOK_AN_ACTION = N_("took an action")
 
 
 def troupe_name(state: CampaignState, owner: str) -> str:
@@ -127,8 +126,8 @@ def _recovery(s: CampaignState, e: Event) -> str:
 
 
 def _did(kind: str) -> str:
-    """What a character's action was (the engine's ``ACTION_WORDS``, marked there)."""
-    return _(ACTION_WORDS.get(kind, TOOK_AN_ACTION))
+    """What a character's action was (the engine's ``ACTION_WORDS``)."""
+    return localize(ACTION_WORDS.get(kind, ACTION_WORDS["other"]))
 
 
 def _action(s: CampaignState, e: Event) -> str | None:

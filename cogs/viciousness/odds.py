@@ -13,7 +13,6 @@ from bot.errors import InvalidInput
 from bot.i18n import N_, _, localize
 from bot.replies import Reply
 from cogs.viciousness.common import VicBase
-from rules.odds import percent
 from rules.viciousness import odds as exact
 from rules.viciousness.dicepool import dice_plan, is_rattled
 from rules.viciousness.odds_parse import OddsInputError, parse_knavery, parse_violence
@@ -58,21 +57,11 @@ def odds_now(state: CampaignState, pool: Pool) -> str | None:
     odds = pool_odds(state, pool)
     if odds is None:
         return None
-    line = _("odds now: {odds}", odds=_chances(odds))
+    line = localize(exact.summary(odds))
     if isinstance(pool, ViolencePool) and isinstance(odds, exact.ViolenceOdds):
         first = next(s for s in pool.sides if fighters(pool, s.id))
         line = _("{odds} (for {side})", odds=line, side=first.name)
     return line
-
-
-def _chances(odds: exact.ViolenceOdds | exact.KnaveryOdds) -> str:
-    """``58% to win, 20% to lose`` from the first side's point of view: the engine's ``summary`` without its
-    ``odds now:``, in the reader's language (the command's answer says it on its own)."""
-    if isinstance(odds, exact.KnaveryOdds):
-        return _("{chance} to succeed", chance=percent(odds.success, 0))
-    if odds.lands:
-        return _("{win} to win, {lose} to lose", win=percent(odds.most[0], 0), lose=percent(odds.most[1], 0))
-    return _("{chance} to roll the most hits", chance=percent(odds.most[0], 0))
 
 
 def odds_text(dice: str, challenges: int | None) -> str:
@@ -82,16 +71,16 @@ def odds_text(dice: str, challenges: int | None) -> str:
             pool, n = parse_knavery(dice, challenges)
             scheme = exact.knavery_odds(pool, n)
             result: exact.ViolenceOdds | exact.KnaveryOdds = scheme
-            table = exact.render_knavery(scheme)
+            table = exact.render_knavery(scheme, say=localize)
         else:
             fight = exact.violence_odds(*parse_violence(dice))
             result = fight
-            table = exact.render_violence(fight)
+            table = exact.render_violence(fight, say=localize)
     except OddsInputError as exc:
         # What was typed is echoed, inert, in the message (the engine's, said in the reader's language).
         raise InvalidInput(f"{localize(str(exc))} {_(ODDS_HELP)}") from None
-    line = _chances(result)
-    return f"{localize(table)}\n" + _("{odds} · exact, not sampled", odds=line[:1].upper() + line[1:])
+    line = localize(exact.chances(result))
+    return f"{table}\n" + _("{odds} · exact, not sampled", odds=line[:1].upper() + line[1:])
 
 
 def _is_scheme(text: str) -> bool:

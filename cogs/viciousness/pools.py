@@ -690,7 +690,7 @@ class PoolCommands(VicBase):
         """NPCs join the newest pool still gathering."""
         session = await self.campaign_here(interaction)
         if not self.typer(session, interaction)[1]:
-            raise NotPermitted(_("Only the GM can {doing}.", doing=_(AddNPC.DOING)))
+            raise NotPermitted(_("Only the GM can {doing}.", doing=AddNPC.DOING))
         state = self.state(session)
         gathering = [p for p in state.pools.values() if p.stage == "gather"]
         if not gathering:

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.controls import SELECTED_ALL, ControlTooLong, encode_action, ui_id
-from bot.i18n import N_, _, _n
+from bot.i18n import N_, _, _n, localize
 from bot.models import VIEW_RECORDS_JOIN
 from bot.names import escape_name
 from bot.spec import View, ViewContext
@@ -26,7 +26,7 @@ from cogs.viciousness.rules_text import FIGHT_RULES, SCHEME_RULES, house_rules_l
 from cogs.viciousness.text import cut
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.dicepool import is_rattled
-from rules.viciousness.knavery import free_push_left, scheme_pushers
+from rules.viciousness.knavery import free_push_left, label, scheme_pushers
 from rules.viciousness.permissions import side_players
 from rules.viciousness.pools import joinable
 from rules.viciousness.state import PC, CampaignState, KnaveryPool, Landed, Pool, ViolencePool
@@ -355,19 +355,13 @@ def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
     return rows + _death_rows(ctx, pool)
 
 
-def _challenge(pool: KnaveryPool, index: int) -> str:
-    """A challenge as the group knows it (the engine's ``knavery.label``, in the reader's language)."""
-    c = pool.challenges[index]
-    return c.label if c.known else _("unknown challenge {n}", n=index + 1)
-
-
 def _knavery_rows(ctx: Ctx, pool: KnaveryPool) -> list[list[Item]]:
     if pool.stage == "gather":
         return _gather_rows(ctx, pool, _("Abandon"))
     rows: list[list[Item]] = []
     n = pool.successes
     if n:
-        options = [(_challenge(pool, i), str(i)) for i in range(len(pool.challenges))]
+        options = [(localize(label(pool, i)), str(i)) for i in range(len(pool.challenges))]
         action = {"type": "thwart", "pool": pool.id}
         # English says "the 1 thwarted challenges" too; the plural forms let other languages say one their way.
         question = (
