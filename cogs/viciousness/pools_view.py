@@ -305,9 +305,9 @@ def _push_buttons(ctx: Ctx, pool: Pool) -> list[Item]:
         names, free = [c.name for c in scheme_pushers(state, pool)], free_push_left(state, pool)
     buttons: list[Item] = []
     if names:
-        label = _("Push: reroll ({names})", names=", ".join(names))
-        label = label if len(label) <= 80 else _("Push: reroll my dice")
-        buttons.append(ui_button(ctx, label, "reroll", pool.id, emoji="💥"))
+        text = _("Push: reroll ({names})", names=", ".join(names))
+        text = text if len(text) <= 80 else _("Push: reroll my dice")
+        buttons.append(ui_button(ctx, text, "reroll", pool.id, emoji="💥"))
     if free:
         buttons.append(ui_button(ctx, _("Free push: reroll"), "freeroll", pool.id, emoji="🆓"))
     return buttons
