@@ -254,7 +254,7 @@ class TableSpec(GameSpec[VicesState]):
             return []
         if len(choices) > BUTTONS_PER_ROW * MAX_BUTTON_ROWS:
             who = ctx.session.name_of(waiting.players[0])
-            placeholder = f"{who}: {localize(ENGINE.prompts(s)[0].label)}"
+            placeholder = f"{who}: {_(ENGINE.prompts(s)[0].label)}"  # Prompt keeps the English (pydantic)
             return [[ctx.select(choices[:MAX_OPTIONS], placeholder=placeholder)]]
         buttons = [ctx.button(c.label, c.action, emoji=c.emoji, style=discord.ButtonStyle.primary) for c in choices]
         return chunks(buttons)
@@ -336,7 +336,7 @@ class TableSpec(GameSpec[VicesState]):
         if key == "pick":
             await self._preview(reply, session, state, arg, values)
         elif key == "hint":
-            version, _, mask = arg.partition(".")
+            version, _dot, mask = arg.partition(".")
             units = self._defender_units(reply, session, state)
             if version != str(session.version):
                 raise StaleBoard(_(MOVED_ON))
@@ -380,7 +380,7 @@ class TableSpec(GameSpec[VicesState]):
         await reply.send(text, view=static_view([[confirm]]), ephemeral=True)
 
     async def _confirm(self, reply: Reply, session: Session, state: VicesState, arg: str) -> None:
-        version, _, mask = arg.partition(".")
+        version, _dot, mask = arg.partition(".")
         if version != str(session.version):
             if self.bot.service.sent_already(session.id):
                 # A repeat of the Confirm that was applied: refused on its own, never over the preview's "✅ Removed".
