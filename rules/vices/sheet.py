@@ -282,7 +282,7 @@ class SheetEngine:
     """The scoresheet as an :class:`~rules.engine.Engine` with Permissions and Undo (see the module docstring)."""
 
     kind = "vv_sheet"
-    title = "Vices & Vengeance scoresheet"
+    title = said("Vices & Vengeance scoresheet")
     options_model = SheetOptions
     state_model = SheetState
 
