@@ -721,6 +721,20 @@ def sins_embed() -> discord.Embed:
     return embed
 
 
+def add_long_field(embed: discord.Embed, name: str, text: str, limit: int = 1024) -> None:
+    """``text`` in a field named ``name``, or in several (split between lines) when a language makes it longer
+    than a field holds."""
+    chunks = [""]
+    for line in text.split("\n"):
+        joined = f"{chunks[-1]}\n{line}" if chunks[-1] else line
+        if len(joined) > limit and chunks[-1]:
+            chunks.append(line)
+        else:
+            chunks[-1] = joined
+    for number, chunk in enumerate(chunks, start=1):
+        embed.add_field(name=name if number == 1 else f"{name} ({number})", value=clip(chunk, limit), inline=False)
+
+
 def help_embed(*, table_game: bool) -> discord.Embed:
     """Every ``/vv`` command: both ways to play, the sheet's commands, the calculator."""
     ways = []
@@ -743,7 +757,7 @@ def help_embed(*, table_game: bool) -> discord.Embed:
         "• `/vv show` — post the sheet again · `/game end` — end it"
     )
     embed = discord.Embed(title="Vices & Vengeance", description="\n".join(ways), colour=discord.Colour.dark_red())
-    embed.add_field(name=_("The scoresheet"), value=clip(sheet, 1024), inline=False)
-    embed.add_field(name=_("The calculator"), value=clip(localize(CALC_HELP), 1024), inline=False)
+    add_long_field(embed, _("The scoresheet"), sheet)
+    add_long_field(embed, _("The calculator"), localize(CALC_HELP))
     embed.add_field(name=_("The Sins"), value=_("`/vv sins` — each Sin's effect, in precedence order."), inline=False)
     return embed

@@ -282,7 +282,7 @@ class SheetEngine:
     """The scoresheet as an :class:`~rules.engine.Engine` with Permissions and Undo (see the module docstring)."""
 
     kind = "vv_sheet"
-    title = said("Vices & Vengeance scoresheet")
+    title: str = said("Vices & Vengeance scoresheet")  # the core says it (localize)
     options_model = SheetOptions
     state_model = SheetState
 
