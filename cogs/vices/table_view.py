@@ -223,7 +223,7 @@ def score_lines(state: VicesState, name: Name) -> list[str]:
     left = sins_text(state.reserves())
     extra = [_("Unclaimed: {sins}", sins=left) if state.phase == "setup" else _("Reserves: {sins}", sins=left)]
     out = [s for s in SINS if state.sins[s] == OUT]
-    gone = [f"{sin_tag(c)} d20" for c in SINS if c in state.nemesis_out]
+    gone = [_("{sin} d20", sin=sin_tag(c)) for c in SINS if c in state.nemesis_out]
     if out or gone:
         extra.append(_("Out of play: {what}", what=" ".join([sin_tag(s) for s in out] + gone)))
     lines.append(" · ".join(extra))
