@@ -9,6 +9,7 @@ although ``pseudo`` makes each message ~40 % longer.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections.abc import Iterator
@@ -20,9 +21,10 @@ import pytest
 from bot.errors import InvalidInput
 from bot.i18n import localize, speaking
 from bot.models import Seat, Session, Status
+from bot.pictures import PictureWorker
 from bot.spec import View, ViewContext
 from cogs.vices import table_view as tv
-from cogs.vices.picture import alt_text, draw_sheet, picture_description
+from cogs.vices.picture import alt_text, draw_sheet
 from cogs.vices.sheet import SheetSpec, help_embed, parse_players, sin_called, sins_embed
 from cogs.vices.sheet_view import narrate as sheet_narrate
 from cogs.vices.sheet_view import render_sheet
@@ -390,18 +392,18 @@ def test_the_scoresheet_is_said_in_the_language(language: str) -> None:
 
 
 def test_the_sheets_picture_is_drawn_in_the_language_it_was_shown_in() -> None:
-    states, _events = sheet_game()
-    ctx = ViewContext(session=sheet_session(), state=states[-1], prompts=[], events=[], first=False)
-    with speaking("de"):
-        picture = render_sheet(ctx).pictures[0]
-        description = picture_description(states[-1])
-    # The worker process that draws it speaks no language of its own: the picture carries it.
-    assert picture.draw() == draw_sheet_in("de", states[-1]) != draw_sheet(states[-1])
-    assert picture.description == description and "Bild" in description
+    state = sheet_game()[0][-1]
+    ctx = ViewContext(session=sheet_session(), state=state, prompts=[], events=[], first=False)
+    worker = PictureWorker()
+    try:
+        with speaking("de"):
+            picture = render_sheet(ctx).pictures[0]
+            german = draw_sheet(state)
+            # Drawn as the bot draws it: in the worker process, which speaks the language of the channel.
+            drawn = asyncio.run(worker.draw(picture.draw))
+    finally:
+        worker.close()
+    assert drawn == german != draw_sheet(state)
+    assert "Bild" in (picture.description or "")
     with speaking("pseudo"):
-        assert draw_sheet(states[-1])  # every label fits its place, clipped, whatever its length
-
-
-def draw_sheet_in(language: str, state: SheetState) -> bytes:
-    with speaking(language):
-        return draw_sheet(state)
+        assert draw_sheet(state)  # every label fits its place, clipped, whatever its length

@@ -183,7 +183,7 @@ def parse(data: Mapping[str, Any]) -> SheetAction:
     try:
         return SHEET_ENGINE.parse_action(data)
     except contract.IllegalAction as exc:
-        raise InvalidInput(localize(exc.reason)) from None
+        raise InvalidInput(exc.reason) from None
     except ValidationError as exc:
         raise InvalidInput.naming(exc) from None
 
@@ -229,7 +229,7 @@ def check_may(session: Session, state: SheetState, actor: Actor, action: SheetAc
     try:
         SHEET_ENGINE.authorize(state, str(actor.user_id), roles_of(session, actor), action)
     except contract.IllegalAction as exc:
-        raise NotPermitted(localize(exc.reason)) from None
+        raise NotPermitted(exc.reason) from None
 
 
 def on_sheet(state: SheetState, actor: Actor) -> bool:
@@ -643,7 +643,7 @@ class SheetCommands(CommandMixin):
         try:
             result = calculate(dice, wild_face=wild)
         except CalcError as exc:
-            raise InvalidInput(localize(exc.args[0])) from None
+            raise InvalidInput(exc.args[0]) from None  # the Said: the refusal says it in the member's language
         await reply.send(clip(f"🧮 **{result.total}**\n{result.render(localize)}"), ephemeral=True)
 
     @app_commands.command(name="sins", description="What each Sin does, in precedence order.")

@@ -19,7 +19,7 @@ from typing import Any, cast
 import discord
 
 from bot.controls import ui_id
-from bot.i18n import _, current, in_language, localize
+from bot.i18n import _, localize
 from bot.names import clip, escape_name
 from bot.spec import Choice, Picture, View, ViewContext
 from cogs.vices.picture import alt_text, draw_sheet, end_rule, picture_description
@@ -257,13 +257,11 @@ def render_sheet(ctx: Ctx) -> View:
     else:
         footer = _("Keeper: {keeper} · only the keeper writes. /vv help for the commands.", keeper=keeper)
     embed.set_footer(text=footer)
-    # The picture is drawn in a worker process, which has no language of its own: it is told which to speak.
-    draw = partial(in_language, current(), partial(draw_sheet, state))
     return View(
         embeds=[embed],
         rows=[] if ctx.over else controls(ctx, state, p),
         content=_headline(state, p),
-        pictures=[Picture(FILENAME, draw, picture_description(state))],
+        pictures=[Picture(FILENAME, partial(draw_sheet, state), picture_description(state))],
     )
 
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from bot.board import static_view
 from bot.controls import ControlTooLong, form_id, ui_id
 from bot.errors import IllegalMove, NotYourTurn, StaleBoard, UserError
-from bot.i18n import N_, _, _n, localize
+from bot.i18n import N_, _, _n
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
@@ -367,7 +367,7 @@ class TableSpec(GameSpec[VicesState]):
         try:
             points = ENGINE.removal_points(state, picked)
         except IllegalAction as exc:
-            raise IllegalMove(localize(exc.reason)) from None
+            raise IllegalMove(exc.reason) from None
         text = preview_text(session, state, units, picked, points)
         mask = encode_mask([i for i, u in enumerate(ids) if u in picked])
         confirm: discord.ui.Button[Any] = discord.ui.Button(
