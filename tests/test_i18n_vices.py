@@ -37,7 +37,7 @@ from rules.vices.engine import ENGINE
 from rules.vices.options import VicesOptions
 from rules.vices.playout import random_options, random_removal
 from rules.vices.sheet import SHEET_ENGINE
-from rules.vices.sheet_state import SheetState, progress
+from rules.vices.sheet_state import SheetOptions, SheetState, progress
 from tests.rules.test_vv_sheet_support import KEEPER, new_sheet
 
 TABLE = TableSpec(bot=None)  # type: ignore[arg-type]  # drawing needs no bot
@@ -334,16 +334,16 @@ def sheet_sample() -> list[tuple[str, str]]:
         texts += list(view_texts(render_sheet(ctx)))
         texts.append(("description", alt_text(state)))
     texts += [("value", line) for line in sheet_narrate(states[-1], events)]
-    texts += [("description", SHEET.rules_summary()), ("description", SHEET.describe_options(_options()))]
+    texts += [("description", SHEET.rules_summary()), ("description", SHEET.describe_options(sheet_options()))]
     texts += embed_texts(sins_embed()) + embed_texts(help_embed(table_game=True))
     return texts + sheet_refusals(states)
 
 
-def _options() -> Any:
-    from rules.vices.sheet_state import SheetOptions
-
+def sheet_options() -> SheetOptions:
+    """A sheet's options where everyone listed scores their own turn and the round is finished after 70."""
     rows = [{"sin": "Wrath", "name": "Jordan"}, {"sin": "Sloth", "name": "Taylor"}, {"sin": "Greed", "name": "Casey"}]
-    return SheetOptions.model_validate({"keeper": KEEPER, "keeper_name": "Kim", "rows": rows})
+    settings = {"self_scoring": True}
+    return SheetOptions.model_validate({"keeper": KEEPER, "keeper_name": "Kim", "rows": rows, "settings": settings})
 
 
 def embed_texts(embed: discord.Embed) -> list[tuple[str, str]]:
