@@ -189,6 +189,8 @@ def table_sample(seed: int) -> list[tuple[str, str]]:
             texts.append(("content", preview_text(game, state, units, picked, ENGINE.removal_points(state, picked))))
     texts.append(("description", TABLE.rules_summary()))
     texts.append(("description", TABLE.describe_options(VicesOptions())))
+    texts.append(("value", localize(TABLE.legend)))  # as /game rules shows the key
+
     return texts
 
 

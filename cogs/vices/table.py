@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from bot.board import static_view
 from bot.controls import ControlTooLong, form_id, ui_id
 from bot.errors import IllegalMove, NotYourTurn, StaleBoard, UserError
-from bot.i18n import N_, _, _n
+from bot.i18n import N_, _, _n, localize
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
@@ -124,7 +124,7 @@ class TableSpec(GameSpec[VicesState]):
 
     kind = GameKind(ENGINE)
     command = "vv"
-    legend = tv.LEGEND
+    legend = tv.LEGEND  # a said: the core says it in the reader's language
     seats_players = True  # the "Seat order" option: by d20 or join order
     # Labels only marked: the lobby says them (``_``) in the language of whoever opens the Options menu.
     lobby_options = (
@@ -222,7 +222,7 @@ class TableSpec(GameSpec[VicesState]):
             embed.add_field(name=title, value=value[:FIELD_MAX], inline=False)
         embed.add_field(name=_("Scores (lowest wins)"), value=clip_lines(tv.score_lines(s, name)), inline=False)
         if ctx.first:  # the house rules and the key, once: the points on the board already count them
-            embed.set_footer(text=f"{self.short_options(s.options)}\n{_(tv.LEGEND)}")
+            embed.set_footer(text=f"{self.short_options(s.options)}\n{localize(tv.LEGEND)}")
         rematch = ctx.core_button(_("Rematch"), "rematch", emoji="🔁")
         rows: list[Row] = [[rematch]] if ctx.over else self._controls(ctx, s)
         return View(embeds=[embed], rows=rows)

@@ -14,18 +14,20 @@ from bot.i18n import N_, _, _n
 from bot.models import Session
 from bot.names import escape_name
 from cogs.vices.sheet_view import SIN_EMOJI, SIN_LETTERS, die_name
+from rules.said import said
 from rules.vices.data import METALLIC, PAIR_OF, SIDES, SIN_OF_DIE, SIN_SPECS, SINS, SPOILERS
 from rules.vices.pool import GROUP_JOIN, Unit, units_of
 from rules.vices.sheet_data import PAIR_TITLES
 from rules.vices.state import NEMESIS_SLOTH, OUT, RESERVES, VicesState
 
 D6_FACES = "⚀⚁⚂⚃⚄⚅"
-LEGEND = N_(
+LEGEND = said(
     "⚀–⚅ d6 faces, other dice by number · 🟥Wr Wrath, 🟦Sl Sloth, 🟪Pr Pride, 🔵Lu Lust, 🟨Gr Greed, "
     "🟧Gl Gluttony, 🟩En Envy · →n what a die scores if removed now · "
     "lowest total wins; exactly 70 wins outright"
 )
-"""The key to the board (said with ``_``). The Sins keep the rulebook's names in every language."""
+"""The key to the board: a ``said`` as the core says it too (``localize``, the ``/game rules`` key). The Sins keep
+the rulebook's names in every language."""
 NEMESIS_IN_PLAY = N_("d20 in play")
 EFFECT_CHOICES = {
     "wrath": N_("Destroy {sin}"),
