@@ -33,7 +33,7 @@ from bot.board import jump_url, static_view
 from bot.controls import ui_id
 from bot.errors import ChannelBusy, IllegalMove, InvalidInput, NoSession, NotPermitted, UserError
 from bot.forms import FORM, Input, action_modal, read_action
-from bot.i18n import _, localize
+from bot.i18n import _, _p, localize
 from bot.lobby import actor_of, missing_permissions
 from bot.models import MAIN_VIEW, Actor, Applied, Session, Status, roles_of, viewer_of
 from bot.names import clip, escape_name
@@ -298,7 +298,7 @@ class SheetSpec(GameSpec[SheetState]):
                 else _("Keeper: {keeper} (writes every score)", keeper=keeper),
                 _("After 70: {end}", end=end),
                 _("Players allowed: {low}–{high}", low=settings.min_players, high=settings.max_players),
-                _("Silver Bullet wild face: {face}", face=wild if wild is not None else _("none")),
+                _("Silver Bullet wild face: {face}", face=wild if wild is not None else _p("wild face", "none")),
             ]
         )
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from bot.board import static_view
 from bot.controls import ControlTooLong, form_id, ui_id
 from bot.errors import IllegalMove, NotYourTurn, StaleBoard, UserError
-from bot.i18n import N_, _, _n, localize
+from bot.i18n import N_, _, _n, _p, localize
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
@@ -438,7 +438,7 @@ class TableSpec(GameSpec[VicesState]):
         }
         return _(
             "Exactly 70 wins · Silver Bullet wild: {wild} · d20s score 0: {zero}",
-            wild=wild if wild else _("none"),
+            wild=wild if wild else _p("wild face", "none"),
             zero=_(zero[options.nemesis_zero_rule]),
         )
 
