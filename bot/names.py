@@ -5,12 +5,21 @@ Discord-free on purpose: the service formats refusals ("Waiting for Bob.") witho
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
+from bot.i18n import _
 from rules.text import escape
 
 MAX_CONTENT = 2000
 """Discord's limit on a message's content."""
+
+
+def listed(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``: names listed in the language being spoken."""
+    if len(names) <= 1:
+        return "".join(names)
+    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:

@@ -30,6 +30,7 @@ from bot.clock import Clock
 from bot.draw_queue import DrawQueue, Job
 from bot.drawing import Drawer, LobbyDrawer, LobbyLine
 from bot.errors import StaleBoard
+from bot.i18n import N_, _
 from bot.models import MAIN_VIEW, Applied, Board, Deadline, Scope, Session, Status
 from bot.news import NewsDesk
 from bot.plan import Step, plan_board
@@ -219,7 +220,7 @@ class Publisher:
     async def _lost_channel(self, session: Session) -> None:
         log.warning("Session %s: channel %s is unreachable; ending it", session.id, session.channel_id)
         with contextlib.suppress(Exception):
-            await self.service.end(session.id, why="channel unreachable")
+            await self.service.end(session.id, why=N_("channel unreachable"))
 
     def _started(self, session: Session) -> Session:
         """The session with every pending deadline started (as of now, if it had not started)."""
@@ -288,7 +289,7 @@ class Publisher:
         self.messages.remember(message.id, payload.digest())
         if old is not None:
             await self.messages.moved(
-                old, one_line(self.specs[session.kind].kind.title, "this was posted again below.")
+                old, one_line(self.specs[session.kind].kind.title, _("this was posted again below."))
             )
         new = Board(
             view=view,
@@ -312,10 +313,14 @@ class Publisher:
         seat = session.seat_of_player(deadline.player)
         if seat.user_id is None or not seat.human or deadline.at is None:
             return
-        text = f"<@{seat.user_id}>, a reminder: it's your move <t:{int(deadline.at)}:R>."
+        text = _(
+            "{member}, a reminder: it's your move {when}.",
+            member=f"<@{seat.user_id}>",
+            when=f"<t:{int(deadline.at)}:R>",
+        )
         url = jump_url(session)
         if url:
-            text += f" [Go to the board]({url})"
+            text += " " + _("[Go to the board]({url})", url=url)
         channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.send(
@@ -335,10 +340,10 @@ class Publisher:
         """
         board = session.board
         if board is None:
-            return StaleBoard("This board is out of date and a new one is being posted; nothing was changed.")
+            return StaleBoard(_("This board is out of date and a new one is being posted; nothing was changed."))
         if reply.message_id != board.message_id:
             return StaleBoard(url=jump_url(session))
         if board.shown_version < session.version and not self.queued.has_work(session.id):
             self.request(session.id, reply=reply)
             return None
-        return StaleBoard("This board is out of date and is being updated now; nothing was changed.")
+        return StaleBoard(_("This board is out of date and is being updated now; nothing was changed."))
