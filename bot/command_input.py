@@ -66,8 +66,8 @@ def refusal(parameter: app_commands.Parameter, value: Any) -> str | None:
             return _(
                 "{name} takes at most {high} characters (that was {length}).",
                 name=name,
-                high=f"{high:,}",
-                length=f"{len(value):,}",
+                high=_grouped(high),
+                length=_grouped(len(value)),
             )
         if low is not None and len(value) < low:
             return _n(
@@ -75,10 +75,10 @@ def refusal(parameter: app_commands.Parameter, value: Any) -> str | None:
                 "{name} needs at least {low} characters.",
                 int(low),
                 name=name,
-                low=f"{low:,}",
+                low=_grouped(low),
             )
     elif kind in NUMERIC and isinstance(value, int | float) and not _within(value, low, high):
-        return _("{name} must be {span} (not {value}).", name=name, span=_span(low, high), value=f"{value:,}")
+        return _("{name} must be {span} (not {value}).", name=name, span=_span(low, high), value=_grouped(value))
     return None
 
 
@@ -96,8 +96,13 @@ def _within(value: float, low: float | None, high: float | None) -> bool:
 
 def _span(low: float | None, high: float | None) -> str:
     if low is not None and high is not None:
-        return _("from {low} to {high}", low=f"{low:,}", high=f"{high:,}")
-    return _("at least {low}", low=f"{low:,}") if low is not None else _("at most {high}", high=f"{high:,}")
+        return _("from {low} to {high}", low=_grouped(low), high=_grouped(high))
+    return _("at least {low}", low=_grouped(low)) if low is not None else _("at most {high}", high=_grouped(high))
+
+
+def _grouped(number: float | None) -> str:
+    """A number with its thousands grouped: ``1,024``."""
+    return f"{number:,}"
 
 
 def _listed(names: Sequence[str]) -> str:

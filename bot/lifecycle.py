@@ -12,6 +12,7 @@ from bot.commit import Committer, ForcedMove
 from bot.errors import ChannelBusy, IllegalMove, NotPermitted, NotPlaying, SessionOver
 from bot.i18n import N_, _, _n, localize
 from bot.models import Actor, Applied, Deadline, How, LogEntry, Seat, Session, Status, roles_of
+from bot.names import user_mention
 from bot.refusals import engine_refusals
 from bot.storage import Duplicate
 from rules import engine as contract
@@ -155,7 +156,7 @@ class Lifecycle:
             options = kind.parse_options(session.engine_options)
             low = kind.seat_limits(options)[0]
             if actor.user_id != session.host_id:
-                raise NotPermitted(_("Only the host, {host}, can start the game.", host=f"<@{session.host_id}>"))
+                raise NotPermitted(_("Only the host, {host}, can start the game.", host=user_mention(session.host_id)))
             if session.seat_of_user(actor.user_id) is None:
                 raise NotPermitted(_("Join the table first: the host plays too."))
             if len(session.seats) < low:

@@ -19,7 +19,7 @@ from bot.errors import Busy, ChannelBusy, IllegalMove, NotPermitted, NotPlaying,
 from bot.i18n import N_, _, _n, localize
 from bot.locks import KeyedLocks
 from bot.models import Actor, GuildSettings, Seat, Session, Status
-from bot.names import clip, escape_name, listed
+from bot.names import clip, escape_name, listed, relative_time, user_mention
 from bot.replies import Reply
 from bot.service import Service
 from bot.spec import GameSpec, LobbyOption
@@ -108,11 +108,11 @@ class Lobby:
         embed.set_footer(text=("" if spec.seats_players else order) + _("Needs {low}+ players.", low=low))
         expiry = next((d.at for d in session.deadlines if d.decision == "lobby"), None)
         opened_by = session.options.get("_opened_by", session.host_id)
-        content = _("**{game}** · lobby opened by {member}", game=kind.title, member=f"<@{opened_by}>")
+        content = _("**{game}** · lobby opened by {member}", game=kind.title, member=user_mention(opened_by))
         if expiry:
-            content += _(" · closes {when} if not started", when=f"<t:{int(expiry)}:R>")
+            content += _(" · closes {when} if not started", when=relative_time(expiry))
         if session.host_id != opened_by:
-            content += "\n" + _("{member} is the host now.", member=f"<@{session.host_id}>")
+            content += "\n" + _("{member} is the host now.", member=user_mention(session.host_id))
         full = len(session.seats) >= high
         humans = [s for s in session.seats if not s.computer]
         sid = session.id
@@ -367,7 +367,8 @@ class Lobby:
     def _host_only(session: Session, actor: Actor, what: str) -> None:
         """Refuse anyone but the host; ``what`` (a marked message) is what only they may do."""
         if actor.user_id != session.host_id:
-            raise NotPermitted(_("Only the host, {host}, can {what}.", host=f"<@{session.host_id}>", what=_(what)))
+            host = user_mention(session.host_id)
+            raise NotPermitted(_("Only the host, {host}, can {what}.", host=host, what=_(what)))
 
     async def close(self, session_id: int) -> None:
         """Close a lobby that won't start (it expired), saying why on its message."""

@@ -22,6 +22,21 @@ def listed(names: Sequence[str]) -> str:
     return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
+def user_mention(user_id: int | None) -> str:
+    """A member's mention, ``<@id>``."""
+    return f"<@{user_id}>"
+
+
+def relative_time(at: float) -> str:
+    """A moment as Discord shows it relative to now (``in 5 minutes``), in each reader's own language."""
+    return f"<t:{int(at)}:R>"
+
+
+def channel_mention(channel_id: int) -> str:
+    """A channel's mention, ``<#id>``."""
+    return f"<#{channel_id}>"
+
+
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
     """``text`` within ``limit`` characters (Discord's message limit by default), ending in … when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -30,7 +30,7 @@ from pydantic import BaseModel
 from bot.i18n import _, localize
 from bot.lifecycle import told_why
 from bot.models import Actor, Applied, LogEntry, News, Session, Status, viewer_of
-from bot.names import clip, escape_name
+from bot.names import channel_mention, clip, escape_name
 from bot.registry import GameKind
 from bot.replies import Reply
 from bot.service import COMPUTER_SEAT, Service
@@ -201,7 +201,7 @@ class Teller:
 
     async def direct(self, channel_id: int, item: News, key: str | None) -> None:
         """``item`` by direct message to each member who asked to be called that way, with where it was said."""
-        text = clip(item.text + "\n" + _("-# In {channel}", channel=f"<#{channel_id}>"))
+        text = clip(item.text + "\n" + _("-# In {channel}", channel=channel_mention(channel_id)))
         for index, user_id in enumerate(item.dms):
             try:
                 channel = await self.client.create_dm(discord.Object(user_id))

@@ -32,6 +32,7 @@ from bot.drawing import Drawer, LobbyDrawer, LobbyLine
 from bot.errors import StaleBoard
 from bot.i18n import N_, _
 from bot.models import MAIN_VIEW, Applied, Board, Deadline, Scope, Session, Status
+from bot.names import relative_time, user_mention
 from bot.news import NewsDesk
 from bot.plan import Step, plan_board
 from bot.replies import Reply
@@ -315,8 +316,8 @@ class Publisher:
             return
         text = _(
             "{member}, a reminder: it's your move {when}.",
-            member=f"<@{seat.user_id}>",
-            when=f"<t:{int(deadline.at)}:R>",
+            member=user_mention(seat.user_id),
+            when=relative_time(deadline.at),
         )
         url = jump_url(session)
         if url:

@@ -156,11 +156,8 @@ def rate(game: RatedGame, current: Mapping[int, Rating]) -> list[RatingChange]:
 def change_words(change: RatingChange) -> str:
     """``+14, now 1,512``, with how many games remain provisional."""
     after = change.after
-    words = _(
-        "{change}, now {rating}",
-        change=f"{change.delta:+,}".replace("-", "−"),
-        rating=f"{after.shown:,}".replace("-", "−"),
-    )
+    delta, shown = format(change.delta, "+,").replace("-", "−"), format(after.shown, ",").replace("-", "−")
+    words = _("{change}, now {rating}", change=delta, rating=shown)
     if after.provisional:
         words += _(" (provisional: {games} of {total} games)", games=after.games, total=PROVISIONAL_GAMES)
     return words

@@ -17,7 +17,7 @@ from bot.errors import NoSession, NotPermitted, NotPlaying, UserError
 from bot.i18n import N_, _, localize
 from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, GuildSettings, Scope, Session, Status, viewer_of
-from bot.names import clip, escape_name
+from bot.names import clip, escape_name, user_mention
 from bot.permissions import END_RULES, may_end, may_moderate
 from bot.pictures import PictureWorker
 from bot.replies import PUBLIC_ANSWER, Reply
@@ -156,7 +156,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             raise NotPermitted(
                 _(
                     "Only the host, {host}, or someone with Manage Server can kick players.",
-                    host=f"<@{session.host_id}>",
+                    host=user_mention(session.host_id),
                 )
             )
         seat = next((s for s in session.seats if not s.left and _seat_key(s) == player), None)
