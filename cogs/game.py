@@ -259,7 +259,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         try:
             check_reviewable(spec.kind.engine)
         except NotReviewable as refused:
-            raise UserError(localize(refused.reason)) from None
+            raise UserError(refused.reason) from None
         if session.log_cleared_at is not None:
             raise UserError(_(CLEARED))
         seat = next((s for s in session.seats if s.user_id == interaction.user.id), None)
