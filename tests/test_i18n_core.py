@@ -19,6 +19,7 @@ from bot.command_input import refusal
 from bot.drawing import notes
 from bot.errors import Conflict, InvalidInput, StaleBoard
 from bot.i18n import PSEUDO, _, speaking
+from bot.i18n_extract import code_messages, problems
 from bot.interactions import CONFIRMATIONS
 from bot.lifecycle import logged_why, told_why
 from bot.lobby import CLOSED_EMPTY, STRENGTH_LABELS, Lobby, _strength_select, computer_name
@@ -234,3 +235,9 @@ def test_the_review_in_words_is_translated_and_fits(language: str) -> None:
 
     text = check(language, render)
     assert len(text) <= 1900
+
+
+def test_every_core_message_in_the_code_is_translated_in_every_language() -> None:
+    found = [item for item in code_messages() if item.domain == "core"]
+    assert len(found) > 200
+    assert [p for p in problems(found) if "/core.po" in p] == []
