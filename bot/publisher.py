@@ -30,7 +30,10 @@ from bot.clock import Clock
 from bot.draw_queue import DrawQueue, Job
 from bot.drawing import Drawer, LobbyDrawer, LobbyLine
 from bot.errors import StaleBoard
+from bot.i18n import N_, _, speaking
+from bot.languages import Languages
 from bot.models import MAIN_VIEW, Applied, Board, Deadline, Scope, Session, Status
+from bot.names import relative_time, user_mention
 from bot.news import NewsDesk
 from bot.plan import Step, plan_board
 from bot.replies import Reply
@@ -56,8 +59,10 @@ class Publisher:
         lobby: LobbyDrawer,
         lobby_line: LobbyLine,
         deadlines_started: Callable[[float | None], None],
+        languages: Languages,
     ) -> None:
         self.client = client
+        self.languages = languages
         self.service = service
         self.specs = specs
         self.clock = clock
@@ -127,11 +132,14 @@ class Publisher:
         return stale
 
     async def _draw(self, session_id: int, job: Job) -> None:
-        """One job of a session's worker: post a view anew, or draw the session as it is now."""
-        if job.post is not None:
-            await self._post_view(session_id, job.post, job)
-        else:
-            await self._publish(session_id, job)
+        """One job of a session's worker: post a view anew, or draw the session as it is now, in the language of
+        the session's channel."""
+        found = await self.service.store.session(session_id)
+        with speaking(await self.languages.channel(found.guild_id if found is not None else None)):
+            if job.post is not None:
+                await self._post_view(session_id, job.post, job)
+            else:
+                await self._publish(session_id, job)
 
     async def _publish(self, session_id: int, job: Job) -> None:
         session = await self.service.store.session(session_id)
@@ -219,7 +227,7 @@ class Publisher:
     async def _lost_channel(self, session: Session) -> None:
         log.warning("Session %s: channel %s is unreachable; ending it", session.id, session.channel_id)
         with contextlib.suppress(Exception):
-            await self.service.end(session.id, why="channel unreachable")
+            await self.service.end(session.id, why=N_("channel unreachable"))
 
     def _started(self, session: Session) -> Session:
         """The session with every pending deadline started (as of now, if it had not started)."""
@@ -288,7 +296,7 @@ class Publisher:
         self.messages.remember(message.id, payload.digest())
         if old is not None:
             await self.messages.moved(
-                old, one_line(self.specs[session.kind].kind.title, "this was posted again below.")
+                old, one_line(self.specs[session.kind].kind.title, _("this was posted again below."))
             )
         new = Board(
             view=view,
@@ -312,17 +320,19 @@ class Publisher:
         seat = session.seat_of_player(deadline.player)
         if seat.user_id is None or not seat.human or deadline.at is None:
             return
-        text = f"<@{seat.user_id}>, a reminder: it's your move <t:{int(deadline.at)}:R>."
+        with speaking(await self.languages.channel(session.guild_id)):
+            await self._remind(session, seat.user_id, deadline.at)
+
+    async def _remind(self, session: Session, user_id: int, at: float) -> None:
+        text = _("{member}, a reminder: it's your move {when}.", member=user_mention(user_id), when=relative_time(at))
         url = jump_url(session)
         if url:
-            text += f" [Go to the board]({url})"
+            text += " " + _("[Go to the board]({url})", url=url)
         channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.send(
                 text,
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(seat.user_id)]
-                ),
+                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(user_id)]),
             )
 
     def stale(self, session: Session, reply: Reply) -> StaleBoard | None:
@@ -335,10 +345,10 @@ class Publisher:
         """
         board = session.board
         if board is None:
-            return StaleBoard("This board is out of date and a new one is being posted; nothing was changed.")
+            return StaleBoard(_("This board is out of date and a new one is being posted; nothing was changed."))
         if reply.message_id != board.message_id:
             return StaleBoard(url=jump_url(session))
         if board.shown_version < session.version and not self.queued.has_work(session.id):
             self.request(session.id, reply=reply)
             return None
-        return StaleBoard("This board is out of date and is being updated now; nothing was changed.")
+        return StaleBoard(_("This board is out of date and is being updated now; nothing was changed."))
