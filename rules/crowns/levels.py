@@ -27,6 +27,11 @@ STRONG_WORK = 3_600
 """Actions applied in one Strong decision's rollouts: about 250 ms on one core of the benchmark machine."""
 MAX_CANDIDATES = 6
 """Candidates compared at most (a Fate window offers a dozen rerolls; most are plainly worse than passing)."""
+CONFIDENCE = 2.0
+"""Standard errors a candidate must gain over Normal's choice to replace it (``rules.search.Rollouts``)."""
+DUEL_CONFIDENCE = 3.0
+"""The same with two players: Normal's best chance of a Claim each turn is then nearly the best chance to win
+(see docs/computer-players.md), so a departure is mostly the race model's error, and needs more evidence."""
 HOLD = 0.9
 """The chance that a Last Stand crown holder wins on their turn (fewer than three daggers), in the race model."""
 EASY_SETTLE = 0.15
@@ -86,10 +91,13 @@ def _candidates(state: CrownsState, player: str, legal: list[BaseModel]) -> list
 
 
 def strong_action(state: CrownsState, player: str, engine: Playable) -> BaseModel:
-    """The candidate with the best estimated chance to win, by rollouts with Normal play for every seat."""
+    """The candidate with the best estimated chance to win, by rollouts with Normal play for every seat; with two
+    players and Fate tokens or the Crown in play, Normal's choice (:func:`_priced_too_crudely`)."""
     legal = legal_actions(state, player)
     if len(legal) == 1:
         return legal[0]
+    if _priced_too_crudely(state):
+        return choose_action(state, player)
     rules: Rollouts[CrownsState, BaseModel] = Rollouts(
         engine=engine,
         actor=_acting,
@@ -97,8 +105,17 @@ def strong_action(state: CrownsState, player: str, engine: Playable) -> BaseMode
         work=STRONG_WORK,
         horizon=_turn_over,
         value=race_value,
+        confidence=DUEL_CONFIDENCE if len(state.present()) == 2 else CONFIDENCE,
     )
     return best(rules, state, player, _candidates(state, player, legal))
+
+
+def _priced_too_crudely(state: CrownsState) -> bool:
+    """Two players, and a Fate token or the Last Stand Crown at stake: the race model prices both crudely (a token
+    as a third of a Claim, a Crown as kept nine times in ten), and with no rival to choose between, nearly every
+    departure from Normal there was a Fate reroll, a Settle or a pass priced by that model: measured, they lost
+    games (docs/computer-players.md), so Strong keeps to Normal's choices there."""
+    return len(state.present()) == 2 and (state.options.fate or state.options.last_stand)
 
 
 def _turn_over(root: CrownsState, state: CrownsState) -> bool:

@@ -153,3 +153,17 @@ def test_the_rest_of_a_vices_game_is_a_share_of_draws() -> None:
     state = VICES.start(VicesOptions(seat_order="join_order", min_players=2), ["A", "B"], SeededDice(2)).state
     value = rest_of_game(state, "A", 7)
     assert 0 < value < 1 and value == rest_of_game(state, "A", 7)
+
+
+def test_two_players_with_fate_or_the_crown_keep_to_normal() -> None:
+    # The race model prices a Fate token and the Crown crudely: with no rival to choose between, Strong plays Normal.
+    options = CrownsOptions(fate=True, last_stand=True)
+    dice = SeededDice(4)
+    state = CROWNS.start(options, ["A", "B"], dice).state
+    for _ in range(40):
+        if CROWNS.winners(state) is not None:
+            break
+        player = CROWNS.prompts(state)[0].player
+        normal = CROWNS.computer_action(state, player, NoDice(), NORMAL)
+        assert CROWNS.computer_action(state, player, NoDice(), STRONG) == normal
+        state = CROWNS.apply(state, player, normal, dice).state
