@@ -5,7 +5,8 @@ on the next roll only (no thought for the rolls after), hands scrolls to the nex
 spends Fate on someone else's turn; everything else (daggers, steals, Last Stand) it does as ``normal`` does,
 so it is never absurd. ``strong`` compares its candidates by their chance to *win the game* (not to Claim this
 turn), by rollouts over this engine with ``normal`` as every seat's policy (:mod:`rules.search`) to the end of
-the turn, and a race of turns from there (:func:`race_value`).
+the turn, and a race of turns from there (:func:`race_value`); with two players it asks more evidence, and
+keeps to ``normal`` where Fate or the Crown is at stake (:func:`_priced_too_crudely`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ removal the candidates are ``normal``'s choice, the same defender more and less 
 and every die at once (ending the turn): the choices where points and the chance to win part ways.
 
 Rollouts stop at the end of the decision's turn: from there the rest of the game is played on turn scores alone,
-drawn from what Normal computers score (:func:`rest_of_game`), which is a hundred times cheaper than playing it.
+drawn from what Normal computers score and averaged over a few draws (:func:`rest_of_game`), which is a hundred
+times cheaper than playing it, and far less noisy than one 0-or-1 draw.
 
 Exact: a removal that ends the game (the last die of the last turn) is judged with no dice left to roll, so its
 rollouts agree and its chance (0 or 1) is exact; the defender's very last removal with one unit left is forced.
