@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.i18n import _
 from bot.models import Scope
 from bot.roll_worker import RollWorker
 from bot.storage import Store
@@ -74,11 +75,18 @@ def bot_is_here(interaction: discord.Interaction) -> bool:
 
 
 def not_here(interaction: discord.Interaction, what: str) -> str:
-    """Why ``what`` can't be done where the bot isn't, said plainly."""
-    where = "this server" if interaction.guild_id is not None else "this conversation"
-    return (
-        f"{what} needs the bot in {where}: here only your own install of the app answers you. "
-        "Your own rolls, boards and luck work everywhere."
+    """Why ``what`` (said already: "A board of this channel's saved rolls") can't be done where the bot isn't,
+    said plainly."""
+    if interaction.guild_id is not None:
+        return _(
+            "{what} needs the bot in this server: here only your own install of the app answers you. "
+            "Your own rolls, boards and luck work everywhere.",
+            what=what,
+        )
+    return _(
+        "{what} needs the bot in this conversation: here only your own install of the app answers you. "
+        "Your own rolls, boards and luck work everywhere.",
+        what=what,
     )
 
 
