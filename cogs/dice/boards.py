@@ -234,7 +234,8 @@ async def board_edit(
     """Rewrite a board and redraw its message."""
     if not bot_is_here(interaction):  # its message can't be edited but through the interaction that posted it
         refused = not_here(interaction, _("Changing a board (its message)"))
-        raise UserError(f"{refused} {_('Post a new one with `/dice board`.')}")
+        again = _("Post a new one with `/dice board`.")
+        raise UserError(f"{refused} {again}")
     store = store_of(interaction)
     boards = await store.dice_boards_in(channel_id_of(interaction))
     if board is not None:

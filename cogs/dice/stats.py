@@ -127,9 +127,9 @@ def per_size(counts: list[LuckCount]) -> list[SizeLuck]:
 def luck_table(sizes: list[SizeLuck]) -> str:
     """A code block: each die size's rolls, mean against a fair die's, and luck in words."""
     # Each column as wide as its heading in the reader's language needs (English: 6, 8, 8, 7).
-    die, rolls, mean, fair = _("die"), _("rolls"), _("mean"), _("fair")
+    die, rolls, mean, fair, luck_heading = _("die"), _("rolls"), _("mean"), _("fair"), _("luck")
     a, b, c, d = max(6, len(die) + 1), max(8, len(rolls) + 1), max(8, len(mean) + 1), max(7, len(fair) + 1)
-    lines = [f"{die:<{a}}{rolls:>{b}}{mean:>{c}}{fair:>{d}}  {_('luck')}"]
+    lines = [f"{die:<{a}}{rolls:>{b}}{mean:>{c}}{fair:>{d}}  {luck_heading}"]
     for size in sizes[:12]:
         name = f"d{size.sides}"
         lines.append(
@@ -543,7 +543,7 @@ class Stats(commands.Cog):
         shown_wins = sorted((w for w in wins if w.user_id not in hidden), key=lambda w: (-w.wins, w.games))
         # The rank stays in front, as typed: `fit` shortens the boards by it.
         lines += [
-            f"{i}. <@{w.user_id}> · {_n('{n} win in {games}', '{n} wins in {games}', w.wins, games=w.games)}"
+            f"{i}. <@{w.user_id}> · " + _n("{n} win in {games}", "{n} wins in {games}", w.wins, games=w.games)
             for i, w in enumerate(shown_wins[:LEADERBOARD], 1)
         ] or [_("No finished games yet.")]
         d20s = [t for t in totals if t.sides == 20 and t.count >= MIN_FOR_RANK and t.user_id not in hidden]

@@ -541,7 +541,8 @@ def render_odds(
     low, high = int(min(dist.ways)), int(max(dist.ways))
     width = max(1, -(-(high - low + 1) // ROWS))
     noun = say(said("successes") if result.successes else said("total"))
-    lines = [f"{noun:>9}  {say(said('chance   ≥ this'))}"]
+    heading = say(said("chance   ≥ this"))
+    lines = [f"{noun:>9}  {heading}"]
     rows: dict[int, int] = {}  # row → ways, in one pass (a row per value scanned everything 20 times)
     for value, count in dist.ways.items():
         row = (int(value) - low) // width
