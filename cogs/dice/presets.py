@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.errors import UserError
 from bot.i18n import _
+from bot.names import MAX_CONTENT, clip
 from bot.replies import Reply
 from cogs.dice.speech import say
 from rules.roll.systems import SYSTEMS, system_named
@@ -17,11 +18,16 @@ SYSTEM_CHOICES = [app_commands.Choice(name=system.name[:100], value=system.key) 
 
 
 def overview() -> str:
-    """One line per system: its name, how to write it, what it does."""
-    lines = [_("🎲 **Game systems** · roll with `/roll`, odds with `/dice odds`, save with `/dice save`")]
-    lines += [f"**{say(system.name)}** `{system.usage}` · {say(system.summary)}" for system in SYSTEMS]
-    lines.append(_("-# Ask for one (`system:`) to see its examples and every word that calls it."))
-    return "\n".join(lines)
+    """One line per system: its name, how to write it, what it does (without what it does, in a language whose
+    summaries would not fit one message: each system's own page has it)."""
+    heading = _("🎲 **Game systems** · roll with `/roll`, odds with `/dice odds`, save with `/dice save`")
+    footer = _("-# Ask for one (`system:`) to see its examples and every word that calls it.")
+    full = [f"**{say(system.name)}** `{system.usage}` · {say(system.summary)}" for system in SYSTEMS]
+    text = "\n".join([heading, *full, footer])
+    if len(text) <= MAX_CONTENT:
+        return text
+    short = [f"**{say(system.name)}** `{system.usage}`" for system in SYSTEMS]
+    return clip("\n".join([heading, *short, footer]))
 
 
 def detail(key: str) -> str:
