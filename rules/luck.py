@@ -128,9 +128,11 @@ def fairness_words(result: Fairness | None) -> str:
     if result.p_value < 0.01:
         odds = max(2, round(1 / max(result.p_value, 1e-9)))
         return said(
-            "faces uneven (p = {p}: fair dice do this 1 time in {odds})", p=f"{result.p_value:.3f}", odds=f"{odds:,}"
+            "faces uneven (p = {p}: fair dice do this 1 time in {odds})",
+            p=format(result.p_value, ".3f"),
+            odds=format(odds, ","),
         )
-    return said("faces look fair (p = {p})", p=f"{result.p_value:.2f}")
+    return said("faces look fair (p = {p})", p=format(result.p_value, ".2f"))
 
 
 def top_share(rank: int, of: int) -> int:

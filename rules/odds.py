@@ -78,7 +78,11 @@ class Dist:
         """The distribution of ``f(a, b)`` for independent ``a`` (self) and ``b`` (other)."""
         if len(self.ways) * len(other.ways) > limit:
             raise TooCostly(
-                said("that combines {left} × {right} values", left=f"{len(self.ways):,}", right=f"{len(other.ways):,}")
+                said(
+                    "that combines {left} × {right} values",
+                    left=format(len(self.ways), ","),
+                    right=format(len(other.ways), ","),
+                )
             )
         if all(isinstance(v, int) for v in (*self.ways, *other.ways)) and f is _add:
             return self._dense_sum(other)

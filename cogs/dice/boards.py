@@ -93,7 +93,8 @@ def board_text(board: DiceBoard) -> str:
     if board.source == "channel":
         whose = _("this channel's saved rolls")
     else:
-        whose = _("{member}'s saved rolls", member=f"<@{board.owner_id}>")
+        owner = f"<@{board.owner_id}>"
+        whose = _("{member}'s saved rolls", member=owner)
     where = _("answers are private to whoever clicks") if board.hidden else _("click to roll")
     return _("🎲 **Dice board** · {whose} · {where}", whose=whose, where=where)
 

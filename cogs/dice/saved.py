@@ -370,8 +370,8 @@ async def import_saved(interaction: discord.Interaction, file: discord.Attachmen
         raise UserError(
             _(
                 "That file is {size} bytes; saved rolls fit in {most}.",
-                size=f"{file.size:,}",
-                most=f"{IMPORT_MAX_BYTES:,}",
+                size=format(file.size, ","),
+                most=format(IMPORT_MAX_BYTES, ","),
             )
         )
     try:

@@ -152,8 +152,8 @@ def game_luck(sizes: list[SizeLuck], faces: Sequence[FaceLuck]) -> list[str]:
                 _(
                     "{face} per die {share} (fair dice: {fair})",
                     face=_(face.words),
-                    share=f"{shown / rolled:.3f}",
-                    fair=f"{fair / rolled:.3f}",
+                    share=format(shown / rolled, ".3f"),
+                    fair=format(fair / rolled, ".3f"),
                 )
             )
     return lines
@@ -166,8 +166,8 @@ def turn_effect(turns: TurnTotals) -> str:
     if round(luck, 1) == 0:
         return _("as fair dice")
     if luck > 0:
-        return _("saved {points} points a turn", points=f"{abs(luck):.1f}")
-    return _("cost {points} points a turn", points=f"{abs(luck):.1f}")
+        return _("saved {points} points a turn", points=format(abs(luck), ".1f"))
+    return _("cost {points} points a turn", points=format(abs(luck), ".1f"))
 
 
 def turns_line(title: str, turns: TurnTotals, own: bool) -> str:
@@ -257,9 +257,9 @@ def chart_panels(sizes: list[SizeLuck]) -> tuple[Panel, ...]:
             "d{sides}: {count} rolls, mean {mean} (fair {fair})",
             size.count,
             sides=size.sides,
-            count=f"{size.count:,}",
-            mean=f"{size.mean:.2f}",
-            fair=f"{size.fair_mean:.2f}",
+            count=format(size.count, ","),
+            mean=format(size.mean, ".2f"),
+            fair=format(size.fair_mean, ".2f"),
         )
         panels.append(Panel(title, bars))
     return tuple(panels)
@@ -278,9 +278,9 @@ def alt_text(name: str, sizes: list[SizeLuck]) -> str:
                 "d{sides}: {count} rolls, mean {mean} against {fair}, most often {face}; {luck}; {fairness}.",
                 size.count,
                 sides=size.sides,
-                count=f"{size.count:,}",
-                mean=f"{size.mean:.2f}",
-                fair=f"{size.fair_mean:.2f}",
+                count=format(size.count, ","),
+                mean=format(size.mean, ".2f"),
+                fair=format(size.fair_mean, ".2f"),
                 face=shown,
                 luck=say(luck_words(size.luck)),
                 fairness=say(size.fairness),
@@ -551,7 +551,7 @@ class Stats(commands.Cog):
         lines.append(_("🍀 **Luckiest d20s** (at least {most} rolled)", most=MIN_FOR_RANK))
         lines += [
             f"{i}. <@{t.user_id}> · "
-            + _("mean {mean} over {count}", mean=f"{t.total / t.count:.2f}", count=f"{t.count:,}")
+            + _("mean {mean} over {count}", mean=format(t.total / t.count, ".2f"), count=format(t.count, ","))
             for i, t in enumerate(d20s[:LEADERBOARD], 1)
         ] or [_("Nobody has rolled enough d20s yet.")]
         for kind, title in turn_games.items():
@@ -567,7 +567,7 @@ class Stats(commands.Cog):
                     "{effect} over {turns} turns",
                     t.turns,
                     effect=turn_effect(t),
-                    turns=f"{t.turns:,}",
+                    turns=format(t.turns, ","),
                 )
                 for i, (m, t) in enumerate(ranked[:LEADERBOARD], 1)
             ]
@@ -618,8 +618,10 @@ class Stats(commands.Cog):
 def _rating(shown: int, provisional: bool, games: int) -> str:
     """``1,612 (provisional) · 3 games``: a member's rating on a leaderboard."""
     if provisional:
-        return _n("{rating} (provisional) · {n} game", "{rating} (provisional) · {n} games", games, rating=f"{shown:,}")
-    return _n("{rating} · {n} game", "{rating} · {n} games", games, rating=f"{shown:,}")
+        return _n(
+            "{rating} (provisional) · {n} game", "{rating} (provisional) · {n} games", games, rating=format(shown, ",")
+        )
+    return _n("{rating} · {n} game", "{rating} · {n} games", games, rating=format(shown, ","))
 
 
 def stats_cog(bot: commands.Bot) -> Stats:

@@ -141,7 +141,7 @@ class _RollBudget(d20.RollContext):
                 said(
                     "That roll keeps going: over {most} dice with rerolls and explosions. "
                     "Try a narrower reroll or explode rule.",
-                    most=f"{self.max_rolls:,}",
+                    most=format(self.max_rolls, ","),
                 )
             )
         self.check_clock()
@@ -281,8 +281,8 @@ def _check_size(tree: diceast.Expression, request: RollRequest, limits: RollLimi
                 raise RollError(
                     said(
                         "A d{sides} is too big; the largest die is a d{most}.",
-                        sides=f"{node.size:,}",
-                        most=f"{limits.max_sides:,}",
+                        sides=format(node.size, ","),
+                        most=format(limits.max_sides, ","),
                     )
                 )
             dice += node.num
@@ -295,7 +295,9 @@ def _check_size(tree: diceast.Expression, request: RollRequest, limits: RollLimi
     if dice > limits.max_dice:
         raise RollError(
             said(
-                "That's {dice} dice; the most I roll at once is {most}.", dice=f"{dice:,}", most=f"{limits.max_dice:,}"
+                "That's {dice} dice; the most I roll at once is {most}.",
+                dice=format(dice, ","),
+                most=format(limits.max_dice, ","),
             )
         )
 

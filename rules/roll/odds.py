@@ -82,7 +82,7 @@ class OverBudget(TooCostly):
     """The answer would take more than ``WORK_LIMIT`` steps; ``work`` is how many were spent when it stopped."""
 
     def __init__(self, work: int) -> None:
-        super().__init__(said("it takes over {most} steps", most=f"{WORK_LIMIT:,}"))
+        super().__init__(said("it takes over {most} steps", most=format(WORK_LIMIT, ",")))
         self.work = work
 
 
@@ -111,7 +111,7 @@ class _Context:
                     said(
                         "Odds of numbers past {most} with `/` or decimals aren't worked out "
                         "(floating point isn't exact there).",
-                        most=f"{EXACT_FLOAT:,}",
+                        most=format(EXACT_FLOAT, ","),
                     )
                 )
         return dist
@@ -151,7 +151,7 @@ def odds(text: str) -> OddsResult:
     except RecursionError:
         raise RollError(said("That roll is nested too deeply.")) from None
     if len(dist.ways) > SUPPORT_LIMIT:
-        raise TooCostly(said("it has {totals} different totals", totals=f"{len(dist.ways):,}"))
+        raise TooCostly(said("it has {totals} different totals", totals=format(len(dist.ways), ",")))
     return OddsResult(
         request.canonical(with_label=False), dist, context.successes, context.explode_depth, request.sets, context.work
     )
@@ -304,9 +304,8 @@ def _dice(node: diceast.OperatedDice | diceast.Dice, context: _Context) -> Dist:
         contribution = context.map(per_die, lambda v: 0 if v is DROPPED else context.success_value(v))
     span = int(max(contribution.ways)) - int(min(contribution.ways))
     if count * span > TERM_SPAN_LIMIT:
-        raise TooCostly(
-            said("`{dice}` has {totals} different totals", dice=f"{count}d{dice.size}", totals=f"{count * span + 1:,}")
-        )
+        term = f"{count}d{dice.size}"
+        raise TooCostly(said("`{dice}` has {totals} different totals", dice=term, totals=format(count * span + 1, ",")))
     return contribution.repeat(count, COMBINE_LIMIT, plus=context.plus)
 
 
@@ -463,7 +462,7 @@ def _set(node: diceast.OperatedSet | diceast.NumberSet, context: _Context) -> Di
             said(
                 "a set of {terms} terms has {combinations} combinations",
                 terms=len(terms),
-                combinations=f"{combinations:,}",
+                combinations=format(combinations, ","),
             )
         )
     context.spend(DICT_STEP * combinations * max(1, len(terms)))
@@ -555,7 +554,7 @@ def render_odds(
         lines.append(f"{label:>9} {percent(share):>7} {percent(at_or_above):>7} {bar(share, 10)}".rstrip())
         at_or_above -= share
     mean = dist.mean()
-    lines.append(say(said("mean {mean} · sd {sd}", mean=f"{float(mean):.2f}", sd=f"{dist.sd():.2f}")))
+    lines.append(say(said("mean {mean} · sd {sd}", mean=format(float(mean), ".2f"), sd=format(dist.sd(), ".2f"))))
     if at_least is not None:
         chance = percent(dist.chance(lambda v: v >= at_least))
         lines.append(say(said("at least {value}: {chance}", value=at_least, chance=chance)))

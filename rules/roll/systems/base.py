@@ -187,7 +187,7 @@ def count_outcomes(
     it: ten d6 are 3,003 multisets, not 60 million landings."""
     per_group = [list(_multisets(die, count)) for die, count in groups]
     if math.prod(len(landings) for landings in per_group) > OUTCOME_LIMIT:
-        raise TooCostly(said("that pool has over {most} different landings", most=f"{OUTCOME_LIMIT:,}"))
+        raise TooCostly(said("that pool has over {most} different landings", most=format(OUTCOME_LIMIT, ",")))
     by_category = dict.fromkeys(categories, 0)
     totals: dict[int, int] = {}
     for combination in product(*per_group):

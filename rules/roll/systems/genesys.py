@@ -133,7 +133,8 @@ def roll(params: Params, source: DiceSource) -> Rolled:
         if landed:
             shown = ", ".join("".join(SYMBOLS[c] for c in face) or "–" for face in landed)
             parts += [Text(" + ")] if parts else []
-            parts.append(Text(said("{name} {dice} [{faces}]", name=NAMES[name], dice=f"{count}{die}", faces=shown)))
+            dice = f"{count}{die}"
+            parts.append(Text(said("{name} {dice} [{faces}]", name=NAMES[name], dice=dice, faces=shown)))
     category = judge(state)
     verdict = said("{outcome} ({details})", outcome=category, details=describe(state))
     return Rolled(tuple(parts), state[0], category, verdict)

@@ -76,7 +76,8 @@ def roll(params: Params, source: DiceSource) -> Rolled:
     parts: list[Part] = [group(f"{len(normal)}d10", 10, normal)] if normal else []
     if hunger:
         parts += [Text(" + ")] if parts else []
-        parts.append(group(said("Hunger {dice}", dice=f"{len(hunger)}d10"), 10, hunger))
+        dice = f"{len(hunger)}d10"
+        parts.append(group(said("Hunger {dice}", dice=dice), 10, hunger))
     if params.difficulty == 1:
         verdict = _n("{outcome} ({n} success)", "{outcome} ({n} successes)", successes, outcome=category)
     else:
