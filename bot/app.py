@@ -16,10 +16,13 @@ from discord.ext import commands
 from bot.attention import attend
 from bot.clock import Clock, SystemClock
 from bot.command_input import check_options, transform_refusal
+from bot.command_language import CatalogTranslator
 from bot.computers import ComputerSeats
 from bot.controls import CONTROL_NAMESPACES, Router
 from bot.deadlines import Deadlines
+from bot.i18n import use
 from bot.interactions import Interactions
+from bot.languages import Languages
 from bot.liveness import GatewayWatch, LoopMonitor
 from bot.lobby import Lobby
 from bot.metrics import Metrics
@@ -62,17 +65,26 @@ INVITE_PERMISSIONS = discord.Permissions(
 as Scheduled Events."""
 
 
+async def speak_to(interaction: discord.Interaction) -> None:
+    """Answer the member in their language from here to the end of the interaction's handling."""
+    client = interaction.client
+    if isinstance(client, TabletopBot):
+        use(await client.languages.member(interaction.user.id, interaction.locale))
+
+
 class Tree(app_commands.CommandTree[Any]):
     """The command tree: every command's answer goes through a Reply that defers it if it runs late, and its
     options are checked against what the command declares before it runs (``bot.command_input``)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if interaction.type is discord.InteractionType.autocomplete:
+            await speak_to(interaction)  # the choices' names are the member's to read
             return True  # answered with choices alone: never deferred, never with a message (``offer_nothing``)
         command = interaction.command
         # PUBLIC_ANSWER (bot.replies) marks a command answered in the channel; the others answer privately.
         private = bool(command.extras.get("private", True)) if command is not None else True
         Reply.of(interaction, private=private)
+        await speak_to(interaction)
         if (
             isinstance(command, app_commands.Command)
             and interaction.type is discord.InteractionType.application_command
@@ -133,6 +145,8 @@ class TabletopBot(commands.Bot):
         self.lobby = Lobby(self.service, self.specs)
         self.timers = TimerLoop(self.store, clock, self._on_due, self.assignment)
         self.retention = LogRetention(self.store, clock, self.assignment)
+        self.languages = Languages(self.store, clock, self._guild_locale, settings.force_language)
+        """Who reads in which language (``bot.i18n`` says it)."""
         self.publisher = Publisher(
             self,
             self.service,
@@ -141,8 +155,9 @@ class TabletopBot(commands.Bot):
             lobby=self.lobby.payload,
             lobby_line=self.lobby.retired_line,
             deadlines_started=self.timers.schedule,
+            languages=self.languages,
         )
-        self.outbox = Outbox(self.publisher.news.teller, self.store)
+        self.outbox = Outbox(self.publisher.news.teller, self.store, self.languages)
         """What commits outside any session show (``bot.outbox``): cogs register what they draw with it."""
         self.deadlines = Deadlines(self.service, remind=self._remind, close_lobby=self.lobby.close)
         self.computers = ComputerSeats(self.service, lambda: self.settings.computer_delay, self.assignment.owns)
@@ -150,6 +165,7 @@ class TabletopBot(commands.Bot):
         self.interactions = Interactions(self.service, self.publisher, self.lobby, self.specs)
         self.interactions.register(self.router)
         self.service.news_of = self.publisher.news.compose
+        self.service.committer.channel_language = lambda session: self.languages.channel(session.guild_id)
         self.service.on_commit(self.publisher.on_commit)
         self.service.on_commit(self._schedule)
         self.service.on_commit(self.computers.on_commit)
@@ -219,12 +235,22 @@ class TabletopBot(commands.Bot):
     def _schedule(self, applied: Applied) -> None:
         self.timers.schedule(applied.session.next_deadline)
 
+    def _guild_locale(self, guild_id: int) -> str | None:
+        guild = self.get_guild(guild_id)
+        return str(guild.preferred_locale) if guild is not None else None
+
     async def build_commands(self) -> None:
         """Load every extension (each adds its commands) and build ``/settings`` from every setting declared."""
         for name in self.extensions_to_load:
             await self.load_extension(name)
         # Built once every game has added its own settings.
-        self.tree.add_command(settings_command([*CORE_SETTINGS, *self.game_settings], self.store))
+        self.tree.add_command(
+            settings_command(
+                [*CORE_SETTINGS, *self.game_settings],
+                self.store,
+                saved=lambda guild_id, s: self.languages.server_changed(guild_id, s.language),
+            )
+        )
 
     async def open_storage(self) -> None:
         """Open and migrate the database (before logging in, so a bad database stops the bot at once)."""
@@ -245,6 +271,7 @@ class TabletopBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.open_storage()
+        await self.tree.set_translator(CatalogTranslator())
         await self.build_commands()
         if not self.settings.skip_sync and self.syncs_commands_at_start:
             await self.sync_commands()
@@ -293,6 +320,7 @@ class TabletopBot(commands.Bot):
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         if custom_id.startswith(namespaces):
+            await speak_to(interaction)
             values = [str(v) for v in data.get("values", [])]
             await self.router.dispatch(interaction, custom_id, values)
 

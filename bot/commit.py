@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from bot.clock import Clock
 from bot.errors import Conflict, SessionOver
+from bot.i18n import current, speaking
 from bot.locks import KeyedLocks
 from bot.models import Actor, Applied, How, LogEntry, News, Session, Status
 from bot.once import OnceGuard
@@ -60,6 +61,8 @@ class Committer:
         self.hooks: list[Hook] = []
         self.news_of: NewsOf | None = None
         """Turns a log entry into its news, written with the entry in the same commit (set by the bot)."""
+        self.channel_language: Callable[[Session], Awaitable[str]] | None = None
+        """The language of what a session's channel shows (set by the bot): its news is written in it."""
 
     def advance(
         self, session: Session, before: BaseModel | None, state: BaseModel, actor: str | None = None
@@ -118,8 +121,10 @@ class Committer:
                 if session is None:
                     raise SessionOver("This game is over; start a new one any time.")
                 applied, entry = await change(session)
-                self._prepare(applied, entry)
-                if await self._save(applied.session, session.version, entry):
+                with speaking(await self._language(session)):
+                    self._prepare(applied, entry)
+                    saved = await self._save(applied.session, session.version, entry)
+                if saved:
                     break
                 log.info("Session %s changed in another process; retrying on fresh data", session_id)
             else:
@@ -135,13 +140,17 @@ class Committer:
     async def create(self, applied: Applied, entry: LogEntry | None) -> Applied:
         """Write a new session (``applied.session``, with its first entry if it starts at once) and tell the hooks;
         ``Duplicate`` if its channel (or its name) is taken."""
-        self._prepare(applied, entry)
+        with speaking(await self._language(applied.session)):
+            self._prepare(applied, entry)
         created = await self.store.create_session(applied.session, entry)
         if applied.state is not None:
             self.states.remember(created, applied.state, CORE)
         applied = replace(applied, before=created, session=created)
         self.notify(applied)
         return applied
+
+    async def _language(self, session: Session) -> str:
+        return await self.channel_language(session) if self.channel_language is not None else current()
 
     def _prepare(self, applied: Applied, entry: LogEntry | None) -> None:
         """What is written with a version: whether a computer must act, the entry's news."""
@@ -187,6 +196,7 @@ class Committer:
         forced = kind.forced
         if forced is None:
             return applied
+        language = await self._language(applied.session)
         for _ in range(MAX_FORCED_MOVES):
             session, state = applied.session, applied.state
             if session.status is not Status.ACTIVE or state is None:
@@ -198,8 +208,9 @@ class Committer:
             try:
                 step, entry = forced_move(session, state, move[0], move[1])
                 self._stamp(step.session, step.state)
-                entry.news = self._news(step.session, step.state, entry)
-                saved = await self._save(step.session, session.version, entry)
+                with speaking(language):
+                    entry.news = self._news(step.session, step.state, entry)
+                    saved = await self._save(step.session, session.version, entry)
             except Exception:
                 # What is committed stays committed and is drawn; the move waits for the next change.
                 log.exception("Session %s: a forced move for %s failed", session.id, move[0])

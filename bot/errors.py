@@ -11,6 +11,8 @@ import secrets
 
 from pydantic import ValidationError
 
+from bot.i18n import localize
+
 _PLAIN_PROBLEMS = {
     "int_parsing": "please enter a whole number",
     "int_from_float": "please enter a whole number",
@@ -25,13 +27,14 @@ _PLAIN_PROBLEMS = {
 
 
 class UserError(Exception):
-    """Something the user did or asked that can't be done; the message is shown to them as is."""
+    """Something the user did or asked that can't be done; the message is shown to them as is (an engine's
+    reason in the language being spoken: ``bot.i18n.localize``)."""
 
     code = "refused"
 
     def __init__(self, text: str) -> None:
         super().__init__(text)
-        self.text = text
+        self.text = localize(text)
 
 
 class NotPlaying(UserError):

@@ -5,7 +5,8 @@ Every sentence a member reads is a message in the catalogs, written in English i
 - ``_("You rolled {total}.", total=12)``: said now, in the language being spoken;
 - ``_n("{n} point", "{n} points", n)``: the same with a count (each language's own plural forms);
 - ``N_("Dice of Crowns")``: only marked (a module's constant); said later with ``_(CONSTANT)``;
-- ``rules.said.said(...)`` in the pure engines: English now, said in another language by ``localize``.
+- ``rules.said.said(...)`` (``said_n`` with a count) in the pure engines: English now, said in another language by
+  ``localize``.
 
 Who is spoken to decides the language (``speaking``): a member's own answers in their Discord language (or the
 one they chose, ``bot.languages``), what a channel shows in its server's. English is the code's own text, so it
@@ -146,9 +147,13 @@ def N_(message: str) -> str:
 
 def localize(text: str) -> str:
     """Text an engine said (``rules.said.Said``) in the language being spoken; any other text as it is."""
-    if isinstance(text, Said):
-        return _format(text.msgid, translations(current()).gettext(text.msgid), text.params)
-    return text
+    if not isinstance(text, Said):
+        return text
+    if text.plural is not None:
+        n = text.params["n"]
+        english = text.msgid if n == 1 else text.plural
+        return _format(english, translations(current()).ngettext(text.msgid, text.plural, n), text.params)
+    return _format(text.msgid, translations(current()).gettext(text.msgid), text.params)
 
 
 # -- the pseudo-language -------------------------------------------------------------------------------------------

@@ -58,9 +58,18 @@ DOMAINS: dict[str, tuple[str, ...]] = {
 }
 """Each catalog and the files whose messages it holds (the first domain that matches a file has it)."""
 SOURCES = ("bot", "cogs", "rules", "data")
-KEYWORDS: dict[str, Any] = {"_": None, "_n": (1, 2), "_p": ((1, "c"), 2), "N_": None, "said": None}
-YAML_KEYS = frozenset({"effect", "text", "description", "summary", "label", "meaning", "title", "help"})
-"""The keys of the games' data files whose values are sentences to translate (names of rules stay as they are)."""
+KEYWORDS: dict[str, Any] = {"_": None, "_n": (1, 2), "_p": ((1, "c"), 2), "N_": None, "said": None, "said_n": (1, 2)}
+YAML_KEYS = frozenset(
+    {
+        *("effect", "text", "description", "summary", "label", "meaning", "title", "help"),
+        *("condition", "push", "knowledge", "spell", "physiology", "special", "helpful_trait", "cleared_by"),
+        *("default_length", "items", "example_actions", "challenge_examples", "contact_examples"),
+    }
+)
+"""The keys of the games' data files whose values (a sentence, or a list of them) are to translate; the names of
+rules stay as they are."""
+YAML_TABLES = frozenset({"contact_examples"})
+"""Keys whose value is a table of sentences by name (the names stay)."""
 TRANSLATED = tuple(language for language in LANGUAGES if language != ENGLISH)
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
@@ -95,8 +104,14 @@ def _files() -> Iterator[tuple[str, Path]]:
 def _yaml_texts(value: Any) -> Iterator[str]:
     if isinstance(value, dict):
         for key, item in value.items():
-            if key in YAML_KEYS and isinstance(item, str):
+            if key not in YAML_KEYS:
+                yield from _yaml_texts(item)
+            elif isinstance(item, str):
                 yield item
+            elif isinstance(item, list):
+                yield from (s for s in item if isinstance(s, str))
+            elif key in YAML_TABLES and isinstance(item, dict):
+                yield from (s for s in item.values() if isinstance(s, str))
             else:
                 yield from _yaml_texts(item)
     elif isinstance(value, list):

@@ -346,6 +346,9 @@ class GuildSettings(BaseModel):
     keep_logs_days: int | None = None
     """Days an ended game keeps its move-by-move log (``/game log``, replays); None: forever. Its result, players
     and winners stay for ``/game history`` either way (``bot.retention``)."""
+    language: str | None = None
+    """The language of what the channels show (boards, a game's news): a catalog's (``bot.i18n.LANGUAGES``), or
+    None: the server's own Discord language."""
     games: dict[str, Any] = Field(default_factory=dict)
     """The games' own settings (``bot.server_settings.game_setting``), by name."""
 

@@ -30,7 +30,9 @@ from typing import Protocol
 
 import discord
 
+from bot.i18n import current, speaking
 from bot.lanes import Lanes
+from bot.languages import Languages
 from bot.models import News, Outgoing, Told
 from bot.news import Teller, mentions, saying
 from bot.replies import Reply
@@ -82,6 +84,8 @@ class _Job:
     """Delivered before, maybe in part (after a restart, or a failure): look before posting again."""
     done: asyncio.Future[None] | None = None
     attempts: int = 0
+    language: str | None = None
+    """The language of the member whose interaction made the row (None: a row found later speaks its channel's)."""
 
 
 @dataclass
@@ -96,9 +100,10 @@ class _Delivery:
 class Outbox:
     """Delivers the outbox's rows. Collaborators: the Discord client (through a ``Teller``) and the store."""
 
-    def __init__(self, teller: Teller, store: Store) -> None:
+    def __init__(self, teller: Teller, store: Store, languages: Languages) -> None:
         self.teller = teller
         self.store = store
+        self.languages = languages
         self._drawers: dict[str, Drawer] = {}
         self.lanes: Lanes[int, _Job] = Lanes("outbox", self._run, background_at_once=BACKGROUND_ROWS)
         """Per channel, the rows waiting for its worker."""
@@ -123,7 +128,7 @@ class Outbox:
         """Deliver a row just committed, answering ``reply``'s interaction with its first message; returns once it
         is delivered (or will be retried: it stays stored)."""
         done = asyncio.get_running_loop().create_future()
-        if not self._enqueue(_Job(outgoing, reply, done=done)):
+        if not self._enqueue(_Job(outgoing, reply, done=done, language=current())):
             return
         with contextlib.suppress(Exception):  # logged by the worker; the row stays stored and is tried again
             await done
@@ -188,12 +193,16 @@ class Outbox:
             log.warning("Outbox row %s: nothing here draws %s; left for later", outgoing.id, sorted(unknown))
             return
         delivery = _Delivery(job, self.teller.channel(outgoing.channel_id, outgoing.guild_id), job.reply)
+        with speaking(job.language or await self.languages.channel(outgoing.guild_id)):
+            await self._deliver_each(outgoing, delivery)
+        await self.store.outbox_told(outgoing.id)
+
+    async def _deliver_each(self, outgoing: Outgoing, delivery: _Delivery) -> None:
         for index, told in enumerate(outgoing.told):
             if told.draw is not None:
                 await self._draw(delivery, told, nonce(outgoing.id, index))
             elif told.news is not None:
                 await self._say(delivery, told.news, nonce(outgoing.id, index))
-        await self.store.outbox_told(outgoing.id)
 
     async def _draw(self, delivery: _Delivery, told: Told, key: str) -> None:
         drawer = self._drawers[told.draw or ""]

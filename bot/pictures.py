@@ -9,11 +9,13 @@ function with its arguments, e.g. ``functools.partial(draw_sheet, state)``).
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
+from bot.i18n import current, in_language
 from bot.processes import process_pool
 
 T = TypeVar("T")
@@ -30,8 +32,9 @@ class PictureWorker:
         return await self.run(draw)
 
     async def run(self, work: Callable[[], T]) -> T:
-        """Run ``work`` (picklable) in the worker and return what it returns."""
+        """Run ``work`` (picklable) in the worker and return what it returns; it speaks the language spoken here."""
         loop = asyncio.get_running_loop()
+        work = functools.partial(in_language, current(), work)
         for attempt in range(2):
             if self._pool is None:
                 self._pool = process_pool(1)

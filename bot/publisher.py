@@ -30,6 +30,8 @@ from bot.clock import Clock
 from bot.draw_queue import DrawQueue, Job
 from bot.drawing import Drawer, LobbyDrawer, LobbyLine
 from bot.errors import StaleBoard
+from bot.i18n import speaking
+from bot.languages import Languages
 from bot.models import MAIN_VIEW, Applied, Board, Deadline, Scope, Session, Status
 from bot.news import NewsDesk
 from bot.plan import Step, plan_board
@@ -56,8 +58,10 @@ class Publisher:
         lobby: LobbyDrawer,
         lobby_line: LobbyLine,
         deadlines_started: Callable[[float | None], None],
+        languages: Languages,
     ) -> None:
         self.client = client
+        self.languages = languages
         self.service = service
         self.specs = specs
         self.clock = clock
@@ -127,11 +131,14 @@ class Publisher:
         return stale
 
     async def _draw(self, session_id: int, job: Job) -> None:
-        """One job of a session's worker: post a view anew, or draw the session as it is now."""
-        if job.post is not None:
-            await self._post_view(session_id, job.post, job)
-        else:
-            await self._publish(session_id, job)
+        """One job of a session's worker: post a view anew, or draw the session as it is now, in the language of
+        the session's channel."""
+        found = await self.service.store.session(session_id)
+        with speaking(await self.languages.channel(found.guild_id if found is not None else None)):
+            if job.post is not None:
+                await self._post_view(session_id, job.post, job)
+            else:
+                await self._publish(session_id, job)
 
     async def _publish(self, session_id: int, job: Job) -> None:
         session = await self.service.store.session(session_id)
@@ -312,7 +319,11 @@ class Publisher:
         seat = session.seat_of_player(deadline.player)
         if seat.user_id is None or not seat.human or deadline.at is None:
             return
-        text = f"<@{seat.user_id}>, a reminder: it's your move <t:{int(deadline.at)}:R>."
+        with speaking(await self.languages.channel(session.guild_id)):
+            await self._remind(session, seat.user_id, deadline.at)
+
+    async def _remind(self, session: Session, user_id: int, at: float) -> None:
+        text = f"<@{user_id}>, a reminder: it's your move <t:{int(at)}:R>."
         url = jump_url(session)
         if url:
             text += f" [Go to the board]({url})"
@@ -320,9 +331,7 @@ class Publisher:
         with contextlib.suppress(discord.HTTPException):
             await channel.send(
                 text,
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(seat.user_id)]
-                ),
+                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(user_id)]),
             )
 
     def stale(self, session: Session, reply: Reply) -> StaleBoard | None:

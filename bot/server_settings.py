@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import NotPermitted
+from bot.i18n import LANGUAGES
 from bot.lobby import actor_of
 from bot.models import GuildSettings
 from bot.permissions import END_RULES
@@ -82,6 +83,16 @@ def _lobbies(s: GuildSettings) -> str:
     return f"Each member may host **{n}** open lobb{'y' if n == 1 else 'ies'} at once."
 
 
+SERVER_LANGUAGE = "server"
+"""``/settings language``: the server's own Discord language (the default)."""
+
+
+def _language(s: GuildSettings) -> str:
+    if s.language is None:
+        return "Boards and game news are in **the server's own Discord language**."
+    return f"Boards and game news are in **{LANGUAGES.get(s.language, s.language)}**."
+
+
 def _logs(s: GuildSettings) -> str:
     days = s.keep_logs_days
     kept = "forever" if days is None else f"for {days} day{'' if days == 1 else 's'}"
@@ -122,6 +133,15 @@ CORE: tuple[ServerSetting, ...] = (
         line=lambda s: f"New games start **{'in their own thread' if s.threads else 'in the channel'}**.",
     ),
     ServerSetting(
+        "language",
+        "The language of boards and game news in this server's channels.",
+        str,
+        read=lambda s: s.language or SERVER_LANGUAGE,
+        write=lambda s, v: s.model_copy(update={"language": None if v == SERVER_LANGUAGE else v}),
+        line=_language,
+        choices=(("The server's own Discord language", SERVER_LANGUAGE), *((n, c) for c, n in LANGUAGES.items())),
+    ),
+    ServerSetting(
         "end_by",
         "Who may end a game early.",
         str,
@@ -149,8 +169,11 @@ CORE: tuple[ServerSetting, ...] = (
 )
 
 
-def settings_command(settings: Sequence[ServerSetting], store: Store) -> app_commands.Command[Any, ..., None]:
-    """``/settings``: every setting an optional option; the ones given are saved; all are shown."""
+def settings_command(
+    settings: Sequence[ServerSetting], store: Store, saved: Callable[[int, GuildSettings], None] = lambda g, s: None
+) -> app_commands.Command[Any, ..., None]:
+    """``/settings``: every setting an optional option; the ones given are saved (and told to ``saved``); all are
+    shown."""
     if len(settings) > MAX_OPTIONS:
         raise ValueError(f"/settings takes at most {MAX_OPTIONS} settings; {len(settings)} are declared")
     by_name = {s.name: s for s in settings}
@@ -168,6 +191,7 @@ def settings_command(settings: Sequence[ServerSetting], store: Store) -> app_com
             current = by_name[name].write(current, value)
         if changed:
             await store.set_guild_settings(interaction.guild_id, current)
+            saved(interaction.guild_id, current)
         lines = [s.line(current) for s in settings]
         await reply.send(("Saved. " if changed else "") + "\n".join(lines), ephemeral=True)
 

@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     )
     dev_guild_id: int | None = Field(None, description="Sync commands to this guild only (instant).")
     skip_sync: bool = Field(False, description="Do not sync the command tree at startup.")
+    force_language: str | None = Field(
+        None, description="Speak this language (en, es, pt_BR, de, or pseudo for tests) to everyone and everywhere."
+    )
     log_level: str = Field("INFO", description="DEBUG, INFO, WARNING or ERROR.")
     computer_delay: float = Field(1.5, description="Seconds a computer player pauses before each of its turns.")
     extensions: str | None = Field(

@@ -17,6 +17,7 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.app import TabletopBot
+from bot.i18n import N_, _, _n, _p
 from bot.models import Session
 from bot.names import escape_name
 from bot.registry import GameKind
@@ -55,20 +56,22 @@ LEGEND = " · ".join(f"{emoji} {FACE_NAMES[face]}" for face, emoji in FACE_EMOJI
 ROW_WIDTH = 5
 
 MODULE_NAMES = {
-    "fate": "Fate tokens",
-    "legendary": "Legendary rolls",
-    "overkill": "Overkill",
-    "last_stand": "Last Stand",
+    "fate": N_("Fate tokens"),
+    "legendary": N_("Legendary rolls"),
+    "overkill": N_("Overkill"),
+    "last_stand": N_("Last Stand"),
 }
 TURN_END_REASONS = {
-    "claim": "a token was earned",
-    "settled": "settled for Fate",
-    "betrayal": "betrayed",
-    "no_dice": "no dice left to reroll",
-    "voluntary": "stopped",
-    "crown_steal": "took the Crown",
-    "unreachable": "no set can be reached",
+    "claim": N_("a token was earned"),
+    "settled": N_("settled for Fate"),
+    "betrayal": N_("betrayed"),
+    "no_dice": N_("no dice left to reroll"),
+    "voluntary": N_("stopped"),
+    "crown_steal": N_("took the Crown"),
+    "unreachable": N_("no set can be reached"),
 }
+REROLL_GROUPS = {"skulls": N_("skulls"), "scrolls": N_("scrolls"), "both": N_("both")}
+"""The engine's reroll groups (``Reroll.group``) as a player reads them."""
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +100,7 @@ def dice_group(dice: list[Die]) -> str:
 
 def die_numbers(ids: list[str]) -> str:
     """``die 3`` or ``dice 1, 4``."""
-    return f"die {ids[0]}" if len(ids) == 1 else f"dice {', '.join(ids)}"
+    return _n("die {ids}", "dice {ids}", len(ids), ids=", ".join(ids))
 
 
 def chunks(items: list[Any], size: int = ROW_WIDTH) -> list[list[Any]]:
@@ -110,11 +113,11 @@ Ctx = ViewContext[CrownsState]
 
 TARGET_SETTING = game_setting(
     "crowns_target",
-    "Dice of Crowns: Claims needed to win in new games, unless /crowns new says.",
+    N_("Dice of Crowns: Claims needed to win in new games, unless /crowns new says."),
     int,
     3,
-    lambda value: f"Dice of Crowns games are played to **{value} Claims** unless `/crowns new` says.",
-    choices=(("3 Claims (Quick Play)", 3), ("5 Claims", 5)),
+    lambda value: _("Dice of Crowns games are played to **{value} Claims** unless `/crowns new` says.", value=value),
+    choices=((N_("3 Claims (Quick Play)"), 3), (N_("5 Claims"), 5)),
 )
 """A server's usual Claim target (a game's own ``/settings`` option)."""
 
@@ -122,15 +125,16 @@ TARGET_SETTING = game_setting(
 def _die_by_die(
     ctx: Ctx, legal: list[BaseModel], one: tuple[type[BaseModel], str, str], every: tuple[type[BaseModel], str]
 ) -> list[list[Any]]:
-    """Buttons sending the first die still to place to each rival (``one``: its action, noun and emoji), and
-    buttons sending all of them to one rival (``every``: its action and label)."""
-    (single, noun, emoji), (all_of, label) = one, every
+    """Buttons sending the first die still to place to each rival (``one``: its action, label with ``{die}`` and
+    ``{rival}``, and emoji), and buttons sending all of them to one rival (``every``: its action and label with
+    ``{rival}``); the labels are marked messages, said here."""
+    (single, label_one, emoji), (all_of, label_all) = one, every
     singles: list[Any] = [a for a in legal if isinstance(a, single)]
     alls: list[Any] = [a for a in legal if isinstance(a, all_of)]
     die = singles[0].die  # one die at a time keeps the choice within a row of buttons
     name = ctx.session.name_of
-    buttons = [ctx.button(f"{noun} {die} → {name(a.rival)}", a, emoji=emoji) for a in singles if a.die == die]
-    to_one = [ctx.button(f"{label} → {name(a.rival)}", a, style=discord.ButtonStyle.primary) for a in alls]
+    buttons = [ctx.button(_(label_one, die=die, rival=name(a.rival)), a, emoji=emoji) for a in singles if a.die == die]
+    to_one = [ctx.button(_(label_all, rival=name(a.rival)), a, style=discord.ButtonStyle.primary) for a in alls]
     return chunks(buttons) + chunks(to_one)
 
 
@@ -138,52 +142,72 @@ class CrownsSpec(GameSpec[CrownsState]):
     """The Dice of Crowns game as the core sees it."""
 
     kind = GameKind(ENGINE)
-    luck_faces = (FaceLuck("👑 crowns", 1, 6), FaceLuck("🗡️ daggers", 2, 6))  # data/crowns/dice.yaml: d6 1, 2
+    luck_faces = (FaceLuck(N_("👑 crowns"), 1, 6), FaceLuck(N_("🗡️ daggers"), 2, 6))  # data/crowns/dice.yaml: d6 1, 2
     legend = LEGEND
     lobby_options = (
-        LobbyOption("first_player", "First player", (("Random first player", "random"), ("First seat starts", "host"))),
+        LobbyOption(
+            "first_player",
+            N_("First player"),
+            ((N_("Random first player"), "random"), (N_("First seat starts"), "host")),
+        ),
         LobbyOption(
             "six_skulls",
-            "6 skulls with Fate tokens",
-            (("Choose 1 Claim or 2 Fate", "choose"), ("Always 1 Claim", "claim"), ("Always 2 Fate", "fate")),
+            N_("6 skulls with Fate tokens"),
+            (
+                (N_("Choose 1 Claim or 2 Fate"), "choose"),
+                (N_("Always 1 Claim"), "claim"),
+                (N_("Always 2 Fate"), "fate"),
+            ),
         ),
         LobbyOption(
             "dagger_timeout_default",
-            "A dagger nobody assigned in time goes to",
-            (("The rival who rolled it", "self"), ("The active player", "active"), ("A random player", "random")),
+            N_("A dagger nobody assigned in time goes to"),
+            (
+                (N_("The rival who rolled it"), "self"),
+                (N_("The active player"), "active"),
+                (N_("A random player"), "random"),
+            ),
         ),
         LobbyOption(
             "fate_windows",
-            "When Fate can be spent",
-            (("After scrolls are resolved", "post_resolution"), ("Also before each scroll result", "also_pre_scroll")),
+            N_("When Fate can be spent"),
+            (
+                (N_("After scrolls are resolved"), "post_resolution"),
+                (N_("Also before each scroll result"), "also_pre_scroll"),
+            ),
         ),
         LobbyOption(
             "legendary_mode",
-            "What counts as 7 of a kind",
-            (("All 7 dice you hold", "possession"), ("One roll of all 7 dice", "single_roll")),
+            N_("What counts as 7 of a kind"),
+            ((N_("All 7 dice you hold"), "possession"), (N_("One roll of all 7 dice"), "single_roll")),
         ),
         LobbyOption(
             "twists_fallback",
-            "7 skulls when no rival has a Claim",
-            (("Take a Claim from the supply", "supply_claim"), ("Nothing", "nothing")),
+            N_("7 skulls when no rival has a Claim"),
+            ((N_("Take a Claim from the supply"), "supply_claim"), (N_("Nothing"), "nothing")),
         ),
         LobbyOption(
             "meddle_held_die",
-            "A 2-Fate reroll of a rival's die",
-            (("Skulls and scrolls go to the active player", "scroll_like"), ("The die stays with its holder", "stays")),
+            N_("A 2-Fate reroll of a rival's die"),
+            (
+                (N_("Skulls and scrolls go to the active player"), "scroll_like"),
+                (N_("The die stays with its holder"), "stays"),
+            ),
         ),
         LobbyOption(
             "legendary_on_fate_reroll",
-            "Fate rerolls count towards 7 of a kind",
-            (("No", False), ("Yes", True)),
+            N_("Fate rerolls count towards 7 of a kind"),
+            ((N_("No"), False), (N_("Yes"), True)),
         ),
         LobbyOption(
             "auto_end_unreachable",
-            "End the turn when no set can be reached",
-            (("No (reroll until no dice are left)", False), ("Yes", True)),
+            N_("End the turn when no set can be reached"),
+            ((N_("No (reroll until no dice are left)"), False), (N_("Yes"), True)),
         ),
-        LobbyOption("allow_voluntary_end", "Allow ending a turn by choice", (("No", False), ("Yes", True))),
-        LobbyOption("limit_fate_supply", "Limit Fate tokens to the box's 10", (("No", False), ("Yes", True))),
+        LobbyOption("allow_voluntary_end", N_("Allow ending a turn by choice"), ((N_("No"), False), (N_("Yes"), True))),
+        LobbyOption(
+            "limit_fate_supply", N_("Limit Fate tokens to the box's 10"), ((N_("No"), False), (N_("Yes"), True))
+        ),
     )
 
     # -- the board ---------------------------------------------------------------------------------
@@ -192,21 +216,27 @@ class CrownsSpec(GameSpec[CrownsState]):
         """The table, the active player's dice, what just happened, and controls for who must act."""
         s = ctx.state
         over = ctx.over
-        title = "Dice of Crowns · final standings" if over else f"Dice of Crowns · turn {s.turn_no}, round {s.round_no}"
+        title = (
+            _("Dice of Crowns · final standings")
+            if over
+            else _("Dice of Crowns · turn {turn}, round {round}", turn=s.turn_no, round=s.round_no)
+        )
         embed = discord.Embed(title=title, colour=discord.Colour.gold())
         news = self.narrate(ctx.session, ctx.events)
         if news:
             embed.description = "\n".join(news[-MAX_NEWS_LINES:])[:4000]
-        embed.add_field(name="Table", value=self._table(ctx, s)[:1024], inline=False)
+        embed.add_field(name=_p("the game table", "Table"), value=self._table(ctx, s)[:1024], inline=False)
         if not over:
-            embed.add_field(name=f"{ctx.name(s.active)}'s dice", value=self._active_dice(ctx, s)[:1024], inline=False)
+            dice = self._active_dice(ctx, s)[:1024]
+            embed.add_field(name=_("{player}'s dice", player=ctx.name(s.active))[:256], value=dice, inline=False)
         if s.phase is Phase.FATE_WINDOW:
-            waiting = ", ".join(ctx.name(p.player) for p in ctx.prompts) or "nobody"
-            embed.add_field(name=f"{FATE} Fate window", value=f"May spend Fate now: {waiting}.", inline=False)
+            waiting = ", ".join(ctx.name(p.player) for p in ctx.prompts) or _("nobody")
+            spend = _("May spend Fate now: {players}.", players=waiting)[:1024]
+            embed.add_field(name=f"{FATE} " + _("Fate window"), value=spend, inline=False)
         footer = self.short_options(s.options)
         embed.set_footer(text=f"{footer}\n{LEGEND}" if ctx.first else footer)  # the key to the faces, once
         rows: list[list[discord.ui.Item[Any]]]
-        rows = self._controls(ctx, s) if not over else [[ctx.core_button("Rematch", "rematch", emoji="🔁")]]
+        rows = self._controls(ctx, s) if not over else [[ctx.core_button(_("Rematch"), "rematch", emoji="🔁")]]
         return View(embeds=[embed], rows=rows)
 
     def _table(self, ctx: Ctx, s: CrownsState) -> str:
@@ -219,49 +249,58 @@ class CrownsSpec(GameSpec[CrownsState]):
         for seat in seats:
             name = ctx.name(seat.id)
             if seat.left:
-                lines.append(f"· ~~{name}~~ (left)")
+                lines.append(_("· ~~{player}~~ (left)", player=name))
                 continue
             marker = "▶" if seat.id == s.active and s.phase is not Phase.GAME_OVER else "·"
             parts = [f"{marker} **{name}** {CLAIM} {seat.claims}/{target}"]
             if s.options.fate:
                 parts.append(f"{FATE} {seat.fate}")
             if s.crown_holder == seat.id:
-                parts.append(f"{THE_CROWN} holds the Crown")
+                parts.append(f"{THE_CROWN} " + _("holds the Crown"))
             if seat.messenger:
-                parts.append("📜 immune to daggers")
+                parts.append("📜 " + _("immune to daggers"))
             if seat.id == s.winner:
                 parts.append("🏆")
             held = [d for d in s.held(seat.id) if seat.id != s.active and d.state is DieState.LOCKED]
             if held:
-                parts.append("holds " + dice_group(held))
+                parts.append(_("holds {dice}", dice=dice_group(held)))
             lines.append(" · ".join(parts))
         return "\n".join(lines)
 
     @staticmethod
     def _active_dice(ctx: Ctx, s: CrownsState) -> str:
         groups = (
-            ("To roll", DieState.HANDED),
-            ("Set aside", DieState.LOCKED),
-            ("Skulls", DieState.FREE_SKULL),
-            ("Returned scrolls", DieState.RETURNED_SCROLL),
-            ("New scrolls", DieState.PENDING_SCROLL),
+            (_("To roll"), DieState.HANDED),
+            (_("Set aside"), DieState.LOCKED),
+            (_("Skulls"), DieState.FREE_SKULL),
+            (_("Returned scrolls"), DieState.RETURNED_SCROLL),
+            (_("New scrolls"), DieState.PENDING_SCROLL),
         )
         lines = []
         for label, state in groups:
             dice = [d for d in s.dice if d.holder == s.active and d.state is state]
             if dice:
                 lines.append(f"{label}: {dice_group(dice)}")
-        out = [f"📜 (die {q.die}) → {ctx.name(q.rival)}" for q in s.scroll_queue]
+        out = [f"📜 ({die_numbers([q.die])}) → {ctx.name(q.rival)}" for q in s.scroll_queue]
         if out:
-            lines.append("With rivals: " + " · ".join(out))
+            lines.append(_("With rivals: {dice}", dice=" · ".join(out)))
         if s.rolling is not None:
             # The die a rival has just rolled for this player stays in sight while its fate is decided.
-            lines.append(f"Rolled by {ctx.name(s.rolling.rival)}: {dice_group([s.die(s.rolling.die)])}")
+            rolled = dice_group([s.die(s.rolling.die)])
+            lines.append(_("Rolled by {rival}: {dice}", rival=ctx.name(s.rolling.rival), dice=rolled))
         counts = s.counts()
-        lines.append(f"Count: 👑 {counts.crowns} · 🗡️ {counts.daggers} · 💀 {counts.skulls}")
-        rerollable = [f"{n} {what}" for n, what in ((counts.free_skulls, "skull"), (counts.ret_scrolls, "scroll")) if n]
+        lines.append(
+            _(
+                "Count: 👑 {crowns} · 🗡️ {daggers} · 💀 {skulls}",
+                crowns=counts.crowns,
+                daggers=counts.daggers,
+                skulls=counts.skulls,
+            )
+        )
+        rerollable = [_n("{n} skull", "{n} skulls", counts.free_skulls)] if counts.free_skulls else []
+        rerollable += [_n("{n} scroll", "{n} scrolls", counts.ret_scrolls)] if counts.ret_scrolls else []
         if rerollable and s.phase is Phase.DECIDE:
-            lines.append("Can reroll: " + ", ".join(f"{r}{'s' if not r.startswith('1 ') else ''}" for r in rerollable))
+            lines.append(_("Can reroll: {dice}", dice=", ".join(rerollable)))
         return "\n".join(lines)
 
     def _controls(self, ctx: Ctx, s: CrownsState) -> list[list[discord.ui.Item[Any]]]:
@@ -274,14 +313,20 @@ class CrownsSpec(GameSpec[CrownsState]):
 
     def _turn_start(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         handed = sum(1 for d in s.dice if d.holder == s.active and d.state is DieState.HANDED)
-        return [[ctx.button(f"Roll {handed} dice", ROLL, style=discord.ButtonStyle.primary, emoji="🎲")]]
+        label = _n("Roll {n} dice", "Roll {n} dice", handed)
+        return [[ctx.button(label, ROLL, style=discord.ButtonStyle.primary, emoji="🎲")]]
 
     def _scroll_assign(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
-        return _die_by_die(ctx, legal, (AssignScroll, "Scroll", "📜"), (AssignAll, "All scrolls"))
+        one = (AssignScroll, N_("Scroll {die} → {rival}"), "📜")
+        return _die_by_die(ctx, legal, one, (AssignAll, N_("All scrolls → {rival}")))
 
     def _give_dagger(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         buttons = [
-            ctx.button(f"Dagger → {ctx.session.name_of(a.to)}" if a.to else "Dagger → random player", a, emoji="🗡️")
+            ctx.button(
+                _("Dagger → {player}", player=ctx.session.name_of(a.to)) if a.to else _("Dagger → random player"),
+                a,
+                emoji="🗡️",
+            )
             for a in legal
             if isinstance(a, GiveDagger)
         ]
@@ -294,16 +339,16 @@ class CrownsSpec(GameSpec[CrownsState]):
         row: list[Any] = []
         for a in legal:
             if isinstance(a, Reroll):
-                label = f"Reroll {a.group} ({sizes[a.group]})"
+                label = _("Reroll {group} ({n})", group=_(REROLL_GROUPS[a.group]), n=sizes[a.group])
                 row.append(ctx.button(label, a, style=discord.ButtonStyle.primary, emoji="🎲"))
         if SETTLE in legal:
-            row.append(ctx.button("Settle for 1 Fate", SETTLE, style=discord.ButtonStyle.success, emoji=FATE))
+            row.append(ctx.button(_("Settle for 1 Fate"), SETTLE, style=discord.ButtonStyle.success, emoji=FATE))
         if END_TURN in legal:
-            row.append(ctx.button("End turn", END_TURN))
+            row.append(ctx.button(_("End turn"), END_TURN))
         return [row]
 
     def _six_skulls(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
-        labels = {"claim": ("Take 1 Claim", CLAIM), "fate": ("Take 2 Fate", FATE)}
+        labels = {"claim": (_("Take 1 Claim"), CLAIM), "fate": (_("Take 2 Fate"), FATE)}
         return [
             [ctx.button(labels[a.choice][0], a, emoji=labels[a.choice][1]) for a in legal if isinstance(a, SixSkulls)]
         ]
@@ -312,22 +357,30 @@ class CrownsSpec(GameSpec[CrownsState]):
         return [
             [
                 ctx.button(
-                    "Steal the Crown", LastStandChoice(steal=True), style=discord.ButtonStyle.danger, emoji=THE_CROWN
+                    _("Steal the Crown"),
+                    LastStandChoice(steal=True),
+                    style=discord.ButtonStyle.danger,
+                    emoji=THE_CROWN,
                 ),
-                ctx.button("Take my roll", LastStandChoice(steal=False)),
+                ctx.button(_("Take my roll"), LastStandChoice(steal=False)),
             ]
         ]
 
     def _steal(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         buttons = [
-            ctx.button(f"Steal from {ctx.session.name_of(a.rival)} ({s.seat(a.rival).claims})", a, emoji=CLAIM)
+            ctx.button(
+                _("Steal from {rival} ({claims})", rival=ctx.session.name_of(a.rival), claims=s.seat(a.rival).claims),
+                a,
+                emoji=CLAIM,
+            )
             for a in legal
             if isinstance(a, Steal)
         ]
         return chunks(buttons)
 
     def _overkill(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
-        return _die_by_die(ctx, legal, (Overkill, "Dagger", "🗡️"), (OverkillAll, "All extra daggers"))
+        one = (Overkill, N_("Dagger {die} → {rival}"), "🗡️")
+        return _die_by_die(ctx, legal, one, (OverkillAll, N_("All extra daggers → {rival}")))
 
     def _fate_window(self, ctx: Ctx, s: CrownsState, legal: list[BaseModel]) -> list[list[Any]]:
         rows: list[list[Any]] = []
@@ -335,19 +388,20 @@ class CrownsSpec(GameSpec[CrownsState]):
         if own:
             choices = [self._die_choice(ctx, s, a) for a in own]
             who = ctx.session.name_of(s.active)[:60]
-            rows.append([ctx.select(choices, placeholder=f"{who}: reroll one of your dice (1 Fate)")])
+            rows.append([ctx.select(choices, placeholder=_("{player}: reroll one of your dice (1 Fate)", player=who))])
         meddles = [a for a in legal if isinstance(a, Meddle)]
         if meddles:
             choices = [self._die_choice(ctx, s, a) for a in meddles]
-            rows.append([ctx.select(choices, placeholder="Reroll any die on the table (2 Fate)")])
-        rows.append([ctx.button("Pass", PASS_FATE, emoji="✋")])
+            rows.append([ctx.select(choices, placeholder=_("Reroll any die on the table (2 Fate)"))])
+        rows.append([ctx.button(_p("fate window", "Pass"), PASS_FATE, emoji="✋")])
         return rows
 
     @staticmethod
     def _die_choice(ctx: Ctx, s: CrownsState, action: FateReroll | Meddle) -> Choice:
         die = s.die(action.die)
-        holder = ctx.session.name_of(die.holder) if die.holder else "nobody"
-        label = f"Die {die.id}: {FACE_NAMES[die.face] if die.face else 'not rolled'} — {holder}"
+        holder = ctx.session.name_of(die.holder) if die.holder else _("nobody")
+        shown = FACE_NAMES[die.face] if die.face else _("not rolled")
+        label = _("Die {die}: {face} — {holder}", die=die.id, face=shown, holder=holder)
         return Choice(label=label, action=action, emoji=FACE_EMOJI.get(die.face or "", "🎲"))
 
     # -- words ---------------------------------------------------------------------------------
@@ -361,7 +415,7 @@ class CrownsSpec(GameSpec[CrownsState]):
 
         def name(player: str | None) -> str:
             if player is None:
-                return "nobody"
+                return _("nobody")
             return f"**{escape_name(session.name_of(player))}**"
 
         return [line for event in events if (line := narrate_event(event, name))]
@@ -369,30 +423,33 @@ class CrownsSpec(GameSpec[CrownsState]):
     def describe_options(self, options: BaseModel) -> str:
         """The options in force, one line each: target, modules, timers, and every changed house rule."""
         assert isinstance(options, CrownsOptions)
-        modules = [label for key, label in MODULE_NAMES.items() if getattr(options, key)]
+        modules = [_(label) for key, label in MODULE_NAMES.items() if getattr(options, key)]
+        turn, window = options.timeouts["turn"], options.timeouts["fate_window"]
         lines = [
-            f"Claims to win: {options.claim_target}",
-            f"Modules: {', '.join(modules) if modules else 'none (Quick Play)'}",
-            f"Decision timer: {options.timeouts['turn']} s"
-            + (f"; fate window: {options.timeouts['fate_window']} s" if options.fate else ""),
+            _("Claims to win: {n}", n=options.claim_target),
+            _("Modules: {modules}", modules=", ".join(modules) if modules else _("none (Quick Play)")),
+            _("Decision timer: {turn} s; fate window: {window} s", turn=turn, window=window)
+            if options.fate
+            else _("Decision timer: {turn} s", turn=turn),
         ]
         defaults = CrownsOptions()
         for option in self.lobby_options:
             value = getattr(options, option.key)
             if value != getattr(defaults, option.key):
-                chosen = next((label for label, v in option.choices if v == value), str(value))
-                lines.append(f"{option.label}: {chosen}")
+                chosen = next((_(label) for label, v in option.choices if v == value), str(value))
+                lines.append(f"{_(option.label)}: {chosen}")
         return "\n".join(lines)
 
     @staticmethod
     def short_options(options: CrownsOptions) -> str:
         """One footer line: target and modules."""
-        modules = [label for key, label in MODULE_NAMES.items() if getattr(options, key)]
-        return f"First to {options.claim_target} Claims · " + (", ".join(modules) if modules else "Quick Play")
+        modules = [_(label) for key, label in MODULE_NAMES.items() if getattr(options, key)]
+        chosen = ", ".join(modules) if modules else "Quick Play"  # the rulebook's name for the basic game
+        return _("First to {n} Claims · {modules}", n=options.claim_target, modules=chosen)
 
     def rules_summary(self) -> str:
         """How a turn goes, in a few lines."""
-        return (
+        return _(
             "Roll all the dice handed to you. 👑 crowns and 🗡️ daggers are set aside; 📜 scrolls must be given "
             "to rivals, who roll them for you: a crown stays with them, a dagger goes to whoever they choose, "
             "a skull or scroll comes back to you.\n"
@@ -503,10 +560,10 @@ def retired_line(session: Session, events: list[dict[str, Any]], current: Crowns
     how it ended: "Turn 3 · Bob rerolled 👑👑💀 and earned 1 Claim"."""
 
     def name(player: str | None) -> str:
-        return f"**{escape_name(session.name_of(player))}**" if player is not None else "nobody"
+        return f"**{escape_name(session.name_of(player))}**" if player is not None else _("nobody")
 
     clauses = [_story_clause(story, name) for story in board_stories(events, current)]
-    return " · ".join(clause for clause in clauses if clause) or "the game moved on."
+    return " · ".join(clause for clause in clauses if clause) or _("the game moved on.")
 
 
 def _story_clause(story: TurnStory, name: Callable[[str | None], str]) -> str:
@@ -518,25 +575,31 @@ def _story_clause(story: TurnStory, name: Callable[[str | None], str]) -> str:
         last = rolls[-1]
         subject = last["player"]
         faces = "".join(FACE_EMOJI[d["face"]] for d in last["dice"])
-        parts.append(f"{name(subject)} {'rolled' if last['reason'] == 'turn_roll' else 'rerolled'} {faces}")
+        if last["reason"] == "turn_roll":
+            parts.append(_("{player} rolled {faces}", player=name(subject), faces=faces))
+        else:
+            parts.append(_("{player} rerolled {faces}", player=name(subject), faces=faces))
     outcome = next((e for e in reversed(story.events) if e["type"] in _OUTCOMES), None)
     if outcome is not None:
         who = outcome.get("player", outcome.get("winner"))
-        said = _OUTCOMES[outcome["type"]](outcome)
-        parts.append(said if who == subject else f"{name(who)} {said}")
+        told = _OUTCOMES[outcome["type"]](outcome)
+        parts.append(told if who == subject else _("{player} {outcome}", player=name(who), outcome=told))
     if not parts:
         # A die's way back after a rival's roll is part of that roll's line: tell the roll.
-        told = [line for e in story.events if e["type"] not in _FOLLOW_UPS and (line := narrate_event(e, name))]
-        parts += told[-1:]
-    return f"Turn {story.turn} · " + " and ".join(parts) if parts else ""
+        lines = [line for e in story.events if e["type"] not in _FOLLOW_UPS and (line := narrate_event(e, name))]
+        parts += lines[-1:]
+    if not parts:
+        return ""
+    clause = parts[0] if len(parts) == 1 else _("{roll} and {outcome}", roll=parts[0], outcome=parts[1])
+    return _("Turn {turn} · {story}", turn=story.turn, story=clause)
 
 
 _OUTCOMES: dict[str, Callable[[dict[str, Any]], str]] = {
-    "game_over": lambda e: "won the game 🏆",
-    "claim_gained": lambda e: f"earned {e['count']} Claim" + ("s" if e["count"] != 1 else ""),
-    "betrayal": lambda e: "was betrayed 🗡️",
-    "fate_gained": lambda e: f"took {e['count']} Fate",
-    "crown_taken": lambda e: "took the Crown",
+    "game_over": lambda e: _("won the game 🏆"),
+    "claim_gained": lambda e: _n("earned {n} Claim", "earned {n} Claims", e["count"]),
+    "betrayal": lambda e: _("was betrayed 🗡️"),
+    "fate_gained": lambda e: _("took {n} Fate", n=e["count"]),
+    "crown_taken": lambda e: _("took the Crown"),
 }
 
 
@@ -570,81 +633,156 @@ def _rolled(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
     faces = " ".join(FACE_EMOJI[d["face"]] for d in e["dice"])
     if e["reason"] == "turn_roll":
         # Nobody clicked it: say who it was for and why the bot rolled it.
-        return f"🎲 The bot rolled {n(e['player'])}'s {len(e['dice'])} dice to start the turn: {faces}"
-    # A reroll with no alternative is the bot's: say so.
-    only = " (the only choice)" if e.get("forced") else ""
-    return f"{n(e['player'])} rerolled {e['group']}: {faces}{only}"
+        return "🎲 " + _n(
+            "The bot rolled {player}'s {n} dice to start the turn: {faces}",
+            "The bot rolled {player}'s {n} dice to start the turn: {faces}",
+            len(e["dice"]),
+            player=n(e["player"]),
+            faces=faces,
+        )
+    group = _(REROLL_GROUPS.get(e["group"], e["group"]))
+    if e.get("forced"):
+        # A reroll with no alternative is the bot's: say so.
+        return _(
+            "{player} rerolled {group}: {faces} (the only choice)", player=n(e["player"]), group=group, faces=faces
+        )
+    return _("{player} rerolled {group}: {faces}", player=n(e["player"]), group=group, faces=faces)
 
 
 def _game_started(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
-    how = {"random": " (drawn at random)", "host": " (the first seat)"}.get(e.get("how", ""), "")
-    return f"{n(e['first_player'])} goes first{how}, with all 7 dice."
+    first = n(e["first_player"])
+    if e.get("how") == "random":
+        return _("{player} goes first (drawn at random), with all 7 dice.", player=first)
+    if e.get("how") == "host":
+        return _("{player} goes first (the first seat), with all 7 dice.", player=first)
+    return _("{player} goes first, with all 7 dice.", player=first)
 
 
 def _turn_ended(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
-    reason = TURN_END_REASONS.get(e["reason"], e["reason"].replace("_", " "))
-    return f"{n(e['player'])}'s turn ends ({reason})."
+    known = TURN_END_REASONS.get(e["reason"])
+    reason = _(known) if known else e["reason"].replace("_", " ")
+    return _("{player}'s turn ends ({reason}).", player=n(e["player"]), reason=reason)
 
 
 def _fate_reroll(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
-    whose = "their" if e["holder"] == e["player"] else f"{n(e['holder'])}'s"
-    return (
-        f"{FATE} {n(e['player'])} spends {e['cost']} Fate to reroll {whose} die {e['die']} "
-        f"({FACE_EMOJI.get(e['old_face'], '🎲')} → {face(e['face'])})."
+    change = f"{FACE_EMOJI.get(e['old_face'], '🎲')} → {face(e['face'])}"
+    said = {"player": n(e["player"]), "cost": e["cost"], "die": e["die"], "change": change}
+    if e["holder"] == e["player"]:
+        return f"{FATE} " + _("{player} spends {cost} Fate to reroll their die {die} ({change}).", **said)
+    return f"{FATE} " + _(
+        "{player} spends {cost} Fate to reroll {holder}'s die {die} ({change}).", holder=n(e["holder"]), **said
     )
 
 
 def _game_over(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
-    how = " by forfeit" if e["reason"] == "forfeit" else ""
-    return f"🏆 {n(e['winner'])} seizes the Crown{how}!"
+    if e["reason"] == "forfeit":
+        return "🏆 " + _("{player} seizes the Crown by forfeit!", player=n(e["winner"]))
+    return "🏆 " + _("{player} seizes the Crown!", player=n(e["winner"]))
+
+
+def _dagger_given(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    said = {"player": n(e["player"]), "to": n(e["to"])}
+    if e["how"] == "default":
+        return _("{player} gives the dagger to {to} (time ran out).", **said)
+    if e["how"] == "random":
+        return _("{player} gives the dagger to {to} (at random).", **said)
+    return _("{player} gives the dagger to {to}.", **said)
+
+
+def _betrayal(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    said = {"player": n(e["player"]), "daggers": e["daggers"]}
+    if e.get("crown_kept"):
+        return "🗡️ " + _(
+            "Betrayal! {player} holds {daggers} daggers: no token this turn. They keep the Crown for another round.",
+            **said,
+        )
+    return "🗡️ " + _("Betrayal! {player} holds {daggers} daggers: no token this turn.", **said)
+
+
+def _crown_taken(e: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    if e.get("rival"):
+        return f"{THE_CROWN} " + _("{player} takes the Crown from {rival}!", player=n(e["player"]), rival=n(e["rival"]))
+    return f"{THE_CROWN} " + _("{player} takes the Crown!", player=n(e["player"]))
 
 
 _NARRATORS: dict[str, Narrator] = {
     "game_started": _game_started,
     "turn_started": lambda e, n: None,
-    "no_roll": lambda e, n: f"{n(e['player'])} has no dice to roll; their held dice count as they are.",
-    "messenger_ended": lambda e, n: f"{n(e['player'])} rolls again and is no longer immune to daggers.",
+    "no_roll": lambda e, n: _(
+        "{player} has no dice to roll; their held dice count as they are.", player=n(e["player"])
+    ),
+    "messenger_ended": lambda e, n: _(
+        "{player} rolls again and is no longer immune to daggers.", player=n(e["player"])
+    ),
     "rolled": _rolled,
-    "legendary": lambda e, n: f"✨ **{LEGENDARY_NAMES[e['face']]}!** ({n(e['player'])}, 7 × {face(e['face'])})",
-    "scroll_assigned": lambda e, n: f"{n(e['player'])} gives scroll die {e['die']} to {n(e['rival'])}.",
-    "scroll_rolled": lambda e, n: (
-        f"{n(e['player'])} rolled {n(e['active'])}'s scroll die {e['die']}: {face(e['face'])}."
+    "legendary": lambda e, n: _(
+        "✨ **{name}!** ({player}, 7 × {face})",
+        name=LEGENDARY_NAMES[e["face"]],
+        player=n(e["player"]),
+        face=face(e["face"]),
     ),
-    "die_kept": lambda e, n: f"{n(e['player'])} keeps the Rightful Heir for their own turn.",
-    "die_returned": lambda e, n: f"It goes back to {n(e['to'])}.",
-    "dagger_given": lambda e, n: (
-        f"{n(e['player'])} gives the dagger to {n(e['to'])}"
-        + {"choice": ".", "default": " (time ran out).", "random": " (at random)."}.get(e["how"], ".")
+    "scroll_assigned": lambda e, n: _(
+        "{player} gives scroll die {die} to {rival}.", player=n(e["player"]), die=e["die"], rival=n(e["rival"])
     ),
-    "fate_window_opened": lambda e, n: f"{FATE} Fate window: " + ", ".join(n(p) for p in e["players"]) + " may act.",
+    "scroll_rolled": lambda e, n: _(
+        "{player} rolled {active}'s scroll die {die}: {face}.",
+        player=n(e["player"]),
+        active=n(e["active"]),
+        die=e["die"],
+        face=face(e["face"]),
+    ),
+    "die_kept": lambda e, n: _("{player} keeps the Rightful Heir for their own turn.", player=n(e["player"])),
+    "die_returned": lambda e, n: _("It goes back to {player}.", player=n(e["to"])),
+    "dagger_given": _dagger_given,
+    "fate_window_opened": lambda e, n: (
+        f"{FATE} " + _("Fate window: {players} may act.", players=", ".join(n(p) for p in e["players"]))
+    ),
     "fate_passed": lambda e, n: None,
     "fate_window_closed": lambda e, n: None,
     "fate_reroll": _fate_reroll,
     "claim_gained": lambda e, n: (
-        f"{CLAIM} {n(e['player'])} earns {e['count']} Claim"
-        + ("s" if e["count"] != 1 else "")
-        + f" (now {e['total']})."
+        f"{CLAIM} "
+        + _n(
+            "{player} earns {n} Claim (now {total}).",
+            "{player} earns {n} Claims (now {total}).",
+            e["count"],
+            player=n(e["player"]),
+            total=e["total"],
+        )
     ),
-    "fate_gained": lambda e, n: f"{FATE} {n(e['player'])} gains {e['count']} Fate (now {e['total']}).",
-    "claim_stolen": lambda e, n: f"{n(e['player'])} steals a Claim from {n(e['rival'])}.",
-    "nothing_to_steal": lambda e, n: f"No rival has a Claim for {n(e['player'])} to steal.",
-    "claim_lost": lambda e, n: f"{n(e['player'])} loses {e['count']} Claim (now {e['total']}).",
-    "betrayal": lambda e, n: (
-        f"🗡️ Betrayal! {n(e['player'])} holds {e['daggers']} daggers: no token this turn."
-        + (" They keep the Crown for another round." if e.get("crown_kept") else "")
+    "fate_gained": lambda e, n: (
+        f"{FATE} "
+        + _("{player} gains {count} Fate (now {total}).", player=n(e["player"]), count=e["count"], total=e["total"])
     ),
-    "overkill_kept": lambda e, n: f"No rival can take the extra daggers; {n(e['player'])} keeps them.",
-    "overkill": lambda e, n: f"{n(e['player'])} sends extra dagger {e['die']} to {n(e['rival'])}.",
-    "crown_taken": lambda e, n: (
-        f"{THE_CROWN} {n(e['player'])} takes the Crown" + (f" from {n(e['rival'])}" if e.get("rival") else "") + "!"
+    "claim_stolen": lambda e, n: _("{player} steals a Claim from {rival}.", player=n(e["player"]), rival=n(e["rival"])),
+    "nothing_to_steal": lambda e, n: _("No rival has a Claim for {player} to steal.", player=n(e["player"])),
+    # Crimson Feast takes one Claim (data/crowns/dice.yaml): the plural is for a variant that takes more.
+    "claim_lost": lambda e, n: _n(
+        "{player} loses {n} Claim (now {total}).",
+        "{player} loses {n} Claims (now {total}).",
+        e["count"],
+        player=n(e["player"]),
+        total=e["total"],
     ),
+    "betrayal": _betrayal,
+    "overkill_kept": lambda e, n: _("No rival can take the extra daggers; {player} keeps them.", player=n(e["player"])),
+    "overkill": lambda e, n: _(
+        "{player} sends extra dagger {die} to {rival}.", player=n(e["player"]), die=e["die"], rival=n(e["rival"])
+    ),
+    "crown_taken": _crown_taken,
     "turn_ended": _turn_ended,
-    "dice_passed": lambda e, n: f"{n(e['player'])} passes {len(e['dice'])} dice to {n(e['to'])}.",
-    "player_left": lambda e, n: f"{n(e['player'])} left the table.",
+    "dice_passed": lambda e, n: _n(
+        "{player} passes {n} dice to {to}.",
+        "{player} passes {n} dice to {to}.",
+        len(e["dice"]),
+        player=n(e["player"]),
+        to=n(e["to"]),
+    ),
+    "player_left": lambda e, n: _("{player} left the table.", player=n(e["player"])),
     # The core's own events: told by the core (a note on the board, news in the channel).
     TIMED_OUT: lambda e, n: None,
     COMPUTER_SEAT: lambda e, n: None,
-    "crown_returned": lambda e, n: "The Crown goes back in the box.",
+    "crown_returned": lambda e, n: _("The Crown goes back in the box."),
     "game_over": _game_over,
 }
 

@@ -274,7 +274,7 @@ class Client:
             "token": res.token,
             "version": 1,
             "channel_id": str(channel.id),
-            "locale": "en-US",
+            "locale": member.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": FILE_LIMIT,
@@ -288,8 +288,8 @@ class Client:
             assert guild is not None
             payload |= {
                 "guild_id": str(guild.id),
-                "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
-                "guild_locale": "en-US",
+                "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+                "guild_locale": guild.preferred_locale,
                 "member": member.member_json(),
                 "channel": channel.to_json() | {"permissions": str(member.permissions)},
             }

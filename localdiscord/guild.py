@@ -104,6 +104,8 @@ class Member:
     bot: bool = False
     accepts_dms: bool = True
     """False: the member closed their direct messages from the bot (Discord refuses a message there: 403 50007)."""
+    locale: str = "en-US"
+    """The language of the member's Discord (every interaction of theirs carries it)."""
 
     @property
     def display_name(self) -> str:
@@ -278,6 +280,8 @@ class Guild:
     ) -> None:
         self.id = guild_id if guild_id is not None else ids.next()
         self.name = name
+        self.preferred_locale = "en-US"
+        """The server's own language (a community server's setting; what its interactions carry)."""
         self.everyone = Role(self.id, "@everyone", Perm.EVERYONE)
         self.admin_role = Role(ids.next(), "Game Master", Perm.ADMINISTRATOR | Perm.MANAGE_GUILD, position=2)
         self.bot_role = Role(ids.next(), bot_user.name, Perm.BOT, position=1, managed=True)
@@ -380,7 +384,7 @@ class Guild:
             "premium_tier": 0,
             "premium_subscription_count": 0,
             "premium_progress_bar_enabled": False,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "system_channel_id": str(self.channels[0].id),
             "system_channel_flags": 0,
             "rules_channel_id": None,

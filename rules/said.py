@@ -12,26 +12,34 @@ from typing import Any
 
 
 class Said(str):
-    """English text that remembers its message (``msgid``) and the values given to it (``params``)."""
+    """English text that remembers its message (``msgid``), its plural (``plural``: said for ``params["n"]``
+    things) and the values given to it (``params``)."""
 
     msgid: str
+    plural: str | None
     params: dict[str, Any]
 
-    def __new__(cls, msgid: str, /, **params: Any) -> Said:
-        text = super().__new__(cls, msgid.format(**params) if params else msgid)
-        text.msgid = msgid
-        text.params = params
+    def __new__(cls, msgid: str, /, plural: str | None = None, **params: Any) -> Said:
+        english = plural if plural is not None and params.get("n") != 1 else msgid
+        text = super().__new__(cls, english.format(**params) if params else english)
+        text.msgid, text.plural, text.params = msgid, plural, params
         return text
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (a computer player's search runs in another process) as what it is, message and values.
-        return (_rebuild, (self.msgid, self.params))
+        return (_rebuild, (self.msgid, self.plural, self.params))
 
 
-def _rebuild(msgid: str, params: dict[str, Any]) -> Said:
-    return Said(msgid, **params)
+def _rebuild(msgid: str, plural: str | None, params: dict[str, Any]) -> Said:
+    return Said(msgid, plural, **params)
 
 
 def said(msgid: str, /, **params: Any) -> Said:
     """``msgid`` in English with ``params`` put into its ``{names}``, sayable in another language later."""
     return Said(msgid, **params)
+
+
+def said_n(singular: str, plural: str, n: int, /, **params: Any) -> Said:
+    """The form of a message for ``n`` things (``{n}`` is the count), sayable in another language later with that
+    language's own plural forms."""
+    return Said(singular, plural, n=n, **params)

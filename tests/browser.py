@@ -66,8 +66,10 @@ def browser() -> Iterator[Browser]:
 class Launcher:
     """``python -m localdiscord`` as a person runs it, in ``data``; stopped with Ctrl-C (SIGINT) by its PID."""
 
-    def __init__(self, data: Path, *args: str) -> None:
+    def __init__(self, data: Path, *args: str, env: dict[str, str] | None = None) -> None:
         self.data = data
+        self.env = env or {}
+        """More of the environment (``FORCE_LANGUAGE``, say)."""
         self.args = args if "--port" in args else ("--port", "0", *args)
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
@@ -81,7 +83,7 @@ class Launcher:
             for k, v in os.environ.items()
             if not k.startswith(("DISCORD_", "DATABASE_")) or k == "DISCORD_REQUEST_LOG"
         }
-        env |= {"PYTHONPATH": str(REPO), "COMPUTER_DELAY": COMPUTER_DELAY, "PYTHONUNBUFFERED": "1"}
+        env |= {"PYTHONPATH": str(REPO), "COMPUTER_DELAY": COMPUTER_DELAY, "PYTHONUNBUFFERED": "1", **self.env}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "localdiscord", "--data", str(self.data), *self.args],
             cwd=self.data.parent,
@@ -123,9 +125,9 @@ class Launcher:
 
 
 @contextmanager
-def launched(data: Path, *args: str) -> Iterator[Launcher]:
-    """A started launcher, stopped afterwards whatever happens."""
-    launcher = Launcher(data, *args)
+def launched(data: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[Launcher]:
+    """A started launcher (with more ``env``), stopped afterwards whatever happens."""
+    launcher = Launcher(data, *args, env=env)
     try:
         launcher.start()
         yield launcher

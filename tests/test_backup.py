@@ -235,8 +235,9 @@ async def test_an_older_backup_is_migrated_then_checked(tmp_path: Path) -> None:
     store = await races(old, 2)
     await store.fold_luck()
     await store.close()
-    with contextlib.closing(sqlite3.connect(old)) as conn:  # as schema 12 left it: no luck journal
+    with contextlib.closing(sqlite3.connect(old)) as conn:  # as schema 12 left it: no luck journal, no languages
         conn.execute("DROP TABLE luck_journal")
+        conn.execute("DROP TABLE member_languages")
         conn.execute("PRAGMA user_version = 12")
     result = await run_tool("bot.restore", "old.sqlite3", cwd=tmp_path, DATABASE_PATH="bot.sqlite3")
     assert result.returncode == 0, result

@@ -21,7 +21,7 @@ from localdiscord.server import LocalDiscord
 from tests.conftest import MakeBot
 from tests.openapi import check
 
-USER_INSTALL_COMMANDS = {"roll", "dice", "stats"}
+USER_INSTALL_COMMANDS = {"roll", "dice", "stats", "language"}
 PLACES = ("dm", "group", "server")
 
 

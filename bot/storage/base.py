@@ -195,6 +195,14 @@ class Store(DiceStore, RatingStore, Protocol):
         """Replace the server's settings."""
         ...
 
+    async def member_language(self, user_id: int) -> str | None:
+        """The language a member chose (``/language``), or None: their Discord's."""
+        ...
+
+    async def set_member_language(self, user_id: int, language: str | None) -> None:
+        """Keep the language a member chose; None: their Discord's again."""
+        ...
+
     async def ping(self) -> None:
         """Return once the database answers a trivial query through the store's own connections; raise if it can't
         (the health check, with a timeout around it)."""

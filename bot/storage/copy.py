@@ -28,6 +28,7 @@ TABLES = (
     "luck_pending",
     "ratings",
     "luck_journal",
+    "member_languages",
 )
 """In the order they are copied (the log refers to its session). ``ratings_pending`` is not copied: a new database
 holds its row (migration 12), which goes if the source's recompute has run."""

@@ -357,6 +357,22 @@ class SessionTables(DiceTables, RatingTables):
         return (int(rows[0]["seq"]), str(rows[0]["state"])) if rows else None
 
     @writes(Tells.BOOKS)
+    async def member_language(self, user_id: int) -> str | None:
+        rows = await self._sql().fetch("SELECT language FROM member_languages WHERE user_id = ?", user_id)
+        return str(rows[0]["language"]) if rows else None
+
+    @writes(Tells.AUTHOR)
+    async def set_member_language(self, user_id: int, language: str | None) -> None:
+        if language is None:
+            await self._sql().execute("DELETE FROM member_languages WHERE user_id = ?", user_id)
+            return
+        await self._sql().execute(
+            "INSERT INTO member_languages (user_id, language) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
+            user_id,
+            language,
+        )
+
     async def clear_old_logs(self, now: float, shards: Shards = ALL, limit: int = 100) -> int:
         where, params = owned(self.dialect, shards)
         days = Both(

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from bot.app import TabletopBot
 from bot.errors import InvalidInput, NoSession, NotPermitted
+from bot.i18n import N_, _, _n
 from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, Scope, Session, roles_of, viewer_of
 from bot.names import escape_name
@@ -20,7 +21,7 @@ from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.dice.saved import expand_saved, saved_choices
 from cogs.initiative.spec import InitiativeSpec
 from rules.engine import visible
-from rules.initiative.engine import ENGINE, RUNS_IT
+from rules.initiative.engine import ENGINE, RUNS_IT, said_of
 from rules.initiative.state import (
     CONDITION_MAX,
     MAX_GROUP,
@@ -41,7 +42,7 @@ Value = app_commands.Range[int, -99, 999]
 Modifier = app_commands.Range[int, -99, 99]
 Name = app_commands.Range[str, 1, NAME_MAX]
 RollText = app_commands.Range[str, 1, ROLL_MAX]
-NO_TRACKER = "There's no initiative tracker in this channel: `/init start` opens one."
+NO_TRACKER = N_("There's no initiative tracker in this channel: `/init start` opens one.")
 
 
 @app_commands.guild_only()
@@ -59,7 +60,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
         assert interaction.channel_id is not None
         found = await self.bot.store.live_session(interaction.channel_id, Scope.TRACKER)
         if found is None:
-            raise NoSession(NO_TRACKER)
+            raise NoSession(_(NO_TRACKER))
         return found
 
     async def act(self, interaction: discord.Interaction, action: BaseModel, done: str) -> None:
@@ -83,9 +84,9 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
         try:
             expanded = await expand_saved(interaction, roll)
         except RollError as error:
-            raise InvalidInput(str(error)) from None
+            raise InvalidInput(said_of(error)) from None
         if len(expanded) > ROLL_MAX:
-            raise InvalidInput(f"That roll is too long for initiative: {echo(roll, code=True)}")
+            raise InvalidInput(_("That roll is too long for initiative: {roll}", roll=echo(roll, code=True)))
         return expanded
 
     @app_commands.command(name="start", description="Open an initiative tracker here; you run it", extras=PUBLIC_ANSWER)
@@ -122,7 +123,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
         named = (name or interaction.user.display_name)[:NAME_MAX]
         rolled = await self.rolled(interaction, roll)
         action = Join(member=str(interaction.user.id), name=named, roll=rolled, value=value, mod=modifier)
-        await self.act(interaction, action, "You're in the order.")
+        await self.act(interaction, action, _("You're in the order."))
 
     @app_commands.command(name="npc", description="Add an NPC or a group of them (GM)")
     @app_commands.describe(
@@ -146,7 +147,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
         """The GM adds NPCs; hidden ones are told to the GM alone."""
         rolled = await self.rolled(interaction, roll)
         action = Join(name=name, roll=rolled, value=value, mod=modifier, npc=True, count=count, hidden=hidden)
-        done = "🙈 Only you see them (`/init gm`) until `/init reveal`." if hidden else "Added."
+        done = "🙈 " + _("Only you see them (`/init gm`) until `/init reveal`.") if hidden else _("Added.")
         await self.act(interaction, action, done)
 
     @app_commands.command(name="leave", description="Leave the order")
@@ -155,20 +156,20 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
         state = await self.state_for(interaction)
         mine = next((e for e in state.entries.values() if e.owner == str(interaction.user.id)), None)
         if mine is None:
-            raise NotPermitted("You're not in the order.")
-        await self.act(interaction, Remove(who=mine.id), "You left the order.")
+            raise NotPermitted(_("You're not in the order."))
+        await self.act(interaction, Remove(who=mine.id), _("You left the order."))
 
     @app_commands.command(name="remove", description="Take someone out of the order (GM, or yourself)")
     @app_commands.describe(who="Who leaves the order")
     async def remove(self, interaction: discord.Interaction, who: Name) -> None:
         """An entry goes (the GM's call, or the member's own)."""
-        await self.act(interaction, Remove(who=who), "Removed.")
+        await self.act(interaction, Remove(who=who), _("Removed."))
 
     @app_commands.command(name="reveal", description="Show a hidden NPC (and its group) to everyone (GM)")
     @app_commands.describe(who="The hidden NPC")
     async def reveal(self, interaction: discord.Interaction, who: Name) -> None:
         """A hidden group steps out."""
-        await self.act(interaction, Reveal(who=who), "Revealed.")
+        await self.act(interaction, Reveal(who=who), _("Revealed."))
 
     @app_commands.command(name="condition", description="Put a condition on someone, for some of their turns")
     @app_commands.describe(
@@ -184,7 +185,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
         turns: app_commands.Range[int, 0, MAX_TURNS] | None = None,
     ) -> None:
         """A condition the board shows and the tracker counts down."""
-        await self.act(interaction, SetCondition(who=who, name=condition, turns=turns), "Done.")
+        await self.act(interaction, SetCondition(who=who, name=condition, turns=turns), _("Done."))
 
     @remove.autocomplete("who")
     @reveal.autocomplete("who")
@@ -232,9 +233,13 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
         session = await self.tracker(interaction)
         actor = actor_of(interaction)
         if not roles_of(session, actor) & RUNS_IT:
-            raise NotPermitted("Only the tracker's GM (or someone with Manage Server) can end it.")
+            raise NotPermitted(_("Only the tracker's GM (or someone with Manage Server) can end it."))
         state = self.bot.service.state_of(session)
         assert isinstance(state, InitState)
-        rounds = f" after {state.round} round{'s' if state.round != 1 else ''}" if state.round else ""
-        await reply.send(f"⚔️ Initiative over{rounds}.")
+        over = (
+            _n("Initiative over after {n} round.", "Initiative over after {n} rounds.", state.round)
+            if state.round
+            else _("Initiative over.")
+        )
+        await reply.send("⚔️ " + over)
         await self.bot.service.end(session.id, actor=actor, why=f"{escape_name(actor.name)} ended the tracker.")

@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import N_, _, _n
 from bot.models import LogEntry, News, Scope, Session
 from bot.names import escape_name
 from bot.registry import GameKind
@@ -14,7 +15,7 @@ from bot.spec import Choice, GameSpec, View, ViewContext
 from rules.initiative.engine import ENGINE
 from rules.initiative.state import Delay, Entry, InitState, Next, Previous, Remove
 
-TIE_RULE = "Ties: higher modifier, then a d20 roll-off."
+TIE_RULE = N_("Ties: higher modifier, then a d20 roll-off.")
 MAX_LINE = 120
 COLOUR = discord.Colour.dark_red()
 
@@ -28,14 +29,17 @@ class InitiativeSpec(GameSpec[InitState]):
     def render(self, ctx: ViewContext[InitState]) -> View:
         """The order, highest first, with the current turn marked; the controls on the channel's board only."""
         state = ctx.state
-        heading = f"Round {state.round}" if state.round else "Rolling initiative"
+        heading = _("Round {n}", n=state.round) if state.round else _("Rolling initiative")
         lines = [_line(state.entries[e], current=e == state.current) for e in state.order]
         if state.gm_turn:
-            lines.insert(0, "▶ *the GM's turn*")
+            lines.insert(0, "▶ " + _("*the GM's turn*"))
         if not lines:
-            lines = ["Nobody yet: `/init join` (a roll such as `1d20+3`, or a value)."]
-        embed = discord.Embed(title=f"⚔️ Initiative · {heading}", description="\n".join(lines), colour=COLOUR)
-        footer = TIE_RULE + (" Only you see 🙈 entries." if ctx.viewer.id is not None and _hides(state) else "")
+            lines = [_("Nobody yet: `/init join` (a roll such as `1d20+3`, or a value).")]
+        title = "⚔️ " + _("Initiative · {heading}", heading=heading)
+        embed = discord.Embed(title=title[:256], description="\n".join(lines)[:4096], colour=COLOUR)
+        footer = _(TIE_RULE) + (
+            " " + _("Only you see 🙈 entries.") if ctx.viewer.id is not None and _hides(state) else ""
+        )
         embed.set_footer(text=footer)
         if ctx.viewer.id is not None or ctx.over:
             return View(embeds=[embed])
@@ -59,9 +63,13 @@ class InitiativeSpec(GameSpec[InitState]):
     def rules_summary(self) -> str:
         """How the tracker works, in short."""
         return (
-            "`/init start`, then everyone `/init join` with a roll (`1d20+3`, a saved roll) or a value; the GM "
-            "adds NPCs with `/init npc` (hidden until revealed, if asked). Next moves the turn on; conditions "
-            "count down at the end of their holder's turn. " + TIE_RULE
+            _(
+                "`/init start`, then everyone `/init join` with a roll (`1d20+3`, a saved roll) or a value; the GM "
+                "adds NPCs with `/init npc` (hidden until revealed, if asked). Next moves the turn on; conditions "
+                "count down at the end of their holder's turn."
+            )
+            + " "
+            + _(TIE_RULE)
         )
 
 
@@ -85,17 +93,17 @@ def _controls(ctx: ViewContext[InitState]) -> list[list[discord.ui.Item[Any]]]:
     state = ctx.state
     started = state.round > 0
     first: list[discord.ui.Item[Any]] = [
-        ctx.button("Previous", Previous(), emoji="◀️", disabled=not started),
+        ctx.button(_("Previous"), Previous(), emoji="◀️", disabled=not started),
         ctx.button(
-            "Next" if started else "Start", Next(of=state.current), emoji="▶️", style=discord.ButtonStyle.primary
+            _("Next") if started else _("Start"), Next(of=state.current), emoji="▶️", style=discord.ButtonStyle.primary
         ),
-        ctx.button("Delay", Delay(of=state.current), emoji="⏳", disabled=not started or len(state.order) < 2),
-        ctx.core_button("Undo", "undo", emoji="↩️"),
+        ctx.button(_("Delay"), Delay(of=state.current), emoji="⏳", disabled=not started or len(state.order) < 2),
+        ctx.core_button(_("Undo"), "undo", emoji="↩️"),
     ]
     rows: list[list[discord.ui.Item[Any]]] = [first]
     if state.order:
         choices = [Choice(state.entries[e].name, Remove(who=e)) for e in state.order[:25]]
-        rows.append([ctx.select(choices, placeholder="Remove someone from the order…")])
+        rows.append([ctx.select(choices, placeholder=_("Remove someone from the order…"))])
     return rows
 
 
@@ -104,24 +112,30 @@ def _names(event: dict[str, Any]) -> str:
 
 
 def _joined(event: dict[str, Any]) -> str:
-    who = _names(event)
-    verb = "joins" if len(event["names"]) == 1 else "join"
+    said = {"who": _names(event), "total": event["total"]}
+    count = len(event["names"])
     if event["roll"] is None:
-        return f"🎲 {who} {verb} at **{event['total']}**."
-    dice = " ".join(str(d) for d in event["dice"])
-    return f"🎲 {who} {verb}: `{event['roll']}` → [{dice}] = **{event['total']}**."
+        return "🎲 " + _n("{who} joins at **{total}**.", "{who} join at **{total}**.", count, **said)
+    said |= {"roll": event["roll"], "dice": " ".join(str(d) for d in event["dice"])}
+    return "🎲 " + _n(
+        "{who} joins: `{roll}` → [{dice}] = **{total}**.",
+        "{who} join: `{roll}` → [{dice}] = **{total}**.",
+        count,
+        **said,
+    )
 
 
 def _turn(event: dict[str, Any], mention: bool) -> str:
-    head = f"**Round {event['round']}** · " if event.get("new_round") else ""
+    head = _("**Round {n}**", n=event["round"]) + " · " if event.get("new_round") else ""
     if event.get("hidden"):
-        return f"{head}⚔️ The GM's turn."
+        return f"{head}⚔️ " + _("The GM's turn.")
     if event.get("back"):
-        return f"↩️ Back to **{escape_name(event['name'])}** (round {event['round']})."
+        return "↩️ " + _("Back to **{name}** (round {n}).", name=escape_name(event["name"]), n=event["round"])
     name = f"**{escape_name(event['name'])}**"
     if mention and event.get("owner"):
-        return f"{head}⚔️ <@{event['owner']}>, your turn: {name}."
-    return f"{head}⚔️ {name}'s turn."
+        mentioned = f"<@{event['owner']}>"
+        return f"{head}⚔️ " + _("{mention}, your turn: {name}.", mention=mentioned, name=name)
+    return f"{head}⚔️ " + _("{name}'s turn.", name=name)
 
 
 def _say(event: dict[str, Any], *, mention: bool) -> str:
@@ -133,22 +147,33 @@ def _say(event: dict[str, Any], *, mention: bool) -> str:
     if kind == "joined":
         return _joined(event)
     if kind == "revealed":
-        return f"👁️ {_names(event)} {'steps' if len(event['names']) == 1 else 'step'} out (at {event['total']})."
+        revealed = {"who": _names(event), "total": event["total"]}
+        return "👁️ " + _n(
+            "{who} steps out (at {total}).", "{who} step out (at {total}).", len(event["names"]), **revealed
+        )
     if kind == "delayed":
-        after = f" until after **{escape_name(event['after'])}**" if event.get("after") else ""
-        return f"⏳ {name} waits{after}."
+        if event.get("after"):
+            return "⏳ " + _("{name} waits until after **{after}**.", name=name, after=escape_name(event["after"]))
+        return "⏳ " + _("{name} waits.", name=name)
     if kind == "removed":
-        return f"🚪 {name} leaves the order."
+        return "🚪 " + _("{name} leaves the order.", name=name)
+    condition = escape_name(event["condition"]) if "condition" in event else ""
     if kind == "expired":
-        return f"⌛ {name}: *{escape_name(event['condition'])}* ran out."
+        return "⌛ " + _("{name}: *{condition}* ran out.", name=name, condition=condition)
     if kind == "uncondition":
-        return f"{name}: *{escape_name(event['condition'])}* is over."
+        return _("{name}: *{condition}* is over.", name=name, condition=condition)
     if kind == "condition":
         turns = event["turns"]
-        lasting = "until taken off" if turns is None else f"for {turns} turn{'s' if turns != 1 else ''}"
-        return f"{name}: *{escape_name(event['condition'])}*, {lasting}."
+        lasting = _("until taken off") if turns is None else _n("for {n} turn", "for {n} turns", turns)
+        return _("{name}: *{condition}*, {lasting}.", name=name, condition=condition, lasting=lasting)
     if kind in ("undone", "redone"):
-        what = next((line for e in event.get("events", ()) if (line := _say(e, mention=False))), "")
-        verb = "↩️ Undone" if kind == "undone" else "↪️ Redone"
-        return f"{verb}: {what}" if what else f"{verb}."
+        return _undone(event, kind)
     return ""
+
+
+def _undone(event: dict[str, Any], kind: str) -> str:
+    """An undo or redo, with the first line of what it took back or did again."""
+    what = next((line for e in event.get("events", ()) if (line := _say(e, mention=False))), "")
+    if kind == "undone":
+        return "↩️ " + (_("Undone: {what}", what=what) if what else _("Undone."))
+    return "↪️ " + (_("Redone: {what}", what=what) if what else _("Redone."))

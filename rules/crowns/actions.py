@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from rules.engine import IllegalAction
+from rules.said import said
 
 
 class _Action(BaseModel):
@@ -154,13 +155,15 @@ def parse_action(data: Mapping[str, Any]) -> BaseModel:
     if data.get("type") == "reroll" and "dice" in data:
         # Players (and UIs) may try to pick single dice; the rules only allow whole groups (2.6 #6).
         raise IllegalAction(
-            "Matching dice must be rerolled together: choose Skulls, Scrolls or Both. "
-            "Locked crowns and daggers need a Fate token."
+            said(
+                "Matching dice must be rerolled together: choose Skulls, Scrolls or Both. "
+                "Locked crowns and daggers need a Fate token."
+            )
         )
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
-        raise IllegalAction("That is not a Dice of Crowns action.") from exc
+        raise IllegalAction(said("That is not a Dice of Crowns action.")) from exc
 
 
 ActionT = TypeVar("ActionT", bound=_Action)

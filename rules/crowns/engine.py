@@ -35,6 +35,7 @@ from rules.crowns.state import CrownsState, DieState, Phase, Seat
 from rules.crowns.turn import Table, new_dice
 from rules.dice import DiceSource
 from rules.engine import NORMAL, IllegalAction, Outcome, Prompt, Rollers
+from rules.said import said
 
 _GROUP_STATES = {
     "skulls": (DieState.FREE_SKULL,),
@@ -158,9 +159,9 @@ class CrownsEngine:
         """S0: seat the players, pick the first player (host's first seat, or a die roll), hand them all 7 dice."""
         players = list(players)
         if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction("Dice of Crowns needs 2 to 6 players.")
+            raise IllegalAction(said("Dice of Crowns needs 2 to 6 players."))
         if len(set(players)) != len(players):
-            raise IllegalAction("Each player can only take one seat.")
+            raise IllegalAction(said("Each player can only take one seat."))
         first = players[dice.roll("first_player", len(players)) - 1] if options.first_player == "random" else players[0]
         state = CrownsState(
             options=options,
@@ -227,9 +228,9 @@ class CrownsEngine:
     def remove_player(self, state: CrownsState, player: str, dice: DiceSource) -> Outcome[CrownsState]:
         """2.6 #34: the seat is skipped from now on; fewer than 2 players left ends the game by forfeit."""
         if state.phase is Phase.GAME_OVER:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(said("The game is over."))
         if player not in state.present():
-            raise IllegalAction("That player is not in this game.")
+            raise IllegalAction(said("That player is not in this game."))
         table = Table(state, dice)
         leaving.remove(table, player)
         return Outcome(table.s, table.events)

@@ -26,11 +26,12 @@ from rules.crowns.scoring import (
 )
 from rules.crowns.state import CrownsState, DieState, Phase
 from rules.engine import IllegalAction
+from rules.said import said
 
 _GROUP_MISSING = {
-    "skulls": "You have no free skulls to reroll.",
-    "scrolls": "You have no returned scrolls to reroll.",
-    "both": "Both needs free skulls and returned scrolls.",
+    "skulls": said("You have no free skulls to reroll."),
+    "scrolls": said("You have no returned scrolls to reroll."),
+    "both": said("Both needs free skulls and returned scrolls."),
 }
 
 
@@ -57,29 +58,29 @@ def six_skulls_fate_allowed(state: CrownsState) -> bool:
 def illegal_reason(state: CrownsState, actor: str, action: BaseModel) -> str | None:
     """Why ``actor`` may not take ``action`` now, in words a player can read; None if it is legal."""
     if state.phase is Phase.GAME_OVER:
-        return "The game is over."
+        return said("The game is over.")
     if not any(p.id == actor and not p.left for p in state.players):
-        return "You are not playing in this game."
+        return said("You are not playing in this game.")
     phase = PHASE_OF.get(type(action))
     if phase is None:
-        return "That is not a Dice of Crowns action."
+        return said("That is not a Dice of Crowns action.")
     if phase is not state.phase:
-        return f"You can't do that now: waiting for {PHASES[state.phase].waiting}."
+        return said("You can't do that now: waiting for {what}.", what=PHASES[state.phase].waiting)
     if phase is Phase.FATE_WINDOW:
         if actor in state.fate_passed:
-            return "You have already passed in this fate window."
+            return said("You have already passed in this fate window.")
         if actor not in fate_eligible(state):
-            return "You have no Fate tokens to spend now."
+            return said("You have no Fate tokens to spend now.")
     elif actor != decider(state):
         if phase is Phase.DAGGER_ASSIGN:
-            return "Only the rival who rolled that dagger chooses who gets it."
-        return "It's not your turn."
+            return said("Only the rival who rolled that dagger chooses who gets it.")
+        return said("It's not your turn.")
     check = _CHECKS.get(type(action))
     return check(state, actor, action) if check is not None else None
 
 
 def _die_exists(die_id: str) -> str | None:
-    return None if die_id in DIE_IDS else f"There is no die {die_id}."
+    return None if die_id in DIE_IDS else said("There is no die {die}.", die=die_id)
 
 
 def _check_assign(state: CrownsState, actor: str, action: actions.AssignScroll) -> str | None:
@@ -87,31 +88,31 @@ def _check_assign(state: CrownsState, actor: str, action: actions.AssignScroll) 
         return reason
     die = state.die(action.die)
     if die.holder != actor or die.state is not DieState.PENDING_SCROLL:
-        return f"Die {action.die} is not a new scroll to hand out."
+        return said("Die {die} is not a new scroll to hand out.", die=action.die)
     if action.rival == actor:
-        return "Scroll dice go to rivals, not to yourself."
+        return said("Scroll dice go to rivals, not to yourself.")
     if action.rival not in state.present():
-        return "That player is not a rival in this game."
+        return said("That player is not a rival in this game.")
     return None
 
 
 def _check_assign_all(state: CrownsState, actor: str, action: actions.AssignAll) -> str | None:
     if not pending_scrolls(state):
-        return "There are no new scroll dice to hand out."
+        return said("There are no new scroll dice to hand out.")
     if action.rival == actor:
-        return "Scroll dice go to rivals, not to yourself."
+        return said("Scroll dice go to rivals, not to yourself.")
     if action.rival not in state.present():
-        return "That player is not a rival in this game."
+        return said("That player is not a rival in this game.")
     return None
 
 
 def _check_dagger(state: CrownsState, actor: str, action: actions.GiveDagger) -> str | None:
     if action.to is None:
-        return None if state.options.dagger_timeout_default == "random" else "Choose who gets the dagger."
+        return None if state.options.dagger_timeout_default == "random" else said("Choose who gets the dagger.")
     if action.to not in state.present():
-        return "That player is not in this game."
+        return said("That player is not in this game.")
     if action.to not in dagger_recipients(state):
-        return "That player is protected by The Messenger: no daggers for them."
+        return said("That player is protected by The Messenger: no daggers for them.")
     return None
 
 
@@ -121,19 +122,19 @@ def _check_reroll(state: CrownsState, actor: str, action: actions.Reroll) -> str
 
 def _check_settle(state: CrownsState, actor: str, action: actions.Settle) -> str | None:
     if not state.options.fate:
-        return "Settling needs the Fate module."
+        return said("Settling needs the Fate module.")
     if can_settle(state, state.counts()):
         return None
-    return "Settling needs 3 skulls, fewer than 3 daggers and a Fate token in the box."
+    return said("Settling needs 3 skulls, fewer than 3 daggers and a Fate token in the box.")
 
 
 def _check_end(state: CrownsState, actor: str, action: actions.EndTurn) -> str | None:
-    return None if may_end_turn(state) else "You can't end your turn by choice: reroll, or settle if you can."
+    return None if may_end_turn(state) else said("You can't end your turn by choice: reroll, or settle if you can.")
 
 
 def _check_six(state: CrownsState, actor: str, action: actions.SixSkulls) -> str | None:
     if action.choice == "fate" and not six_skulls_fate_allowed(state):
-        return "There are no Fate tokens left in the box."
+        return said("There are no Fate tokens left in the box.")
     return None
 
 
@@ -141,11 +142,11 @@ def _check_fate_reroll(state: CrownsState, actor: str, action: actions.FateRerol
     if reason := _die_exists(action.die):
         return reason
     if actor != state.active or state.window != "post_resolution":
-        return "Only the active player can spend 1 Fate, after the scrolls are resolved."
+        return said("Only the active player can spend 1 Fate, after the scrolls are resolved.")
     if state.seat(actor).fate < SELF_REROLL_COST:
-        return "You need a Fate token for that."
+        return said("You need a Fate token for that.")
     if action.die not in own_reroll_targets(state):
-        return f"Die {action.die} is not yours: rerolling any die on the table costs 2 Fate."
+        return said("Die {die} is not yours: rerolling any die on the table costs 2 Fate.", die=action.die)
     return None
 
 
@@ -153,9 +154,9 @@ def _check_meddle(state: CrownsState, actor: str, action: actions.Meddle) -> str
     if reason := _die_exists(action.die):
         return reason
     if state.seat(actor).fate < ANY_DIE_REROLL_COST:
-        return "Meddling costs 2 Fate tokens."
+        return said("Meddling costs 2 Fate tokens.")
     if action.die not in meddle_targets(state):
-        return f"Die {action.die} is not on the table right now."
+        return said("Die {die} is not on the table right now.", die=action.die)
     return None
 
 
@@ -163,28 +164,28 @@ def _check_overkill(state: CrownsState, actor: str, action: actions.Overkill) ->
     if reason := _die_exists(action.die):
         return reason
     if action.die not in own_daggers(state):
-        return f"Die {action.die} is not one of your daggers."
+        return said("Die {die} is not one of your daggers.", die=action.die)
     if action.rival == actor:
-        return "Extra daggers go to rivals."
+        return said("Extra daggers go to rivals.")
     if action.rival not in state.rivals(actor):
-        return "That player is not a rival in this game."
+        return said("That player is not a rival in this game.")
     if action.rival not in overkill_targets(state):
-        return "That rival is protected by The Messenger: no daggers for them."
+        return said("That rival is protected by The Messenger: no daggers for them.")
     return None
 
 
 def _check_overkill_all(state: CrownsState, actor: str, action: actions.OverkillAll) -> str | None:
     if action.rival == actor:
-        return "Extra daggers go to rivals."
+        return said("Extra daggers go to rivals.")
     if action.rival not in overkill_targets(state):
-        return "That rival is protected by The Messenger, or not in this game."
+        return said("That rival is protected by The Messenger, or not in this game.")
     return None
 
 
 def _check_steal(state: CrownsState, actor: str, action: actions.Steal) -> str | None:
     if action.rival not in state.rivals(actor):
-        return "That player is not a rival in this game."
-    return None if action.rival in steal_victims(state) else "That rival has no Claim to steal."
+        return said("That player is not a rival in this game.")
+    return None if action.rival in steal_victims(state) else said("That rival has no Claim to steal.")
 
 
 _CHECKS: dict[type[BaseModel], Callable[[CrownsState, str, Any], str | None]] = {
@@ -270,7 +271,7 @@ def default_action(state: CrownsState, player: str) -> BaseModel:
     if phase is Phase.FATE_WINDOW and player in fate_eligible(state):
         return PASS_FATE
     if phase in (Phase.GAME_OVER, Phase.FATE_WINDOW) or player != decider(state):
-        raise IllegalAction("There is nothing for you to decide now.")
+        raise IllegalAction(said("There is nothing for you to decide now."))
     if phase is Phase.TURN_START:
         return ROLL
     if phase is Phase.SCROLL_ASSIGN:

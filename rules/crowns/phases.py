@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 from rules.crowns import actions
 from rules.crowns.state import Phase
+from rules.said import said
 
 
 @dataclass(frozen=True)
@@ -25,47 +26,53 @@ class PhaseRule:
 
 
 PHASES: dict[Phase, PhaseRule] = {
-    Phase.TURN_START: PhaseRule("roll", "roll the dice", "the active player to roll", (actions.Roll,)),
+    Phase.TURN_START: PhaseRule("roll", said("roll the dice"), said("the active player to roll"), (actions.Roll,)),
     Phase.SCROLL_ASSIGN: PhaseRule(
         "assign_scroll",
-        "give each new scroll die to a rival",
-        "the active player to hand out scroll dice",
+        said("give each new scroll die to a rival"),
+        said("the active player to hand out scroll dice"),
         (actions.AssignScroll, actions.AssignAll),
     ),
     Phase.DAGGER_ASSIGN: PhaseRule(
         "give_dagger",
-        "choose who gets the dagger they rolled",
-        "a rival to choose who gets a dagger",
+        said("choose who gets the dagger they rolled"),
+        said("a rival to choose who gets a dagger"),
         (actions.GiveDagger,),
     ),
     Phase.FATE_WINDOW: PhaseRule(
         "fate_window",
-        "spend Fate or pass",
-        "the fate window to close",
+        said("spend Fate or pass"),
+        said("the fate window to close"),
         (actions.FateReroll, actions.Meddle, actions.PassFate),
     ),
     Phase.DECIDE: PhaseRule(
         "reroll",
-        "reroll skulls, scrolls or both",
-        "the active player to reroll",
+        said("reroll skulls, scrolls or both"),
+        said("the active player to reroll"),
         (actions.Reroll, actions.Settle, actions.EndTurn),
     ),
     Phase.SIX_SKULLS: PhaseRule(
-        "six_skulls", "take 1 Claim or 2 Fate", "the active player to take a Claim or 2 Fate", (actions.SixSkulls,)
+        "six_skulls",
+        said("take 1 Claim or 2 Fate"),
+        said("the active player to take a Claim or 2 Fate"),
+        (actions.SixSkulls,),
     ),
     Phase.LAST_STAND: PhaseRule(
         "last_stand",
-        "steal the Crown or take your roll",
-        "the active player to decide about the Crown",
+        said("steal the Crown or take your roll"),
+        said("the active player to decide about the Crown"),
         (actions.LastStandChoice,),
     ),
     Phase.STEAL: PhaseRule(
-        "steal", "steal a Claim from a rival", "the active player to choose whom to steal from", (actions.Steal,)
+        "steal",
+        said("steal a Claim from a rival"),
+        said("the active player to choose whom to steal from"),
+        (actions.Steal,),
     ),
     Phase.OVERKILL_ASSIGN: PhaseRule(
         "overkill",
-        "give an extra dagger to a rival",
-        "the active player to hand out extra daggers",
+        said("give an extra dagger to a rival"),
+        said("the active player to hand out extra daggers"),
         (actions.Overkill, actions.OverkillAll),
     ),
 }

@@ -36,6 +36,7 @@ from rules.initiative.state import (
 from rules.initiative.turns import Event, delay_turn, named, next_turn, previous_turn, secret, start_turn, turn_events
 from rules.roll.engine import roll
 from rules.roll.errors import RollError
+from rules.said import Said, said
 
 RUNS_IT = frozenset({GM, CO_GM, MANAGER, HOST})
 """Roles that run the tracker: whoever started it (its GM), co-GMs, and the server's managers."""
@@ -58,6 +59,12 @@ class _Prefixed:
         return self.source.roll(self.ids[-1], sides)
 
 
+def said_of(error: Exception) -> str:
+    """An error's message as it was said: a ``Said`` stays sayable in the reader's language, else its text."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, Said) else str(error)
+
+
 # -- joining ---------------------------------------------------------------------------------------
 
 
@@ -69,9 +76,9 @@ def _rolled(action: Join, dice: _Prefixed) -> tuple[int, int, str | None, list[i
     try:
         result = roll(notation, dice)
     except RollError as error:
-        raise IllegalAction(f"That roll doesn't work: {error}") from None
+        raise IllegalAction(said("That roll doesn't work: {error}", error=said_of(error))) from None
     if len(result.sets) != 1:
-        raise IllegalAction("Roll initiative once (no `6x`): one total orders the entry.")
+        raise IllegalAction(said("Roll initiative once (no `6x`): one total orders the entry."))
     rolled = result.sets[0]
     kept = [f.value for g in rolled.groups if g.kept for f in g.faces if f.kept]
     mod = action.mod if action.mod is not None else rolled.total - sum(kept)
@@ -89,9 +96,9 @@ def _insert(order: tuple[str, ...], entries: Mapping[str, Entry], new: Entry) ->
 def _join(state: InitState, actor: str, action: Join, dice: DiceSource) -> Outcome[InitState]:
     member = None if action.npc else action.member or actor
     if member is not None and any(e.owner == member for e in state.entries.values()):
-        raise IllegalAction("You're in the order already: `/init leave` first to join again.")
+        raise IllegalAction(said("You're in the order already: `/init leave` first to join again."))
     if len(state.entries) + action.count > MAX_ENTRIES:
-        raise IllegalAction(f"The order is full ({MAX_ENTRIES} entries): remove someone first.")
+        raise IllegalAction(said("The order is full ({n} entries): remove someone first.", n=MAX_ENTRIES))
     hidden = action.npc and action.hidden
     counter = state.next_hidden if hidden else state.next_visible
     group = f"{'h' if hidden else 'e'}{counter}"
@@ -100,11 +107,11 @@ def _join(state: InitState, actor: str, action: Join, dice: DiceSource) -> Outco
     tiebreak = prefixed.roll("tie", TIEBREAK_SIDES)
     base = " ".join(action.name.split())
     if not base:
-        raise IllegalAction("A name needs more than spaces.")
+        raise IllegalAction(said("A name needs more than spaces."))
     names = [base] if action.count == 1 else [f"{base} {n + 1}" for n in range(action.count)]
     taken = {e.name.casefold() for e in state.entries.values()}
     if any(n.casefold() in taken for n in names):
-        raise IllegalAction(f"There is a {names[0]} in the order already: pick another name.")
+        raise IllegalAction(said("There is a {name} in the order already: pick another name.", name=names[0]))
     entries, order = dict(state.entries), state.order
     added = []
     for n, name in enumerate(names):
@@ -134,7 +141,7 @@ def _join(state: InitState, actor: str, action: Join, dice: DiceSource) -> Outco
 def _target(state: InitState, who: str) -> Entry:
     entry = state.find(who)
     if entry is None:
-        raise IllegalAction("Nobody in the order goes by that name.")
+        raise IllegalAction(said("Nobody in the order goes by that name."))
     return entry
 
 
@@ -159,7 +166,7 @@ def _remove(state: InitState, actor: str, action: Remove, dice: DiceSource) -> O
 def _reveal(state: InitState, actor: str, action: Reveal, dice: DiceSource) -> Outcome[InitState]:
     shown = _target(state, action.who)
     if not shown.hidden:
-        raise IllegalAction(f"{shown.name} isn't hidden.")
+        raise IllegalAction(said("{name} isn't hidden.", name=shown.name))
     group = [state.entries[e] for e in state.order if state.entries[e].group == shown.group]
     counter = state.next_visible
     renamed = {e.id: f"e{counter + n}" for n, e in enumerate(group)}
@@ -184,11 +191,13 @@ def _condition(state: InitState, actor: str, action: SetCondition, dice: DiceSou
     others = tuple(c for c in entry.conditions if c.name.casefold() != folded)
     if action.turns == 0:
         if len(others) == len(entry.conditions):
-            raise IllegalAction(f"{entry.name} has no such condition.")
+            raise IllegalAction(said("{name} has no such condition.", name=entry.name))
         event = {"type": "uncondition", **named(entry), "condition": action.name.strip()}
         return Outcome(_with(state, entry.model_copy(update={"conditions": others})), [secret(entry, event)])
     if len(others) >= MAX_CONDITIONS:
-        raise IllegalAction(f"{entry.name} has {MAX_CONDITIONS} conditions already: take one off first.")
+        raise IllegalAction(
+            said("{name} has {n} conditions already: take one off first.", name=entry.name, n=MAX_CONDITIONS)
+        )
     condition = Condition(name=action.name.strip(), turns=action.turns)
     # A condition put on during its holder's own turn lasts from their next turn: this turn's end doesn't count.
     counted = state.round if state.current == entry.id else entry.counted
@@ -217,7 +226,7 @@ class InitiativeEngine:
     """The tracker as the core runs it: an open session (members by user id), GM-only hidden entries, undo."""
 
     kind = "init"
-    title = "Initiative"
+    title: str = said("Initiative")  # a Said: the core says it in the channel's language (localize)
     options_model = InitOptions
     state_model = InitState
 
@@ -240,21 +249,21 @@ class InitiativeEngine:
             return
         if isinstance(action, Join):
             if action.npc:
-                raise NotPermitted("Only the GM adds NPCs.")
+                raise NotPermitted(said("Only the GM adds NPCs."))
             if action.member not in (None, actor):
-                raise NotPermitted("You can only join for yourself; the GM adds the rest.")
+                raise NotPermitted(said("You can only join for yourself; the GM adds the rest."))
             return
         if isinstance(action, Next | Delay):
             current = state.entries.get(state.current or "")
             if current is None or current.owner != actor or action.of != current.id:
-                raise NotPermitted("Only the GM (or whoever's turn it is) moves the order on.")
+                raise NotPermitted(said("Only the GM (or whoever's turn it is) moves the order on."))
             return
         if isinstance(action, Remove | SetCondition):
             target = self.view(state, Viewer(actor)).find(action.who)
             if target is None or target.owner != actor:
-                raise NotPermitted("You can only change your own entry; the GM changes the rest.")
+                raise NotPermitted(said("You can only change your own entry; the GM changes the rest."))
             return
-        raise NotPermitted("Only the GM can do that.")
+        raise NotPermitted(said("Only the GM can do that."))
 
     def view(self, state: InitState, viewer: Viewer) -> InitState:
         """Hidden entries are the GM's alone: for anyone else they are gone, and their turn is "the GM's"."""

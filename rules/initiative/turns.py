@@ -8,6 +8,7 @@ from typing import Any
 from rules.dice import DiceSource
 from rules.engine import IllegalAction, Outcome
 from rules.initiative.state import Delay, Entry, InitState, Next, Previous
+from rules.said import said
 
 Event = dict[str, Any]
 
@@ -58,13 +59,13 @@ def _count_down(entry: Entry, round_: int) -> tuple[Entry, list[Event]]:
 def _ended(state: InitState, action: Next | Delay) -> None:
     """A turn ends once: a click made for a turn that is over is refused."""
     if action.of is not None and action.of != state.current:
-        raise IllegalAction("That turn is over already.")
+        raise IllegalAction(said("That turn is over already."))
 
 
 def next_turn(state: InitState, actor: str, action: Next, dice: DiceSource) -> Outcome[InitState]:
     _ended(state, action)
     if not state.order:
-        raise IllegalAction("Nobody is in the order yet: `/init join` first.")
+        raise IllegalAction(said("Nobody is in the order yet: `/init join` first."))
     entries = dict(state.entries)
     events: list[Event] = []
     if state.current is None:
@@ -84,12 +85,12 @@ def next_turn(state: InitState, actor: str, action: Next, dice: DiceSource) -> O
 
 def previous_turn(state: InitState, actor: str, action: Previous, dice: DiceSource) -> Outcome[InitState]:
     if state.current is None:
-        raise IllegalAction("The first round hasn't started: Next starts it.")
+        raise IllegalAction(said("The first round hasn't started: Next starts it."))
     index = state.order.index(state.current) - 1
     round_ = state.round
     if index < 0:
         if round_ == 1:
-            raise IllegalAction("This is the first turn of the first round.")
+            raise IllegalAction(said("This is the first turn of the first round."))
         index, round_ = len(state.order) - 1, round_ - 1
     moved = state.model_copy(update={"round": round_})
     entries = dict(state.entries)
@@ -101,9 +102,9 @@ def previous_turn(state: InitState, actor: str, action: Previous, dice: DiceSour
 def delay_turn(state: InitState, actor: str, action: Delay, dice: DiceSource) -> Outcome[InitState]:
     _ended(state, action)
     if state.current is None:
-        raise IllegalAction("The first round hasn't started: there is no turn to delay.")
+        raise IllegalAction(said("The first round hasn't started: there is no turn to delay."))
     if len(state.order) < 2:
-        raise IllegalAction("There is nobody to wait for.")
+        raise IllegalAction(said("There is nobody to wait for."))
     waiting = state.entries[state.current]
     index = state.order.index(state.current)
     new_round = index == len(state.order) - 1

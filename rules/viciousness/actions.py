@@ -27,6 +27,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
+from rules.said import said
 from rules.viciousness.data import Severity, Temperament, TraitDef
 from rules.viciousness.state import (
     COMMITTED_KEPT,
@@ -58,7 +59,7 @@ class Action(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     WHO: ClassVar[Who] = "gm"
-    DOING: ClassVar[str] = "do that"
+    DOING: ClassVar[str] = said("do that")
     """Finishes "Only the GM can …" when someone else tries a GM action."""
     ROLLS: ClassVar[bool] = False
 
@@ -84,7 +85,7 @@ class SetCompany(Action):
     """Name the company, state its ambition, or set how long a turn lasts."""
 
     type: Literal["company"] = "company"
-    DOING: ClassVar[str] = "change the company"
+    DOING: ClassVar[str] = said("change the company")
     name: Name | None = None
     ambition: Text | None = None
     turn_length: Name | None = None
@@ -94,7 +95,7 @@ class SetRank(Action):
     """Set the wealth rank; investment points go to that rank's minimum (seed L8-9)."""
 
     type: Literal["set_rank"] = "set_rank"
-    DOING: ClassVar[str] = "set the wealth rank"
+    DOING: ClassVar[str] = said("set the wealth rank")
     rank: Rank
 
 
@@ -102,7 +103,7 @@ class SetIP(Action):
     """Set the investment points (the rank follows)."""
 
     type: Literal["set_ip"] = "set_ip"
-    DOING: ClassVar[str] = "set investment points"
+    DOING: ClassVar[str] = said("set investment points")
     ip: int = Field(ge=0, le=10_000)
 
 
@@ -110,7 +111,7 @@ class AdjustLiquid(Action):
     """Correct the liquid coins of one rank by ``delta``."""
 
     type: Literal["liquid"] = "liquid"
-    DOING: ClassVar[str] = "change liquid coins"
+    DOING: ClassVar[str] = said("change liquid coins")
     rank: Rank
     delta: int = Field(ge=-100, le=100)
 
@@ -119,7 +120,7 @@ class AmbitionDone(Action):
     """The company completed its ambition: it names the next one and every troupe gets an advancement."""
 
     type: Literal["ambition_done"] = "ambition_done"
-    DOING: ClassVar[str] = "complete the ambition"
+    DOING: ClassVar[str] = said("complete the ambition")
     next: Text = ""
 
 
@@ -127,7 +128,7 @@ class Reward(Action):
     """Pay a reward in liquid coins at the company's rank (seed L160-164)."""
 
     type: Literal["reward"] = "reward"
-    DOING: ClassVar[str] = "pay rewards"
+    DOING: ClassVar[str] = said("pay rewards")
     method: Literal["work", "rare", "destroy"]
     npc_rank: Rank
     invest: bool = False
@@ -138,7 +139,7 @@ class Invest(Action):
     """Trade liquid coins of ``rank`` for investment points, 1 each."""
 
     type: Literal["invest"] = "invest"
-    DOING: ClassVar[str] = "invest"
+    DOING: ClassVar[str] = said("invest")
     rank: Rank
     n: int = Field(default=1, ge=1, le=100)
 
@@ -147,7 +148,7 @@ class Divest(Action):
     """Trade 2 investment points for each liquid coin (at the current rank)."""
 
     type: Literal["divest"] = "divest"
-    DOING: ClassVar[str] = "divest"
+    DOING: ClassVar[str] = said("divest")
     n: int = Field(default=1, ge=1, le=100)
 
 
@@ -166,21 +167,21 @@ class TurnStart(RivalDice):
     """Begin the next turn: coins, then the rivals' initiated designs move."""
 
     type: Literal["turn_start"] = "turn_start"
-    DOING: ClassVar[str] = "start a turn"
+    DOING: ClassVar[str] = said("start a turn")
 
 
 class TurnEnd(RivalDice):
     """End the turn: discard coins, rest, then the rivals' ambition points and rival dice."""
 
     type: Literal["turn_end"] = "turn_end"
-    DOING: ClassVar[str] = "end the turn"
+    DOING: ClassVar[str] = said("end the turn")
 
 
 class RevealDice(Action):
     """Reveal rival dice committed in the channel (by die id; none given: every one waiting)."""
 
     type: Literal["reveal_dice"] = "reveal_dice"
-    DOING: ClassVar[str] = "reveal the rival dice"
+    DOING: ClassVar[str] = said("reveal the rival dice")
     dice: tuple[Id, ...] = Field(default=(), max_length=COMMITTED_KEPT)
 
 
@@ -206,7 +207,7 @@ class Buy(Action):
 
     type: Literal["buy"] = "buy"
     WHO: ClassVar[Who] = "pc"
-    DOING: ClassVar[str] = "buy without a character"
+    DOING: ClassVar[str] = said("buy without a character")
     pc: Id | None = None
     item: Name
     rank: Rank
@@ -221,7 +222,7 @@ class Reveal(Action):
     players, a handout only they and the GMs see."""
 
     type: Literal["reveal"] = "reveal"
-    DOING: ClassVar[str] = "reveal things"
+    DOING: ClassVar[str] = said("reveal things")
     text: Label
     to: tuple[ActorId, ...] = Field(default=(), max_length=10)
 
@@ -230,7 +231,7 @@ class Notes(Action):
     """Replace the GM's private notes."""
 
     type: Literal["notes"] = "notes"
-    DOING: ClassVar[str] = "write GM notes"
+    DOING: ClassVar[str] = said("write GM notes")
     text: Text
 
 
@@ -240,7 +241,7 @@ class SetCalls(Action):
 
     type: Literal["calls"] = "calls"
     WHO: ClassVar[Who] = "self"
-    DOING: ClassVar[str] = "change how someone else is called"
+    DOING: ClassVar[str] = said("change how someone else is called")
     owner: ActorId | None = None
     how: CallHow = "channel"
     remind_after: int | None = Field(default=None, ge=1, le=MAX_REMIND_HOURS)
@@ -250,7 +251,7 @@ class RecapNow(Action):
     """Tell what happened since the last recap, and start a new one (turn end does it by itself)."""
 
     type: Literal["recap"] = "recap"
-    DOING: ClassVar[str] = "post a recap"
+    DOING: ClassVar[str] = said("post a recap")
 
 
 class PlanSession(Action):
@@ -258,7 +259,7 @@ class PlanSession(Action):
     ``event``: the Scheduled Event's link, when Discord made one."""
 
     type: Literal["plan_session"] = "plan_session"
-    DOING: ClassVar[str] = "plan sessions"
+    DOING: ClassVar[str] = said("plan sessions")
     session: Planned
     move: bool = False
     """The session planned is moved (rescheduled); otherwise this is a new session."""
@@ -268,14 +269,14 @@ class CancelSession(Action):
     """Call off the session planned."""
 
     type: Literal["cancel_session"] = "cancel_session"
-    DOING: ClassVar[str] = "plan sessions"
+    DOING: ClassVar[str] = said("plan sessions")
 
 
 class DefineTrait(Action):
     """Approve a custom trait, which PCs may then take like the seed's."""
 
     type: Literal["define_trait"] = "define_trait"
-    DOING: ClassVar[str] = "approve custom traits"
+    DOING: ClassVar[str] = said("approve custom traits")
     trait: TraitDef
 
 
@@ -283,14 +284,14 @@ class ClearLockout(Action):
     """The fallout is dealt with: group rolls are allowed again; unused free pushes lapse."""
 
     type: Literal["clear_lockout"] = "clear_lockout"
-    DOING: ClassVar[str] = "clear the fallout"
+    DOING: ClassVar[str] = said("clear the fallout")
 
 
 class SetOptions(Action):
     """Change house rules (the ``vic.*`` flags of RULES.md PART 5): each field given takes its new value."""
 
     type: Literal["options"] = "options"
-    DOING: ClassVar[str] = "change the house rules"
+    DOING: ClassVar[str] = said("change the house rules")
     changes: dict[Annotated[str, StringConstraints(max_length=40)], bool | str] = Field(min_length=1, max_length=20)
 
 
@@ -298,21 +299,21 @@ class Archive(Action):
     """Put the campaign away: it stays readable (sheets, log, export) and nothing else changes until restored."""
 
     type: Literal["archive"] = "archive"
-    DOING: ClassVar[str] = "archive the campaign"
+    DOING: ClassVar[str] = said("archive the campaign")
 
 
 class Restore(Action):
     """Bring an archived campaign back into play."""
 
     type: Literal["restore"] = "restore"
-    DOING: ClassVar[str] = "restore the campaign"
+    DOING: ClassVar[str] = said("restore the campaign")
 
 
 class Discovery(Action):
     """A discovery roll: 1 per helpful trait + 1 per condition met; d6 ≤ value finds the NPC (seed L93-98)."""
 
     type: Literal["discovery"] = "discovery"
-    DOING: ClassVar[str] = "make discovery rolls"
+    DOING: ClassVar[str] = said("make discovery rolls")
     ROLLS: ClassVar[bool] = True
     pc: Id | None = None
     traits: int = Field(default=0, ge=0, le=4)
@@ -329,7 +330,7 @@ class CreateTroupe(Action):
 
     type: Literal["create_troupe"] = "create_troupe"
     WHO: ClassVar[Who] = "self"
-    DOING: ClassVar[str] = "create a troupe for someone else"
+    DOING: ClassVar[str] = said("create a troupe for someone else")
     owner: ActorId | None = None
     name: Name
     captain: PCSpec
@@ -370,7 +371,7 @@ class MinionPlaces(Action):
     """Set how many minions a troupe may have (the GM may remove the starting one or give more)."""
 
     type: Literal["minion_places"] = "minion_places"
-    DOING: ClassVar[str] = "change a troupe's minion places"
+    DOING: ClassVar[str] = said("change a troupe's minion places")
     owner: ActorId
     n: int = Field(ge=0, le=12)
 
@@ -379,7 +380,7 @@ class GrantAdvancements(Action):
     """Give a troupe advancements to take (e.g. a new troupe keeping its predecessor's)."""
 
     type: Literal["grant_advancements"] = "grant_advancements"
-    DOING: ClassVar[str] = "grant advancements"
+    DOING: ClassVar[str] = said("grant advancements")
     owner: ActorId
     n: int = Field(ge=1, le=20)
 
@@ -407,7 +408,7 @@ class AddTrait(Action):
     """Give a PC a trait outside advancement (a GM correction)."""
 
     type: Literal["add_trait"] = "add_trait"
-    DOING: ClassVar[str] = "give traits outside an advancement"
+    DOING: ClassVar[str] = said("give traits outside an advancement")
     pc: Id
     trait: Name
 
@@ -416,7 +417,7 @@ class SetSpell(Action):
     """Replace the spell of a PC's magic trait (with the GM's permission, seed L27)."""
 
     type: Literal["spell"] = "spell"
-    DOING: ClassVar[str] = "change spells"
+    DOING: ClassVar[str] = said("change spells")
     pc: Id
     trait: Name
     text: Label
@@ -476,7 +477,7 @@ class Condition(Action):
     """Change a PC's condition directly: rattle, calm, wound, heal or kill."""
 
     type: Literal["condition"] = "condition"
-    DOING: ClassVar[str] = "change a character's condition"
+    DOING: ClassVar[str] = said("change a character's condition")
     pc: Id
     change: Literal["rattle", "calm", "wound", "heal", "kill"]
 
@@ -573,7 +574,7 @@ class OpenViolence(Action):
     """Open a fight with its sides (2–8), and the NPCs already in it."""
 
     type: Literal["open_violence"] = "open_violence"
-    DOING: ClassVar[str] = "open a fight"
+    DOING: ClassVar[str] = said("open a fight")
     title: Text = ""
     sides: tuple[Name, ...] = Field(min_length=2, max_length=MAX_SIDES)
     npcs: tuple[NPCGroup, ...] = Field(default=(), max_length=MAX_SIDES)
@@ -585,7 +586,7 @@ class OpenKnavery(Action):
     """Open a scheme: how many challenges, and the ones the group knows (seed L76-79)."""
 
     type: Literal["open_knavery"] = "open_knavery"
-    DOING: ClassVar[str] = "open a scheme"
+    DOING: ClassVar[str] = said("open a scheme")
     title: Text = ""
     total: int = Field(ge=0, le=30)
     known: tuple[Label, ...] = Field(default=(), max_length=30)
@@ -597,7 +598,7 @@ class SetChallenges(Action):
     """Change a scheme's challenges before the roll (discovered ones, or fewer after a clever plan)."""
 
     type: Literal["challenges"] = "challenges"
-    DOING: ClassVar[str] = "change challenges"
+    DOING: ClassVar[str] = said("change challenges")
     pool: Id
     total: int = Field(ge=0, le=30)
     known: tuple[Label, ...] = Field(default=(), max_length=30)
@@ -625,7 +626,7 @@ class AddNPC(Action):
     """Add an NPC, or ``count`` alike (``Guard 1``, ``Guard 2``…), each with its base die plus ``dice``."""
 
     type: Literal["add_npc"] = "add_npc"
-    DOING: ClassVar[str] = "add NPCs"
+    DOING: ClassVar[str] = said("add NPCs")
     pool: Id
     side: Id | None = None
     name: NPCName
@@ -662,7 +663,7 @@ class Veto(Action):
     """Rule that a trait doesn't apply in this pool."""
 
     type: Literal["veto"] = "veto"
-    DOING: ClassVar[str] = "veto trait dice"
+    DOING: ClassVar[str] = said("veto trait dice")
     pool: Id
     who: Id
     trait: Name
@@ -672,7 +673,7 @@ class Grant(Action):
     """Set the extra dice the GM grants a combatant (an NPC's dice, a situational bonus)."""
 
     type: Literal["grant"] = "grant"
-    DOING: ClassVar[str] = "grant dice"
+    DOING: ClassVar[str] = said("grant dice")
     pool: Id
     who: Id
     dice: tuple[Sides, ...] = Field(default=(), max_length=MAX_EXTRA_DICE)
@@ -682,7 +683,7 @@ class Equip(Action):
     """Give the best-equipped side 0, 1 or 2 d4 (only one side has them, seed L67)."""
 
     type: Literal["equip"] = "equip"
-    DOING: ClassVar[str] = "award equipment dice"
+    DOING: ClassVar[str] = said("award equipment dice")
     pool: Id
     side: Id
     n: int = Field(ge=0, le=2)
@@ -692,7 +693,7 @@ class RollPool(Action):
     """Roll every die of the pool."""
 
     type: Literal["roll"] = "roll"
-    DOING: ClassVar[str] = "roll pools"
+    DOING: ClassVar[str] = said("roll pools")
     ROLLS: ClassVar[bool] = True
     pool: Id
 
@@ -714,7 +715,7 @@ class Resolve(Action):
     """Close a fight's reroll window and work out the hits."""
 
     type: Literal["resolve"] = "resolve"
-    DOING: ClassVar[str] = "resolve the clash"
+    DOING: ClassVar[str] = said("resolve the clash")
     pool: Id
 
 
@@ -754,7 +755,7 @@ class DeathTest(Action):
     ``who``, every test waiting in the fight, each rolled on its own without care."""
 
     type: Literal["death_test"] = "death_test"
-    DOING: ClassVar[str] = "make death tests"
+    DOING: ClassVar[str] = said("make death tests")
     ROLLS: ClassVar[bool] = True
     pool: Id
     who: Id | None = None
@@ -778,7 +779,7 @@ class NextRound(Action):
     """End the flight phase: those who stayed fight the next round."""
 
     type: Literal["next_round"] = "next_round"
-    DOING: ClassVar[str] = "start the next round"
+    DOING: ClassVar[str] = said("start the next round")
     pool: Id
 
 
@@ -795,7 +796,7 @@ class ClosePool(Action):
     """End a fight (the crisis is over) or abandon a scheme before its roll."""
 
     type: Literal["close"] = "close"
-    DOING: ClassVar[str] = "close pools"
+    DOING: ClassVar[str] = said("close pools")
     pool: Id
     after_round: bool = False
     """A fight whose dice are rolled ends once this round's hits and death tests are made (no flight phase)."""
@@ -808,7 +809,7 @@ class AddRival(Action):
     """Create a rival: rank, minions (default rank − 2), up to four assets."""
 
     type: Literal["add_rival"] = "add_rival"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     name: Name
     rank: Rank
     minions: int | None = Field(default=None, ge=0, le=50)
@@ -820,7 +821,7 @@ class EditRival(Action):
     """Change a rival."""
 
     type: Literal["edit_rival"] = "edit_rival"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     rival: Id
     name: Name | None = None
     rank: Rank | None = None
@@ -833,7 +834,7 @@ class DropRival(Action):
     """The NPC is no longer a rival."""
 
     type: Literal["drop_rival"] = "drop_rival"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     rival: Id
 
 
@@ -841,7 +842,7 @@ class AddDesign(Action):
     """Give a rival a design (at most three under way)."""
 
     type: Literal["add_design"] = "add_design"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     rival: Id
     text: Label
     severity: Severity = "light"
@@ -854,7 +855,7 @@ class EditDesign(Action):
     """Change a design; ``asset=""`` removes its helpful asset."""
 
     type: Literal["edit_design"] = "edit_design"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     rival: Id
     design: Id
     text: Label | None = None
@@ -869,7 +870,7 @@ class Split(Action):
     """How the rival's rank in points is shared among its designs each turn (None: the default)."""
 
     type: Literal["split"] = "split"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     rival: Id
     points: dict[Id, Annotated[int, Field(ge=0, le=7)]] | None = Field(default=None, max_length=3)
 
@@ -878,7 +879,7 @@ class Initiate(Action):
     """Choose which eligible design the rival initiates after its rival die (None: none)."""
 
     type: Literal["initiate"] = "initiate"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     rival: Id
     design: Id | None = None
 
@@ -887,7 +888,7 @@ class Interfere(RivalDice):
     """The outcome of the PCs' chance to interfere with an unsubtle move; if not foiled, the d4 is rolled."""
 
     type: Literal["interfere"] = "interfere"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     rival: Id
     foiled: bool
     to: Id | None = None
@@ -898,7 +899,7 @@ class PickConsequence(RivalDice):
     """Pick (``row``) or roll (no row) the consequence of a successful design."""
 
     type: Literal["consequence"] = "consequence"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     rival: Id
     severity: Severity | None = None
     """The table (default: the design's severity)."""
@@ -913,7 +914,7 @@ class Confirm(Action):
     """Apply the consequence's effects (on PC ``pc`` for a rattle or a wound) and finish the move."""
 
     type: Literal["confirm"] = "confirm"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     rival: Id
     pc: Id | None = None
     apply: bool = True
@@ -923,7 +924,7 @@ class Foil(Action):
     """The PCs foiled a design (Speed Chess refunds half its points)."""
 
     type: Literal["foil"] = "foil"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     rival: Id
     design: Id
     to: Id | None = None
@@ -933,7 +934,7 @@ class Deal(Action):
     """A rival deal: the PC's task succeeds and the design gains the company's rank in points (seed L133)."""
 
     type: Literal["deal"] = "deal"
-    DOING: ClassVar[str] = "manage rivals"
+    DOING: ClassVar[str] = said("manage rivals")
     rival: Id
     design: Id
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.engine import IllegalAction
+from rules.said import said
 from rules.text import echo
 from rules.viciousness.data import TRAITS, TraitDef
 from rules.viciousness.state import CampaignState
@@ -21,7 +22,9 @@ def trait(state: CampaignState, name: str) -> TraitDef:
     """The trait called ``name``; an unknown one is refused with a reason."""
     found = find_trait(state, name)
     if found is None:
-        raise IllegalAction(f"There is no trait called {echo(name)}: pick one of the 27, or ask the GM to approve it.")
+        raise IllegalAction(
+            said("There is no trait called {name}: pick one of the 27, or ask the GM to approve it.", name=echo(name))
+        )
     return found
 
 
@@ -30,5 +33,5 @@ def trait_names(state: CampaignState, names: tuple[str, ...]) -> tuple[str, ...]
     canonical = tuple(trait(state, n).name for n in names)
     for name in canonical:
         if canonical.count(name) > 1:
-            raise IllegalAction(f"A character can't take {name} twice.")
+            raise IllegalAction(said("A character can't take {trait} twice.", trait=name))
     return canonical

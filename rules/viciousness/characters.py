@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import IllegalAction
+from rules.said import Said, said
 from rules.viciousness.actions import PCSpec
 from rules.viciousness.catalogue import trait_names
 from rules.viciousness.data import CHARACTERS, MAX_TRAITS, RECOVERY_TURNS
@@ -16,9 +17,12 @@ def new_pc(w: Work, pc_id: str, role: Role, spec: PCSpec, traits: int | None = N
     """PC ``pc_id`` built from ``spec`` with exactly ``traits`` traits (default: the role's count)."""
     wanted = CHARACTERS.traits_at_creation[role] if traits is None else traits
     if len(spec.traits) != wanted:
-        raise IllegalAction(f"A new {role} has {wanted} traits; {spec.name} has {len(spec.traits)}.")
+        counts = {"wanted": wanted, "name": spec.name, "have": len(spec.traits)}
+        if role == "captain":
+            raise IllegalAction(said("A new captain has {wanted} traits; {name} has {have}.", **counts))
+        raise IllegalAction(said("A new minion has {wanted} traits; {name} has {have}.", **counts))
     if wanted > MAX_TRAITS:
-        raise IllegalAction(f"A character has {MAX_TRAITS} traits at most.")
+        raise IllegalAction(said("A character has {n} traits at most.", n=MAX_TRAITS))
     names = trait_names(w.s, spec.traits)
     return PC(
         id=pc_id,
@@ -55,11 +59,15 @@ def take_action(
     if not turn.running:
         if pool is not None:
             return False
-        raise IllegalAction("No turn is under way: the GM starts the next one.")
+        raise IllegalAction(said("No turn is under way: the GM starts the next one."))
     if pc.action_turn == turn.number:
         if not exception:
-            what = ACTION_WORDS.get(pc.action or "", "took an action")
-            raise IllegalAction(f"{pc.name} already {what} this turn: each character takes one action a turn.")
+            what = ACTION_WORDS.get(pc.action or "", ACTION_WORDS["other"])
+            raise IllegalAction(
+                said(
+                    "{name} already {what} this turn: each character takes one action a turn.", name=pc.name, what=what
+                )
+            )
         # The first action stands and the second is only logged, but a rest among them still calms at the turn's end.
         if kind == "rest":
             w.update_pc(pc.id, action=kind)
@@ -78,17 +86,17 @@ def give_back_action(w: Work, pc_id: str) -> None:
         w.emit("action_returned", pc=pc_id, name=pc.name, turn=w.s.turn.number)
 
 
-ACTION_WORDS = {
-    "rest": "rested",
-    "knavery": "took part in a scheme",
-    "violence": "took part in a fight",
-    "contact": "met a strong contact",
-    "weak_contact": "looked for a weak contact",
-    "acquire": "acquired something",
-    "join_scene": "joined a scene",
-    "other": "took an action",
+ACTION_WORDS: dict[str, Said] = {
+    "rest": said("rested"),
+    "knavery": said("took part in a scheme"),
+    "violence": said("took part in a fight"),
+    "contact": said("met a strong contact"),
+    "weak_contact": said("looked for a weak contact"),
+    "acquire": said("acquired something"),
+    "join_scene": said("joined a scene"),
+    "other": said("took an action"),
 }
-"""What a character did, for each kind of turn action: ``Ana rested``."""
+"""What a character did, for each kind of turn action: ``Ana rested`` (each a ``Said``: ``localize`` it)."""
 
 
 def wound(w: Work, pc_id: str, cause: str) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.engine import IllegalAction
+from rules.said import said
 from rules.viciousness.actions import Action, Discovery, Knowledge, Push
 from rules.viciousness.catalogue import trait
 from rules.viciousness.characters import rattle, shorten_recovery
@@ -25,28 +26,32 @@ def _push(w: Work, a: Push) -> None:
     pc = w.acting_pc(a.pc)
     t = trait(w.s, a.trait)
     if not pc.has_trait(t.name):
-        raise IllegalAction(f"{pc.name} doesn't have {t.name}.")
+        raise IllegalAction(said("{name} doesn't have {trait}.", name=pc.name, trait=t.name))
     if not t.pushable:
-        raise IllegalAction(f"{t.name} is a 💡 knowledge trait: it can't be pushed (roll a knowledge d6 instead).")
+        raise IllegalAction(
+            said("{trait} is a 💡 knowledge trait: it can't be pushed (roll a knowledge d6 instead).", trait=t.name)
+        )
     if not a.free and pc.rattled:
-        raise IllegalAction("You can't push while rattled.")
+        raise IllegalAction(said("You can't push while rattled."))
     effects = {**(t.effects or {}), **(t.push_effect or {})}
     if "push_recovery_minus" in effects:
         if a.target is None:
-            raise IllegalAction(f"Name the wounded character {pc.name} treats (`target`).")
+            raise IllegalAction(said("Name the wounded character {name} treats (`target`).", name=pc.name))
         patient = w.active_pc(a.target)
         if not patient.wounded:
-            raise IllegalAction(f"{patient.name} isn't wounded.")
+            raise IllegalAction(said("{name} isn't wounded.", name=patient.name))
         shorten_recovery(w, patient.id, int(str(effects["push_recovery_minus"])), "medic")
     if "adds_die" in effects:
         pool = w.pool(a.pool) if a.pool is not None else None
         if not isinstance(pool, ViolencePool):
-            raise IllegalAction(f"{t.name}'s push adds a die to a fight, and {pc.name} is in none.")
+            raise IllegalAction(
+                said("{trait}'s push adds a die to a fight, and {name} is in none.", trait=t.name, name=pc.name)
+            )
         c = combatant(pool, pc.id)
         if pool.stage != "gather" or c.status != "in":
-            raise IllegalAction(f"{t.name}'s push is made before the round's roll, while fighting.")
+            raise IllegalAction(said("{trait}'s push is made before the round's roll, while fighting.", trait=t.name))
         if c.berserk:
-            raise IllegalAction(f"{pc.name} already pushed {t.name} in this crisis.")
+            raise IllegalAction(said("{name} already pushed {trait} in this crisis.", name=pc.name, trait=t.name))
         w.put_pool(with_combatant(pool, c.model_copy(update={"berserk": True})))
     source = spend_free_push(w, None) if a.free else "push"
     spell = next((x.spell for x in pc.traits if x.name == t.name and x.spell), None)
@@ -69,15 +74,15 @@ def _knowledge(w: Work, a: Knowledge) -> None:
     pc = w.acting_pc(a.pc)
     t = trait(w.s, a.trait)
     if t.kind != "knowledge":
-        raise IllegalAction(f"{t.name} isn't a 💡 knowledge trait: only those roll knowledge.")
+        raise IllegalAction(said("{trait} isn't a 💡 knowledge trait: only those roll knowledge.", trait=t.name))
     if not pc.has_trait(t.name):
-        raise IllegalAction(f"{pc.name} doesn't have {t.name}.")
+        raise IllegalAction(said("{name} doesn't have {trait}.", name=pc.name, trait=t.name))
     turn = w.s.turn.number
     per_company = w.s.options.knowledge_limit == "per_company"
     if per_company and w.s.company.knowledge_turn == turn:
-        raise IllegalAction("The company has already rolled its knowledge d6 this turn.")
+        raise IllegalAction(said("The company has already rolled its knowledge d6 this turn."))
     if not per_company and pc.knowledge_turn == turn:
-        raise IllegalAction(f"{pc.name} has already rolled a knowledge d6 this turn.")
+        raise IllegalAction(said("{name} has already rolled a knowledge d6 this turn.", name=pc.name))
     die = f"knowledge.{pc.id}.t{turn}"
     rolls = [w.roll(die, 6)]
     if pc.rattled and w.s.options.rattled_affects_knowledge:
@@ -95,11 +100,11 @@ def _knowledge(w: Work, a: Knowledge) -> None:
 
 def _discovery(w: Work, a: Discovery) -> None:
     if len(set(a.conditions)) != len(a.conditions):
-        raise IllegalAction("Each condition counts once.")
+        raise IllegalAction(said("Each condition counts once."))
     if a.pc is not None:
         pc = w.active_pc(a.pc)
         if a.traits > len(pc.traits):
-            raise IllegalAction(f"{pc.name} has only {len(pc.traits)} traits to help.")
+            raise IllegalAction(said("{name} has only {n} traits to help.", name=pc.name, n=len(pc.traits)))
     value = a.traits + len(a.conditions)
     roll = None
     if value <= 0:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SkipValidation
 
 from rules.engine import GM, GM_ROLES
+from rules.said import Said, said
 from rules.viciousness.knavery import can_reroll
 from rules.viciousness.permissions import side_players
 from rules.viciousness.state import CampaignState, Combatant, KnaveryPool, Pool, Rival, ViolencePool, owner_of
@@ -27,7 +28,8 @@ class Decision(BaseModel):
     """The record it belongs to: ``pool:t1p2``, ``rival:r1``, ``troupe:<owner>``, ``turn``."""
     action: str
     """The action ``type`` to send."""
-    label: str
+    label: SkipValidation[str]
+    """What it is, for a person: a ``Said`` (kept as it is, unvalidated), to ``localize``."""
     by: tuple[str, ...]
     """Actor ids who may take it; ``gm`` stands for the GM and co-GMs (who may take every decision)."""
     fields: dict[str, Any] = {}
@@ -55,18 +57,29 @@ def _for_combatant(state: CampaignState, pool: Pool, c: Combatant, action: str, 
     )
 
 
+def _hits_label(cancel: bool, exact: bool, n: int) -> Said:
+    """The label of a clash decision: cancelling or sending ``n`` hits (``exact``: all of them)."""
+    if cancel:
+        return said("cancel {n} hits", n=n) if exact else said("cancel up to {n} hits", n=n)
+    return said("send {n} hits", n=n) if exact else said("send up to {n} hits", n=n)
+
+
 def _violence(state: CampaignState, pool: ViolencePool) -> list[Decision]:
     scope = f"pool:{pool.id}"
     base = {"pool": pool.id}
     out: list[Decision] = []
     standing = [c for c in pool.combatants if c.status == "in"]
     if pool.stage == "gather":
-        out += [_for_combatant(state, pool, c, "pick", f"choose {c.name}'s trait dice") for c in standing if c.pc]
-        out.append(Decision(scope=scope, action="roll", label="roll the round", by=(GM,), fields=base))
+        out += [
+            _for_combatant(state, pool, c, "pick", said("choose {name}'s trait dice", name=c.name))
+            for c in standing
+            if c.pc
+        ]
+        out.append(Decision(scope=scope, action="roll", label=said("roll the round"), by=(GM,), fields=base))
     elif pool.stage == "rolled":
         for c in pushers(state, pool):
-            out.append(_for_combatant(state, pool, c, "reroll", f"push: reroll {c.name}'s dice"))
-        out.append(Decision(scope=scope, action="resolve", label="work out the hits", by=(GM,), fields=base))
+            out.append(_for_combatant(state, pool, c, "reroll", said("push: reroll {name}'s dice", name=c.name)))
+        out.append(Decision(scope=scope, action="resolve", label=said("work out the hits"), by=(GM,), fields=base))
     elif pool.stage == "clash":
         need = clash(pool, state.options).need
         if need is not None:
@@ -77,7 +90,7 @@ def _violence(state: CampaignState, pool: ViolencePool) -> list[Decision]:
                     Decision(
                         scope=scope,
                         action="aim",
-                        label=f"choose who the {need.amount} hits wound",
+                        label=said("choose who the {n} hits wound", n=need.amount),
                         by=by,
                         fields={**fields, "target": need.target},
                         options=need.choices,
@@ -85,12 +98,11 @@ def _violence(state: CampaignState, pool: ViolencePool) -> list[Decision]:
                     )
                 )
             else:
-                verb = "cancel" if need.kind == "cancel" else "send"
                 out.append(
                     Decision(
                         scope=scope,
                         action=need.kind,
-                        label=f"{verb} {'up to ' if not need.exact else ''}{need.amount} hits",
+                        label=_hits_label(need.kind == "cancel", need.exact, need.amount),
                         by=by,
                         fields=fields,
                         options=tuple(need.options),
@@ -98,13 +110,13 @@ def _violence(state: CampaignState, pool: ViolencePool) -> list[Decision]:
                     )
                 )
     elif pool.stage == "flight":
-        out += [_for_combatant(state, pool, c, "flee", f"{c.name}: flee or fight on") for c in standing]
-        out.append(Decision(scope=scope, action="next_round", label="next round", by=(GM,), fields=base))
+        out += [_for_combatant(state, pool, c, "flee", said("{name}: flee or fight on", name=c.name)) for c in standing]
+        out.append(Decision(scope=scope, action="next_round", label=said("next round"), by=(GM,), fields=base))
     out += [
         Decision(
             scope=scope,
             action="death_test",
-            label=f"death test for {c.name}",
+            label=said("death test for {name}", name=c.name),
             by=(GM,),
             fields={**base, "who": c.id},
             options=("none", "attention", "medic"),
@@ -119,14 +131,18 @@ def _knavery(state: CampaignState, pool: KnaveryPool) -> list[Decision]:
     scope = f"pool:{pool.id}"
     base = {"pool": pool.id}
     if pool.stage == "gather":
-        out = [_for_combatant(state, pool, c, "pick", f"choose {c.name}'s trait dice") for c in pool.combatants if c.pc]
-        return [*out, Decision(scope=scope, action="roll", label="roll the scheme", by=(GM,), fields=base)]
+        out = [
+            _for_combatant(state, pool, c, "pick", said("choose {name}'s trait dice", name=c.name))
+            for c in pool.combatants
+            if c.pc
+        ]
+        return [*out, Decision(scope=scope, action="roll", label=said("roll the scheme"), by=(GM,), fields=base)]
     players = sorted({p for c in pool.combatants for p in _players(state, c)}) if pool.prepared else []
     out = [
         Decision(
             scope=scope,
             action="thwart",
-            label=f"choose the {pool.successes} thwarted challenges",
+            label=said("choose the {n} thwarted challenges", n=pool.successes),
             by=(*players, GM),
             fields=base,
             options=tuple(str(i) for i in range(len(pool.challenges))),
@@ -137,7 +153,7 @@ def _knavery(state: CampaignState, pool: KnaveryPool) -> list[Decision]:
         for c in pool.combatants:
             pc = state.find_pc(c.id) if c.pc else None
             if pc is not None and pc.active:
-                out.append(_for_combatant(state, pool, c, "reroll", f"reroll {c.name}'s dice"))
+                out.append(_for_combatant(state, pool, c, "reroll", said("reroll {name}'s dice", name=c.name)))
     return out
 
 
@@ -152,7 +168,7 @@ def _rival(rival: Rival) -> list[Decision]:
             Decision(
                 scope=scope,
                 action="initiate",
-                label="switch or hold back the initiated design",
+                label=said("switch or hold back the initiated design"),
                 by=(GM,),
                 fields=base,
                 options=move.eligible,
@@ -162,7 +178,11 @@ def _rival(rival: Rival) -> list[Decision]:
     if move.stage == "interference":
         return [
             Decision(
-                scope=scope, action="interfere", label="did the PCs foil the unsubtle move?", by=(GM,), fields=base
+                scope=scope,
+                action="interfere",
+                label=said("did the PCs foil the unsubtle move?"),
+                by=(GM,),
+                fields=base,
             )
         ]
     if move.stage == "consequence":
@@ -170,13 +190,13 @@ def _rival(rival: Rival) -> list[Decision]:
             Decision(
                 scope=scope,
                 action="consequence",
-                label="pick or roll the consequence",
+                label=said("pick or roll the consequence"),
                 by=(GM,),
                 fields=base,
                 options=tuple(str(i) for i in range(1, 7)),
             )
         ]
-    return [Decision(scope=scope, action="confirm", label="confirm the consequence", by=(GM,), fields=base)]
+    return [Decision(scope=scope, action="confirm", label=said("confirm the consequence"), by=(GM,), fields=base)]
 
 
 def pending(state: CampaignState, scope_id: str) -> list[Decision]:
@@ -195,7 +215,7 @@ def _campaign(state: CampaignState) -> list[Decision]:
         Decision(
             scope="turn",
             action="turn_end" if state.turn.running else "turn_start",
-            label="end the turn" if state.turn.running else "start the next turn",
+            label=said("end the turn") if state.turn.running else said("start the next turn"),
             by=(GM,),
         )
     ]
@@ -205,7 +225,7 @@ def _campaign(state: CampaignState) -> list[Decision]:
                 Decision(
                     scope=f"troupe:{owner}",
                     action="advance",
-                    label=f"{troupe.name}: take an advancement",
+                    label=said("{troupe}: take an advancement", troupe=troupe.name),
                     by=(owner, GM),
                     fields={"owner": owner},
                 )

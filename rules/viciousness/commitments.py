@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.engine import IllegalAction
 from rules.roll.commitment import commitment
+from rules.said import said
 from rules.viciousness.actions import Action, RevealDice
 from rules.viciousness.state import COMMITTED_KEPT, CommittedDie
 from rules.viciousness.work import Work
@@ -50,7 +51,9 @@ def _reveal(w: Work, a: RevealDice) -> None:
     wanted = set(a.dice)
     shown = [d for d in w.s.committed if not wanted or d.die in wanted]
     if not shown:
-        raise IllegalAction("No rival die waits to be revealed." if not wanted else "No such die waits to be revealed.")
+        raise IllegalAction(
+            said("No rival die waits to be revealed.") if not wanted else said("No such die waits to be revealed.")
+        )
     w.put(committed=tuple(d for d in w.s.committed if d not in shown))
     for d in shown:
         w.emit("die_revealed", sides=d.sides, turn=d.turn, line=d.line, salt=d.salt, commitment=d.commitment)

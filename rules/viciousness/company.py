@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rules.engine import IllegalAction
+from rules.said import Said, said
 from rules.viciousness.actions import (
     Action,
     AdjustLiquid,
@@ -45,7 +46,7 @@ def _company(w: Work, a: SetCompany) -> None:
         w.put(turn=w.s.turn.model_copy(update={"length": a.turn_length}))
         changes["turn_length"] = a.turn_length
     if not changes:
-        raise IllegalAction("Nothing to change: give a name, an ambition or a turn length.")
+        raise IllegalAction(said("Nothing to change: give a name, an ambition or a turn length."))
     w.emit("company_changed", **changes)
 
 
@@ -60,7 +61,7 @@ def _set_ip(w: Work, a: SetIP) -> None:
 def _liquid(w: Work, a: AdjustLiquid) -> None:
     have = w.s.company.liquid_at(a.rank)
     if have + a.delta < 0:
-        raise IllegalAction(f"The company has only {have} liquid coins of rank {a.rank}.")
+        raise IllegalAction(said("The company has only {have} liquid coins of rank {rank}.", have=have, rank=a.rank))
     w.add_liquid(a.rank, a.delta)
     w.emit("liquid_changed", rank=a.rank, delta=a.delta, count=have + a.delta, reason="gm")
 
@@ -87,10 +88,14 @@ def _reward(w: Work, a: Reward) -> None:
 def _invest(w: Work, a: Invest) -> None:
     company = w.s.company
     if w.s.options.invest_rank_rule == "current_rank_only" and a.rank != company.rank:
-        raise IllegalAction(f"Only liquid coins of the company's rank ({company.rank}) can be invested.")
+        raise IllegalAction(
+            said("Only liquid coins of the company's rank ({rank}) can be invested.", rank=company.rank)
+        )
     have = company.liquid_at(a.rank)
     if have < a.n:
-        raise IllegalAction(f"The company has {have} liquid coins of rank {a.rank}, not {a.n}.")
+        raise IllegalAction(
+            said("The company has {have} liquid coins of rank {rank}, not {n}.", have=have, rank=a.rank, n=a.n)
+        )
     w.add_liquid(a.rank, -a.n)
     w.emit("invested", coins=a.n, rank=a.rank)
     w.set_ip(company.ip + a.n * ECONOMY.liquid_coin_to_ip, "invest")
@@ -101,7 +106,9 @@ def _divest(w: Work, a: Divest) -> None:
     cost = a.n * ECONOMY.ip_to_liquid_coin
     if company.ip < cost:
         raise IllegalAction(
-            f"Divesting {a.n} coin{'s' if a.n > 1 else ''} takes {cost} IP; the company has {company.ip}."
+            said("Divesting {n} coin takes {cost} IP; the company has {ip}.", n=a.n, cost=cost, ip=company.ip)
+            if a.n == 1
+            else said("Divesting {n} coins takes {cost} IP; the company has {ip}.", n=a.n, cost=cost, ip=company.ip)
         )
     # The coin is worth the rank the company has before any demotion the divestment causes (3.6 #36).
     w.add_liquid(company.rank, a.n)
@@ -114,10 +121,10 @@ def _available(w: Work, pay: Pay) -> tuple[int, int]:
     company = w.s.company
     if pay.coins == "turn":
         if company.turn_coins is None:
-            raise IllegalAction("There are no turn coins left this turn.")
+            raise IllegalAction(said("There are no turn coins left this turn."))
         return company.turn_coins.rank, company.turn_coins.count
     if pay.rank is None:
-        raise IllegalAction("Say which rank of liquid coins pays.")
+        raise IllegalAction(said("Say which rank of liquid coins pays."))
     return pay.rank, company.liquid_at(pay.rank)
 
 
@@ -132,9 +139,9 @@ def _spend(w: Work, pay: Pay, rank: int, n: int) -> None:
 
 def _buy(w: Work, a: Buy) -> None:
     if len(a.pay) > 1 and not w.s.options.mixed_rank_payment:
-        raise IllegalAction("One purchase is paid with coins of a single rank.")
+        raise IllegalAction(said("One purchase is paid with coins of a single rank."))
     if len({(p.coins, p.rank) for p in a.pay}) != len(a.pay):
-        raise IllegalAction("Name each kind of coin once.")
+        raise IllegalAction(said("Name each kind of coin once."))
     offers = [(p, *_available(w, p)) for p in a.pay]
     quotes = [(p, rank, have, quote(a.rank, rank, a.mods)) for p, rank, have in offers]
     pc = w.acting_pc(a.pc) if a.pc is not None else None
@@ -145,21 +152,29 @@ def _buy(w: Work, a: Buy) -> None:
             if q.verdict == "unobtainable":
                 raise unobtainable(q)
             if p.n is not None and p.n != q.coins:
-                raise IllegalAction(f"That costs {q.coins} coins ({q.arithmetic}), not {p.n}.")
+                raise IllegalAction(
+                    said(
+                        "That costs {coins} coins ({arithmetic}), not {n}.",
+                        coins=q.coins,
+                        arithmetic=q.arithmetic,
+                        n=p.n,
+                    )
+                )
             plan = [(p, rank, have, q, q.coins)]
         else:
             plan = [(p, rank, have, q, p.n) for p, rank, have, q in quotes if p.n is not None]
             if len(plan) != len(quotes):
-                raise IllegalAction("Combining coins of several ranks, say how many of each.")
+                raise IllegalAction(said("Combining coins of several ranks, say how many of each."))
             for *_, q, _n in plan:
                 if q.verdict == "unobtainable":
                     raise unobtainable(q)
             if not covers([(n, q) for *_, q, n in plan]):
-                raise IllegalAction("Those coins don't pay for it exactly (a coin of rank r pays 1/price at rank r).")
+                raise IllegalAction(
+                    said("Those coins don't pay for it exactly (a coin of rank r pays 1/price at rank r).")
+                )
         for p, rank, have, q, n in plan:
             if have < n:
-                kind = "turn coins" if p.coins == "turn" else f"liquid coins of rank {rank}"
-                raise IllegalAction(f"That costs {n} {kind} ({q.arithmetic}) and the company has {have}.")
+                raise IllegalAction(_short(p, rank, n, have, q))
         for p, rank, _, q, n in plan:
             _spend(w, p, rank, n)
             spent.append({"coins": p.coins, "rank": rank, "n": n, "arithmetic": q.arithmetic})
@@ -176,6 +191,24 @@ def _buy(w: Work, a: Buy) -> None:
         free=not spent,
         spent=spent,
         quotes=[_describe(q) for *_, q in quotes],
+    )
+
+
+def _short(p: Pay, rank: int, n: int, have: int, q: Quote) -> Said:
+    """The refusal for coins too few to pay ``n`` of them."""
+    if p.coins == "turn":
+        return said(
+            "That costs {n} turn coins ({arithmetic}) and the company has {have}.",
+            n=n,
+            arithmetic=q.arithmetic,
+            have=have,
+        )
+    return said(
+        "That costs {n} liquid coins of rank {rank} ({arithmetic}) and the company has {have}.",
+        n=n,
+        rank=rank,
+        arithmetic=q.arithmetic,
+        have=have,
     )
 
 
@@ -198,7 +231,7 @@ def _notes(w: Work, a: Notes) -> None:
 def _define_trait(w: Work, a: DefineTrait) -> None:
     existing = find_trait(w.s, a.trait.name)
     if existing is not None and existing not in w.s.traits:
-        raise IllegalAction(f"{existing.name} is one of the seed's traits already.")
+        raise IllegalAction(said("{trait} is one of the seed's traits already.", trait=existing.name))
     w.put(traits=(*(t for t in w.s.traits if t is not existing), a.trait))
     w.emit("trait_defined", name=a.trait.name, kind=a.trait.kind)
 
@@ -207,14 +240,14 @@ def _options(w: Work, a: SetOptions) -> None:
     current = w.s.options
     unknown = sorted(set(a.changes) - set(VicOptions.model_fields))
     if unknown:
-        raise IllegalAction(f"There is no house rule called {unknown[0]!r}.")
+        raise IllegalAction(said("There is no house rule called {name}.", name=repr(unknown[0])))
     try:
         options = VicOptions.model_validate({**current.model_dump(), **a.changes})
     except ValidationError as exc:
-        raise IllegalAction(f"{exc.errors()[0]['loc'][0]}: that isn't one of its values.") from None
+        raise IllegalAction(said("{option}: that isn't one of its values.", option=exc.errors()[0]["loc"][0])) from None
     changed = {k: v for k, v in options.model_dump().items() if getattr(current, k) != v}
     if not changed:
-        raise IllegalAction("Those house rules are in force already.")
+        raise IllegalAction(said("Those house rules are in force already."))
     w.put(options=options)
     w.emit("options_changed", changes=changed)
 
@@ -226,7 +259,7 @@ def _archive(w: Work, a: Archive) -> None:
 
 def _restore(w: Work, a: Restore) -> None:
     if not w.s.archived:
-        raise IllegalAction("The campaign isn't archived: it is in play.")
+        raise IllegalAction(said("The campaign isn't archived: it is in play."))
     w.put(archived=False)
     w.emit("restored")
 
@@ -234,7 +267,7 @@ def _restore(w: Work, a: Restore) -> None:
 def _clear_lockout(w: Work, a: ClearLockout) -> None:
     lockout = w.s.company.lockout
     if lockout is None:
-        raise IllegalAction("Group rolls aren't locked.")
+        raise IllegalAction(said("Group rolls aren't locked."))
     w.company(lockout=None)
     w.emit("lockout_cleared", lapsed_free_pushes=lockout.free_pushes)
 

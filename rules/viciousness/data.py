@@ -8,6 +8,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from rules.said import Said
+
 DATA_DIR = resources.files("data") / "viciousness"
 
 Severity = Literal["light", "medium", "heavy"]
@@ -278,3 +280,9 @@ MIN_IP: dict[int, int] = {r.rank: r.min_ip for r in RANKS}
 MAX_TRAITS: int = CHARACTERS.max_traits
 RECOVERY_TURNS: int = PROCEDURES.violence.recovery_turns
 SIDES: dict[str, int] = {"d4": 4, "d6": 6}
+
+
+def told(text: str) -> Said:
+    """A sentence of these files (a label, a consequence) put into what an engine says, so that it is said in the
+    reader's language too: the catalogs hold it through the data keys ``bot.i18n_extract`` reads."""
+    return Said(text)

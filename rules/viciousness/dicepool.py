@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.engine import IllegalAction
+from rules.said import said
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.data import PROCEDURES, SIDES
 from rules.viciousness.state import CampaignState, Combatant, KnaveryPool, Pool, PoolDie, ViolencePool, owner_of
@@ -100,7 +101,7 @@ def combatant(pool: Pool, who: str) -> Combatant:
     """The combatant ``who`` of ``pool``."""
     found = next((c for c in pool.combatants if c.id == who), None)
     if found is None:
-        raise IllegalAction("That character isn't in this pool.")
+        raise IllegalAction(said("That character isn't in this pool."))
     return found
 
 
@@ -123,8 +124,10 @@ def spend_free_push(w: Work, pool: Pool | None) -> str:
         w.company(lockout=lockout.model_copy(update={"free_pushes": lockout.free_pushes - 1}))
         return "fallout"
     if use == "immediate" and lockout is not None and lockout.free_pushes:
-        raise IllegalAction("Free pushes are only spent right after the failed roll (vic.free_push_use=immediate).")
-    raise IllegalAction("There is no free push to spend.")
+        raise IllegalAction(
+            said("Free pushes are only spent right after the failed roll (vic.free_push_use=immediate).")
+        )
+    raise IllegalAction(said("There is no free push to spend."))
 
 
 def rollers(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:

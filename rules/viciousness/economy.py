@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SkipValidation
 
 from rules.engine import IllegalAction
+from rules.said import Said, said
 from rules.text import echo
-from rules.viciousness.data import ECONOMY, MIN_IP, PRICES, REWARDS
+from rules.viciousness.data import ECONOMY, MIN_IP, PRICES, REWARDS, told
 from rules.viciousness.state import rank_for_ip
 
 MODIFIERS = {m.key: m for m in PRICES.modifiers}
@@ -23,8 +24,9 @@ class Quote(BaseModel):
 
     item_rank: int
     coin_rank: int
-    parts: tuple[tuple[str, int], ...]
-    """Each term of the sum: ("Base price", 1), ("2 ranks above the coins' rank", 4), ("Custom-built", 1)…"""
+    parts: tuple[tuple[SkipValidation[str], int], ...]
+    """Each term of the sum: ("Base price", 1), ("2 ranks above the coins' rank", 4), ("Custom-built", 1)… Each
+    term's text is a ``Said`` (kept as it is, unvalidated): ``localize`` it."""
     total: int
     verdict: Literal["free", "coins", "unobtainable"]
 
@@ -46,22 +48,25 @@ def quote(item_rank: int, coin_rank: int, mods: Sequence[str] = ()) -> Quote:
     for key in mods:
         mod = MODIFIERS.get(key)
         if mod is None:
-            raise IllegalAction(f"There is no price modifier called {echo(key)}.")
+            raise IllegalAction(said("There is no price modifier called {name}.", name=echo(key)))
         if mods.count(key) > 1:
-            raise IllegalAction(f"{mod.label} counts only once.")
+            raise IllegalAction(said("{modifier} counts only once.", modifier=told(mod.label)))
         if mod.exclusive_group:
             other = groups.setdefault(mod.exclusive_group, key)
             if other != key:
                 raise IllegalAction(
-                    f"{MODIFIERS[other].label} and {mod.label} don't add up: an item is one or the other."
+                    said(
+                        "{first} and {second} don't add up: an item is one or the other.",
+                        first=told(MODIFIERS[other].label),
+                        second=told(mod.label),
+                    )
                 )
-    parts: list[tuple[str, int]] = [("Base price", PRICES.base_price)]
+    parts: list[tuple[str, int]] = [(said("Base price"), PRICES.base_price)]
     gap = item_rank - coin_rank
     if gap:
         per = PRICES.per_rank_above if gap > 0 else PRICES.per_rank_below
-        ranks = f"{abs(gap)} rank{'s' if abs(gap) > 1 else ''}"
-        parts.append((f"{ranks} {'above' if gap > 0 else 'below'} the coins' rank", per * abs(gap)))
-    parts += [(MODIFIERS[key].label, MODIFIERS[key].delta) for key in mods]
+        parts.append((_rank_gap(gap), per * abs(gap)))
+    parts += [(told(MODIFIERS[key].label), MODIFIERS[key].delta) for key in mods]
     total = sum(d for _, d in parts)
     if total <= PRICES.free_at_or_below:
         verdict: Literal["free", "coins", "unobtainable"] = "free"
@@ -72,9 +77,26 @@ def quote(item_rank: int, coin_rank: int, mods: Sequence[str] = ()) -> Quote:
     return Quote(item_rank=item_rank, coin_rank=coin_rank, parts=tuple(parts), total=total, verdict=verdict)
 
 
+def _rank_gap(gap: int) -> Said:
+    """The price term for an item ``gap`` ranks above (or, negative, below) the coins paying for it."""
+    if gap == 1:
+        return said("1 rank above the coins' rank")
+    if gap == -1:
+        return said("1 rank below the coins' rank")
+    if gap > 0:
+        return said("{n} ranks above the coins' rank", n=gap)
+    return said("{n} ranks below the coins' rank", n=-gap)
+
+
 def unobtainable(q: Quote) -> IllegalAction:
     """The refusal for an item money can't buy."""
-    return IllegalAction(f"That costs {q.total} coins ({q.arithmetic}): it can't be bought with money.")
+    return IllegalAction(
+        said(
+            "That costs {total} coins ({arithmetic}): it can't be bought with money.",
+            total=q.total,
+            arithmetic=q.arithmetic,
+        )
+    )
 
 
 def covers(groups: Sequence[tuple[int, Quote]]) -> bool:
@@ -93,7 +115,13 @@ def reward(method: str, npc_rank: int, company_rank: int) -> int:
     """Liquid coins for extracting from an NPC (seed L160-164): base + rank difference, at least 0."""
     m = next(m for m in REWARDS.methods if m.key == method)
     if m.unavailable_at_rank_gte is not None and company_rank >= m.unavailable_at_rank_gte:
-        raise IllegalAction(f"{m.label} isn't available from wealth rank {m.unavailable_at_rank_gte}.")
+        raise IllegalAction(
+            said(
+                "{method} isn't available from wealth rank {rank}.",
+                method=told(m.label),
+                rank=m.unavailable_at_rank_gte,
+            )
+        )
     return max(REWARDS.minimum, m.base + REWARDS.per_rank_difference * (npc_rank - company_rank))
 
 

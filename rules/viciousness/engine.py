@@ -25,6 +25,7 @@ from rules.engine import (
     Undo,
     Viewer,
 )
+from rules.said import said
 from rules.viciousness import (
     calls,
     checks,
@@ -122,7 +123,9 @@ class ViciousnessEngine:
     def apply(self, state: CampaignState, actor: str, action: Action, dice: DiceSource) -> Outcome[CampaignState]:
         """Apply ``action``; raises IllegalAction with a readable reason. Never checks who (see ``authorize``)."""
         if state.archived and not isinstance(action, Restore):
-            raise IllegalAction("The campaign is archived: the GM brings it back with `/vic-gm campaign restore`.")
+            raise IllegalAction(
+                said("The campaign is archived: the GM brings it back with `/vic-gm campaign restore`.")
+            )
         work = Work(state, actor, dice, salt=getattr(action, "salt", ""))
         HANDLERS[type(action)](work, action)
         recap.after_action(work, state, action)

@@ -6,45 +6,46 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.engine import IllegalAction
+from rules.said import said
 from rules.viciousness.actions import Action, SetChallenges, Thwart
 from rules.viciousness.dicepool import FREE_PUSH_FACE, is_rattled, report, roll_combatant
 from rules.viciousness.state import CampaignState, Challenge, Combatant, KnaveryPool, Lockout
 from rules.viciousness.work import Work
 
-SUCCESS_RULE = "A success is a die showing 4 or more; each 6 is a free push if the scheme fails."
+SUCCESS_RULE = said("A success is a die showing 4 or more; each 6 is a free push if the scheme fails.")
 
 
 def challenges(total: int, known: tuple[str, ...]) -> tuple[Challenge, ...]:
     """``total`` challenges, the known ones first (labelled), the rest unknown to the group."""
     if len(known) > total:
-        raise IllegalAction(f"{len(known)} known challenges, but only {total} in all.")
+        raise IllegalAction(said("{known} known challenges, but only {total} in all.", known=len(known), total=total))
     return tuple(Challenge(label=k, known=True) for k in known) + (Challenge(),) * (total - len(known))
 
 
 def label(pool: KnaveryPool, index: int) -> str:
     """A challenge as the group knows it."""
     c = pool.challenges[index]
-    return c.label if c.known else f"unknown challenge {index + 1}"
+    return c.label if c.known else said("unknown challenge {n}", n=index + 1)
 
 
 def knavery_pool(w: Work, pool_id: str) -> KnaveryPool:
     """The open scheme ``pool_id``."""
     pool = w.pool(pool_id)
     if not isinstance(pool, KnaveryPool):
-        raise IllegalAction("That pool is a fight, not a scheme.")
+        raise IllegalAction(said("That pool is a fight, not a scheme."))
     return pool
 
 
 def check_group(w: Work, participants: int) -> None:
     """While a fallout lasts, each PC rolls alone (seed L86, 3.6 #17)."""
     if w.s.company.lockout is not None and participants > 1:
-        raise IllegalAction("Group rolls are locked until the GM clears the fallout: each PC rolls solo.")
+        raise IllegalAction(said("Group rolls are locked until the GM clears the fallout: each PC rolls solo."))
 
 
 def roll_knavery(w: Work, pool: KnaveryPool) -> None:
     """The roll (seed L86): successes thwart challenges; 6s are free pushes if it fails."""
     if not pool.combatants:
-        raise IllegalAction("Nobody has joined the scheme yet.")
+        raise IllegalAction(said("Nobody has joined the scheme yet."))
     check_group(w, len(pool.combatants))
     if not pool.challenges:
         w.drop_pool(pool.id)
@@ -54,7 +55,7 @@ def roll_knavery(w: Work, pool: KnaveryPool) -> None:
             successes=0,
             challenges=0,
             free_pushes=0,
-            note="no challenges: no roll needed",
+            note=said("no challenges: no roll needed"),
         )
         return
     rolled = tuple(roll_combatant(w, pool, c) for c in pool.combatants)
@@ -143,13 +144,15 @@ def fail(w: Work, pool: KnaveryPool, thwarted: tuple[int, ...]) -> None:
 def _thwart(w: Work, a: Thwart) -> None:
     pool = knavery_pool(w, a.pool)
     if pool.stage != "failed":
-        raise IllegalAction("Challenges are thwarted after a failed roll.")
+        raise IllegalAction(said("Challenges are thwarted after a failed roll."))
     n = pool.successes
     if len(set(a.picks)) != len(a.picks) or any(not 0 <= i < len(pool.challenges) for i in a.picks):
-        raise IllegalAction(f"Pick different challenges, numbered 0 to {len(pool.challenges) - 1}.")
+        raise IllegalAction(said("Pick different challenges, numbered 0 to {last}.", last=len(pool.challenges) - 1))
     if len(a.picks) != n:
         raise IllegalAction(
-            f"{n} success{'es' if n != 1 else ''}: pick exactly {n} thwarted challenge{'s' if n != 1 else ''}."
+            said("{n} success: pick exactly {n} thwarted challenge.", n=n)
+            if n == 1
+            else said("{n} successes: pick exactly {n} thwarted challenges.", n=n)
         )
     fail(w, pool, tuple(sorted(a.picks)))
 
@@ -157,7 +160,7 @@ def _thwart(w: Work, a: Thwart) -> None:
 def _challenges(w: Work, a: SetChallenges) -> None:
     pool = knavery_pool(w, a.pool)
     if pool.stage != "gather":
-        raise IllegalAction("The scheme's dice are rolled already.")
+        raise IllegalAction(said("The scheme's dice are rolled already."))
     w.put_pool(pool.model_copy(update={"challenges": challenges(a.total, a.known)}))
     w.emit("challenges", pool=pool.id, total=a.total, known=list(a.known), prepared=len(a.known) == a.total)
 

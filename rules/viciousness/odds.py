@@ -17,7 +17,8 @@ milliseconds. The convolution and the percentages are the project's one way of c
 shared with ``/dice odds``).
 
 The text form players type is read by :mod:`rules.viciousness.odds_parse`. The renderers here fit a phone: a
-code block of lines of at most 40 characters, under 1,000 characters in all, whatever the pools.
+code block of lines of at most 40 characters (in English), under 1,000 characters in all, whatever the pools. Their
+words are ``Said``: a renderer takes ``say`` (the bot's ``localize``) to put them in the reader's language.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from itertools import accumulate
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.odds import bar, convolve, percent
+from rules.said import Said, said
 
 HIT_FACE = 4  # violence: exactly this face is a hit (3.6 #1)
 SUCCESS_FACE = 4  # knavery: this face or more is a success
@@ -68,7 +70,7 @@ class Pool(BaseModel):
     def label(self) -> str:
         """The pool as a player would write it, e.g. ``3d4 r1d4 1d6``."""
         terms = [f"{'r' if die.rattled else ''}{count}d{die.faces}" for die, count in self.groups()]
-        return " ".join(terms) or "no dice"
+        return " ".join(terms) or said("no dice")
 
 
 class ViolenceOdds(BaseModel):
@@ -240,6 +242,14 @@ def knavery_odds(pool: Pool, challenges: int) -> KnaveryOdds:
     )
 
 
+Say = Callable[[str], str]
+"""How a renderer's words are said: the bot passes ``localize``; English as it is by default."""
+
+
+def _as_is(text: str) -> str:
+    return text
+
+
 def _row(label: str, p: Fraction) -> str:
     return f"{label:<14}{percent(p):>6} {bar(p)}".rstrip()
 
@@ -282,43 +292,54 @@ def _block(lines: list[str]) -> str:
     return "\n".join(["```", *lines, "```"])
 
 
-def render_violence(odds: ViolenceOdds) -> str:
+def render_violence(odds: ViolenceOdds, say: Say = _as_is) -> str:
     """A code block for Discord: who wins and how many hits land (two sides), or who rolls the most hits."""
     names = SIDE_NAMES[: len(odds.sides)]
-    lines = [_fit(f"{name} {pool.label}") for name, pool in zip(names, odds.sides, strict=True)]
+    lines = [_fit(f"{name} {say(pool.label)}") for name, pool in zip(names, odds.sides, strict=True)]
     if odds.lands:
-        lines += [_row("A wins", odds.most[0]), _row("B wins", odds.most[1]), _row("No hits land", odds.tie)]
+        lines += [
+            _row(say(said("{side} wins", side="A")), odds.most[0]),
+            _row(say(said("{side} wins", side="B")), odds.most[1]),
+            _row(say(said("No hits land")), odds.tie),
+        ]
         for name, lands in zip(names, odds.lands, strict=True):
             rows = _spread(lands, 1)
             if rows:
-                lines.append(f"{name} lands")
+                lines.append(say(said("{side} lands", side=name)))
                 lines += [_row(f"  {label}", p) for label, p in rows]
     else:
-        lines.append("Most hits")
+        lines.append(say(said("Most hits")))
         lines += [_row(f"  {name}", p) for name, p in zip(names, odds.most, strict=True)]
-        lines.append(_row("  Tie", odds.tie))
+        tie = say(said("Tie"))
+        lines.append(_row(f"  {tie}", odds.tie))
     return _block(lines)
 
 
-def render_knavery(odds: KnaveryOdds) -> str:
+def render_knavery(odds: KnaveryOdds, say: Say = _as_is) -> str:
     """A code block for Discord: the chance of success, of failing with a free push, and the spreads."""
-    challenges = f"{odds.challenges} challenge{'' if odds.challenges == 1 else 's'}"
+    n = odds.challenges
+    challenges = said("vs {n} challenge", n=n) if n == 1 else said("vs {n} challenges", n=n)
     lines = [
-        _fit(odds.pool.label, f" vs {challenges}"),
-        _row("Success", odds.success),
-        _row("Fail", odds.failure),
-        _row("Fail, 1+ push", odds.failure_with_push),
+        _fit(say(odds.pool.label), f" {say(challenges)}"),
+        _row(say(said("Success")), odds.success),
+        _row(say(said("Fail")), odds.failure),
+        _row(say(said("Fail, 1+ push")), odds.failure_with_push),
     ]
-    for heading, dist in (("Successes", odds.successes), ("Free pushes", odds.free_pushes)):
-        lines.append(heading)
+    for heading, dist in ((said("Successes"), odds.successes), (said("Free pushes"), odds.free_pushes)):
+        lines.append(say(heading))
         lines += [_row(f"  {label}", p) for label, p in _spread(dist, 0)]
     return _block(lines)
 
 
-def summary(odds: ViolenceOdds | KnaveryOdds) -> str:
-    """One short line for under a pool being built, from the first side's point of view."""
+def chances(odds: ViolenceOdds | KnaveryOdds) -> Said:
+    """``58% to win, 20% to lose``: the odds in a few words, from the first side's point of view."""
     if isinstance(odds, KnaveryOdds):
-        return f"odds now: {percent(odds.success, 0)} to succeed"
+        return said("{p} to succeed", p=percent(odds.success, 0))
     if odds.lands:
-        return f"odds now: {percent(odds.most[0], 0)} to win, {percent(odds.most[1], 0)} to lose"
-    return f"odds now: {percent(odds.most[0], 0)} to roll the most hits"
+        return said("{win} to win, {lose} to lose", win=percent(odds.most[0], 0), lose=percent(odds.most[1], 0))
+    return said("{p} to roll the most hits", p=percent(odds.most[0], 0))
+
+
+def summary(odds: ViolenceOdds | KnaveryOdds) -> str:
+    """One short line for under a pool being built: ``odds now:`` and the ``chances`` (a ``Said``)."""
+    return said("odds now: {chances}", chances=chances(odds))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from rules.said import Said, said
 from rules.text import echo
 from rules.viciousness.odds import MAX_SIDES, SIDE_NAMES, Die, Pool
 
@@ -40,12 +41,13 @@ _QUOTED = 20  # longest bit of the user's text quoted back in an error
 _TERM = re.compile(r"(r?)(\d*)d(\d+)")
 _SEPARATORS = re.compile(r"[\s,+]+")
 _VS = frozenset({"vs", "vs."})
-_DIE_HELP = "write dice like 3d4 or r1d6"
-_KNAVERY_HELP = "like “2d6 1d4 vs 3”"
+_DIE_HELP = said("write dice like 3d4 or r1d6")
+_KNAVERY_HELP = said("like “2d6 1d4 vs 3”")
 
 
 class OddsInputError(ValueError):
-    """The text is not a pool we can work out; ``str(error)`` is a short, friendly sentence for the user."""
+    """The text is not a pool we can work out; ``str(error)`` is a short, friendly sentence for the user (its
+    ``args[0]`` a ``Said``: ``localize`` it)."""
 
 
 def _number(digits: str) -> int:
@@ -64,7 +66,7 @@ def _split(text: str) -> list[list[str]]:
     return parts
 
 
-def _pool(words: list[str], what: str, base_faces: int) -> Pool:
+def _pool(words: list[str], what: Said, base_faces: int) -> Pool:
     """The dice of ``words``.
 
     ``what`` names the side or pool in errors (``Side A``, ``The pool``); a bare number is taken for a count of
@@ -76,20 +78,26 @@ def _pool(words: list[str], what: str, base_faces: int) -> Pool:
         if term is None:
             if word.isdecimal():
                 guess = echo(f"{word}d{base_faces}", _QUOTED)
-                raise OddsInputError(f"{echo(word, _QUOTED)} is not a die: did you mean {guess}?")
-            raise OddsInputError(f"I don't understand {echo(word, _QUOTED)}: {_DIE_HELP}.")
+                raise OddsInputError(
+                    said("{word} is not a die: did you mean {guess}?", word=echo(word, _QUOTED), guess=guess)
+                )
+            raise OddsInputError(said("I don't understand {word}: {help}.", word=echo(word, _QUOTED), help=_DIE_HELP))
         rattled, count_digits, face_digits = term.groups()
         count = _number(count_digits) if count_digits else 1
         faces = _number(face_digits)
         if count == 0:
-            raise OddsInputError(f"{echo(word, _QUOTED)} has no dice: write at least 1, like 1d4.")
+            raise OddsInputError(said("{word} has no dice: write at least 1, like 1d4.", word=echo(word, _QUOTED)))
         if not MIN_FACES <= faces <= MAX_FACES:
-            raise OddsInputError(f"{echo(word, _QUOTED)}: dice go from d{MIN_FACES} to d{MAX_FACES}.")
+            raise OddsInputError(
+                said("{word}: dice go from d{low} to d{high}.", word=echo(word, _QUOTED), low=MIN_FACES, high=MAX_FACES)
+            )
         if len(dice) + count > MAX_DICE:
-            raise OddsInputError(f"{what} has more than {MAX_DICE} dice: {MAX_DICE} is the most.")
+            raise OddsInputError(
+                said("{what} has more than {most} dice: {most} is the most.", what=what, most=MAX_DICE)
+            )
         dice += [Die(faces=faces, rattled=bool(rattled))] * count
     if not dice:
-        raise OddsInputError(f"{what} has no dice: {_DIE_HELP}.")
+        raise OddsInputError(said("{what} has no dice: {help}.", what=what, help=_DIE_HELP))
     return Pool(dice=tuple(dice))
 
 
@@ -97,32 +105,37 @@ def parse_pool(text: str) -> Pool:
     """One pool with no ``vs``, e.g. ``3d4 r1d6``: a side given on its own."""
     parts = _split(text)
     if len(parts) > 1:
-        raise OddsInputError("Write one pool here, with no “vs”.")
-    return _pool(parts[0], "The pool", VIOLENCE_DIE)
+        raise OddsInputError(said("Write one pool here, with no “vs”."))
+    return _pool(parts[0], said("The pool"), VIOLENCE_DIE)
 
 
 def parse_violence(text: str) -> tuple[Pool, ...]:
     """Two to ``MAX_SIDES`` sides separated by ``vs``, e.g. ``3d4 1d6 vs 2d4``."""
     parts = _split(text)
     if len(parts) == 1:
-        raise OddsInputError("Write two sides with “vs” between them, like “3d4 1d6 vs 2d4”.")
+        raise OddsInputError(said("Write two sides with “vs” between them, like “3d4 1d6 vs 2d4”."))
     if len(parts) > MAX_SIDES:
-        raise OddsInputError(f"That is {len(parts)} sides: {MAX_SIDES} is the most.")
-    return tuple(_pool(words, f"Side {name}", VIOLENCE_DIE) for name, words in zip(SIDE_NAMES, parts, strict=False))
+        raise OddsInputError(said("That is {n} sides: {most} is the most.", n=len(parts), most=MAX_SIDES))
+    return tuple(
+        _pool(words, said("Side {name}", name=name), VIOLENCE_DIE)
+        for name, words in zip(SIDE_NAMES, parts, strict=False)
+    )
 
 
 def parse_knavery(text: str, challenges: int | None = None) -> tuple[Pool, int]:
     """A pool and its number of challenges: ``2d6 1d4 vs 3``, or ``2d6 1d4`` with ``challenges=3``."""
     parts = _split(text)
     if len(parts) > 2 or (len(parts) == 2 and (len(parts[1]) != 1 or not parts[1][0].isdecimal())):
-        raise OddsInputError(f"Write one pool, then “vs” and the number of challenges, {_KNAVERY_HELP}.")
+        raise OddsInputError(
+            said("Write one pool, then “vs” and the number of challenges, {help}.", help=_KNAVERY_HELP)
+        )
     if len(parts) == 2:
         if challenges is not None:
-            raise OddsInputError("Give the number of challenges once: after “vs” or as the option, not both.")
+            raise OddsInputError(said("Give the number of challenges once: after “vs” or as the option, not both."))
         challenges = _number(parts[1][0])
-    pool = _pool(parts[0], "The pool", KNAVERY_DIE)  # what isn't a pool is said before what is missing
+    pool = _pool(parts[0], said("The pool"), KNAVERY_DIE)  # what isn't a pool is said before what is missing
     if challenges is None:
-        raise OddsInputError(f"How many challenges? Write the number after “vs”, {_KNAVERY_HELP}.")
+        raise OddsInputError(said("How many challenges? Write the number after “vs”, {help}.", help=_KNAVERY_HELP))
     if not 0 <= challenges <= MAX_CHALLENGES:
-        raise OddsInputError(f"Challenges go from 0 to {MAX_CHALLENGES}.")
+        raise OddsInputError(said("Challenges go from 0 to {most}.", most=MAX_CHALLENGES))
     return pool, challenges

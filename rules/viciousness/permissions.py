@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.engine import GM_ROLES, NotPermitted
+from rules.said import said
 from rules.viciousness.actions import Action, GMControl, Pick, Replace
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.state import CampaignState, KnaveryPool, owner_of
@@ -18,12 +19,12 @@ def authorize(state: CampaignState, actor: str, roles: frozenset[str], action: A
     if roles & GM_ROLES:
         return
     if getattr(action, "exception", False):
-        raise NotPermitted("Only the GM can let a character act twice in one turn.")
+        raise NotPermitted(said("Only the GM can let a character act twice in one turn."))
     _CHECKS[type(action).WHO](state, actor, action)
 
 
 def _gm(state: CampaignState, actor: str, action: Action) -> None:
-    raise NotPermitted(f"Only the GM can {action.DOING}.")
+    raise NotPermitted(said("Only the GM can {doing}.", doing=action.DOING))
 
 
 def _self(state: CampaignState, actor: str, action: Action) -> None:
@@ -33,15 +34,15 @@ def _self(state: CampaignState, actor: str, action: Action) -> None:
 
 def _owner(state: CampaignState, actor: str, action: Action) -> None:
     if getattr(action, "owner", None) != actor:
-        raise NotPermitted("That troupe isn't yours: only its player and the GM can change it.")
+        raise NotPermitted(said("That troupe isn't yours: only its player and the GM can change it."))
 
 
 def _own_pc(state: CampaignState, actor: str, pc_id: str, handing_over: bool = False) -> None:
     if owner_of(pc_id) != actor:
-        raise NotPermitted("That character isn't yours: only their player and the GM can do that.")
+        raise NotPermitted(said("That character isn't yours: only their player and the GM can do that."))
     pc = state.find_pc(pc_id)
     if pc is not None and pc.gm_controlled and not handing_over:
-        raise NotPermitted(f"{pc.name} is portrayed by the GM: only the GM can do that.")
+        raise NotPermitted(said("{name} is portrayed by the GM: only the GM can do that.", name=pc.name))
 
 
 def _pc(state: CampaignState, actor: str, action: Action) -> None:
@@ -61,13 +62,13 @@ def _member(state: CampaignState, actor: str, action: Action) -> None:
     if c is None:
         return
     if not c.pc:
-        raise NotPermitted("NPCs are the GM's to play.")
+        raise NotPermitted(said("NPCs are the GM's to play."))
     _own_pc(state, actor, c.id)
     if isinstance(action, Pick):
         for p in action.picks:
             t = find_trait(state, p.trait)
             if t is not None and t.name in c.vetoed:
-                raise NotPermitted(f"The GM ruled that {t.name} doesn't apply here.")
+                raise NotPermitted(said("The GM ruled that {trait} doesn't apply here.", trait=t.name))
 
 
 def side_players(state: CampaignState, pool_id: str, side: str) -> set[str]:
@@ -86,7 +87,7 @@ def side_players(state: CampaignState, pool_id: str, side: str) -> set[str]:
 def _side(state: CampaignState, actor: str, action: Action) -> None:
     pool_id, side = getattr(action, "pool", ""), getattr(action, "side", "")
     if pool_id in state.pools and actor not in side_players(state, pool_id, side):
-        raise NotPermitted("Only the players of that side's PCs, or the GM, decide where its hits go.")
+        raise NotPermitted(said("Only the players of that side's PCs, or the GM, decide where its hits go."))
 
 
 def _group(state: CampaignState, actor: str, action: Action) -> None:
@@ -94,9 +95,9 @@ def _group(state: CampaignState, actor: str, action: Action) -> None:
     if not isinstance(pool, KnaveryPool):
         return
     if not pool.prepared:
-        raise NotPermitted("The group wasn't prepared: the GM decides which challenges were thwarted.")
+        raise NotPermitted(said("The group wasn't prepared: the GM decides which challenges were thwarted."))
     if actor not in {owner_of(c.id) for c in pool.combatants if c.pc}:
-        raise NotPermitted("Only the players in the scheme, or the GM, choose the thwarted challenges.")
+        raise NotPermitted(said("Only the players in the scheme, or the GM, choose the thwarted challenges."))
 
 
 _CHECKS: dict[str, Callable[[CampaignState, str, Action], None]] = {

@@ -7,6 +7,7 @@ from string import ascii_lowercase
 from typing import Any
 
 from rules.engine import IllegalAction
+from rules.said import Said, said
 from rules.viciousness.actions import (
     Action,
     AddNPC,
@@ -65,7 +66,7 @@ def _new_id(w: Work) -> str:
 def _open_violence(w: Work, a: OpenViolence) -> None:
     sides = tuple(Side(id=ascii_lowercase[i], name=name) for i, name in enumerate(a.sides))
     if any(group.side >= len(sides) for group in a.npcs):
-        raise IllegalAction("Those NPCs are on a side the fight doesn't have.")
+        raise IllegalAction(said("Those NPCs are on a side the fight doesn't have."))
     pool = ViolencePool(id=_new_id(w), title=a.title, sides=sides, roll_at=a.roll_at)
     w.put_pool(pool)
     w.emit(
@@ -98,22 +99,37 @@ def _open_knavery(w: Work, a: OpenKnavery) -> None:
 def _gathering(pool: Pool) -> None:
     if pool.stage != "gather":
         raise IllegalAction(
-            "This round's dice are rolled: wait for the next round."
+            said("This round's dice are rolled: wait for the next round.")
             if isinstance(pool, ViolencePool)
-            else "The scheme's dice are rolled already."
+            else said("The scheme's dice are rolled already.")
         )
 
 
 def _side(pool: Pool, side: str | None) -> str | None:
     if isinstance(pool, KnaveryPool):
         if side is not None:
-            raise IllegalAction("A scheme has no sides.")
+            raise IllegalAction(said("A scheme has no sides."))
         return None
     if side is None:
-        raise IllegalAction("Choose a side.")
+        raise IllegalAction(said("Choose a side."))
     if all(s.id != side for s in pool.sides):
-        raise IllegalAction("There is no such side in this fight.")
+        raise IllegalAction(said("There is no such side in this fight."))
     return side
+
+
+def _already_in(name: str, fight: bool, this: bool) -> Said:
+    """The refusal for joining a pool while in one (``this`` one, or another; a ``fight`` or a scheme)."""
+    if fight:
+        return (
+            said("{name} is already in this fight.", name=name)
+            if this
+            else said("{name} is already in another fight.", name=name)
+        )
+    return (
+        said("{name} is already in this scheme.", name=name)
+        if this
+        else said("{name} is already in another scheme.", name=name)
+    )
 
 
 def _join(w: Work, a: Join) -> None:
@@ -123,11 +139,9 @@ def _join(w: Work, a: Join) -> None:
     side = _side(pool, a.side)
     for other in w.s.pools.values():
         if any(c.id == pc.id for c in other.combatants):
-            what = "fight" if other.kind == "violence" else "scheme"
-            where = f"this {what}" if other.id == pool.id else f"another {what}"
-            raise IllegalAction(f"{pc.name} is already in {where}.")
+            raise IllegalAction(_already_in(pc.name, other.kind == "violence", other.id == pool.id))
     if isinstance(pool, ViolencePool) and pc.wounded:
-        raise IllegalAction(f"{pc.name} is wounded: a wounded character can't fight.")
+        raise IllegalAction(said("{name} is wounded: a wounded character can't fight.", name=pc.name))
     if isinstance(pool, KnaveryPool):
         check_group(w, len(pool.combatants) + 1)
     # The dice the PC picked last time in such a pool, as far as they still hold (a trait may be gone).
@@ -165,7 +179,9 @@ def _roll_when_due(w: Work, pool_id: str, may_roll: bool) -> None:
     a roll is never taken back by an undo)."""
     pool = w.pool(pool_id)
     if pool.roll_at is not None and not may_roll:
-        raise IllegalAction(f"This pool rolls by itself once {pool.roll_at} characters are in: this change may roll.")
+        raise IllegalAction(
+            said("This pool rolls by itself once {n} characters are in: this change may roll.", n=pool.roll_at)
+        )
     if due(w.s, pool):
         w.emit("rolls_by_itself", pool=pool.id, n=pool.roll_at)
         _roll(w, RollPool(pool=pool.id))
@@ -220,7 +236,7 @@ def _leave(w: Work, a: Leave) -> None:
     c = combatant(pool, a.who)
     _gathering(pool)
     if c.death:
-        raise IllegalAction(f"{c.name}'s death test comes first.")
+        raise IllegalAction(said("{name}'s death test comes first.", name=c.name))
     w.put_pool(pool.model_copy(update={"combatants": tuple(x for x in pool.combatants if x.id != c.id)}))
     w.emit("left_pool", pool=pool.id, who=c.id, name=c.name)
     if c.spent:
@@ -232,26 +248,34 @@ def _pick(w: Work, a: Pick) -> None:
     c = combatant(pool, a.who)
     _gathering(pool)
     if not c.pc:
-        raise IllegalAction("NPCs have no traits: the GM grants their dice.")
+        raise IllegalAction(said("NPCs have no traits: the GM grants their dice."))
     pc = w.pc(c.id)
     picks: list[TraitPick] = []
     for p in a.picks:
         t = trait(w.s, p.trait)
         if not pc.has_trait(t.name):
-            raise IllegalAction(f"{pc.name} doesn't have {t.name}.")
+            raise IllegalAction(said("{name} doesn't have {trait}.", name=pc.name, trait=t.name))
         if not t.dice:
-            raise IllegalAction(f"{t.name} gives no dice.")
+            raise IllegalAction(said("{trait} gives no dice.", trait=t.name))
         if p.clause >= len(t.dice):
-            raise IllegalAction(f"{t.name} has {len(t.dice)} dice clause{'s' if len(t.dice) > 1 else ''}.")
+            raise IllegalAction(
+                said("{trait} has {n} dice clause.", trait=t.name, n=1)
+                if len(t.dice) == 1
+                else said("{trait} has {n} dice clauses.", trait=t.name, n=len(t.dice))
+            )
         picks.append(TraitPick(trait=t.name, clause=p.clause))
     if len(set(picks)) != len(picks):
-        raise IllegalAction("Each dice clause counts once.")
+        raise IllegalAction(said("Each dice clause counts once."))
     for p in picks:
         t = trait(w.s, p.trait)
         gains = {i for i, cl in enumerate(t.dice) if cl.when == "gain"}
         if t.dice[p.clause].when == "add" and not any(q.trait == p.trait and q.clause in gains for q in picks):
             raise IllegalAction(
-                f"{t.name}'s add die needs its gain die: a gain condition must be met before an add condition applies."
+                said(
+                    "{trait}'s add die needs its gain die: "
+                    "a gain condition must be met before an add condition applies.",
+                    trait=t.name,
+                )
             )
     order = [t.name for t in pc.traits]
     picks.sort(key=lambda p: (order.index(p.trait), p.clause))
@@ -294,23 +318,25 @@ def _reroll(w: Work, a: Reroll) -> None:
     pool = w.pool(a.pool)
     c = combatant(pool, a.who)
     if isinstance(pool, ViolencePool) and pool.stage != "rolled":
-        raise IllegalAction("Dice are rerolled right after the roll, before the hits are worked out.")
+        raise IllegalAction(said("Dice are rerolled right after the roll, before the hits are worked out."))
     if isinstance(pool, KnaveryPool) and pool.stage != "failed":
-        raise IllegalAction("A scheme's dice are rerolled after a failed roll.")
+        raise IllegalAction(said("A scheme's dice are rerolled after a failed roll."))
     if not c.pc:
-        raise IllegalAction("Only PCs push to reroll.")
+        raise IllegalAction(said("Only PCs push to reroll."))
     pc = w.acting_pc(c.id)
     if not a.free:
         if pc.rattled:
-            raise IllegalAction("You can't push while rattled.")
+            raise IllegalAction(said("You can't push while rattled."))
         if c.pushed:
-            raise IllegalAction(f"{pc.name} has already pushed to reroll in this pool.")
+            raise IllegalAction(said("{name} has already pushed to reroll in this pool.", name=pc.name))
     indexes = list(range(len(c.dice)))
     if a.dice is not None:
         if not w.s.options.push_reroll_subset:
-            raise IllegalAction("A push rerolls all of the PC's dice in the pool.")
+            raise IllegalAction(said("A push rerolls all of the PC's dice in the pool."))
         if not a.dice or len(set(a.dice)) != len(a.dice) or not set(a.dice) <= set(indexes):
-            raise IllegalAction(f"Pick different dice of {pc.name}'s, numbered 0 to {len(c.dice) - 1}.")
+            raise IllegalAction(
+                said("Pick different dice of {name}'s, numbered 0 to {last}.", name=pc.name, last=len(c.dice) - 1)
+            )
         indexes = sorted(a.dice)
     source = spend_free_push(w, pool) if a.free else "push"
     pool = w.pool(pool.id)
@@ -346,9 +372,9 @@ def _close(w: Work, a: ClosePool) -> None:
         _close_fight(w, pool, a.after_round)
         return
     if a.after_round:
-        raise IllegalAction("A scheme has no rounds.")
+        raise IllegalAction(said("A scheme has no rounds."))
     if pool.stage == "failed":
-        raise IllegalAction("Choose the thwarted challenges first: the scheme has failed.")
+        raise IllegalAction(said("Choose the thwarted challenges first: the scheme has failed."))
     w.drop_pool(pool.id)
     w.emit("pool_closed", pool=pool.id, kind=pool.kind, names=[c.name for c in pool.combatants])
     _give_back(w, pool)
@@ -356,10 +382,10 @@ def _close(w: Work, a: ClosePool) -> None:
 
 def _close_fight(w: Work, pool: ViolencePool, after_round: bool) -> None:
     if pool.stage == "ended":
-        raise IllegalAction("The fight is over: make the death tests that are waiting.")
+        raise IllegalAction(said("The fight is over: make the death tests that are waiting."))
     if after_round:
         if pool.stage not in ("rolled", "clash", "wounds"):
-            raise IllegalAction("A fight ends after its round once the round's dice are rolled.")
+            raise IllegalAction(said("A fight ends after its round once the round's dice are rolled."))
         end_after_round(w, pool)  # the round's dice are cast: its hits land and its wounded are tested first
         return
     if pool.stage == "gather" and pool.round == 1:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from rules.engine import PUBLIC, IllegalAction, visible
+from rules.said import said
 from rules.viciousness.actions import Action, RecapNow, TurnEnd
 from rules.viciousness.state import RECAP_KEPT, CampaignState, Recap
 from rules.viciousness.work import Work
@@ -103,7 +104,7 @@ def close(w: Work) -> None:
 
 def _recap_now(w: Work, a: RecapNow) -> None:
     if not has_news(w.s.recap):
-        raise IllegalAction("Nothing has happened since the last recap.")
+        raise IllegalAction(said("Nothing has happened since the last recap."))
     close(w)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.engine import IllegalAction
+from rules.said import said
 from rules.text import echo
 from rules.viciousness.actions import (
     Action,
@@ -42,21 +43,23 @@ RULES = PROCEDURES.rivals
 def _live(w: Work, rival_id: str) -> Rival:
     rival = w.rival(rival_id)
     if rival.dropped:
-        raise IllegalAction(f"{rival.name} is no longer a rival.")
+        raise IllegalAction(said("{rival} is no longer a rival.", rival=rival.name))
     return rival
 
 
 def _design(rival: Rival, design_id: str) -> Design:
     design = rival.design(design_id)
     if design is None:
-        raise IllegalAction(f"{rival.name} has no such design.")
+        raise IllegalAction(said("{rival} has no such design.", rival=rival.name))
     return design
 
 
 def _working(rival: Rival, design_id: str) -> Design:
     design = _design(rival, design_id)
     if design not in rival.working:
-        raise IllegalAction(f"That design of {rival.name}'s isn't being built (it is done, foiled or in motion).")
+        raise IllegalAction(
+            said("That design of {rival}'s isn't being built (it is done, foiled or in motion).", rival=rival.name)
+        )
     return design
 
 
@@ -67,7 +70,7 @@ def _with_design(rival: Rival, design: Design) -> Rival:
 def _move(w: Work, rival_id: str, stage: MoveStage) -> tuple[Rival, Move, Design]:
     rival = _live(w, rival_id)
     if rival.move is None or rival.move.stage != stage:
-        raise IllegalAction(f"{rival.name} has no move waiting for that.")
+        raise IllegalAction(said("{rival} has no move waiting for that.", rival=rival.name))
     return rival, rival.move, _design(rival, rival.move.design)
 
 
@@ -78,7 +81,7 @@ def top_design(designs: tuple[Design, ...]) -> Design | None:
 
 def _check_asset(rival: Rival, asset: str | None) -> None:
     if asset and asset.casefold() not in {a.casefold() for a in rival.assets}:
-        raise IllegalAction(f"{rival.name} has no asset called {echo(asset)}.")
+        raise IllegalAction(said("{rival} has no asset called {asset}.", rival=rival.name, asset=echo(asset)))
 
 
 def _add_rival(w: Work, a: AddRival) -> None:
@@ -94,7 +97,7 @@ def _edit_rival(w: Work, a: EditRival) -> None:
     fields = ("name", "rank", "minions", "assets", "notes")
     changes = {f: getattr(a, f) for f in fields if getattr(a, f) is not None}
     if not changes:
-        raise IllegalAction("Nothing to change.")
+        raise IllegalAction(said("Nothing to change."))
     w.put_rival(rival.model_copy(update=changes))
     w.emit("rival_changed", gm_only=True, rival=rival.id, **changes)
 
@@ -108,7 +111,7 @@ def _drop_rival(w: Work, a: DropRival) -> None:
 def _new_design(w: Work, rival: Rival, a: AddDesign) -> Rival:
     under_way = [d for d in rival.designs if d.status == "building"]
     if len(under_way) >= RULES.max_designs:
-        raise IllegalAction(f"{rival.name} already has {RULES.max_designs} designs under way.")
+        raise IllegalAction(said("{rival} already has {n} designs under way.", rival=rival.name, n=RULES.max_designs))
     _check_asset(rival, a.asset)
     design = Design(
         id=f"d{len(rival.designs) + 1}",
@@ -135,7 +138,7 @@ def _edit_design(w: Work, a: EditDesign) -> None:
         _check_asset(rival, a.asset)
         changes["asset"] = a.asset or None
     if not changes:
-        raise IllegalAction("Nothing to change.")
+        raise IllegalAction(said("Nothing to change."))
     w.put_rival(_with_design(rival, design.model_copy(update=changes)))
     w.emit("design_changed", gm_only=True, rival=rival.id, design=design.id, **changes)
 
@@ -147,7 +150,9 @@ def _split(w: Work, a: Split) -> None:
         for design_id in a.points:
             _working(rival, design_id)
         if sum(a.points.values()) != rival.rank:
-            raise IllegalAction(f"The split shares out exactly {rival.rank} points, {rival.name}'s rank.")
+            raise IllegalAction(
+                said("The split shares out exactly {n} points, {rival}'s rank.", n=rival.rank, rival=rival.name)
+            )
         split = tuple(sorted(a.points.items()))
     w.put_rival(rival.model_copy(update={"split": split}))
     w.emit("split", gm_only=True, rival=rival.id, points=dict(split) if split else None)
@@ -248,7 +253,7 @@ def _refund(w: Work, rival: Rival, source: str, points: int, to: str | None) -> 
     others = tuple(d for d in rival.working if d.id != source)
     target = _working(rival, to) if to is not None else top_design(others)
     if target is not None and target.id == source:
-        raise IllegalAction("The refund goes to another design.")
+        raise IllegalAction(said("The refund goes to another design."))
     w.emit("speed_chess", gm_only=True, rival=rival.id, design=source, refund=points, to=target.id if target else None)
     if target is None:
         return rival
@@ -258,7 +263,7 @@ def _refund(w: Work, rival: Rival, source: str, points: int, to: str | None) -> 
 def _foil_design(w: Work, rival: Rival, design: Design, to: str | None) -> None:
     refund = design.points // 2 if w.s.options.speed_chess else 0
     if to is not None and not refund:
-        raise IllegalAction("Nothing to refund: Speed Chess is off or the design had no points.")
+        raise IllegalAction(said("Nothing to refund: Speed Chess is off or the design had no points."))
     moving = rival.move is not None and rival.move.design == design.id
     rival = _with_design(rival, design.model_copy(update={"status": "foiled", "points": 0}))
     if moving:
@@ -272,7 +277,7 @@ def _initiate(w: Work, a: Initiate) -> None:
     if a.design is None:
         w.put_rival(rival.model_copy(update={"move": None}))
     elif a.design not in move.eligible:
-        raise IllegalAction(f"The rival die ({move.d20}) didn't make that design eligible.")
+        raise IllegalAction(said("The rival die ({d20}) didn't make that design eligible.", d20=move.d20))
     else:
         w.put_rival(rival.model_copy(update={"move": move.model_copy(update={"design": a.design})}))
     w.emit("initiated", gm_only=True, rival=rival.id, design=a.design)
@@ -284,7 +289,7 @@ def _interfere(w: Work, a: Interfere) -> None:
         _foil_design(w, rival, design, a.to)
         return
     if a.to is not None:
-        raise IllegalAction("A refund target only applies to a foiled design.")
+        raise IllegalAction(said("A refund target only applies to a foiled design."))
     w.emit("interference_failed", gm_only=True, rival=rival.id, design=design.id)
     _success_roll(w, rival)
 
@@ -327,7 +332,7 @@ def _finish(w: Work, a: Confirm) -> None:
     effect = CONSEQUENCES.table(move.severity).rows[move.row - 1].effect if a.apply else None
     kind = effect.kind if effect else None
     if a.pc is not None and kind not in ON_A_PC:
-        raise IllegalAction("This consequence doesn't fall on a PC.")
+        raise IllegalAction(said("This consequence doesn't fall on a PC."))
     rival = _with_design(rival, design.model_copy(update={"status": "done", "points": 0})).model_copy(
         update={"move": None}
     )
@@ -349,7 +354,9 @@ def _finish(w: Work, a: Confirm) -> None:
         w.set_ip(ip, "consequence")
     elif effect.kind in ON_A_PC:
         if a.pc is None:
-            raise IllegalAction(f"Name the PC who is {'rattled' if effect.kind == 'rattle' else 'wounded'}.")
+            raise IllegalAction(
+                said("Name the PC who is rattled.") if effect.kind == "rattle" else said("Name the PC who is wounded.")
+            )
         pc = w.active_pc(a.pc)
         (rattle if effect.kind == "rattle" else wound)(w, pc.id, "consequence")
     elif effect.kind == "design":
@@ -366,7 +373,7 @@ def _foil(w: Work, a: Foil) -> None:
     design = _design(rival, a.design)
     moving = rival.move is not None and rival.move.design == design.id
     if moving and rival.move is not None and rival.move.stage not in ("initiated", "interference"):
-        raise IllegalAction("That design has already succeeded: its consequence is under way.")
+        raise IllegalAction(said("That design has already succeeded: its consequence is under way."))
     if not moving:
         _working(rival, a.design)
     _foil_design(w, rival, design, a.to)

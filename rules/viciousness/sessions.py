@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.engine import IllegalAction, Reminder
+from rules.said import said
 from rules.viciousness.actions import Action, CancelSession, PlanSession
 from rules.viciousness.state import CampaignState
 from rules.viciousness.work import Work
@@ -50,7 +51,7 @@ def _plan(w: Work, a: PlanSession) -> None:
 def _cancel(w: Work, a: CancelSession) -> None:
     planned = w.s.planned
     if planned is None:
-        raise IllegalAction("No session is planned: `/vic-gm session schedule` plans one.")
+        raise IllegalAction(said("No session is planned: `/vic-gm session schedule` plans one."))
     w.put(planned=None)
     w.emit("session_cancelled", start=planned.start)
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from rules.said import said
 from rules.text import echo
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.state import CampaignState
@@ -18,11 +19,23 @@ MAX_ERRORS = 8
 
 
 class CampaignImportError(ValueError):
-    """The file is not a campaign this engine can load; ``problems`` are readable lines."""
+    """The file is not a campaign this engine can load; ``problems`` are readable lines (``Said`` where they are
+    this engine's own words; pydantic's explanations stay English)."""
+
+    HEADER = said("This isn't a campaign file that can be imported:")
 
     def __init__(self, problems: list[str]) -> None:
-        super().__init__("This isn't a campaign file that can be imported:\n" + "\n".join(f"- {p}" for p in problems))
+        super().__init__(self.text(problems))
         self.problems = problems
+
+    @classmethod
+    def text(cls, problems: list[str], say: Callable[[str], str] = str) -> str:
+        """The message, its words said by ``say`` (the bot's ``localize``)."""
+        return "\n".join([say(cls.HEADER), *(f"- {say(p)}" for p in problems)])
+
+    def said_by(self, say: Callable[[str], str]) -> str:
+        """This error's message in the reader's language (``say`` is the bot's ``localize``)."""
+        return self.text(self.problems, say)
 
 
 class CampaignFile(BaseModel):
@@ -46,20 +59,31 @@ def import_campaign(data: str | bytes | Mapping[str, Any]) -> CampaignState:
         try:
             data = json.loads(data)
         except (ValueError, UnicodeDecodeError) as exc:
-            raise CampaignImportError([f"the file is not JSON ({exc})"]) from exc
+            raise CampaignImportError([said("the file is not JSON ({error})", error=exc)]) from exc
         except RecursionError:
-            raise CampaignImportError(["the file nests lists or objects far deeper than a campaign does"]) from None
+            raise CampaignImportError(
+                [said("the file nests lists or objects far deeper than a campaign does")]
+            ) from None
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
-        raise CampaignImportError(["the file is not a Viciousness campaign export"])
+        raise CampaignImportError([said("the file is not a Viciousness campaign export")])
     try:
         state = CampaignFile.model_validate(data).state
     except ValidationError as exc:
-        problems = [
-            f"{echo('.'.join(str(p) for p in e['loc'])) if e['loc'] else 'file'}: {e['msg']}" for e in exc.errors()
+        problems: list[str] = [
+            said(
+                "{where}: {problem}",
+                where=echo(".".join(str(p) for p in e["loc"])) if e["loc"] else said("file"),
+                problem=e["msg"],
+            )
+            for e in exc.errors()
         ]
         raise CampaignImportError(problems[:MAX_ERRORS]) from exc
-    unknown = [
-        f"{echo(pc.name)} has the trait {echo(t.name)}: neither one of the 27 nor a custom trait of the campaign"
+    unknown: list[str] = [
+        said(
+            "{name} has the trait {trait}: neither one of the 27 nor a custom trait of the campaign",
+            name=echo(pc.name),
+            trait=echo(t.name),
+        )
         for troupe in state.troupes.values()
         for pc in troupe.pcs
         for t in pc.traits

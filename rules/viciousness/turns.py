@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.engine import IllegalAction
+from rules.said import said
 from rules.viciousness.actions import Action, TurnEnd, TurnStart
 from rules.viciousness.characters import shorten_recovery
 from rules.viciousness.data import ECONOMY
@@ -17,7 +18,7 @@ from rules.viciousness.work import Work
 def _turn_start(w: Work, a: TurnStart) -> None:
     turn = w.s.turn
     if turn.running:
-        raise IllegalAction(f"Turn {turn.number} is under way: end it first.")
+        raise IllegalAction(said("Turn {n} is under way: end it first.", n=turn.number))
     number = turn.number + 1
     w.put(turn=turn.model_copy(update={"number": number, "running": True, "pools": 0}))
     # One coin per troupe that isn't dissolved, at the rank the company has now (3.6 #38).
@@ -34,10 +35,12 @@ def _turn_start(w: Work, a: TurnStart) -> None:
 def _turn_end(w: Work, a: TurnEnd) -> None:
     turn = w.s.turn
     if not turn.running:
-        raise IllegalAction("No turn is under way.")
+        raise IllegalAction(said("No turn is under way."))
     for rival in w.s.rivals.values():
         if rival.move is not None and not rival.dropped:
-            raise IllegalAction(f"{rival.name}'s move is still waiting for you: finish it before ending the turn.")
+            raise IllegalAction(
+                said("{rival}'s move is still waiting for you: finish it before ending the turn.", rival=rival.name)
+            )
     coins = w.s.company.turn_coins
     if coins is not None:
         w.company(turn_coins=None)

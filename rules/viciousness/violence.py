@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rules.engine import IllegalAction
+from rules.said import said
 from rules.viciousness.actions import (
     Action,
     AimHits,
@@ -44,7 +45,7 @@ from rules.viciousness.work import Work
 
 DEATH = PROCEDURES.violence.death_test
 MEDICAL_WINDOW_ROUNDS = DEATH.medical_window_seconds // PROCEDURES.violence.round_seconds
-HIT_RULE = "A hit is a die showing exactly 4, on any die."
+HIT_RULE = said("A hit is a die showing exactly 4, on any die.")
 
 
 @dataclass(frozen=True)
@@ -179,18 +180,20 @@ def violence_pool(w: Work, pool_id: str) -> ViolencePool:
     """The open fight ``pool_id``."""
     pool = w.pool(pool_id)
     if not isinstance(pool, ViolencePool):
-        raise IllegalAction("That pool is a scheme, not a fight.")
+        raise IllegalAction(said("That pool is a scheme, not a fight."))
     return pool
 
 
 def roll_violence(w: Work, pool: ViolencePool) -> None:
     """Clash phase: every side rolls at once (seed L67)."""
     if len(fighting_sides(pool)) < 2:
-        raise IllegalAction("A fight needs combatants on at least two sides.")
+        raise IllegalAction(said("A fight needs combatants on at least two sides."))
     for c in pool.combatants:
         for due in c.death:
             if due.reason == "wound" and pool.round > due.round + MEDICAL_WINDOW_ROUNDS:
-                raise IllegalAction(f"{c.name}'s death test is due (30 seconds have passed): make it first.")
+                raise IllegalAction(
+                    said("{name}'s death test is due (30 seconds have passed): make it first.", name=c.name)
+                )
     # Side by side, as the scenarios list them: each fighter's dice in joining order, then the side's equipment.
     rolled = {c.id: c for c in pool.combatants}
     sides = []
@@ -240,7 +243,7 @@ def describe_sides(w: Work, pool: ViolencePool) -> list[dict[str, Any]]:
 def _resolve(w: Work, a: Resolve) -> None:
     pool = violence_pool(w, a.pool)
     if pool.stage != "rolled":
-        raise IllegalAction("There is no fresh roll to resolve in this fight.")
+        raise IllegalAction(said("There is no fresh roll to resolve in this fight."))
     work_out(w, pool)
 
 
@@ -340,7 +343,7 @@ def end_after_round(w: Work, pool: ViolencePool) -> None:
     """The GM ends the fight once its dice are rolled: this round's hits and death tests are made, then it is
     over without a flight phase."""
     if pool.ending:
-        raise IllegalAction("The fight already ends with this round.")
+        raise IllegalAction(said("The fight already ends with this round."))
     w.put_pool(pool.model_copy(update={"ending": True}))
     w.emit("fight_ends_after_round", pool=pool.id, round=pool.round)
 
@@ -348,9 +351,9 @@ def end_after_round(w: Work, pool: ViolencePool) -> None:
 def _equip(w: Work, a: Equip) -> None:
     pool = violence_pool(w, a.pool)
     if pool.stage != "gather":
-        raise IllegalAction("Equipment dice are given before the round's roll.")
+        raise IllegalAction(said("Equipment dice are given before the round's roll."))
     if all(s.id != a.side for s in pool.sides):
-        raise IllegalAction("There is no such side in this fight.")
+        raise IllegalAction(said("There is no such side in this fight."))
     sides = tuple(s.model_copy(update={"equipment": a.n if s.id == a.side else 0}) for s in pool.sides)
     w.put_pool(pool.model_copy(update={"sides": sides}))
     w.emit("equipment", pool=pool.id, side=a.side, n=a.n)
@@ -360,7 +363,7 @@ def _decide(w: Work, pool_id: str, side: str, kind: str, decision: Cancel | Assi
     pool = violence_pool(w, pool_id)
     need = clash(pool, w.s.options).need if pool.stage == "clash" else None
     if need is None or need.kind != kind or need.side != side:
-        raise IllegalAction("The fight isn't waiting for that decision now.")
+        raise IllegalAction(said("The fight isn't waiting for that decision now."))
     _check(need, decision)
     pool = pool.model_copy(update={"decisions": (*pool.decisions, decision)})
     w.put_pool(pool)
@@ -371,28 +374,32 @@ def _decide(w: Work, pool_id: str, side: str, kind: str, decision: Cancel | Assi
 def _check(need: Need, d: Cancel | Assign | Aim) -> None:
     if isinstance(d, Aim):
         if d.target != need.target:
-            raise IllegalAction("Those hits land on another side.")
+            raise IllegalAction(said("Those hits land on another side."))
         if len(set(d.at)) != len(d.at) or not set(d.at) <= set(need.choices):
-            raise IllegalAction("Pick different combatants still standing on that side.")
+            raise IllegalAction(said("Pick different combatants still standing on that side."))
         if len(d.at) != need.amount:
-            raise IllegalAction(f"Pick exactly {need.amount} combatant{'s' if need.amount > 1 else ''}.")
+            raise IllegalAction(
+                said("Pick exactly {n} combatant.", n=need.amount)
+                if need.amount == 1
+                else said("Pick exactly {n} combatants.", n=need.amount)
+            )
         return
     amounts = dict(d.cancels if isinstance(d, Cancel) else d.to)
     if not set(amounts) <= set(need.options):
         raise IllegalAction(
-            "Hits can only be cancelled from sides that sent them."
+            said("Hits can only be cancelled from sides that sent them.")
             if isinstance(d, Cancel)
-            else "Hits can only be sent to sides with fewer hits (sides with equal hits can't hit each other)."
+            else said("Hits can only be sent to sides with fewer hits (sides with equal hits can't hit each other).")
         )
     if isinstance(d, Cancel) and any(n > need.options[s] for s, n in amounts.items()):
-        raise IllegalAction("That cancels more hits than that side sent.")
+        raise IllegalAction(said("That cancels more hits than that side sent."))
     total = sum(amounts.values())
     if total > need.amount or (need.exact and total != need.amount):
-        raise IllegalAction(
-            f"{'Cancel' if isinstance(d, Cancel) else 'Send'} exactly {need.amount} hits."
-            if need.exact
-            else f"Cancel at most {need.amount} hits."
-        )
+        if not need.exact:
+            raise IllegalAction(said("Cancel at most {n} hits.", n=need.amount))
+        if isinstance(d, Cancel):
+            raise IllegalAction(said("Cancel exactly {n} hits.", n=need.amount))
+        raise IllegalAction(said("Send exactly {n} hits.", n=need.amount))
 
 
 def _cancel(w: Work, a: CancelHits) -> None:
@@ -412,12 +419,12 @@ def _death_test(w: Work, a: DeathTest) -> None:
     if a.who is None:
         # Every test waiting, in one step: each still rolled (and told) on its own, without care.
         if a.care != "none" or a.medic is not None:
-            raise IllegalAction("Care is chosen for one combatant at a time: name who is cared for.")
+            raise IllegalAction(said("Care is chosen for one combatant at a time: name who is cared for."))
         waiting = [c.id for c in pool.combatants if c.death]
         if not waiting:
-            raise IllegalAction("No death test is waiting in this fight.")
+            raise IllegalAction(said("No death test is waiting in this fight."))
     elif a.end:
-        raise IllegalAction("The fight ends with every death test made at once.")
+        raise IllegalAction(said("The fight ends with every death test made at once."))
     else:
         waiting = [a.who]
     if a.end and pool.stage in ("wounds", "ended") and not pool.ending:
@@ -439,14 +446,16 @@ def _test(w: Work, pool: ViolencePool, who: str, care: str, medic_id: str | None
     """One death test of ``who`` (their first one waiting); the pool after it."""
     c = combatant(pool, who)
     if not c.death:
-        raise IllegalAction(f"{c.name} has no death test waiting.")
+        raise IllegalAction(said("{name} has no death test waiting.", name=c.name))
     due = c.death[0]
     if medic_id is not None:
         medic = w.active_pc(medic_id)
         if care != "medic":
-            raise IllegalAction("A medic is named only for care by a Medic.")
+            raise IllegalAction(said("A medic is named only for care by a Medic."))
         if not medic.has_trait("Medic") or medic.wounded or medic.id == c.id:
-            raise IllegalAction(f"{medic.name} can't attend: it takes an unwounded Medic other than the patient.")
+            raise IllegalAction(
+                said("{name} can't attend: it takes an unwounded Medic other than the patient.", name=medic.name)
+            )
     roll = None
     died = False
     if care != "medic":
@@ -477,10 +486,10 @@ def _test(w: Work, pool: ViolencePool, who: str, care: str, medic_id: str | None
 def _flee(w: Work, a: Flee) -> None:
     pool = violence_pool(w, a.pool)
     if pool.stage != "flight":
-        raise IllegalAction("Combatants flee in the flight phase, after the wounds.")
+        raise IllegalAction(said("Combatants flee in the flight phase, after the wounds."))
     c = combatant(pool, a.who)
     if c.status != "in":
-        raise IllegalAction(f"{c.name} is no longer fighting.")
+        raise IllegalAction(said("{name} is no longer fighting.", name=c.name))
     c = c.model_copy(update={"status": "fled"})
     w.put_pool(pool.model_copy(update={"combatants": tuple(c if x.id == c.id else x for x in pool.combatants)}))
     w.emit("fled", pool=pool.id, who=c.id, name=c.name)
@@ -489,7 +498,7 @@ def _flee(w: Work, a: Flee) -> None:
 def _next_round(w: Work, a: NextRound) -> None:
     pool = violence_pool(w, a.pool)
     if pool.stage != "flight":
-        raise IllegalAction("The next round starts after the flight phase.")
+        raise IllegalAction(said("The next round starts after the flight phase."))
     if len(fighting_sides(pool)) < 2:
         end_crisis(w, pool)
         return

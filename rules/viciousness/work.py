@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.dice import DiceSource
 from rules.engine import IllegalAction
+from rules.said import Said, said
 from rules.viciousness.data import MIN_IP
 from rules.viciousness.state import PC, CampaignState, Coins, Pool, Rival, Troupe, owner_of, rank_for_ip
 
@@ -49,7 +50,7 @@ class Work:
         """The troupe of ``owner``."""
         troupe = self.s.troupes.get(owner)
         if troupe is None:
-            raise IllegalAction("That player has no troupe yet.")
+            raise IllegalAction(said("That player has no troupe yet."))
         return troupe
 
     def put_troupe(self, troupe: Troupe) -> None:
@@ -60,14 +61,14 @@ class Work:
         """The PC with ``pc_id``."""
         pc = self.s.find_pc(pc_id)
         if pc is None:
-            raise IllegalAction("There is no such character.")
+            raise IllegalAction(said("There is no such character."))
         return pc
 
     def active_pc(self, pc_id: str) -> PC:
         """The PC with ``pc_id``, who must be neither dead nor retired."""
         pc = self.pc(pc_id)
         if not pc.active:
-            raise IllegalAction(f"{pc.name} is {pc.fate}.")
+            raise IllegalAction(gone(pc))
         return pc
 
     def acting_pc(self, pc_id: str) -> PC:
@@ -75,7 +76,9 @@ class Work:
         pc = self.active_pc(pc_id)
         troupe = self.troupe(owner_of(pc_id))
         if troupe.dissolved:
-            raise IllegalAction(f"{pc.name}'s troupe has dissolved: its player makes a new one (`/vic troupe new`).")
+            raise IllegalAction(
+                said("{name}'s troupe has dissolved: its player makes a new one (`/vic troupe new`).", name=pc.name)
+            )
         return pc
 
     def put_pc(self, pc: PC) -> None:
@@ -93,7 +96,7 @@ class Work:
         """The rival with ``rival_id`` (dropped ones included)."""
         rival = self.s.rivals.get(rival_id)
         if rival is None:
-            raise IllegalAction("There is no such rival.")
+            raise IllegalAction(said("There is no such rival."))
         return rival
 
     def put_rival(self, rival: Rival) -> None:
@@ -104,7 +107,7 @@ class Work:
         """The open pool ``pool_id``."""
         pool = self.s.pools.get(pool_id)
         if pool is None:
-            raise IllegalAction("That pool is closed, or was never opened.")
+            raise IllegalAction(said("That pool is closed, or was never opened."))
         return pool
 
     def put_pool(self, pool: Pool) -> None:
@@ -140,3 +143,10 @@ class Work:
         counts[rank] = counts.get(rank, 0) + n
         assert counts[rank] >= 0, "callers check the coins are there"
         self.company(liquid=tuple(Coins(rank=r, count=c) for r, c in sorted(counts.items()) if c))
+
+
+def gone(pc: PC) -> Said:
+    """The refusal for acting with a PC who is dead or retired."""
+    if pc.fate == "dead":
+        return said("{name} is dead.", name=pc.name)
+    return said("{name} is retired.", name=pc.name)
