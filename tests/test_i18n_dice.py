@@ -14,7 +14,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.errors import UserError
-from bot.i18n import LOCALES_DIR, PSEUDO_CLOSE, PSEUDO_OPEN, speaking
+from bot.i18n import LOCALES_DIR, PSEUDO_CLOSE, PSEUDO_OPEN, localize, speaking
 from bot.storage.dice import BoardButton, DiceBoard, LuckCount, SecretRoll, Streak, TurnTotals
 from bot.storage.pushes import PushableRoll
 from cogs.dice.access import not_here
@@ -24,7 +24,7 @@ from cogs.dice.push import PushButton, pushable_text
 from cogs.dice.roll import RollAgain
 from cogs.dice.saved import check_name, parse_import
 from cogs.dice.secret import SecretButton, commitment_line, revealed_text
-from cogs.dice.speech import refusal, say
+from cogs.dice.speech import refusal
 from cogs.dice.stats import alt_text, chart_panels, luck_table, per_size, streak_line, turns_line
 from rules.dice import ScriptedDice
 from rules.odds import TooCostly
@@ -64,15 +64,15 @@ class Seeded:
 
 
 def _rolls() -> Iterator[tuple[str, Callable[[], str]]]:
-    yield "keep", lambda: render(roll("4d6kh3 # Stealth", ScriptedDice([6, 5, 2, 4])), say=say)
-    yield "successes", lambda: render(roll("5d10 t7 f1 b1", ScriptedDice([10, 7, 3, 1, 8])), say=say)
-    yield "percent note", lambda: render(roll("1d%", ScriptedDice([4])), say=say)
-    yield "chained", lambda: render(roll("1d6e6", ScriptedDice([6, 6, 2])), say=say)
-    yield "summarised", lambda: render(roll("300d6kh100e6", Seeded(1)), say=say, limit=400)
+    yield "keep", lambda: render(roll("4d6kh3 # Stealth", ScriptedDice([6, 5, 2, 4])), say=localize)
+    yield "successes", lambda: render(roll("5d10 t7 f1 b1", ScriptedDice([10, 7, 3, 1, 8])), say=localize)
+    yield "percent note", lambda: render(roll("1d%", ScriptedDice([4])), say=localize)
+    yield "chained", lambda: render(roll("1d6e6", ScriptedDice([6, 6, 2])), say=localize)
+    yield "summarised", lambda: render(roll("300d6kh100e6", Seeded(1)), say=localize, limit=400)
     for system in SYSTEMS:
         for example in system.examples:
             for seed in range(12):
-                yield f"{example} #{seed}", lambda e=example, s=seed: render(roll(e, Seeded(s)), say=say)
+                yield f"{example} #{seed}", lambda e=example, s=seed: render(roll(e, Seeded(s)), say=localize)
 
 
 def _pushed() -> str:
@@ -80,15 +80,15 @@ def _pushed() -> str:
     preset = find_preset(first.expression)
     assert preset is not None
     pushed = push_preset(preset, first.sets[0].state, ScriptedDice([1, 1, 1]))
-    return render(pushed, say=say)
+    return render(pushed, say=localize)
 
 
 def _odds() -> Iterator[tuple[str, Callable[[], str]]]:
-    yield "4d6kh3", lambda: "\n".join(odds_table("4d6kh3", 12, 8, say=say))
-    yield "sets", lambda: "\n".join(odds_table("3x 2d6e6 t5", 2, say=say))
+    yield "4d6kh3", lambda: "\n".join(odds_table("4d6kh3", 12, 8, say=localize))
+    yield "sets", lambda: "\n".join(odds_table("3x 2d6e6 t5", 2, say=localize))
     for system in SYSTEMS:
         example = system.examples[-1]
-        yield f"odds {example}", lambda e=example: odds_table(e, 1, 3, say=say)[1]
+        yield f"odds {example}", lambda e=example: odds_table(e, 1, 3, say=localize)[1]
 
 
 REFUSED = (
@@ -146,7 +146,7 @@ def _refusal(text: str, work: Callable[[str], object]) -> str:
     try:
         work(text)
     except TooCostly as reason:
-        return say(reason.args[0])
+        return localize(reason.args[0])
     except RollError as error:
         return refusal(error)
     raise AssertionError(f"{text!r} was not refused")
@@ -298,15 +298,15 @@ def test_catalog_is_complete_and_fits_discords_limits(language: str) -> None:
 
 def test_english_is_unchanged_by_the_catalogs() -> None:
     with speaking("en"):
-        assert render(roll("5d10 t7 f1 b1", ScriptedDice([10, 7, 3, 1, 8])), say=say) == (
+        assert render(roll("5d10 t7 f1 b1", ScriptedDice([10, 7, 3, 1, 8])), say=localize) == (
             "5d10 [**10**, **7**, 3, *1*, **8**] = **2** successes · 1 botch"
         )
-        assert render(roll("bitd 2", ScriptedDice([6, 6])), say=say) == "2d6 [**6**, **6**] = 6 → **Critical**"
+        assert render(roll("bitd 2", ScriptedDice([6, 6])), say=localize) == "2d6 [**6**, **6**] = 6 → **Critical**"
 
 
 def test_a_verdict_is_said_in_the_readers_language() -> None:
     result = roll("vtm 5 h1 vs 3", ScriptedDice([10, 6, 2, 1, 10]))
     with speaking("es"):
-        assert "Crítico caótico (5 éxitos vs 3)" in render(result, say=say)
+        assert "Crítico caótico (5 éxitos vs 3)" in render(result, say=localize)
     with speaking("de"):
-        assert "**Kritischer Erfolg**" in render(roll("dh +1", ScriptedDice([5, 5])), say=say)
+        assert "**Kritischer Erfolg**" in render(roll("dh +1", ScriptedDice([5, 5])), say=localize)

@@ -16,7 +16,7 @@ from bot.replies import Reply
 from bot.roll_worker import RollerBusy
 from cogs.dice.roll import dice_cog
 from cogs.dice.saved import expand_saved
-from cogs.dice.speech import refusal, say
+from cogs.dice.speech import refusal
 from rules.odds import TooCostly
 from rules.roll import RollError, split_rolls
 from rules.roll.limits import DEFAULT_LIMITS
@@ -45,9 +45,9 @@ async def odds(
         work = functools.partial(odds_table, text, at_least, at_most, say=localize)
         shown, table = await dice_cog(interaction).worker.compute(in_language, current(), work)
     except RollerBusy as busy:
-        raise UserError(f"⏳ {say(busy.message)}") from None
+        raise UserError(f"⏳ {localize(busy.message)}") from None
     except TooCostly as reason:
-        why = say(reason.args[0]) if reason.args else ""
+        why = localize(reason.args[0]) if reason.args else ""
         raise UserError(_("⚠️ Those odds would take too long to work out exactly: {reason}.", reason=why)) from None
     except RollError as error:
         raise UserError(refusal(error)) from None

@@ -8,10 +8,9 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
-from bot.i18n import _
+from bot.i18n import _, localize
 from bot.names import MAX_CONTENT, clip
 from bot.replies import Reply
-from cogs.dice.speech import say
 from rules.roll.systems import SYSTEMS, system_named
 
 SYSTEM_CHOICES = [app_commands.Choice(name=system.name[:100], value=system.key) for system in SYSTEMS]
@@ -22,11 +21,11 @@ def overview() -> str:
     summaries would not fit one message: each system's own page has it)."""
     heading = _("🎲 **Game systems** · roll with `/roll`, odds with `/dice odds`, save with `/dice save`")
     footer = _("-# Ask for one (`system:`) to see its examples and every word that calls it.")
-    full = [f"**{say(system.name)}** `{system.usage}` · {say(system.summary)}" for system in SYSTEMS]
+    full = [f"**{localize(system.name)}** `{system.usage}` · {localize(system.summary)}" for system in SYSTEMS]
     text = "\n".join([heading, *full, footer])
     if len(text) <= MAX_CONTENT:
         return text
-    short = [f"**{say(system.name)}** `{system.usage}`" for system in SYSTEMS]
+    short = [f"**{localize(system.name)}** `{system.usage}`" for system in SYSTEMS]
     return clip("\n".join([heading, *short, footer]))
 
 
@@ -39,8 +38,8 @@ def detail(key: str) -> str:
     examples = "\n".join(f"`/roll {example}`" for example in system.examples)
     return "\n".join(
         [
-            f"🎲 **{say(system.name)}**",
-            say(system.summary),
+            f"🎲 **{localize(system.name)}**",
+            localize(system.summary),
             _("Write: `{usage}` (words: {words})", usage=system.usage, words=words),
             examples,
             _("-# Odds of any of them: `/dice odds {example}`.", example=system.examples[0]),

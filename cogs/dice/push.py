@@ -15,14 +15,14 @@ from typing import Any
 
 import discord
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, localize
 from bot.names import escape_name
 from bot.outbox import Drawing
 from bot.replies import Reply
 from bot.storage import Store
 from bot.storage.pushes import PUSHABLE_KEPT_S, PushableRoll
 from cogs.dice.access import bot_of, channel_id_of, dice_worker, now, store_of
-from cogs.dice.speech import refusal, say
+from cogs.dice.speech import refusal
 from rules.roll import RollError, RollResult, render
 from rules.roll.systems import find_preset
 
@@ -66,7 +66,7 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dice
         except RollError as error:
             await reply.refuse(refusal(error))
             return
-        text = render(pushed, escape=escape_name, limit=PUSHED_LIMIT, say=say)
+        text = render(pushed, escape=escape_name, limit=PUSHED_LIMIT, say=localize)
         outgoing = await store.push_roll(stored.id, pushed.sets[0].state, text, now(interaction))
         if outgoing is None:  # another click got there first
             await reply.refuse(_("This roll was pushed already: a roll is pushed once."))

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.board import static_view
-from bot.i18n import _
+from bot.i18n import _, localize
 from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.roll_worker import RollerBusy, RollWorker
@@ -23,7 +23,7 @@ from bot.storage.luck import ROLL_KIND, Where, tally
 from cogs.dice.access import NO_MENTIONS, bot_of, now, store_of
 from cogs.dice.push import can_push, post_pushable
 from cogs.dice.saved import expand_saved, saved_choices
-from cogs.dice.speech import refusal, say
+from cogs.dice.speech import refusal
 from rules.roll import RollError, RollResult, faces_rolled, render, split_rolls
 from rules.roll.limits import DEFAULT_LIMITS
 
@@ -133,7 +133,7 @@ class Dice(commands.Cog):
             expression = await expand_saved(interaction, expression)
             results = [await self.worker.roll(text) for text in split_rolls(expression)]
         except RollerBusy as busy:
-            await reply.refuse(f"⏳ {say(busy.message)}")  # not the user's mistake: no warning sign
+            await reply.refuse(f"⏳ {localize(busy.message)}")  # not the user's mistake: no warning sign
             return
         except RollError as error:
             await reply.refuse(refusal(error))
@@ -143,7 +143,7 @@ class Dice(commands.Cog):
             results[-1] = dataclasses.replace(results[-1], label=label.strip() or None)
         header = header or _("🎲 **{name}** rolled", name=escape_name(interaction.user.display_name))
         room = (MESSAGE_LIMIT - len(header) - len(results)) // len(results)
-        bodies = [render(result, escape=escape_name, limit=room, say=say) for result in results]
+        bodies = [render(result, escape=escape_name, limit=room, say=localize) for result in results]
         text = "\n".join([header, *bodies])
         if can_push(results, private=private):  # stored, so that it is pushed once: its message goes by the outbox
             await post_pushable(interaction, reply, results[0], text)

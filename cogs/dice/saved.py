@@ -18,12 +18,11 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
-from bot.i18n import N_, _, _n
+from bot.i18n import N_, _, _n, localize
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.storage.dice import SAVED_SCOPES, SavedRoll, SavedScope, name_key
 from cogs.dice.access import bot_is_here, channel_gms, channel_id_of, is_manager, not_here, now, store_of
-from cogs.dice.speech import say
 from rules.roll import RollError, check_roll, leading_flags, shadows_notation, split_label, split_rolls
 
 NAME_MAX = 32
@@ -128,7 +127,7 @@ def check_expression(expression: str) -> str:
         for piece in split_rolls(expression):
             check_roll(piece)
     except RollError as error:
-        raise UserError(_("⚠️ That roll can't be saved: {reason}", reason=say(error.message))) from None
+        raise UserError(_("⚠️ That roll can't be saved: {reason}", reason=localize(error.message))) from None
     return expression.strip()
 
 

@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
-from bot.i18n import N_, _
+from bot.i18n import N_, _, localize
 from bot.models import News
 from bot.names import escape_name
 from bot.outbox import Drawing
@@ -31,7 +31,7 @@ from bot.storage.dice import SecretRoll
 from cogs.dice.access import NO_MENTIONS, bot_is_here, bot_of, channel_gms, channel_id_of, now, store_of
 from cogs.dice.roll import LABEL_MAX_CHARS, dice_cog
 from cogs.dice.saved import expand_saved
-from cogs.dice.speech import refusal, say
+from cogs.dice.speech import refusal
 from rules.roll import RollError, render, split_rolls
 from rules.roll.commitment import canonical, commitment, verify
 from rules.roll.limits import DEFAULT_LIMITS
@@ -237,7 +237,7 @@ async def secret_roll(
     )
     reply = Reply.of(interaction, private=False)
     await bot_of(interaction).outbox.tell(outgoing, reply)
-    shown = render(result, escape=escape_name, limit=1800, say=say)
+    shown = render(result, escape=escape_name, limit=1800, say=localize)
     if for_gm:
         copy = _("🔒 Only you and the GM can see this until it is revealed:\n{roll}", roll=shown)
     else:

@@ -26,7 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
-from bot.i18n import N_, _, _n
+from bot.i18n import N_, _, _n, localize
 from bot.models import Session
 from bot.names import escape_name
 from bot.pictures import PictureWorker
@@ -39,7 +39,6 @@ from bot.storage.dice import LuckCount, LuckFilter, MemberTotals, Streak, TurnTo
 from bot.storage.luck import DAY_S, ROLL_KIND, bin_width
 from cogs.dice.access import EVERYWHERE, INSTALLABLE_BY_ANYONE, NO_MENTIONS, bot_is_here, bot_of, not_here, now
 from cogs.dice.chart import Panel, draw_chart
-from cogs.dice.speech import say
 from rules.luck import fairness, fairness_words, luck, luck_words, points_luck, top_share
 from rules.text import echo
 
@@ -131,10 +130,8 @@ def luck_table(sizes: list[SizeLuck]) -> str:
     a, b, c, d = max(6, len(die) + 1), max(8, len(rolls) + 1), max(8, len(mean) + 1), max(7, len(fair) + 1)
     lines = [f"{die:<{a}}{rolls:>{b}}{mean:>{c}}{fair:>{d}}  {luck_heading}"]
     for size in sizes[:12]:
-        name = f"d{size.sides}"
-        lines.append(
-            f"{name:<{a}}{size.count:>{b},}{size.mean:>{c}.2f}{size.fair_mean:>{d}.2f}  {say(luck_words(size.luck))}"
-        )
+        name, words = f"d{size.sides}", localize(luck_words(size.luck))
+        lines.append(f"{name:<{a}}{size.count:>{b},}{size.mean:>{c}.2f}{size.fair_mean:>{d}.2f}  {words}")
     return "\n".join(["```", *lines, "```"])
 
 
@@ -180,7 +177,7 @@ def turns_line(title: str, turns: TurnTotals, own: bool) -> str:
         "points": f"{per_turn:.1f}",
         "fair": f"{fair:.1f}",
         "effect": turn_effect(turns),
-        "luck": say(luck_words(points_luck(turns.luck, turns.variance))),
+        "luck": localize(luck_words(points_luck(turns.luck, turns.variance))),
     }
     if own:
         return _n(
@@ -282,8 +279,8 @@ def alt_text(name: str, sizes: list[SizeLuck]) -> str:
                 mean=format(size.mean, ".2f"),
                 fair=format(size.fair_mean, ".2f"),
                 face=shown,
-                luck=say(luck_words(size.luck)),
-                fairness=say(size.fairness),
+                luck=localize(luck_words(size.luck)),
+                fairness=localize(size.fairness),
             )
         )
     text = " ".join(parts)
@@ -422,7 +419,7 @@ class Stats(commands.Cog):
         heading = _("🍀 **{name}**'s luck · {scope}", name=name, scope=self._scope_words(game, period, own, place))
         lines = [heading, luck_table(sizes)]
         for size in sizes[:3]:
-            lines.append(f"d{size.sides}: {say(size.fairness)}")
+            lines.append(f"d{size.sides}: {localize(size.fairness)}")
         if interaction.guild_id is not None:
             rank = server_rank(await self.store.luck_in_guild(interaction.guild_id), target.id, sizes[0].sides)
             if rank is not None:

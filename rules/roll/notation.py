@@ -15,8 +15,7 @@ from enum import IntEnum
 
 from rules.roll.errors import RollError
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
-from rules.roll.speech import _n
-from rules.said import said
+from rules.said import said, said_n
 
 
 class Advantage(IntEnum):
@@ -331,7 +330,7 @@ def _refuse_ambiguous(body: str) -> None:
     if match := _BARE_KEEP.search(plain):
         dice, n = (match[1] if match[1] != ")" else "(…)"), int(match[2])
         raise RollError(
-            _n(
+            said_n(
                 "`{dice}k{n}` keeps the dice showing exactly {n} in d20 notation, but the highest in Dice Maiden. "
                 "Write `{dice}kh{n}` for the highest, or `{dice}p<{n}p>{n}` for the dice showing {n}.",
                 "`{dice}k{n}` keeps the dice showing exactly {n} in d20 notation, but the {n} highest in Dice Maiden. "

@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable
 from enum import IntEnum
 
 from rules.roll.model import DiceGroup, Face, Landing, RollResult, RollSet, Text
-from rules.roll.speech import ENGLISH, Say, _n
-from rules.said import said
+from rules.roll.speech import ENGLISH, Say
+from rules.said import said, said_n
 
 DISCORD_MESSAGE_LIMIT = 2_000
 SHRUNK_NOTE = said("-# Some dice are summarised to fit in one message.")
@@ -101,9 +101,9 @@ def _value(roll_set: RollSet, say: Say) -> str:
     else:
         # The count, not its size, chooses the form: -1 is "-1 success" in English.
         count = abs(roll_set.successes)
-        value = say(_n("**{total}** success", "**{total}** successes", count, total=roll_set.successes))
+        value = say(said_n("**{total}** success", "**{total}** successes", count, total=roll_set.successes))
     if roll_set.botches is not None:
-        value += " · " + say(_n("{n} botch", "{n} botches", roll_set.botches))
+        value += " · " + say(said_n("{n} botch", "{n} botches", roll_set.botches))
     return value
 
 
@@ -114,7 +114,7 @@ def _group(result: RollResult, group: DiceGroup, detail: Detail, escape: Callabl
     elif detail is Detail.TALLY:
         inside = _tally(group, say)
     else:
-        inside = say(_n("{n} dice → {total}", "{n} dice → {total}", len(group.faces), total=group.total))
+        inside = say(said_n("{n} dice → {total}", "{n} dice → {total}", len(group.faces), total=group.total))
     return f"{say(group.notation)} [{inside}]{annotation}"
 
 
@@ -151,7 +151,7 @@ def _tally(group: DiceGroup, say: Say) -> str:
     dropped = sum(not face.kept for face in group.faces)
     exploded = sum(face.exploded for face in group.faces)
     if dropped:
-        pieces.append(say(_n("{n} dropped", "{n} dropped", dropped)))
+        pieces.append(say(said_n("{n} dropped", "{n} dropped", dropped)))
     if exploded:
-        pieces.append(say(_n("{n} exploded", "{n} exploded", exploded)))
+        pieces.append(say(said_n("{n} exploded", "{n} exploded", exploded)))
     return ", ".join(pieces)

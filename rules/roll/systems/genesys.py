@@ -15,9 +15,9 @@ from rules.dice import DiceSource
 from rules.odds import Dist, percent
 from rules.roll.errors import RollError
 from rules.roll.model import Part, Text
-from rules.roll.speech import _n, listing
+from rules.roll.speech import listing
 from rules.roll.systems.base import Odds, Rolled, System
-from rules.said import said
+from rules.said import said, said_n
 
 USAGE = "gen 2g 1y 2p 1r (1b 1k)"
 SUCCESS_ADVANTAGE, SUCCESS, SUCCESS_THREAT = (
@@ -109,14 +109,14 @@ def describe(state: State) -> str:
     """``2 net successes, 1 advantage, a triumph`` (each piece said on its own, joined by the reader's ``say``)."""
     successes, advantages, triumph, despair = state
     parts: list[str] = [
-        _n("{n} net success", "{n} net successes", successes)
+        said_n("{n} net success", "{n} net successes", successes)
         if successes >= 0
-        else _n("{n} net failure", "{n} net failures", -successes)
+        else said_n("{n} net failure", "{n} net failures", -successes)
     ]
     if advantages > 0:
-        parts.append(_n("{n} advantage", "{n} advantages", advantages))
+        parts.append(said_n("{n} advantage", "{n} advantages", advantages))
     elif advantages < 0:
-        parts.append(_n("{n} threat", "{n} threats", -advantages))
+        parts.append(said_n("{n} threat", "{n} threats", -advantages))
     parts += [said("a triumph")] * triumph + [said("a despair")] * despair
     return listing(parts)
 

@@ -9,9 +9,8 @@ from dataclasses import dataclass
 
 from rules.dice import DiceSource
 from rules.roll.errors import RollError
-from rules.roll.speech import _n
 from rules.roll.systems.base import Die, Faces, Odds, Rolled, System, count_outcomes, draw, group, read_args, within
-from rules.said import said
+from rules.said import said, said_n
 
 USAGE = "sr 12 (vs 3)"
 CRITICAL_GLITCH, GLITCH, SUCCESS, FAILURE = said("Critical glitch"), said("Glitch"), said("Success"), said("Failure")
@@ -56,7 +55,7 @@ def roll(params: Params, source: DiceSource) -> Rolled:
     """Roll the pool and count hits."""
     faces = draw(source, "sr", 6, params.pool)
     category, hits = judge(params, (faces,))
-    verdict = _n("{outcome} ({n} hit)", "{outcome} ({n} hits)", hits, outcome=category)
+    verdict = said_n("{outcome} ({n} hit)", "{outcome} ({n} hits)", hits, outcome=category)
     return Rolled((group(f"{params.pool}d6", 6, faces),), hits, category, verdict)
 
 

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from rules.dice import DiceSource
 from rules.roll.errors import RollError
 from rules.roll.model import Part, Text
-from rules.roll.speech import _n
 from rules.roll.systems.base import Die, Faces, Odds, Rolled, System, count_outcomes, draw, group, read_args, within
-from rules.said import said
+from rules.said import said, said_n
 
 USAGE = "vtm 7 h2 (vs 3)"
 MESSY, CRITICAL, WIN = said("Messy critical"), said("Critical win"), said("Win")
@@ -79,9 +78,9 @@ def roll(params: Params, source: DiceSource) -> Rolled:
         dice = f"{len(hunger)}d10"
         parts.append(group(said("Hunger {dice}", dice=dice), 10, hunger))
     if params.difficulty == 1:
-        verdict = _n("{outcome} ({n} success)", "{outcome} ({n} successes)", successes, outcome=category)
+        verdict = said_n("{outcome} ({n} success)", "{outcome} ({n} successes)", successes, outcome=category)
     else:
-        verdict = _n(
+        verdict = said_n(
             "{outcome} ({n} success vs {difficulty})",
             "{outcome} ({n} successes vs {difficulty})",
             successes,

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from rules.dice import DiceSource
 from rules.roll.errors import RollError
 from rules.roll.model import Part, Text
-from rules.roll.speech import _n, listing
+from rules.roll.speech import listing
 from rules.roll.systems.base import Die, Faces, Odds, Rolled, System, count_outcomes, draw, group, read_args, within
-from rules.said import said
+from rules.said import said, said_n
 
 USAGE = "yz 3 2 1 (base skill gear)"
 SUCCESS, FAILURE = said("Success"), said("Failure")
@@ -86,7 +86,7 @@ def _rolled(params: Params, faces: tuple[tuple[int, ...], ...], *, pushed: bool)
             if parts:
                 parts.append(Text(" + "))
             parts.append(group(KIND_DICE[kind](f"{len(dice)}d6"), 6, dice))
-    verdict: str = _n("{outcome} ({n} success)", "{outcome} ({n} successes)", successes, outcome=category)
+    verdict: str = said_n("{outcome} ({n} success)", "{outcome} ({n} successes)", successes, outcome=category)
     if pushed:
         verdict = said("Pushed: {verdict}", verdict=verdict)
         hurts = [
