@@ -26,11 +26,15 @@ from cogs.dice.saved import check_name, parse_import
 from cogs.dice.secret import SecretButton, commitment_line, revealed_text
 from cogs.dice.speech import refusal
 from cogs.dice.stats import alt_text, chart_panels, luck_table, per_size, streak_line, turns_line
+from localdiscord.guild import Channel, Member
+from localdiscord.messages import Message
+from localdiscord.server import LocalDiscord
 from rules.dice import ScriptedDice
 from rules.odds import TooCostly
 from rules.roll import RollError, render, roll, split_rolls
 from rules.roll.odds import odds_table
 from rules.roll.systems import SYSTEMS, find_preset, push_preset
+from tests.conftest import MakeBot
 
 LANGUAGES = ("de", "es", "pt_BR")
 KEPT = (
@@ -310,3 +314,47 @@ def test_a_verdict_is_said_in_the_readers_language() -> None:
         assert "Crítico caótico (5 éxitos vs 3)" in render(result, say=localize)
     with speaking("de"):
         assert "**Kritischer Erfolg**" in render(roll("dh +1", ScriptedDice([5, 5])), say=localize)
+
+
+# -- through the bot ----------------------------------------------------------------------------------------------
+
+DE_BLADES = ("Kritisch", "Voller Erfolg", "Teilerfolg", "Schlechtes Ergebnis")
+
+
+async def _answer(fake: LocalDiscord, channel: Channel, member: Member, command: str, **options: object) -> Message:
+    return await (await fake.slash(channel, member, command, options=options)).message()
+
+
+async def test_a_german_table_rolls_pushes_and_reveals_in_german(fake: LocalDiscord, make_bot: MakeBot) -> None:
+    """Through the bot: answers, buttons, refusals, odds, the push drawn through the outbox and a secret roll, in
+    German; the notation as typed."""
+    fake.guilds[0].preferred_locale = "de"
+    channel, bob, carol = fake.channels[0], fake.members[1], fake.members[2]
+    bob.locale = carol.locale = "de"
+    await make_bot(extensions=("cogs.dice",))
+    rolled = await _answer(fake, channel, bob, "roll", expression="bitd 3")
+    assert "** hat gewürfelt\n3d6 [" in rolled.content and any(f"**{w}**" in rolled.content for w in DE_BLADES)
+    again = await (await fake.click(rolled, "Nochmal würfeln", carol)).message()
+    assert "3d6 [" in again.content and any(f"**{w}**" in again.content for w in DE_BLADES)
+    refused = await _answer(fake, channel, bob, "roll", expression="bitd 12")
+    assert refused.ephemeral and refused.content == "⚠️ Ein Blades-Pool: von 0 bis 10, nicht 12."
+    odds = await _answer(fake, channel, bob, "dice odds", expression="pbta +1", at_least=10)
+    assert (
+        "🎯 Exakte Wahrscheinlichkeiten für `pbta +1`" in odds.content and "Summe mindestens 10: 27.8%" in odds.content
+    )
+    pushable = await _answer(fake, channel, bob, "roll", expression="yz 3 2 1")
+    assert "Basis 3d6 [" in pushable.content and "Nur wer gewürfelt hat, kann forcieren" in pushable.content
+    await fake.click(pushable, "Forcieren", bob)
+    await fake.wait_for(lambda: "Forciert:" in pushable.content, what="the push drawn in German")
+    secret = await _answer(fake, channel, bob, "dice secret", expression="1d20+5")
+    assert "hat geheim gewürfelt · Commitment `" in secret.content
+    assert [b["label"] for b in secret.buttons] == ["Zeig mir", "Aufdecken"]
+    res = await fake.click(secret, "Aufdecken", bob)
+    (revealed,) = await res.followups(1)
+    assert "Geheimer Wurf von <@" in revealed.content and "\nErgebnis: `1d20 [" in revealed.content
+    saved = await _answer(fake, channel, bob, "dice save", name="attack", expression="1d20+5")
+    assert saved.content == "✅ Gespeichert: `attack` = `1d20+5` (deiner). Würfle ihn mit `/roll attack`."
+    board = await _answer(fake, channel, bob, "dice board")
+    assert board.content.startswith("🎲 **Würfelbrett** · gespeicherte Würfe von <@")
+    clicked = await (await fake.click(board, "attack", carol)).message()
+    assert "** hat **attack** gewürfelt\n1d20 [" in clicked.content

@@ -32,6 +32,14 @@ def bot_of(interaction: discord.Interaction) -> TabletopBot:
     return client
 
 
+async def speak_to_clicker(interaction: discord.Interaction) -> None:
+    """Answer a click on one of these buttons in the clicker's language: discord.py runs a DynamicItem in a task of
+    its own, which the core's per-interaction language (``bot.app.speak_to``) doesn't reach."""
+    from bot.app import speak_to
+
+    await speak_to(interaction)
+
+
 def dice_worker(interaction: discord.Interaction) -> RollWorker:
     """The roll worker of the cog that rolls (its processes, and its dice)."""
     worker = getattr(bot_of(interaction).get_cog("Dice"), "worker", None)

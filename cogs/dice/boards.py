@@ -27,7 +27,16 @@ from bot.outbox import Drawing
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.storage import Store
 from bot.storage.dice import BoardButton, DiceBoard, SavedScope
-from cogs.dice.access import bot_is_here, bot_of, channel_id_of, is_manager, not_here, now, store_of
+from cogs.dice.access import (
+    bot_is_here,
+    bot_of,
+    channel_id_of,
+    is_manager,
+    not_here,
+    now,
+    speak_to_clicker,
+    store_of,
+)
 from cogs.dice.roll import dice_cog
 
 MAX_BUTTONS = 25
@@ -59,6 +68,7 @@ class BoardButtonItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Roll the button's saved roll for whoever clicked, as a new message (or privately)."""
+        await speak_to_clicker(interaction)
         reply = Reply.of(interaction, private=True)
         board = await store_of(interaction).dice_board(self.board_id)
         if board is None or self.index >= len(board.buttons):

@@ -21,7 +21,7 @@ from bot.outbox import Drawing
 from bot.replies import Reply
 from bot.storage import Store
 from bot.storage.pushes import PUSHABLE_KEPT_S, PushableRoll
-from cogs.dice.access import bot_of, channel_id_of, dice_worker, now, store_of
+from cogs.dice.access import bot_of, channel_id_of, dice_worker, now, speak_to_clicker, store_of
 from cogs.dice.speech import refusal
 from rules.roll import RollError, RollResult, render
 from rules.roll.systems import find_preset
@@ -49,6 +49,7 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dice
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Push, if this member may and nobody pushed it yet."""
+        await speak_to_clicker(interaction)
         reply = Reply.of(interaction, private=True)
         store = store_of(interaction)
         stored = await store.pushable(self.roll_id)

@@ -20,7 +20,7 @@ from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.roll_worker import RollerBusy, RollWorker
 from bot.storage.luck import ROLL_KIND, Where, tally
-from cogs.dice.access import NO_MENTIONS, bot_of, now, store_of
+from cogs.dice.access import NO_MENTIONS, bot_of, now, speak_to_clicker, store_of
 from cogs.dice.push import can_push, post_pushable
 from cogs.dice.saved import expand_saved, saved_choices
 from cogs.dice.speech import refusal
@@ -63,6 +63,7 @@ class RollAgain(discord.ui.DynamicItem[discord.ui.Button], template=r"(?s)roll:(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Roll the same thing again as a new message, for whoever clicked."""
+        await speak_to_clicker(interaction)
         await dice_cog(interaction).roll_and_reply(interaction, self.expression, private=self.private, label=None)
 
 

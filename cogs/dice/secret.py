@@ -28,7 +28,16 @@ from bot.outbox import Drawing
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.storage import Store
 from bot.storage.dice import SecretRoll
-from cogs.dice.access import NO_MENTIONS, bot_is_here, bot_of, channel_gms, channel_id_of, now, store_of
+from cogs.dice.access import (
+    NO_MENTIONS,
+    bot_is_here,
+    bot_of,
+    channel_gms,
+    channel_id_of,
+    now,
+    speak_to_clicker,
+    store_of,
+)
 from cogs.dice.roll import LABEL_MAX_CHARS, dice_cog
 from cogs.dice.saved import expand_saved
 from cogs.dice.speech import refusal
@@ -67,6 +76,8 @@ class SecretButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"di
         return cls(match["what"], int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the roll to the one who may see it, or reveal it in the channel."""
+        await speak_to_clicker(interaction)
         reply = Reply.of(interaction, private=True)
         secret = await store_of(interaction).secret(self.secret_id)
         if secret is None:
