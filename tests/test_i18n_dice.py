@@ -33,7 +33,7 @@ from rules.dice import ScriptedDice
 from rules.odds import TooCostly
 from rules.roll import RollError, render, roll, split_rolls
 from rules.roll.odds import odds_table
-from rules.roll.systems import SYSTEMS, find_preset, push_preset
+from rules.roll.systems import SYSTEMS, find_preset, preset_odds, push_preset
 from tests.conftest import MakeBot
 
 LANGUAGES = ("de", "es", "pt_BR")
@@ -358,3 +358,16 @@ async def test_a_german_table_rolls_pushes_and_reveals_in_german(fake: LocalDisc
     assert board.content.startswith("🎲 **Würfelbrett** · gespeicherte Würfe von <@")
     clicked = await (await fake.click(board, "attack", carol)).message()
     assert "** hat **attack** gewürfelt\n1d20 [" in clicked.content
+
+
+@pytest.mark.parametrize("language", [*LANGUAGES, "pseudo"])
+def test_each_systems_outcomes_stay_apart(language: str) -> None:
+    """No two outcomes of one game read the same in a language (its odds table would show two rows alike)."""
+    examples = {system.key: system.examples for system in SYSTEMS}
+    with speaking(language):
+        for key, shown in examples.items():
+            for example in shown:
+                preset = find_preset(example)
+                assert preset is not None
+                names = [localize(name) for name, _ in preset_odds(preset).categories]
+                assert len(set(names)) == len(names), (key, names)
