@@ -149,7 +149,8 @@ async def _command_messages() -> list[Found]:
             found = []
             for command in bot.tree.walk_commands():
                 module = (command.module or "").replace(".", "/")
-                domain = domain_of(f"{module}.py") or domain_of(f"{module}/__init__.py") or "core"
+                source = f"{module}/__init__.py" if (ROOT / module).is_dir() else f"{module}.py"
+                domain = domain_of(source) or "core"
                 found += [Found(domain, msgid, ctx, module) for ctx, msgid in _command_texts(command, app_commands)]
             return found
         finally:

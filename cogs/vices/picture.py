@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from bot.fonts import Canvas, Lettering
+from bot.i18n import N_, _, localize
 from rules.vices.sheet_data import EXACT_TARGET, PAIR_TITLES, SIN_BY_NAME, SIN_NAMES, SinName
 from rules.vices.sheet_state import (
     OUT_OF_PLAY,
@@ -121,6 +122,14 @@ def _faded(colour: RGB, amount: float = 0.7) -> RGB:
     return (r, g, b)
 
 
+_END_RULES = {"finish_round": N_("finish the round"), "one_more_each": N_("everyone else plays once more")}
+
+
+def end_rule(end_mode: str) -> str:
+    """What happens once someone reaches 70, in a few words (the sheet's ``end_mode``)."""
+    return _(_END_RULES.get(end_mode, _END_RULES["finish_round"]))
+
+
 def _status(state: SheetState, p: Progress, name: Callable[[str], str]) -> str:
     """One sentence on where the game stands, shared by the picture and the alt text."""
 
@@ -129,20 +138,29 @@ def _status(state: SheetState, p: Progress, name: Callable[[str], str]) -> str:
 
     if p.phase is Phase.PLAYING:
         assert p.up is not None
-        return f"{who(p.up)} to play, round {p.round}."
+        return _("{player} to play, round {round}.", player=who(p.up), round=p.round)
     if p.phase is Phase.FINISHING:
         assert p.trigger is not None
-        rest = ", ".join(who(s) for s in p.to_play)
-        then = "finish the round" if state.settings.end_mode == "finish_round" else "everyone else plays once more"
-        return f"{who(p.trigger.row)} reached {p.trigger.total}: {then}. Still to play: {rest}."
+        return _(
+            "{player} reached {total}: {then}. Still to play: {rest}.",
+            player=who(p.trigger.row),
+            total=p.trigger.total,
+            then=end_rule(state.settings.end_mode),
+            rest=", ".join(who(s) for s in p.to_play),
+        )
     if p.phase is Phase.TIEBREAK:
         assert p.roller is not None
-        tied = ", ".join(who(s) for s in p.contenders)
-        return f"Tie-break {p.tiebreak_round} between {tied}: {who(p.roller)} picks a Mythical pair and rolls."
+        return _(
+            "Tie-break {round} between {tied}: {roller} picks a Mythical pair and rolls.",
+            round=p.tiebreak_round,
+            tied=", ".join(who(s) for s in p.contenders),
+            roller=who(p.roller),
+        )
     assert p.winner is not None
     total = totals(state)[p.winner]
-    how = "with exactly 70" if total == EXACT_TARGET else f"with {total}"
-    return f"{who(p.winner)} wins {how}!"
+    if total == EXACT_TARGET:
+        return _("{player} wins with exactly 70!", player=who(p.winner))
+    return _("{player} wins with {total}!", player=who(p.winner), total=total)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,9 +261,10 @@ def _paletted(image: Image.Image) -> Image.Image:
 
 def _draw_title(d: Canvas, f: dict[str, Font], sheet: SheetState, p: Progress, width: int) -> None:
     d.write((MARGIN, MARGIN), "Vices & Vengeance", f["title"], fill=INK, stroke_width=1)
-    game = f"Game {len(sheet.history) + 1} · Round {p.round}"
+    game = _("Game {game} · Round {round}", game=len(sheet.history) + 1, round=p.round)
     d.write((width - MARGIN, MARGIN + 8), game, f["name"], fill=INK, anchor="ra")
-    d.write((MARGIN, MARGIN + 56), "Lowest score wins. Exactly 70 steals the victory.", f["sub"], fill=MUTED)
+    motto = _fit(_("Lowest score wins. Exactly 70 steals the victory."), f["sub"], width - 2 * MARGIN)
+    d.write((MARGIN, MARGIN + 56), motto, f["sub"], fill=MUTED)
 
 
 def _draw_columns(
@@ -258,17 +277,18 @@ def _draw_columns(
 ) -> None:
     left, right = MARGIN, MARGIN + LABEL_W + len(sheet.rows) * g.col_w
     # Zebra rows and the round labels.
-    labels = ([f"1-{g.folded}"] if g.folded else []) + [f"Round {r}" for r in g.rounds]
+    labels = ([f"1-{g.folded}"] if g.folded else []) + [_("Round {round}", round=r) for r in g.rounds]
     for i, label in enumerate(labels):
         y = g.rows_y + i * ROW_H
         if i % 2:
             d.rectangle((left, y, right, y + ROW_H), fill=ZEBRA)
-        d.write((left + 8, y + ROW_H // 2), label, f["small"], fill=MUTED, anchor="lm")
+        d.write((left + 8, y + ROW_H // 2), _fit(label, f["small"], LABEL_W - 12), f["small"], fill=MUTED, anchor="lm")
     d.rectangle((left, g.total_y, right, g.total_y + TOTAL_H), fill=ZEBRA)
-    d.write((left + 8, g.total_y + TOTAL_H // 2), "Total", f["name"], fill=INK, anchor="lm")
+    total = _fit(_("Total"), f["name"], LABEL_W - 12)
+    d.write((left + 8, g.total_y + TOTAL_H // 2), total, f["name"], fill=INK, anchor="lm")
     for i, rnd in enumerate(g.tiebreak):
         y = g.total_y + TOTAL_H + i * ROW_H
-        label = _fit(f"Tie-break {rnd + 1}", f["small"], LABEL_W - 12)
+        label = _fit(_("Tie-break {round}", round=rnd + 1), f["small"], LABEL_W - 12)
         d.write((left + 8, y + ROW_H // 2), label, f["small"], fill=MUTED, anchor="lm")
     for seat, row in enumerate(sheet.rows):
         _draw_column(d, f, sheet, p, g, seat, row, pending)
@@ -300,14 +320,15 @@ def _draw_column(
     sin = SIN_BY_NAME[row.sin]
     badge = None
     if p.winner == row.sin:
-        badge = ("WINNER", GOLD, INK)
+        badge = (_("WINNER"), GOLD, INK)
     elif row.sin == p.up:
-        badge = ("TO PLAY", AMBER, INK)
+        badge = (_("TO PLAY"), AMBER, INK)
     elif p.phase is Phase.TIEBREAK and row.sin in p.contenders:
-        badge = ("TIE-BREAK", AMBER_SOFT, AMBER_INK)
+        badge = (_("TIE-BREAK"), AMBER_SOFT, AMBER_INK)
     if badge is not None:
         text, fill, ink = badge
         d.rounded_rectangle((x + 10, g.top + 2, x + w - 10, g.top + BADGE_H - 6), 12, fill=fill)
+        text = _fit(text, f["small"], w - 28)
         d.write((x + w // 2, g.top + BADGE_H // 2 - 2), text, f["small"], fill=ink, anchor="mm")
     # Header: the original Sin's colour band, then the name on up to two lines.
     band = (x + 2, g.header_y, x + w - 2, g.header_y + BAND_H)
@@ -338,8 +359,8 @@ def _draw_column(
             d.rectangle((x + 3, y + 3, x + w - 3, y + ROW_H - 3), fill=AMBER_SOFT if up else ZEBRA)
             if up:
                 d.rectangle((x + 3, y + 3, x + w - 3, y + ROW_H - 3), outline=AMBER, width=4)
-            label, ink = ("to play", AMBER_INK) if up else ("still to play", MUTED)
-            d.write((x + w // 2, y + ROW_H // 2), label, f["small"], fill=ink, anchor="mm")
+            label, ink = (_("to play"), AMBER_INK) if up else (_("still to play"), MUTED)
+            d.write((x + w // 2, y + ROW_H // 2), _fit(label, f["small"], w - 16), f["small"], fill=ink, anchor="mm")
     total = sum(row.scores)
     ty = g.total_y
     if total == EXACT_TARGET or p.winner == row.sin:
@@ -385,9 +406,9 @@ def _places(sheet: SheetState, font: Font, chip_w: int) -> list[tuple[list[str],
     for sin in SIN_NAMES:
         place = sheet.sins[sin]
         if place == RESERVES:
-            where, ink = "reserves", MUTED
+            where, ink = _("reserves"), MUTED
         elif place == OUT_OF_PLAY:
-            where, ink = "out of play", MUTED
+            where, ink = _("out of play"), MUTED
         else:
             where, ink = row_of(sheet, place).name, INK
         out.append((_wrap(where, font, chip_w - 8, 2), ink))
@@ -404,10 +425,9 @@ def _draw_sins(
     places: list[tuple[list[str], RGB]],
 ) -> None:
     """The seven Sins in precedence order with where each one is now (faded when out of play)."""
-    d.write((MARGIN, y), "Sins now", f["name"], fill=INK, stroke_width=1)
+    d.write((MARGIN, y), _("Sins now"), f["name"], fill=INK, stroke_width=1)
     if any(r.sin == "Sloth" for r in sheet.rows):
-        die = "removed" if sheet.sloth_removed else "in play"
-        d.write((width - MARGIN, y + 2), f"Sloth Nemesis die: {die}", f["small"], fill=MUTED, anchor="ra")
+        d.write((width - MARGIN, y + 2), sloth_die(sheet), f["small"], fill=MUTED, anchor="ra")
     top = y + 40
     for i, (sin_name, (lines, ink)) in enumerate(zip(SIN_NAMES, places, strict=True)):
         sin = SIN_BY_NAME[sin_name]
@@ -424,11 +444,22 @@ def picture_description(sheet: SheetState) -> str:
     short, each player's total and where the game stands; the embed beside it has every score."""
     p = progress(sheet)
     totals_now = ", ".join(f"{row.name} ({row.sin}) {sum(row.scores)}" for row in sheet.rows)
-    text = (
-        f"Picture of the Vices & Vengeance scoresheet, game {len(sheet.history) + 1}, round {p.round}: "
-        f"a column per player with each round's score. Totals: {totals_now}. {_status(sheet, p, str)}"
+    text = _(
+        "Picture of the Vices & Vengeance scoresheet, game {game}, round {round}: "
+        "a column per player with each round's score. Totals: {totals}. {status}",
+        game=len(sheet.history) + 1,
+        round=p.round,
+        totals=totals_now,
+        status=_status(sheet, p, str),
     )
     return text if len(text) <= 1024 else text[:1023] + "…"
+
+
+def sloth_die(sheet: SheetState) -> str:
+    """Where the Sloth Nemesis die is: ``Sloth Nemesis die: removed`` (or ``in play``)."""
+    if sheet.sloth_removed:
+        return _("Sloth Nemesis die: removed")
+    return _("Sloth Nemesis die: in play")
 
 
 def alt_text(sheet: SheetState, escape: Callable[[str], str] = str) -> str:
@@ -441,26 +472,32 @@ def alt_text(sheet: SheetState, escape: Callable[[str], str] = str) -> str:
     """
     p = progress(sheet)
     lines = [
-        f"Vices & Vengeance scoresheet, game {len(sheet.history) + 1}, round {p.round}. "
-        "Lowest score wins; exactly 70 steals the victory."
+        _(
+            "Vices & Vengeance scoresheet, game {game}, round {round}. "
+            "Lowest score wins; exactly 70 steals the victory.",
+            game=len(sheet.history) + 1,
+            round=p.round,
+        )
     ]
     for row in sheet.rows:
         total = sum(row.scores)
-        scores = ", ".join(map(str, row.scores[-MAX_ROUNDS_SHOWN:])) or "no scores yet"
+        scores = ", ".join(map(str, row.scores[-MAX_ROUNDS_SHOWN:])) or _("no scores yet")
         if len(row.scores) > MAX_ROUNDS_SHOWN:
             scores = f"…, {scores}"
-        mark = " (exactly 70)" if total == EXACT_TARGET else ""
-        lines.append(f"{escape(row.name)} ({row.sin}): {scores}; total {total}{mark}.")
+        line = (
+            _("total {total} (exactly 70)", total=total) if total == EXACT_TARGET else _("total {total}", total=total)
+        )
+        lines.append(f"{escape(row.name)} ({row.sin}): {scores}; {line}.")
     for i, rnd in list(enumerate(sheet.tiebreak))[-MAX_TIEBREAK_SHOWN:]:
         rolls = "; ".join(
             f"{escape(row_of(sheet, r.row).name)} {PAIR_TITLES[r.pair]} {r.dice[0]}-{r.dice[1]} = "
             f"{tie_points(r, sheet.settings)}"
             for r in rnd
         )
-        lines.append(f"Tie-break {i + 1}: {rolls}.")
+        lines.append(_("Tie-break {round}: {rolls}.", round=i + 1, rolls=rolls))
     lines.append(_status(sheet, p, escape))
-    places = "; ".join(f"{sin} {where(sheet, sheet.sins[sin], escape)}" for sin in SIN_NAMES)
-    lines.append(f"Sins now: {places}.")
+    places = "; ".join(f"{sin} {localize(where(sheet, sheet.sins[sin], escape))}" for sin in SIN_NAMES)
+    lines.append(_("Sins now: {places}.", places=places))
     if any(r.sin == "Sloth" for r in sheet.rows):
-        lines.append(f"Sloth Nemesis die: {'removed' if sheet.sloth_removed else 'in play'}.")
+        lines.append(f"{sloth_die(sheet)}.")
     return "\n".join(lines)

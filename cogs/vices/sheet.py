@@ -33,12 +33,14 @@ from bot.board import jump_url, static_view
 from bot.controls import ui_id
 from bot.errors import ChannelBusy, IllegalMove, InvalidInput, NoSession, NotPermitted, UserError
 from bot.forms import FORM, Input, action_modal, read_action
+from bot.i18n import _, _p, localize
 from bot.lobby import actor_of, missing_permissions
 from bot.models import MAIN_VIEW, Actor, Applied, Session, Status, roles_of, viewer_of
 from bot.names import clip, escape_name
 from bot.registry import GameKind
 from bot.replies import PUBLIC_ANSWER, Reply, report_error
 from bot.spec import GameSpec, View, ViewContext
+from cogs.vices.picture import end_rule
 from cogs.vices.sheet_view import (
     SLOTH_DIE,
     destinations,
@@ -98,8 +100,9 @@ def sin_called(word: str) -> SinName:
     if len(found) == 1:
         return found[0]
     if found:
-        raise InvalidInput(f"{_short(word)} could be {' or '.join(found)}: write more of it.")
-    raise InvalidInput(f"{_short(word)} is not a Sin: the Sins are {', '.join(SIN_NAMES)}.")
+        sins = _("{first} or {last}", first=", ".join(found[:-1]), last=found[-1])
+        raise InvalidInput(_("{word} could be {sins}: write more of it.", word=_short(word), sins=sins))
+    raise InvalidInput(_("{word} is not a Sin: the Sins are {sins}.", word=_short(word), sins=", ".join(SIN_NAMES)))
 
 
 def parse_players(text: str) -> list[tuple[str, SinName]]:
@@ -108,13 +111,13 @@ def parse_players(text: str) -> list[tuple[str, SinName]]:
     raw = text.split("\n") if "\n" in text.strip() else _SEPARATORS.split(text)
     entries = [e.strip() for e in raw if e.strip()]
     if not entries:
-        raise InvalidInput(f"Write the players in seat order, each with their Sin: `{EXAMPLE}`.")
+        raise InvalidInput(_("Write the players in seat order, each with their Sin: `{example}`.", example=EXAMPLE))
     players = []
     for entry in entries:
         match = _ENTRY.match(entry)
         name = " ".join(match["name"].split()).lstrip("@").strip() if match else ""
         if match is None or not name:
-            raise InvalidInput(f"{_short(entry)}: give a name and their Sin, e.g. `Jordan: Wrath`.")
+            raise InvalidInput(_("{entry}: give a name and their Sin, e.g. `Jordan: Wrath`.", entry=_short(entry)))
         try:
             players.append((name, sin_called(match["sin"])))
         except InvalidInput as exc:
@@ -126,7 +129,7 @@ def seat_rows(players: Sequence[tuple[str, SinName]], members: Sequence[discord.
     """The sheet's rows: each member picked is linked to the player who carries their name."""
     unique = list({m.id: m for m in members}.values())
     if any(m.bot for m in unique):
-        raise InvalidInput("Pick the people at the table, not bots.")
+        raise InvalidInput(_("Pick the people at the table, not bots."))
     rows: list[dict[str, Any]] = []
     linked: set[int] = set()
     for name, sin in players:
@@ -139,8 +142,12 @@ def seat_rows(players: Sequence[tuple[str, SinName]], members: Sequence[discord.
     if lost:
         who = ", ".join(escape_name(m.display_name) for m in lost)
         raise InvalidInput(
-            f"{who}: picked as a member but no player carries that name. Write their name as Discord shows it "
-            f"({_short(f'{lost[0].display_name}: Wrath')}), or leave them out."
+            _(
+                "{who}: picked as a member but no player carries that name. Write their name as Discord shows it "
+                "({example}), or leave them out.",
+                who=who,
+                example=_short(f"{lost[0].display_name}: Wrath"),
+            )
         )
     return rows
 
@@ -155,9 +162,11 @@ def _rule_problem(exc: ValidationError) -> str:
     for error in exc.errors():
         if error["type"] == RULE_ERROR:
             loc = error["loc"]
-            where = f"Player {int(loc[1]) + 1}: " if len(loc) > 1 and loc[0] == "rows" else ""
-            return where + str(error["msg"])
-    return "That sheet can't be set up; check the players and their Sins."
+            problem = localize(error.get("ctx", {}).get("rule", error["msg"]))
+            if len(loc) > 1 and loc[0] == "rows":
+                return _("Player {n}: {problem}", n=int(loc[1]) + 1, problem=problem)
+            return problem
+    return _("That sheet can't be set up; check the players and their Sins.")
 
 
 def sheet_options(actor: Actor, rows: list[dict[str, Any]], settings: SheetSettings) -> SheetOptions:
@@ -191,7 +200,7 @@ def resolve_row(state: SheetState, text: str) -> SinName:
         sin = None
     if sin is not None and any(r.sin == sin for r in state.rows):
         return sin
-    raise InvalidInput(f"Nobody on this sheet is called {_short(wanted)}: pick a player from the list.")
+    raise InvalidInput(_("Nobody on this sheet is called {name}: pick a player from the list.", name=_short(wanted)))
 
 
 def resolve_place(state: SheetState, text: str) -> str:
@@ -211,7 +220,7 @@ async def live_sheet(bot: TabletopBot, channel_id: int | None) -> tuple[Session,
     """The scoresheet of this channel and its state, or NoSession."""
     session = await bot.service.live_table(channel_id) if channel_id is not None else None
     if session is None or session.kind != KIND or session.status is not Status.ACTIVE:
-        raise NoSession("There is no scoresheet in this channel: start one with `/vv sheet`.")
+        raise NoSession(_("There is no scoresheet in this channel: start one with `/vv sheet`."))
     return session, cast(SheetState, bot.service.state_of(session))
 
 
@@ -236,10 +245,10 @@ async def write(bot: TabletopBot, session: Session, actor: Actor, action: SheetA
 def done_text(applied: Applied) -> str:
     """What a command wrote, as the sheet tells it, with a link to the sheet."""
     state = cast(SheetState, applied.state)
-    lines = narrate(state, applied.events) or ["Done."]
+    lines = narrate(state, applied.events) or [_("Done.")]
     url = jump_url(applied.session)
     if url:
-        lines.append(f"[To the sheet]({url})")
+        lines.append(_("[To the sheet]({url})", url=url))
     return clip("\n".join(lines))
 
 
@@ -247,7 +256,7 @@ def up_row(state: SheetState) -> SinName:
     """Whose turn it is; IllegalMove once no turns are left."""
     p = progress(state)
     if p.up is None:
-        raise IllegalMove("No turns are left in this game: see the sheet for the tie-break or the winner.")
+        raise IllegalMove(_("No turns are left in this game: see the sheet for the tie-break or the winner."))
     return p.up
 
 
@@ -278,22 +287,24 @@ class SheetSpec(GameSpec[SheetState]):
         assert isinstance(options, SheetOptions)
         settings = options.settings
         players = ", ".join(f"{escape_name(r.name)} ({r.sin})" for r in options.rows)
-        end = "finish the round" if settings.end_mode == "finish_round" else "everyone else plays once more"
+        end = end_rule(settings.end_mode)
         wild = settings.silver_bullet_wild_face
+        keeper = escape_name(options.keeper_name)
         return "\n".join(
             [
-                f"Players at the start: {players}",
-                f"Keeper: {escape_name(options.keeper_name)}"
-                + (" · everyone listed scores their own turn" if settings.self_scoring else " (writes every score)"),
-                f"After 70: {end}",
-                f"Players allowed: {settings.min_players}–{settings.max_players}",
-                f"Silver Bullet wild face: {wild if wild is not None else 'none'}",
+                _("Players at the start: {players}", players=players),
+                _("Keeper: {keeper} · everyone listed scores their own turn", keeper=keeper)
+                if settings.self_scoring
+                else _("Keeper: {keeper} (writes every score)", keeper=keeper),
+                _("After 70: {end}", end=end),
+                _("Players allowed: {low}–{high}", low=settings.min_players, high=settings.max_players),
+                _("Silver Bullet wild face: {face}", face=wild if wild is not None else _p("wild face", "none")),
             ]
         )
 
     def rules_summary(self) -> str:
         """How the sheet works, in a few lines."""
-        return (
+        return _(
             "A scoresheet for a table rolling physical dice. Each player's column is headed by their original Sin "
             "and keeps their turn scores whatever happens to the Sins. Lowest total wins; exactly 70 steals the "
             "victory. When someone reaches 70 or more, the round is finished, then the winner is found; a tie is "
@@ -318,7 +329,7 @@ class SheetSpec(GameSpec[SheetState]):
         elif key == "score":
             await self._open_score(reply, session, state, actor, arg)
         elif key == "edit":
-            what, _, sin = picked.partition(":")
+            what, _colon, sin = picked.partition(":")
             await self._open_edit(reply, session, state, actor, what, sin)
         elif key == "sin":
             await self._sins_menu(reply, session, state, actor, picked)
@@ -328,17 +339,17 @@ class SheetSpec(GameSpec[SheetState]):
         elif key == "dice":
             await self._open_dice(reply, session, state, actor, picked)
         else:
-            raise UserError("That control is no longer in use.")
+            raise UserError(_("That control is no longer in use."))
 
     async def _open_score(self, reply: Reply, session: Session, state: SheetState, actor: Actor, sin: str) -> None:
         action = parse({"type": "score", "row": sin, "value": 0})
         check_may(session, state, actor, action)
         up = up_row(state)
         if up != sin:
-            raise IllegalMove(f"The sheet has moved on: it's {player(state, up)}'s turn now.")
+            raise IllegalMove(_("The sheet has moved on: it's {player}'s turn now.", player=player(state, up)))
         row = row_of(state, up)
-        title = f"{row.name} · round {progress(state).round}"
-        points = Input("value", placeholder="A whole number, 0 or more (e.g. 14)")
+        title = _("{name} · round {round}", name=row.name, round=progress(state).round)
+        points = Input("value", label=_("Points this turn"), placeholder=_("A whole number, 0 or more (e.g. 14)"))
         await reply.modal(action_modal(session, EnterScore, [points], title=title, fixed={"row": up}, game=True))
 
     async def _open_edit(
@@ -349,25 +360,26 @@ class SheetSpec(GameSpec[SheetState]):
             check_may(session, state, actor, action)
             row = row_of(state, cast(Correct, action).row)
             if not row.scores:
-                raise IllegalMove(f"{player(state, row.sin)} has no score to correct yet.")
+                raise IllegalMove(_("{player} has no score to correct yet.", player=player(state, row.sin)))
+            last = len(row.scores)
             inputs = [
-                Input("round", label=f"Round (1 to {len(row.scores)})", default=str(len(row.scores)), max_length=3),
-                Input("value", label="Score for that round", default=str(row.scores[-1])),
+                Input("round", label=_("Round (1 to {last})", last=last), default=str(last), max_length=3),
+                Input("value", label=_("Score for that round"), default=str(row.scores[-1])),
             ]
-            title = f"Correct {row.name}'s score"
+            title = _("Correct {name}'s score", name=row.name)
             await reply.modal(action_modal(session, Correct, inputs, title=title, fixed={"row": row.sin}, game=True))
         elif what == "name":
             action = parse({"type": "rename", "row": sin, "name": "x"})
             check_may(session, state, actor, action)
             row = row_of(state, cast(Rename, action).row)
-            name = Input("name", default=row.name)
-            title = f"Rename {row.name}"
+            name = Input("name", label=_("Name"), default=row.name)
+            title = _("Rename {name}", name=row.name)
             await reply.modal(action_modal(session, Rename, [name], title=title, fixed={"row": row.sin}, game=True))
         else:
-            raise UserError("That choice is no longer in use.")
+            raise UserError(_("That choice is no longer in use."))
 
     async def _sins_menu(self, reply: Reply, session: Session, state: SheetState, actor: Actor, picked: str) -> None:
-        what, _, way = picked.partition(":")
+        what, _colon, way = picked.partition(":")
         if what == SLOTH_DIE:
             # A menu drawn before options said which way (a bare "sloth") turns the die from where it is now.
             removed = way == "out" if way else not state.sloth_removed
@@ -378,20 +390,20 @@ class SheetSpec(GameSpec[SheetState]):
         menu: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=ui_id(session.kind, session.id, "to", sin),
             options=destinations(state, sin),
-            placeholder=f"Where is {sin} now?",
+            placeholder=_("Where is {sin} now?", sin=sin)[:150],
         )
-        text = f"Where is **{sin}** now? It is {place(state, state.sins[sin])} on the sheet."
+        text = _("Where is **{sin}** now? It is {place} on the sheet.", sin=sin, place=place(state, state.sins[sin]))
         await reply.send(text, ephemeral=True, view=static_view([[menu]]))
 
     async def _open_dice(self, reply: Reply, session: Session, state: SheetState, actor: Actor, pair: str) -> None:
         roller = progress(state).roller
         if roller is None:
-            raise IllegalMove("There is no tie-break roll to enter now.")
+            raise IllegalMove(_("There is no tie-break roll to enter now."))
         action = parse({"type": "tiebreak", "row": roller, "pair": pair, "dice": [1, 1]})
         check_may(session, state, actor, action)
         assert isinstance(action, TieBreak)
         first, second = pair_dice(action.pair)
-        inputs = [Input(f"dice.{i}", label=die, placeholder="1 to 6") for i, die in enumerate((first, second))]
+        inputs = [Input(f"dice.{i}", label=die, placeholder=_("1 to 6")) for i, die in enumerate((first, second))]
         title = f"{row_of(state, roller).name}: {PAIR_TITLES[action.pair]}"
         fixed = {"row": roller, "pair": action.pair}
         await reply.modal(action_modal(session, TieBreak, inputs, title=title, fixed=fixed, game=True))
@@ -423,7 +435,9 @@ def check_channel(interaction: discord.Interaction) -> None:
     if not interaction.app_permissions.attach_files:
         missing.append("Attach Files")
     if missing:
-        raise UserError(f"I need these permissions in this channel to keep a sheet: {', '.join(missing)}.")
+        raise UserError(
+            _("I need these permissions in this channel to keep a sheet: {missing}.", missing=", ".join(missing))
+        )
 
 
 class NewSheetForm(discord.ui.Modal):
@@ -431,12 +445,12 @@ class NewSheetForm(discord.ui.Modal):
     picked. Kept in memory while it is open, as a form only lives while someone types into it."""
 
     def __init__(self, bot: TabletopBot, members: Sequence[discord.abc.User], settings: SheetSettings) -> None:
-        super().__init__(title="New Vices & Vengeance scoresheet", timeout=FORM_TIMEOUT_S)
+        super().__init__(title=_("New Vices & Vengeance scoresheet")[:45], timeout=FORM_TIMEOUT_S)
         self.bot = bot
         self.members = members
         self.settings = settings
         self.players: discord.ui.TextInput[NewSheetForm] = discord.ui.TextInput(
-            label="Players in seat order, each with their Sin",
+            label=_("Players in seat order, each with their Sin")[:45],
             custom_id="players",
             style=discord.TextStyle.paragraph,
             placeholder=EXAMPLE.replace(", ", "\n"),
@@ -455,7 +469,7 @@ class NewSheetForm(discord.ui.Modal):
             return
         # A form can't be opened again from its own answer: give back what was typed, to paste into a new one.
         typed = self.players.value.replace("`", "'")
-        await Reply.of(interaction).refuse(clip(f"{error.text}\nWhat you typed:\n```\n{typed}\n```"))
+        await Reply.of(interaction).refuse(clip(f"{error.text}\n{_('What you typed:')}\n```\n{typed}\n```"))
 
 
 # -- the commands ---------------------------------------------------------------------------------------------------
@@ -513,10 +527,10 @@ class SheetCommands(CommandMixin):
         """Start a sheet in this channel, kept by you: at once with ``players``, else through a form."""
         reply = Reply.of(interaction)
         if interaction.guild_id is None:
-            raise UserError("A scoresheet lives in a server channel: use `/vv sheet` there.")
+            raise UserError(_("A scoresheet lives in a server channel: use `/vv sheet` there."))
         check_channel(interaction)
         if await self.bot.service.live_table(interaction.channel_id or 0) is not None:
-            raise ChannelBusy("This channel already has a game or a sheet: `/game status` shows it.")
+            raise ChannelBusy(_("This channel already has a game or a sheet: `/game status` shows it."))
         members = [m for m in (member1, member2, member3, member4, member5, member6) if m is not None]
         settings = SheetSettings(
             self_scoring=self_scoring,
@@ -574,7 +588,7 @@ class SheetCommands(CommandMixin):
     @app_commands.describe(removed="Removed from play (or back in play)")
     async def sloth(self, interaction: discord.Interaction, removed: bool) -> None:
         """Sloth's effect removes its Nemesis die for the rest of the game."""
-        session, _ = await live_sheet(self.bot, interaction.channel_id)
+        session = (await live_sheet(self.bot, interaction.channel_id))[0]
         await self._write(interaction, session, SetSloth(removed=removed))
 
     @app_commands.command(name="keeper", description="Hand the sheet over to another keeper.")
@@ -582,8 +596,8 @@ class SheetCommands(CommandMixin):
     async def keeper(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """The keeper (or someone with Manage Server) hands the sheet over."""
         if member.bot:
-            raise InvalidInput("A bot can't keep the sheet.")
-        session, _ = await live_sheet(self.bot, interaction.channel_id)
+            raise InvalidInput(_("A bot can't keep the sheet."))
+        session = (await live_sheet(self.bot, interaction.channel_id))[0]
         name = member.display_name[:NAME_MAX]
         await self._write(interaction, session, parse({"type": "keeper", "to": str(member.id), "name": name}))
 
@@ -595,13 +609,13 @@ class SheetCommands(CommandMixin):
         session, state = await live_sheet(self.bot, interaction.channel_id)
         roller = progress(state).roller
         if roller is None:
-            raise IllegalMove("There is no tie-break now.")
+            raise IllegalMove(_("There is no tie-break now."))
         data: dict[str, Any] = {"type": "tiebreak", "row": roller, "pair": pair}
         if dice is not None:
             values = [v for v in re.split(r"[\s,;/-]+", dice.strip()) if v]
             if len(values) != 2:
                 first, second = pair_dice(cast(Any, pair))
-                raise InvalidInput(f"Give both dice, {first} then {second}: `3,5`.")
+                raise InvalidInput(_("Give both dice, {first} then {second}: `3,5`.", first=first, second=second))
             data["dice"] = values
         await self._write(interaction, session, parse(data))
 
@@ -629,8 +643,8 @@ class SheetCommands(CommandMixin):
         try:
             result = calculate(dice, wild_face=wild)
         except CalcError as exc:
-            raise InvalidInput(str(exc)) from None
-        await reply.send(clip(f"🧮 **{result.total}**\n{result.render()}"), ephemeral=True)
+            raise InvalidInput(exc.args[0]) from None  # the Said: the refusal says it in the member's language
+        await reply.send(clip(f"🧮 **{result.total}**\n{result.render(localize)}"), ephemeral=True)
 
     @app_commands.command(name="sins", description="What each Sin does, in precedence order.")
     async def sins(self, interaction: discord.Interaction) -> None:
@@ -659,19 +673,22 @@ class SheetCommands(CommandMixin):
         self, interaction: discord.Interaction, current: str, *, places: bool
     ) -> list[app_commands.Choice[str]]:
         try:
-            _, state = await live_sheet(self.bot, interaction.channel_id)
+            state = (await live_sheet(self.bot, interaction.channel_id))[1]
         except UserError:
             return []
         up = progress(state).up
         choices = [
-            app_commands.Choice(name=f"{r.name} ({r.sin})" + (" · up now" if r.sin == up else ""), value=r.sin)
+            app_commands.Choice(
+                name=_("{name} ({sin}) · up now", name=r.name, sin=r.sin) if r.sin == up else f"{r.name} ({r.sin})",
+                value=r.sin,
+            )
             for r in state.rows
         ]
         if places:
-            choices = [app_commands.Choice(name=f"With {c.name}", value=c.value) for c in choices]
+            choices = [app_commands.Choice(name=_("With {name}", name=c.name)[:100], value=c.value) for c in choices]
             choices += [
-                app_commands.Choice(name="In the reserves", value=RESERVES),
-                app_commands.Choice(name="Out of play", value=OUT_OF_PLAY),
+                app_commands.Choice(name=_("In the reserves"), value=RESERVES),
+                app_commands.Choice(name=_("Out of play"), value=OUT_OF_PLAY),
             ]
         key = current.strip().casefold()
         return [c for c in choices if key in c.name.casefold()][:25]
@@ -689,29 +706,48 @@ def sins_embed() -> discord.Embed:
     """The seven Sins in precedence order, each with its effect."""
     order = " → ".join(s.name for s in SINS)
     embed = discord.Embed(
-        title="The Sins, in precedence order",
-        description=(
-            f"Effects resolve in this order: **{order}**. The effects speak to the attacker whose Sin matched; "
-            "an effect that is impossible does nothing."
+        title=_("The Sins, in precedence order"),
+        description=_(
+            "Effects resolve in this order: **{order}**. The effects speak to the attacker whose Sin matched; "
+            "an effect that is impossible does nothing.",
+            order=order,
         ),
         colour=discord.Colour.dark_red(),
     )
     for sin in SINS:
-        embed.add_field(name=f"{sin.precedence}. {sin.name} ({sin.colour})", value=sin.effect, inline=False)
-    embed.set_footer(text="On a sheet, record where the Sins went with the Sins menu or /vv sin.")
+        name = f"{sin.precedence}. {sin.name} ({localize(sin.colour)})"
+        embed.add_field(name=name, value=localize(sin.effect)[:1024], inline=False)
+    embed.set_footer(text=_("On a sheet, record where the Sins went with the Sins menu or /vv sin."))
     return embed
+
+
+def add_long_field(embed: discord.Embed, name: str, text: str, limit: int = 1024) -> None:
+    """``text`` in a field named ``name``, or in several (split between lines) when a language makes it longer
+    than a field holds."""
+    chunks = [""]
+    for line in text.split("\n"):
+        joined = f"{chunks[-1]}\n{line}" if chunks[-1] else line
+        if len(joined) > limit and chunks[-1]:
+            chunks.append(line)
+        else:
+            chunks[-1] = joined
+    for number, chunk in enumerate(chunks, start=1):
+        embed.add_field(name=name if number == 1 else f"{name} ({number})", value=clip(chunk, limit), inline=False)
 
 
 def help_embed(*, table_game: bool) -> discord.Embed:
     """Every ``/vv`` command: both ways to play, the sheet's commands, the calculator."""
     ways = []
     if table_game:
-        ways.append("• `/vv new` — play with the bot's dice: a table game with buttons.")
+        ways.append(_("• `/vv new` — play with the bot's dice: a table game with buttons."))
     ways.append(
-        "• `/vv sheet` — you roll physical dice, the bot keeps the scoresheet: "
-        f"`/vv sheet players: {EXAMPLE}` (add `member1`… to link members; leave `players` out for a form)."
+        _(
+            "• `/vv sheet` — you roll physical dice, the bot keeps the scoresheet: "
+            "`/vv sheet players: {example}` (add `member1`… to link members; leave `players` out for a form).",
+            example=EXAMPLE,
+        )
     )
-    sheet = (
+    sheet = _(
         "On the sheet: **Score for …** (a form), the **Sins** menu, **Correct a score or a name**, the seat order "
         "until the first score, **Undo**/**Redo**, the tie-break's pairs, **New game** (the winner sits last).\n"
         "• `/vv score points [player]` — the turn score of whoever is up\n"
@@ -721,7 +757,7 @@ def help_embed(*, table_game: bool) -> discord.Embed:
         "• `/vv show` — post the sheet again · `/game end` — end it"
     )
     embed = discord.Embed(title="Vices & Vengeance", description="\n".join(ways), colour=discord.Colour.dark_red())
-    embed.add_field(name="The scoresheet", value=sheet, inline=False)
-    embed.add_field(name="The calculator", value=CALC_HELP, inline=False)
-    embed.add_field(name="The Sins", value="`/vv sins` — each Sin's effect, in precedence order.", inline=False)
+    add_long_field(embed, _("The scoresheet"), sheet)
+    add_long_field(embed, _("The calculator"), localize(CALC_HELP))
+    embed.add_field(name=_("The Sins"), value=_("`/vv sins` — each Sin's effect, in precedence order."), inline=False)
     return embed

@@ -19,9 +19,10 @@ from typing import Any, cast
 import discord
 
 from bot.controls import ui_id
+from bot.i18n import _, localize
 from bot.names import clip, escape_name
 from bot.spec import Choice, Picture, View, ViewContext
-from cogs.vices.picture import alt_text, draw_sheet, picture_description
+from cogs.vices.picture import alt_text, draw_sheet, end_rule, picture_description
 from rules.vices.sheet_actions import NewGame, Reorder, TieBreak
 from rules.vices.sheet_data import EXACT_TARGET, PAIR_TITLES, PAIRS, SIN_BY_NAME, SIN_NAMES, PairKey, SinName
 from rules.vices.sheet_state import (
@@ -61,7 +62,7 @@ def player(state: SheetState, sin: str) -> str:
 def place(state: SheetState, where_to: str) -> str:
     """Where a Sin is, in words: ``with **Casey**``, ``in the reserves``, ``out of play``."""
     if where_to in (RESERVES, OUT_OF_PLAY) or any(r.sin == where_to for r in state.rows):
-        return where(state, cast(Place, where_to), lambda name: f"**{escape_name(name)}**")
+        return localize(where(state, cast(Place, where_to), lambda name: f"**{escape_name(name)}**"))
     return where_to
 
 
@@ -69,8 +70,8 @@ def names(state: SheetState, sins: Iterable[str]) -> str:
     """``**Jordan**, **Taylor** and **Casey**``."""
     named = [player(state, s) for s in sins]
     if len(named) < 2:
-        return named[0] if named else "nobody"
-    return ", ".join(named[:-1]) + " and " + named[-1]
+        return named[0] if named else _("nobody")
+    return _("{first} and {last}", first=", ".join(named[:-1]), last=named[-1])
 
 
 # -- sentences ------------------------------------------------------------------------------------------------
@@ -79,70 +80,118 @@ Narrator = Callable[[SheetState, dict[str, Any]], str | None]
 
 
 def _scored(s: SheetState, e: dict[str, Any]) -> str:
-    return f"✏️ {player(s, e['row'])} scores {e['value']} in round {e['round']} (total {e['total']})."
+    return _(
+        "✏️ {player} scores {value} in round {round} (total {total}).",
+        player=player(s, e["row"]),
+        value=e["value"],
+        round=e["round"],
+        total=e["total"],
+    )
 
 
 def _corrected(s: SheetState, e: dict[str, Any]) -> str:
-    return f"🩹 {player(s, e['row'])}'s round {e['round']} corrected: {e['old']} → {e['value']} (total {e['total']})."
+    return _(
+        "🩹 {player}'s round {round} corrected: {old} → {value} (total {total}).",
+        player=player(s, e["row"]),
+        round=e["round"],
+        old=e["old"],
+        value=e["value"],
+        total=e["total"],
+    )
 
 
 def _finish(s: SheetState, e: dict[str, Any]) -> str:
+    who, total = player(s, e["row"]), e["total"]
     if not e["to_play"]:  # the last seat of the round: nothing left to finish
-        return f"🏁 {player(s, e['row'])} reached {e['total']}, and the round is complete."
-    then = "finish the round" if s.settings.end_mode == "finish_round" else "everyone else plays once more"
-    return f"🏁 {player(s, e['row'])} reached {e['total']}: {then}. Still to play: {names(s, e['to_play'])}."
+        return _("🏁 {player} reached {total}, and the round is complete.", player=who, total=total)
+    return _(
+        "🏁 {player} reached {total}: {then}. Still to play: {rest}.",
+        player=who,
+        total=total,
+        then=end_rule(s.settings.end_mode),
+        rest=names(s, e["to_play"]),
+    )
 
 
 def _game_over(s: SheetState, e: dict[str, Any]) -> str:
     finalists = e["finalists"]
     total = e["totals"][finalists[0]]
-    why = "on exactly 70" if total == EXACT_TARGET else f"lowest, on {total}"
-    return f"🔔 Game over: {names(s, finalists)} {'is' if len(finalists) == 1 else 'are'} {why}."
+    who = names(s, finalists)
+    one = len(finalists) == 1
+    if total == EXACT_TARGET:
+        if one:
+            return _("🔔 Game over: {who} is on exactly 70.", who=who)
+        return _("🔔 Game over: {who} are on exactly 70.", who=who)
+    if one:
+        return _("🔔 Game over: {who} is lowest, on {total}.", who=who, total=total)
+    return _("🔔 Game over: {who} are lowest, on {total}.", who=who, total=total)
 
 
 def _tiebreak_roll(s: SheetState, e: dict[str, Any]) -> str:
     a, b = e["dice"]
-    how = "rolls" if e["rolled"] else "rolled (entered)"
-    return f"🎲 {player(s, e['row'])} {how} {PAIR_TITLES[e['pair']]}: {a} and {b} → {e['points']}."
+    params = {"player": player(s, e["row"]), "pair": PAIR_TITLES[e["pair"]], "a": a, "b": b, "points": e["points"]}
+    if e["rolled"]:
+        return _("🎲 {player} rolls {pair}: {a} and {b} → {points}.", **params)
+    return _("🎲 {player} rolled (entered) {pair}: {a} and {b} → {points}.", **params)
 
 
 def _sin_moved(s: SheetState, e: dict[str, Any]) -> str:
-    return f"🔀 {e['sin']} is now {place(s, e['to'])} (was {place(s, e['from'])})."
+    return _("🔀 {sin} is now {to} (was {was}).", sin=e["sin"], to=place(s, e["to"]), was=place(s, e["from"]))
+
+
+def _sloth_die(s: SheetState, e: dict[str, Any]) -> str:
+    if e["removed"]:
+        return _("🦥 The Sloth Nemesis die is removed from play.")
+    return _("🦥 The Sloth Nemesis die is back in play.")
 
 
 _NARRATORS: dict[str, Narrator] = {
-    "sheet_started": lambda s, e: f"📋 New sheet: {names(s, e['order'])}, in seat order.",
+    "sheet_started": lambda s, e: _("📋 New sheet: {players}, in seat order.", players=names(s, e["order"])),
     "scored": _scored,
     "corrected": _corrected,
-    "reordered": lambda s, e: f"↕️ Seat order: {names(s, e['order'])}.",
-    "renamed": lambda s, e: f"🏷️ {escape_name(e['old'])} is now called **{escape_name(e['name'])}**.",
-    "sin_moved": _sin_moved,
-    "sloth_die": lambda s, e: (
-        "🦥 The Sloth Nemesis die is " + ("removed from play." if e["removed"] else "back in play.")
+    "reordered": lambda s, e: _("↕️ Seat order: {players}.", players=names(s, e["order"])),
+    "renamed": lambda s, e: _(
+        "🏷️ {old} is now called **{name}**.", old=escape_name(e["old"]), name=escape_name(e["name"])
     ),
-    "keeper": lambda s, e: f"🗝️ **{escape_name(e['name'])}** keeps the sheet now.",
+    "sin_moved": _sin_moved,
+    "sloth_die": _sloth_die,
+    "keeper": lambda s, e: _("🗝️ **{name}** keeps the sheet now.", name=escape_name(e["name"])),
     "finish_round": _finish,
-    "end_cancelled": lambda s, e: "↩️ Nobody is on 70 or more any more: play goes on.",
+    "end_cancelled": lambda s, e: _("↩️ Nobody is on 70 or more any more: play goes on."),
     "game_over": _game_over,
-    "game_resumed": lambda s, e: f"↩️ The game goes on: {player(s, e['up'])} to play." if e.get("up") else None,
-    "tiebreak": lambda s, e: f"⚔️ Tie-break {e['round']}: {names(s, e['contenders'])} each pick a Mythical pair.",
+    "game_resumed": lambda s, e: (
+        _("↩️ The game goes on: {player} to play.", player=player(s, e["up"])) if e.get("up") else None
+    ),
+    "tiebreak": lambda s, e: _(
+        "⚔️ Tie-break {round}: {players} each pick a Mythical pair.",
+        round=e["round"],
+        players=names(s, e["contenders"]),
+    ),
     "tiebreak_roll": _tiebreak_roll,
-    "winner": lambda s, e: f"🏆 {player(s, e['row'])} wins with {e['total']}!",
-    "new_game": lambda s, e: f"🔁 Game {e['game']}: {names(s, e['order'])}; last game's winner sits last.",
+    "winner": lambda s, e: _("🏆 {player} wins with {total}!", player=player(s, e["row"]), total=e["total"]),
+    "new_game": lambda s, e: _(
+        "🔁 Game {game}: {players}; last game's winner sits last.", game=e["game"], players=names(s, e["order"])
+    ),
 }
 
 # What an entry that undo can take back was, in a few words, by the event that starts it (a keeper hand-over
 # and a tie-break roll can't be taken back; a round's end or a win follows from the score before it).
 _ENTRIES: dict[str, Narrator] = {
-    "scored": lambda s, e: f"{player(s, e['row'])}'s {e['value']} in round {e['round']}",
-    "corrected": lambda s, e: (
-        f"the correction of {player(s, e['row'])}'s round {e['round']} ({e['old']} → {e['value']})"
+    "scored": lambda s, e: _(
+        "{player}'s {value} in round {round}", player=player(s, e["row"]), value=e["value"], round=e["round"]
     ),
-    "reordered": lambda s, e: "the change of seat order",
-    "renamed": lambda s, e: f"the new name **{escape_name(e['name'])}**",
-    "sin_moved": lambda s, e: f"{e['sin']}'s move to {place(s, e['to'])}",
-    "sloth_die": lambda s, e: "the Sloth Nemesis die's change",
-    "new_game": lambda s, e: f"the start of game {e['game']}",
+    "corrected": lambda s, e: _(
+        "the correction of {player}'s round {round} ({old} → {value})",
+        player=player(s, e["row"]),
+        round=e["round"],
+        old=e["old"],
+        value=e["value"],
+    ),
+    "reordered": lambda s, e: _("the change of seat order"),
+    "renamed": lambda s, e: _("the new name **{name}**", name=escape_name(e["name"])),
+    "sin_moved": lambda s, e: _("{sin}'s move to {place}", sin=e["sin"], place=place(s, e["to"])),
+    "sloth_die": lambda s, e: _("the Sloth Nemesis die's change"),
+    "new_game": lambda s, e: _("the start of game {game}", game=e["game"]),
 }
 
 
@@ -151,7 +200,7 @@ def who(state: SheetState, user_id: str) -> str:
     if user_id == state.keeper:
         return f"**{escape_name(state.keeper_name)}**"
     row = next((r for r in state.rows if r.member == user_id), None)
-    return f"**{escape_name(row.name)}**" if row is not None else "A member"
+    return f"**{escape_name(row.name)}**" if row is not None else _("A member")
 
 
 def narrate(state: SheetState, events: Iterable[dict[str, Any]]) -> list[str]:
@@ -167,8 +216,12 @@ def narrate(state: SheetState, events: Iterable[dict[str, Any]]) -> list[str]:
             source, target = (done, undone) if kind == "undone" else (undone, done)
             what = source.pop() if source else None
             target.append(what)
-            verb = "↩️ {} took back {}." if kind == "undone" else "↪️ {} put back {}."
-            lines.append(verb.format(who(state, str(event["by"])), what or "the last entry"))
+            params = {"who": who(state, str(event["by"])), "what": what or _("the last entry")}
+            lines.append(
+                _("↩️ {who} took back {what}.", **params)
+                if kind == "undone"
+                else _("↪️ {who} put back {what}.", **params)
+            )
             continue
         if kind in _ENTRIES:
             done.append(_ENTRIES[kind](state, event))
@@ -188,16 +241,22 @@ def render_sheet(ctx: Ctx) -> View:
     state = ctx.state
     p = progress(state)
     embed = discord.Embed(
-        title=f"Vices & Vengeance · game {len(state.history) + 1} · round {p.round}",
-        description=alt_text(state, escape_name),
+        title=_("Vices & Vengeance · game {game} · round {round}", game=len(state.history) + 1, round=p.round),
+        description=alt_text(state, escape_name)[:4096],
         colour=_colour(p),
     )
     news = narrate(state, ctx.events)[-NEWS_LINES:]
     if news:
-        embed.add_field(name="Just now", value=clip("\n".join(news))[:1024], inline=False)
+        embed.add_field(name=_("Just now"), value=clip("\n".join(news))[:1024], inline=False)
     embed.set_image(url=f"attachment://{FILENAME}")
-    writes = "everyone listed scores their own turn" if state.settings.self_scoring else "only the keeper writes"
-    embed.set_footer(text=f"Keeper: {state.keeper_name} · {writes}. /vv help for the commands.")
+    keeper = state.keeper_name
+    if state.settings.self_scoring:
+        footer = _(
+            "Keeper: {keeper} · everyone listed scores their own turn. /vv help for the commands.", keeper=keeper
+        )
+    else:
+        footer = _("Keeper: {keeper} · only the keeper writes. /vv help for the commands.", keeper=keeper)
+    embed.set_footer(text=footer)
     return View(
         embeds=[embed],
         rows=[] if ctx.over else controls(ctx, state, p),
@@ -217,32 +276,46 @@ def _headline(state: SheetState, p: Progress) -> str:
     if p.up is not None:
         row = row_of(state, p.up)
         member = f" (<@{row.member}>)" if row.member is not None else ""
-        last = " · finish the round" if p.phase is Phase.FINISHING else ""
-        return f"🎲 {player(state, p.up)}{member} to play, round {p.round}{last}."
+        params = {"player": player(state, p.up), "member": member, "round": p.round}
+        if p.phase is Phase.FINISHING:
+            return _("🎲 {player}{member} to play, round {round} · finish the round.", **params)
+        return _("🎲 {player}{member} to play, round {round}.", **params)
     if p.roller is not None:
-        return f"⚔️ Tie-break {p.tiebreak_round}: {player(state, p.roller)} picks a Mythical pair."
+        return _(
+            "⚔️ Tie-break {round}: {player} picks a Mythical pair.",
+            round=p.tiebreak_round,
+            player=player(state, p.roller),
+        )
     assert p.winner is not None
-    return f"🏆 {player(state, p.winner)} wins! A new game seats them last."
+    return _("🏆 {player} wins! A new game seats them last.", player=player(state, p.winner))
 
 
 def controls(ctx: Ctx, state: SheetState, p: Progress) -> list[Row]:
     """At most five rows: the main action and undo/redo, then the menus that fit the moment."""
-    undo: Row = [ctx.core_button("Undo", "undo", emoji="↩️"), ctx.core_button("Redo", "redo", emoji="↪️")]
+    undo: Row = [ctx.core_button(_("Undo"), "undo", emoji="↩️"), ctx.core_button(_("Redo"), "redo", emoji="↪️")]
     rows: list[Row] = []
     if p.up is not None:
         up = row_of(state, p.up)
-        score = ctx.ui_button(f"Score for {up.name}", "score", up.sin, style=discord.ButtonStyle.primary, emoji="✏️")
+        label = _("Score for {name}", name=up.name)[:80]
+        score = ctx.ui_button(label, "score", up.sin, style=discord.ButtonStyle.primary, emoji="✏️")
         rows += [[score, *undo], [sins_menu(ctx, state)]]
     elif p.roller is not None:
         roller = row_of(state, p.roller)
         rolls: Row = [ctx.button(PAIR_TITLES[pair], TieBreak(row=roller.sin, pair=pair), emoji="🎲") for pair in PAIRS]
-        entered = [discord.SelectOption(label=f"{PAIR_TITLES[pair]}: enter the dice", value=pair) for pair in PAIRS]
-        rows += [rolls, [ui_select(ctx, "dice", entered, f"{roller.name} rolled physical dice? Enter them")], undo]
+        entered = [
+            discord.SelectOption(label=_("{pair}: enter the dice", pair=PAIR_TITLES[pair])[:100], value=pair)
+            for pair in PAIRS
+        ]
+        placeholder = _("{name} rolled physical dice? Enter them", name=roller.name)
+        rows += [rolls, [ui_select(ctx, "dice", entered, placeholder)], undo]
     else:
         assert p.winner is not None
         winner = row_of(state, p.winner)
         again = ctx.button(
-            f"New game ({winner.name} sits last)", NewGame(), style=discord.ButtonStyle.success, emoji="🔁"
+            _("New game ({name} sits last)", name=winner.name)[:80],
+            NewGame(),
+            style=discord.ButtonStyle.success,
+            emoji="🔁",
         )
         rows.append([again, *undo])
     rows.append([edit_menu(ctx, state)])
@@ -262,17 +335,22 @@ def sins_menu(ctx: Ctx, state: SheetState) -> discord.ui.Select[Any]:
     """Where each Sin is now, and the Sloth Nemesis die: picking one asks where it went (or turns the die)."""
     options = [
         discord.SelectOption(
-            label=sin, value=sin, description=f"Now {where(state, state.sins[sin])}"[:100], emoji=SIN_EMOJI[sin]
+            label=sin,
+            value=sin,
+            description=_("Now {place}", place=where(state, state.sins[sin]))[:100],
+            emoji=SIN_EMOJI[sin],
         )
         for sin in SIN_NAMES
     ]
     if any(r.sin == "Sloth" for r in state.rows):
-        turn = "put back in play" if state.sloth_removed else "remove from play"
-        now = "removed" if state.sloth_removed else "in play"
+        if state.sloth_removed:
+            label, now = _("Sloth Nemesis die: put back in play"), _("Now removed")
+        else:
+            label, now = _("Sloth Nemesis die: remove from play"), _("Now in play")
         # The option says which way it turns the die, so picking it twice turns it once.
         value = f"{SLOTH_DIE}:{'in' if state.sloth_removed else 'out'}"
-        options.append(discord.SelectOption(label=f"Sloth Nemesis die: {turn}", value=value, description=f"Now {now}"))
-    return ui_select(ctx, "sin", options, "A Sin moved? Record where it is now")
+        options.append(discord.SelectOption(label=label[:100], value=value, description=now[:100]))
+    return ui_select(ctx, "sin", options, _("A Sin moved? Record where it is now"))
 
 
 def edit_menu(ctx: Ctx, state: SheetState) -> discord.ui.Select[Any]:
@@ -280,12 +358,19 @@ def edit_menu(ctx: Ctx, state: SheetState) -> discord.ui.Select[Any]:
     options = []
     for row in state.rows:
         if row.scores and not state.tiebreak:
-            last = f"Round {len(row.scores)}: {row.scores[-1]}, total {sum(row.scores)}"
-            options.append(
-                discord.SelectOption(label=f"Correct {row.name}'s score", value=f"fix:{row.sin}", description=last)
+            last = _(
+                "Round {round}: {score}, total {total}",
+                round=len(row.scores),
+                score=row.scores[-1],
+                total=sum(row.scores),
             )
-    options += [discord.SelectOption(label=f"Rename {row.name}", value=f"name:{row.sin}") for row in state.rows]
-    return ui_select(ctx, "edit", options, "Correct a score or a name")
+            label = _("Correct {name}'s score", name=row.name)[:100]
+            options.append(discord.SelectOption(label=label, value=f"fix:{row.sin}", description=last[:100]))
+    options += [
+        discord.SelectOption(label=_("Rename {name}", name=row.name)[:100], value=f"name:{row.sin}")
+        for row in state.rows
+    ]
+    return ui_select(ctx, "edit", options, _("Correct a score or a name"))
 
 
 def order_menu(ctx: Ctx, state: SheetState) -> discord.ui.Select[Any]:
@@ -294,19 +379,20 @@ def order_menu(ctx: Ctx, state: SheetState) -> discord.ui.Select[Any]:
     choices = []
     for seat, row in enumerate(state.rows):
         if seat > 0:
-            choices.append(Choice(f"Move {row.name} up", Reorder(row=row.sin, dir="up"), emoji="⬆️"))
+            choices.append(Choice(_("Move {name} up", name=row.name), Reorder(row=row.sin, dir="up"), emoji="⬆️"))
         if seat < last:
-            choices.append(Choice(f"Move {row.name} down", Reorder(row=row.sin, dir="down"), emoji="⬇️"))
-    return ctx.select(choices, placeholder="Change the seat order (until the first score)")
+            choices.append(Choice(_("Move {name} down", name=row.name), Reorder(row=row.sin, dir="down"), emoji="⬇️"))
+    return ctx.select(choices, placeholder=_("Change the seat order (until the first score)"))
 
 
 def destinations(state: SheetState, sin: str) -> list[discord.SelectOption]:
     """Where ``sin`` can go from where it is: a player, the reserves, out of play."""
-    options = [discord.SelectOption(label=f"With {row.name}"[:100], value=row.sin) for row in state.rows]
+    options = [discord.SelectOption(label=_("With {name}", name=row.name)[:100], value=row.sin) for row in state.rows]
     options += [
-        discord.SelectOption(label="In the reserves", value=RESERVES),
-        discord.SelectOption(label="Out of play (destroyed by Wrath)", value=OUT_OF_PLAY),
+        discord.SelectOption(label=_("In the reserves"), value=RESERVES),
+        discord.SelectOption(label=_("Out of play (destroyed by Wrath)"), value=OUT_OF_PLAY),
     ]
+
     here = state.sins[cast(SinName, sin)]
     return [o for o in options if o.value != here]
 

@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from bot.board import static_view
 from bot.controls import ControlTooLong, form_id, ui_id
 from bot.errors import IllegalMove, NotYourTurn, StaleBoard, UserError
+from bot.i18n import N_, _, _n, _p, localize
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
@@ -104,10 +105,16 @@ def preview_text(session: Session, state: VicesState, units: list[Unit], picked:
     values = {d.id: d.value for d in turn.pool}
     labels = [tv.unit_label(state, u, values, lambda p: escape_name(tv.plain(p, session))) for u in chosen]
     left = len(turn.pool) - sum(len(u.dice) for u in chosen)
-    after = f"{left} dice roll again." if left else "That ends your turn."
-    text = (
-        f"Remove {', '.join(labels)}\n= **{points} point{'s' if points != 1 else ''}** "
-        f"(turn {turn.score} → {turn.score + points}). {after}"
+    # English says "dice" for one die too (as it always has); other languages have their own forms.
+    after = _n("{n} dice roll again.", "{n} dice roll again.", left) if left else _("That ends your turn.")
+    text = _n(
+        "Remove {dice}\n= **{n} point** (turn {before} → {after_score}). {after}",
+        "Remove {dice}\n= **{n} points** (turn {before} → {after_score}). {after}",
+        points,
+        dice=", ".join(labels),
+        before=turn.score,
+        after_score=turn.score + points,
+        after=after,
     )
     return text[:2000]
 
@@ -117,47 +124,58 @@ class TableSpec(GameSpec[VicesState]):
 
     kind = GameKind(ENGINE)
     command = "vv"
-    legend = tv.LEGEND
+    legend = tv.LEGEND  # a said: the core says it in the reader's language
     seats_players = True  # the "Seat order" option: by d20 or join order
+    # Labels only marked: the lobby says them (``_``) in the language of whoever opens the Options menu.
     lobby_options = (
-        LobbyOption("seat_order", "Seat order", (("Highest d20 goes first", "d20"), ("Join order", "join_order"))),
+        LobbyOption(
+            "seat_order", N_("Seat order"), ((N_("Highest d20 goes first"), "d20"), (N_("Join order"), "join_order"))
+        ),
         LobbyOption(
             "sin_assignment",
-            "How Sins are dealt",
-            (("Mirror roll", "mirror_roll"), ("Each player chooses", "choose"), ("At random", "random")),
+            N_("How Sins are dealt"),
+            ((N_("Mirror roll"), "mirror_roll"), (N_("Each player chooses"), "choose"), (N_("At random"), "random")),
         ),
         LobbyOption(
             "nemesis_zero_rule",
-            "Nemesis d20s that score 0",
+            N_("Nemesis d20s that score 0"),
             (
-                ("The defender's equal d20s, together", "defender_pairs"),
-                ("A d20 an attacker matched", "matched_die"),
-                ("Both", "both"),
+                (N_("The defender's equal d20s, together"), "defender_pairs"),
+                (N_("A d20 an attacker matched"), "matched_die"),
+                (N_("Both"), "both"),
             ),
         ),
         LobbyOption(
             "silver_bullet_wild_face",
-            "Silver Bullet's wild face",
-            (*((f"Face {n}", n) for n in range(1, 7)), ("No wild face", None)),
+            N_("Silver Bullet's wild face"),
+            (
+                (N_("Face 1"), 1),
+                (N_("Face 2"), 2),
+                (N_("Face 3"), 3),
+                (N_("Face 4"), 4),
+                (N_("Face 5"), 5),
+                (N_("Face 6"), 6),
+                (N_("No wild face"), None),
+            ),
         ),
         LobbyOption(
             "gluttony_added_die",
-            "Gluttony's added penalty die",
-            (("The taken Sin's large die", "taken_large"), ("The taken Sin's small die", "taken_small")),
+            N_("Gluttony's added penalty die"),
+            ((N_("The taken Sin's large die"), "taken_large"), (N_("The taken Sin's small die"), "taken_small")),
         ),
-        LobbyOption("envy_optional", "Envy's exchange", (("Required", False), ("Optional", True))),
+        LobbyOption("envy_optional", N_("Envy's exchange"), ((N_("Required"), False), (N_("Optional"), True))),
         LobbyOption(
             "sloth_removes",
-            "Sloth removes from play",
-            (("The Sloth Nemesis d20", "sloth_die"), ("The matcher's own Nemesis d20", "matcher_own_die")),
+            N_("Sloth removes from play"),
+            ((N_("The Sloth Nemesis d20"), "sloth_die"), (N_("The matcher's own Nemesis d20"), "matcher_own_die")),
         ),
         LobbyOption(
             "end_mode",
-            "Once someone reaches 70",
-            (("Finish the round", "finish_round"), ("Everyone else plays once more", "one_more_each")),
+            N_("Once someone reaches 70"),
+            ((N_("Finish the round"), "finish_round"), (N_("Everyone else plays once more"), "one_more_each")),
         ),
-        LobbyOption("min_players", "Fewest players", (("3 players", 3), ("2 players", 2))),
-        LobbyOption("max_players", "Most players", (("6 players", 6), ("7 players", 7))),
+        LobbyOption("min_players", N_("Fewest players"), ((N_("3 players"), 3), (N_("2 players"), 2))),
+        LobbyOption("max_players", N_("Most players"), ((N_("6 players"), 6), (N_("7 players"), 7))),
     )
 
     def __init__(self, bot: TabletopBot) -> None:
@@ -171,44 +189,55 @@ class TableSpec(GameSpec[VicesState]):
         names = {p.id: f"**{ctx.name(p.id)}**" for p in s.players}  # escaped once per drawing
 
         def name(player: str | None) -> str:
-            return names[player] if player else "nobody"
+            return names[player] if player else _("nobody")
 
         embed = discord.Embed(title=self._title(ctx, s), colour=discord.Colour.dark_red())
         news = self.narrate(ctx.session, ctx.events)
         turn = s.turn
         if turn is not None and not ctx.over:
             # The decision first: the defender's dice and what each scores, then the roll that made them.
-            head = f"**{ctx.name(turn.defender)}'s dice** · roll {turn.roll} · turn score {turn.score}"
+            head = _(
+                "**{name}'s dice** · roll {roll} · turn score {score}",
+                name=ctx.name(turn.defender),
+                roll=turn.roll,
+                score=turn.score,
+            )
             embed.description = clip_lines([head, *tv.dice_lines(s, name)], DESCRIPTION_MAX)
             last_roll = next((e for e in reversed(ctx.events) if e["type"] == "rolled"), None)
             attackers = tv.attackers_lines(s, last_roll, name)
             if attackers:
-                embed.add_field(name="Last roll", value=clip_lines(attackers), inline=False)
+                embed.add_field(name=_("Last roll"), value=clip_lines(attackers), inline=False)
             if news:
-                embed.add_field(name="Just now", value=clip_lines(news[-NEWS_WITH_DICE:]), inline=False)
+                embed.add_field(name=_("Just now"), value=clip_lines(news[-NEWS_WITH_DICE:]), inline=False)
         elif news:
             embed.description = "\n".join(news[-MAX_NEWS_LINES:])[:DESCRIPTION_MAX]
         if s.tiebreak is not None:
             picked = {p.player for p in s.tiebreak.picks}
-            who = ", ".join(f"{name(p)} {'✅ picked' if p in picked else 'choosing'}" for p in s.tiebreak.contenders)
+            who = ", ".join(
+                _("{name} ✅ picked", name=name(p)) if p in picked else _("{name} choosing", name=name(p))
+                for p in s.tiebreak.contenders
+            )
             value = f"{who}\n{tv.tiebreak_hint(s.options.silver_bullet_wild_face)}"
-            embed.add_field(name=f"Tie-break · round {s.tiebreak.round}", value=value[:FIELD_MAX], inline=False)
-        embed.add_field(name="Scores (lowest wins)", value=clip_lines(tv.score_lines(s, name)), inline=False)
+            title = _("Tie-break · round {round}", round=s.tiebreak.round)
+            embed.add_field(name=title, value=value[:FIELD_MAX], inline=False)
+        embed.add_field(name=_("Scores (lowest wins)"), value=clip_lines(tv.score_lines(s, name)), inline=False)
         if ctx.first:  # the house rules and the key, once: the points on the board already count them
-            embed.set_footer(text=f"{self.short_options(s.options)}\n{tv.LEGEND}")
-        rows: list[Row] = [[ctx.core_button("Rematch", "rematch", emoji="🔁")]] if ctx.over else self._controls(ctx, s)
+            embed.set_footer(text=f"{self.short_options(s.options)}\n{localize(tv.LEGEND)}")
+        rematch = ctx.core_button(_("Rematch"), "rematch", emoji="🔁")
+        rows: list[Row] = [[rematch]] if ctx.over else self._controls(ctx, s)
         return View(embeds=[embed], rows=rows)
 
     @staticmethod
     def _title(ctx: Ctx, s: VicesState) -> str:
         if ctx.over or s.phase == "over":
-            return "Vices & Vengeance · final standings"
+            return _("Vices & Vengeance · final standings")
         if s.phase == "setup":
-            return "Vices & Vengeance · setup"
+            return _("Vices & Vengeance · setup")
         if s.phase == "tiebreak":
-            return "Vices & Vengeance · tie-break"
+            return _("Vices & Vengeance · tie-break")
         defender = ctx.name(s.turn.defender) if s.turn else ""
-        return f"Round {s.round_no} · {defender} defends"[:256]  # the line above it names the game
+        # The line above it names the game.
+        return _("Round {round} · {defender} defends", round=s.round_no, defender=defender)[:256]
 
     def _controls(self, ctx: Ctx, s: VicesState) -> list[Row]:
         """Controls for exactly the legal choices of whoever must decide now."""
@@ -225,7 +254,7 @@ class TableSpec(GameSpec[VicesState]):
             return []
         if len(choices) > BUTTONS_PER_ROW * MAX_BUTTON_ROWS:
             who = ctx.session.name_of(waiting.players[0])
-            placeholder = f"{who}: {ENGINE.prompts(s)[0].label}"
+            placeholder = f"{who}: {_(ENGINE.prompts(s)[0].label)}"  # Prompt keeps the English (pydantic)
             return [[ctx.select(choices[:MAX_OPTIONS], placeholder=placeholder)]]
         buttons = [ctx.button(c.label, c.action, emoji=c.emoji, style=discord.ButtonStyle.primary) for c in choices]
         return chunks(buttons)
@@ -236,21 +265,22 @@ class TableSpec(GameSpec[VicesState]):
 
         def holder(sin: str) -> str:
             at = s.sins[sin]
-            return "reserves" if at == RESERVES else tv.plain(at, ctx.session)
+            return _("reserves") if at == RESERVES else tv.plain(at, ctx.session)
 
         if isinstance(action, ClaimSin):
-            return Choice(f"Claim {action.sin}", action, emoji=SIN_EMOJI[action.sin])
+            return Choice(_("Claim {sin}", sin=action.sin), action, emoji=SIN_EMOJI[action.sin])
         if isinstance(action, PickPair):
             return Choice(PAIR_TITLES[action.pair], action, emoji="🎲")  # type: ignore[index]
         if isinstance(action, Envy):
             if action.give is None or action.take is None:
-                return Choice("Keep my Sins", action, emoji="✋")
-            label = f"Give {action.give}, take {action.take} ({holder(action.take)})"
+                return Choice(_("Keep my Sins"), action, emoji="✋")
+            label = _(
+                "Give {give}, take {take} ({holder})", give=action.give, take=action.take, holder=holder(action.take)
+            )
             return Choice(label, action, emoji=SIN_EMOJI[action.take])
         sin = action.sin  # type: ignore[union-attr]
-        verb = tv.EFFECT_VERBS[action.type].capitalize()
-        where = "" if action.type in ("wrath", "greed") else f" ({holder(sin)})"
-        return Choice(f"{verb} {sin}{where}", action, emoji=SIN_EMOJI[sin])
+        label = _(tv.EFFECT_CHOICES[action.type], sin=sin, holder=holder(sin))
+        return Choice(label, action, emoji=SIN_EMOJI[sin])
 
     def _removal(self, ctx: Ctx, s: VicesState) -> list[Row]:
         """The defender's multi-select (a private preview, then Confirm) and the one-click shortcuts."""
@@ -269,31 +299,32 @@ class TableSpec(GameSpec[VicesState]):
             discord.SelectOption(
                 label=tv.unit_label(s, u, values, name)[:100],
                 value=u.id,
-                description="removed together for 0" if len(u.dice) > 1 and u.id not in PAIR_TITLES else None,
+                description=_("removed together for 0") if len(u.dice) > 1 and u.id not in PAIR_TITLES else None,
             )
             for u in units[:MAX_OPTIONS]
         ]
         picker: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=ui_id(ENGINE.kind, ctx.session.id, "pick", ctx.session.version),
             options=options,
-            placeholder="Pick dice to remove (you'll see the points first)",
+            placeholder=_("Pick dice to remove (you'll see the points first)")[:150],
             min_values=1,
             max_values=len(options),
         )
         rows.append([picker])
         shortcuts: Row = []
         lowest = lowest_unit(units)
-        label = f"Remove the lowest: {tv.unit_label(s, lowest, values, name)}"
+        label = _("Remove the lowest: {unit}", unit=tv.unit_label(s, lowest, values, name))
         shortcuts.append(ctx.button(label, Remove(units=(lowest.id,)), style=discord.ButtonStyle.primary))
         zeros = zero_units(units)
         if len(zeros) > 1:
             count = sum(len(u.dice) for u in zeros)
-            shortcuts.append(ctx.button(f"Remove all zeros ({count} dice)", RemoveZeros(), style=_GREEN))
+            zeros_label = _n("Remove all zeros ({n} dice)", "Remove all zeros ({n} dice)", count)
+            shortcuts.append(ctx.button(zeros_label, RemoveZeros(), style=_GREEN))
         suggested = choose_removal(s)
         if suggested.units and set(suggested.units) not in ({lowest.id}, {u.id for u in zeros}):
             shortcuts.append(_suggested_button(ctx, s, suggested, units, name))
         if turn.penalty_met:
-            shortcuts.append(ctx.button("Keep the rest (the penalty counted)", Remove(units=())))
+            shortcuts.append(ctx.button(_("Keep the rest (the penalty counted)"), Remove(units=())))
         rows.append(shortcuts)
         return rows
 
@@ -305,15 +336,15 @@ class TableSpec(GameSpec[VicesState]):
         if key == "pick":
             await self._preview(reply, session, state, arg, values)
         elif key == "hint":
-            version, _, mask = arg.partition(".")
+            version, _dot, mask = arg.partition(".")
             units = self._defender_units(reply, session, state)
             if version != str(session.version):
-                raise StaleBoard("The game has moved on: look at the latest board.")
+                raise StaleBoard(_(MOVED_ON))
             await self._preview(reply, session, state, version, [units[i].id for i in decode_mask(mask)])
         elif key == "ok":
             await self._confirm(reply, session, state, arg)
         else:
-            raise UserError("That control is no longer in use.")
+            raise UserError(_("That control is no longer in use."))
 
     def _defender_units(self, reply: Reply, session: Session, state: VicesState) -> list[Unit]:
         """What the clicker may remove now; refuses anyone but the defender at their removal."""
@@ -321,9 +352,9 @@ class TableSpec(GameSpec[VicesState]):
         turn = state.turn
         waiting = decision(state)
         if turn is None or waiting is None or waiting.name != "remove":
-            raise StaleBoard("The game has moved on: look at the latest board.")
+            raise StaleBoard(_(MOVED_ON))
         if seat is None or seat.player != turn.defender:
-            raise NotYourTurn(f"Only {session.name_of(turn.defender)} removes dice now.")
+            raise NotYourTurn(_("Only {name} removes dice now.", name=session.name_of(turn.defender)))
         return ENGINE.removable_units(state)
 
     async def _preview(
@@ -332,15 +363,15 @@ class TableSpec(GameSpec[VicesState]):
         units = self._defender_units(reply, session, state)
         ids = [u.id for u in units]
         if str(session.version) != version and not set(picked) <= set(ids):
-            raise StaleBoard("The game has moved on: look at the latest board.")
+            raise StaleBoard(_(MOVED_ON))
         try:
             points = ENGINE.removal_points(state, picked)
         except IllegalAction as exc:
-            raise IllegalMove(str(exc)) from None
+            raise IllegalMove(exc.reason) from None
         text = preview_text(session, state, units, picked, points)
         mask = encode_mask([i for i, u in enumerate(ids) if u in picked])
         confirm: discord.ui.Button[Any] = discord.ui.Button(
-            label=f"Confirm: {points} point{'s' if points != 1 else ''}",
+            label=_n("Confirm: {n} point", "Confirm: {n} points", points)[:80],
             style=_GREEN,
             emoji="✅",
             # Made on this version: the Confirm applies once however often it is clicked (``Service.once``).
@@ -349,25 +380,25 @@ class TableSpec(GameSpec[VicesState]):
         await reply.send(text, view=static_view([[confirm]]), ephemeral=True)
 
     async def _confirm(self, reply: Reply, session: Session, state: VicesState, arg: str) -> None:
-        version, _, mask = arg.partition(".")
+        version, _dot, mask = arg.partition(".")
         if version != str(session.version):
             if self.bot.service.sent_already(session.id):
                 # A repeat of the Confirm that was applied: refused on its own, never over the preview's "✅ Removed".
                 raise StaleBoard(SENT_ALREADY)
             # The dice have been rolled again since: this preview's pick means nothing now, so it goes.
-            await reply.update(content="This preview is out of date: pick again on the latest board.", view=None)
+            await reply.update(content=_("This preview is out of date: pick again on the latest board."), view=None)
             return
         units = self._defender_units(reply, session, state)
         try:
             picked = [units[i].id for i in decode_mask(mask)]
         except (IndexError, ValueError):
-            raise StaleBoard("The game has moved on: look at the latest board.") from None
+            raise StaleBoard(_(MOVED_ON)) from None
         action = Remove(units=tuple(picked))
         points = sum(u.points for u in units if u.id in picked)
         await self.bot.service.act(session.id, actor_of(reply.interaction), action, expect=Expect(session.version))
         # Committed: the publisher redraws the board; the preview only says it is done.
         await reply.update(
-            content=f"✅ Removed: {points} point{'s' if points != 1 else ''}.", view=None, ephemeral=True
+            content=_n("✅ Removed: {n} point.", "✅ Removed: {n} points.", points), view=None, ephemeral=True
         )
 
     # -- words -------------------------------------------------------------------------------------------
@@ -384,31 +415,36 @@ class TableSpec(GameSpec[VicesState]):
         """The options in force: players, timer, and every house rule."""
         assert isinstance(options, VicesOptions)
         lines = [
-            f"Players: {options.min_players}–{options.max_players}",
-            f"Decision timer: {options.timeouts['turn']} s",
+            _("Players: {low}–{high}", low=options.min_players, high=options.max_players),
+            _("Decision timer: {seconds} s", seconds=options.timeouts["turn"]),
         ]
         current = options.model_dump(mode="json")
         for option in self.lobby_options:
             if option.key in ("min_players", "max_players"):
                 continue
             value = current[option.key]
-            chosen = next((label for label, v in option.choices if v == value), str(value))
-            lines.append(f"{option.label}: {chosen}")
+            chosen = next((_(label) for label, v in option.choices if v == value), str(value))
+            lines.append(f"{_(option.label)}: {chosen}")
         return "\n".join(lines)
 
     @staticmethod
     def short_options(options: VicesOptions) -> str:
         """One footer line: what differs most between tables."""
         wild = options.silver_bullet_wild_face
-        zero = {"defender_pairs": "equal d20s", "matched_die": "matched d20", "both": "equal or matched d20s"}
-        return (
-            f"Exactly 70 wins · Silver Bullet wild: {wild if wild else 'none'} · "
-            f"d20s score 0: {zero[options.nemesis_zero_rule]}"
+        zero = {
+            "defender_pairs": N_("equal d20s"),
+            "matched_die": N_("matched d20"),
+            "both": N_("equal or matched d20s"),
+        }
+        return _(
+            "Exactly 70 wins · Silver Bullet wild: {wild} · d20s score 0: {zero}",
+            wild=wild if wild else _p("wild face", "none"),
+            zero=_(zero[options.nemesis_zero_rule]),
         )
 
     def rules_summary(self) -> str:
         """How a turn goes, then the Sin table in precedence order."""
-        return (
+        how = _(
             "On your turn you defend: the bot rolls your 17 dice (7 small Sin dice, d12, d10, d8, three Mythical "
             "pairs, your Nemesis d20). Attackers roll the large die of each Sin they hold and their d20: a large die "
             "equal to its small Sin die is a **match** — a penalty roll scores against you at once and the Sin's "
@@ -417,11 +453,13 @@ class TableSpec(GameSpec[VicesState]):
             "what it shows, a pair scores whole (0 if the two match), equal d20s can go together for 0. The rest "
             "roll again until none are left.\n"
             "Once someone reaches 70 the round finishes: exactly 70 wins, else the lowest total; ties roll a "
-            "Mythical pair each.\n\n**The Sins, in precedence order**\n" + tv.sin_table()
+            "Mythical pair each."
         )
+        return f"{how}\n\n**{_('The Sins, in precedence order')}**\n{tv.sin_table()}"
 
 
 _GREEN = discord.ButtonStyle.success
+MOVED_ON = N_("The game has moved on: look at the latest board.")
 
 
 class TableCommands(CommandMixin):
@@ -478,13 +516,17 @@ def _suggested_button(
     values = {d.id: d.value for d in turn.pool}
     chosen = [u for u in units if u.id in suggested.units]
     points = ENGINE.removal_points(s, suggested.units)
-    worth = f"{points} {'point' if points == 1 else 'points'}"
-    label = "Suggested: " + " · ".join(tv.unit_dice(s, u, values, name) for u in chosen) + f" → {worth}"
+    shown = " · ".join(tv.unit_dice(s, u, values, name) for u in chosen)
+    label = _n("Suggested: {dice} → {n} point", "Suggested: {dice} → {n} points", points, dice=shown)
     if len(label) <= SUGGESTED_MAX:
         with contextlib.suppress(ControlTooLong):
             return ctx.button(label, suggested, emoji="💡")
     dice = sum(len(u.dice) for u in chosen)
     mask = encode_mask([i for i, u in enumerate(units) if u.id in suggested.units])
-    return ctx.ui_button(
-        f"Suggested: {dice} dice for {worth} (see them)", "hint", f"{ctx.session.version}.{mask}", emoji="💡"
+    see = _n(
+        "Suggested: {dice} dice for {n} point (see them)",
+        "Suggested: {dice} dice for {n} points (see them)",
+        points,
+        dice=dice,
     )
+    return ctx.ui_button(see[:80], "hint", f"{ctx.session.version}.{mask}", emoji="💡")

@@ -15,10 +15,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.i18n import N_, _, _n
 from bot.models import Deadline, News, Session
 from bot.names import escape_name
 from cogs.viciousness.common import VicBase, action_data
-from cogs.viciousness.text import plural
 from rules.engine import GM
 from rules.viciousness.actions import SetCalls
 from rules.viciousness.calls import Wait, waits
@@ -29,12 +29,17 @@ HOW_CHOICES = [
     app_commands.Choice(name="Send me a direct message", value="dm"),
     app_commands.Choice(name="Don't call me", value="off"),
 ]
-HOW_WORDS = {"channel": "a ping in the channel", "dm": "a direct message", "off": "nothing (you follow the channel)"}
+HOW_WORDS = {
+    "channel": N_("a ping in the channel"),
+    "dm": N_("a direct message"),
+    "off": N_("nothing (you follow the channel)"),
+}
+"""How a member chose to be called, as the answer says it (said with ``_()``)."""
 
 
 def _pool(about: Mapping[str, Any]) -> str:
     """``the fight *Ambush*`` / ``the scheme``."""
-    word = "the fight" if about.get("pool_kind") == "violence" else "the scheme"
+    word = _("the fight") if about.get("pool_kind") == "violence" else _("the scheme")
     title = str(about.get("title") or "")
     return f"{word} *{escape_name(title)}*" if title else word
 
@@ -43,28 +48,55 @@ def what_waits(kind: str, about: Mapping[str, Any]) -> str:
     """What a wait is for, as the call says it (after "@Bea: ")."""
     pool = _pool(about)
     if kind == "turn":
-        return f"turn {about.get('turn')} is under way: your characters each have an action to take."
+        return _("turn {turn} is under way: your characters each have an action to take.", turn=about.get("turn"))
     if kind == "join":
-        return f"{pool} is gathering: join it with a character on its board."
+        return _("{pool} is gathering: join it with a character on its board.", pool=pool)
     if kind == "roll":
-        return f"{pool} is ready to roll: everyone who can has joined. Roll it on its board."
+        return _("{pool} is ready to roll: everyone who can has joined. Roll it on its board.", pool=pool)
     if kind == "clash":
-        side = f"**{escape_name(str(about.get('side', '')))}**"
-        amount = int(about.get("amount") or 0)
-        verb = {"cancel": "cancels incoming hits", "assign": f"sends its {plural(amount, 'hit')}"}.get(
-            str(about.get("need")), f"chooses whom its {plural(amount, 'hit')} wound"
-        )
-        return f"in {pool}, {side} {verb}: your choice."
+        return _clash(pool, about)
     if kind == "death":
-        return f"a death test for **{escape_name(str(about.get('name', '')))}** waits in {pool}."
+        name = escape_name(str(about.get("name", "")))
+        return _("a death test for **{name}** waits in {pool}.", name=name, pool=pool)
     if kind == "flight":
-        return f"flee, or fight on in the next round of {pool}."
+        return _("flee, or fight on in the next round of {pool}.", pool=pool)
     if kind == "thwart":
         n = int(about.get("successes") or 0)
-        return f"{pool} failed: choose the {n} thwarted challenges." if n else f"{pool} failed: accept it on its board."
+        if n:
+            return _n(
+                "{pool} failed: choose the {n} thwarted challenges.",
+                "{pool} failed: choose the {n} thwarted challenges.",
+                n,
+                pool=pool,
+            )
+        return _("{pool} failed: accept it on its board.", pool=pool)
     if kind == "fallout":
-        return "the failed scheme's fallout waits for you: clear it on its board when it is dealt with."
-    return "the table waits on you."
+        return _("the failed scheme's fallout waits for you: clear it on its board when it is dealt with.")
+    return _("the table waits on you.")
+
+
+def _clash(pool: str, about: Mapping[str, Any]) -> str:
+    """A side's clash decision: ``in the fight, **Knives** sends its 2 hits: your choice.``"""
+    side = f"**{escape_name(str(about.get('side', '')))}**"
+    amount = int(about.get("amount") or 0)
+    need = str(about.get("need"))
+    if need == "cancel":
+        return _("in {pool}, {side} cancels incoming hits: your choice.", pool=pool, side=side)
+    if need == "assign":
+        return _n(
+            "in {pool}, {side} sends its {n} hit: your choice.",
+            "in {pool}, {side} sends its {n} hits: your choice.",
+            amount,
+            pool=pool,
+            side=side,
+        )
+    return _n(
+        "in {pool}, {side} chooses whom its {n} hit wound: your choice.",
+        "in {pool}, {side} chooses whom its {n} hits wound: your choice.",
+        amount,
+        pool=pool,
+        side=side,
+    )
 
 
 def gms(session: Session) -> list[int]:
@@ -120,7 +152,9 @@ def reminder(session: Session, state: CampaignState, deadline: Deadline) -> News
     pings, dms = calling(state, [uid])
     if not pings and not dms:
         return None
-    return News(text=f"⏰ <@{uid}>, a reminder: {what_waits(wait.kind, wait.about)}", pings=pings, dms=dms)
+    member = f"<@{uid}>"
+    text = _("⏰ {member}, a reminder: {what}", member=member, what=what_waits(wait.kind, wait.about))
+    return News(text=text, pings=pings, dms=dms)
 
 
 class CallCommands(VicBase):
@@ -139,10 +173,15 @@ class CallCommands(VicBase):
         remind_after: app_commands.Range[int, 0, MAX_REMIND_HOURS] = 0,
     ) -> None:
         """Your choice, for this campaign; only you and the GM see it."""
-        reply_text = f"🔔 When the table waits on you: {HOW_WORDS.get(how, how)}"
+        chosen = _(HOW_WORDS[how]) if how in HOW_WORDS else how
         if remind_after and how != "off":
-            reply_text += f", and a reminder after {plural(remind_after, 'hour')} if it still does."
+            hours = _n("{n} hour", "{n} hours", remind_after)
+            reply_text = _(
+                "🔔 When the table waits on you: {how}, and a reminder after {hours} if it still does.",
+                how=chosen,
+                hours=hours,
+            )
         else:
-            reply_text += ", no reminders."
+            reply_text = _("🔔 When the table waits on you: {how}, no reminders.", how=chosen)
         action = action_data(SetCalls, how=how, remind_after=remind_after or None)
         await self.act_and_tell(interaction, action, done=reply_text)

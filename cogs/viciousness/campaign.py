@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from bot.errors import ChannelBusy, InvalidInput, NotPermitted
+from bot.i18n import _, localize
 from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, Session, roles_of
 from bot.names import escape_name
@@ -21,19 +21,20 @@ from rules.viciousness.actions import Archive, Restore, SetCompany
 from rules.viciousness.options import VicOptions
 from rules.viciousness.transfer import CampaignImportError, export_campaign, import_campaign
 
-if TYPE_CHECKING:
-    pass
-
 EXPORT_NAME = "viciousness-campaign.json"
-ROLE_CHOICES = [app_commands.Choice(name="GM", value=GM), app_commands.Choice(name="co-GM", value=CO_GM)]
 MAX_IMPORT_BYTES = 2_000_000
 
 
 def only_the_gm(session: Session, interaction: discord.Interaction, doing: str) -> None:
-    """NotPermitted unless the member is the GM (a co-GM runs the campaign, the GM decides its fate)."""
+    """NotPermitted unless the member is the GM (a co-GM runs the campaign, the GM decides its fate); ``doing`` is
+    what was refused, already in the language being spoken."""
     if GM not in roles_of(session, actor_of(interaction)):
         raise NotPermitted(
-            f"Only the GM can {doing} (a server manager can take the campaign over first: `/vic-gm campaign takeover`)."
+            _(
+                "Only the GM can {doing} (a server manager can take the campaign over first: "
+                "`/vic-gm campaign takeover`).",
+                doing=doing,
+            )
         )
 
 
@@ -47,13 +48,16 @@ class CampaignCommands(VicBase):
         if found is None:
             return
         state = self.state(found)
-        name = escape_name(state.company.name) if state.company.name else "a campaign"
+        name = escape_name(state.company.name) if state.company.name else _("a campaign")
         if state.archived:
             raise ChannelBusy(
-                f"This channel keeps the archived campaign {name}: `/vic-gm campaign restore` brings it back. "
-                "Start another one in a thread or another channel."
+                _(
+                    "This channel keeps the archived campaign {name}: `/vic-gm campaign restore` brings it back. "
+                    "Start another one in a thread or another channel.",
+                    name=name,
+                )
             )
-        raise ChannelBusy(f"This channel already runs {name}: `/game status` shows it.")
+        raise ChannelBusy(_("This channel already runs {name}: `/game status` shows it.", name=name))
 
     campaign = app_commands.Group(name="campaign", description="Start, run or move a campaign")
 
@@ -89,12 +93,11 @@ class CampaignCommands(VicBase):
         """Co-GMs run the campaign beside the GM: they see and edit everything."""
         reply = Reply.of(interaction)
         if member.bot:
-            raise InvalidInput("Pick a person, not a bot.")
+            raise InvalidInput(_("Pick a person, not a bot."))
         done = await self.change_role(interaction, member.id, CO_GM, on=not remove)
         name = escape_name(member.display_name)
-        await reply.send(
-            done or (f"{name} is no longer a co-GM." if remove else f"{name} is a co-GM now."), ephemeral=True
-        )
+        told = _("{name} is no longer a co-GM.", name=name) if remove else _("{name} is a co-GM now.", name=name)
+        await reply.send(done or told, ephemeral=True)
 
     @campaign.command(name="handover", description="Make someone else the GM (GM)", extras=PUBLIC_ANSWER)
     @app_commands.describe(member="The new GM (you keep no role: make yourself a co-GM after to stay)")
@@ -102,10 +105,12 @@ class CampaignCommands(VicBase):
         """The new GM takes over; the old one keeps no role (make them a co-GM to keep them)."""
         reply = Reply.of(interaction)
         if member.bot:
-            raise InvalidInput("Pick a person, not a bot.")
+            raise InvalidInput(_("Pick a person, not a bot."))
         done = await self.change_role(interaction, member.id, GM, origin=reply)
         if not reply.took_news:  # the channel is told by the change's news
-            await reply.send(done or f"<@{member.id}> is the GM of this campaign now.", ephemeral=True)
+            mention = f"<@{member.id}>"
+            told = _("{member} is the GM of this campaign now.", member=mention)
+            await reply.send(done or told, ephemeral=True)
 
     @campaign.command(name="takeover", description="Take over a campaign whose GM is gone (Manage Server)")
     @app_commands.describe(role="GM (the old GM stays as co-GM), or co-GM beside the GM")
@@ -117,12 +122,12 @@ class CampaignCommands(VicBase):
         reply = Reply.of(interaction)
         actor = actor_of(interaction)
         if not actor.manager:
-            raise NotPermitted("Only members with Manage Server can take a campaign over.")
+            raise NotPermitted(_("Only members with Manage Server can take a campaign over."))
         session = await self.campaign_here(interaction)
         if role in roles_of(session, actor) or GM in roles_of(session, actor):
-            raise InvalidInput("You run this campaign already.")
+            raise InvalidInput(_("You run this campaign already."))
         await self.change_role(interaction, actor.user_id, role)
-        await reply.send("You run this campaign now. Its GM was told, and so was the channel.", ephemeral=True)
+        await reply.send(_("You run this campaign now. Its GM was told, and so was the channel."), ephemeral=True)
 
     async def change_role(
         self, interaction: discord.Interaction, user_id: int, role: str, *, on: bool = True, origin: Reply | None = None
@@ -142,7 +147,7 @@ class CampaignCommands(VicBase):
         if not taking_over:
             return ""
         # The GMs are told by direct message with the change's news (``news.gm_news``).
-        return "Done: the channel and the GM were told." if user_id != actor.user_id else ""
+        return _("Done: the channel and the GM were told.") if user_id != actor.user_id else ""
 
     @campaign.command(
         name="archive", description="Put it away: still readable, restored any time", extras=PUBLIC_ANSWER
@@ -150,14 +155,14 @@ class CampaignCommands(VicBase):
     async def campaign_archive(self, interaction: discord.Interaction) -> None:
         """Nothing changes until the GM restores it; its sheets, log and export stay."""
         session = await self.campaign_here(interaction)
-        only_the_gm(session, interaction, "archive the campaign")
+        only_the_gm(session, interaction, _("archive the campaign"))
         await self.act_and_tell(interaction, Archive(), session=session)
 
     @campaign.command(name="restore", description="Bring the archived campaign back", extras=PUBLIC_ANSWER)
     async def campaign_restore(self, interaction: discord.Interaction) -> None:
         """Play goes on where it stopped."""
         session = await self.campaign_here(interaction)
-        only_the_gm(session, interaction, "restore the campaign")
+        only_the_gm(session, interaction, _("restore the campaign"))
         await self.act_and_tell(interaction, Restore(), session=session)
 
     @campaign.command(name="export", description="The campaign as a file")
@@ -166,10 +171,10 @@ class CampaignCommands(VicBase):
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
         if not roles_of(session, actor_of(interaction)) & GM_ROLES:
-            raise NotPermitted("Only the GM can export the campaign (it holds the GM's secrets).")
+            raise NotPermitted(_("Only the GM can export the campaign (it holds the GM's secrets)."))
         data = export_campaign(self.state(session)).encode()
         file = discord.File(io.BytesIO(data), filename=EXPORT_NAME)
-        await reply.send("The campaign as a file (keep it private: it holds your notes and rivals).", file=file)
+        await reply.send(_("The campaign as a file (keep it private: it holds your notes and rivals)."), file=file)
 
     @campaign.command(name="import", description="Start one from an export", extras=PUBLIC_ANSWER)
     @app_commands.describe(
@@ -179,11 +184,11 @@ class CampaignCommands(VicBase):
         """The file is checked before anything is made; you are the GM of the imported campaign."""
         reply = Reply.of(interaction)
         if file.size > MAX_IMPORT_BYTES:
-            raise InvalidInput(f"That file is too big for a campaign ({file.size // 1024} KB).")
+            raise InvalidInput(_("That file is too big for a campaign ({size} KB).", size=file.size // 1024))
         try:
             state = import_campaign(await file.read())
         except CampaignImportError as exc:
-            raise InvalidInput(cut(str(exc), 1900)) from None
+            raise InvalidInput(cut(exc.said_by(localize), 1900)) from None
         actor = actor_of(interaction)
         assert interaction.channel_id is not None
         await self.channel_is_free(interaction)

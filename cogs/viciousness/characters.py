@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.board import static_view
 from bot.controls import ControlTooLong
 from bot.errors import InvalidInput, NotPermitted
+from bot.i18n import _
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
@@ -64,7 +65,7 @@ CONDITION_CHOICES = [
 async def _new_character(bot: TabletopBot, reply: Reply, session: Session, data: dict[str, Any]) -> None:
     """A new minion's, an advancement's or a replacement's form was sent: the character is added."""
     await bot.service.act(session.id, actor_of(reply.interaction), parse(data))
-    await reply.send("Done: the troupe's sheet shows the new character.", ephemeral=True)
+    await reply.send(_("Done: the troupe's sheet shows the new character."), ephemeral=True)
 
 
 def _opens(model: type[Action]) -> UIHandler:
@@ -73,7 +74,7 @@ def _opens(model: type[Action]) -> UIHandler:
 
     async def handler(bot: TabletopBot, reply: Reply, session: Session, owner: str, values: list[str]) -> None:
         if owner != str(reply.interaction.user.id) and not viewer_of(session, reply.interaction).is_gm:
-            raise NotPermitted("That troupe isn't yours: only its player and the GM can change it.")
+            raise NotPermitted(_("That troupe isn't yours: only its player and the GM can change it."))
         await reply.modal(pc_form(session, campaign_state(bot, session), model, {"owner": owner}))
 
     return handler
@@ -93,14 +94,20 @@ async def offer_second_action(reply: Reply, session: Session, state: CampaignSta
     assert pc is not None
     allowed = {**taken, "exception": True}
     ctx = ViewContext(session=session, state=state, prompts=[], events=[])
+    label = _("Allow a second action")
     try:
-        button = act_button(ctx, "Allow a second action", allowed, style=discord.ButtonStyle.primary)
+        button = act_button(ctx, label, allowed, style=discord.ButtonStyle.primary)
     except ControlTooLong:  # a long note doesn't fit a button: the action goes without it
-        button = act_button(ctx, "Allow a second action", {**allowed, "note": ""}, style=discord.ButtonStyle.primary)
-    did = ACTION_WORDS.get(pc.action or "", "took an action")
+        button = act_button(ctx, label, {**allowed, "note": ""}, style=discord.ButtonStyle.primary)
+    # What was done is the engine's words (``_`` says them in the reader's language when they are a ``Said``).
+    did = ACTION_WORDS.get(pc.action or "", ACTION_WORDS["other"])
     await reply.send(
-        f"{escape_name(pc.name)} already {did} this turn: each character takes one action a turn. "
-        "As the GM you may allow a second one; it is logged.",
+        _(
+            "{name} already {did} this turn: each character takes one action a turn. "
+            "As the GM you may allow a second one; it is logged.",
+            name=escape_name(pc.name),
+            did=did,
+        ),
         ephemeral=True,
         view=static_view([[button]]),
     )
@@ -110,8 +117,13 @@ def pc_of(state: CampaignState, pc_id: str) -> PC:
     """The character a command names (what the autocomplete sent), or InvalidInput."""
     pc = state.find_pc(pc_id)
     if pc is None:
-        raise InvalidInput("There is no such character: pick one from the list offered as you type.")
+        raise InvalidInput(_("There is no such character: pick one from the list offered as you type."))
     return pc
+
+
+def contact_label(name: str, strong: bool) -> str:
+    """``Mara (strong)``: a contact as the list offers it."""
+    return _("{name} (strong)", name=name) if strong else _("{name} (weak)", name=name)
 
 
 class CharacterCommands(Autocomplete):
@@ -128,11 +140,14 @@ class CharacterCommands(Autocomplete):
         session = await self.campaign_here(interaction)
         troupe = self.state(session).troupes.get(owner_for(interaction, member))
         if troupe is None or troupe.dissolved:
-            raise InvalidInput("There is no troupe to add a minion to: `/vic troupe new` makes one.")
+            raise InvalidInput(_("There is no troupe to add a minion to: `/vic troupe new` makes one."))
         if troupe.original_minions >= troupe.minion_places:
             raise InvalidInput(
-                f"Every minion place of {escape_name(troupe.name)} is taken: a new minion comes from an "
-                "advancement (`/vic pc advance`), a lost one is replaced (`/vic pc replace`)."
+                _(
+                    "Every minion place of {troupe} is taken: a new minion comes from an "
+                    "advancement (`/vic pc advance`), a lost one is replaced (`/vic pc replace`).",
+                    troupe=escape_name(troupe.name),
+                )
             )
         fixed = {"owner": owner_for(interaction, member)}
         await Reply.of(interaction).modal(pc_form(session, self.state(session), AddPC, fixed))
@@ -173,11 +188,11 @@ class CharacterCommands(Autocomplete):
             owner = owner_for(interaction, member)
             troupe = state.troupes.get(owner)
             if troupe is None or troupe.pending_advancements < 1:
-                raise InvalidInput("There is no advancement to take: one comes with each completed ambition.")
+                raise InvalidInput(_("There is no advancement to take: one comes with each completed ambition."))
             await Reply.of(interaction).modal(pc_form(session, state, Advance, {"owner": owner}))
             return
         if trait is None:
-            raise InvalidInput("Name the trait the character gains (or leave out the character for a new minion).")
+            raise InvalidInput(_("Name the trait the character gains (or leave out the character for a new minion)."))
         pc = self.pc_typed(session, interaction, pc)
         action = action_data(Advance, owner=owner_of(pc), pc=pc, trait=trait)
         await self.act_and_tell(interaction, action, session=session)
@@ -245,7 +260,7 @@ class CharacterCommands(Autocomplete):
         """``contact`` is ``s<n>`` (strong) or ``w<n>`` (weak), as the list offers."""
         kind, number = contact[:1], whole_number(contact[1:])
         if kind not in ("s", "w") or number is None:
-            raise InvalidInput("Pick the contact from the list offered as you type.")
+            raise InvalidInput(_("Pick the contact from the list offered as you type."))
         await self.act_and_tell(interaction, action_data(DropContact, pc=pc, strong=kind == "s", index=number))
 
     @pc.command(name="act", description="This turn's action")
@@ -354,6 +369,5 @@ class CharacterCommands(Autocomplete):
         out = []
         for kind, contacts in (("s", pc.strong), ("w", pc.weak)):
             if kind in kinds:
-                word = "strong" if kind == "s" else "weak"
-                out += [(choice_name(f"{c.name} ({word})"), f"{kind}{i}") for i, c in enumerate(contacts)]
+                out += [(choice_name(contact_label(c.name, kind == "s")), f"{kind}{i}") for i, c in enumerate(contacts)]
         return out[:25]

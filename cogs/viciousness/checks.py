@@ -15,6 +15,7 @@ from discord import app_commands
 from bot.board import static_view
 from bot.controls import ui_id
 from bot.errors import UserError
+from bot.i18n import N_, _, _n
 from bot.lobby import actor_of
 from bot.models import Session, roles_of
 from bot.replies import PUBLIC_ANSWER, Reply
@@ -26,12 +27,13 @@ from rules.viciousness.catalogue import find_trait
 from rules.viciousness.state import CampaignState
 
 CONDITIONS = {
-    "reputation": "Their reputation is known",
-    "contact": "A contact can point the way",
-    "questions": "The PCs asked the right questions",
-    "place": "They are where the NPC goes",
-    "asset": "An asset helps",
+    "reputation": N_("Their reputation is known"),
+    "contact": N_("A contact can point the way"),
+    "questions": N_("The PCs asked the right questions"),
+    "place": N_("They are where the NPC goes"),
+    "asset": N_("An asset helps"),
 }
+"""The discovery conditions the GM ticks (said with ``_()`` in the select)."""
 
 
 def pc_choices(state: CampaignState, user_id: int, gm: bool, current: str) -> list[app_commands.Choice[str]]:
@@ -49,7 +51,7 @@ def patient_choices(state: CampaignState, current: str) -> list[app_commands.Cho
     """Whom a Medic may treat: every wounded character of the company, whoever plays them."""
     key = current.casefold()
     return [
-        app_commands.Choice(name=f"{pc.name} ({troupe.name}), wounded"[:100], value=pc.id)
+        app_commands.Choice(name=_("{name} ({troupe}), wounded", name=pc.name, troupe=troupe.name)[:100], value=pc.id)
         for troupe in state.troupes.values()
         for pc in troupe.pcs
         if pc.active and pc.wounded and key in pc.name.casefold()
@@ -66,13 +68,15 @@ def trait_choices(state: CampaignState, pc_id: str, knowledge: bool, current: st
         trait = find_trait(state, t.name)
         if trait is None or (trait.kind == "knowledge") != knowledge or current.casefold() not in t.name.casefold():
             continue
-        text = (trait.knowledge if knowledge else t.spell or trait.push or trait.spell) or ""
+        # A spell the member wrote is said as written; the catalogue's own texts are in the catalogs.
+        catalogued = (trait.knowledge if knowledge else trait.push or trait.spell) or ""
+        text = t.spell or (_(catalogued) if catalogued else "")
         out.append(app_commands.Choice(name=f"{'💡 ' if knowledge else ''}{t.name}: {text}"[:100], value=t.name))
     return out[:25]
 
 
 async def _discover(bot: Any, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-    pc, _, traits = arg.partition("|")
+    pc, traits = arg.partition("|")[::2]
     action = {"type": "discovery", "traits": int(traits or 0), "conditions": values, **({"pc": pc} if pc else {})}
     await take(bot, reply, session, action)
 
@@ -190,19 +194,21 @@ class DiscoveryCommands(CheckBase):
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
         if not roles_of(session, actor_of(interaction)) & GM_ROLES:
-            await reply.send("Only the GM can make discovery rolls.", ephemeral=True)
+            await reply.send(_("Only the GM can make discovery rolls."), ephemeral=True)
             return
         if pc:  # the id goes into the select's custom_id: a name typed instead is looked up now
             pc = self.pc_typed(session, interaction, pc)
         menu: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=ui_id(KIND, session.id, "discover", f"{pc or ''}|{traits}"),
-            options=[discord.SelectOption(label=text, value=key) for key, text in CONDITIONS.items()],
-            placeholder="The conditions met (none: pick nothing and close)",
+            options=[discord.SelectOption(label=_(text), value=key) for key, text in CONDITIONS.items()],
+            placeholder=_("The conditions met (none: pick nothing and close)"),
             min_values=0,
             max_values=len(CONDITIONS),
         )
-        text = (
-            f"Discovery: {traits} helpful trait{'s' if traits != 1 else ''}. Tick the conditions met; the d6 follows."
+        text = _n(
+            "Discovery: {n} helpful trait. Tick the conditions met; the d6 follows.",
+            "Discovery: {n} helpful traits. Tick the conditions met; the d6 follows.",
+            traits,
         )
         await reply.send(text, ephemeral=True, view=static_view([[menu]]))
 

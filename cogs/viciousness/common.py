@@ -17,6 +17,7 @@ from discord.ext import commands
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import InvalidInput, NoSession, SessionOver
+from bot.i18n import N_, _
 from bot.lobby import actor_of
 from bot.models import Applied, Session, roles_of
 from bot.models import viewer_of as member_viewer
@@ -41,7 +42,7 @@ MAX_CONTENT = 2000
 CHOICE_NAME = 100
 NEWS_WAIT_S = 5.0
 """How long a private follow-up waits for the public news answering the same interaction."""
-NO_CAMPAIGN = "There is no Viciousness campaign in this channel: start one with `/vic-gm campaign new`."
+NO_CAMPAIGN = N_("There is no Viciousness campaign in this channel: start one with `/vic-gm campaign new`.")
 CHANNELS_KEPT = 4096
 """Channels whose campaign is remembered (the most recently used; the others are looked up again)."""
 
@@ -99,10 +100,15 @@ def named_pc(state: CampaignState, typed: str, me: str, gm: bool) -> str:
     ]
     if len(found) == 1:
         return found[0]
-    whose = "" if gm else " of yours"
     if found:
-        raise InvalidInput(f"Several characters are called {echo(typed)}: pick one from the list as you type.")
-    raise InvalidInput(f"No character{whose} is called {echo(typed)}: pick one from the list as you type.")
+        raise InvalidInput(
+            _("Several characters are called {name}: pick one from the list as you type.", name=echo(typed))
+        )
+    if gm:
+        raise InvalidInput(_("No character is called {name}: pick one from the list as you type.", name=echo(typed)))
+    raise InvalidInput(
+        _("No character of yours is called {name}: pick one from the list as you type.", name=echo(typed))
+    )
 
 
 SALT_BYTES = 16
@@ -172,7 +178,7 @@ class VicBase(_Mixin):
                 self.campaign_of.forget(channel)
         found = await self.bot.service.campaign(channel, interaction.guild_id)
         if found is None or found.kind != KIND:
-            raise NoSession(NO_CAMPAIGN)
+            raise NoSession(_(NO_CAMPAIGN))
         self.campaign_of.remember(channel, found.id)
         return found
 
@@ -217,16 +223,16 @@ class VicBase(_Mixin):
         interaction: discord.Interaction,
         action: BaseModel | Mapping[str, Any],
         *,
-        done: str = "Done.",
+        done: str | None = None,
         session: Session | None = None,
     ) -> Applied:
         """Take an action, answered with what happened (its news, when the channel may read it), else ``done``
-        privately."""
+        privately (by default "Done.")."""
         reply = Reply.of(interaction)
         reply.answers_first = True  # the sheets are redrawn once this answer is on its way
         applied = await self.act(interaction, action, session, origin=reply)
         if not reply.took_news:
-            await reply.send(done, ephemeral=True)
+            await reply.send(_("Done.") if done is None else done, ephemeral=True)
         return applied
 
 
@@ -239,6 +245,15 @@ async def after_news(reply: Reply) -> None:
 def owner_for(interaction: discord.Interaction, member: discord.abc.User | None) -> str:
     """The troupe a command is about: ``member``'s (the GM acting for them) or the caller's own."""
     return str((member or interaction.user).id)
+
+
+FATES = {"dead": N_("dead"), "retired": N_("retired")}
+"""A character no longer active, in words."""
+
+
+def fate_word(fate: str) -> str:
+    """``dead`` or ``retired`` in the language being spoken."""
+    return _(FATES[fate]) if fate in FATES else fate
 
 
 def choice_name(text: str) -> str:
@@ -270,7 +285,7 @@ class Autocomplete(VicBase):
             if owner != me and not gm:
                 continue
             for pc in troupe.pcs:
-                label = f"{pc.name} ({troupe.name})" + ("" if pc.active else f", {pc.fate}")
+                label = f"{pc.name} ({troupe.name})" + ("" if pc.active else f", {fate_word(pc.fate)}")
                 if key in label.casefold():
                     out.append(app_commands.Choice(name=choice_name(label), value=pc.id))
         mine = sorted(out, key=lambda c: not str(c.value).startswith(me + "."))

@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import InvalidInput
+from bot.i18n import _
 from bot.models import MAIN_VIEW
 from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.viciousness.common import VicBase, parse
@@ -68,7 +69,7 @@ class CompanyCommands(VicBase):
     ) -> None:
         """IP never go below 0; the rank follows them, and a change of rank is announced."""
         if (change is None) == (total is None):
-            raise InvalidInput("Give either the change or the new total.")
+            raise InvalidInput(_("Give either the change or the new total."))
         session = await self.campaign_here(interaction)
         ip = total if total is not None else max(0, self.state(session).company.ip + (change or 0))
         await self.act_and_tell(interaction, SetIP(ip=ip), session=session)

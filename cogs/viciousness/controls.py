@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from bot.errors import UserError
 from bot.forms import FORM, form_data, tag_of
+from bot.i18n import _
 from bot.models import Session
 from bot.replies import Reply
 from bot.spec import View, ViewContext
@@ -72,7 +73,7 @@ class Controls:
         data = form_data(reply.interaction, arg)
         handler = self.forms.get(str(data["type"]))
         if handler is None:
-            raise UserError("That form is no longer in use.")
+            raise UserError(_("That form is no longer in use."))
         await handler(bot, reply, session, data)
 
 

@@ -6,6 +6,7 @@ character's die is rolled twice and the lower kept: the kept face comes first, t
 
 from __future__ import annotations
 
+from bot.i18n import N_, _, _n
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.dicepool import FREE_PUSH_FACE, HIT_FACE, SUCCESS_AT, dice_plan, is_rattled
 from rules.viciousness.state import CampaignState, Combatant, KnaveryPool, Pool, PoolDie, TraitPick, ViolencePool
@@ -13,9 +14,10 @@ from rules.viciousness.state import CampaignState, Combatant, KnaveryPool, Pool,
 D6_FACES = "⚀⚁⚂⚃⚄⚅"
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣")
 RATTLED = "😵"
-HIT_LEGEND = "a hit is a die showing exactly 4"
-SUCCESS_LEGEND = "a success is 4 or more; each 6 is a free push"
-RATTLED_LEGEND = f"{RATTLED} rattled: each die rolled twice, the lower kept (the other in brackets)"
+HIT_LEGEND = N_("a hit is a die showing exactly 4")
+SUCCESS_LEGEND = N_("a success is 4 or more; each 6 is a free push")
+RATTLED_LEGEND = N_("😵 rattled: each die rolled twice, the lower kept (the other in brackets)")
+"""Said with ``_()`` where it is shown (a module's constant is only marked)."""
 
 
 def face(sides: int, value: int) -> str:
@@ -43,10 +45,10 @@ def tally(pool: Pool, dice: tuple[PoolDie, ...]) -> str:
     """``2 hits`` / ``1 success, 1 free push`` for some rolled dice."""
     n = sum(1 for d in dice if counts(pool, d.value))
     if isinstance(pool, ViolencePool):
-        return f"{n} hit{'' if n == 1 else 's'}"
-    text = f"{n} success{'' if n == 1 else 'es'}"
+        return _n("{n} hit", "{n} hits", n)
+    text = _n("{n} success", "{n} successes", n)
     sixes = sum(1 for d in dice if d.value == FREE_PUSH_FACE)
-    return text + (f", {sixes} free push{'' if sixes == 1 else 'es'}" if sixes else "")
+    return text + (", " + _n("{n} free push", "{n} free pushes", sixes) if sixes else "")
 
 
 def planned(state: CampaignState, pool: Pool, c: Combatant) -> str:
@@ -58,17 +60,23 @@ def planned(state: CampaignState, pool: Pool, c: Combatant) -> str:
         else:
             groups.append([1, sides, source])
     return " · ".join(
-        f"{n if n != 1 else ''}d{sides}{'' if source == 'base' else f' {source}'}" for n, sides, source in groups
+        f"{n if n != 1 else ''}d{sides}{'' if source == 'base' else f' {_source(str(source))}'}"
+        for n, sides, source in groups
     )
+
+
+def _source(source: str) -> str:
+    """Where planned dice come from, as shown: a trait's name as it is, the GM's and a push's in words."""
+    return {"extra": _("extra"), "push": _("push")}.get(source, source)
 
 
 def combatant_line(state: CampaignState, pool: Pool, c: Combatant, name: str) -> str:
     """One combatant: name, state, and their dice (planned before the roll, faces after)."""
     marks = (f" {RATTLED}" if is_rattled(state, c) else "") + (" 💢" if c.berserk else "")
-    status = {"wounded": " 🩸 wounded", "dead": " 💀 dead", "fled": " 🏃 fled"}.get(c.status, "")
+    status = {"wounded": _(" 🩸 wounded"), "dead": _(" 💀 dead"), "fled": _(" 🏃 fled")}.get(c.status, "")
     if c.dice:
         faces = " ".join(die_face(d) for d in c.dice)
-        pushed = " · pushed" if c.pushed else ""
+        pushed = _(" · pushed") if c.pushed else ""
         return f"**{name}**{marks}{status}: {faces} → {tally(pool, c.dice)}{pushed}"
     if c.status != "in":
         return f"**{name}**{marks}{status}"
@@ -81,7 +89,7 @@ def clause_label(state: CampaignState, pick: TraitPick) -> str:
     assert trait is not None
     clause = trait.dice[pick.clause]
     n = f"{clause.n}" if clause.n > 1 else "1"
-    return f"{trait.name} +{n}{clause.die}" + (" (add: needs the gain)" if clause.when == "add" else "")
+    return f"{trait.name} +{n}{clause.die}" + (_(" (add: needs the gain)") if clause.when == "add" else "")
 
 
 def trait_clauses(state: CampaignState, c: Combatant) -> list[tuple[TraitPick, str, str]]:
@@ -102,7 +110,7 @@ def trait_clauses(state: CampaignState, c: Combatant) -> list[tuple[TraitPick, s
 
 def legend(pool: Pool) -> str:
     """What counts in this pool."""
-    return HIT_LEGEND if isinstance(pool, ViolencePool) else SUCCESS_LEGEND
+    return _(HIT_LEGEND) if isinstance(pool, ViolencePool) else _(SUCCESS_LEGEND)
 
 
 def is_scheme(pool: Pool) -> bool:

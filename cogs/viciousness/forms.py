@@ -18,6 +18,7 @@ from bot.board import static_view
 from bot.controls import decode_action, encode_action, ui_id
 from bot.errors import InvalidInput, UserError
 from bot.forms import INPUTS_MAX, Input, action_modal, tag_of
+from bot.i18n import N_, _, _n
 from bot.models import Session
 from bot.replies import Reply
 from cogs.viciousness.text import cut
@@ -36,12 +37,19 @@ TRAIT_SELECTS = 2
 CAPTAIN_TRAITS = CHARACTERS.traits_at_creation["captain"]
 MINION_TRAITS = CHARACTERS.traits_at_creation["minion"]
 MARKS = {"knowledge": "💡", "magic": "✨", "special": "✚"}
+TROUPE_NAME, CHARACTER_NAME, CONCEPT = N_("Troupe name"), N_("Character name"), N_("Concept")
+
+
+def seed_text(trait: TraitDef, text: str) -> str:
+    """A text of one of the seed's traits in the language being spoken (its data's catalog); a custom trait's text,
+    written by the GM, as it is."""
+    return _(text) if text and TRAITS.get(trait.name) is trait else text
 
 
 def trait_text(trait: TraitDef) -> str:
     """What a trait lets a character do, in one line: its push, knowledge, spell or special text."""
-    dice = "; ".join(f"{'+' if c.when == 'add' else ''}{c.die} {c.condition}" for c in trait.dice)
-    text = trait.push or trait.knowledge or trait.spell or trait.special or ""
+    dice = "; ".join(f"{'+' if c.when == 'add' else ''}{c.die} {seed_text(trait, c.condition)}" for c in trait.dice)
+    text = seed_text(trait, trait.push or trait.knowledge or trait.spell or trait.special or "")
     return " · ".join(p for p in (text, dice) if p)
 
 
@@ -97,14 +105,14 @@ def replacement_traits(old: PC) -> tuple[int, int]:
 def _replacing(state: CampaignState, action: Mapping[str, Any]) -> Shape:
     old = state.find_pc(str(action.get("old")))
     if old is None:
-        raise InvalidInput("There is no such character: pick one from the list offered as you type.")
-    return Shape(f"Replacing {old.name}", "pc", replacement_traits(old))
+        raise InvalidInput(_("There is no such character: pick one from the list offered as you type."))
+    return Shape(_("Replacing {name}", name=old.name), "pc", replacement_traits(old))
 
 
 SHAPES: dict[type[Action], Callable[[CampaignState, Mapping[str, Any]], Shape]] = {
-    CreateTroupe: lambda state, action: Shape("A new troupe", "captain", (CAPTAIN_TRAITS, CAPTAIN_TRAITS)),
-    AddPC: lambda state, action: Shape("A new minion", "pc", (MINION_TRAITS, MINION_TRAITS)),
-    Advance: lambda state, action: Shape("Advancement: a new minion", "minion", (MINION_TRAITS, MINION_TRAITS)),
+    CreateTroupe: lambda state, action: Shape(_("A new troupe"), "captain", (CAPTAIN_TRAITS, CAPTAIN_TRAITS)),
+    AddPC: lambda state, action: Shape(_("A new minion"), "pc", (MINION_TRAITS, MINION_TRAITS)),
+    Advance: lambda state, action: Shape(_("Advancement: a new minion"), "minion", (MINION_TRAITS, MINION_TRAITS)),
     Replace: _replacing,
 }
 """Every action the character form makes, and the form's shape for it (from the state and the action)."""
@@ -115,7 +123,7 @@ def model_of(action: Mapping[str, Any]) -> type[Action]:
     """The action model a character form makes, from the action's ``type``."""
     model = _BY_TAG.get(str(action.get("type")))
     if model is None:
-        raise UserError("That form is no longer in use.")
+        raise UserError(_("That form is no longer in use."))
     return model
 
 
@@ -127,28 +135,49 @@ def pc_form(
     typed = typed or Typed()
     shape = SHAPES[model](state, {"type": tag_of(model), **fixed})
     low, high = shape.traits
-    how_many = f"{low}" if low == high else f"{low} to {high}"
     groups = trait_groups(state)
-    # Each list alone can't require a count (the traits are split between them): the form says what it needs.
-    needs = f"Pick {'exactly ' if low == high else ''}{how_many} traits in all" + (
-        f", from the {len(groups)} lists together." if len(groups) > 1 else "."
-    )
-    inputs = [Input("name", label="Troupe name", default=typed.troupe)] if model is CreateTroupe else []
+    inputs = [Input("name", label=_(TROUPE_NAME), default=typed.troupe)] if model is CreateTroupe else []
     inputs += [
-        Input(f"{shape.pc}.name", label="Character name", default=typed.name),
-        Input(f"{shape.pc}.concept", label="Concept", long=True, default=typed.concept),
+        Input(f"{shape.pc}.name", label=_(CHARACTER_NAME), default=typed.name),
+        Input(f"{shape.pc}.concept", label=_(CONCEPT), long=True, default=typed.concept),
     ]
     for group in groups[: INPUTS_MAX - len(inputs)]:
         traits = Input(
             f"{shape.pc}.traits",
-            label=f"Traits {group[0].name} – {group[-1].name}",
-            description=needs,
+            label=_("Traits {first} – {last}", first=group[0].name, last=group[-1].name),
+            description=traits_needed(low, high, len(groups)),
             options=[trait_option(t, chosen=t.name in typed.traits) for t in group],
             max_values=high,
-            placeholder=f"Pick {how_many} traits in all",
+            placeholder=traits_wanted(low, high),
         )
         inputs.append(traits)
     return action_modal(session, model, inputs, title=shape.title, fixed=fixed, game=True)
+
+
+def traits_needed(low: int, high: int, lists: int) -> str:
+    """What a character form needs, said under each list of traits: each list alone can't require a count (the
+    traits are split between them)."""
+    if low == high and lists > 1:
+        return _n(
+            "Pick exactly {n} trait in all, from the {lists} lists together.",
+            "Pick exactly {n} traits in all, from the {lists} lists together.",
+            low,
+            lists=lists,
+        )
+    if low == high:
+        return _n("Pick exactly {n} trait in all.", "Pick exactly {n} traits in all.", low)
+    if lists > 1:
+        return _(
+            "Pick {low} to {high} traits in all, from the {lists} lists together.", low=low, high=high, lists=lists
+        )
+    return _("Pick {low} to {high} traits in all.", low=low, high=high)
+
+
+def traits_wanted(low: int, high: int) -> str:
+    """A list of traits' placeholder: how many to pick."""
+    if low == high:
+        return _n("Pick {n} trait in all", "Pick {n} traits in all", low)
+    return _("Pick {low} to {high} traits in all", low=low, high=high)
 
 
 def character_form(take: FormHandler) -> FormHandler:
@@ -189,13 +218,27 @@ def typed_in(model: type[Action], shape: Shape, data: Mapping[str, Any]) -> Type
 def check(model: type[Action], shape: Shape, typed: Typed) -> None:
     """FormRefused saying what to fix: the count of traits, a name left empty."""
     low, high = shape.traits
-    if not low <= len(typed.traits) <= high:
-        wanted = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise FormRefused(f"Pick {wanted} traits (you picked {len(typed.traits)}). Nothing was saved.", typed)
+    picked = len(typed.traits)
+    if not low <= picked <= high:
+        if low == high:
+            text = _n(
+                "Pick exactly {n} trait (you picked {picked}). Nothing was saved.",
+                "Pick exactly {n} traits (you picked {picked}). Nothing was saved.",
+                low,
+                picked=picked,
+            )
+        else:
+            text = _(
+                "Pick {low} to {high} traits (you picked {picked}). Nothing was saved.",
+                low=low,
+                high=high,
+                picked=picked,
+            )
+        raise FormRefused(text, typed)
     if model is CreateTroupe and not typed.troupe:
-        raise FormRefused("Give the troupe a name.", typed)
+        raise FormRefused(_("Give the troupe a name."), typed)
     if not typed.name:
-        raise FormRefused("Give the character a name.", typed)
+        raise FormRefused(_("Give the character a name."), typed)
 
 
 # -- a form refused keeps what was typed --------------------------------------------------------------------------
@@ -209,7 +252,7 @@ class FormRefused(InvalidInput):
         self.typed = typed
 
 
-TYPED_FIELDS = (("troupe", "Troupe name"), ("name", "Character name"), ("concept", "Concept"), ("traits", "Traits"))
+TYPED_FIELDS = (("troupe", TROUPE_NAME), ("name", CHARACTER_NAME), ("concept", CONCEPT), ("traits", N_("Traits")))
 REFILL = "refill"
 """The control *Fix the form*: its arg is the action the refused form was opened for (what it fixed)."""
 
@@ -217,12 +260,12 @@ REFILL = "refill"
 def typed_embed(typed: Typed) -> discord.Embed:
     """What was typed, shown back to its author (and read back from there when the form is opened again: the
     message itself keeps it, so nothing is held for it anywhere else)."""
-    embed = discord.Embed(title="What you typed")
+    embed = discord.Embed(title=_("What you typed"))
     for attribute, label in TYPED_FIELDS:
         value = getattr(typed, attribute)
         text = "\n".join(value) if isinstance(value, tuple) else value
         if text.strip():
-            embed.add_field(name=label, value=cut(text, 1024), inline=False)
+            embed.add_field(name=_(label), value=cut(text, 1024), inline=False)
     return embed
 
 
@@ -230,7 +273,9 @@ def typed_from(message: discord.Message | None) -> Typed:
     """What a refusal's embed shows was typed (empty if it shows nothing)."""
     embed = message.embeds[0] if message is not None and message.embeds else None
     found = {f.name: f.value or "" for f in embed.fields} if embed is not None else {}
-    values = {attribute: found.get(label, "") for attribute, label in TYPED_FIELDS}
+    # The labels as they were said (the same member clicks, so the same language), or in English (a language
+    # changed meanwhile, or an embed drawn before the labels were translated).
+    values = {attribute: found.get(_(label), found.get(label, "")) for attribute, label in TYPED_FIELDS}
     return Typed(
         troupe=values["troupe"],
         name=values["name"],
@@ -243,7 +288,7 @@ def refusal(session: Session, fixed: Mapping[str, Any], exc: FormRefused) -> dic
     """The private answer to a refused form: why, what was typed, and *Fix the form* to open it filled in (its
     arg, the action the form was opened for, without what was typed)."""
     button: discord.ui.Button[Any] = discord.ui.Button(
-        label="Fix the form",
+        label=_("Fix the form"),
         emoji="✏️",
         style=discord.ButtonStyle.primary,
         custom_id=ui_id(ENGINE.kind, session.id, REFILL, encode_action(fixed)),

@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.errors import IllegalMove
 from bot.forms import Input, action_modal
+from bot.i18n import N_, _
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.replies import Reply
@@ -31,14 +32,15 @@ if TYPE_CHECKING:
 
 def notes_form(session: Session, notes: str) -> discord.ui.Modal:
     """The GM's notes in a form, as they are now."""
-    text = Input("text", label="Only the GM and co-GMs see these", long=True, required=False, default=notes)
-    return action_modal(session, Notes, [text], title="GM notes", game=True)
+    label = _("Only the GM and co-GMs see these")
+    text = Input("text", label=label, long=True, required=False, default=notes)
+    return action_modal(session, Notes, [text], title=_("GM notes"), game=True)
 
 
 async def _notes(bot: TabletopBot, reply: Reply, session: Session, data: dict[str, Any]) -> None:
     """The notes' form was sent: saved (a GM-only change, answered privately)."""
     await bot.service.act(session.id, actor_of(reply.interaction), parse(data))
-    await reply.send("📝 Your notes are saved: only the GM and co-GMs see them (`/vic-gm screen`).", ephemeral=True)
+    await reply.send(_("📝 Your notes are saved: only the GM and co-GMs see them (`/vic-gm screen`)."), ephemeral=True)
 
 
 def register(controls: Controls) -> None:
@@ -53,7 +55,7 @@ class GMToolCommands(VicBase):
     async def notes(self, interaction: discord.Interaction) -> None:
         """A form with the notes as they are; only GMs ever see them."""
         session = await self.campaign_here(interaction)
-        gm_viewer(session, interaction, "read and write the GM's notes")
+        gm_viewer(session, interaction, _("read and write the GM's notes"))
         await Reply.of(interaction).modal(notes_form(session, self.state(session).notes))
 
     @app_commands.command(name="undo", description="Take back the latest change that rolled no dice (GM)")
@@ -69,27 +71,27 @@ class GMToolCommands(VicBase):
     async def _undo(self, interaction: discord.Interaction, *, redo: bool) -> None:
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        viewer = gm_viewer(session, interaction, "take changes back or make them again")
+        viewer = gm_viewer(session, interaction, _("take changes back or make them again"))
         # Answered privately; what the channel saw of the change is told again by the undo's news.
         try:
             applied = await self.bot.service.undo(session.id, actor_of(interaction), redo=redo)
         except IllegalMove as exc:
-            raise IllegalMove(f"{exc} {STOPS}" if not redo else str(exc)) from None
+            raise IllegalMove(f"{exc.text} {_(STOPS)}" if not redo else exc.text) from None
         seq = int(applied.events[0]["seq"])
         target = next(e for e in await self.bot.store.log_entries(session.id, after=seq - 1) if e.seq == seq)
         state = campaign_state(self.bot, applied.session)
         private = narrate(state, [e for e in target.events if visible(e, viewer)])
-        mark, said = ("↪️", "made again") if redo else ("↩️", "took back")
         what = " ".join(private) or unnamed_change(target.action.get("action"))
-        await reply.send(cut(f"{mark} You {said}: {what}", MAX_CONTENT), ephemeral=True)
+        told = _("↪️ You made again: {what}", what=what) if redo else _("↩️ You took back: {what}", what=what)
+        await reply.send(cut(told, MAX_CONTENT), ephemeral=True)
 
 
-STOPS = "Undo stops at a roll (dice can't be taken back) and at saved GM notes (`/vic-gm notes` changes them)."
+STOPS = N_("Undo stops at a roll (dice can't be taken back) and at saved GM notes (`/vic-gm notes` changes them).")
 CHANGES = {
-    "assign": "a side's choice of where its hits go",
-    "cancel": "a side's choice of whose hits it cancels",
-    "aim": "a side's choice of whom its hits wound",
-    "split": "a rival's split of points",
+    "assign": N_("a side's choice of where its hits go"),
+    "cancel": N_("a side's choice of whose hits it cancels"),
+    "aim": N_("a side's choice of whom its hits wound"),
+    "split": N_("a rival's split of points"),
 }
 """What a change is, for one whose events tell nothing."""
 
@@ -97,4 +99,6 @@ CHANGES = {
 def unnamed_change(action: object) -> str:
     """A change whose events tell nothing, named by what it was (never "a change with nothing to tell")."""
     kind = str(action.get("type")) if isinstance(action, dict) else ""
-    return CHANGES.get(kind) or f"the change `{kind or 'unknown'}`"
+    if kind in CHANGES:
+        return _(CHANGES[kind])
+    return _("the change `{kind}`", kind=kind or "unknown")

@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.board import static_view
 from bot.errors import NotPermitted
+from bot.i18n import _
 from bot.models import Session
 from bot.replies import Reply
 from bot.spec import ViewContext
@@ -38,18 +39,22 @@ def panel(session: Session, state: CampaignState) -> dict[str, Any]:
     """The private panel: the rules in force, and a select of every change (one option per change)."""
     options = state.options
     embed = discord.Embed(
-        title="House rules",
-        description="The rules in force (**bold**: not the recommended one). Pick a change below: the channel is "
-        "told, and `/vic-gm undo` takes it back.\n\n" + describe(options),
+        title=_("House rules"),
+        description=_(
+            "The rules in force (**bold**: not the recommended one). Pick a change below: the channel is "
+            "told, and `/vic-gm undo` takes it back."
+        )
+        + "\n\n"
+        + describe(options),
     )
     ctx = ViewContext(session=session, state=state, prompts=[], events=[])
     changes: list[tuple[str, Mapping[str, Any]]] = [
         (rule_line(flag, value), {"type": "options", "changes": {flag: value}})
-        for flag, (_, values) in RULES.items()
+        for flag, (_about, values) in RULES.items()
         for value in values
         if value != getattr(options, flag)
     ]
-    menu = act_select(ctx, changes, "Change a house rule…", "rules", key=RULES_KEY)
+    menu = act_select(ctx, changes, _("Change a house rule…"), "rules", key=RULES_KEY)
     return {"embed": embed, "view": static_view([[menu]])}
 
 
@@ -60,7 +65,7 @@ async def _change(bot: TabletopBot, reply: Reply, session: Session, arg: str, va
 
 
 def _changed(state: CampaignState, e: Event) -> str:
-    return "📏 House rule: " + "; ".join(rule_line(f, v) for f, v in e["changes"].items()) + "."
+    return _("📏 House rule: {rules}.", rules="; ".join(rule_line(f, v) for f, v in e["changes"].items()))
 
 
 NARRATORS["options_changed"] = _changed
@@ -74,7 +79,7 @@ def register(controls: Controls) -> None:
 async def send_panel(bot: TabletopBot, reply: Reply, session: Session) -> None:
     """The house rules' panel, privately, to a GM."""
     if not viewer_of(session, reply.interaction).is_gm:
-        raise NotPermitted("Only the GM and co-GMs can change the house rules.")
+        raise NotPermitted(_("Only the GM and co-GMs can change the house rules."))
     await reply.send(ephemeral=True, **panel(session, campaign_state(bot, session)))
 
 

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import NotPermitted
+from bot.i18n import _, _n
 from bot.replies import Reply
 from cogs.viciousness.common import VicBase, viewer_of
 from cogs.viciousness.turns import title, turns_of
@@ -34,17 +35,22 @@ def plain(line: str, names: dict[int, str]) -> str:
     """A narrated line as plain Markdown: names for mentions, UTC dates for timestamps."""
     line = RELATIVE.sub("", line)
     line = STAMP.sub(_date, line)
-    return MENTION.sub(lambda m: "@" + names.get(int(m[1]), "a former member"), line)
+    return MENTION.sub(lambda m: "@" + names.get(int(m[1]), _("a former member")), line)
 
 
 def journal(company: str, turns: dict[int, list[str]], names: dict[int, str], *, gm: bool, now: float) -> str:
     """The journal's Markdown: a heading per turn, a bullet per line of the log."""
     when = datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%d %H:%M UTC")
-    which = "the GM's journal, with what only the GMs saw" if gm else "what the table saw"
-    out = [f"# {company or 'A Viciousness campaign'}", "", f"*Viciousness campaign journal, {which}, as of {when}.*"]
+    about = (
+        _("*Viciousness campaign journal, the GM's journal, with what only the GMs saw, as of {when}.*", when=when)
+        if gm
+        else _("*Viciousness campaign journal, what the table saw, as of {when}.*", when=when)
+    )
+    out = ["# " + (company or _("A Viciousness campaign")), "", about]
     for number in sorted(turns):
         out += ["", f"## {title(number)}", ""]
-        out += [f"- {plain(line, names)}".replace("\n", "\n  ") for line in turns[number]] or ["- Nothing happened."]
+        lines = [f"- {plain(line, names)}".replace("\n", "\n  ") for line in turns[number]]
+        out += lines or ["- " + _("Nothing happened.")]
     return "\n".join(out) + "\n"
 
 
@@ -82,12 +88,25 @@ class JournalCommands(VicBase):
         if gm_parts:
             viewer = viewer_of(session, interaction)
             if not viewer.is_gm:
-                raise NotPermitted("Only the GM's journal has the GM-only parts; without `gm_parts` it is yours.")
+                raise NotPermitted(_("Only the GM's journal has the GM-only parts; without `gm_parts` it is yours."))
         turns = await turns_of(self.bot, session, viewer, 0, self.state(session).turn.number)
         company = self.state(session).company.name
         names = await self._names(interaction, "\n".join(line for lines in turns.values() for line in lines))
         text = journal(company, turns, names, gm=gm_parts, now=self.bot.service.clock.now())
-        file = discord.File(io.BytesIO(text.encode()), filename=file_name(company), description="The campaign journal")
+        description = _("The campaign journal")
+        file = discord.File(io.BytesIO(text.encode()), filename=file_name(company), description=description)
         lines = sum(len(v) for v in turns.values())
-        told = "with the GM-only parts: keep it to yourself" if gm_parts else "what the table saw"
-        await reply.send(f"📖 The campaign's journal ({lines} lines, {told}).", ephemeral=True, file=file)
+        answer = (
+            _n(
+                "📖 The campaign's journal ({n} lines, with the GM-only parts: keep it to yourself).",
+                "📖 The campaign's journal ({n} lines, with the GM-only parts: keep it to yourself).",
+                lines,
+            )
+            if gm_parts
+            else _n(
+                "📖 The campaign's journal ({n} lines, what the table saw).",
+                "📖 The campaign's journal ({n} lines, what the table saw).",
+                lines,
+            )
+        )
+        await reply.send(answer, ephemeral=True, file=file)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.i18n import N_, _, _n, localize
 from bot.names import escape_name
 from rules.viciousness.characters import ACTION_WORDS
 from rules.viciousness.data import CHARACTERS
@@ -17,13 +18,10 @@ from rules.viciousness.state import CampaignState
 Event = dict[str, Any]
 Narrator = Callable[[CampaignState, Event], str | None]
 
-METHODS = {"work": "work", "rare": "a rare item", "destroy": "destroying what they value"}
-ASSETS = {a.key: a.label for a in CHARACTERS.starting_assets}
-CALLED_BY = {"channel": "a ping in the channel", "dm": "a direct message", "off": "not at all"}
-
-
-def _s(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+METHODS = {"work": N_("work"), "rare": N_("a rare item"), "destroy": N_("destroying what they value")}
+ASSETS: dict[str, str] = {a.key: a.label for a in CHARACTERS.starting_assets}
+CALLED_BY = {"channel": N_("a ping in the channel"), "dm": N_("a direct message"), "off": N_("not at all")}
+"""Words put into sentences (said with ``_()``)."""
 
 
 def troupe_name(state: CampaignState, owner: str) -> str:
@@ -37,154 +35,315 @@ def pc_name(state: CampaignState, e: Event) -> str:
     name = e.get("name")
     if name is None:
         pc = state.find_pc(str(e.get("pc", "")))
-        name = pc.name if pc else "someone"
+        name = pc.name if pc else _("someone")
     return f"**{escape_name(str(name))}**"
 
 
 def _coins(rank: int, n: int) -> str:
-    return f"{_s(n, 'coin')} of rank {rank}"
+    return _n("{n} coin of rank {rank}", "{n} coins of rank {rank}", n, rank=rank)
+
+
+def _paid(p: Event) -> str:
+    """One way a purchase was paid: ``2 turn coins of rank 3 (1 + 2 − 1)``."""
+    params = {"rank": p["rank"], "arithmetic": p["arithmetic"]}
+    if p["coins"] == "liquid":
+        return _n(
+            "{n} liquid coin of rank {rank} ({arithmetic})",
+            "{n} liquid coins of rank {rank} ({arithmetic})",
+            p["n"],
+            **params,
+        )
+    if p["coins"] == "turn":
+        return _n(
+            "{n} turn coin of rank {rank} ({arithmetic})",
+            "{n} turn coins of rank {rank} ({arithmetic})",
+            p["n"],
+            **params,
+        )
+    return f"{p['n']} {p['coins']} ({p['arithmetic']})"
 
 
 def _bought(s: CampaignState, e: Event) -> str:
-    who = f"{pc_name(s, e)} got" if e.get("pc") else "The company got"
-    item = f"*{escape_name(e['item'])}* (rank {e['rank']})"
+    item = escape_name(e["item"])
+    params = {"item": item, "rank": e["rank"]}
+    who = {"who": pc_name(s, e)} if e.get("pc") else {}
     if e["free"]:
-        return f"{who} {item} for free."
-    paid = ", ".join(f"{_s(p['n'], p['coins'] + ' coin')} of rank {p['rank']} ({p['arithmetic']})" for p in e["spent"])
-    return f"{who} {item}, paying {paid}."
+        if who:
+            return _("{who} got *{item}* (rank {rank}) for free.", **who, **params)
+        return _("The company got *{item}* (rank {rank}) for free.", **params)
+    paid = ", ".join(_paid(p) for p in e["spent"])
+    if who:
+        return _("{who} got *{item}* (rank {rank}), paying {paid}.", **who, **params, paid=paid)
+    return _("The company got *{item}* (rank {rank}), paying {paid}.", **params, paid=paid)
 
 
 def _rank(s: CampaignState, e: Event) -> str:
-    arrow = "⬆️ The company rose" if e["change"] == "promoted" else "⬇️ The company fell"
-    return f"{arrow} to **wealth rank {e['new']}** (IP {e['ip']})!"
+    if e["change"] == "promoted":
+        return _("⬆️ The company rose to **wealth rank {rank}** (IP {ip})!", rank=e["new"], ip=e["ip"])
+    return _("⬇️ The company fell to **wealth rank {rank}** (IP {ip})!", rank=e["new"], ip=e["ip"])
 
 
 def _ip(s: CampaignState, e: Event) -> str:
     sign = "+" if e["delta"] > 0 else "−"
-    return f"Investment points {sign}{abs(e['delta'])} → {e['ip']}."
+    change = f"{sign}{abs(e['delta'])}"
+    return _("Investment points {change} → {ip}.", change=change, ip=e["ip"])
 
 
 def _reward(s: CampaignState, e: Event) -> str:
-    how = METHODS.get(e["method"], e["method"])
+    how = _(METHODS[e["method"]]) if e["method"] in METHODS else e["method"]
     if not e["coins"]:
-        return f"Reward for {how} from a rank {e['npc_rank']} NPC: nothing at rank {e['company_rank']}."
-    return f"Reward for {how} from a rank {e['npc_rank']} NPC: {_coins(e['rank'], e['coins'])}."
+        return _(
+            "Reward for {how} from a rank {npc_rank} NPC: nothing at rank {company_rank}.",
+            how=how,
+            npc_rank=e["npc_rank"],
+            company_rank=e["company_rank"],
+        )
+    coins = _coins(e["rank"], e["coins"])
+    return _("Reward for {how} from a rank {npc_rank} NPC: {coins}.", how=how, npc_rank=e["npc_rank"], coins=coins)
 
 
 def _turn_started(s: CampaignState, e: Event) -> str:
-    coins = _coins(e["rank"], e["coins"]) if e["coins"] else "no coins (no troupes)"
-    return f"🕯️ **Turn {e['turn']}** begins ({escape_name(e['length'])}): {coins} to spend."
+    coins = _coins(e["rank"], e["coins"]) if e["coins"] else _("no coins (no troupes)")
+    # The turn's length is the GM's words, or the rules' default (in the catalogs).
+    length = escape_name(_(e["length"]))
+    return _("🕯️ **Turn {turn}** begins ({length}): {coins} to spend.", turn=e["turn"], length=length, coins=coins)
 
 
 def _ended(s: CampaignState, e: Event) -> str:
-    fate = {"dead": "died", "retired": "retired"}.get(e["fate"], e["fate"])
-    return f"{pc_name(s, e)} {fate}."
+    if e["fate"] == "dead":
+        return _("{name} died.", name=pc_name(s, e))
+    if e["fate"] == "retired":
+        return _("{name} retired.", name=pc_name(s, e))
+    return f"{pc_name(s, e)} {e['fate']}."
 
 
 def _recovery(s: CampaignState, e: Event) -> str:
     if e["healed"]:
-        return f"{pc_name(s, e)} recovered from their wounds."
-    return f"{pc_name(s, e)} needs {_s(e['recovery'], 'more turn')} of rest."
+        return _("{name} recovered from their wounds.", name=pc_name(s, e))
+    return _n(
+        "{name} needs {n} more turn of rest.", "{name} needs {n} more turns of rest.", e["recovery"], name=pc_name(s, e)
+    )
+
+
+def _did(kind: str) -> str:
+    """What a character's action was (the engine's ``ACTION_WORDS``)."""
+    return localize(ACTION_WORDS.get(kind, ACTION_WORDS["other"]))
 
 
 def _action(s: CampaignState, e: Event) -> str | None:
     if "pool" in e:
         return None  # "… joins the scheme" says it
-    note = f": {escape_name(e['note'])}" if e.get("note") else ""
-    return f"{pc_name(s, e)} {ACTION_WORDS.get(e['kind'], 'took an action')}{note}."
+    if e.get("note"):
+        return _("{name} {did}: {note}.", name=pc_name(s, e), did=_did(e["kind"]), note=escape_name(e["note"]))
+    return _("{name} {did}.", name=pc_name(s, e), did=_did(e["kind"]))
 
 
 def _exception(s: CampaignState, e: Event) -> str:
-    did = ACTION_WORDS.get(e["kind"], "took an action")
-    return f"{pc_name(s, e)} {did}: a second action this turn, by the GM's leave."
+    return _("{name} {did}: a second action this turn, by the GM's leave.", name=pc_name(s, e), did=_did(e["kind"]))
 
 
 def _company(s: CampaignState, e: Event) -> str:
     parts = []
     if "name" in e:
-        parts.append(f"the company is **{escape_name(e['name'])}**")
+        parts.append(_("the company is **{name}**", name=escape_name(e["name"])))
     if "ambition" in e:
-        parts.append(f"its ambition: {escape_name(e['ambition'])}" if e["ambition"] else "it has no ambition set")
+        parts.append(
+            _("its ambition: {ambition}", ambition=escape_name(e["ambition"]))
+            if e["ambition"]
+            else _("it has no ambition set")
+        )
     if "turn_length" in e:
-        parts.append(f"a turn lasts {escape_name(e['turn_length'])}")
+        parts.append(_("a turn lasts {length}", length=escape_name(e["turn_length"])))
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] + "."
 
 
+def role_change(gm: bool, on: bool, member: str | None) -> str:
+    """``made themselves GM``, ``took the co-GM role from @Bea``: a change to who runs the campaign (``member``
+    None: the one who made it)."""
+    if member is None:
+        if on:
+            return _("made themselves GM") if gm else _("made themselves co-GM")
+        return _("took the GM role from themselves") if gm else _("took the co-GM role from themselves")
+    if on:
+        return _("made {member} GM", member=member) if gm else _("made {member} co-GM", member=member)
+    if gm:
+        return _("took the GM role from {member}", member=member)
+    return _("took the co-GM role from {member}", member=member)
+
+
 def _roles(s: CampaignState, e: Event) -> str:
-    what = "GM" if e["role"] == "gm" else "co-GM"
-    target = "themselves" if e["user"] == e["by"] else f"<@{e['user']}>"
-    made = f"made {target} {what}" if e["on"] else f"took the {what} role from {target}"
-    return f"🛡️ <@{e['by']}> {made}."
+    made = role_change(e["role"] == "gm", bool(e["on"]), None if e["user"] == e["by"] else f"<@{e['user']}>")
+    member = f"<@{e['by']}>"
+    return _("🛡️ {member} {made}.", member=member, made=made)
+
+
+def _starting_asset(key: str) -> str:
+    """A troupe's starting asset mid-sentence: the rules' label (in the catalogs) with a small first letter."""
+    label = ASSETS.get(key, key)
+    shown = _(label)
+    # English lowers the whole label, as it always did; a translation only its first letter (German nouns stay).
+    return shown.lower() if shown == label else shown[:1].lower() + shown[1:]
+
+
+def _troupe_created(s: CampaignState, e: Event) -> str:
+    member = f"<@{e['owner']}>"
+    return _(
+        "{troupe} joins the company ({member}), starting with {asset}.",
+        troupe=troupe_name(s, e["owner"]),
+        member=member,
+        asset=_starting_asset(e["asset"]),
+    )
+
+
+def _pc_added(s: CampaignState, e: Event) -> str:
+    params = {"name": pc_name(s, e), "troupe": troupe_name(s, e["owner"])}
+    if e["role"] == "captain":
+        return _("{name} joins {troupe} as a captain.", **params)
+    if e["role"] == "minion":
+        return _("{name} joins {troupe} as a minion.", **params)
+    return _("{name} joins {troupe} as a {role}.", **params, role=e["role"])
+
+
+def _contact_added(s: CampaignState, e: Event) -> str:
+    params = {"name": pc_name(s, e), "contact": escape_name(e["contact"])}
+    if e["strength"] == "strong":
+        return _("{name} has a new strong contact: {contact}.", **params)
+    if e["strength"] == "weak":
+        return _("{name} has a new weak contact: {contact}.", **params)
+    return _("{name} has a new {strength} contact: {contact}.", **params, strength=e["strength"])
+
+
+def _revealed(s: CampaignState, e: Event) -> str:
+    if e.get("to"):
+        to = ", ".join(f"<@{u}>" for u in e["to"])
+        return _("📨 Handout for {to}: {text}", to=to, text=escape_name(e["text"]))
+    return f"📜 {escape_name(e['text'])}"
+
+
+def _die_revealed(s: CampaignState, e: Event) -> str:
+    return _(
+        "🔓 A d{sides} the GM rolled in secret (turn {turn}): `{line}` · salt `{salt}` · "
+        "commitment `{commitment}` — check it with `/dice verify`.",
+        sides=e["sides"],
+        turn=e["turn"],
+        line=e["line"],
+        salt=e["salt"],
+        commitment=e["commitment"],
+    )
+
+
+def _ambition_completed(s: CampaignState, e: Event) -> str:
+    if e["next"]:
+        return _(
+            "🏆 The company completed its ambition! Every troupe gets an advancement. Next: {next}",
+            next=escape_name(e["next"]),
+        )
+    return _("🏆 The company completed its ambition! Every troupe gets an advancement.")
+
+
+def _calls_set(s: CampaignState, e: Event) -> str:
+    how = _(CALLED_BY[e["how"]]) if e["how"] in CALLED_BY else e["how"]
+    member = f"<@{e['user']}>"
+    return _("🔔 How the table calls {member}: {how}.", member=member, how=how)
 
 
 NARRATORS: dict[str, Narrator] = {
     "roles_changed": _roles,
-    "campaign_started": lambda s, e: f"A new campaign begins at wealth rank {e['rank']}.",
-    "imported": lambda s, e: "The campaign was imported.",
-    "archived": lambda s, e: (
+    "campaign_started": lambda s, e: _("A new campaign begins at wealth rank {rank}.", rank=e["rank"]),
+    "imported": lambda s, e: _("The campaign was imported."),
+    "archived": lambda s, e: _(
         "📦 The campaign is archived: its sheets, `/vic log` and `/vic-gm campaign export` stay; "
         "the GM brings it back with `/vic-gm campaign restore`."
     ),
-    "restored": lambda s, e: "📖 The campaign is back in play.",
+    "restored": lambda s, e: _("📖 The campaign is back in play."),
     "company_changed": _company,
     "ip_changed": _ip,
     "rank_changed": _rank,
-    "liquid_changed": lambda s, e: f"Liquid coins of rank {e['rank']}: {e['delta']:+d} → {e['count']}.",
-    "ambition_completed": lambda s, e: (
-        "🏆 The company completed its ambition! Every troupe gets an advancement."
-        + (f" Next: {escape_name(e['next'])}" if e["next"] else "")
+    "liquid_changed": lambda s, e: _(
+        "Liquid coins of rank {rank}: {delta} → {count}.",
+        rank=e["rank"],
+        delta=format(e["delta"], "+d"),
+        count=e["count"],
     ),
+    "ambition_completed": _ambition_completed,
     "reward": _reward,
-    "invested": lambda s, e: f"Invested {_coins(e['rank'], e['coins'])}.",
-    "divested": lambda s, e: f"Divested {e['ip']} IP for {_coins(e['rank'], e['coins'])}.",
+    "invested": lambda s, e: _("Invested {coins}.", coins=_coins(e["rank"], e["coins"])),
+    "divested": lambda s, e: _("Divested {ip} IP for {coins}.", ip=e["ip"], coins=_coins(e["rank"], e["coins"])),
     "bought": _bought,
-    "revealed": lambda s, e: (
-        f"📨 Handout for {', '.join(f'<@{u}>' for u in e['to'])}: {escape_name(e['text'])}"
-        if e.get("to")
-        else f"📜 {escape_name(e['text'])}"
-    ),
-    "trait_defined": lambda s, e: f"The GM approved the custom trait **{escape_name(e['name'])}**.",
+    "revealed": _revealed,
+    "trait_defined": lambda s, e: _("The GM approved the custom trait **{name}**.", name=escape_name(e["name"])),
     "turn_started": _turn_started,
-    "coins_discarded": lambda s, e: (
-        f"{_coins(e['rank'], e['count'])} went unspent and {'is' if e['count'] == 1 else 'are'} gone."
+    "coins_discarded": lambda s, e: _n(
+        "{coins} went unspent and is gone.",
+        "{coins} went unspent and are gone.",
+        e["count"],
+        coins=_coins(e["rank"], e["count"]),
     ),
-    "turn_ended": lambda s, e: f"Turn {e['turn']} is over.",
-    "troupe_created": lambda s, e: (
-        f"{troupe_name(s, e['owner'])} joins the company (<@{e['owner']}>), starting with "
-        f"{str(ASSETS.get(e['asset'], e['asset'])).lower()}."
+    "turn_ended": lambda s, e: _("Turn {turn} is over.", turn=e["turn"]),
+    "troupe_created": _troupe_created,
+    "troupe_changed": lambda s, e: _("{troupe} was updated.", troupe=troupe_name(s, e["owner"])),
+    "troupe_dissolved": lambda s, e: _("💀 The troupe **{name}** is dissolved.", name=escape_name(e["name"])),
+    "asset_gained": lambda s, e: _(
+        "{troupe} gained {asset}.", troupe=troupe_name(s, e["owner"]), asset=escape_name(e["text"])
     ),
-    "troupe_changed": lambda s, e: f"{troupe_name(s, e['owner'])} was updated.",
-    "troupe_dissolved": lambda s, e: f"💀 The troupe **{escape_name(e['name'])}** is dissolved.",
-    "asset_gained": lambda s, e: f"{troupe_name(s, e['owner'])} gained {escape_name(e['text'])}.",
-    "asset_lost": lambda s, e: f"{troupe_name(s, e['owner'])} lost {escape_name(e['text'])}.",
-    "minion_places": lambda s, e: f"{troupe_name(s, e['owner'])} may have {_s(e['n'], 'minion')}.",
-    "advancements_granted": lambda s, e: f"{troupe_name(s, e['owner'])} has {_s(e['pending'], 'advancement')} to take.",
-    "advanced": lambda s, e: f"{troupe_name(s, e['owner'])} took an advancement.",
-    "pc_added": lambda s, e: f"{pc_name(s, e)} joins {troupe_name(s, e['owner'])} as a {e['role']}.",
-    "pc_replaced": lambda s, e: f"{pc_name(s, e)} takes a fallen minion's place ({e['cost']} IP).",
-    "pc_changed": lambda s, e: f"{pc_name(s, e)} was updated.",
-    "trait_gained": lambda s, e: f"{pc_name(s, e)} gained the trait **{escape_name(e['trait'])}**.",
-    "spell_changed": lambda s, e: f"{pc_name(s, e)} has a new spell for {escape_name(e['trait'])}.",
-    "contact_added": lambda s, e: f"{pc_name(s, e)} has a new {e['strength']} contact: {escape_name(e['contact'])}.",
-    "contact_promoted": lambda s, e: f"{pc_name(s, e)}'s contact {escape_name(e['contact'])} is strong now.",
-    "contact_dropped": lambda s, e: f"{pc_name(s, e)} lost touch with {escape_name(e['contact'])}.",
-    "gm_control": lambda s, e: f"{pc_name(s, e)} is {'portrayed by the GM' if e['on'] else 'back with their player'}.",
-    "pc_rattled": lambda s, e: f"{pc_name(s, e)} is rattled.",
-    "pc_calmed": lambda s, e: f"{pc_name(s, e)} is no longer rattled.",
-    "pc_wounded": lambda s, e: f"🩸 {pc_name(s, e)} is wounded ({_s(e['recovery'], 'turn')} to recover).",
+    "asset_lost": lambda s, e: _(
+        "{troupe} lost {asset}.", troupe=troupe_name(s, e["owner"]), asset=escape_name(e["text"])
+    ),
+    "minion_places": lambda s, e: _n(
+        "{troupe} may have {n} minion.", "{troupe} may have {n} minions.", e["n"], troupe=troupe_name(s, e["owner"])
+    ),
+    "advancements_granted": lambda s, e: _n(
+        "{troupe} has {n} advancement to take.",
+        "{troupe} has {n} advancements to take.",
+        e["pending"],
+        troupe=troupe_name(s, e["owner"]),
+    ),
+    "advanced": lambda s, e: _("{troupe} took an advancement.", troupe=troupe_name(s, e["owner"])),
+    "pc_added": _pc_added,
+    "pc_replaced": lambda s, e: _(
+        "{name} takes a fallen minion's place ({cost} IP).", name=pc_name(s, e), cost=e["cost"]
+    ),
+    "pc_changed": lambda s, e: _("{name} was updated.", name=pc_name(s, e)),
+    "trait_gained": lambda s, e: _(
+        "{name} gained the trait **{trait}**.", name=pc_name(s, e), trait=escape_name(e["trait"])
+    ),
+    "spell_changed": lambda s, e: _(
+        "{name} has a new spell for {trait}.", name=pc_name(s, e), trait=escape_name(e["trait"])
+    ),
+    "contact_added": _contact_added,
+    "contact_promoted": lambda s, e: _(
+        "{name}'s contact {contact} is strong now.", name=pc_name(s, e), contact=escape_name(e["contact"])
+    ),
+    "contact_dropped": lambda s, e: _(
+        "{name} lost touch with {contact}.", name=pc_name(s, e), contact=escape_name(e["contact"])
+    ),
+    "gm_control": lambda s, e: (
+        _("{name} is portrayed by the GM.", name=pc_name(s, e))
+        if e["on"]
+        else _("{name} is back with their player.", name=pc_name(s, e))
+    ),
+    "pc_rattled": lambda s, e: _("{name} is rattled.", name=pc_name(s, e)),
+    "pc_calmed": lambda s, e: _("{name} is no longer rattled.", name=pc_name(s, e)),
+    "pc_wounded": lambda s, e: _n(
+        "🩸 {name} is wounded ({n} turn to recover).",
+        "🩸 {name} is wounded ({n} turns to recover).",
+        e["recovery"],
+        name=pc_name(s, e),
+    ),
     "recovery": _recovery,
     "pc_ended": _ended,
     "action_taken": _action,
     "action_exception": _exception,
-    "action_returned": lambda s, e: f"{pc_name(s, e)} has their action for this turn back.",
-    "notes_changed": lambda s, e: "📝 The GM's notes were saved.",
-    "calls_set": lambda s, e: f"🔔 How the table calls <@{e['user']}>: {CALLED_BY.get(e['how'], e['how'])}.",
-    "die_committed": lambda s, e: f"🔒 The GM rolled a d{e['sides']} in secret · commitment `{e['commitment']}`",
-    "die_revealed": lambda s, e: (
-        f"🔓 A d{e['sides']} the GM rolled in secret (turn {e['turn']}): `{e['line']}` · salt `{e['salt']}` · "
-        f"commitment `{e['commitment']}` — check it with `/dice verify`."
+    "action_returned": lambda s, e: _("{name} has their action for this turn back.", name=pc_name(s, e)),
+    "notes_changed": lambda s, e: _("📝 The GM's notes were saved."),
+    "calls_set": _calls_set,
+    "die_committed": lambda s, e: _(
+        "🔒 The GM rolled a d{sides} in secret · commitment `{commitment}`",
+        sides=e["sides"],
+        commitment=e["commitment"],
     ),
+    "die_revealed": _die_revealed,
 }
 
 

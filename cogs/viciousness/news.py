@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import _
 from bot.models import LogEntry, News, Session
 from bot.names import escape_name
 from cogs.viciousness.calls import calling, calls_of, gms
-from cogs.viciousness.narrate import narrate
+from cogs.viciousness.narrate import narrate, role_change
 from cogs.viciousness.recap import recap_event_text
 from cogs.viciousness.text import cut
 from rules.engine import GM, GM_ROLES, PUBLIC, Viewer, visible
@@ -29,7 +30,7 @@ QUIET = frozenset(
 )
 """Actions the channel sees on a board or a sheet (a pool's, a troupe's), or that are answered privately: their
 events are not told again in a message of their own."""
-TAKEN_BACK = {"undone": ("↩️", "took back"), "redone": ("↪️", "made again")}
+TAKEN_BACK = {"undone": "↩️", "redone": "↪️"}
 
 
 def action_type(entry: LogEntry) -> str | None:
@@ -46,16 +47,20 @@ def told(state: CampaignState, entry: LogEntry, events: list[dict[str, Any]]) ->
     if kind == "roles":
         if entry.action.get("by") == entry.action.get("user") and entry.action.get("on"):
             # Nobody gives themselves a role but a server manager taking the campaign over: never silent.
-            what = "GM" if entry.action.get("role") == GM else "co-GM"
-            return [f"🛡️ <@{entry.action['by']}>, a server manager, made themselves {what} of this campaign."]
+            by = f"<@{entry.action['by']}>"
+            if entry.action.get("role") == GM:
+                return [_("🛡️ {member}, a server manager, made themselves GM of this campaign.", member=by)]
+            return [_("🛡️ {member}, a server manager, made themselves co-GM of this campaign.", member=by)]
         return narrate(state, [{"type": "roles_changed", **entry.action}])
     if kind in ("undo", "redo"):
         lines = []
         for event in events:
-            mark, said = TAKEN_BACK.get(str(event.get("type")), ("", ""))
+            mark = TAKEN_BACK.get(str(event.get("type")), "")
             taken = narrate(state, [e for e in event.get("events", []) if visible(e, PUBLIC)]) if mark else []
-            if taken:
-                lines.append(f"{mark} The GM {said}: {' '.join(taken)}")
+            if taken and event.get("type") == "undone":
+                lines.append(_("{mark} The GM took back: {what}", mark=mark, what=" ".join(taken)))
+            elif taken:
+                lines.append(_("{mark} The GM made again: {what}", mark=mark, what=" ".join(taken)))
         return lines
     action = action_type(entry)
     if action is None:
@@ -98,10 +103,16 @@ def gm_news(session: Session, state: CampaignState, entry: LogEntry, events: lis
         if event.get("type") != "waiting" or event.get("kind") != "rival" or GM not in event.get("on", []):
             continue
         rival = state.rivals.get(str(event.get("rival")))
-        name = escape_name(rival.name) if rival is not None else "A rival"
         for uid in gms(session):
             if str(uid) != entry.actor and calling(state, [uid]) != ([], []):
-                text = f"🔔 {name}'s move waits for you: it is on the GM screen (`/vic-gm screen`)."
+                text = (
+                    _(
+                        "🔔 {rival}'s move waits for you: it is on the GM screen (`/vic-gm screen`).",
+                        rival=escape_name(rival.name),
+                    )
+                    if rival is not None
+                    else _("🔔 A rival's move waits for you: it is on the GM screen (`/vic-gm screen`).")
+                )
                 news.append(News(text=text, dms=[uid], private=True))
     return news
 
@@ -113,9 +124,12 @@ def member_news(session: Session, state: CampaignState, viewer: Viewer, events: 
     for event in events:
         if event.get("type") == "revealed" and viewer.id is not None and viewer.id in event.get("to", []):
             uid = int(viewer.id)
-            company = escape_name(state.company.name or "your campaign")
-            text = f"📨 A handout from the GM of {company} (<#{session.channel_id}>):\n>>> {event['text']}"
-            fallback = f"📨 <@{uid}>: the GM has a handout for you in `/vic log`."
+            company = escape_name(state.company.name or _("your campaign"))
+            channel = f"<#{session.channel_id}>"
+            head = _("📨 A handout from the GM of {company} ({channel}):", company=company, channel=channel)
+            text = f"{head}\n>>> {event['text']}"
+            member = f"<@{uid}>"
+            fallback = _("📨 {member}: the GM has a handout for you in `/vic log`.", member=member)
             news.append(News(text=text, dms=[uid], private=True, fallback=fallback))
     return news
 
@@ -128,9 +142,13 @@ def _gm_roles(session: Session) -> list[str]:
 def _takeover(session: Session, action: dict[str, Any], uid: int) -> News:
     """A server manager's change to who runs the campaign, told to one of its GMs."""
     by, user = action["by"], action["user"]
-    what = "GM" if action.get("role") == GM else "co-GM"
-    target = "themselves" if user == by else f"<@{user}>"
-    made = f"made {target} {what}" if action.get("on") else f"took the {what} role from {target}"
-    now = "GM" if GM in session.roles.get(str(uid), []) else "co-GM"
-    text = f"🛡️ <@{by}>, a manager of the server, {made} of your campaign. You are its {now}."
+    made = role_change(action.get("role") == GM, bool(action.get("on")), None if user == by else f"<@{user}>")
+    now = _("GM") if GM in session.roles.get(str(uid), []) else _("co-GM")
+    member = f"<@{by}>"
+    text = _(
+        "🛡️ {member}, a manager of the server, {made} of your campaign. You are its {now}.",
+        member=member,
+        made=made,
+        now=now,
+    )
     return News(text=text, dms=[uid], private=True)

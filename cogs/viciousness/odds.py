@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import InvalidInput
+from bot.i18n import N_, _, localize
 from bot.replies import Reply
 from cogs.viciousness.common import VicBase
 from rules.viciousness import odds as exact
@@ -18,7 +19,7 @@ from rules.viciousness.odds_parse import OddsInputError, parse_knavery, parse_vi
 from rules.viciousness.state import CampaignState, KnaveryPool, Pool, ViolencePool
 from rules.viciousness.violence import fighters
 
-ODDS_HELP = (
+ODDS_HELP = N_(
     "A fight: `3d4 1d6 vs 2d4` (`r` before a group marks rattled dice: `r1d6`), up to 6 sides. "
     "A scheme: the dice and `challenges` (or `4d6 vs 3`)."
 )
@@ -28,7 +29,7 @@ def _side_pool(state: CampaignState, pool: ViolencePool, side: str) -> exact.Poo
     dice = [
         exact.Die(faces=sides, rattled=is_rattled(state, c))
         for c in fighters(pool, side)
-        for sides, _ in dice_plan(state, pool, c)
+        for sides, _source in dice_plan(state, pool, c)
     ]
     equipment = next(s.equipment for s in pool.sides if s.id == side)
     return exact.Pool(dice=(*dice, *[exact.Die(faces=4)] * equipment))
@@ -42,7 +43,7 @@ def pool_odds(state: CampaignState, pool: Pool) -> exact.ViolenceOdds | exact.Kn
         dice = tuple(
             exact.Die(faces=sides, rattled=is_rattled(state, c))
             for c in pool.combatants
-            for sides, _ in dice_plan(state, pool, c)
+            for sides, _source in dice_plan(state, pool, c)
         )
         return exact.knavery_odds(exact.Pool(dice=dice), len(pool.challenges))
     sides = [s.id for s in pool.sides if fighters(pool, s.id)]
@@ -56,10 +57,10 @@ def odds_now(state: CampaignState, pool: Pool) -> str | None:
     odds = pool_odds(state, pool)
     if odds is None:
         return None
-    line = exact.summary(odds)
+    line = localize(exact.summary(odds))
     if isinstance(pool, ViolencePool) and isinstance(odds, exact.ViolenceOdds):
         first = next(s for s in pool.sides if fighters(pool, s.id))
-        line += f" (for {first.name})"
+        line = _("{odds} (for {side})", odds=line, side=first.name)
     return line
 
 
@@ -70,15 +71,16 @@ def odds_text(dice: str, challenges: int | None) -> str:
             pool, n = parse_knavery(dice, challenges)
             scheme = exact.knavery_odds(pool, n)
             result: exact.ViolenceOdds | exact.KnaveryOdds = scheme
-            table = exact.render_knavery(scheme)
+            table = exact.render_knavery(scheme, say=localize)
         else:
             fight = exact.violence_odds(*parse_violence(dice))
             result = fight
-            table = exact.render_violence(fight)
+            table = exact.render_violence(fight, say=localize)
     except OddsInputError as exc:
-        raise InvalidInput(f"{exc} {ODDS_HELP}") from None  # what was typed is echoed, inert, in the message
-    line = exact.summary(result).removeprefix("odds now: ")
-    return f"{table}\n{line[:1].upper()}{line[1:]} · exact, not sampled"
+        # What was typed is echoed, inert, in the message (the engine's, said in the reader's language).
+        raise InvalidInput(f"{localize(str(exc))} {_(ODDS_HELP)}") from None
+    line = localize(exact.chances(result))
+    return f"{table}\n" + _("{odds} · exact, not sampled", odds=line[:1].upper() + line[1:])
 
 
 def _is_scheme(text: str) -> bool:

@@ -14,14 +14,15 @@ from discord import app_commands
 from bot.board import static_view
 from bot.controls import ui_id
 from bot.errors import InvalidInput
+from bot.i18n import _, _n
 from bot.models import Session
 from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.common import KIND, VicBase, campaign_state, viewer_of
 from cogs.viciousness.controls import Controls
 from cogs.viciousness.forms import trait_text
-from cogs.viciousness.sheets import contacts_text, pc_status, troupe_view
-from cogs.viciousness.text import cut, plural
+from cogs.viciousness.sheets import asset_text, contacts_text, pc_status, troupe_view
+from cogs.viciousness.text import cut
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.state import PC, CampaignState, Troupe
 
@@ -34,24 +35,34 @@ NOTE_CHARS = 300
 
 def troupe_page(troupe: Troupe) -> str:
     """Page 0: the troupe in full."""
-    lines = [f"Player: <@{troupe.owner}>"]
-    lines.append("**Assets**\n" + ("\n".join(f"• {escape_name(a)}" for a in troupe.assets) or "none"))
-    lines.append("**Henchmen**\n" + (", ".join(escape_name(h) for h in troupe.henchmen) or "none"))
-    lines.append(f"Minion places: {troupe.minion_places} · advancements taken: {troupe.advancements}")
+    player = f"<@{troupe.owner}>"
+    lines = [_("Player: {player}", player=player)]
+    assets = "\n".join(f"• {asset_text(a)}" for a in troupe.assets) or _("none")
+    lines.append(_("**Assets**\n{assets}", assets=assets))
+    lines.append(
+        _("**Henchmen**\n{henchmen}", henchmen=", ".join(escape_name(h) for h in troupe.henchmen) or _("none"))
+    )
+    lines.append(
+        _(
+            "Minion places: {places} · advancements taken: {taken}",
+            places=troupe.minion_places,
+            taken=troupe.advancements,
+        )
+    )
     if troupe.pending_advancements:
-        lines.append(f"⭐ {plural(troupe.pending_advancements, 'advancement')} to take")
+        lines.append(_n("⭐ {n} advancement to take", "⭐ {n} advancements to take", troupe.pending_advancements))
     return "\n\n".join(lines)
 
 
 def pc_page(pc: PC, state: CampaignState) -> str:
     """A character's page: everything about them."""
-    lines = [f"*{escape_name(pc.concept)}*" if pc.concept else "*No concept written.*"]
+    lines = [f"*{escape_name(pc.concept)}*" if pc.concept else _("*No concept written.*")]
     for t in pc.traits:
         found = find_trait(state, t.name)
         text = t.spell or (trait_text(found) if found else "")
         lines.append(f"**{escape_name(t.name)}**: {escape_name(text)}")
     contacts = contacts_text(pc, notes=NOTE_CHARS)
-    lines.append(contacts or "No contacts yet.")
+    lines.append(contacts or _("No contacts yet."))
     status = pc_status(pc, state)
     if status:
         lines.append(status)
@@ -64,10 +75,14 @@ def page_embed(troupe: Troupe, state: CampaignState, page: int) -> discord.Embed
         title, text = escape_name(troupe.name), troupe_page(troupe)
     else:
         pc = troupe.pcs[page - 1]
-        role = "captain" if pc.role == "captain" else "minion"
-        title, text = f"{escape_name(pc.name)} · {role} of {escape_name(troupe.name)}", pc_page(pc, state)
+        names = {"name": escape_name(pc.name), "troupe": escape_name(troupe.name)}
+        if pc.role == "captain":
+            title = _("{name} · captain of {troupe}", **names)
+        else:
+            title = _("{name} · minion of {troupe}", **names)
+        text = pc_page(pc, state)
     embed = discord.Embed(title=cut(title, 256), description=cut(text, PAGE_TEXT))
-    embed.set_footer(text=f"Page {page + 1} of {len(troupe.pcs) + 1}")
+    embed.set_footer(text=_("Page {page} of {pages}", page=page + 1, pages=len(troupe.pcs) + 1))
     return embed
 
 
@@ -87,12 +102,12 @@ def page_buttons(session: Session, troupe: Troupe, page: int) -> list[list[disco
 
 async def _page(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """``Details`` on a sheet (a new private message), or ◀ ▶ on one (that message turns the page)."""
-    owner, _, rest = arg.partition(":")
-    number, _, turning = rest.partition(":")
+    owner, _sep, rest = arg.partition(":")
+    number, _sep, turning = rest.partition(":")
     state = campaign_state(bot, session)
     troupe = state.troupes.get(owner)
     if troupe is None:
-        raise InvalidInput("This troupe is gone.")
+        raise InvalidInput(_("This troupe is gone."))
     page = max(0, min(int(number or 0), len(troupe.pcs)))
     message: dict[str, Any] = {
         "embed": page_embed(troupe, state, page),
@@ -107,8 +122,8 @@ async def _page(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
 def no_troupe(gm: bool) -> str:
     """The answer to a member without a troupe asking for theirs (a GM's is the GM screen)."""
     if gm:
-        return "You run this campaign, without a troupe: `/vic-gm screen` is your private screen."
-    return "You have no troupe yet: `/vic troupe new` makes one."
+        return _("You run this campaign, without a troupe: `/vic-gm screen` is your private screen.")
+    return _("You have no troupe yet: `/vic troupe new` makes one.")
 
 
 class SheetCommands(VicBase):

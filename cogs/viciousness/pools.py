@@ -21,6 +21,7 @@ from bot.board import static_view
 from bot.controls import decode_action, ui_id
 from bot.errors import IllegalMove, NotPermitted, UserError
 from bot.forms import INPUTS_MAX, Input, action_modal
+from bot.i18n import N_, _, _n
 from bot.lobby import actor_of
 from bot.models import VIEW_RECORDS_JOIN, Applied, Session, roles_of
 from bot.names import escape_name
@@ -74,6 +75,7 @@ if TYPE_CHECKING:
 
 MAX_DICE_SELECTS = 4
 ROLL_AT_HELP = "Roll it by itself once this many characters are in, without your click"
+"""An option's description: the command tree's own, translated as the commands are."""
 MAX_NPCS = 20
 """NPCs alike added at once."""
 
@@ -106,7 +108,7 @@ def pool_of(state: CampaignState, pool_id: str) -> Pool:
     """The open pool ``pool_id``, or a refusal saying it is over."""
     pool = state.pools.get(pool_id)
     if pool is None:
-        raise IllegalMove("That pool is over.")
+        raise IllegalMove(_("That pool is over."))
     return pool
 
 
@@ -127,7 +129,9 @@ async def tell(bot: TabletopBot, reply: Reply, session: Session, events: Iterabl
     lines = narrate(state_of(bot, session), [dict(e) for e in events if visible(e, PUBLIC)])
     message = reply.interaction.message
     if message is not None and message.flags.ephemeral:
-        await reply.update(content=cut("✅ " + "\n".join(lines), MAX_CONTENT) if lines else "✅ Done.", ephemeral=True)
+        await reply.update(
+            content=cut("✅ " + "\n".join(lines), MAX_CONTENT) if lines else _("✅ Done."), ephemeral=True
+        )
     else:
         await reply.ack()
 
@@ -173,12 +177,12 @@ async def choose(
     options: Sequence[tuple[str, str]],
     question: str,
     *,
-    none: str = "None of your characters can do that here.",
+    none: str = N_("None of your characters can do that here."),
 ) -> None:
     """Ask privately which one (a select that comes back to the same control with the value picked);
-    ``none`` is the refusal when there is nobody to choose."""
+    ``question`` is said as it is given, ``none`` (marked, English) is the refusal when there is nobody to choose."""
     if not options:
-        raise NotPermitted(none)
+        raise NotPermitted(_(none))
     menu: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=ui_id(KIND, session.id, key, arg, drawn=reply.drawn),  # expected as the control that asked
         options=[discord.SelectOption(label=text[:100], value=value) for text, value in options[:25]],
@@ -195,7 +199,7 @@ def chosen_action(arg: str, values: list[str]) -> dict[str, Any]:
     if not arg.startswith(ANY):
         return decode_action(arg, values)
     if len(values) != 1:
-        raise UserError("Pick one option.")
+        raise UserError(_("Pick one option."))
     return decode_action(values[0])
 
 
@@ -217,23 +221,28 @@ async def _join(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
     """Join a pool: from the board's select (a character, and a side in a fight), or from *Join*, which asks the
     clicker privately which of their characters when there is a choice. The answer shows the dice they bring."""
     state = state_of(bot, session)
-    pool_id, _, picked = arg.partition("|")
+    pool_id, picked = arg.partition("|")[::2]
     pool = pool_of(state, pool_id)
-    pc_id, _, side = (values[0] if values else picked).partition("|")
+    pc_id, side = (values[0] if values else picked).partition("|")[::2]
     fight = isinstance(pool, ViolencePool)
     if not pc_id or (fight and not side):
         mine_ = {pc.id for pc in playable(state, session, reply)}
         pcs = [pc for pc in joinable(state, pool) if pc.id in mine_ and (not pc_id or pc.id == pc_id)]
-        options, question = join_options(state, pool, pcs), "Who joins, and on which side?" if fight else "Who joins?"
+        options, question = (
+            join_options(state, pool, pcs),
+            _("Who joins, and on which side?") if fight else _("Who joins?"),
+        )
         if len(options) > MAX_OPTIONS:  # too many pairs for one select: the character first, then the side
-            options, question = [(pc.name, pc.id) for pc in pcs], "Who joins? (the side comes next)"
+            options, question = [(pc.name, pc.id) for pc in pcs], _("Who joins? (the side comes next)")
         if len(options) != 1 or (fight and "|" not in options[0][1]):
-            none = "None of your characters can join: each has acted this turn, is in a pool already" + (
-                " or is wounded." if fight else "."
+            none = (
+                N_("None of your characters can join: each has acted this turn, is in a pool already or is wounded.")
+                if fight
+                else N_("None of your characters can join: each has acted this turn, is in a pool already.")
             )
             await choose(reply, session, "join", pool_id, options, question, none=none)
             return
-        pc_id, _, side = options[0][1].partition("|")
+        pc_id, side = options[0][1].partition("|")[::2]
     action = {"type": "join", "pool": pool_id, "pc": pc_id, **({"side": side} if side else {})}
     applied = await commit(bot, reply, session, action, answer=False)
     await tell_dice(bot, reply, applied.session, pool_id, pc_id, joined=True)
@@ -247,22 +256,34 @@ async def tell_dice(
     pool = state.pools.get(pool_id)
     if pool is None or pool.stage != "gather":  # it rolled by itself with this change: nothing is left to pick
         pc = state.find_pc(who)
-        name = escape_name(pc.name) if pc is not None else "Your character"
-        text = f"✅ {name} {'joins' if joined else 'has their dice'}, and the pool rolls by itself: see the channel."
+        name = escape_name(pc.name) if pc is not None else _("Your character")
+        text = (
+            _("✅ {name} joins, and the pool rolls by itself: see the channel.", name=name)
+            if joined
+            else _("✅ {name} has their dice, and the pool rolls by itself: see the channel.", name=name)
+        )
         await _answer_privately(reply, text, static_view([]))
         return
     c = next(x for x in pool.combatants if x.id == who)
     ctx = ViewContext(session=session, state=state, prompts=[], events=[])
     menu = _dice_menu(ctx, pool, c)
     name, now = escape_name(c.name), planned(state, pool, c)
-    if menu is None:
-        text = f"✅ {name} {'joins with' if joined else 'rolls'} {now}: none of their traits gives dice."
+    if menu is None and joined:
+        text = _("✅ {name} joins with {dice}: none of their traits gives dice.", name=name, dice=now)
+    elif menu is None:
+        text = _("✅ {name} rolls {dice}: none of their traits gives dice.", name=name, dice=now)
     elif joined and c.picks:
-        text = f"✅ {name} joins with {now}, their usual dice. If they don't apply here, change them below."
+        text = _(
+            "✅ {name} joins with {dice}, their usual dice. If they don't apply here, change them below.",
+            name=name,
+            dice=now,
+        )
     elif joined:
-        text = f"✅ {name} joins with {now}. Pick the trait dice that apply (an add needs its gain):"
+        text = _(
+            "✅ {name} joins with {dice}. Pick the trait dice that apply (an add needs its gain):", name=name, dice=now
+        )
     else:
-        text = f"✅ {name} rolls {now}."
+        text = _("✅ {name} rolls {dice}.", name=name, dice=now)
     await _answer_privately(reply, text, static_view([[menu]] if menu is not None else []))
 
 
@@ -282,7 +303,7 @@ def _dice_menu(ctx: ViewContext[CampaignState], pool: Pool, c: Combatant) -> dis
     chosen = set(c.picks)
     options = [
         discord.SelectOption(
-            label=label[:100], value=f"{p.trait}|{p.clause}", description=condition[:100], default=p in chosen
+            label=label[:100], value=f"{p.trait}|{p.clause}", description=_(condition)[:100], default=p in chosen
         )
         for p, label, condition in clauses[:25]
     ]
@@ -291,7 +312,7 @@ def _dice_menu(ctx: ViewContext[CampaignState], pool: Pool, c: Combatant) -> dis
             KIND, ctx.session.id, "picks", f"{pool.id}|{c.id}", drawn=ctx.expect(view_key(pool.id)).version
         ),
         options=options,
-        placeholder=f"{c.name}: the trait dice that apply"[:150],
+        placeholder=_("{name}: the trait dice that apply", name=c.name)[:150],
         min_values=0,
         max_values=len(options),
     )
@@ -303,27 +324,32 @@ async def _pick(bot: TabletopBot, reply: Reply, session: Session, arg: str, valu
     ctx = ViewContext(session=session, state=state, prompts=[], events=[])
     combatants = [c for c in mine(state, session, reply, pool) if c.pc][:MAX_DICE_SELECTS]
     if not combatants:
-        raise NotPermitted("Join the pool first: then choose your dice.")
+        raise NotPermitted(_("Join the pool first: then choose your dice."))
     lines: list[str] = []
     rows: list[list[discord.ui.Item[Any]]] = []
     for c in combatants:
         menu = _dice_menu(ctx, pool, c)
         now = planned(state, pool, c)
+        name = escape_name(c.name)
         if menu is None:
-            lines.append(f"**{escape_name(c.name)}** has no trait dice here: {now}.")
+            lines.append(_("**{name}** has no trait dice here: {dice}.", name=name, dice=now))
         else:
             lines.append(
-                f"**{escape_name(c.name)}** rolls {now}. Pick every clause that applies (an add needs its gain)."
+                _(
+                    "**{name}** rolls {dice}. Pick every clause that applies (an add needs its gain).",
+                    name=name,
+                    dice=now,
+                )
             )
             rows.append([menu])
     await reply.send("\n".join(lines), ephemeral=True, view=static_view(rows))
 
 
 async def _picks(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
-    pool_id, _, who = arg.partition("|")
+    pool_id, who = arg.partition("|")[::2]
     picks = []
     for value in values:
-        trait, _, clause = value.rpartition("|")
+        trait, clause = value.rpartition("|")[::2]
         picks.append({"trait": trait, "clause": int(clause)})
     action = {"type": "pick", "pool": pool_id, "who": who, "picks": picks}
     applied = await commit(bot, reply, session, action, answer=False)
@@ -341,12 +367,12 @@ def _for_one(
     build: Callable[[Pool, str], dict[str, Any]],
     *,
     standing: bool = True,
-    question: str = "Which character?",
+    question: str = N_("Which character?"),
     who_may: Callable[[CampaignState, Pool], set[str]] | None = None,
-    none: str = "None of your characters in this pool can do that.",
+    none: str = N_("None of your characters in this pool can do that."),
 ) -> UIHandler:
     """A control that acts for one of the clicker's combatants (of those ``who_may``): asked privately when they have
-    several; ``none`` is the refusal when they have none."""
+    several; ``none`` is the refusal when they have none (both marked English, said when asked)."""
 
     async def handler(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
         state = state_of(bot, session)
@@ -360,7 +386,7 @@ def _for_one(
                 if (c.pc or key == "flee") and (allowed is None or c.id in allowed)
             ]
             if len(options) != 1:
-                await choose(reply, session, key, arg, options, question, none=none)
+                await choose(reply, session, key, arg, options, _(question), none=none)
                 return
             who = options[0][1]
         await take(bot, reply, session, build(pool, who))
@@ -368,23 +394,23 @@ def _for_one(
     return handler
 
 
-NO_PUSH = "None of your characters can push now: a rattled character can't, and each pushes once a roll."
+NO_PUSH = N_("None of your characters can push now: a rattled character can't, and each pushes once a roll.")
 
 
 GM_PANEL = "gmpick"
 """The key of the GM's dice panel's picks (``_gm_pick``)."""
-GM_PANEL_TEXT = (
+GM_PANEL_TEXT = N_(
     "GM: veto or grant dice, give the best-equipped side its d4s, let someone join again, change the challenges."
 )
 
 
 async def _gm_dice(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     if not is_gm(session, reply):
-        raise NotPermitted("Only the GM can veto or grant dice.")
+        raise NotPermitted(_("Only the GM can veto or grant dice."))
     rows = _gm_panel(session, state_of(bot, session), arg)
     if not rows:
-        raise IllegalMove("Nobody has joined yet.")
-    await reply.send(GM_PANEL_TEXT, ephemeral=True, view=static_view(rows))
+        raise IllegalMove(_("Nobody has joined yet."))
+    await reply.send(_(GM_PANEL_TEXT), ephemeral=True, view=static_view(rows))
 
 
 async def _gm_pick(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
@@ -393,7 +419,7 @@ async def _gm_pick(bot: TabletopBot, reply: Reply, session: Session, arg: str, v
     action = chosen_action(arg, values)
     applied = await commit(bot, reply, session, action, answer=False)
     state = state_of(bot, applied.session)
-    lines = narrate(state, [dict(e) for e in applied.events if visible(e, PUBLIC)]) or ["Done."]
+    lines = narrate(state, [dict(e) for e in applied.events if visible(e, PUBLIC)]) or [_("Done.")]
     rows = _gm_panel(applied.session, state, str(action.get("pool"))) if action.get("pool") in state.pools else []
     await reply.update(content=cut("✅ " + "\n".join(lines), MAX_CONTENT), view=static_view(rows), ephemeral=True)
 
@@ -404,43 +430,52 @@ def _gm_panel(session: Session, state: CampaignState, pool_id: str) -> list[list
     ctx = ViewContext(session=session, state=state, prompts=[], events=[])
     rows: list[list[discord.ui.Item[Any]]] = []
     veto = [
-        (f"Veto {c.name}'s {p.trait}", {"type": "veto", "pool": pool.id, "who": c.id, "trait": p.trait})
+        (
+            _("Veto {name}'s {trait}", name=c.name, trait=p.trait),
+            {"type": "veto", "pool": pool.id, "who": c.id, "trait": p.trait},
+        )
         for c in pool.combatants
         for p in dict.fromkeys(c.picks)
     ]
     if veto:
-        rows.append([act_select(ctx, veto, "Veto a trait that doesn't apply", "veto", key=GM_PANEL)])
+        rows.append([act_select(ctx, veto, _("Veto a trait that doesn't apply"), "veto", key=GM_PANEL)])
     grant: list[tuple[str, Mapping[str, Any]]] = []
     for c in pool.combatants[:8]:
         base = {"type": "grant", "pool": pool.id, "who": c.id}
-        grant += [(f"Grant {c.name} +d{n}", {**base, "dice": [*c.extra, n]}) for n in (4, 6)]
+        grant += [(_("Grant {name} +d{sides}", name=c.name, sides=n), {**base, "dice": [*c.extra, n]}) for n in (4, 6)]
         if c.extra:
-            grant.append((f"Take back {c.name}'s granted dice", {**base, "dice": []}))
+            grant.append((_("Take back {name}'s granted dice", name=c.name), {**base, "dice": []}))
     if grant:
-        rows.append([act_select(ctx, grant, "Grant a die", "grant", key=GM_PANEL)])
+        rows.append([act_select(ctx, grant, _("Grant a die"), "grant", key=GM_PANEL)])
     if isinstance(pool, ViolencePool):
         equip = [
-            (f"{s.name}: {n} equipment d4", {"type": "equip", "pool": pool.id, "side": s.id, "n": n})
+            (
+                _n("{side}: {n} equipment d4", "{side}: {n} equipment d4", n, side=s.name),
+                {"type": "equip", "pool": pool.id, "side": s.id, "n": n},
+            )
             for s in pool.sides
             for n in (0, 1, 2)
         ]
-        rows.append([act_select(ctx, equip, "Equipment dice (one side only)", "equip", key=GM_PANEL)])
+        rows.append([act_select(ctx, equip, _("Equipment dice (one side only)"), "equip", key=GM_PANEL)])
     # Someone who has acted this turn takes part only by the GM's leave (logged).
     again = join_options(state, pool, joinable(state, pool, acted=True))
     if pool.stage == "gather" and again:
         allowed = [
-            (f"{text} (a second action)", {"type": "join", "pool": pool.id, **_pc_side(value), "exception": True})
+            (
+                _("{name} (a second action)", name=text),
+                {"type": "join", "pool": pool.id, **_pc_side(value), "exception": True},
+            )
             for text, value in again
         ]
-        rows.append([act_select(ctx, allowed, "Let someone who has acted this turn join…", "again", key=GM_PANEL)])
+        rows.append([act_select(ctx, allowed, _("Let someone who has acted this turn join…"), "again", key=GM_PANEL)])
     if isinstance(pool, KnaveryPool) and pool.stage == "gather":
-        rows.append([ctx.ui_button("Change the challenges…", "challenges", pool.id, emoji="🧩")])
+        rows.append([ctx.ui_button(_("Change the challenges…"), "challenges", pool.id, emoji="🧩")])
     return rows[:5]
 
 
 def _pc_side(value: str) -> dict[str, str]:
     """``<pc>|<side>`` (a join option's value) as the fields of a join."""
-    pc, _, side = value.partition("|")
+    pc, side = value.partition("|")[::2]
     return {"pc": pc, **({"side": side} if side else {})}
 
 
@@ -448,17 +483,17 @@ async def _challenges(bot: TabletopBot, reply: Reply, session: Session, arg: str
     """*Change the challenges…*: a form with how many there are and the ones the group knows (a clever plan or a
     pushed trait can take one away); sent, it changes them."""
     if not is_gm(session, reply):
-        raise NotPermitted("Only the GM can change a scheme's challenges.")
+        raise NotPermitted(_("Only the GM can change a scheme's challenges."))
     pool = pool_of(state_of(bot, session), arg)
     if not isinstance(pool, KnaveryPool):
-        raise IllegalMove("Only a scheme has challenges.")
+        raise IllegalMove(_("Only a scheme has challenges."))
     known = "\n".join(c.label for c in pool.challenges if c.known)
     inputs = [
-        Input("total", label="How many challenges in all", default=str(len(pool.challenges))),
-        Input("known", label="Those the group knows, one a line", lines=True, required=False, default=known),
+        Input("total", label=_("How many challenges in all"), default=str(len(pool.challenges))),
+        Input("known", label=_("Those the group knows, one a line"), lines=True, required=False, default=known),
     ]
     modal = action_modal(
-        session, SetChallenges, inputs, title="The scheme's challenges", fixed={"pool": pool.id}, game=True
+        session, SetChallenges, inputs, title=_("The scheme's challenges"), fixed={"pool": pool.id}, game=True
     )
     await reply.modal(modal)
 
@@ -469,16 +504,26 @@ async def _share(bot: TabletopBot, reply: Reply, session: Session, arg: str, val
     pool = pool_of(state, arg)
     need = clash(pool, state.options).need if isinstance(pool, ViolencePool) and pool.stage == "clash" else None
     if need is None or need.kind == "aim":
-        raise IllegalMove("The fight isn't waiting for hits to be shared now.")
+        raise IllegalMove(_("The fight isn't waiting for hits to be shared now."))
     assert isinstance(pool, ViolencePool)
     names = {s.id: s.name for s in pool.sides}
-    model, field, verb, to = (
-        (CancelHits, "cancels", "Cancel", "Of") if need.kind == "cancel" else (AssignHits, "to", "Send", "At")
-    )
-    inputs = [Input(f"{field}.{s}", label=f"{to} {names[s]}", default="0") for s in list(need.options)[:INPUTS_MAX]]
-    title = f"{verb} {'up to ' if not need.exact else ''}{need.amount} hits"
+    cancel = need.kind == "cancel"
+    model, field, to = (CancelHits, "cancels", N_("Of {side}")) if cancel else (AssignHits, "to", N_("At {side}"))
+    inputs = [Input(f"{field}.{s}", label=_(to, side=names[s]), default="0") for s in list(need.options)[:INPUTS_MAX]]
+    title = _share_title(cancel, need.exact, need.amount)
     fixed = {"pool": pool.id, "side": need.side}
     await reply.modal(action_modal(session, model, inputs, title=title, fixed=fixed, game=True))
+
+
+def _share_title(cancel: bool, exact: bool, n: int) -> str:
+    """The hits-sharing form's title (English says "hits" for one too)."""
+    if cancel and exact:
+        return _n("Cancel {n} hits", "Cancel {n} hits", n)
+    if cancel:
+        return _n("Cancel up to {n} hits", "Cancel up to {n} hits", n)
+    if exact:
+        return _n("Send {n} hits", "Send {n} hits", n)
+    return _n("Send up to {n} hits", "Send up to {n} hits", n)
 
 
 def register(controls: Controls) -> None:
@@ -549,20 +594,24 @@ def side_and_npcs(text: str, index: int) -> tuple[str, NPCGroup | None]:
     dice = [w for w in words if DIE_WORD.match(w)]
     name = " ".join(w for w in words if not DIE_WORD.match(w)) or side
     if not 1 <= count <= MAX_NPCS:
-        raise IllegalMove(f"{escape_name(side)}: between 1 and {MAX_NPCS} NPCs on a side.")
+        raise IllegalMove(_("{side}: between 1 and {most} NPCs on a side.", side=escape_name(side), most=MAX_NPCS))
     return side, NPCGroup(side=index, name=name[:70], count=count, dice=tuple(_dice(" ".join(dice))))
 
 
 def _dice(text: str | None) -> list[int]:
     out: list[int] = []
     for word in (text or "").replace(",", " ").split():
-        n, _, sides = word.casefold().partition("d")
+        n, sides = word.casefold().partition("d")[::2]
         count = whole_number(n) if n else 1
         if sides not in ("4", "6") or count is None:
-            raise IllegalMove(f"{echo(word, 20, code=True)}: NPC dice are d4s and d6s, like `d6 2d4`.")
+            raise IllegalMove(_("{word}: NPC dice are d4s and d6s, like `d6 2d4`.", word=echo(word, 20, code=True)))
         if len(out) + count > MAX_EXTRA_DICE:
             raise IllegalMove(
-                f"An NPC rolls {MAX_EXTRA_DICE} dice at most besides its base die: {echo(text or '', 60, code=True)}."
+                _(
+                    "An NPC rolls {most} dice at most besides its base die: {typed}.",
+                    most=MAX_EXTRA_DICE,
+                    typed=echo(text or "", 60, code=True),
+                )
             )
         out += [int(sides)] * count
     return out
@@ -594,12 +643,14 @@ class PoolCommands(VicBase):
         """A fight with two or more sides."""
         typed = _sides(sides)
         if len(typed) < 2:
-            raise IllegalMove("A fight needs two sides or more: `The company vs Guards`.")
+            raise IllegalMove(_("A fight needs two sides or more: `The company vs Guards`."))
         if len(typed) > MAX_SIDES:
-            raise IllegalMove(f"A fight has {MAX_SIDES} sides at most; that makes {len(typed)}: put some together.")
+            raise IllegalMove(
+                _("A fight has {most} sides at most; that makes {n}: put some together.", most=MAX_SIDES, n=len(typed))
+            )
         parsed = [side_and_npcs(text, i) for i, text in enumerate(typed)]
-        names = tuple(name[:80] for name, _ in parsed)
-        npcs = tuple(group for _, group in parsed if group is not None)
+        names = tuple(name[:80] for name, _group in parsed)
+        npcs = tuple(group for _name, group in parsed if group is not None)
         await self._open(interaction, OpenViolence(title=title or "", sides=names, npcs=npcs, roll_at=roll_at))
 
     @app_commands.command(name="knavery", description="Open a scheme (GM)", extras=PUBLIC_ANSWER)
@@ -639,11 +690,11 @@ class PoolCommands(VicBase):
         """NPCs join the newest pool still gathering."""
         session = await self.campaign_here(interaction)
         if not self.typer(session, interaction)[1]:
-            raise NotPermitted(f"Only the GM can {AddNPC.DOING}.")
+            raise NotPermitted(_("Only the GM can {doing}.", doing=AddNPC.DOING))
         state = self.state(session)
         gathering = [p for p in state.pools.values() if p.stage == "gather"]
         if not gathering:
-            raise IllegalMove("No pool is gathering: open one with `/vic-gm violence` or `/vic-gm knavery`.")
+            raise IllegalMove(_("No pool is gathering: open one with `/vic-gm violence` or `/vic-gm knavery`."))
         pool = gathering[-1]
         side_id = None
         if isinstance(pool, ViolencePool):
@@ -651,11 +702,11 @@ class PoolCommands(VicBase):
             found = [s for s in pool.sides if key in (s.id, s.name.casefold())]
             if not found:
                 names = ", ".join(f"{s.id.upper()} ({s.name})" for s in pool.sides)
-                raise IllegalMove(f"Which side? {escape_name(names)}.")
+                raise IllegalMove(_("Which side? {sides}.", sides=escape_name(names)))
             side_id = found[0].id
         action = AddNPC(pool=pool.id, side=side_id, name=name, count=count, dice=tuple(_dice(dice)))
-        where = "the fight" if isinstance(pool, ViolencePool) else "the scheme"
-        await self.act_and_tell(interaction, action, done=f"Added to {where}.", session=session)
+        done = _("Added to the fight.") if isinstance(pool, ViolencePool) else _("Added to the scheme.")
+        await self.act_and_tell(interaction, action, done=done, session=session)
 
     @npc.autocomplete("side")
     async def _npc_sides(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

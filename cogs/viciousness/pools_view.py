@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.controls import SELECTED_ALL, ControlTooLong, encode_action, ui_id
+from bot.i18n import N_, _, _n, localize
 from bot.models import VIEW_RECORDS_JOIN
 from bot.names import escape_name
 from bot.spec import View, ViewContext
@@ -22,7 +23,7 @@ from cogs.viciousness.dice_text import RATTLED_LEGEND, combatant_line, die_face,
 from cogs.viciousness.narrate import NARRATORS, Event
 from cogs.viciousness.odds import odds_now
 from cogs.viciousness.rules_text import FIGHT_RULES, SCHEME_RULES, house_rules_line
-from cogs.viciousness.text import cut, plural
+from cogs.viciousness.text import cut
 from rules.viciousness.catalogue import find_trait
 from rules.viciousness.dicepool import is_rattled
 from rules.viciousness.knavery import free_push_left, label, scheme_pushers
@@ -164,11 +165,17 @@ def _event_side(s: CampaignState, e: Event, side: str) -> str:
     return escape_name(names[side]) if side in names else side.upper()
 
 
-def _pool_word(s: CampaignState, e: Event) -> str:
-    """``the fight`` / ``the scheme`` an event is about (``pool t1p2`` if nothing says which)."""
+def _pool_kind(s: CampaignState, e: Event) -> str:
+    """The kind of pool an event is about (``violence``, ``knavery``; empty if nothing says which)."""
     pool = s.pools.get(e["pool"])
     kind = pool.kind if pool is not None else e.get("kind") or e.get("opened", {}).get("kind")
-    return {"violence": "the fight", "knavery": "the scheme"}.get(str(kind), "the pool")
+    return str(kind) if kind in ("violence", "knavery") else ""
+
+
+def _about_pool(s: CampaignState, e: Event, sentences: Mapping[str, str], **params: Any) -> str:
+    """One of ``sentences`` (a whole sentence for a fight, a scheme and a pool of no known kind: each language says
+    *the fight* its own way in each place) said for the pool the event is about."""
+    return _(sentences[_pool_kind(s, e)], **params)
 
 
 def _need_control(ctx: Ctx, pool: ViolencePool, need: Need, *, settle: bool = False) -> Item | None:
@@ -176,24 +183,31 @@ def _need_control(ctx: Ctx, pool: ViolencePool, need: Need, *, settle: bool = Fa
     *Work out the hits* and the first decision in one pick)."""
     base: dict[str, Any] = {"pool": pool.id, "side": need.side}
     who = _side_name(pool, need.side)
-    key, head = (SETTLE, "GM, work out the hits: ") if settle else (ACT, "")
+    key, head = (SETTLE, _("GM, work out the hits: ")) if settle else (ACT, "")
     if need.kind == "aim":
         names = {c.id: c.name for c in pool.combatants}
         targets = [(names.get(c, c), c) for c in need.choices]
         action = {"type": "aim", **base, "target": need.target}
-        question = "who does the hit wound?" if need.amount == 1 else f"who do the {need.amount} hits wound?"
+        question = _n("who does the hit wound?", "who do the {n} hits wound?", need.amount)
         return act_multi(ctx, action, "at", targets, need.amount, f"{head}{who}: {question}", key=key)
     caps: dict[str, int | None] = dict(need.options) if need.kind == "cancel" else dict.fromkeys(need.options)
     ways = [w for w in splits(need.amount, caps, need.exact) if need.kind != "cancel" or any(w.values())]
     if not ways or len(ways) > MAX_OPTIONS:
         return None
-    field = "cancels" if need.kind == "cancel" else "to"
-    verb = "cancels" if need.kind == "cancel" else "sends"
+    cancel = need.kind == "cancel"
+    field = "cancels" if cancel else "to"
+    share = N_("{n} of {side}") if cancel else N_("{n} at {side}")
     options: list[tuple[str, Mapping[str, Any]]] = []
     for way in ways:
-        parts = [f"{n} {'of' if need.kind == 'cancel' else 'at'} {_side_name(pool, s)}" for s, n in way.items() if n]
-        options.append((f"{who} {verb} " + ", ".join(parts), {"type": need.kind, **base, field: way}))
-    placeholder = f"{head}{who}: {'cancel whose hits?' if need.kind == 'cancel' else 'send hits where?'}"
+        parts = ", ".join(_(share, n=n, side=_side_name(pool, s)) for s, n in way.items() if n)
+        text = (
+            _("{who} cancels {parts}", who=who, parts=parts)
+            if cancel
+            else _("{who} sends {parts}", who=who, parts=parts)
+        )
+        options.append((text, {"type": need.kind, **base, field: way}))
+    question = _("cancel whose hits?") if cancel else _("send hits where?")
+    placeholder = f"{head}{who}: {question}"
     return act_select(ctx, options, placeholder, "clash", key=key)
 
 
@@ -213,11 +227,10 @@ def _death_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
     if not any(c.death for c in pool.combatants):
         return []
     base = {"type": "death_test", "pool": pool.id}
-    buttons: list[Item] = [act_button(ctx, "Roll the death tests", base, style=discord.ButtonStyle.success)]
+    buttons: list[Item] = [act_button(ctx, _("Roll the death tests"), base, style=discord.ButtonStyle.success)]
     if pool.stage == "wounds" and not pool.ending and len(fighting_sides(pool)) > 1:
-        buttons.append(
-            act_button(ctx, "Roll them and end the fight", {**base, "end": True}, style=discord.ButtonStyle.danger)
-        )
+        end = {**base, "end": True}
+        buttons.append(act_button(ctx, _("Roll them and end the fight"), end, style=discord.ButtonStyle.danger))
     care = _death_select(ctx, pool)
     return [buttons, [care]] if care is not None else [buttons]
 
@@ -234,14 +247,13 @@ def _death_select(ctx: Ctx, pool: ViolencePool) -> Item | None:
         if not c.death:
             continue
         base = {"type": "death_test", "pool": pool.id, "who": c.id}
-        options.append((f"{c.name}: death test (d4, dies on 1–2)", {**base, "care": "none"}))
-        options.append((f"{c.name}: with medical attention (dies on 1)", {**base, "care": "attention"}))
+        options.append((_("{name}: death test (d4, dies on 1–2)", name=c.name), {**base, "care": "none"}))
+        options.append((_("{name}: with medical attention (dies on 1)", name=c.name), {**base, "care": "attention"}))
         for m in medics:
             if m.id != c.id:
-                options.append(
-                    (f"{c.name}: {m.name} the Medic attends (no roll)", {**base, "care": "medic", "medic": m.id})
-                )
-    return act_select(ctx, options, "GM: death tests, choosing the care", "death") if options else None
+                text = _("{name}: {medic} the Medic attends (no roll)", name=c.name, medic=m.name)
+                options.append((text, {**base, "care": "medic", "medic": m.id}))
+    return act_select(ctx, options, _("GM: death tests, choosing the care"), "death") if options else None
 
 
 def join_options(state: CampaignState, pool: Pool, pcs: Sequence[PC]) -> list[tuple[str, str]]:
@@ -265,18 +277,18 @@ def _join_select(ctx: Ctx, pool: Pool) -> Item | None:
             )
             for text, value in options
         ],
-        placeholder="Join with… (takes the character's action this turn)",
+        placeholder=_("Join with… (takes the character's action this turn)"),
     )
 
 
 def _gather_rows(ctx: Ctx, pool: Pool, closing: str) -> list[list[Item]]:
     join = _join_select(ctx, pool)
-    buttons: list[Item] = [] if join is not None else [ui_button(ctx, "Join", "join", pool.id, emoji="➕")]
+    buttons: list[Item] = [] if join is not None else [ui_button(ctx, _("Join"), "join", pool.id, emoji="➕")]
     buttons += [
-        ui_button(ctx, "My dice", "pick", pool.id, emoji="🎲"),
-        ctx.ui_button("Leave", "leave", pool.id, record=view_key(pool.id)),
-        act_button(ctx, "Roll", {"type": "roll", "pool": pool.id}, style=discord.ButtonStyle.success),
-        ctx.ui_button("GM: dice…", "gmdice", pool.id),
+        ui_button(ctx, _("My dice"), "pick", pool.id, emoji="🎲"),
+        ctx.ui_button(_("Leave"), "leave", pool.id, record=view_key(pool.id)),
+        act_button(ctx, _("Roll"), {"type": "roll", "pool": pool.id}, style=discord.ButtonStyle.success),
+        ctx.ui_button(_("GM: dice…"), "gmdice", pool.id),
     ]
     closer = act_button(ctx, closing, {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger)
     if join is None:
@@ -293,11 +305,11 @@ def _push_buttons(ctx: Ctx, pool: Pool) -> list[Item]:
         names, free = [c.name for c in scheme_pushers(state, pool)], free_push_left(state, pool)
     buttons: list[Item] = []
     if names:
-        label = f"Push: reroll ({', '.join(names)})"
-        label = label if len(label) <= 80 else "Push: reroll my dice"
-        buttons.append(ui_button(ctx, label, "reroll", pool.id, emoji="💥"))
+        text = _("Push: reroll ({names})", names=", ".join(names))
+        text = text if len(text) <= 80 else _("Push: reroll my dice")
+        buttons.append(ui_button(ctx, text, "reroll", pool.id, emoji="💥"))
     if free:
-        buttons.append(ui_button(ctx, "Free push: reroll", "freeroll", pool.id, emoji="🆓"))
+        buttons.append(ui_button(ctx, _("Free push: reroll"), "freeroll", pool.id, emoji="🆓"))
     return buttons
 
 
@@ -306,19 +318,19 @@ def _end_after_round(ctx: Ctx, pool: ViolencePool) -> list[Item]:
     if pool.ending:
         return []
     end = {"type": "close", "pool": pool.id, "after_round": True}
-    return [act_button(ctx, "End after this round", end, style=discord.ButtonStyle.danger)]
+    return [act_button(ctx, _("End after this round"), end, style=discord.ButtonStyle.danger)]
 
 
 def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
     if pool.stage == "gather":
-        return _gather_rows(ctx, pool, "End the fight")
+        return _gather_rows(ctx, pool, _("End the fight"))
     rows: list[list[Item]] = []
     if pool.stage == "rolled":
         buttons = _push_buttons(ctx, pool)
         settle = _settle_control(ctx, pool)
         if settle is None:
             resolve = {"type": "resolve", "pool": pool.id}
-            buttons.append(act_button(ctx, "Work out the hits", resolve, style=discord.ButtonStyle.success))
+            buttons.append(act_button(ctx, _("Work out the hits"), resolve, style=discord.ButtonStyle.success))
         rows.append([*buttons, *_end_after_round(ctx, pool)])
         if settle is not None:
             rows.append([settle])
@@ -328,17 +340,16 @@ def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
         if control is not None:
             rows.append([control])
         elif need is not None:
-            rows.append([ctx.ui_button("Share the hits…", "share", pool.id)])
+            rows.append([ctx.ui_button(_("Share the hits…"), "share", pool.id)])
         if end := _end_after_round(ctx, pool):
             rows.append(end)
     elif pool.stage == "flight":
+        next_round, close = {"type": "next_round", "pool": pool.id}, {"type": "close", "pool": pool.id}
         rows.append(
             [
-                ui_button(ctx, "Flee", "flee", pool.id, emoji="🏃"),
-                act_button(
-                    ctx, "Next round", {"type": "next_round", "pool": pool.id}, style=discord.ButtonStyle.success
-                ),
-                act_button(ctx, "End the fight", {"type": "close", "pool": pool.id}, style=discord.ButtonStyle.danger),
+                ui_button(ctx, _("Flee"), "flee", pool.id, emoji="🏃"),
+                act_button(ctx, _("Next round"), next_round, style=discord.ButtonStyle.success),
+                act_button(ctx, _("End the fight"), close, style=discord.ButtonStyle.danger),
             ]
         )
     return rows + _death_rows(ctx, pool)
@@ -346,16 +357,21 @@ def _violence_rows(ctx: Ctx, pool: ViolencePool) -> list[list[Item]]:
 
 def _knavery_rows(ctx: Ctx, pool: KnaveryPool) -> list[list[Item]]:
     if pool.stage == "gather":
-        return _gather_rows(ctx, pool, "Abandon")
+        return _gather_rows(ctx, pool, _("Abandon"))
     rows: list[list[Item]] = []
     n = pool.successes
     if n:
-        options = [(label(pool, i), str(i)) for i in range(len(pool.challenges))]
+        options = [(localize(label(pool, i)), str(i)) for i in range(len(pool.challenges))]
         action = {"type": "thwart", "pool": pool.id}
-        who = "the group" if pool.prepared else "GM"
-        rows.append([act_multi(ctx, action, "picks", options, n, f"{who}: the {n} thwarted challenges")])
+        # English says "the 1 thwarted challenges" too; the plural forms let other languages say one their way.
+        question = (
+            _n("the group: the {n} thwarted challenges", "the group: the {n} thwarted challenges", n)
+            if pool.prepared
+            else _n("GM: the {n} thwarted challenges", "GM: the {n} thwarted challenges", n)
+        )
+        rows.append([act_multi(ctx, action, "picks", options, n, question)])
     else:
-        rows.append([act_button(ctx, "Accept the failure", {"type": "thwart", "pool": pool.id, "picks": []})])
+        rows.append([act_button(ctx, _("Accept the failure"), {"type": "thwart", "pool": pool.id, "picks": []})])
     if buttons := _push_buttons(ctx, pool):
         rows.append(buttons)
     return rows
@@ -368,7 +384,7 @@ def _clip(lines: Sequence[str], limit: int = FIELD_MAX) -> str:
     out: list[str] = []
     used = 0
     for i, line in enumerate(lines):
-        more = f"… and {len(lines) - i} more"
+        more = _("… and {n} more", n=len(lines) - i)
         if (used + len(line) + 1 > limit - len(more) - 1 and i < len(lines) - 1) or used + len(line) > limit:
             out.append(more)
             break
@@ -377,24 +393,25 @@ def _clip(lines: Sequence[str], limit: int = FIELD_MAX) -> str:
     return "\n".join(out) or "—"
 
 
-NO_CHALLENGES = "No challenges: the scheme succeeds without a roll. Anyone may join; the GM rolls to settle it."
+NO_CHALLENGES = N_("No challenges: the scheme succeeds without a roll. Anyone may join; the GM rolls to settle it.")
 STAGES = {
-    "gather": "Join with a character: they bring their usual trait dice (change them with My dice). The GM rolls.",
-    "rolled": "Rolled. Those named may push to reroll their dice (once); then the GM works out the hits.",
-    "clash": "The clash: sides with more hits act first; equal sides can't hit each other.",
-    "wounds": "Wounds: the GM makes the death tests (d4: dies on 1–2).",
-    "flight": "Flight: flee now, or fight on in the next round.",
-    "ended": "The fight is over: death tests are waiting.",
-    "failed": "The scheme fails. Push or spend free pushes to reroll, or choose the thwarted challenges.",
+    "gather": N_("Join with a character: they bring their usual trait dice (change them with My dice). The GM rolls."),
+    "rolled": N_("Rolled. Those named may push to reroll their dice (once); then the GM works out the hits."),
+    "clash": N_("The clash: sides with more hits act first; equal sides can't hit each other."),
+    "wounds": N_("Wounds: the GM makes the death tests (d4: dies on 1–2)."),
+    "flight": N_("Flight: flee now, or fight on in the next round."),
+    "ended": N_("The fight is over: death tests are waiting."),
+    "failed": N_("The scheme fails. Push or spend free pushes to reroll, or choose the thwarted challenges."),
 }
+"""What a pool waits for at each stage (said with ``_()`` as the board is drawn)."""
 
 
 def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
     state = ctx.state
-    title = f"⚔️ {escape_name(pool.title) or 'Fight'} · round {pool.round}"
-    lines = [STAGES[pool.stage], f"-# {legend(pool)}"]
+    title = _("⚔️ {title} · round {round}", title=escape_name(pool.title) or _("Fight"), round=pool.round)
+    lines = [_(STAGES[pool.stage]), f"-# {legend(pool)}"]
     if pool.ending:
-        lines.insert(1, "🏁 The GM ends the fight with this round.")
+        lines.insert(1, _("🏁 The GM ends the fight with this round."))
     if rules := house_rules_line(state.options, FIGHT_RULES):
         lines.append(f"-# 📏 {rules}")
     if pool.stage == "gather" and (line := odds_now(state, pool)):
@@ -412,23 +429,36 @@ def _fight_embed(ctx: Ctx, pool: ViolencePool) -> discord.Embed:
         if pool.stage != "gather" and fighters(pool, side.id):
             n = sum(1 for c in fighters(pool, side.id) for d in c.dice if d.value == 4)
             n += sum(1 for d in side.equipment_dice if d.value == 4)
-            head += f" · {n} hit{'' if n == 1 else 's'}"
-        rows = [combatant_line(state, pool, c, escape_name(c.name)) for c in members] or ["nobody yet"]
+            head += " · " + _n("{n} hit", "{n} hits", n)
+        rows = [combatant_line(state, pool, c, escape_name(c.name)) for c in members] or [_("nobody yet")]
         if side.equipment:
             faces = " ".join(die_face(d) for d in side.equipment_dice)
-            rows.append(f"🛡️ equipment: {faces or f'{side.equipment}d4'}")
+            planned = f"{side.equipment}d4"
+            rows.append(_("🛡️ equipment: {dice}", dice=faces or planned))
         embed.add_field(name=head[:FIELD_NAME], value=_clip(rows, budget), inline=False)
     if hits:
         lines = [
-            f"{_side_name(pool, h.side)} → {_side_name(pool, h.target)}: {h.sent} sent"
-            + (f", {h.cancelled} cancelled" if h.cancelled else "")
-            + f", **{h.landed} land**"
+            _hits_line(_side_name(pool, h.side), _side_name(pool, h.target), h.sent, h.cancelled, h.landed)
             for h in hits
         ]
-        embed.add_field(name="Hits", value=_clip(lines, budget), inline=False)
+        embed.add_field(name=_("Hits"), value=_clip(lines, budget), inline=False)
     if any(is_rattled(state, c) for c in pool.combatants):
-        embed.set_footer(text=RATTLED_LEGEND)
+        embed.set_footer(text=_(RATTLED_LEGEND))
     return embed
+
+
+def _hits_line(side: str, target: str, sent: int, cancelled: int, landed: int) -> str:
+    """``Knives → Guards: 3 sent, 1 cancelled, **2 land**``."""
+    if cancelled:
+        return _(
+            "{side} → {target}: {sent} sent, {cancelled} cancelled, **{landed} land**",
+            side=side,
+            target=target,
+            sent=sent,
+            cancelled=cancelled,
+            landed=landed,
+        )
+    return _("{side} → {target}: {sent} sent, **{landed} land**", side=side, target=target, sent=sent, landed=landed)
 
 
 def _rolls_by_itself(pool: Pool) -> list[str]:
@@ -436,10 +466,14 @@ def _rolls_by_itself(pool: Pool) -> list[str]:
     before then."""
     if pool.roll_at is None or pool.stage != "gather" or (isinstance(pool, ViolencePool) and pool.round > 1):
         return []
-    n = pool.roll_at
     return [
-        f"🎲 Rolls by itself once {n} character{'s are' if n != 1 else ' is'} in, each with their trait dice: "
-        "whoever joins last with their usual dice makes it roll."
+        _n(
+            "🎲 Rolls by itself once {n} character is in, each with their trait dice: "
+            "whoever joins last with their usual dice makes it roll.",
+            "🎲 Rolls by itself once {n} characters are in, each with their trait dice: "
+            "whoever joins last with their usual dice makes it roll.",
+            pool.roll_at,
+        )
     ]
 
 
@@ -453,8 +487,8 @@ def _clash_lines(pool: ViolencePool, state: CampaignState) -> list[Landed]:
 
 def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
     state = ctx.state
-    title = f"🗝️ {escape_name(pool.title) or 'Scheme'}"
-    lines = [STAGES[pool.stage] if pool.challenges or pool.stage != "gather" else NO_CHALLENGES]
+    title = "🗝️ " + (escape_name(pool.title) or _("Scheme"))
+    lines = [_(STAGES[pool.stage]) if pool.challenges or pool.stage != "gather" else _(NO_CHALLENGES)]
     lines.append(f"-# {legend(pool)}")
     if rules := house_rules_line(state.options, SCHEME_RULES):
         lines.append(f"-# 📏 {rules}")
@@ -464,32 +498,51 @@ def _scheme_embed(ctx: Ctx, pool: KnaveryPool) -> discord.Embed:
     lockout = state.company.lockout
     if lockout is not None:
         lines.append(
-            f"🔒 Group rolls are locked until the GM clears the fallout ({lockout.free_pushes} free pushes kept)."
+            _n(
+                "🔒 Group rolls are locked until the GM clears the fallout ({n} free pushes kept).",
+                "🔒 Group rolls are locked until the GM clears the fallout ({n} free pushes kept).",
+                lockout.free_pushes,
+            )
         )
     embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=COLOUR_SCHEME)
     known = [f"• {escape_name(c.label)}" for c in pool.challenges if c.known]
     unknown = sum(1 for c in pool.challenges if not c.known)
     if unknown:
-        known.append(f"• {unknown} the group doesn't know")
-    prepared = "prepared" if pool.prepared else "not prepared"
-    embed.add_field(
-        name=f"Challenges: {len(pool.challenges)} ({prepared})", value=_clip(known or ["none"]), inline=False
+        known.append(_n("• {n} the group doesn't know", "• {n} the group doesn't know", unknown))
+    total = len(pool.challenges)
+    name = (
+        _("Challenges: {total} (prepared)", total=total)
+        if pool.prepared
+        else _("Challenges: {total} (not prepared)", total=total)
     )
-    rows = [combatant_line(state, pool, c, escape_name(c.name)) for c in pool.combatants] or ["nobody yet"]
-    embed.add_field(name="Schemers", value=_clip(rows), inline=False)
+    embed.add_field(name=name, value=_clip(known or [_("none")]), inline=False)
+    rows = [combatant_line(state, pool, c, escape_name(c.name)) for c in pool.combatants] or [_("nobody yet")]
+    embed.add_field(name=_("Schemers"), value=_clip(rows), inline=False)
     if pool.stage == "failed":
-        dice = tuple(d for c in pool.combatants for d in c.dice)
-        chooser = "the group picks" if pool.prepared else "the GM picks"
-        which = f"{chooser} {plural(pool.successes, 'thwarted challenge')}" if pool.successes else "none is thwarted"
-        embed.add_field(
-            name="Failed",
-            value=f"{tally(pool, dice)} against {len(pool.challenges)} challenges: {which}."
-            f"\n🆓 Free pushes: {pool.free_pushes}",
-            inline=False,
-        )
+        embed.add_field(name=_("Failed"), value=_failed_field(pool), inline=False)
     if any(is_rattled(state, c) for c in pool.combatants):
-        embed.set_footer(text=RATTLED_LEGEND)
+        embed.set_footer(text=_(RATTLED_LEGEND))
     return embed
+
+
+def _failed_field(pool: KnaveryPool) -> str:
+    """A failed scheme's roll against its challenges, who picks the thwarted ones, and its free pushes."""
+    dice = tuple(d for c in pool.combatants for d in c.dice)
+    n = pool.successes
+    if not n:
+        which = _("none is thwarted")
+    elif pool.prepared:
+        which = _n("the group picks {n} thwarted challenge", "the group picks {n} thwarted challenges", n)
+    else:
+        which = _n("the GM picks {n} thwarted challenge", "the GM picks {n} thwarted challenges", n)
+    against = _n(
+        "{tally} against {n} challenges: {which}.",
+        "{tally} against {n} challenges: {which}.",
+        len(pool.challenges),
+        tally=tally(pool, dice),
+        which=which,
+    )
+    return against + "\n" + _("🆓 Free pushes: {n}", n=pool.free_pushes)
 
 
 ROLLED = frozenset({"violence_rolled", "knavery_rolled", "scheme_succeeded"})
@@ -500,10 +553,10 @@ def _how_it_ended(state: CampaignState, pool_id: str) -> str:
     after a crash too); a pool called off before its roll has none. The recap since it closed says which."""
     told = {str(i["type"]) for i in state.recap.items if i.get("pool") == pool_id}
     if told & ROLLED:
-        return "Its results are in the messages below it."
+        return _("Its results are in the messages below it.")
     if told:
-        return "It was called off before its roll."
-    return "`/vic log` tells what happened in it."
+        return _("It was called off before its roll.")
+    return _("`/vic log` tells what happened in it.")
 
 
 def render_pool(ctx: Ctx, pool_id: str) -> View:
@@ -512,11 +565,14 @@ def render_pool(ctx: Ctx, pool_id: str) -> View:
     if pool is None:
         lockout = ctx.state.company.lockout
         text = _how_it_ended(ctx.state, pool_id)
-        over = "🎲 This pool is over"
+        over = _("🎲 This pool is over")
         if lockout is not None:
-            kept = f"{lockout.free_pushes} free push{'es' if lockout.free_pushes != 1 else ''}"
-            text += f"\n🔒 Group rolls stay locked until the GM clears the fallout ({kept} kept)."
-            rows: list[list[Item]] = [[act_button(ctx, "GM: clear the fallout", {"type": "clear_lockout"})]]
+            text += "\n" + _n(
+                "🔒 Group rolls stay locked until the GM clears the fallout ({n} free push kept).",
+                "🔒 Group rolls stay locked until the GM clears the fallout ({n} free pushes kept).",
+                lockout.free_pushes,
+            )
+            rows: list[list[Item]] = [[act_button(ctx, _("GM: clear the fallout"), {"type": "clear_lockout"})]]
             return View(embeds=[discord.Embed(title=over, description=text)], rows=rows)
         return View(embeds=[discord.Embed(title=over, description=text)])
     if isinstance(pool, ViolencePool):
@@ -540,42 +596,51 @@ def _dice_lines(report: Mapping[str, Any], free_push: bool) -> str:
             text += f"({face(d['sides'], other)})"
         faces.append(text)
     n = sum(1 for d in report["dice"] if d["counts"])
-    noun = ("success" if n == 1 else "successes") if free_push else ("hit" if n == 1 else "hits")
+    counted = _n("{n} success", "{n} successes", n) if free_push else _n("{n} hit", "{n} hits", n)
     sixes = sum(1 for d in report["dice"] if d.get("free_push"))
-    extra = f", {sixes} free push{'es' if sixes != 1 else ''}" if free_push and sixes else ""
+    extra = ", " + _n("{n} free push", "{n} free pushes", sixes) if free_push and sixes else ""
     mark = " 😵" if report.get("rattled") else ""
-    return f"**{escape_name(report['name'])}**{mark}: {' '.join(faces)} → {n} {noun}{extra}"
+    return f"**{escape_name(report['name'])}**{mark}: {' '.join(faces)} → {counted}{extra}"
 
 
 def _sides_text(sides: Sequence[Mapping[str, Any]]) -> list[str]:
     lines = []
     for s in sides:
-        lines.append(f"__{escape_name(s['name'])}__ · {s['hits']} hit{'' if s['hits'] == 1 else 's'}")
+        lines.append(f"__{escape_name(s['name'])}__ · " + _n("{n} hit", "{n} hits", s["hits"]))
         lines += [_dice_lines(c, False) for c in s["combatants"]]
         if s["equipment"]:
-            lines.append("🛡️ equipment: " + " ".join(face(4, d["value"]) for d in s["equipment"]))
+            lines.append(_("🛡️ equipment: {dice}", dice=" ".join(face(4, d["value"]) for d in s["equipment"])))
     return lines
 
 
 def _rolled(s: CampaignState, e: Event) -> str:
-    return "\n".join([f"🎲 **Round {e['round']}** ({escape_name(e['rule'])})", *_sides_text(e["sides"])])
+    # The rule is the engine's English sentence, kept in the log: said from the catalogs, where it is marked.
+    head = _("🎲 **Round {round}** ({rule})", round=e["round"], rule=escape_name(_(str(e["rule"]))))
+    return "\n".join([head, *_sides_text(e["sides"])])
 
 
 def _against(e: Event) -> str:
     """``2 successes against 3 challenges``."""
-    n = e["successes"]
-    return f"{n} success{'' if n == 1 else 'es'} against {plural(e['challenges'], 'challenge')}"
+    challenges = _n("{n} challenge", "{n} challenges", e["challenges"])
+    return _n(
+        "{n} success against {challenges}", "{n} successes against {challenges}", e["successes"], challenges=challenges
+    )
 
 
 def _scheme_rolled(s: CampaignState, e: Event) -> str:
-    head = f"🎲 **The scheme is rolled**: {_against(e)}"
+    head = _("🎲 **The scheme is rolled**: {against}", against=_against(e))
     return "\n".join([head, *(_dice_lines(c, True) for c in e["combatants"])])
 
 
 def _rerolled(s: CampaignState, e: Event) -> str:
-    how = "spends a free push and rerolls" if e["free"] else "pushes and rerolls"
+    name = escape_name(e["name"])
+    how = (
+        _("💥 {name} spends a free push and rerolls:", name=name)
+        if e["free"]
+        else _("💥 {name} pushes and rerolls:", name=name)
+    )
     scheme = any("free_push" in d for d in e["after"])
-    return f"💥 {escape_name(e['name'])} {how}: " + _dice_lines({"name": e["name"], "dice": e["after"]}, scheme)
+    return f"{how} " + _dice_lines({"name": e["name"], "dice": e["after"]}, scheme)
 
 
 def _pc_name(s: CampaignState, pc_id: str) -> str:
@@ -595,58 +660,95 @@ def _hits(s: CampaignState, e: Event) -> str:
     names |= dict(zip(e["wounded"], e.get("names", []), strict=False))  # as the fight named them
     wounded = ", ".join(escape_name(names.get(w) or _pc_name(s, w)) for w in e["wounded"])
     side, target = _event_side(s, e, e["side"]), _event_side(s, e, e["target"])
-    cancelled = f", {e['cancelled']} cancelled" if e["cancelled"] else ""
-    return f"🗡️ {side} → {target}: {e['sent']} sent{cancelled}, **{e['landed']} land**" + (
-        f": {wounded} wounded" if wounded else ""
-    )
+    line = "🗡️ " + _hits_line(side, target, e["sent"], e["cancelled"], e["landed"])
+    return _("{hits}: {names} wounded", hits=line, names=wounded) if wounded else line
 
 
 def _death(s: CampaignState, e: Event) -> str:
+    name = escape_name(e["name"])
     if e["roll"] is None:
-        return f"🩺 A Medic attends {escape_name(e['name'])}: no death test."
-    fate = "💀 dies" if e["died"] else "survives"
-    care = " (with medical attention)" if e["care"] == "attention" else ""
-    return f"🎲 Death test for {escape_name(e['name'])}{care}: {face(4, e['roll'])} → {fate}."
+        return _("🩺 A Medic attends {name}: no death test.", name=name)
+    roll = face(4, e["roll"])
+    if e["care"] == "attention":
+        if e["died"]:
+            return _("🎲 Death test for {name} (with medical attention): {roll} → 💀 dies.", name=name, roll=roll)
+        return _("🎲 Death test for {name} (with medical attention): {roll} → survives.", name=name, roll=roll)
+    if e["died"]:
+        return _("🎲 Death test for {name}: {roll} → 💀 dies.", name=name, roll=roll)
+    return _("🎲 Death test for {name}: {roll} → survives.", name=name, roll=roll)
 
 
 def _failing(s: CampaignState, e: Event) -> str:
-    who = "the group chooses" if e["chooser"] == "group" else "the GM chooses"
-    which = f"{who} the thwarted challenges" if e["successes"] else "no challenge is thwarted"
-    pushes = e["free_pushes"]
-    return f"❌ **The scheme fails** ({_against(e)}): {which}; {pushes} free push{'es' if pushes != 1 else ''}."
+    if not e["successes"]:
+        which = _("no challenge is thwarted")
+    elif e["chooser"] == "group":
+        which = _("the group chooses the thwarted challenges")
+    else:
+        which = _("the GM chooses the thwarted challenges")
+    return _n(
+        "❌ **The scheme fails** ({against}): {which}; {n} free push.",
+        "❌ **The scheme fails** ({against}): {which}; {n} free pushes.",
+        e["free_pushes"],
+        against=_against(e),
+        which=which,
+    )
 
 
 def _failed(s: CampaignState, e: Event) -> str:
-    thwarted = ", ".join(escape_name(t) for t in e["thwarted"]) or "none"
-    active = ", ".join(escape_name(t) for t in e["active"]) or "none"
-    pushes = e["free_pushes"]
-    return (
-        f"Thwarted: {thwarted}. Still in play: {active}. 🔒 Group rolls are locked until the GM clears the "
-        f"fallout; {pushes} free push{'es' if pushes != 1 else ''} kept for it."
+    thwarted = ", ".join(escape_name(t) for t in e["thwarted"]) or _("none")
+    active = ", ".join(escape_name(t) for t in e["active"]) or _("none")
+    return _n(
+        "Thwarted: {thwarted}. Still in play: {active}. 🔒 Group rolls are locked until the GM clears the fallout; "
+        "{n} free push kept for it.",
+        "Thwarted: {thwarted}. Still in play: {active}. 🔒 Group rolls are locked until the GM clears the fallout; "
+        "{n} free pushes kept for it.",
+        e["free_pushes"],
+        thwarted=thwarted,
+        active=active,
     )
 
 
 def _pushed(s: CampaignState, e: Event) -> str:
-    how = "spends a free push" if e["free"] else "pushes (and is rattled)"
-    return f"💥 {escape_name(e['name'])} {how}: **{escape_name(e['trait'])}**. {escape_name(e['text'] or '')}"
+    name, trait = escape_name(e["name"]), escape_name(e["trait"])
+    # What the push does is the trait's text (the catalogue's, said from the catalogs) or the member's note.
+    text = escape_name(_(e["text"]) if e["text"] else "")
+    if e["free"]:
+        return _("💥 {name} spends a free push: **{trait}**. {text}", name=name, trait=trait, text=text)
+    return _("💥 {name} pushes (and is rattled): **{trait}**. {text}", name=name, trait=trait, text=text)
+
+
+KNOWLEDGE_RESULTS = {
+    "answer": N_("knows the answer"),
+    "where": N_("knows where to find it"),
+    "nothing": N_("knows nothing"),
+}
+"""What a knowledge d6 told (said with ``_()``)."""
 
 
 def _knowledge(s: CampaignState, e: Event) -> str:
     rolls = " ".join(face(6, r) for r in e["rolls"])
-    result = {"answer": "knows the answer", "where": "knows where to find it", "nothing": "knows nothing"}
     question = f" “{escape_name(e['question'])}”" if e.get("question") else ""
-    return f"💡 {escape_name(e['name'])} ({escape_name(e['trait'])}){question}: {rolls} → {result[e['result']]}."
+    who = f"{escape_name(e['name'])} ({escape_name(e['trait'])}){question}"
+    return _("💡 {who}: {rolls} → {result}.", who=who, rolls=rolls, result=_(KNOWLEDGE_RESULTS[e["result"]]))
 
 
 def _discovery(s: CampaignState, e: Event) -> str:
-    how = f"{face(6, e['roll'])} against {e['value']}" if e["roll"] is not None else f"value {e['value']}, no roll"
-    return f"🔎 Discovery ({how}): {'found!' if e['found'] else 'not found.'}"
+    roll, value = e["roll"], e["value"]
+    if roll is None:
+        how = _("value {value}, no roll", value=value)
+    else:
+        how = _("{roll} against {value}", roll=face(6, roll), value=value)
+    if e["found"]:
+        return _("🔎 Discovery ({how}): found!", how=how)
+    return _("🔎 Discovery ({how}): not found.", how=how)
 
 
 def _and(names: Sequence[str]) -> str:
     """``Ana``, ``Ana and Bo``, ``Ana, Bo and Cy`` (each escaped)."""
     escaped = [escape_name(str(n)) for n in names]
-    return escaped[0] if len(escaped) == 1 else f"{', '.join(escaped[:-1])} and {escaped[-1]}"
+    if len(escaped) == 1:
+        return escaped[0]
+    return _("{names} and {last}", names=", ".join(escaped[:-1]), last=escaped[-1])
 
 
 def _clause(s: CampaignState, pick: Mapping[str, Any]) -> str:
@@ -658,72 +760,159 @@ def _clause(s: CampaignState, pick: Mapping[str, Any]) -> str:
 
 
 def _opened(s: CampaignState, e: Event) -> str:
-    what = "⚔️ A fight" if e["kind"] == "violence" else "🗝️ A scheme"
-    title = f": {escape_name(e['title'])}" if e.get("title") else ""
-    return f"{what} begins{title}.{_rolls_at(e.get('roll_at'))}"
+    title = escape_name(e["title"]) if e.get("title") else ""
+    fight = e["kind"] == "violence"
+    if title:
+        text = _("⚔️ A fight begins: {title}.", title=title) if fight else _("🗝️ A scheme begins: {title}.", title=title)
+    else:
+        text = _("⚔️ A fight begins.") if fight else _("🗝️ A scheme begins.")
+    return f"{text}{_rolls_at(e.get('roll_at'))}"
 
 
 def _rolls_at(n: object) -> str:
     """`` It rolls by itself once 2 characters are in.`` for a pool the GM set to, else nothing."""
-    return f" It rolls by itself once {n} character{'s' if n != 1 else ''} are in." if n else ""
+    if not n:
+        return ""
+    count = int(str(n))
+    return " " + _n(
+        "It rolls by itself once {n} character are in.", "It rolls by itself once {n} characters are in.", count
+    )
+
+
+JOINED = {
+    "violence": N_("{name} joins the fight."),
+    "knavery": N_("{name} joins the scheme."),
+    "": N_("{name} joins the pool."),
+}
+LEFT = {
+    "violence": N_("{name} leaves the fight."),
+    "knavery": N_("{name} leaves the scheme."),
+    "": N_("{name} leaves the pool."),
+}
+NPCS_JOINED = {
+    "violence": (N_("{names} joins the fight."), N_("{names} join the fight.")),
+    "knavery": (N_("{names} joins the scheme."), N_("{names} join the scheme.")),
+    "": (N_("{names} joins the pool."), N_("{names} join the pool.")),
+}
+ENDS_AFTER_ROUND = {
+    "violence": N_("🏁 The GM ends the fight with this round: its hits land, its wounded are tested, then it ends."),
+    "knavery": N_("🏁 The GM ends the scheme with this round: its hits land, its wounded are tested, then it ends."),
+    "": N_("🏁 The GM ends the pool with this round: its hits land, its wounded are tested, then it ends."),
+}
+CALLED_OFF = {
+    "violence": (
+        N_("The fight was called off before its roll."),
+        N_("The fight was called off before its roll: {names} took no part in it."),
+    ),
+    "knavery": (
+        N_("The scheme was called off before its roll."),
+        N_("The scheme was called off before its roll: {names} took no part in it."),
+    ),
+    "": (
+        N_("The pool was called off before its roll."),
+        N_("The pool was called off before its roll: {names} took no part in it."),
+    ),
+}
+"""Sentences about a pool, one for each kind (``_about_pool``): a fight, a scheme, and one of no known kind."""
+
+
+def _npcs_joined(s: CampaignState, e: Event) -> str:
+    one, many = NPCS_JOINED[_pool_kind(s, e)]
+    names = ", ".join(escape_name(n["name"]) for n in e["npcs"])
+    # English says "join" for several NPCs, whatever a language's plural rules: the list decides, not a count.
+    return _(one if len(e["npcs"]) == 1 else many, names=names)
+
+
+def _rolls_by_itself_now(s: CampaignState, e: Event) -> str:
+    kind, n = _pool_kind(s, e), e["n"]
+    if kind == "violence":
+        return _n(
+            "🎲 The fight rolls by itself: {n} character is in, as the GM said.",
+            "🎲 The fight rolls by itself: {n} characters are in, as the GM said.",
+            n,
+        )
+    if kind == "knavery":
+        return _n(
+            "🎲 The scheme rolls by itself: {n} character is in, as the GM said.",
+            "🎲 The scheme rolls by itself: {n} characters are in, as the GM said.",
+            n,
+        )
+    return _n(
+        "🎲 The pool rolls by itself: {n} character is in, as the GM said.",
+        "🎲 The pool rolls by itself: {n} characters are in, as the GM said.",
+        n,
+    )
+
+
+def _called_off(s: CampaignState, e: Event) -> str:
+    bare, naming = CALLED_OFF[_pool_kind(s, e)]
+    return _(naming, names=_and(e["names"])) if e.get("names") else _(bare)
+
+
+def _picked(s: CampaignState, e: Event) -> str:
+    clauses = ", ".join(_clause(s, p) for p in e["picks"]) or _("none")
+    return _("{name}'s trait dice: {clauses}.", name=_who(s, e), clauses=clauses)
+
+
+def _challenges(s: CampaignState, e: Event) -> str:
+    if e["known"]:
+        known = ", ".join(escape_name(k) for k in e["known"])
+        return _("The scheme's challenges: {total} (known: {known}).", total=e["total"], known=known)
+    return _("The scheme's challenges: {total}.", total=e["total"])
+
+
+def _granted(s: CampaignState, e: Event) -> str:
+    dice = " ".join(f"d{n}" for n in e["dice"]) or _("no extra dice")
+    return _("The GM granted {name} {dice}.", name=_who(s, e), dice=dice)
+
+
+def _fight_ended(s: CampaignState, e: Event) -> str:
+    if e["rounds"]:
+        return _n("The fight is over after {n} round.", "The fight is over after {n} rounds.", e["rounds"])
+    return _("The fight was called off before its roll.")
 
 
 NARRATORS.update(
     {
         "pool_opened": _opened,
-        "joined": lambda s, e: f"{escape_name(e['name'])} joins {_pool_word(s, e)}.",
-        "left_pool": lambda s, e: f"{escape_name(e['name'])} leaves {_pool_word(s, e)}.",
-        "npcs_added": lambda s, e: (
-            f"{', '.join(escape_name(n['name']) for n in e['npcs'])} join{'s' if len(e['npcs']) == 1 else ''} "
-            f"{_pool_word(s, e)}."
+        "joined": lambda s, e: _about_pool(s, e, JOINED, name=escape_name(e["name"])),
+        "left_pool": lambda s, e: _about_pool(s, e, LEFT, name=escape_name(e["name"])),
+        "npcs_added": _npcs_joined,
+        "picked": _picked,
+        "challenges": _challenges,
+        "vetoed": lambda s, e: _("The GM vetoed {trait} for {name}.", trait=escape_name(e["trait"]), name=_who(s, e)),
+        "granted": _granted,
+        "equipment": lambda s, e: _n(
+            "{side} gets {n} equipment d4.", "{side} gets {n} equipment d4.", e["n"], side=_event_side(s, e, e["side"])
         ),
-        "picked": lambda s, e: f"{_who(s, e)}'s trait dice: {', '.join(_clause(s, p) for p in e['picks']) or 'none'}.",
-        "challenges": lambda s, e: (
-            f"The scheme's challenges: {e['total']}"
-            + (f" (known: {', '.join(escape_name(k) for k in e['known'])})" if e["known"] else "")
-            + "."
-        ),
-        "vetoed": lambda s, e: f"The GM vetoed {escape_name(e['trait'])} for {_who(s, e)}.",
-        "granted": lambda s, e: (
-            f"The GM granted {_who(s, e)} " + (" ".join(f"d{n}" for n in e["dice"]) or "no extra dice") + "."
-        ),
-        "equipment": lambda s, e: f"{_event_side(s, e, e['side'])} gets {e['n']} equipment d4.",
-        "rolls_by_itself": lambda s, e: (
-            f"🎲 {_pool_word(s, e).capitalize()} rolls by itself: "
-            f"{e['n']} character{'s are' if e['n'] != 1 else ' is'} in, as the GM said."
-        ),
+        "rolls_by_itself": _rolls_by_itself_now,
         "violence_rolled": _rolled,
         "violence_rerolled": lambda s, e: None,
         "knavery_rolled": _scheme_rolled,
         "rerolled": _rerolled,
         "hits": _hits,
-        "hits_wasted": lambda s, e: f"{e['n']} hit{'s' if e['n'] != 1 else ''} found nobody left to wound.",
-        "npc_wounded": lambda s, e: f"🩸 {escape_name(e['name'])} is wounded.",
+        "hits_wasted": lambda s, e: _n(
+            "{n} hit found nobody left to wound.", "{n} hits found nobody left to wound.", e["n"]
+        ),
+        "npc_wounded": lambda s, e: _("🩸 {name} is wounded.", name=escape_name(e["name"])),
         "death_test": _death,
-        "fled": lambda s, e: f"🏃 {escape_name(e['name'])} flees.",
-        "flight": lambda s, e: "Flight: flee now, or fight on.",
-        "round_started": lambda s, e: f"⚔️ Round {e['round']} begins.",
-        "fight_ending": lambda s, e: "The fight is over; death tests are waiting.",
-        "fight_ends_after_round": lambda s, e: (
-            f"🏁 The GM ends {_pool_word(s, e)} with this round: its hits land, its wounded are tested, then it ends."
-        ),
-        "fight_ended": lambda s, e: (
-            f"The fight is over after {e['rounds']} round{'s' if e['rounds'] != 1 else ''}."
-            if e["rounds"]
-            else "The fight was called off before its roll."
-        ),
-        "scheme_succeeded": lambda s, e: (
-            f"✅ **The scheme succeeds** ({e['successes']} successes, {e['challenges']} challenges)."
+        "fled": lambda s, e: _("🏃 {name} flees.", name=escape_name(e["name"])),
+        "flight": lambda s, e: _("Flight: flee now, or fight on."),
+        "round_started": lambda s, e: _("⚔️ Round {round} begins.", round=e["round"]),
+        "fight_ending": lambda s, e: _("The fight is over; death tests are waiting."),
+        "fight_ends_after_round": lambda s, e: _about_pool(s, e, ENDS_AFTER_ROUND),
+        "fight_ended": _fight_ended,
+        "scheme_succeeded": lambda s, e: _(
+            "✅ **The scheme succeeds** ({successes} successes, {challenges} challenges).",
+            successes=e["successes"],
+            challenges=e["challenges"],
         ),
         "scheme_failing": _failing,
         "scheme_failed": _failed,
-        "pool_closed": lambda s, e: (
-            f"{_pool_word(s, e).capitalize()} was called off before its roll"
-            + (f": {_and(e['names'])} took no part in it." if e.get("names") else ".")
-        ),
+        "pool_closed": _called_off,
         "pushed": _pushed,
         "knowledge": _knowledge,
         "discovery": _discovery,
-        "lockout_cleared": lambda s, e: "🔓 The fallout is over: group rolls are allowed again.",
+        "lockout_cleared": lambda s, e: _("🔓 The fallout is over: group rolls are allowed again."),
     }
 )

@@ -13,27 +13,29 @@ import discord
 from discord import app_commands
 
 from bot.errors import NotPermitted
+from bot.i18n import _, _n
 from bot.names import escape_name
 from bot.replies import Reply
 from cogs.viciousness.common import VicBase
-from cogs.viciousness.text import cut, plural
+from cogs.viciousness.pools_view import KNOWLEDGE_RESULTS
+from cogs.viciousness.text import cut
 from rules.viciousness.actions import RecapNow
 from rules.viciousness.recap import has_news
 from rules.viciousness.state import Recap
 
 MAX_CONTENT = 2000
 SECTION_MAX = 600
-KNOWS = {"answer": "knows the answer", "where": "knows where to find it", "nothing": "knows nothing"}
 
 Item = Mapping[str, Any]
 
 
 def _name(item: Item, key: str = "name") -> str:
-    return f"**{escape_name(str(item.get(key, 'someone')))}**"
+    name = str(item[key]) if key in item else _("someone")
+    return f"**{escape_name(name)}**"
 
 
 def _pool_title(item: Item) -> str:
-    word = "⚔️ The fight" if item.get("kind") == "violence" else "🗝️ The scheme"
+    word = _("⚔️ The fight") if item.get("kind") == "violence" else _("🗝️ The scheme")
     title = str(item.get("title") or "")
     return f"{word} *{escape_name(title)}*" if title else word
 
@@ -47,35 +49,48 @@ def _pool_line(items: list[Item]) -> str:
     # The fight's end counts the rounds it was fought (the same as it said in the channel).
     rounds = next((int(i["rounds"]) for i in items if i["type"] == "fight_ended" and "rounds" in i), rolled)
     if rounds:
-        parts.append(plural(rounds, "round"))
-    for i in items:
-        kind = i["type"]
-        if kind == "scheme_succeeded":
-            parts.append(f"succeeded ({i.get('successes', 0)} successes against {i.get('challenges', 0)})")
-        elif kind == "scheme_failed":
-            thwarted = ", ".join(escape_name(t) for t in i.get("thwarted", [])) or "none"
-            parts.append(f"failed (thwarted: {thwarted})")
-        elif kind == "fled":
-            parts.append(f"{_name(i)} fled")
-        elif kind == "death_test":
-            parts.append(f"{_name(i)} {'died' if i.get('died') else 'survived'} a death test")
+        parts.append(_n("{n} round", "{n} rounds", rounds))
+    parts += [part for i in items if (part := _pool_part(i))]
     if "pool_closed" in kinds or (items[0].get("kind") == "violence" and not rounds and "fight_ended" in kinds):
-        parts.append("called off before its roll")
+        parts.append(_("called off before its roll"))
     elif "fight_ended" in kinds:
-        parts.append("over")
-    return f"{head}: {', '.join(parts)}" if parts else f"{head}: under way"
+        parts.append(_("over"))
+    return f"{head}: {', '.join(parts)}" if parts else _("{pool}: under way", pool=head)
+
+
+def _pool_part(i: Item) -> str | None:
+    """What one of a pool's happenings adds to its story (None: nothing)."""
+    kind = i["type"]
+    if kind == "scheme_succeeded":
+        return _(
+            "succeeded ({successes} successes against {challenges})",
+            successes=i.get("successes", 0),
+            challenges=i.get("challenges", 0),
+        )
+    if kind == "scheme_failed":
+        thwarted = ", ".join(escape_name(t) for t in i.get("thwarted", [])) or _("none")
+        return _("failed (thwarted: {thwarted})", thwarted=thwarted)
+    if kind == "fled":
+        return _("{name} fled", name=_name(i))
+    if kind == "death_test":
+        if i.get("died"):
+            return _("{name} died a death test", name=_name(i))
+        return _("{name} survived a death test", name=_name(i))
+    return None
 
 
 def _checks(item: Item) -> str | None:
     kind = item["type"]
     if kind == "knowledge":
-        return f"💡 {_name(item)} ({escape_name(str(item.get('trait', '')))}) {KNOWS.get(str(item.get('result')), '')}"
+        result = str(item.get("result"))
+        knows = _(KNOWLEDGE_RESULTS[result]) if result in KNOWLEDGE_RESULTS else ""
+        return f"💡 {_name(item)} ({escape_name(str(item.get('trait', '')))}) {knows}"
     if kind == "discovery":
-        return f"🔎 A discovery roll: {'found' if item.get('found') else 'nothing found'}"
+        return _("🔎 A discovery roll: found") if item.get("found") else _("🔎 A discovery roll: nothing found")
     if kind == "pushed":
-        return f"💥 {_name(item)} pushed {escape_name(str(item.get('trait', '')))}"
+        return _("💥 {name} pushed {trait}", name=_name(item), trait=escape_name(str(item.get("trait", ""))))
     if kind == "die_revealed":
-        return f"🔓 A GM die revealed: `{item.get('line')}`"
+        return _("🔓 A GM die revealed: `{line}`", line=item.get("line"))
     return None
 
 
@@ -84,32 +99,42 @@ def _wealth(items: list[Item]) -> list[str]:
     delta = sum(int(i.get("delta", 0)) for i in items if i["type"] == "ip_changed")
     last = next((i for i in reversed(items) if i["type"] == "ip_changed"), None)
     if last is not None and delta:
-        out.append(f"investment points {delta:+d} → {last.get('ip')}")
+        out.append(_("investment points {delta} → {ip}", delta=format(delta, "+d"), ip=last.get("ip")))
     for i in items:
         if i["type"] == "rank_changed":
             arrow = "⬆️" if int(i.get("new", 0)) > int(i.get("old", 0)) else "⬇️"
-            out.append(f"{arrow} wealth rank {i.get('old')} → {i.get('new')}")
+            out.append(_("{arrow} wealth rank {old} → {new}", arrow=arrow, old=i.get("old"), new=i.get("new")))
         elif i["type"] == "reward" and i.get("coins"):
-            out.append(f"a reward of {plural(int(i['coins']), 'coin')} of rank {i.get('rank')}")
+            out.append(
+                _n(
+                    "a reward of {n} coin of rank {rank}",
+                    "a reward of {n} coins of rank {rank}",
+                    int(i["coins"]),
+                    rank=i.get("rank"),
+                )
+            )
         elif i["type"] == "ambition_completed":
-            out.append("🏆 the company's ambition completed")
+            out.append(_("🏆 the company's ambition completed"))
     return out
 
 
 def _harm(item: Item) -> str | None:
     kind = item["type"]
     if kind in ("pc_wounded", "npc_wounded"):
-        return f"{_name(item)} wounded"
+        return _("{name} wounded", name=_name(item))
     if kind == "pc_ended":
-        return f"{_name(item)} {'died' if item.get('fate') == 'dead' else 'retired'}"
+        return (
+            _("{name} died", name=_name(item)) if item.get("fate") == "dead" else _("{name} retired", name=_name(item))
+        )
     if kind == "troupe_dissolved":
-        return f"the troupe {_name(item)} dissolved"
+        return _("the troupe {name} dissolved", name=_name(item))
     return None
 
 
 def _bought(item: Item) -> str:
-    who = _name(item) if item.get("name") else "The company"
-    return f"{who}: *{escape_name(str(item.get('item', '')))}* (rank {item.get('rank')})"
+    who = _name(item) if item.get("name") else _("The company")
+    item_name = escape_name(str(item.get("item", "")))
+    return _("{who}: *{item}* (rank {rank})", who=who, item=item_name, rank=item.get("rank"))
 
 
 def _section(mark: str, title: str, lines: Iterable[str], sep: str = "; ") -> str | None:
@@ -120,8 +145,8 @@ def _section(mark: str, title: str, lines: Iterable[str], sep: str = "; ") -> st
 def recap_text(items: list[Item], since_turn: int, turn: int, left_out: int = 0) -> str:
     """The recap as one message (within Discord's 2,000 characters)."""
     first = max(since_turn, 1)
-    turns = f"turn {turn}" if first >= turn else f"turns {first}–{turn}"
-    head = f"📜 **Recap** · {turns}" if turn else "📜 **Recap** · before the first turn"
+    turns = _("turn {turn}", turn=turn) if first >= turn else _("turns {first}–{last}", first=first, last=turn)
+    head = _("📜 **Recap** · {turns}", turns=turns) if turn else _("📜 **Recap** · before the first turn")
     pools: dict[str, list[Item]] = {}
     for i in items:
         if "pool" in i:
@@ -129,15 +154,23 @@ def recap_text(items: list[Item], since_turn: int, turn: int, left_out: int = 0)
     rolls = [_pool_line(p) for p in pools.values()]
     rolls += [line for i in items if "pool" not in i and (line := _checks(i))]
     sections = [
-        _section("🎲", "Rolls", rolls, sep="\n"),
-        _section("💰", "Wealth", _wealth(items)),
-        _section("🩸", "Wounds and deaths", [line for i in items if (line := _harm(i))]),
-        _section("🛒", "Purchases", [_bought(i) for i in items if i["type"] == "bought"]),
-        _section("📜", "Revealed", [cut(escape_name(str(i["text"])), 200) for i in items if i["type"] == "revealed"]),
+        _section("🎲", _("Rolls"), rolls, sep="\n"),
+        _section("💰", _("Wealth"), _wealth(items)),
+        _section("🩸", _("Wounds and deaths"), [line for i in items if (line := _harm(i))]),
+        _section("🛒", _("Purchases"), [_bought(i) for i in items if i["type"] == "bought"]),
+        _section(
+            "📜", _("Revealed"), [cut(escape_name(str(i["text"])), 200) for i in items if i["type"] == "revealed"]
+        ),
     ]
-    body = [s for s in sections if s] or ["Nothing the channel saw besides the turns themselves."]
+    body = [s for s in sections if s] or [_("Nothing the channel saw besides the turns themselves.")]
     if left_out:
-        body.append(f"-# …and {plural(left_out, 'earlier happening')}: `/vic log` has them all.")
+        body.append(
+            _n(
+                "-# …and {n} earlier happening: `/vic log` has them all.",
+                "-# …and {n} earlier happenings: `/vic log` has them all.",
+                left_out,
+            )
+        )
     return cut("\n".join([head, *body]), MAX_CONTENT)
 
 
@@ -164,10 +197,10 @@ class RecapCommands(VicBase):
         state = self.state(session)
         if not post:
             if not has_news(state.recap):
-                await reply.send("Nothing has happened since the last recap.", ephemeral=True)
+                await reply.send(_("Nothing has happened since the last recap."), ephemeral=True)
                 return
             await reply.send(pending_text(state.recap, state.turn.number), ephemeral=True)
             return
         if not self.typer(session, interaction)[1]:
-            raise NotPermitted("Only the GM posts a recap for everyone; without `post` you see it privately.")
+            raise NotPermitted(_("Only the GM posts a recap for everyone; without `post` you see it privately."))
         await self.act_and_tell(interaction, RecapNow(), session=session)

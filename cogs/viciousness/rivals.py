@@ -17,6 +17,7 @@ from discord import app_commands
 
 from bot.board import static_view
 from bot.errors import InvalidInput, NotPermitted, UserError
+from bot.i18n import N_, _
 from bot.lobby import actor_of
 from bot.models import Session, viewer_of
 from bot.names import escape_name
@@ -38,11 +39,12 @@ if TYPE_CHECKING:
 MAX_ROWS = 5
 
 
-def gm_viewer(session: Session, interaction: discord.Interaction, doing: str = "see and change rivals") -> Viewer:
-    """The GM (or co-GM) who sent ``interaction``; NotPermitted for anyone else, saying what was refused."""
+def gm_viewer(session: Session, interaction: discord.Interaction, doing: str = N_("see and change rivals")) -> Viewer:
+    """The GM (or co-GM) who sent ``interaction``; NotPermitted for anyone else, saying what was refused (``doing``:
+    English marked with ``N_``, said here)."""
     viewer = viewer_of(session, actor_of(interaction))
     if not viewer.is_gm:
-        raise NotPermitted(f"Only the GM and co-GMs can {doing}.")
+        raise NotPermitted(_("Only the GM and co-GMs can {doing}.", doing=_(doing)))
     return viewer
 
 
@@ -61,7 +63,7 @@ async def tell_gm(
     state = bot.service.state_of(session)
     assert isinstance(state, CampaignState)
     private = narrate(state, [dict(e) for e in events if visible(e, viewer)])
-    await reply.send(cut("\n".join(private), MAX_CONTENT) or "Done.", ephemeral=True)
+    await reply.send(cut("\n".join(private), MAX_CONTENT) or _("Done."), ephemeral=True)
 
 
 async def rival_news(
@@ -80,7 +82,7 @@ async def rival_news(
         return
     ctx = ViewContext(session=session, state=state, prompts=[], events=[], viewer=viewer, view=GM_VIEW)
     rows = move_rows(ctx)[:MAX_ROWS]
-    text = cut("🎭 Only you see this:\n" + "\n".join(lines), MAX_CONTENT)
+    text = cut(_("🎭 Only you see this:") + "\n" + "\n".join(lines), MAX_CONTENT)
     await Reply.of(interaction).send(text, ephemeral=True, view=static_view(rows))
 
 
@@ -115,7 +117,7 @@ def named_rival(state: CampaignState, action: Mapping[str, Any]) -> Mapping[str,
     key = typed.strip().casefold()
     found = [r for r in state.rivals.values() if not r.dropped and r.name.casefold() == key]
     if len(found) != 1:
-        raise InvalidInput(f"No rival is called {echo(typed)}: pick one from the list as you type.")
+        raise InvalidInput(_("No rival is called {name}: pick one from the list as you type.", name=echo(typed)))
     out = {**action, "rival": found[0].id}
     design = action.get("design")
     if isinstance(design, str) and found[0].design(design) is None:
@@ -132,7 +134,7 @@ class GMScreenCommands(VicBase):
         """The GM screen, privately."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        viewer = gm_viewer(session, interaction, "see the GM screen (rivals, their designs, the GM's notes)")
+        viewer = gm_viewer(session, interaction, N_("see the GM screen (rivals, their designs, the GM's notes)"))
         await self.bot.publisher.send_private(reply, session, viewer, GM_VIEW)
 
     @app_commands.command(name="reveal", description="Tell the channel, or hand a player something privately (GM)")
@@ -151,17 +153,20 @@ class GMScreenCommands(VicBase):
         """The one way rivals reach the table: what the GM writes, to everyone or to a few."""
         reply = Reply.of(interaction)
         session = await self.campaign_here(interaction)
-        gm_viewer(session, interaction, "reveal things to the channel or hand players a handout")
+        gm_viewer(session, interaction, N_("reveal things to the channel or hand players a handout"))
         players = list(dict.fromkeys(m for m in (to, also) if m is not None and not m.bot))
         action = {"type": "reveal", "text": text, "to": [str(m.id) for m in players]}
         await self.act(interaction, action, session)
         if not players:
-            await reply.send("Revealed to the channel.", ephemeral=True)  # the channel is told by the news
+            await reply.send(_("Revealed to the channel."), ephemeral=True)  # the channel is told by the news
             return
         # The handout goes to them by direct message with the change's news (``member_news``): told once, after a
         # crash too; where their direct messages are closed, the channel tells them to look in /vic log.
         names = ", ".join(escape_name(m.display_name) for m in players)
-        answer = f"📨 Handed to {names} by direct message: only they and the GMs see it (it is in their `/vic log`)."
+        answer = _(
+            "📨 Handed to {names} by direct message: only they and the GMs see it (it is in their `/vic log`).",
+            names=names,
+        )
         await reply.send(answer, ephemeral=True)
 
 
@@ -313,10 +318,10 @@ class RivalCommands(VicBase):
         if points:
             shares = {}
             for part in points.replace(";", ",").split(","):
-                design, _, n = part.strip().partition(" ")
+                design, n = part.strip().partition(" ")[::2]
                 count = whole_number(n)
                 if not design or count is None:
-                    raise InvalidInput("Write each design and its points: `d1 2, d2 1`.")
+                    raise InvalidInput(_("Write each design and its points: `d1 2, d2 1`."))
                 shares[design] = count
         await self._gm_act(interaction, {"type": "split", "rival": rival, "points": shares})
 
@@ -351,7 +356,9 @@ class RivalCommands(VicBase):
         if rival is None:
             return []
         return [
-            app_commands.Choice(name=choice_name(f"{d.id} · {d.points} pts · {d.text}"), value=d.id)
+            app_commands.Choice(
+                name=choice_name(_("{id} · {points} pts · {text}", id=d.id, points=d.points, text=d.text)), value=d.id
+            )
             for d in rival.designs
             if d.status == "building" and current.casefold() in f"{d.id} {d.text}".casefold()
         ][:25]

@@ -22,6 +22,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import InvalidInput, NotPermitted
+from bot.i18n import _, _n
 from bot.models import Deadline, News, Session
 from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
@@ -50,10 +51,9 @@ AHEAD_MAX_S = 366 * 86400
 def minutes_text(minutes: int) -> str:
     """``24 h``, ``1 h 30 min``, ``2 days``."""
     if minutes % (24 * 60) == 0 and minutes >= 2 * 24 * 60:
-        days = minutes // (24 * 60)
-        return f"{days} day{'s' if days != 1 else ''}"
+        return _n("{n} day", "{n} days", minutes // (24 * 60))
     hours, rest = divmod(minutes, 60)
-    return " ".join(p for p in (f"{hours} h" if hours else "", f"{rest} min" if rest else "") if p)
+    return " ".join(p for p in (_("{n} h", n=hours) if hours else "", _("{n} min", n=rest) if rest else "") if p)
 
 
 def parse_reminders(text: str) -> tuple[int, ...]:
@@ -68,10 +68,12 @@ def parse_reminders(text: str) -> tuple[int, ...]:
         found = REMINDER.match(part)
         minutes = round(float(found[1]) * UNITS[found[2]]) if found else 0
         if not 1 <= minutes <= MAX_REMINDER_MINUTES:
-            raise InvalidInput(f"Reminders: write them like `24h, 1h` (or `2d`, `30m`), up to 14 days: {echo(part)}.")
+            raise InvalidInput(
+                _("Reminders: write them like `24h, 1h` (or `2d`, `30m`), up to 14 days: {typed}.", typed=echo(part))
+            )
         out.add(minutes)
     if len(out) > MAX_SESSION_REMINDERS:
-        raise InvalidInput(f"Reminders: {MAX_SESSION_REMINDERS} at most.")
+        raise InvalidInput(_("Reminders: {n} at most.", n=MAX_SESSION_REMINDERS))
     return tuple(sorted(out, reverse=True))
 
 
@@ -82,7 +84,9 @@ def zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(found or name.strip())
     except (ZoneInfoNotFoundError, ValueError):
-        raise InvalidInput(f"Time zone: {echo(name)} isn't one; pick one from the list as you type.") from None
+        raise InvalidInput(
+            _("Time zone: {typed} isn't one; pick one from the list as you type.", typed=echo(name))
+        ) from None
 
 
 def parse_start(text: str, tz: ZoneInfo) -> float:
@@ -96,8 +100,11 @@ def parse_start(text: str, tz: ZoneInfo) -> float:
         return (when if when.tzinfo is not None else when.replace(tzinfo=tz)).timestamp()
     except (ValueError, OverflowError):
         raise InvalidInput(
-            f"Start: {echo(text)} isn't a date: write it like `2030-03-01 19:30` (in the time zone you give), "
-            "or paste a `<t:…>` timestamp."
+            _(
+                "Start: {typed} isn't a date: write it like `2030-03-01 19:30` (in the time zone you give), "
+                "or paste a `<t:…>` timestamp.",
+                typed=echo(text),
+            )
         ) from None
 
 
@@ -112,15 +119,23 @@ def when_text(start: float) -> str:
     return f"<t:{int(start)}:F> (<t:{int(start)}:R>)"
 
 
+def hours_text(minutes: int) -> str:
+    """A session's length: ``1 hour``, ``2.5 hours`` (one hour is the only singular: fractions read as plural)."""
+    hours = f"{minutes / 60:g}"
+    return _n("{hours} hour", "{hours} hours", 1 if minutes == 60 else 2, hours=hours)
+
+
 def _planned(s: CampaignState, e: Event) -> str:
-    start = float(e["start"])
-    head = "📅 **The session moved** to" if e.get("moved") else "📅 **Next session**:"
-    hours = f"{e['minutes'] / 60:g} hour{'s' if e['minutes'] != 60 else ''}"
-    lines = [f"{head} {when_text(start)}, for {hours}."]
+    when = when_text(float(e["start"]))
+    hours = hours_text(int(e["minutes"]))
+    if e.get("moved"):
+        lines = [_("📅 **The session moved** to {when}, for {hours}.", when=when, hours=hours)]
+    else:
+        lines = [_("📅 **Next session**: {when}, for {hours}.", when=when, hours=hours)]
     if e.get("reminders"):
         times = [minutes_text(m) for m in e["reminders"]]
-        said = times[0] if len(times) == 1 else f"{', '.join(times[:-1])} and {times[-1]}"
-        lines.append(f"⏰ The players are reminded {said} before.")
+        said = times[0] if len(times) == 1 else _("{items} and {last}", items=", ".join(times[:-1]), last=times[-1])
+        lines.append(_("⏰ The players are reminded {times} before.", times=said))
     if e.get("description"):
         lines.append(f"> {cut(escape_name(str(e['description'])), 500)}")
     if e.get("event"):
@@ -131,7 +146,9 @@ def _planned(s: CampaignState, e: Event) -> str:
 NARRATORS.update(
     {
         "session_planned": _planned,
-        "session_cancelled": lambda s, e: f"📅 The session of {when_text(float(e['start']))} is called off.",
+        "session_cancelled": lambda s, e: _(
+            "📅 The session of {when} is called off.", when=when_text(float(e["start"]))
+        ),
     }
 )
 
@@ -152,7 +169,11 @@ def session_reminder(state: CampaignState, deadline: Deadline, now: float) -> Ne
         return None
     pings, dms = calling(state, players(state))
     who = ", ".join(f"<@{u}>" for u in players(state))
-    text = f"📅 {who + ': ' if who else ''}the session starts {when_text(planned.start)}."
+    when = when_text(planned.start)
+    if who:
+        text = _("📅 {who}: the session starts {when}.", who=who, when=when)
+    else:
+        text = _("📅 the session starts {when}.", when=when)
     if planned.description:
         text += f"\n> {cut(escape_name(planned.description), 300)}"
     if planned.event:
@@ -167,14 +188,14 @@ class SessionCommands(VicBase):
 
     def _gm(self, session: Session, interaction: discord.Interaction) -> CampaignState:
         if not self.typer(session, interaction)[1]:
-            raise NotPermitted("Only the GM plans sessions.")
+            raise NotPermitted(_("Only the GM plans sessions."))
         return self.state(session)
 
     def _event_fields(self, session: Session, state: CampaignState, plan: Planned) -> dict[str, Any]:
         """What the Scheduled Event says: the company's session, at the campaign's channel."""
         start = datetime.fromtimestamp(plan.start, UTC)
-        name = f"{state.company.name or 'Viciousness'}: next session"
-        text = plan.description or f"The next session of {state.company.name or 'the campaign'}."
+        name = _("{company}: next session", company=state.company.name or "Viciousness")
+        text = plan.description or _("The next session of {company}.", company=state.company.name or _("the campaign"))
         return {
             "name": cut(name, EVENT_NAME_MAX),
             "description": cut(text, EVENT_TEXT_MAX),
@@ -190,7 +211,7 @@ class SessionCommands(VicBase):
         Discord wouldn't."""
         guild = interaction.guild
         if guild is None:
-            return None, "Discord didn't tell me about this server, so there is no Scheduled Event."
+            return None, _("Discord didn't tell me about this server, so there is no Scheduled Event.")
         fields = self._event_fields(session, state, plan)
         try:
             old = _event_id(state.planned.event) if move and state.planned is not None else None
@@ -205,10 +226,10 @@ class SessionCommands(VicBase):
                 **fields, entity_type=discord.EntityType.external, privacy_level=discord.PrivacyLevel.guild_only
             )
         except discord.Forbidden:
-            return None, "I may not create events here: give me **Create Events** to show it as a Scheduled Event."
+            return None, _("I may not create events here: give me **Create Events** to show it as a Scheduled Event.")
         except discord.HTTPException as exc:
             log.warning("Could not make the Scheduled Event of session %s: %s", session.id, exc)
-            return None, "Discord refused the Scheduled Event; the plan and its reminders stand."
+            return None, _("Discord refused the Scheduled Event; the plan and its reminders stand.")
         return event.url, ""
 
     async def _finish_event(self, interaction: discord.Interaction, session: Session, past: Planned) -> None:
@@ -233,9 +254,9 @@ class SessionCommands(VicBase):
         state = self.state(session)
         now = self.bot.service.clock.now()
         if plan.start < now + SOON_S:
-            raise InvalidInput(f"That start is past (or about to be): {when_text(plan.start)}.")
+            raise InvalidInput(_("That start is past (or about to be): {when}.", when=when_text(plan.start)))
         if plan.start > now + AHEAD_MAX_S:
-            raise InvalidInput("That start is more than a year away: plan the next session closer to it.")
+            raise InvalidInput(_("That start is more than a year away: plan the next session closer to it."))
         if not move and state.planned is not None:
             await self._finish_event(interaction, session, state.planned)
         link, problem = await self._make_event(interaction, session, state, plan, move=move)
@@ -266,8 +287,11 @@ class SessionCommands(VicBase):
         state = self._gm(session, interaction)
         if state.planned is not None and state.planned.start > self.bot.service.clock.now():
             raise InvalidInput(
-                f"A session is planned for {when_text(state.planned.start)}: `/vic-gm session reschedule` moves it, "
-                "`/vic-gm session cancel` calls it off."
+                _(
+                    "A session is planned for {when}: `/vic-gm session reschedule` moves it, "
+                    "`/vic-gm session cancel` calls it off.",
+                    when=when_text(state.planned.start),
+                )
             )
         tz = zone(timezone)
         plan = Planned(
@@ -301,10 +325,13 @@ class SessionCommands(VicBase):
         state = self._gm(session, interaction)
         old = state.planned
         if old is None:
-            raise InvalidInput("No session is planned: `/vic-gm session schedule` plans one.")
+            raise InvalidInput(_("No session is planned: `/vic-gm session schedule` plans one."))
         if old.start <= self.bot.service.clock.now():
             raise InvalidInput(
-                f"The session of {when_text(old.start)} has begun: `/vic-gm session schedule` plans the next one."
+                _(
+                    "The session of {when} has begun: `/vic-gm session schedule` plans the next one.",
+                    when=when_text(old.start),
+                )
             )
         tz = zone(timezone or old.timezone)
         plan = old.model_copy(
@@ -324,7 +351,7 @@ class SessionCommands(VicBase):
         session = await self.campaign_here(interaction)
         state = self._gm(session, interaction)
         if state.planned is None:
-            raise InvalidInput("No session is planned.")
+            raise InvalidInput(_("No session is planned."))
         event_id = _event_id(state.planned.event)
         if event_id is not None and interaction.guild is not None:
             try:
@@ -345,7 +372,7 @@ class SessionCommands(VicBase):
 def _minutes(hours: float) -> int:
     """A session's length in minutes (a quarter of an hour to a day)."""
     if not math.isfinite(hours) or not 0.25 <= hours <= 24:
-        raise InvalidInput("Hours: from 0.25 to 24.")
+        raise InvalidInput(_("Hours: from 0.25 to 24."))
     return round(hours * 60)
 
 

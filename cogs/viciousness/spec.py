@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from bot.errors import UserError
+from bot.i18n import N_, _
 from bot.models import MAIN_VIEW, Deadline, LogEntry, News, Scope, Session
 from bot.names import escape_name
 from bot.registry import GameKind
@@ -38,7 +39,7 @@ class VicSpec(GameSpec[CampaignState]):
     """Viciousness campaigns: one per channel (or named per server), beside any table game."""
 
     kind = GameKind(ENGINE, scope=Scope.CAMPAIGN)
-    luck_faces = (FaceLuck("⚔️ hits", 4),)  # a die showing exactly 4 hits, whatever its size
+    luck_faces = (FaceLuck(N_("⚔️ hits"), 4),)  # a die showing exactly 4 hits, whatever its size (said by /stats)
     command = "vic-gm campaign new"
     board_events = False  # the company sheet shows the company as it is; /vic log tells what happened
 
@@ -51,7 +52,7 @@ class VicSpec(GameSpec[CampaignState]):
         prefix = MAIN_VIEW if ctx.view == MAIN_VIEW else ctx.view.partition(":")[0]
         renderer = self.controls.views.get(prefix)
         if renderer is None:
-            return View(content="This sheet is no longer shown.")
+            return View(content=_("This sheet is no longer shown."))
         return renderer(ctx)
 
     def news(self, ctx: ViewContext[CampaignState], entry: LogEntry) -> list[News]:
@@ -96,28 +97,48 @@ class VicSpec(GameSpec[CampaignState]):
         """``**The Gilded Knives** · turn 3 under way`` (``· 📦 archived``)."""
         state = self.bot.service.state_of(session)
         assert isinstance(state, CampaignState)
-        name = f"**{escape_name(state.company.name)}**" if state.company.name else "A company without a name yet"
+        name = f"**{escape_name(state.company.name)}**" if state.company.name else _("A company without a name yet")
         turn = state.turn
-        when = f"turn {turn.number} {'under way' if turn.running else 'over'}" if turn.number else "before turn 1"
-        return f"{name} · {when}" + (" · 📦 archived" if state.archived else "")
+        if not turn.number:
+            when = _("before turn 1")
+        elif turn.running:
+            when = _("turn {number} under way", number=turn.number)
+        else:
+            when = _("turn {number} over", number=turn.number)
+        archived = _("📦 archived")
+        return f"{name} · {when} · {archived}" if state.archived else f"{name} · {when}"
 
     def rules_summary(self) -> str:
         """How a campaign runs, in a few lines."""
         return "\n".join(
             (
-                "A GM runs the campaign with `/vic-gm`; each player leads a troupe of the company with `/vic` "
-                "(`/vic troupe new`).",
-                "• **Turns**: the GM starts and ends them (`/vic-gm turn start|end|next`); each turn the company gets "
-                "one coin per troupe, and every character takes one action: a scheme, a fight, a rest "
-                "(`/vic pc act`), a purchase…",
-                "• **Wealth**: `/vic price` (pay from turn or liquid coins), `/vic-gm reward` (`invest:` at once), "
-                "`/vic-gm invest`, `/vic-gm divest`; the rank follows the investment points.",
-                "• **At the table**: the GM opens a fight (`/vic-gm violence`, NPCs in brackets) or a scheme "
-                "(`/vic-gm knavery`); characters join from the board with their usual trait dice. `/vic push` "
-                "(rattles), `/vic knowledge` (💡), `/vic odds` for the exact chances.",
-                "• **Yours**: `/vic me` (your troupe, privately), `/vic log` (what happened, by turn, your handouts).",
-                "• **GM only**: `/vic-gm screen` (rivals, designs, notes), `/vic-rival …`, `/vic-gm rules` (house "
-                "rules), `/vic-gm notes`, `/vic-gm undo|redo`, `/vic-gm reveal` (to the channel or `to:` a player).",
+                _(
+                    "A GM runs the campaign with `/vic-gm`; each player leads a troupe of the company with `/vic` "
+                    "(`/vic troupe new`)."
+                ),
+                _(
+                    "• **Turns**: the GM starts and ends them (`/vic-gm turn start|end|next`); each turn the company "
+                    "gets one coin per troupe, and every character takes one action: a scheme, a fight, a rest "
+                    "(`/vic pc act`), a purchase…"
+                ),
+                _(
+                    "• **Wealth**: `/vic price` (pay from turn or liquid coins), `/vic-gm reward` (`invest:` at "
+                    "once), `/vic-gm invest`, `/vic-gm divest`; the rank follows the investment points."
+                ),
+                _(
+                    "• **At the table**: the GM opens a fight (`/vic-gm violence`, NPCs in brackets) or a scheme "
+                    "(`/vic-gm knavery`); characters join from the board with their usual trait dice. `/vic push` "
+                    "(rattles), `/vic knowledge` (💡), `/vic odds` for the exact chances."
+                ),
+                _(
+                    "• **Yours**: `/vic me` (your troupe, privately), `/vic log` (what happened, by turn, your "
+                    "handouts)."
+                ),
+                _(
+                    "• **GM only**: `/vic-gm screen` (rivals, designs, notes), `/vic-rival …`, `/vic-gm rules` "
+                    "(house rules), `/vic-gm notes`, `/vic-gm undo|redo`, `/vic-gm reveal` (to the channel or `to:` "
+                    "a player)."
+                ),
             )
         )
 
@@ -125,5 +146,5 @@ class VicSpec(GameSpec[CampaignState]):
         """A click on one of the campaign's own controls (a page of a sheet, a form to open)."""
         handler = self.controls.handlers.get(RENAMED.get(key, key))
         if handler is None:
-            raise UserError("That button is no longer in use.")
+            raise UserError(_("That button is no longer in use."))
         await handler(self.bot, reply, session, arg, values)

@@ -1,4 +1,4 @@
-"""Text that must fit Discord's limits: cutting, sharing a budget among parts, plurals."""
+"""Text that must fit Discord's limits: cutting, sharing a budget among parts (plurals are the catalogs': ``_n``)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,3 @@ def fit(parts: list[str], budget: int, floor: int = 60) -> list[str]:
         if all(len(p) <= 1 for p in out):
             break
     return out
-
-
-def plural(n: int, word: str) -> str:
-    """``1 coin``, ``2 coins``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"

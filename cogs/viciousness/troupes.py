@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import InvalidInput
+from bot.i18n import _
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
@@ -59,9 +60,10 @@ class TroupeCommands(Autocomplete):
         session = await self.campaign_here(interaction)
         old = self.state(session).troupes.get(owner_for(interaction, member))
         if old is not None and not old.dissolved:  # said before the form is filled in, not after
-            raise InvalidInput(
-                f"{'You have' if member is None else 'They have'} a troupe already: {escape_name(old.name)}."
-            )
+            name = escape_name(old.name)
+            if member is None:
+                raise InvalidInput(_("You have a troupe already: {name}.", name=name))
+            raise InvalidInput(_("They have a troupe already: {name}.", name=name))
         fixed = {"asset": asset, **({"owner": str(member.id)} if member else {})}
         await reply.modal(pc_form(session, self.state(session), CreateTroupe, fixed))
 
@@ -75,8 +77,11 @@ class TroupeCommands(Autocomplete):
         session = await self.campaign_here(interaction)
         owner = owner_for(interaction, member)
         if owner not in self.state(session).troupes:
-            who = "You have" if member is None else f"{member.display_name} has"
-            raise InvalidInput(f"{who} no troupe yet: `/vic troupe new` makes one.")
+            if member is None:
+                raise InvalidInput(_("You have no troupe yet: `/vic troupe new` makes one."))
+            raise InvalidInput(
+                _("{member} has no troupe yet: `/vic troupe new` makes one.", member=member.display_name)
+            )
         await self.bot.publisher.post_view(session, troupe_view(owner), reply)
 
     @troupe.command(name="edit", description="Name, henchmen")

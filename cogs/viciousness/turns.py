@@ -15,6 +15,7 @@ from discord import app_commands
 from bot.board import static_view
 from bot.controls import ui_id
 from bot.errors import InvalidInput
+from bot.i18n import _
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.replies import PUBLIC_ANSWER, Reply
@@ -73,14 +74,14 @@ async def stamp_turns(bot: TabletopBot, session: Session) -> None:
 
 def title(number: int) -> str:
     """A turn's heading."""
-    return "Before the first turn" if number == SETUP else f"Turn {number}"
+    return _("Before the first turn") if number == SETUP else _("Turn {number}", number=number)
 
 
 def pages_of(lines: list[str]) -> list[str]:
     """A turn's lines as pages of whole lines that each fit an embed's description."""
     pages: list[str] = []
     page: list[str] = []
-    for line in lines or ["Nothing happened."]:
+    for line in lines or [_("Nothing happened.")]:
         line = cut(line, PAGE_TEXT)
         if page and len("\n".join([*page, line])) > PAGE_TEXT:
             pages.append("\n".join(page))
@@ -97,7 +98,7 @@ def latest(lines: list[str], limit: int) -> tuple[str, bool]:
             break
         kept.insert(0, line)
     if len(kept) == len(lines):
-        return "\n".join(lines) or "Nothing happened.", False
+        return "\n".join(lines) or _("Nothing happened."), False
     return "\n".join(["…", *kept]) if kept else cut(lines[-1], limit), True
 
 
@@ -106,14 +107,14 @@ def log_embed(turns: dict[int, list[str]], only: int | None, page: int = 0, tota
     turn, a page at a time."""
     if only is not None:
         if only not in turns:
-            raise InvalidInput(f"There is no turn {only} yet.")
+            raise InvalidInput(_("There is no turn {number} yet.", number=only))
         pages = pages_of(turns[only])
         page = max(0, min(page, len(pages) - 1))
         embed = discord.Embed(title=title(only), description=pages[page])
         if len(pages) > 1:
-            embed.set_footer(text=f"Page {page + 1} of {len(pages)}")
+            embed.set_footer(text=_("Page {page} of {pages}", page=page + 1, pages=len(pages)))
         return embed
-    embed = discord.Embed(title="The campaign so far")
+    embed = discord.Embed(title=_("The campaign so far"))
     used = 0
     shown: list[tuple[str, str]] = []
     shortened = False
@@ -127,7 +128,7 @@ def log_embed(turns: dict[int, list[str]], only: int | None, page: int = 0, tota
     for name, value in reversed(shown):
         embed.add_field(name=name, value=value, inline=False)
     if len(shown) < (total or len(turns)) or shortened:
-        embed.set_footer(text="A whole turn, older ones too: /vic log turn:<number>")
+        embed.set_footer(text=_("A whole turn, older ones too: /vic log turn:<number>"))
     return embed
 
 
@@ -161,7 +162,7 @@ async def turn_log(bot: TabletopBot, reply: Reply, session: Session, turn: int |
                 return {"embed": embed}
             span *= 4
     if not SETUP <= turn <= current:
-        raise InvalidInput(f"There is no turn {turn} yet.")
+        raise InvalidInput(_("There is no turn {number} yet.", number=turn))
     turns = await turns_of(bot, session, viewer, turn, turn)
     embed = log_embed(turns, turn, page)
     pages = len(pages_of(turns[turn]))
@@ -170,7 +171,7 @@ async def turn_log(bot: TabletopBot, reply: Reply, session: Session, turn: int |
 
 async def _log_page(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """◀ ▶ on a turn's log: the message turns the page."""
-    turn, page, _ = arg.split(":", 2)
+    turn, page = arg.split(":", 2)[:2]
     await reply.update(**await turn_log(bot, reply, session, int(turn), int(page)))
 
 
@@ -199,7 +200,7 @@ async def start_or_end(
         applied = await bot.service.act(session.id, actor_of(reply.interaction), salted(action), origin=reply)
         session, events = applied.session, [*events, *applied.events]
     if not reply.took_news:
-        await reply.send("The turn moves on.", ephemeral=True)
+        await reply.send(_("The turn moves on."), ephemeral=True)
     await after_news(reply)
     await rival_news(bot, reply.interaction, session, events)
 

@@ -16,6 +16,7 @@ from discord import app_commands
 from bot.board import static_view
 from bot.controls import CUSTOM_ID_MAX, ui_id
 from bot.errors import InvalidInput
+from bot.i18n import N_, _, _n, localize
 from bot.lobby import actor_of
 from bot.models import Session
 from bot.names import escape_name
@@ -23,9 +24,10 @@ from bot.replies import PUBLIC_ANSWER, Reply
 from cogs.viciousness.common import KIND, Autocomplete, VicBase, campaign_state, choice_name, viewer_of
 from cogs.viciousness.controls import Controls
 from cogs.viciousness.narrate import narrate
-from cogs.viciousness.text import cut, plural
+from cogs.viciousness.text import cut
 from cogs.viciousness.turns import start_or_end
 from rules.engine import PUBLIC, IllegalAction, visible
+from rules.said import Said
 from rules.text import echo
 from rules.viciousness.actions import Buy, Divest, Invest, Pay, Reward
 from rules.viciousness.data import PRICES, RANKS, REWARDS
@@ -38,9 +40,10 @@ if TYPE_CHECKING:
 MODIFIERS = [m.key for m in PRICES.modifiers]
 LABELS = {m.key: m.label for m in PRICES.modifiers}
 SHORT = {m.key: m.label.split(" (")[0] for m in PRICES.modifiers}
-"""A modifier as typed in ``modifiers:`` (its label without the examples in brackets, which hold commas)."""
+"""A modifier as typed in ``modifiers:`` (its label without the examples in brackets, which hold commas): in
+English, which is always understood, or as ``short`` says it."""
 METHOD_CHOICES = [app_commands.Choice(name=m.label, value=m.key) for m in REWARDS.methods]
-TAKE_FREE = "Take it free"
+TAKE_FREE = N_("Take it free")
 ITEM_MAX = 40
 """An item's name travels in the custom_ids of the price's controls."""
 
@@ -83,26 +86,37 @@ def offers(state: CampaignState) -> list[tuple[Pay, int, int]]:
     return out
 
 
+def short(key: str) -> str:
+    """A modifier's short label in the language being spoken (its label without the examples in brackets)."""
+    return _(LABELS[key]).split(" (")[0]
+
+
+def why_text(why: str) -> str:
+    """What a term of a price is for, in the language being spoken: the engine's words (a ``Said``) or a
+    modifier's label (the seed's data)."""
+    return localize(why) if isinstance(why, Said) else _(why)
+
+
 def sums(q: Quote) -> str:
     """The arithmetic with what each term is for: ``1 + 2 (1 rank above the coins' rank) = 3``; a bare ``1``."""
     if len(q.parts) == 1:
         return str(q.total)
-    terms = [str(q.parts[0][1])] + [f"{'+' if d >= 0 else '−'} {abs(d)} ({why})" for why, d in q.parts[1:]]
+    terms = [str(q.parts[0][1])] + [f"{'+' if d >= 0 else '−'} {abs(d)} ({why_text(why)})" for why, d in q.parts[1:]]
     return f"{' '.join(terms)} = {q.total}"
 
 
 def verdict(q: Quote) -> str:
     """``1 + 2 (why) = 3 → 3 coins`` / ``… → free`` / ``… → not obtainable with money``."""
     if q.verdict == "free":
-        return f"{sums(q)} → **free**"
+        return _("{sums} → **free**", sums=sums(q))
     if q.verdict == "unobtainable":
-        return f"{sums(q)} → **not obtainable** with money"
-    return f"{sums(q)} → **{plural(q.coins, 'coin')}**"
+        return _("{sums} → **not obtainable** with money", sums=sums(q))
+    return _n("{sums} → **{n} coin**", "{sums} → **{n} coins**", q.coins, sums=sums(q))
 
 
 def unnamed(rank: int) -> str:
     """What an item priced without a name is called."""
-    return f"An item of rank {rank}"
+    return _("An item of rank {rank}", rank=rank)
 
 
 def ways_to_pay(state: CampaignState, draft: Draft, *, gm: bool) -> tuple[list[str], list[tuple[str, str]], str]:
@@ -114,29 +128,54 @@ def ways_to_pay(state: CampaignState, draft: Draft, *, gm: bool) -> tuple[list[s
         quotes = [(pay, rank, have, quote(draft.rank, rank, draft.mods)) for pay, rank, have in offers(state)]
         problem = ""
     except IllegalAction as exc:
-        quotes, problem = [], exc.reason
+        quotes, problem = [], localize(exc.reason)
     if not quotes and not problem:
         q = quote(draft.rank, state.company.rank, draft.mods)
-        lines.append(f"With coins of rank {state.company.rank}: {verdict(q)}\n*The company holds no coins now.*")
+        lines.append(
+            _(
+                "With coins of rank {rank}: {verdict}\n*The company holds no coins now.*",
+                rank=state.company.rank,
+                verdict=verdict(q),
+            )
+        )
+    free = _(TAKE_FREE)
     for pay, rank, have, q in quotes:
-        kind = "Turn coins" if pay.coins == "turn" else "Liquid coins"
-        lines.append(f"**{kind}** of rank {rank} (the company has {have}): {verdict(q)}")
+        lines.append(offer_line(pay, rank, have, q))
         if q.verdict == "unobtainable" or have < q.coins or not (gm or draft.pc):
             continue
-        if q.verdict == "free" and any(label == TAKE_FREE for label, _ in ways):
+        if q.verdict == "free" and any(label == free for label, _code in ways):
             continue  # free is free, whichever coins are held: one button for it
-        label = TAKE_FREE if q.verdict == "free" else f"Pay {plural(q.coins, kind.lower()[:-1])}"
-        if pay.coins == "liquid" and q.verdict != "free":
-            label += f" (rank {rank})"
+        label = free if q.verdict == "free" else pay_label(pay, rank, q.coins)
         ways.append((label[:80], "t" if pay.coins == "turn" else f"l{rank}"))
     return lines, ways, problem
+
+
+def offer_line(pay: Pay, rank: int, have: int, q: Quote) -> str:
+    """``**Turn coins** of rank 2 (the company has 3): 1 → 1 coin``."""
+    if pay.coins == "turn":
+        return _(
+            "**Turn coins** of rank {rank} (the company has {have}): {verdict}",
+            rank=rank,
+            have=have,
+            verdict=verdict(q),
+        )
+    return _(
+        "**Liquid coins** of rank {rank} (the company has {have}): {verdict}", rank=rank, have=have, verdict=verdict(q)
+    )
+
+
+def pay_label(pay: Pay, rank: int, coins: int) -> str:
+    """A pay button's label: ``Pay 2 turn coins``, ``Pay 1 liquid coin (rank 3)``."""
+    if pay.coins == "turn":
+        return _n("Pay {n} turn coin", "Pay {n} turn coins", coins)
+    return _n("Pay {n} liquid coin (rank {rank})", "Pay {n} liquid coins (rank {rank})", coins, rank=rank)
 
 
 def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: bool) -> dict[str, Any]:
     """The private price: each way to pay with its arithmetic, the modifiers' select and the pay buttons
     (a player buys for one of their characters: it is that character's turn action)."""
     named = draft.item != unnamed(draft.rank)
-    title = cut(f"{escape_name(draft.item)} (rank {draft.rank})" if named else draft.item, 256)
+    title = cut(_("{item} (rank {rank})", item=escape_name(draft.item), rank=draft.rank) if named else draft.item, 256)
     lines, ways, problem = ways_to_pay(state, draft, gm=gm)
     buttons: list[discord.ui.Item[Any]] = [
         discord.ui.Button(
@@ -149,17 +188,19 @@ def price_message(session: Session, state: CampaignState, draft: Draft, *, gm: b
     if problem:
         lines.append(f"⚠️ {problem}")
     if not (gm or draft.pc):
-        lines.append("*To buy it, say who acquires it (`pc:`): it is their action this turn.*")
+        lines.append(_("*To buy it, say who acquires it (`pc:`): it is their action this turn.*"))
     if draft.mods:
-        lines.insert(0, "Modifiers: " + ", ".join(LABELS[m] for m in draft.mods))
+        lines.insert(0, _("Modifiers: {modifiers}", modifiers=", ".join(_(LABELS[m]) for m in draft.mods)))
     embed = discord.Embed(title=title, description="\n".join(lines))
     select: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=ui_id(KIND, session.id, "mods", draft_arg(draft)),
-        placeholder="Modifiers…",
+        placeholder=_("Modifiers…"),
         min_values=0,
         max_values=len(MODIFIERS),
         options=[
-            discord.SelectOption(label=m.label, value=m.key, description=f"{m.delta:+d}", default=m.key in draft.mods)
+            discord.SelectOption(
+                label=cut(_(m.label), 100), value=m.key, description=f"{m.delta:+d}", default=m.key in draft.mods
+            )
             for m in PRICES.modifiers
         ],
     )
@@ -179,7 +220,7 @@ async def _modifiers(bot: TabletopBot, reply: Reply, session: Session, arg: str,
 
 async def _pay(bot: TabletopBot, reply: Reply, session: Session, arg: str, values: list[str]) -> None:
     """A pay button: the purchase is made, the channel told, the price message says what happened."""
-    code, _, rest = arg.partition(".")
+    code, _sep, rest = arg.partition(".")
     text = await make_purchase(bot, reply, session, code, parse_draft(rest))
     await reply.update(content=text, embed=None, view=None, ephemeral=True)
 
@@ -191,7 +232,7 @@ async def make_purchase(bot: TabletopBot, reply: Reply, session: Session, code: 
     action = Buy(pc=draft.pc or None, item=draft.item, rank=draft.rank, mods=draft.mods, pay=(pay,))
     applied = await bot.service.act(session.id, actor_of(reply.interaction), action)  # the channel: its news
     lines = narrate(campaign_state(bot, applied.session), [e for e in applied.events if visible(e, PUBLIC)])
-    return cut("\n".join(lines), 2000) or "✅ Bought."
+    return cut("\n".join(lines), 2000) or _("✅ Bought.")
 
 
 def modifiers_typed(text: str | None) -> tuple[str, ...]:
@@ -201,11 +242,14 @@ def modifiers_typed(text: str | None) -> tuple[str, ...]:
     for word in (w.strip().casefold() for w in (text or "").split(",")):
         if not word:
             continue
-        exact = [m.key for m in PRICES.modifiers if word in (m.key, SHORT[m.key].casefold())]
-        found = exact or [m.key for m in PRICES.modifiers if SHORT[m.key].casefold().startswith(word)]
+        names = {m.key: (SHORT[m.key].casefold(), short(m.key).casefold()) for m in PRICES.modifiers}
+        exact = [key for key, said in names.items() if word == key or word in said]
+        found = exact or [key for key, said in names.items() if any(s.startswith(word) for s in said)]
         if len(found) != 1:
-            known = ", ".join(SHORT.values())
-            raise InvalidInput(f"{echo(word, 40, code=True)} is not one modifier: pick from {known}.")
+            known = ", ".join(short(key) for key in MODIFIERS)
+            raise InvalidInput(
+                _("{typed} is not one modifier: pick from {known}.", typed=echo(word, 40, code=True), known=known)
+            )
         picked.add(found[0])
     return tuple(m for m in MODIFIERS if m in picked)
 
@@ -219,7 +263,7 @@ def register(controls: Controls) -> None:
 def rank_examples(rank: int) -> str:
     """``3 — a beautiful gown, a sword/handgun…``: what an item of that rank is like (the seed's table)."""
     row = next((r for r in RANKS if r.rank == rank), None)
-    items = ", ".join(row.items) if row else ""
+    items = ", ".join(_(item) for item in row.items) if row else ""
     return choice_name(f"{rank}: {items}" if items else str(rank))
 
 
@@ -252,7 +296,7 @@ class PriceCommands(Autocomplete):
             pc = self.pc_typed(session, interaction, pc)
         draft = Draft(rank, modifiers_typed(modifiers), pc or "", item or unnamed(rank))
         if len(ui_id(KIND, session.id, "pay", f"l7.{draft_arg(draft)}")) > CUSTOM_ID_MAX:
-            raise InvalidInput("That item's name is too long: shorten it a little.")
+            raise InvalidInput(_("That item's name is too long: shorten it a little."))
         gm = viewer_of(session, interaction).is_gm
         ways = ways_to_pay(state, draft, gm=gm)[1] if buy else []
         if len(ways) == 1:
@@ -262,13 +306,13 @@ class PriceCommands(Autocomplete):
 
     @price.autocomplete("modifiers")
     async def _modifiers_typed(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        typed, _, last = current.rpartition(",")
+        typed, _comma, last = current.rpartition(",")
         head = [w.strip() for w in typed.split(",") if w.strip()]
         return [
             app_commands.Choice(name=choice_name(text), value=text[:100])
-            for m in PRICES.modifiers
-            if SHORT[m.key] not in head and SHORT[m.key].casefold().startswith(last.strip().casefold())
-            for text in [", ".join([*head, SHORT[m.key]])]
+            for key in MODIFIERS
+            if short(key) not in head and short(key).casefold().startswith(last.strip().casefold())
+            for text in [", ".join([*head, short(key)])]
         ][:25]
 
     @price.autocomplete("rank")

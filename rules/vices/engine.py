@@ -21,6 +21,7 @@ from rules.engine import (
     TurnLuck,
     Turns,
 )
+from rules.said import Said, said
 from rules.vices import effects, ending, leaving, levels, luck, pool, seating, turn
 from rules.vices.actions import (
     ClaimSin,
@@ -42,18 +43,18 @@ from rules.vices.pool import Unit
 from rules.vices.state import OUT, RESERVES, Seat, VicesState
 from rules.vices.table import Table
 
-LABELS: dict[str, str] = {
-    "claim": "claim a Sin",
-    "remove": "remove dice",
-    "wrath": "choose which Sin Wrath destroys",
-    "gluttony": "choose a Sin for Gluttony to take from the reserves",
-    "greed": "choose which Sin Greed takes",
-    "lust": "choose which Sin Lust takes",
-    "envy": "choose the Sin Envy gives and the Sin it takes",
-    "tiebreak": "choose a Mythical pair for the tie-break",
+LABELS: dict[str, Said] = {
+    "claim": said("claim a Sin"),
+    "remove": said("remove dice"),
+    "wrath": said("choose which Sin Wrath destroys"),
+    "gluttony": said("choose a Sin for Gluttony to take from the reserves"),
+    "greed": said("choose which Sin Greed takes"),
+    "lust": said("choose which Sin Lust takes"),
+    "envy": said("choose the Sin Envy gives and the Sin it takes"),
+    "tiebreak": said("choose a Mythical pair for the tie-break"),
 }
 """Prompt labels by decision name."""
-OPTIONAL_REMOVAL_LABEL = "remove more dice, or none"
+OPTIONAL_REMOVAL_LABEL = said("remove more dice, or none")
 """The removal's label when a penalty roll already counted as the roll's removal."""
 
 
@@ -110,11 +111,13 @@ class VicesEngine:
         """Setup (1.4): seat order, Sin assignment, then the first seat's first roll (or a claim prompt)."""
         low, high = self.seat_limits(options)
         if not low <= len(players) <= high:
-            raise IllegalAction(f"Vices & Vengeance needs {low} to {high} players at this table.")
+            raise IllegalAction(
+                said("Vices & Vengeance needs {low} to {high} players at this table.", low=low, high=high)
+            )
         if len(set(players)) != len(players):
-            raise IllegalAction("Each player can only take one seat.")
+            raise IllegalAction(said("Each player can only take one seat."))
         if {RESERVES, OUT} & set(players):
-            raise IllegalAction("That player id is reserved.")
+            raise IllegalAction(said("That player id is reserved."))
         blank = VicesState(
             options=options,
             players=(),
@@ -180,9 +183,9 @@ class VicesEngine:
     def remove_player(self, state: VicesState, player: str, dice: DiceSource) -> Outcome[VicesState]:
         """1.8 #36: ``player`` leaves; their Sins go to the reserves, their d20 leaves play, they cannot win."""
         if state.phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(said("The game is over."))
         if player not in state.present():
-            raise IllegalAction("That player is not in this game.")
+            raise IllegalAction(said("That player is not in this game."))
         t = Table(state, dice)
         leaving.remove_player(t, player)
         return Outcome(t.s, t.events)

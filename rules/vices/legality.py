@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple, cast
 
 from rules.engine import IllegalAction
+from rules.said import Said, said
 from rules.vices.actions import (
     DECISION,
     ClaimSin,
@@ -46,22 +47,22 @@ def decision(state: VicesState) -> Decision | None:
     return None
 
 
-WAITING_FOR: dict[str, str] = {
-    "claim": "a player to claim a Sin",
-    "remove": "the defender to remove dice",
-    "wrath": "the Wrath player to choose a Sin to destroy",
-    "gluttony": "the Gluttony player to take a Sin from the reserves",
-    "greed": "the Greed player to choose a Sin to take",
-    "lust": "the Lust player to choose a Sin to take",
-    "envy": "the Envy player to choose an exchange",
-    "tiebreak": "the tied players to choose their pairs",
+WAITING_FOR: dict[str, Said] = {
+    "claim": said("a player to claim a Sin"),
+    "remove": said("the defender to remove dice"),
+    "wrath": said("the Wrath player to choose a Sin to destroy"),
+    "gluttony": said("the Gluttony player to take a Sin from the reserves"),
+    "greed": said("the Greed player to choose a Sin to take"),
+    "lust": said("the Lust player to choose a Sin to take"),
+    "envy": said("the Envy player to choose an exchange"),
+    "tiebreak": said("the tied players to choose their pairs"),
 }
 
-_EFFECT_RULE: dict[Effect, str] = {
-    "wrath": "Wrath destroys one of the defender's Sins.",
-    "greed": "Greed takes one of the defender's Sins.",
-    "gluttony": "Gluttony takes a Sin from the reserves.",
-    "lust": "Lust takes a Sin from another attacker or the reserves, never the defender's.",
+_EFFECT_RULE: dict[Effect, Said] = {
+    "wrath": said("Wrath destroys one of the defender's Sins."),
+    "greed": said("Greed takes one of the defender's Sins."),
+    "gluttony": said("Gluttony takes a Sin from the reserves."),
+    "lust": said("Lust takes a Sin from another attacker or the reserves, never the defender's."),
 }
 
 
@@ -69,47 +70,49 @@ def illegal_reason(state: VicesState, actor: str, action: VicesAction) -> str | 
     """Why ``actor`` may not take ``action`` now, in words a player can read; None if it is legal."""
     waiting = decision(state)
     if waiting is None:
-        return "The game is over."
+        return said("The game is over.")
     if actor not in state.present():
-        return "You are not playing in this game."
+        return said("You are not playing in this game.")
     if DECISION[type(action)] != waiting.name:
-        return f"You can't do that now: waiting for {WAITING_FOR[waiting.name]}."
+        return said("You can't do that now: waiting for {what}.", what=WAITING_FOR[waiting.name])
     if actor not in waiting.players:
         if waiting.name == "tiebreak" and state.tiebreak and actor in state.tiebreak.contenders:
-            return "You have already chosen a pair."
-        return f"It's not your decision: waiting for {WAITING_FOR[waiting.name]}."
+            return said("You have already chosen a pair.")
+        return said("It's not your decision: waiting for {what}.", what=WAITING_FOR[waiting.name])
     if isinstance(action, Remove):
         return removal_problem(state, action.units)
     if isinstance(action, RemoveZeros):
         return (
-            None if len(zero_units(removable_units(state))) > 1 else "Fewer than two dice score 0: pick them yourself."
+            None
+            if len(zero_units(removable_units(state))) > 1
+            else said("Fewer than two dice score 0: pick them yourself.")
         )
     if isinstance(action, ClaimSin):
         assert state.claim is not None
         if action.sin in state.claim.sins:
             return None
         if action.sin not in SINS:
-            return "There is no such Sin."
+            return said("There is no such Sin.")
         if state.options.sin_assignment == "mirror_roll":
-            return "You can only claim a Sin whose die matched the Mirror die."
-        return "That Sin is already taken."
+            return said("You can only claim a Sin whose die matched the Mirror die.")
+        return said("That Sin is already taken.")
     if isinstance(action, PickPair):
-        return None if action.pair in PAIR_KEYS else "Choose one of the three Mythical pairs."
+        return None if action.pair in PAIR_KEYS else said("Choose one of the three Mythical pairs.")
     if isinstance(action, Envy):
         return _envy_problem(state, actor, action)
     if action.sin in sin_targets(state, action.type, actor):
         return None
-    return "There is no such Sin." if action.sin not in SINS else _EFFECT_RULE[action.type]
+    return said("There is no such Sin.") if action.sin not in SINS else _EFFECT_RULE[action.type]
 
 
 def _envy_problem(state: VicesState, actor: str, action: Envy) -> str | None:
     if action.give is None and action.take is None:
-        return None if state.options.envy_optional else "Envy's exchange is not optional at this table."
+        return None if state.options.envy_optional else said("Envy's exchange is not optional at this table.")
     if (action.give, action.take) in envy_swaps(state, actor):
         return None
     if action.give not in state.sins_of(actor):
-        return "You can only give a Sin you hold."
-    return "Envy takes a Sin from the reserves or from another player."
+        return said("You can only give a Sin you hold.")
+    return said("Envy takes a Sin from the reserves or from another player.")
 
 
 _EFFECT_ACTION: dict[Effect, type[Wrath | Gluttony | Greed | Lust]] = {
@@ -159,7 +162,7 @@ def default_action(state: VicesState, player: str) -> VicesAction:
     else removes the single lowest-scoring die or pair; any other choice takes the first legal option."""
     legal = legal_actions(state, player)
     if not legal:
-        raise IllegalAction("There is nothing for you to decide now.")
+        raise IllegalAction(said("There is nothing for you to decide now."))
     turn = state.turn
     if state.phase == "turn" and turn is not None and turn.choice is None:
         if turn.penalty_met:

@@ -12,6 +12,7 @@ from functools import cache
 from itertools import combinations
 
 from rules.engine import IllegalAction
+from rules.said import said
 from rules.vices.data import PAIR_OF, PAIRS, SIDES
 from rules.vices.scoring import die_points, pair_points
 from rules.vices.state import PoolDie, Turn, VicesState
@@ -110,17 +111,17 @@ def removal_problem(state: VicesState, unit_ids: Sequence[str]) -> str | None:
     turn = state.turn
     units = {u.id: u for u in removable_units(state)}
     if turn is None or not units:
-        return "There is nothing to remove now."
+        return said("There is nothing to remove now.")
     used: set[str] = set()
     for unit_id in unit_ids:
         unit = units.get(unit_id)
         if unit is None:
             return _not_removable(state, turn, unit_id)
         if used.intersection(unit.dice):
-            return "Each die can be removed only once."
+            return said("Each die can be removed only once.")
         used.update(unit.dice)
     if not unit_ids and not turn.penalty_met:
-        return "Remove at least one die."
+        return said("Remove at least one die.")
     return None
 
 
@@ -128,16 +129,16 @@ def _not_removable(state: VicesState, turn: Turn, unit_id: str) -> str:
     pooled = {d.id: d for d in turn.pool}
     dice = unit_id.split(GROUP_JOIN)
     if any(pooled[d].joined for d in dice if d in pooled):
-        return "A Nemesis die absorbed on this roll can't be removed until the next roll."
+        return said("A Nemesis die absorbed on this roll can't be removed until the next roll.")
     if unit_id in PAIR_OF and unit_id in pooled:
-        return "Pairs must be scored together."
+        return said("Pairs must be scored together.")
     if len(dice) > 1:
         if state.options.nemesis_zero_rule == "matched_die":
-            return "Nemesis dice are removed one at a time at this table."
-        return "Only Nemesis dice showing the same number can be removed together for 0."
+            return said("Nemesis dice are removed one at a time at this table.")
+        return said("Only Nemesis dice showing the same number can be removed together for 0.")
     if unit_id in turn.scored:
-        return "That die has already been scored."
-    return "That die is not in your pool."
+        return said("That die has already been scored.")
+    return said("That die is not in your pool.")
 
 
 def removal_points(state: VicesState, unit_ids: Sequence[str]) -> int:

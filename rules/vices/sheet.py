@@ -36,6 +36,7 @@ from typing import Any
 
 from rules.dice import DiceSource
 from rules.engine import MANAGER, Engine, IllegalAction, NotPermitted, Outcome, Permissions, Undo
+from rules.said import said
 from rules.vices.sheet_actions import (
     Correct,
     EnterScore,
@@ -78,8 +79,9 @@ def _replace_row(state: SheetState, row: Row) -> tuple[Row, ...]:
 
 def _game_over_reason(state: SheetState, p: Progress) -> str:
     if p.winner is not None:
-        return f"The game is over: {row_of(state, p.winner).name} won. Start a new game to play again."
-    return "The game is over: the tie-break decides the winner."
+        name = row_of(state, p.winner).name
+        return said("The game is over: {name} won. Start a new game to play again.", name=name)
+    return said("The game is over: the tie-break decides the winner.")
 
 
 def _score(state: SheetState, action: EnterScore) -> tuple[SheetState, list[Event]]:
@@ -88,7 +90,7 @@ def _score(state: SheetState, action: EnterScore) -> tuple[SheetState, list[Even
         raise IllegalAction(_game_over_reason(state, p))
     row = row_of(state, action.row)
     if row.sin != p.up:
-        raise IllegalAction(f"It is {row_of(state, p.up).name}'s turn, not {row.name}'s.")
+        raise IllegalAction(said("It is {up}'s turn, not {name}'s.", up=row_of(state, p.up).name, name=row.name))
     new = row.model_copy(update={"scores": (*row.scores, action.value)})
     event = {"type": "scored", "row": row.sin, "round": p.round, "value": action.value, "total": sum(new.scores)}
     return state.model_copy(update={"rows": _replace_row(state, new)}), [event]
@@ -96,13 +98,15 @@ def _score(state: SheetState, action: EnterScore) -> tuple[SheetState, list[Even
 
 def _correct(state: SheetState, action: Correct) -> tuple[SheetState, list[Event]]:
     if state.tiebreak:
-        raise IllegalAction("The tie-break has started: undo its rolls before correcting a score.")
+        raise IllegalAction(said("The tie-break has started: undo its rolls before correcting a score."))
     row = row_of(state, action.row)
     if action.round > len(row.scores):
-        raise IllegalAction(f"{row.name} has no score for round {action.round} yet.")
+        raise IllegalAction(said("{name} has no score for round {round} yet.", name=row.name, round=action.round))
     old = row.scores[action.round - 1]
     if old == action.value:
-        raise IllegalAction(f"{row.name}'s score for round {action.round} is already {old}.")
+        raise IllegalAction(
+            said("{name}'s score for round {round} is already {old}.", name=row.name, round=action.round, old=old)
+        )
     scores = list(row.scores)
     scores[action.round - 1] = action.value
     new_row = row.model_copy(update={"scores": tuple(scores)})
@@ -111,8 +115,14 @@ def _correct(state: SheetState, action: Correct) -> tuple[SheetState, list[Event
     if trigger is not None and sum(len(r.scores) for r in new.rows) > trigger.last_turn:
         # The 70 would now come earlier than before, and the game would have ended before turns already entered.
         raise IllegalAction(
-            f"With {action.value} there, {row_of(new, trigger.row).name} reaches {trigger.total} in round "
-            f"{trigger.round} and the game is over before the later scores: undo those first."
+            said(
+                "With {value} there, {name} reaches {total} in round {round} and the game is over before the later "
+                "scores: undo those first.",
+                value=action.value,
+                name=row_of(new, trigger.row).name,
+                total=trigger.total,
+                round=trigger.round,
+            )
         )
     event = {
         "type": "corrected",
@@ -127,11 +137,14 @@ def _correct(state: SheetState, action: Correct) -> tuple[SheetState, list[Event
 
 def _reorder(state: SheetState, action: Reorder) -> tuple[SheetState, list[Event]]:
     if any(row.scores for row in state.rows):
-        raise IllegalAction("The order is fixed once the first score is in.")
+        raise IllegalAction(said("The order is fixed once the first score is in."))
     seat = seat_of(state, action.row)
     other = seat - 1 if action.dir == "up" else seat + 1
     if not 0 <= other < len(state.rows):
-        raise IllegalAction(f"{state.rows[seat].name} is already {'first' if action.dir == 'up' else 'last'}.")
+        name = state.rows[seat].name
+        if action.dir == "up":
+            raise IllegalAction(said("{name} is already first.", name=name))
+        raise IllegalAction(said("{name} is already last.", name=name))
     rows = list(state.rows)
     rows[seat], rows[other] = rows[other], rows[seat]
     new = state.model_copy(update={"rows": tuple(rows)})
@@ -141,9 +154,9 @@ def _reorder(state: SheetState, action: Reorder) -> tuple[SheetState, list[Event
 def _rename(state: SheetState, action: Rename) -> tuple[SheetState, list[Event]]:
     row = row_of(state, action.row)
     if row.name == action.name:
-        raise IllegalAction(f"{row.name} is already called that.")
+        raise IllegalAction(said("{name} is already called that.", name=row.name))
     if any(r.name.casefold() == action.name.casefold() for r in state.rows if r.sin != row.sin):
-        raise IllegalAction(f"Another player is already called {action.name}.")
+        raise IllegalAction(said("Another player is already called {name}.", name=action.name))
     new = state.model_copy(update={"rows": _replace_row(state, row.model_copy(update={"name": action.name}))})
     return new, [{"type": "renamed", "row": row.sin, "old": row.name, "name": action.name}]
 
@@ -151,7 +164,7 @@ def _rename(state: SheetState, action: Rename) -> tuple[SheetState, list[Event]]
 def _move_sin(state: SheetState, action: MoveSin) -> tuple[SheetState, list[Event]]:
     before = state.sins[action.sin]
     if action.to == before:
-        raise IllegalAction(f"{action.sin} is already {where(state, before)}.")
+        raise IllegalAction(said("{sin} is already {place}.", sin=action.sin, place=where(state, before)))
     where(state, action.to)  # refuses a row nobody plays before anything moves
     new = state.model_copy(update={"sins": {**state.sins, action.sin: action.to}})
     return new, [{"type": "sin_moved", "sin": action.sin, "from": before, "to": action.to}]
@@ -159,16 +172,18 @@ def _move_sin(state: SheetState, action: MoveSin) -> tuple[SheetState, list[Even
 
 def _sloth(state: SheetState, action: SetSloth) -> tuple[SheetState, list[Event]]:
     if all(row.sin != "Sloth" for row in state.rows):
-        raise IllegalAction("Nobody started with Sloth, so no Sloth Nemesis die is in play.")
+        raise IllegalAction(said("Nobody started with Sloth, so no Sloth Nemesis die is in play."))
     if action.removed == state.sloth_removed:
-        raise IllegalAction(f"The Sloth Nemesis die is already {'removed' if action.removed else 'in play'}.")
+        if action.removed:
+            raise IllegalAction(said("The Sloth Nemesis die is already removed."))
+        raise IllegalAction(said("The Sloth Nemesis die is already in play."))
     new = state.model_copy(update={"sloth_removed": action.removed})
     return new, [{"type": "sloth_die", "removed": action.removed}]
 
 
 def _hand_over(state: SheetState, action: HandOver) -> tuple[SheetState, list[Event]]:
     if action.to == state.keeper:
-        raise IllegalAction(f"{state.keeper_name} already keeps this sheet.")
+        raise IllegalAction(said("{name} already keeps this sheet.", name=state.keeper_name))
     new = state.model_copy(update={"keeper": action.to, "keeper_name": action.name})
     return new, [{"type": "keeper", "from": state.keeper, "to": action.to, "name": action.name}]
 
@@ -176,13 +191,13 @@ def _hand_over(state: SheetState, action: HandOver) -> tuple[SheetState, list[Ev
 def _tiebreak(state: SheetState, action: TieBreak, dice: DiceSource) -> tuple[SheetState, list[Event]]:
     p = progress(state)
     if p.phase is not Phase.TIEBREAK:
-        raise IllegalAction(_game_over_reason(state, p) if p.winner else "There is no tie-break now.")
+        raise IllegalAction(_game_over_reason(state, p) if p.winner else said("There is no tie-break now."))
     row = row_of(state, action.row)
     if row.sin not in p.contenders:
-        raise IllegalAction(f"{row.name} is not in the tie-break.")
+        raise IllegalAction(said("{name} is not in the tie-break.", name=row.name))
     assert p.roller is not None
     if row.sin != p.roller:
-        raise IllegalAction(f"{row_of(state, p.roller).name} rolls for the tie-break first.")
+        raise IllegalAction(said("{name} rolls for the tie-break first.", name=row_of(state, p.roller).name))
     if action.dice is None:
         values = tuple(dice.roll(f"tb{p.tiebreak_round}.{row.sin}.{die}", 6) for die in PAIRS[action.pair])
         roll = TieRoll(row=row.sin, pair=action.pair, dice=(values[0], values[1]), rolled=True)
@@ -267,7 +282,7 @@ class SheetEngine:
     """The scoresheet as an :class:`~rules.engine.Engine` with Permissions and Undo (see the module docstring)."""
 
     kind = "vv_sheet"
-    title = "Vices & Vengeance scoresheet"
+    title: str = said("Vices & Vengeance scoresheet")  # the core says it (localize)
     options_model = SheetOptions
     state_model = SheetState
 
@@ -281,17 +296,18 @@ class SheetEngine:
             raise IllegalAction("A scoresheet takes its players from its options, not from seats.")
         settings, rows = options.settings, options.rows
         if not settings.min_players <= len(rows) <= settings.max_players:
-            raise IllegalAction(f"A sheet needs {settings.min_players} to {settings.max_players} players.")
+            low, high = settings.min_players, settings.max_players
+            raise IllegalAction(said("A sheet needs {low} to {high} players.", low=low, high=high))
         sins = [r.sin for r in rows]
         twice = next((sin for i, sin in enumerate(sins) if sin in sins[:i]), None)
         if twice is not None:
-            raise IllegalAction(f"{twice} is given twice: each Sin heads one column only.")
+            raise IllegalAction(said("{sin} is given twice: each Sin heads one column only.", sin=twice))
         for seen, what in (
-            ([r.name.casefold() for r in rows], "Each player needs a name of their own"),
-            ([r.member for r in rows if r.member is not None], "A member can have only one row"),
+            ([r.name.casefold() for r in rows], said("Each player needs a name of their own.")),
+            ([r.member for r in rows if r.member is not None], said("A member can have only one row.")),
         ):
             if len(set(seen)) != len(seen):
-                raise IllegalAction(f"{what}.")
+                raise IllegalAction(what)
         state = SheetState(
             settings=settings,
             keeper=options.keeper,
@@ -341,11 +357,13 @@ class SheetEngine:
             return
         own = next((r.sin for r in state.rows if r.member == actor), None) if state.settings.self_scoring else None
         if own is None:
-            raise NotPermitted(f"Only the keeper, {state.keeper_name}, can write on this sheet.")
+            raise NotPermitted(said("Only the keeper, {name}, can write on this sheet.", name=state.keeper_name))
         if not _member_may(state, own, action):
             raise NotPermitted(
-                f"You can write your own scores and your own turn's Sin moves; the keeper, {state.keeper_name}, "
-                "writes the rest."
+                said(
+                    "You can write your own scores and your own turn's Sin moves; the keeper, {name}, writes the rest.",
+                    name=state.keeper_name,
+                )
             )
 
     def undoable(self, action: SheetAction) -> bool:

@@ -113,5 +113,6 @@ def parse_action(data: Mapping[str, Any]) -> SheetAction:
     except ValidationError as exc:
         for error in exc.errors():
             if error["type"] == RULE_ERROR:
-                raise IllegalAction(error["msg"]) from exc
+                raise IllegalAction(error.get("ctx", {}).get("rule", error["msg"])) from exc
+
         raise

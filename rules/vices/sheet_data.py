@@ -9,8 +9,14 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+from rules.said import said
+
 SinName = Literal["Wrath", "Sloth", "Pride", "Lust", "Greed", "Gluttony", "Envy"]
-"""A Sin, named as on the sheet. A row is known by its player's original Sin, which never changes."""
+"""A Sin, named as on the sheet. A row is known by its player's original Sin, which never changes.
+
+The names stay the rulebook's in every language (players type them, and the rules resolve them in reverse
+alphabetical order of these English names); their colours and effects are translated (``said``)."""
+
 
 PairKey = Literal["mirror_medusa", "david_goliath", "silverbullet_werewolf"]
 
@@ -33,51 +39,63 @@ SINS: tuple[Sin, ...] = (
     Sin(
         "Wrath",
         1,
-        "red",
+        said("red"),
         (200, 40, 40),
-        "Remove the defending player's Sin from play. If they have more than one, you choose which Sin to destroy.",
+        said(
+            "Remove the defending player's Sin from play. If they have more than one, you choose which Sin to destroy."
+        ),
     ),
     Sin(
         "Sloth",
         2,
-        "light blue",
+        said("light blue"),
         (86, 180, 233),
-        "Remove your Sloth Nemesis die from play for the rest of the game. "
-        "It is the only Nemesis die that can be removed from play.",
+        said(
+            "Remove your Sloth Nemesis die from play for the rest of the game. "
+            "It is the only Nemesis die that can be removed from play."
+        ),
     ),
     Sin(
         "Pride",
         3,
-        "purple",
+        said("purple"),
         (155, 65, 190),
-        "Roll the extra metallic-purple Pride die. The defender scores it together with the two Pride dice "
-        "in the penalty roll. Matching dice score zero.",
+        said(
+            "Roll the extra metallic-purple Pride die. The defender scores it together with the two Pride dice "
+            "in the penalty roll. Matching dice score zero."
+        ),
     ),
     Sin(
         "Lust",
         4,
-        "dark blue",
+        said("dark blue"),
         (25, 45, 125),
-        "Take a Sin and its matching token from another attacking player or the reserves. "
-        "You cannot take the defending player's Sin.",
+        said(
+            "Take a Sin and its matching token from another attacking player or the reserves. "
+            "You cannot take the defending player's Sin."
+        ),
     ),
-    Sin("Greed", 5, "gold", (240, 205, 60), "Take the defending player's Sin die and its matching token."),
+    Sin("Greed", 5, said("gold"), (240, 205, 60), said("Take the defending player's Sin die and its matching token.")),
     Sin(
         "Gluttony",
         6,
-        "orange",
+        said("orange"),
         (215, 110, 0),
-        "Take a Sin and its matching token from the reserves. You keep and play that Sin, and may accumulate "
-        "all the Sins. The defender adds its die to the penalty roll and scores three dice, or four with "
-        "Pride's extra die.",
+        said(
+            "Take a Sin and its matching token from the reserves. You keep and play that Sin, and may accumulate "
+            "all the Sins. The defender adds its die to the penalty roll and scores three dice, or four with "
+            "Pride's extra die."
+        ),
     ),
     Sin(
         "Envy",
         7,
-        "green",
+        said("green"),
         (0, 125, 85),
-        "Exchange your Sin for any Sin in the reserves or any other player's Sin. "
-        "Move each matching token with its Sin.",
+        said(
+            "Exchange your Sin for any Sin in the reserves or any other player's Sin. "
+            "Move each matching token with its Sin."
+        ),
     ),
 )
 """In precedence order (Wrath → Sloth → Pride → Lust → Greed → Gluttony → Envy), the order effects resolve in."""

@@ -18,13 +18,14 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_valida
 from pydantic_core import PydanticCustomError
 
 from rules.engine import IllegalAction
+from rules.said import Said, said
 from rules.vices.scoring import pair_points
 from rules.vices.sheet_data import EXACT_TARGET, SIN_NAMES, PairKey, SinName
 
 RULE_ERROR = "sheet_rule"
 """Pydantic error type of a value that breaks a sheet rule; its message is shown to players as is."""
 
-SCORE_RULE = "Scores are whole numbers of 0 or more."
+SCORE_RULE = said("Scores are whole numbers of 0 or more.")
 MAX_TURN_SCORE = 300
 """No turn can score more (every die at its worst, every Sin matched, seven d20s: 267), so more is a typo."""
 NAME_MAX = 32
@@ -36,27 +37,32 @@ Place = SinName | Literal["reserves", "out"]
 """Where a Sin is now: with a player (named by the row's original Sin), in the reserves, or out of play."""
 
 
+def _broken(rule: Said) -> PydanticCustomError:
+    """A sheet rule broken: pydantic's message is the English, its context keeps the rule to say in any language."""
+    return PydanticCustomError(RULE_ERROR, "{rule}", {"rule": rule})
+
+
 def _whole_number(value: object) -> int:
     # Modal text arrives as a string; a bool is an int to Python but never a score.
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         value = int(value.strip())
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise PydanticCustomError(RULE_ERROR, SCORE_RULE)
+        raise _broken(SCORE_RULE)
     if value > MAX_TURN_SCORE:
-        raise PydanticCustomError(RULE_ERROR, f"No turn scores more than {MAX_TURN_SCORE}.")
+        raise _broken(said("No turn scores more than {most}.", most=MAX_TURN_SCORE))
     return value
 
 
 def _name(value: object) -> str:
     if not isinstance(value, str):
-        raise PydanticCustomError(RULE_ERROR, "A name is a line of text.")
+        raise _broken(said("A name is a line of text."))
     name = " ".join(value.split())
     if not name:
-        raise PydanticCustomError(RULE_ERROR, "A name can't be empty.")
+        raise _broken(said("A name can't be empty."))
     if len(name) > NAME_MAX:
-        raise PydanticCustomError(RULE_ERROR, f"Names are at most {NAME_MAX} characters.")
+        raise _broken(said("Names are at most {most} characters.", most=NAME_MAX))
     if any(unicodedata.category(c).startswith("C") for c in name):
-        raise PydanticCustomError(RULE_ERROR, "Names can't contain control characters.")
+        raise _broken(said("Names can't contain control characters."))
     return name
 
 
@@ -64,7 +70,7 @@ def _pip(value: object) -> int:
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         value = int(value.strip())
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
-        raise PydanticCustomError(RULE_ERROR, "Mythical dice show 1 to 6.")
+        raise _broken(said("Mythical dice show 1 to 6."))
     return value
 
 
@@ -212,7 +218,7 @@ def row_of(state: SheetState, sin: SinName) -> Row:
     for row in state.rows:
         if row.sin == sin:
             return row
-    raise IllegalAction(f"Nobody on this sheet started with {sin}.")
+    raise IllegalAction(said("Nobody on this sheet started with {sin}.", sin=sin))
 
 
 def where(state: SheetState, place: Place, name: Callable[[str], str] = str) -> str:
@@ -221,10 +227,10 @@ def where(state: SheetState, place: Place, name: Callable[[str], str] = str) -> 
     IllegalAction if ``place`` is a row nobody plays.
     """
     if place == RESERVES:
-        return "in the reserves"
+        return said("in the reserves")
     if place == OUT_OF_PLAY:
-        return "out of play"
-    return f"with {name(row_of(state, place).name)}"
+        return said("out of play")
+    return said("with {name}", name=name(row_of(state, place).name))
 
 
 def seat_of(state: SheetState, sin: SinName) -> int:

@@ -23,6 +23,7 @@ import math
 from functools import cache
 
 from rules.engine import IllegalAction
+from rules.said import said
 from rules.vices.actions import ClaimSin, Envy, Gluttony, Greed, Lust, PickPair, Remove, VicesAction, Wrath
 from rules.vices.data import EXACT_TARGET, GLUTTONY, PAIR_KEYS, PAIR_OF, PRIDE, SIDES, SIN_OF_DIE, SMALL
 from rules.vices.legality import decision, legal_actions
@@ -181,7 +182,7 @@ def choose_action(state: VicesState, player: str) -> VicesAction:
     waiting = decision(state)
     legal = legal_actions(state, player)
     if waiting is None or not legal:
-        raise IllegalAction("There is nothing for you to decide now.")
+        raise IllegalAction(said("There is nothing for you to decide now."))
     name = waiting.name
     if name == "remove":
         return choose_removal(state)
