@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.errors import NoSession
+from bot.i18n import _
 from bot.models import Scope
 from rules.dice import DiceSource
 from rules.engine import (
@@ -186,7 +187,7 @@ class Registry:
         try:
             return self._kinds[kind]
         except KeyError:
-            raise NoSession("That game is not available on this bot right now.") from None
+            raise NoSession(_("That game is not available on this bot right now.")) from None
 
     def __contains__(self, kind: object) -> bool:
         return kind in self._kinds
