@@ -10,8 +10,9 @@ from typing import Any
 
 import discord
 
+from bot.i18n import _, localize
 from bot.models import Session, Status
-from bot.names import clip
+from bot.names import clip, listed
 from bot.spec import View
 from rules.engine import Prompt
 
@@ -51,11 +52,11 @@ def who_must_act(session: Session, prompts: Iterable[Prompt]) -> str:
     asked: dict[tuple[str, float | None], list[str]] = {}
     for prompt in prompts:
         at = deadlines.get((prompt.player, prompt.decision))
-        asked.setdefault((prompt.label, at), []).append(mention(session, prompt.player))
+        asked.setdefault((localize(prompt.label), at), []).append(mention(session, prompt.player))
     parts = []
     for (label, at), who in asked.items():
-        names = ", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else who[0]
-        parts.append(f"{names} to {label}" + (f" (<t:{int(at)}:R>)" if at is not None else ""))
+        part = _("{names} to {label}", names=listed(who), label=label)
+        parts.append(part + (f" (<t:{int(at)}:R>)" if at is not None else ""))
     return "; ".join(parts)
 
 
@@ -63,12 +64,12 @@ def status_line(session: Session, title: str, prompts: list[Prompt]) -> str:
     """The first line of a table's board: the game, and who must act by when (or the result)."""
     if session.status is Status.FINISHED and session.winners is not None:
         names = ", ".join(mention(session, p) for p in session.winners)
-        return f"**{title}** · game over · 🏆 {names}"
+        return _("**{title}** · game over · 🏆 {names}", title=title, names=names)
     if session.status is Status.ABANDONED:
-        return f"**{title}** · this game was ended."
+        return _("**{title}** · this game was ended.", title=title)
     if not prompts or not session.seats:
         return f"**{title}**"
-    return f"**{title}** · waiting for {who_must_act(session, prompts)}"
+    return _("**{title}** · waiting for {who}", title=title, who=who_must_act(session, prompts))
 
 
 @dataclass
@@ -134,10 +135,10 @@ def compose(
     lines = [status_line(session, title, prompts)] if main else []
     lines += notes or []
     if drawn.content:
-        lines.append(drawn.content)
+        lines.append(localize(drawn.content))
     if files:  # the drawn pictures, in the order of ``drawn.pictures``
         for file, picture in zip(files, drawn.pictures, strict=True):
-            file.description = picture.description[:MAX_DESCRIPTION]  # alt text
+            file.description = clip(localize(picture.description), MAX_DESCRIPTION)  # alt text
     return Payload(
         content=clip("\n".join(lines)), embeds=drawn.embeds, view=static_view(drawn.rows), ping=pings, files=files or []
     )

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import InvalidInput
+from bot.i18n import _, _n, _p
 from rules.text import echo
 
 SUBCOMMAND_TYPES = (1, 2)
@@ -56,16 +57,28 @@ def refusal(parameter: app_commands.Parameter, value: Any) -> str | None:
     kind = parameter.type
     if parameter.choices and not parameter.autocomplete:
         if value not in [c.value for c in parameter.choices]:
-            return f"{name} must be one of: {_listed([c.name for c in parameter.choices])}."
+            choices = _listed([_p("choice_name", c.name) for c in parameter.choices])
+            return _("{name} must be one of: {choices}.", name=name, choices=choices)
         return None
     low, high = parameter.min_value, parameter.max_value
     if kind is discord.AppCommandOptionType.string and isinstance(value, str):
         if high is not None and len(value) > high:
-            return f"{name} takes at most {high:,} characters (that was {len(value):,})."
+            return _(
+                "{name} takes at most {high} characters (that was {length}).",
+                name=name,
+                high=_grouped(high),
+                length=_grouped(len(value)),
+            )
         if low is not None and len(value) < low:
-            return f"{name} needs at least {low:,} character{'s' if low != 1 else ''}."
+            return _n(
+                "{name} needs at least {low} character.",
+                "{name} needs at least {low} characters.",
+                int(low),
+                name=name,
+                low=_grouped(low),
+            )
     elif kind in NUMERIC and isinstance(value, int | float) and not _within(value, low, high):
-        return f"{name} must be {_span(low, high)} (not {value:,})."
+        return _("{name} must be {span} (not {value}).", name=name, span=_span(low, high), value=_grouped(value))
     return None
 
 
@@ -73,8 +86,8 @@ def transform_refusal(error: app_commands.TransformerError) -> InvalidInput:
     """What to tell a member whose option value discord.py could not turn into what the command takes."""
     if error.type is discord.AppCommandOptionType.user:
         who = echo(getattr(error.value, "display_name", None) or str(error.value))
-        return InvalidInput(f"{who} isn't a member of this server: pick someone who is.")
-    return InvalidInput("One of the options doesn't fit this command: pick it from the list offered as you type.")
+        return InvalidInput(_("{who} isn't a member of this server: pick someone who is.", who=who))
+    return InvalidInput(_("One of the options doesn't fit this command: pick it from the list offered as you type."))
 
 
 def _within(value: float, low: float | None, high: float | None) -> bool:
@@ -83,10 +96,16 @@ def _within(value: float, low: float | None, high: float | None) -> bool:
 
 def _span(low: float | None, high: float | None) -> str:
     if low is not None and high is not None:
-        return f"from {low:,} to {high:,}"
-    return f"at least {low:,}" if low is not None else f"at most {high:,}"
+        return _("from {low} to {high}", low=_grouped(low), high=_grouped(high))
+    return _("at least {low}", low=_grouped(low)) if low is not None else _("at most {high}", high=_grouped(high))
+
+
+def _grouped(number: float | None) -> str:
+    """A number with its thousands grouped: ``1,024``."""
+    return f"{number:,}"
 
 
 def _listed(names: Sequence[str]) -> str:
     shown = ", ".join(names[:CHOICES_LISTED])
-    return shown + (f" (and {len(names) - CHOICES_LISTED} more)" if len(names) > CHOICES_LISTED else "")
+    more = len(names) - CHOICES_LISTED
+    return shown + (_(" (and {more} more)", more=more) if more > 0 else "")

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from bot.clock import Clock
 from bot.errors import Conflict, SessionOver
-from bot.i18n import current, speaking
+from bot.i18n import N_, _, current, speaking
 from bot.locks import KeyedLocks
 from bot.models import Actor, Applied, How, LogEntry, News, Session, Status
 from bot.once import OnceGuard
@@ -38,6 +38,8 @@ CORE = ""
 COMMIT_ATTEMPTS = 3
 MAX_FORCED_MOVES = 50
 """Forced moves taken in a row after one action, at most (a guard against an engine that loops)."""
+GAME_OVER = N_("This game is over; start a new one any time.")
+"""The refusal of anything done to a game that has ended."""
 
 Hook = Callable[[Applied], None]
 NewsOf = Callable[[Session, BaseModel | None, LogEntry], list[News]]
@@ -116,10 +118,10 @@ class Committer:
         is tried again on fresh data."""
         async with self.locks[session_id]:
             once = self.onces.check(session_id)
-            for _ in range(COMMIT_ATTEMPTS):
+            for _attempt in range(COMMIT_ATTEMPTS):
                 session = await self.store.session(session_id)
                 if session is None:
-                    raise SessionOver("This game is over; start a new one any time.")
+                    raise SessionOver(_(GAME_OVER))
                 applied, entry = await change(session)
                 with speaking(await self._language(session)):
                     self._prepare(applied, entry)
@@ -197,7 +199,7 @@ class Committer:
         if forced is None:
             return applied
         language = await self._language(applied.session)
-        for _ in range(MAX_FORCED_MOVES):
+        for _move in range(MAX_FORCED_MOVES):
             session, state = applied.session, applied.state
             if session.status is not Status.ACTIVE or state is None:
                 return applied

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from bot.errors import UserError
 from bot.models import Deadline, Session, Status
 from bot.service import LOBBY_DECISION, Expect, Service
+from rules.said import said
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,7 @@ class Deadlines:
         service: Service,
         *,
         remind: Callable[[Session, Deadline], Awaitable[None]],
-        close_lobby: Callable[[int, str], Awaitable[None]],
+        close_lobby: Callable[[int], Awaitable[None]],
     ) -> None:
         self.service = service
         self.remind = remind
@@ -55,7 +56,7 @@ class Deadlines:
 
     async def _expire(self, session: Session, deadline: Deadline) -> None:
         if session.status is Status.LOBBY or deadline.decision == LOBBY_DECISION:
-            await self.close_lobby(session.id, "it expired before the game started")
+            await self.close_lobby(session.id)
             return
         service = self.service
         kind = service.kind_of(session)
@@ -90,5 +91,6 @@ class Deadlines:
         # A computer taking the seat is told with the commit (its news); a game without computers loses the seat.
         seat = applied.session.seat_of_player(deadline.player)
         if counts and seat.timeouts >= limit and applied.session.status is Status.ACTIVE and not seat.computer:
-            why = f"missed {limit} decisions in a row and leaves the game"
+            # Said, so the channel is told it in its own language (the log keeps the message and its values).
+            why = said("missed {limit} decisions in a row and leaves the game", limit=limit)
             await service.remove_player(session.id, deadline.player, how="timeout", why=why)

@@ -12,6 +12,8 @@ from typing import Any
 import discord
 
 from bot.board import Payload, compose, one_line
+from bot.i18n import N_, _, localize
+from bot.lifecycle import told_why
 from bot.models import MAIN_VIEW, Board, Session, Status
 from bot.names import escape_name
 from bot.pictures import PictureWorker
@@ -19,7 +21,7 @@ from bot.service import TIMED_OUT, Service
 from bot.spec import GameSpec, ViewContext
 from rules.engine import PUBLIC, Viewer, visible
 
-TIMEOUT_NOTE = "⏰ Time ran out for {name}; the bot took the default for them."
+TIMEOUT_NOTE = N_("⏰ Time ran out for {name}; the bot took the default for them.")
 RECENT_KEPT = 64
 """Recent log events kept in memory per session, so drawing a board needs no log read."""
 RECENT_SESSIONS = 2048
@@ -33,7 +35,7 @@ LobbyLine = Callable[[Session], str]
 def notes(session: Session, events: list[dict[str, Any]]) -> list[str]:
     """The core's own lines under the status line: whose time ran out on this board."""
     timed_out = dict.fromkeys(e["player"] for e in events if e.get("type") == TIMED_OUT)
-    return [TIMEOUT_NOTE.format(name=escape_name(Service.display_name(session, p))) for p in timed_out]
+    return [_(TIMEOUT_NOTE, name=escape_name(Service.display_name(session, p))) for p in timed_out]
 
 
 class Drawer:
@@ -136,11 +138,11 @@ class Drawer:
         title = spec.kind.title
         if session.status is Status.ABANDONED:
             last = await self.service.store.log_entries(session.id, last=1)
-            why = last[0].action.get("why") if last else None
-            return one_line(title, str(why or "this game was ended."))
+            why = told_why(last[0].action) if last else None
+            return one_line(title, why or _("this game was ended."))
         if board is None:
-            return one_line(title, "this board has moved on.")
+            return one_line(title, _("this board has moved on."))
         if board.status is Status.LOBBY:
             return one_line(title, self.lobby_line(session))
         ctx = self.context(session, events=await self.events_since(session, board.first_seq))
-        return one_line(title, spec.retired(ctx))
+        return one_line(title, localize(spec.retired(ctx)))

@@ -10,19 +10,21 @@ from __future__ import annotations
 import secrets
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
-from bot.i18n import localize
+from bot.i18n import N_, _, localize
+from rules.said import Said
 
 _PLAIN_PROBLEMS = {
-    "int_parsing": "please enter a whole number",
-    "int_from_float": "please enter a whole number",
-    "float_parsing": "please enter a number",
-    "missing": "please fill this in",
-    "greater_than_equal": "at least {ge}",
-    "less_than_equal": "at most {le}",
-    "string_too_long": "at most {max_length} characters",
-    "too_long": "at most {max_length}",
-    "string_too_short": "please fill this in",
+    "int_parsing": N_("please enter a whole number"),
+    "int_from_float": N_("please enter a whole number"),
+    "float_parsing": N_("please enter a number"),
+    "missing": N_("please fill this in"),
+    "greater_than_equal": N_("at least {ge}"),
+    "less_than_equal": N_("at most {le}"),
+    "string_too_long": N_("at most {max_length} characters"),
+    "too_long": N_("at most {max_length}"),
+    "string_too_short": N_("please fill this in"),
 }
 
 
@@ -73,9 +75,12 @@ class InvalidInput(UserError):
         error = exc.errors()[0]
         field = next((str(p) for p in reversed(error["loc"]) if isinstance(p, str) and p != tag), "")
         plain = _PLAIN_PROBLEMS.get(error["type"])
-        message = plain.format(**error.get("ctx", {})) if plain else str(error["msg"]).removeprefix("Value error, ")
-        where = field.replace("_", " ").capitalize()
-        return cls(f"{where}: {message}." if where else f"{message[:1].upper()}{message[1:]}.")
+        message = _(plain, **error.get("ctx", {})) if plain else _problem(error)
+        # A field's name is said as a game marked it (``N_("Amount")``), else as it is.
+        where = _(field.replace("_", " ").capitalize()) if field else ""
+        if where:
+            return cls(_("{field}: {problem}.", field=where, problem=message))
+        return cls(f"{message[:1].upper()}{message[1:]}.")
 
 
 class StaleBoard(UserError):
@@ -83,8 +88,9 @@ class StaleBoard(UserError):
 
     code = "stale_board"
 
-    def __init__(self, text: str = "This board is out of date; nothing was changed.", *, url: str | None = None):
-        super().__init__(text if url is None else f"{text} Here is the [current board]({url}).")
+    def __init__(self, text: str | None = None, *, url: str | None = None):
+        text = text if text is not None else _("This board is out of date; nothing was changed.")
+        super().__init__(text if url is None else text + " " + _("Here is the [current board]({url}).", url=url))
         self.url = url
 
 
@@ -117,8 +123,17 @@ class Conflict(UserError):
 
     code = "conflict"
 
-    def __init__(self, text: str = "That changed at the same moment; please try again.") -> None:
-        super().__init__(text)
+    def __init__(self, text: str | None = None) -> None:
+        super().__init__(text if text is not None else _("That changed at the same moment; please try again."))
+
+
+def _problem(error: ErrorDetails) -> str:
+    """A validator's own reason: an engine's said in the language spoken, pydantic's other words as they are."""
+    raised = error.get("ctx", {}).get("error")
+    reason = raised.args[0] if isinstance(raised, ValueError) and raised.args else None
+    if isinstance(reason, Said):
+        return localize(reason)
+    return str(error["msg"]).removeprefix("Value error, ")
 
 
 def new_error_id() -> str:

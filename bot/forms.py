@@ -27,6 +27,7 @@ from pydantic.fields import FieldInfo
 
 from bot.controls import action_id, decode_action, encode_action, form_id
 from bot.errors import InvalidInput
+from bot.i18n import _, localize
 from bot.models import Session
 from bot.service import Expect
 
@@ -98,7 +99,7 @@ def action_modal(
         custom_id = form_id(session.kind, session.id, session.version, FORM, encode_action(action))
     else:
         custom_id = action_id(session.id, expect or Expect.of(session), action, namespace="m")
-    modal = discord.ui.Modal(title=_cut(title, TITLE_MAX), custom_id=custom_id)
+    modal = discord.ui.Modal(title=_cut(localize(title), TITLE_MAX), custom_id=custom_id)
     seen: dict[str, int] = {}
     for item in inputs:
         seen[item.path] = seen.get(item.path, 0) + 1
@@ -112,8 +113,9 @@ def action_modal(
 
 def _labelled(info: FieldInfo, item: Input, custom_id: str) -> discord.ui.Label[Any]:
     name = item.path.rpartition(".")[2]
-    label = item.label or info.title or name.replace("_", " ").capitalize()
-    description = item.description or info.description
+    # A model's titles and descriptions are declared at import, only marked (``N_``): said here.
+    label = localize(item.label) if item.label else _(info.title or name.replace("_", " ").capitalize())
+    description = localize(item.description) if item.description else info.description and _(info.description)
     component: discord.ui.TextInput[Any] | discord.ui.Select[Any]
     if item.options:
         options = list(item.options)[:OPTIONS_MAX]
@@ -123,7 +125,7 @@ def _labelled(info: FieldInfo, item: Input, custom_id: str) -> discord.ui.Label[
             min_values=0,
             max_values=min(item.max_values or len(options), len(options)),
             required=False,
-            placeholder=_cut(item.placeholder, PLACEHOLDER_MAX) if item.placeholder else None,
+            placeholder=_cut(localize(item.placeholder), PLACEHOLDER_MAX) if item.placeholder else None,
         )
     else:
         limit = min(item.max_length or _limit(info) or TEXT_MAX, TEXT_MAX)
@@ -135,7 +137,7 @@ def _labelled(info: FieldInfo, item: Input, custom_id: str) -> discord.ui.Label[
             min_length=1 if required else None,
             max_length=limit,
             default=item.default[:limit] if item.default else None,
-            placeholder=_cut(item.placeholder, PLACEHOLDER_MAX) if item.placeholder else None,
+            placeholder=_cut(localize(item.placeholder), PLACEHOLDER_MAX) if item.placeholder else None,
         )
     return discord.ui.Label(
         text=_cut(label, LABEL_MAX),

@@ -13,6 +13,7 @@ from bot.board import static_view
 from bot.controls import Router, core_id, decode_action, parse_action_id, parse_ui_id
 from bot.errors import InvalidInput, NotPermitted, NotPlaying, SessionOver, StaleBoard, UserError
 from bot.forms import read_action
+from bot.i18n import N_, _
 from bot.lobby import Lobby, actor_of
 from bot.models import Session, Status, viewer_of
 from bot.names import escape_name
@@ -21,6 +22,7 @@ from bot.publisher import Publisher
 from bot.replies import Reply
 from bot.service import Expect, Service
 from bot.spec import ANY_ACTION, GameSpec
+from rules.said import said
 
 
 def drawn_before_restore(session: Session, interaction: discord.Interaction) -> bool:
@@ -34,8 +36,8 @@ def drawn_before_restore(session: Session, interaction: discord.Interaction) -> 
 
 
 CONFIRMATIONS = {
-    "leave": ("Leave this game? You can't come back to it.", "Yes, leave"),
-    "end": ("End the game for everyone?", "Yes, end it"),
+    "leave": (N_("Leave this game? You can't come back to it."), N_("Yes, leave")),
+    "end": (N_("End the game for everyone?"), N_("Yes, end it")),
 }
 
 
@@ -66,7 +68,7 @@ class Interactions:
         reply.session_id = route.session_id
         if route.action.partition(";")[0] == ANY_ACTION:
             if len(values) != 1:
-                raise InvalidInput("Pick one option.")
+                raise InvalidInput(_("Pick one option."))
             action = decode_action(values[0])
         else:
             action = decode_action(route.action, values)
@@ -108,8 +110,8 @@ class Interactions:
     async def core(self, reply: Reply, rest: str, values: list[str]) -> None:
         """Confirmations (leave, end), undo, redo, rematch, and ``private``: the board as the clicker may see it
         (their own hidden dice or cards, the GM's secrets), sent to them alone."""
-        session_id, _, rest = rest.partition(":")
-        key, _, version = rest.partition(":")
+        session_id, _sep, rest = rest.partition(":")
+        key, _sep, version = rest.partition(":")
         sid = int(session_id)
         reply.session_id = sid
         actor = actor_of(reply.interaction)
@@ -126,35 +128,35 @@ class Interactions:
         elif key == "confirm_end":
             session = await self.service.session(sid)
             await self._check_may_end(session, reply)
-            await reply.update(content="Game ended.", view=None)
-            await self.service.end(sid, actor=actor, why=f"{escape_name(actor.name)} ended the game.")
+            await reply.update(content=_("Game ended."), view=None)
+            await self.service.end(sid, actor=actor, why=said("{name} ended the game.", name=escape_name(actor.name)))
         elif key == "confirm_leave":
             session = await self.service.session(sid)
             seat = session.seat_of_user(actor.user_id)
             if seat is None:
-                raise NotPlaying("You're not playing in this game.")
-            await reply.update(content="You left the game.", view=None)
+                raise NotPlaying(_("You're not playing in this game."))
+            await reply.update(content=_("You left the game."), view=None)
             if session.status is Status.LOBBY:
                 await self.lobby.change(sid, actor, lambda s, a: self.lobby.without(s, a.user_id), None)
             else:
                 await self.service.remove_player(sid, seat.player, actor=actor)
         else:
-            raise UserError("That button is no longer in use.")
+            raise UserError(_("That button is no longer in use."))
 
     async def _check_may_end(self, session: Session, reply: Reply) -> None:
         if session.guild_id is None:
             return
         rule = (await self.service.store.guild_settings(session.guild_id)).end_by
         if not may_end(session, actor_of(reply.interaction), rule):
-            raise NotPermitted(f"On this server, games are ended by {END_RULES[rule]}.")
+            raise NotPermitted(_("On this server, games are ended by {who}.", who=_(END_RULES[rule])))
 
     async def confirm(self, reply: Reply, session: Session, what: str) -> None:
         """A private question with one confirm button (``leave`` or ``end``)."""
         text, label = CONFIRMATIONS[what]
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, style=discord.ButtonStyle.danger, custom_id=core_id(session.id, f"confirm_{what}")
+            label=_(label), style=discord.ButtonStyle.danger, custom_id=core_id(session.id, f"confirm_{what}")
         )
-        await reply.send(text, ephemeral=True, view=static_view([[button]]))
+        await reply.send(_(text), ephemeral=True, view=static_view([[button]]))
 
     # -- the games' own controls -----------------------------------------------------------------------
 
@@ -168,7 +170,7 @@ class Interactions:
         session = await self.service.store.session(route.session_id)
         reply.session_id = route.session_id
         if spec is None or session is None or not session.live:
-            raise SessionOver("This is over; start a new one any time.")
+            raise SessionOver(_("This is over; start a new one any time."))
         if drawn_before_restore(session, reply.interaction):
             error = self.publisher.stale(session, reply)
             if error is not None:

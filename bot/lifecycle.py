@@ -10,14 +10,36 @@ from pydantic import BaseModel
 
 from bot.commit import Committer, ForcedMove
 from bot.errors import ChannelBusy, IllegalMove, NotPermitted, NotPlaying, SessionOver
+from bot.i18n import N_, _, _n, localize
 from bot.models import Actor, Applied, Deadline, How, LogEntry, Seat, Session, Status, roles_of
+from bot.names import user_mention
 from bot.refusals import engine_refusals
 from bot.storage import Duplicate
 from rules import engine as contract
 from rules.dice import DiceSource, RecordingDice
+from rules.said import Said
 
 LOBBY_DECISION = "lobby"
 LOBBY_SECONDS = 900
+ENDED = N_("ended")
+"""Why a game ended early, unless a reason is given."""
+
+
+def logged_why(why: str) -> dict[str, Any]:
+    """How an action's reason is logged: its English, and (said with values, as a ``Said``) its message and values,
+    so it can be said again in another language."""
+    if isinstance(why, Said) and why.params:
+        return {"why": str(why), "why_said": [why.msgid, why.params]}
+    return {"why": str(why)}
+
+
+def told_why(action: Mapping[str, Any]) -> str | None:
+    """The reason a logged action gives (``logged_why``), in the language being spoken; None if it gives none."""
+    said_as = action.get("why_said")
+    if said_as:
+        return localize(Said(said_as[0], **said_as[1]))
+    why = action.get("why")
+    return _(why) if why else None  # a marked message without values, or English logged before there were others
 
 
 class Lifecycle:
@@ -88,8 +110,11 @@ class Lifecycle:
         try:
             return await committer.create(applied, entry)
         except Duplicate:
-            where = "server already has a campaign with that name" if name else "channel already has one"
-            raise ChannelBusy(f"This {where}. Use `/game status` to see it.") from None
+            if name:
+                busy = _("This server already has a campaign with that name. Use `/game status` to see it.")
+            else:
+                busy = _("This channel already has one. Use `/game status` to see it.")
+            raise ChannelBusy(busy) from None
 
     async def update(
         self,
@@ -108,7 +133,7 @@ class Lifecycle:
 
         async def change(session: Session) -> tuple[Applied, LogEntry | None]:
             if session.status not in statuses:
-                raise SessionOver("That's already over.")
+                raise SessionOver(_("That's already over."))
             new = edit(session)
             logged = record(new) if callable(record) else record
             state = committer.states.state_of(new) if new.state_json is not None else None
@@ -126,16 +151,18 @@ class Lifecycle:
 
         async def change(session: Session) -> tuple[Applied, LogEntry | None]:
             if session.status is not Status.LOBBY:
-                raise SessionOver("This lobby is closed.")
+                raise SessionOver(_("This lobby is closed."))
             kind = committer.registry.get(session.kind)
             options = kind.parse_options(session.engine_options)
-            low, _ = kind.seat_limits(options)
+            low = kind.seat_limits(options)[0]
             if actor.user_id != session.host_id:
-                raise NotPermitted(f"Only the host, <@{session.host_id}>, can start the game.")
+                raise NotPermitted(_("Only the host, {host}, can start the game.", host=user_mention(session.host_id)))
             if session.seat_of_user(actor.user_id) is None:
-                raise NotPermitted("Join the table first: the host plays too.")
+                raise NotPermitted(_("Join the table first: the host plays too."))
             if len(session.seats) < low:
-                raise IllegalMove(f"{kind.title} needs at least {low} players.")
+                raise IllegalMove(
+                    _n("{game} needs at least {n} player.", "{game} needs at least {n} players.", low, game=kind.title)
+                )
             seating = RecordingDice(self.dice())
             seats = [s.model_copy() for s in session.seats]
             if session.options.get("_seating") == "random":
@@ -171,21 +198,21 @@ class Lifecycle:
     ) -> Applied:
         """A seat leaves mid-game (left, kicked, or removed after missed turns); the engine decides the rest.
 
-        ``why``, if given, is logged and told in the channel after the player's name ("was removed from the
-        game by the host"). The host role passes to the next member still seated. When no member is left at
-        the table, the game ends as abandoned: computers don't play it out alone.
+        ``why``, if given, is logged (``logged_why``) and told in the channel after the player's name ("was removed
+        from the game by the host"). The host role passes to the next member still seated. When no member is left
+        at the table, the game ends as abandoned: computers don't play it out alone.
         """
         committer = self.committer
-        left: dict[str, Any] = {"how": how, **({"why": why} if why else {})}
+        left: dict[str, Any] = {"how": how, **(logged_why(why) if why else {})}
 
         async def change(session: Session) -> tuple[Applied, LogEntry | None]:
             if session.status is not Status.ACTIVE:
-                raise SessionOver("This game is over.")
+                raise SessionOver(_("This game is over."))
             seats = committer.registry.get(session.kind).seats
             assert seats is not None
             state = committer.states.state_of(session)
             if session.seat_of_player(player).left:
-                raise NotPlaying("That player already left.")
+                raise NotPlaying(_("That player already left."))
             remaining = [s for s in session.humans if s.player != player]
             step = {"actor": player, "how": how, "user": actor, "origin": origin}
             if not remaining:
@@ -207,14 +234,16 @@ class Lifecycle:
         return await committer.change(session_id, change, forced=self.forced)
 
     async def end(
-        self, session_id: int, *, actor: Actor | None = None, why: str = "ended", origin: Any = None
+        self, session_id: int, *, actor: Actor | None = None, why: str = ENDED, origin: Any = None
     ) -> Applied:
-        """End a lobby or a session early: it is kept (abandoned) for history, with nothing pending."""
+        """End a lobby or a session early: it is kept (abandoned) for history, with nothing pending; ``why`` is
+        logged as ``logged_why`` keeps it."""
 
         def edit(session: Session) -> Session:
             return session.ended(self.committer.clock.now())
 
-        return await self.update(session_id, edit, actor=actor, record={"kind": "abandon", "why": why}, origin=origin)
+        record = {"kind": "abandon", **logged_why(why)}
+        return await self.update(session_id, edit, actor=actor, record=record, origin=origin)
 
     async def set_role(
         self,
@@ -238,7 +267,7 @@ class Lifecycle:
         def edit(session: Session) -> Session:
             held = roles_of(session, actor)
             if contract.GM not in held and contract.MANAGER not in held:
-                raise NotPermitted("Only the GM (or someone with Manage Server) can change who runs this.")
+                raise NotPermitted(_("Only the GM (or someone with Manage Server) can change who runs this."))
             # A server manager who doesn't run it: the game tells the GMs (never silent), so the entry says so.
             record["manager"] = contract.GM not in held
             new = session.successor(self.committer.clock.now())
@@ -256,7 +285,7 @@ def _roles_after(
     roles = {k: list(v) for k, v in roles.items()}
     if role == contract.GM:
         if not on:
-            raise IllegalMove("Hand the GM role to someone else instead.")
+            raise IllegalMove(_("Hand the GM role to someone else instead."))
         for held in roles.values():
             if contract.GM in held:
                 held.remove(contract.GM)
@@ -265,10 +294,10 @@ def _roles_after(
         roles[key] = [r for r in roles.get(key, []) if r != contract.CO_GM] + [contract.GM]
     elif on:
         if role in roles.get(key, []):
-            raise IllegalMove("They already have that role.")
+            raise IllegalMove(_("They already have that role."))
         roles[key] = [*roles.get(key, []), role]
     else:
         if role not in roles.get(key, []):
-            raise IllegalMove("They don't have that role.")
+            raise IllegalMove(_("They don't have that role."))
         roles[key] = [r for r in roles[key] if r != role]
     return {k: v for k, v in roles.items() if v}

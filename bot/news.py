@@ -27,8 +27,10 @@ from typing import Any
 import discord
 from pydantic import BaseModel
 
+from bot.i18n import _, localize
+from bot.lifecycle import told_why
 from bot.models import Actor, Applied, LogEntry, News, Session, Status, viewer_of
-from bot.names import clip, escape_name
+from bot.names import channel_mention, clip, escape_name
 from bot.registry import GameKind
 from bot.replies import Reply
 from bot.service import COMPUTER_SEAT, Service
@@ -74,7 +76,7 @@ def news_of(
         news += spec.news(ctx, entry.model_copy(update={"events": events, "dice": []}))
         news += _gm_news(spec, kind, session, state, entry)
         news += _member_news(spec, kind, session, state, entry)
-    return [item.model_copy(update={"text": clip(item.text)}) for item in news if item.text]
+    return [item.model_copy(update={"text": clip(localize(item.text))}) for item in news if item.text]
 
 
 def _gm_news(spec: GameSpec[Any], kind: GameKind, session: Session, state: BaseModel, entry: LogEntry) -> list[News]:
@@ -120,14 +122,19 @@ def _member_playing(session: Session, player: str) -> int | None:
 
 def _core_news(session: Session, entry: LogEntry, events: list[dict[str, Any]]) -> list[News]:
     news = []
-    why = entry.action.get("why")
+    why = told_why(entry.action)
     if entry.action.get("kind") in ("leave", "abandon") and why and entry.actor:
-        news.append(News(text=f"{escape_name(Service.display_name(session, entry.actor))} {why}."))
+        name = escape_name(Service.display_name(session, entry.actor))
+        news.append(News(text=_("{name} {why}.", name=name, why=why)))
     for event in events:
         if event.get("type") == COMPUTER_SEAT:
             name = escape_name(Service.display_name(session, event["player"]))
-            text = f"{name} missed {event['missed']} decisions in a row; a computer player takes their seat "
-            news.append(News(text=text + "until they act again."))
+            text = _(
+                "{name} missed {missed} decisions in a row; a computer player takes their seat until they act again.",
+                name=name,
+                missed=event["missed"],
+            )
+            news.append(News(text=text))
     return news
 
 
@@ -194,7 +201,7 @@ class Teller:
 
     async def direct(self, channel_id: int, item: News, key: str | None) -> None:
         """``item`` by direct message to each member who asked to be called that way, with where it was said."""
-        text = clip(f"{item.text}\n-# In <#{channel_id}>")
+        text = clip(item.text + "\n" + _("-# In {channel}", channel=channel_mention(channel_id)))
         for index, user_id in enumerate(item.dms):
             try:
                 channel = await self.client.create_dm(discord.Object(user_id))

@@ -10,10 +10,11 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 
 from bot.errors import StaleBoard
+from bot.i18n import N_, _
 
 ONCE_KEYS = 4096
 """How many things applied once a process remembers (a retry comes within seconds of the first)."""
-SENT_ALREADY = "That was already sent; nothing more was changed."
+SENT_ALREADY = N_("That was already sent; nothing more was changed.")
 
 
 @dataclass
@@ -51,7 +52,7 @@ class OnceGuard:
         if once is None or once.session_id != session_id:
             return None
         if not once.committed and once.key in self._applied:
-            raise StaleBoard(SENT_ALREADY)
+            raise StaleBoard(_(SENT_ALREADY))
         return once
 
     def sent_already(self, session_id: int) -> bool:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from bot.i18n import N_
 from bot.models import Actor, Session
 
-# /settings end_by: who may end a game early.
+# /settings end_by: who may end a game early (marked: said where it is shown, in the reader's language).
 END_RULES = {
-    "host": "the host or members with Manage Server",
-    "players": "any player, the host or members with Manage Server",
-    "managers": "members with Manage Server",
+    "host": N_("the host or members with Manage Server"),
+    "players": N_("any player, the host or members with Manage Server"),
+    "managers": N_("members with Manage Server"),
 }
 
 

@@ -30,9 +30,10 @@ from bot.clock import Clock
 from bot.draw_queue import DrawQueue, Job
 from bot.drawing import Drawer, LobbyDrawer, LobbyLine
 from bot.errors import StaleBoard
-from bot.i18n import speaking
+from bot.i18n import N_, _, speaking
 from bot.languages import Languages
 from bot.models import MAIN_VIEW, Applied, Board, Deadline, Scope, Session, Status
+from bot.names import relative_time, user_mention
 from bot.news import NewsDesk
 from bot.plan import Step, plan_board
 from bot.replies import Reply
@@ -226,7 +227,7 @@ class Publisher:
     async def _lost_channel(self, session: Session) -> None:
         log.warning("Session %s: channel %s is unreachable; ending it", session.id, session.channel_id)
         with contextlib.suppress(Exception):
-            await self.service.end(session.id, why="channel unreachable")
+            await self.service.end(session.id, why=N_("channel unreachable"))
 
     def _started(self, session: Session) -> Session:
         """The session with every pending deadline started (as of now, if it had not started)."""
@@ -295,7 +296,7 @@ class Publisher:
         self.messages.remember(message.id, payload.digest())
         if old is not None:
             await self.messages.moved(
-                old, one_line(self.specs[session.kind].kind.title, "this was posted again below.")
+                old, one_line(self.specs[session.kind].kind.title, _("this was posted again below."))
             )
         new = Board(
             view=view,
@@ -323,10 +324,10 @@ class Publisher:
             await self._remind(session, seat.user_id, deadline.at)
 
     async def _remind(self, session: Session, user_id: int, at: float) -> None:
-        text = f"<@{user_id}>, a reminder: it's your move <t:{int(at)}:R>."
+        text = _("{member}, a reminder: it's your move {when}.", member=user_mention(user_id), when=relative_time(at))
         url = jump_url(session)
         if url:
-            text += f" [Go to the board]({url})"
+            text += " " + _("[Go to the board]({url})", url=url)
         channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.send(
@@ -344,10 +345,10 @@ class Publisher:
         """
         board = session.board
         if board is None:
-            return StaleBoard("This board is out of date and a new one is being posted; nothing was changed.")
+            return StaleBoard(_("This board is out of date and a new one is being posted; nothing was changed."))
         if reply.message_id != board.message_id:
             return StaleBoard(url=jump_url(session))
         if board.shown_version < session.version and not self.queued.has_work(session.id):
             self.request(session.id, reply=reply)
             return None
-        return StaleBoard("This board is out of date and is being updated now; nothing was changed.")
+        return StaleBoard(_("This board is out of date and is being updated now; nothing was changed."))

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from openskill.models import PlackettLuce
 from pydantic import BaseModel
 
+from bot.i18n import _
 from bot.models import News, Scope, Seat, Session, Status
 from bot.registry import GameKind
 
@@ -144,7 +145,7 @@ def rate(game: RatedGame, current: Mapping[int, Rating]) -> list[RatingChange]:
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
     after = MODEL.rate(teams, ranks=[float(place) for _, place in game.seats])
     changes = []
-    for (player, _), old, [new] in zip(game.seats, before, after, strict=True):
+    for (player, _place), old, [new] in zip(game.seats, before, after, strict=True):
         if isinstance(player, int):
             changes.append(
                 RatingChange(game.guild_id, game.kind, player, old, Rating(new.mu, new.sigma, old.games + 1))
@@ -155,8 +156,11 @@ def rate(game: RatedGame, current: Mapping[int, Rating]) -> list[RatingChange]:
 def change_words(change: RatingChange) -> str:
     """``+14, now 1,512``, with how many games remain provisional."""
     after = change.after
-    note = f" (provisional: {after.games} of {PROVISIONAL_GAMES} games)" if after.provisional else ""
-    return f"{change.delta:+,}, now {after.shown:,}{note}".replace("-", "−")
+    delta, shown = format(change.delta, "+,").replace("-", "−"), format(after.shown, ",").replace("-", "−")
+    words = _("{change}, now {rating}", change=delta, rating=shown)
+    if after.provisional:
+        words += _(" (provisional: {games} of {total} games)", games=after.games, total=PROVISIONAL_GAMES)
+    return words
 
 
 def rating_news(title: str, changes: Iterable[RatingChange], hidden: set[int]) -> News | None:
@@ -164,7 +168,7 @@ def rating_news(title: str, changes: Iterable[RatingChange], hidden: set[int]) -
     shown = [c for c in changes if c.user_id not in hidden]
     if not shown:
         return None
-    lines = [f"📈 **Ratings** · {title}"] + [f"<@{c.user_id}> {change_words(c)}" for c in shown]
+    lines = [_("📈 **Ratings** · {game}", game=title)] + [f"<@{c.user_id}> {change_words(c)}" for c in shown]
     return News(text="\n".join(lines))
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.errors import NoSession
+from bot.i18n import _, localize
 from bot.models import Scope
 from rules.dice import DiceSource
 from rules.engine import (
@@ -53,8 +54,9 @@ class GameKind:
 
     @property
     def title(self) -> str:
-        """The game's name for players."""
-        return self.engine.title
+        """The game's name for players, in the language being spoken (a tool's name, like "Initiative", is
+        translated; a game's stays as it is)."""
+        return localize(self.engine.title)
 
     @cached_property
     def turns(self) -> Turns[Any, Any] | None:
@@ -186,7 +188,7 @@ class Registry:
         try:
             return self._kinds[kind]
         except KeyError:
-            raise NoSession("That game is not available on this bot right now.") from None
+            raise NoSession(_("That game is not available on this bot right now.")) from None
 
     def __contains__(self, kind: object) -> bool:
         return kind in self._kinds

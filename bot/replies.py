@@ -25,6 +25,7 @@ import discord
 from pydantic import ValidationError
 
 from bot.errors import InvalidInput, UserError, new_error_id
+from bot.i18n import _
 from bot.metrics import Metrics, Outcome
 from bot.names import clip
 
@@ -272,11 +273,11 @@ class Reply:
         """Open a modal; only possible as the first answer, and never to a form's submission (Discord refuses it:
         a form opened before a deploy that changed its route arrives where a button that opens it now is)."""
         if self.interaction.type is discord.InteractionType.modal_submit:
-            raise UserError("That form is no longer in use: please open it again.")
+            raise UserError(_("That form is no longer in use: please open it again."))
         async with self._lock:
             self.disarm()
             if self.done:
-                raise UserError("That took too long to open; please click again.")
+                raise UserError(_("That took too long to open; please click again."))
             self._filled = True
             await self._first(Outcome.ANSWERED, self.interaction.response.send_modal(modal))
             self._answered.set()
@@ -329,7 +330,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if isinstance(error, UserError):
         text = error.text
     elif isinstance(error, discord.app_commands.CheckFailure):
-        text = str(error) or "You can't use that here."
+        text = str(error) or _("You can't use that here.")
     else:
         error_id = new_error_id()
         command = interaction.command.qualified_name if interaction.command else None
@@ -343,7 +344,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             interaction.guild_id,
             exc_info=error,
         )
-        text = f"Something went wrong on my side (error `{error_id}`). Please try again."
+        text = _("Something went wrong on my side (error `{error_id}`). Please try again.", error_id=error_id)
         metrics = reply.metrics
         if metrics is not None:
             metrics.internal_error(interaction)

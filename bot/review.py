@@ -14,10 +14,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.i18n import _
 from bot.models import LogEntry
 from bot.registry import GameKind
 from bot.replay import Folded, fold
 from rules.review import Decision, NotReviewable, Position, Review, review
+from rules.said import said
 
 BUDGET = 60_000
 """Rollout actions a review spends: a long game reviews in seconds (docs/review.md has the timings)."""
@@ -65,7 +67,7 @@ def run_review(kind: GameKind, options: dict[str, Any], entries: Sequence[LogEnt
     """The review of a session's log (run in a worker process: it takes seconds)."""
     logged = read_log(kind, options, entries)
     if logged.final is None or not logged.players:
-        raise NotReviewable("This game never started, so there is nothing to review.")
+        raise NotReviewable(said("This game never started, so there is nothing to review."))
     return review(kind.engine, logged.players, logged.positions, logged.final, budget)
 
 
@@ -87,7 +89,7 @@ def describe(action: BaseModel, names: Mapping[str, str]) -> str:
     parts = []
     for key, value in data.items():
         if isinstance(value, bool):
-            value = "yes" if value else "no"
+            value = _("yes") if value else _("no")
         shown = names.get(value, value) if isinstance(value, str) else value
         parts.append(f"{key.replace('_', ' ')} {shown}")
     return what + (": " + ", ".join(parts) if parts else "")
@@ -99,17 +101,27 @@ def player_lines(result: Review, names: Mapping[str, str], players: Sequence[str
     lines = []
     for player in players:
         end = result.curve[player][-1]
-        now = (
-            ("won" if end == 1 else f"{percent(end)} of the win" if end else "lost")
-            if result.finished
-            else f"{percent(end)} to win {'now' if running else 'when it was ended'}"
-        )
         lines.append(
-            f"**{names.get(player, player)}** · {now} · skill {points(result.skill(player))} "
-            f"(±{round(200 * result.skill_se(player))}) · luck {points(result.luck[player])} "
-            f"(±{round(200 * result.luck_se[player])})"
+            _(
+                "**{name}** · {result} · skill {skill} (±{skill_error}) · luck {luck} (±{luck_error})",
+                name=names.get(player, player),
+                result=_outcome(result, end, running),
+                skill=points(result.skill(player)),
+                skill_error=round(200 * result.skill_se(player)),
+                luck=points(result.luck[player]),
+                luck_error=round(200 * result.luck_se[player]),
+            )
         )
     return lines
+
+
+def _outcome(result: Review, end: float, running: bool) -> str:
+    """A player's result: won, lost, their share of a shared win, or their chance to win now (or when it ended)."""
+    if result.finished:
+        return _("won") if end == 1 else _("{chance} of the win", chance=percent(end)) if end else _("lost")
+    if running:
+        return _("{chance} to win now", chance=percent(end))
+    return _("{chance} to win when it was ended", chance=percent(end))
 
 
 def costliest(result: Review, player: str) -> list[Decision]:
@@ -130,9 +142,15 @@ def decision_line(
     chosen = told(decision.seq) or describe(decision.action, names)
     words = narrate(decision.best_events) if decision.best_events else []
     better = " ".join(words) if words else describe(decision.best, names)
-    return (
-        f"Move {decision.seq}: {chosen} → {percent(decision.after)} to win. Better: {better} "
-        f"→ {percent(decision.before)} ({points(decision.cost)} ±{round(200 * decision.se)})."
+    return _(
+        "Move {seq}: {chosen} → {after} to win. Better: {better} → {before} ({cost} ±{error}).",
+        seq=decision.seq,
+        chosen=chosen,
+        after=percent(decision.after),
+        better=better,
+        before=percent(decision.before),
+        cost=points(decision.cost),
+        error=round(200 * decision.se),
     )
 
 
@@ -166,12 +184,14 @@ def review_text(
     if player is not None:
         mine = costliest(result, player)
         if mine:
-            lines.append("**Your costliest decisions**")
+            lines.append(_("**Your costliest decisions**"))
             lines += [f"• {decision_line(d, names, told, narrate)}" for d in mine]
         else:
-            lines.append("None of your decisions was clearly worse than another choice. Well played!")
+            lines.append(_("None of your decisions was clearly worse than another choice. Well played!"))
     lines.append(
-        "-# Estimates from simulated games played on by the computer (± about 95 %). Skill: win chance given away "
-        "against the best move found; luck: what the dice did."
+        _(
+            "-# Estimates from simulated games played on by the computer (± about 95 %). Skill: win chance given away "
+            "against the best move found; luck: what the dice did."
+        )
     )
     return "\n".join(lines)

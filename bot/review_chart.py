@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from PIL import Image
 
 from bot.fonts import Canvas, Lettering
+from bot.i18n import _, _n
+from bot.names import clip
 
 PAPER = (251, 248, 243)
 INK = (28, 28, 30)
@@ -25,8 +27,9 @@ WIDTH, HEIGHT = 900, 420
 LEFT, RIGHT, TOP, BOTTOM = 56, 170, 52, 44
 
 
-def draw_review_chart(title: str, curves: Sequence[tuple[str, Sequence[float]]]) -> bytes:
-    """A PNG of each (name, win chances by position) line over the game, 0 to 100 %."""
+def draw_review_chart(title: str, curves: Sequence[tuple[str, Sequence[float]]], axis: str) -> bytes:
+    """A PNG of each (name, win chances by position) line over the game, 0 to 100 %; ``axis`` names the moves'
+    axis (said by the caller: the worker process has no language of its own)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     draw = Canvas(image)
     big, small = Lettering(22), Lettering(14)
@@ -36,7 +39,7 @@ def draw_review_chart(title: str, curves: Sequence[tuple[str, Sequence[float]]])
         y = y1 - (y1 - y0) * tick / 100
         draw.line((x0, y, x1, y), fill=(225, 220, 212) if tick else MUTED, width=1)
         draw.write((x0 - 8, y), f"{tick}%", small, fill=MUTED, anchor="rm")
-    draw.write(((x0 + x1) / 2, y1 + 8), "moves (estimates, smoothed)", small, fill=MUTED, anchor="ma")
+    draw.write(((x0 + x1) / 2, y1 + 8), axis, small, fill=MUTED, anchor="ma")
     ends: list[float] = []
     for index, (name, values) in enumerate(curves):
         if not values:
@@ -87,11 +90,24 @@ def _polyline(
 def alt_text(title: str, curves: Sequence[tuple[str, Sequence[float]]]) -> str:
     """The chart in words (Discord's alt text holds 1,024 characters): each line's start, lowest, highest, end."""
     positions = max((len(v) for _, v in curves), default=0)
-    parts = [f"{title}: estimated chance to win (smoothed) over {positions} positions."]
+    parts = [
+        _n(
+            "{title}: estimated chance to win (smoothed) over {n} position.",
+            "{title}: estimated chance to win (smoothed) over {n} positions.",
+            positions,
+            title=title,
+        )
+    ]
     for name, values in curves:
         if values:
             parts.append(
-                f"{name}: from {round(values[0] * 100)}% to {round(values[-1] * 100)}%"
-                f" (low {round(min(values) * 100)}%, high {round(max(values) * 100)}%)."
+                _(
+                    "{name}: from {first}% to {last}% (low {low}%, high {high}%).",
+                    name=name,
+                    first=round(values[0] * 100),
+                    last=round(values[-1] * 100),
+                    low=round(min(values) * 100),
+                    high=round(max(values) * 100),
+                )
             )
-    return " ".join(parts)[:1024]
+    return clip(" ".join(parts), 1024)

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import NotPermitted
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, _, _n, localize
 from bot.lobby import actor_of
 from bot.models import GuildSettings
 from bot.permissions import END_RULES
@@ -71,16 +71,21 @@ def game_setting(
 
 
 def _minutes(s: GuildSettings) -> str:
-    return f"Lobbies close after **{s.lobby_timeout_s // 60} min**."
+    return _("Lobbies close after **{minutes} min**.", minutes=s.lobby_timeout_s // 60)
 
 
 def _turn(s: GuildSettings) -> str:
-    return f"Decision timer: **{f'{s.turn_timeout_s} s' if s.turn_timeout_s else 'each game’s default'}**."
+    if s.turn_timeout_s:
+        return _("Decision timer: **{seconds} s**.", seconds=s.turn_timeout_s)
+    return _("Decision timer: **each game’s default**.")
 
 
 def _lobbies(s: GuildSettings) -> str:
-    n = s.lobbies_per_member
-    return f"Each member may host **{n}** open lobb{'y' if n == 1 else 'ies'} at once."
+    return _n(
+        "Each member may host **{n}** open lobby at once.",
+        "Each member may host **{n}** open lobbies at once.",
+        s.lobbies_per_member,
+    )
 
 
 SERVER_LANGUAGE = "server"
@@ -89,14 +94,35 @@ SERVER_LANGUAGE = "server"
 
 def _language(s: GuildSettings) -> str:
     if s.language is None:
-        return "Boards and game news are in **the server's own Discord language**."
-    return f"Boards and game news are in **{LANGUAGES.get(s.language, s.language)}**."
+        return _("Boards and game news are in **the server's own Discord language**.")
+    # A language is named in itself (``Deutsch``), whatever the language spoken.
+    return _("Boards and game news are in **{language}**.", language=LANGUAGES.get(s.language, s.language))
 
 
 def _logs(s: GuildSettings) -> str:
     days = s.keep_logs_days
-    kept = "forever" if days is None else f"for {days} day{'' if days == 1 else 's'}"
-    return f"Ended games keep their move-by-move log **{kept}** (their results stay in `/game history`)."
+    if days is None:
+        return _("Ended games keep their move-by-move log **forever** (their results stay in `/game history`).")
+    return _n(
+        "Ended games keep their move-by-move log **for {n} day** (their results stay in `/game history`).",
+        "Ended games keep their move-by-move log **for {n} days** (their results stay in `/game history`).",
+        days,
+    )
+
+
+def _taken_over(s: GuildSettings) -> str:
+    # The English says "decisions" for one too (as it always has); a language with its own forms has them.
+    return _n(
+        "A seat is taken over after **{n}** missed decisions.",
+        "A seat is taken over after **{n}** missed decisions.",
+        s.max_timeouts,
+    )
+
+
+def _threads(s: GuildSettings) -> str:
+    if s.threads:
+        return _("New games start **in their own thread**.")
+    return _("New games start **in the channel**.")
 
 
 CORE: tuple[ServerSetting, ...] = (
@@ -122,7 +148,7 @@ CORE: tuple[ServerSetting, ...] = (
         app_commands.Range[int, 1, 20],
         read=lambda s: s.max_timeouts,
         write=lambda s, v: s.model_copy(update={"max_timeouts": v}),
-        line=lambda s: f"A seat is taken over after **{s.max_timeouts}** missed decisions.",
+        line=_taken_over,
     ),
     ServerSetting(
         "threads",
@@ -130,7 +156,7 @@ CORE: tuple[ServerSetting, ...] = (
         bool,
         read=lambda s: s.threads,
         write=lambda s, v: s.model_copy(update={"threads": v}),
-        line=lambda s: f"New games start **{'in their own thread' if s.threads else 'in the channel'}**.",
+        line=_threads,
     ),
     ServerSetting(
         "language",
@@ -147,7 +173,7 @@ CORE: tuple[ServerSetting, ...] = (
         str,
         read=lambda s: s.end_by,
         write=lambda s, v: s.model_copy(update={"end_by": v}),
-        line=lambda s: f"Games can be ended by **{END_RULES[s.end_by]}**.",
+        line=lambda s: _("Games can be ended by **{who}**.", who=_(END_RULES[s.end_by])),
         choices=tuple((text, rule) for rule, text in END_RULES.items()),
     ),
     ServerSetting(
@@ -183,7 +209,7 @@ def settings_command(
     async def settings_callback(interaction: discord.Interaction, **given: Any) -> None:
         reply = Reply.of(interaction)
         if not actor_of(interaction).manager:
-            raise NotPermitted("Only members with Manage Server can change these settings.")
+            raise NotPermitted(_("Only members with Manage Server can change these settings."))
         assert interaction.guild_id is not None
         current = await store.guild_settings(interaction.guild_id)
         changed = {name: value for name, value in given.items() if value is not None}
@@ -192,8 +218,8 @@ def settings_command(
         if changed:
             await store.set_guild_settings(interaction.guild_id, current)
             saved(interaction.guild_id, current)
-        lines = [s.line(current) for s in settings]
-        await reply.send(("Saved. " if changed else "") + "\n".join(lines), ephemeral=True)
+        lines = [localize(s.line(current)) for s in settings]
+        await reply.send((_("Saved. ") if changed else "") + "\n".join(lines), ephemeral=True)
 
     # discord.py reads a command's options from its callback's signature: one keyword-only parameter per setting.
     parameters = [

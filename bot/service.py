@@ -23,8 +23,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.clock import Clock
-from bot.commit import CORE, Committer, Hook, NewsOf
+from bot.commit import CORE, GAME_OVER, Committer, Hook, NewsOf
 from bot.errors import NotPlaying, NotYourTurn, SessionOver, StaleBoard
+from bot.i18n import _, localize
 from bot.lifecycle import LOBBY_DECISION, Lifecycle
 from bot.models import Actor, Applied, How, LogEntry, Scope, Seat, Session, Status, roles_of
 from bot.names import escape_name
@@ -139,8 +140,8 @@ class Service:
         for prompt in prompts:
             seat = next((s for s in session.seats if s.player == prompt.player), None)
             who = seat.mention if seat is not None else escape_name(prompt.player)
-            names.append(f"{who} to {prompt.label}")
-        return "; ".join(names) or "nobody"
+            names.append(_("{names} to {label}", names=who, label=localize(prompt.label)))
+        return "; ".join(names) or _("nobody")
 
     @staticmethod
     def display_name(session: Session, player: str) -> str:
@@ -152,7 +153,7 @@ class Service:
         """A live session, or a friendly error."""
         session = await self.store.session(session_id)
         if session is None or not session.live:
-            raise SessionOver("This game is over; start a new one any time.")
+            raise SessionOver(_(GAME_OVER))
         return session
 
     def player_of(self, session: Session, actor: Actor) -> str:
@@ -161,9 +162,8 @@ class Service:
             return str(actor.user_id)
         seat = session.seat_of_user(actor.user_id)
         if seat is None:
-            raise NotPlaying(
-                f"You're not playing in this game. Waiting for {self.waiting_text(session, self.prompts(session))}."
-            )
+            waiting = self.waiting_text(session, self.prompts(session))
+            raise NotPlaying(_("You're not playing in this game. Waiting for {who}.", who=waiting))
         return seat.player
 
     # -- the pipeline ------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ class Service:
     ) -> tuple[str, BaseModel]:
         """Who acts and the parsed action, or the UserError that refuses it."""
         if not session.live or session.status is not Status.ACTIVE:
-            raise SessionOver("This game is over; start a new one any time.")
+            raise SessionOver(_(GAME_OVER))
         kind = self.kind_of(session)
         acting = player if player is not None else self.player_of(session, self._required(actor))
         with engine_refusals():  # an engine may explain what is wrong with the action's shape
@@ -233,7 +233,7 @@ class Service:
         if kind.turns is not None:
             prompts = kind.prompts(state)
             if acting not in {p.player for p in prompts}:
-                raise NotYourTurn(f"Not your move: waiting for {self.waiting_text(session, prompts)}.")
+                raise NotYourTurn(_("Not your move: waiting for {who}.", who=self.waiting_text(session, prompts)))
         return acting, parsed
 
     @staticmethod

@@ -11,8 +11,9 @@ from pydantic import BaseModel
 
 from bot.controls import SELECTED_ALL, action_id, core_id, encode_action, ui_id
 from bot.errors import UserError
+from bot.i18n import _, localize
 from bot.models import MAIN_VIEW, Deadline, LogEntry, News, Session, Status
-from bot.names import escape_name
+from bot.names import clip, escape_name
 from bot.registry import GameKind
 from bot.service import Expect
 from rules.engine import PUBLIC, Prompt, Viewer
@@ -118,7 +119,7 @@ class ViewContext(Generic[StateT]):
     ) -> discord.ui.Button[Any]:
         """A button that takes ``action`` (an engine action) when clicked."""
         return discord.ui.Button(
-            label=label[:80],
+            label=clip(localize(label), 80),
             style=style,
             emoji=emoji,
             disabled=disabled,
@@ -133,9 +134,9 @@ class ViewContext(Generic[StateT]):
             raise ValueError("a select needs 1 to 25 choices")
         options = [
             discord.SelectOption(
-                label=c.label[:100],
+                label=clip(localize(c.label), 100),
                 value=encode_action(_data(c.action))[:100],
-                description=(c.description or None) and c.description[:100],
+                description=clip(localize(c.description), 100) if c.description else None,
                 emoji=c.emoji,
             )
             for c in choices
@@ -145,7 +146,7 @@ class ViewContext(Generic[StateT]):
         return discord.ui.Select(
             custom_id=action_id(self.session.id, self.expect(record), {"type": ANY_ACTION, "n": self._selects}),
             options=options,
-            placeholder=placeholder[:150],
+            placeholder=clip(localize(placeholder), 150),
         )
 
     def multi_select(
@@ -165,7 +166,7 @@ class ViewContext(Generic[StateT]):
         return discord.ui.Select(
             custom_id=action_id(self.session.id, self.expect(record), template),
             options=list(options),
-            placeholder=placeholder[:150],
+            placeholder=clip(localize(placeholder), 150),
             min_values=min_values,
             max_values=len(options),
         )
@@ -185,7 +186,7 @@ class ViewContext(Generic[StateT]):
         version of that record it was drawn on (``Reply.drawn``)."""
         drawn = self.expect(record).version if record is not None else None
         return discord.ui.Button(
-            label=label[:80],
+            label=clip(localize(label), 80),
             style=style,
             emoji=emoji,
             disabled=disabled,
@@ -199,7 +200,7 @@ class ViewContext(Generic[StateT]):
         ``private``: the board drawn for the member who clicks (``viewer_of``: their seat's secrets), sent to them
         alone."""
         return discord.ui.Button(
-            label=label[:80],
+            label=clip(localize(label), 80),
             style=discord.ButtonStyle.secondary,
             emoji=emoji,
             disabled=disabled,
@@ -299,4 +300,4 @@ class GameSpec(Generic[StateT]):
 
     async def on_ui(self, reply: Reply, session: Session, key: str, arg: str, values: list[str]) -> None:
         """A click on one of the game's own controls (``ViewContext.ui_button``)."""
-        raise UserError("That button is no longer in use.")
+        raise UserError(_("That button is no longer in use."))

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from pydantic import BaseModel
 
 from bot.errors import SessionOver
+from bot.i18n import _
 from bot.models import Session
 from bot.registry import Registry
 
@@ -32,7 +33,7 @@ class StateCache:
         if cached is not None:
             return cached[0]
         if session.state_json is None:
-            raise SessionOver("The game has not started yet.")
+            raise SessionOver(_("The game has not started yet."))
         state = self.registry.get(session.kind).engine.state_model.model_validate_json(session.state_json)
         self.remember(session, state, None)
         return state

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.commit import Committer
 from bot.errors import IllegalMove, StaleBoard
+from bot.i18n import _
 from bot.models import Actor, Applied, LogEntry, Session, Status, roles_of
 from bot.refusals import engine_refusals
 from bot.registry import GameKind
@@ -37,13 +38,13 @@ class Undoing:
         async def change(session: Session) -> tuple[Applied, LogEntry | None]:
             kind = committer.registry.get(session.kind)
             if kind.undo is None or session.status is not Status.ACTIVE:
-                raise IllegalMove("There is nothing to undo here.")
+                raise IllegalMove(_("There is nothing to undo here."))
             if expect is not None and session.version != expect.version:
                 raise StaleBoard()
             folded = await self._stacks(kind, session)
             stack = folded.undone if redo else [entry for entry, _ in folded.done]
             if not stack:
-                raise IllegalMove("There is nothing to redo." if redo else "There is nothing to undo.")
+                raise IllegalMove(_("There is nothing to redo.") if redo else _("There is nothing to undo."))
             target = stack[-1]
             assert target.actor is not None and folded.state is not None
             with engine_refusals():

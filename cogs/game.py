@@ -14,9 +14,10 @@ from discord.ext import commands
 
 from bot.app import TabletopBot
 from bot.errors import NoSession, NotPermitted, NotPlaying, UserError
+from bot.i18n import N_, _, localize
 from bot.lobby import actor_of
 from bot.models import MAIN_VIEW, GuildSettings, Scope, Session, Status, viewer_of
-from bot.names import escape_name
+from bot.names import clip, escape_name, user_mention
 from bot.permissions import END_RULES, may_end, may_moderate
 from bot.pictures import PictureWorker
 from bot.replies import PUBLIC_ANSWER, Reply
@@ -28,7 +29,11 @@ from rules.review import NotReviewable, Review, check_reviewable
 
 MAX_LOG_LINES = 15
 KEPT_REVIEWS = 8
-CLEARED = "This game's move-by-move log was cleared, as this server's settings ask; `/game history` keeps its result."
+CLEARED = N_(
+    "This game's move-by-move log was cleared, as this server's settings ask; `/game history` keeps its result."
+)
+REMOVED_BY_HOST = N_("was removed from the game by the host")
+REMOVED_BY_MODERATOR = N_("was removed from the game by a moderator")
 
 
 @app_commands.guild_only()
@@ -52,7 +57,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         assert interaction.channel_id is not None
         session = await self.bot.service.live_table(interaction.channel_id)
         if session is None:
-            raise NoSession("There is no game in this channel. Start one with a game's `new` command.")
+            raise NoSession(_("There is no game in this channel. Start one with a game's `new` command."))
         return session
 
     async def table_or_campaign(self, interaction: discord.Interaction) -> Session:
@@ -91,14 +96,14 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         session = None if game else await self.table_or_campaign(interaction)
         kind_name = game or (session.kind if session else "")
         if kind_name not in self.bot.specs:
-            raise UserError("I don't know that game. Pick one from the list.")
+            raise UserError(_("I don't know that game. Pick one from the list."))
         spec = self.bot.specs[kind_name]
-        embed = discord.Embed(title=spec.kind.title, description=spec.rules_summary()[:4000])
+        embed = discord.Embed(title=spec.kind.title, description=clip(localize(spec.rules_summary()), 4000))
         if spec.legend:
-            embed.add_field(name="Key", value=spec.legend[:1024], inline=False)
+            embed.add_field(name=_("Key"), value=clip(localize(spec.legend), 1024), inline=False)
         if session is not None:
-            described = spec.describe_options(spec.options_of(session))
-            embed.add_field(name="Options in force", value=described[:1024] or "defaults")
+            described = clip(localize(spec.describe_options(spec.options_of(session))), 1024)
+            embed.add_field(name=_("Options in force"), value=described or _("defaults"))
         await reply.send(embed=embed, ephemeral=True)
 
     @rules.autocomplete("game")
@@ -116,7 +121,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         session = await self.live(interaction)
         rule = await self.end_rule(interaction)
         if not may_end(session, actor_of(interaction), rule):
-            raise NotPermitted(f"On this server, games are ended by {END_RULES[rule]}.")
+            raise NotPermitted(_("On this server, games are ended by {who}.", who=_(END_RULES[rule])))
         await self.bot.interactions.confirm(reply, session, "end")
 
     async def end_rule(self, interaction: discord.Interaction) -> str:
@@ -135,9 +140,9 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         reply = Reply.of(interaction)
         session = await self.live(interaction)
         if session.seat_of_user(interaction.user.id) is None:
-            raise NotPlaying("You're not playing in this game.")
+            raise NotPlaying(_("You're not playing in this game."))
         if session.status is Status.LOBBY:
-            raise UserError("Use the lobby's Leave button.")
+            raise UserError(_("Use the lobby's Leave button."))
         await self.bot.interactions.confirm(reply, session, "leave")
 
     @app_commands.command(name="kick", description="Remove a player from the game (host or Manage Server).")
@@ -148,19 +153,22 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         session = await self.live(interaction)
         actor = actor_of(interaction)
         if not may_moderate(session, actor):
-            raise NotPermitted(f"Only the host, <@{session.host_id}>, or someone with Manage Server can kick players.")
+            raise NotPermitted(
+                _(
+                    "Only the host, {host}, or someone with Manage Server can kick players.",
+                    host=user_mention(session.host_id),
+                )
+            )
         seat = next((s for s in session.seats if not s.left and _seat_key(s) == player), None)
         if seat is None:
-            raise NotPlaying("That player is not in this game. Pick one from the list.")
-        by = "the host" if actor.user_id == session.host_id else "a moderator"
+            raise NotPlaying(_("That player is not in this game. Pick one from the list."))
+        why = REMOVED_BY_HOST if actor.user_id == session.host_id else REMOVED_BY_MODERATOR
         name = escape_name(seat.name)
         if session.status is Status.LOBBY:
             await self.bot.lobby.change(session.id, actor, lambda s, a: self.bot.lobby.drop(s, _seat_key(seat)), None)
         else:
-            await self.bot.service.remove_player(
-                session.id, seat.player, actor=actor, why=f"was removed from the game by {by}"
-            )
-        await reply.send(f"{name} was removed from the game.", ephemeral=True)
+            await self.bot.service.remove_player(session.id, seat.player, actor=actor, why=why)
+        await reply.send(_("{name} was removed from the game.", name=name), ephemeral=True)
 
     @kick.autocomplete("player")
     async def _seated(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -169,7 +177,9 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         if session is None:
             return []
         return [
-            app_commands.Choice(name=(s.name + (" (computer)" if s.computer else ""))[:100], value=_seat_key(s))
+            app_commands.Choice(
+                name=clip(_("{name} (computer)", name=s.name) if s.computer else s.name, 100), value=_seat_key(s)
+            )
             for s in session.seats
             if not s.left and current.lower() in s.name.lower()
         ][:25]
@@ -192,9 +202,9 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         for entry in await self.bot.store.log_entries(session.id, last=MAX_LOG_LINES):
             if entry.action.get("how") == "timeout" and entry.actor:
                 name = escape_name(self.bot.service.display_name(session, entry.actor))
-                lines.append(f"⏰ Time ran out for {name}; the bot chose for them.")
-            lines += spec.narrate(session, [e for e in entry.events if visible(e, viewer)])
-        nothing = CLEARED if session.log_cleared_at is not None else "Nothing has happened yet."
+                lines.append(_("⏰ Time ran out for {name}; the bot chose for them.", name=name))
+            lines += map(localize, spec.narrate(session, [e for e in entry.events if visible(e, viewer)]))
+        nothing = _(CLEARED) if session.log_cleared_at is not None else _("Nothing has happened yet.")
         text = "\n".join(f"• {line}" for line in lines[-MAX_LOG_LINES:]) or nothing
         await reply.send(text[:2000], ephemeral=True)
 
@@ -217,12 +227,12 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             title = spec.kind.title if spec else session.kind
             if session.status is Status.FINISHED:
                 names = ", ".join(escape_name(session.name_of(p)) for p in session.winners or [])
-                result = f"won by **{names}**"
+                result = _("won by **{names}**", names=names)
             else:
-                result = "ended early"
+                result = _("ended early")
             lines.append(f"<t:{int(session.updated_at)}:d> · {title} · {result} · <#{session.channel_id}>")
         lines += await self.campaigns(interaction, scope)
-        await reply.send("\n".join(lines)[:2000] or "No finished games yet.", ephemeral=True)
+        await reply.send("\n".join(lines)[:2000] or _("No finished games yet."), ephemeral=True)
 
     async def reviewable(self, interaction: discord.Interaction) -> list[Session]:
         """This channel's table game, then its recent finished ones: the games /game review offers."""
@@ -242,20 +252,20 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         sessions = await self.reviewable(interaction)
         session = next((s for s in sessions if game is None or str(s.id) == game), None)
         if session is None:
-            raise NoSession("There's no game to review in this channel. Pick one from the list.")
+            raise NoSession(_("There's no game to review in this channel. Pick one from the list."))
         spec = self.bot.specs.get(session.kind)
         if spec is None:
-            raise UserError("This game is no longer on this bot.")
+            raise UserError(_("This game is no longer on this bot."))
         try:
             check_reviewable(spec.kind.engine)
         except NotReviewable as refused:
             raise UserError(refused.reason) from None
         if session.log_cleared_at is not None:
-            raise UserError(CLEARED)
+            raise UserError(_(CLEARED))
         seat = next((s for s in session.seats if s.user_id == interaction.user.id), None)
         running = session.status is Status.ACTIVE
         if running and seat is None:
-            raise NotPlaying("You're not playing in this game: its review opens to everyone once it ends.")
+            raise NotPlaying(_("You're not playing in this game: its review opens to everyone once it ends."))
         entries = await self.bot.store.log_entries(session.id)
         key = (session.id, entries[-1].seq if entries else 0)
         found = self.reviews.get(key)
@@ -264,21 +274,23 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             self.reviews = {**dict(list(self.reviews.items())[-(KEPT_REVIEWS - 1) :]), key: found}
         player = None if seat is None else seat.player
         names = {s.player: escape_name(s.name) for s in session.seats}
-        narrated = {e.seq: spec.narrate(session, e.events) for e in entries}
+        narrated = {e.seq: [localize(line) for line in spec.narrate(session, e.events)] for e in entries}
         text = review_text(
             found,
             names,
             player,
             running,
             lambda seq: " ".join(narrated.get(seq, [])) or None,
-            lambda events: spec.narrate(session, events),
+            lambda events: [localize(line) for line in spec.narrate(session, events)],
         )
         curves = [(session.name_of(p), smoothed(found.curve[p])) for p in shown_players(found, player, running)]
-        title = f"{spec.kind.title}: chance to win"
-        png = await self.worker.draw(functools.partial(draw_review_chart, title, curves))
+        title = _("{game}: chance to win", game=spec.kind.title)
+        png = await self.worker.draw(
+            functools.partial(draw_review_chart, title, curves, _("moves (estimates, smoothed)"))
+        )
         file = discord.File(io.BytesIO(png), filename="review.png", description=alt_text(title, curves))
         await reply.send(
-            f"**Review of {spec.kind.title}**"
+            _("**Review of {game}**", game=spec.kind.title)
             + ("" if running else f" · <t:{int(session.updated_at)}:d>")
             + "\n"
             + text[:1900],
@@ -294,7 +306,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             spec = self.bot.specs.get(session.kind)
             title = spec.kind.title if spec else session.kind
             ended = time.strftime("%Y-%m-%d", time.gmtime(session.updated_at))
-            when = "running" if session.status is Status.ACTIVE else ended
+            when = _("running") if session.status is Status.ACTIVE else ended
             label = f"{title} · {when} · " + ", ".join(s.name for s in session.seats)
             if current.lower() in label.lower():
                 choices.append(app_commands.Choice(name=label[:100], value=str(session.id)))
@@ -311,9 +323,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             if spec is None or (scope == "channel" and session.channel_id != interaction.channel_id):
                 continue
             summary = spec.summary(session)
-            lines.append(
-                f"{spec.kind.title} campaign" + (f" · {summary}" if summary else "") + f" · <#{session.channel_id}>"
-            )
+            campaign = _("{game} campaign", game=spec.kind.title)
+            lines.append(campaign + (f" · {localize(summary)}" if summary else "") + f" · <#{session.channel_id}>")
         return lines
 
 
@@ -340,16 +351,18 @@ class BotCommands(commands.Cog):
         reply = Reply.of(interaction)
         specs = self.bot.specs.items()
         games = "\n".join(f"• `/{start_command(kind, spec)}` — {spec.kind.title}" for kind, spec in specs)
-        rule = "the host or members with Manage Server"
+        rule = END_RULES["host"]
         if interaction.guild_id is not None:
             rule = END_RULES[(await self.bot.store.guild_settings(interaction.guild_id)).end_by]
-        text = (
+        text = _(
             "**Tabletop games in chat**\n"
-            f"{games or '• (no games loaded)'}\n"
+            "{games}\n"
             "• `/roll` — roll dice, e.g. `/roll 4d6kh3`\n"
             "• `/game status | rules | log | review | leave | end | kick | history` — the game in this channel "
-            f"(games here are ended by {rule})\n"
-            "• `/settings` — server defaults (Manage Server)"
+            "(games here are ended by {rule})\n"
+            "• `/settings` — server defaults (Manage Server)",
+            games=games or _("• (no games loaded)"),
+            rule=_(rule),
         )
         await reply.send(text, ephemeral=True)
 

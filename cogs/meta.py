@@ -51,7 +51,7 @@ class Meta(commands.Cog):
     @app_commands.command(name="ping", description="Check that the bot is awake.")
     async def ping(self, interaction: discord.Interaction) -> None:
         """Answer at once; the cheapest possible round trip (also the benchmark baseline)."""
-        await Reply.of(interaction, private=True).send("Pong!")
+        await Reply.of(interaction, private=True).send(_("Pong!"))
 
 
 async def setup(bot: commands.Bot) -> None:

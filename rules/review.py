@@ -32,6 +32,7 @@ from pydantic import BaseModel
 
 from rules.dice import DiceSource, SeededDice
 from rules.engine import ComputerPlayers, Engine, HiddenInformation, IllegalAction, Seats, Turns
+from rules.said import said
 
 CANDIDATES = 6
 """Actions compared at one decision at most: the chosen one, the computer's, and the first others legal."""
@@ -110,9 +111,11 @@ class Review:
 def check_reviewable(engine: Engine[Any, Any, Any]) -> None:
     """Raise NotReviewable if ``engine`` lacks what a review needs, or hides information."""
     if isinstance(engine, HiddenInformation):
-        raise NotReviewable(f"{engine.title} has secrets: a review would show them, so it has none.")
+        raise NotReviewable(said("{game} has secrets: a review would show them, so it has none.", game=engine.title))
     if not (isinstance(engine, Turns) and isinstance(engine, ComputerPlayers) and isinstance(engine, Seats)):
-        raise NotReviewable(f"{engine.title} has no computer player to rate moves with, so it has no review.")
+        raise NotReviewable(
+            said("{game} has no computer player to rate moves with, so it has no review.", game=engine.title)
+        )
 
 
 class _Rollouts:
