@@ -21,6 +21,8 @@ _BRACKETED = re.compile(f"{PSEUDO_OPEN}[^{PSEUDO_OPEN}{PSEUDO_CLOSE}]*{PSEUDO_CL
 _CODE = re.compile(r"```.*?```|`[^`]*`", re.DOTALL)
 _MARKUP = re.compile(r"<[^<>\s]*>|https?://\S+|:[A-Za-z0-9_]+:|\[[^\]]*\]\(https?://[^)]*\)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z']+")
+_NOTATION = re.compile(r"\S*\d\S*")
+"""A token with a digit in it: dice notation as typed (``4d6kh3``, ``2d20kh1``), a number, a time."""
 
 
 def texts(body: Any) -> Iterator[str]:
@@ -71,13 +73,15 @@ def _component_texts(components: Iterable[Any]) -> Iterator[str]:
 
 
 def stray_words(text: str, names: Iterable[str] = ()) -> list[str]:
-    """The words of ``text`` outside the pseudo-language's brackets, code, mentions, links and ``names``."""
+    """The words of ``text`` outside the pseudo-language's brackets, code, notation, mentions, links and
+    ``names``."""
     previous = None
     while previous != text:  # a translated message may hold another (its {value} was said too): innermost first
         previous, text = text, _BRACKETED.sub(" ", text)
     text = _MARKUP.sub(" ", _CODE.sub(" ", text))
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
+    text = _NOTATION.sub(" ", text)
     return [word for word in _WORD.findall(text) if word not in KEPT_WORDS]
 
 
