@@ -178,7 +178,8 @@ def template(found: Iterable[Found], domain: str) -> Catalog:
     catalog = Catalog(domain=domain)
     for item in found:
         if item.domain == domain:
-            catalog.add(item.msgid, locations=[(item.where, 0)], context=item.context)
+            # The file alone, not the line: a catalog doesn't change each time code above a message moves.
+            catalog.add(item.msgid, locations=[(item.where.split(":")[0], 0)], context=item.context)
     return catalog
 
 
