@@ -27,7 +27,7 @@ from bot.i18n import (
     pseudo,
     speaking,
 )
-from bot.i18n_extract import DOMAINS, code_messages, command_messages, counts, problems, read
+from bot.i18n_extract import DOMAINS, catalog_of, code_messages, command_messages, counts, problems
 from bot.languages import SERVER_TTL_S, Languages
 from bot.settings import Settings
 from bot.storage import open_store
@@ -52,7 +52,9 @@ def test_no_catalog_keeps_a_message_the_code_no_longer_has() -> None:
         if language == ENGLISH:
             continue
         for domain in DOMAINS:
-            kept = {(domain, m.id if isinstance(m.id, str) else m.id[0], m.context) for m in read(language, domain)}
+            kept = {
+                (domain, m.id if isinstance(m.id, str) else m.id[0], m.context) for m in catalog_of(language, domain)
+            }
             stale = {k for k in kept if k[1]} - wanted
             assert not stale, f"{language}/{domain}.po: run python -m bot.i18n_extract ({sorted(stale)[:5]})"
 
@@ -65,7 +67,7 @@ def test_a_message_in_two_catalogs_is_translated_the_same_in_both() -> None:
             continue
         seen: dict[tuple[str, str | None], dict[str, str]] = {}
         for domain in DOMAINS:
-            for m in read(language, domain):
+            for m in catalog_of(language, domain):
                 if m.id and m.string:
                     key = (m.id if isinstance(m.id, str) else m.id[0], m.context)
                     seen.setdefault(key, {})[domain] = str(m.string)
