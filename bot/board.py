@@ -52,7 +52,7 @@ def who_must_act(session: Session, prompts: Iterable[Prompt]) -> str:
     asked: dict[tuple[str, float | None], list[str]] = {}
     for prompt in prompts:
         at = deadlines.get((prompt.player, prompt.decision))
-        asked.setdefault((prompt.label, at), []).append(mention(session, prompt.player))
+        asked.setdefault((localize(prompt.label), at), []).append(mention(session, prompt.player))
     parts = []
     for (label, at), who in asked.items():
         part = _("{names} to {label}", names=listed(who), label=label)

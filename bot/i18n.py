@@ -76,7 +76,7 @@ def translations(language: str) -> gettext.NullTranslations:
         return gettext.NullTranslations()
     merged = Catalog(locale=language)
     for path in sorted(folder.glob("*.po")):
-        with path.open("rb") as f:
+        with open(path, "rb") as f:
             catalog = read_po(f, locale=language)
         for message in catalog:
             if message.id and message.string and not message.fuzzy:

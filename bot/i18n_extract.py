@@ -136,10 +136,19 @@ def code_messages() -> list[Found]:
 async def _command_messages() -> list[Found]:
     from discord import app_commands
 
+    # The cogs' background work, started as they load, fails without a login: not worth a word while reading.
+    silenced = logging.root.manager.disable
+    logging.disable(logging.ERROR)
+    try:
+        return await _read_commands(app_commands)
+    finally:
+        logging.disable(silenced)
+
+
+async def _read_commands(app_commands: Any) -> list[Found]:
     from bot.app import TabletopBot
     from bot.settings import Settings
 
-    logging.disable(logging.ERROR)  # the cogs' background work, started as they load, fails without a login
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(discord_token="extract", database_path=Path(folder) / "bot.sqlite3", skip_sync=True)
         bot = TabletopBot(settings)
@@ -178,7 +187,8 @@ def template(found: Iterable[Found], domain: str) -> Catalog:
     catalog = Catalog(domain=domain)
     for item in found:
         if item.domain == domain:
-            catalog.add(item.msgid, locations=[(item.where, 0)], context=item.context)
+            # The file alone, not the line: a catalog doesn't change each time code above a message moves.
+            catalog.add(item.msgid, locations=[(item.where.split(":")[0], 0)], context=item.context)
     return catalog
 
 
@@ -187,12 +197,12 @@ def catalog_path(language: str, domain: str) -> Path:
     return LOCALES_DIR / language / f"{domain}.po"
 
 
-def read(language: str, domain: str) -> Catalog:
+def catalog_of(language: str, domain: str) -> Catalog:
     """A language's catalog of a domain (empty if it has none yet)."""
     path = catalog_path(language, domain)
     if not path.exists():
         return Catalog(locale=language, domain=domain, project="tabletop-bot", version="", fuzzy=False)
-    with path.open("rb") as f:
+    with open(path, "rb") as f:
         return read_po(f, locale=language, domain=domain)
 
 
@@ -202,11 +212,11 @@ def update(found: list[Found], domains: Iterable[str] = DOMAINS) -> None:
     for domain in domains:
         wanted = template(found, domain)
         for language in TRANSLATED:
-            catalog = read(language, domain)
+            catalog = catalog_of(language, domain)
             catalog.update(wanted, no_fuzzy_matching=True, update_creation_date=False)
             path = catalog_path(language, domain)
             path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("wb") as f:
+            with open(path, "wb") as f:
                 write_po(f, catalog, width=120, sort_output=True, ignore_obsolete=True, include_lineno=False)
 
 
@@ -221,7 +231,7 @@ def problems(found: list[Found]) -> list[str]:
     out = []
     for domain in DOMAINS:
         for language in TRANSLATED:
-            catalog = read(language, domain)
+            catalog = catalog_of(language, domain)
             for item in found:
                 if item.domain != domain:
                     continue
@@ -247,7 +257,7 @@ def counts(found: list[Found]) -> dict[str, int]:
     for language in TRANSLATED:
         translated = set()
         for domain in DOMAINS:
-            catalog = read(language, domain)
+            catalog = catalog_of(language, domain)
             translated |= {(m.id, m.context) for m in catalog if m.id and m.string and all(m.string) and not m.fuzzy}
         result[language] = len(unique & translated)
     return result

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.errors import NoSession
-from bot.i18n import _
+from bot.i18n import _, localize
 from bot.models import Scope
 from rules.dice import DiceSource
 from rules.engine import (
@@ -54,8 +54,9 @@ class GameKind:
 
     @property
     def title(self) -> str:
-        """The game's name for players."""
-        return self.engine.title
+        """The game's name for players, in the language being spoken (a tool's name, like "Initiative", is
+        translated; a game's stays as it is)."""
+        return localize(self.engine.title)
 
     @cached_property
     def turns(self) -> Turns[Any, Any] | None:

@@ -29,6 +29,7 @@ from rules.roll.limits import DEFAULT_LIMITS, RollLimits
 from rules.roll.model import RollResult
 from rules.roll.notation import check_length, parse_request
 from rules.roll.systems import find_preset, push_preset, roll_preset
+from rules.said import said
 
 # Time for pickling and the hop between processes on a busy machine, on top of the roll's own cap.
 _HANDOFF_GRACE_S = 0.5
@@ -36,7 +37,7 @@ _POOL_SIZE = 2
 # A big roll takes ~15 ms; the last in a full line waits for 8 others per worker, so ~0.1 s usually and
 # 8 time caps (8 s, still within a deferred reply's life) if every roll ahead of it is pathological.
 _WAITING_PER_WORKER = 8
-BUSY = "I'm busy rolling for others; try again in a moment."
+BUSY = said("I'm busy rolling for others; try again in a moment.")
 T = TypeVar("T")
 
 
@@ -109,7 +110,7 @@ class RollWorker:
         """Push a preset roll (Year Zero) from the faces it showed: a few dice, rolled right here."""
         preset = find_preset(expression)
         if preset is None:
-            raise RollError("Only a game-system roll can be pushed.")
+            raise RollError(said("Only a game-system roll can be pushed."))
         return push_preset(preset, state, self.source)
 
     async def compute(self, work: Callable[..., T], *args: Any) -> T:
@@ -137,7 +138,7 @@ class RollWorker:
             # A worker is free, so the work starts now: the clock counts working, not waiting in line.
             return await asyncio.wait_for(asyncio.wrap_future(job), timeout=self.limits.time_limit_s + _HANDOFF_GRACE_S)
         except TimeoutError:
-            raise RollError("That roll took too long to work out. Try fewer dice or fewer rerolls.") from None
+            raise RollError(said("That roll took too long to work out. Try fewer dice or fewer rerolls.")) from None
         except BrokenProcessPool:
             raise self._restart() from None
 
@@ -157,7 +158,7 @@ class RollWorker:
     def _restart(self) -> RollError:
         # A worker died (killed by the OS, say); start afresh next time rather than fail forever.
         self.close()
-        return RollError("The dice roller had a hiccup. Please try again.")
+        return RollError(said("The dice roller had a hiccup. Please try again."))
 
     def warm_up(self) -> None:
         """Start the pool's processes and load the roll modules in each, in the background; doesn't wait.

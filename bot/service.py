@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from bot.clock import Clock
 from bot.commit import CORE, GAME_OVER, Committer, Hook, NewsOf
 from bot.errors import NotPlaying, NotYourTurn, SessionOver, StaleBoard
-from bot.i18n import _
+from bot.i18n import _, localize
 from bot.lifecycle import LOBBY_DECISION, Lifecycle
 from bot.models import Actor, Applied, How, LogEntry, Scope, Seat, Session, Status, roles_of
 from bot.names import escape_name
@@ -140,7 +140,7 @@ class Service:
         for prompt in prompts:
             seat = next((s for s in session.seats if s.player == prompt.player), None)
             who = seat.mention if seat is not None else escape_name(prompt.player)
-            names.append(_("{names} to {label}", names=who, label=prompt.label))
+            names.append(_("{names} to {label}", names=who, label=localize(prompt.label)))
         return "; ".join(names) or _("nobody")
 
     @staticmethod

@@ -332,6 +332,7 @@ class Guild:
             "roles": [[r.id, r.name, r.permissions, r.position, r.managed] for r in self.roles],
             "members": [[m.id, m.username, m.name, self.is_manager(m)] for m in self.members],
             "scheduled_events": list(self.scheduled_events.values()),
+            "preferred_locale": self.preferred_locale,
         }
 
     @classmethod
@@ -339,6 +340,7 @@ class Guild:
         """The guild ``snapshot`` described, with ``bot_user`` as its bot member and these text channels."""
         guild = cls.__new__(cls)
         guild.id, guild.name, guild.owner_id = data["id"], data["name"], data["owner_id"]
+        guild.preferred_locale = data.get("preferred_locale", "en-US")
         guild.roles = [Role(i, n, p, position=pos, managed=m) for i, n, p, pos, m in data["roles"]]
         guild.everyone = next(r for r in guild.roles if r.id == guild.id)
         guild.bot_role = next(r for r in guild.roles if r.managed)

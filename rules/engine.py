@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SkipValidation
 
 from rules.dice import DiceSource
 
@@ -64,8 +64,9 @@ class Prompt(BaseModel):
     """Player id (as given to ``start``)."""
     decision: str
     """Machine name of the decision, e.g. ``roll`` or ``assign_scroll``."""
-    label: str
-    """Short text for the board: "roll the dice", "give a scroll die to a rival"."""
+    label: SkipValidation[str]
+    """Short text for the board: "roll the dice", "give a scroll die to a rival" (a ``rules.said.said``, kept as
+    one: validation would make it a plain str and so English only)."""
     timer: str | None = "turn"
     """Which of the game's timeouts applies (``options.timeouts[timer]`` seconds); None = no deadline."""
     ping: bool = True

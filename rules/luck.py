@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rules.odds import Dist
+from rules.said import said
 
 EXACT_SPAN = 400
 MIN_EXPECTED = 5.0
@@ -114,20 +115,24 @@ def luck_words(share: float) -> str:
     """``luckier than 91 % of fair runs``, ``about average``, ``unluckier than 88 %…``, in plain words."""
     percent = round(share * 100)
     if 40 <= percent <= 60:
-        return "about average"
+        return said("about average")
     if share > 0.5:
-        return f"luckier than {min(percent, 99)} % of fair runs"
-    return f"unluckier than {min(100 - percent, 99)} % of fair runs"
+        return said("luckier than {percent} % of fair runs", percent=min(percent, 99))
+    return said("unluckier than {percent} % of fair runs", percent=min(100 - percent, 99))
 
 
 def fairness_words(result: Fairness | None) -> str:
     """What the chi-square says, for people: too few to judge, nothing odd, or uneven (with the p-value)."""
     if result is None:
-        return "too few rolls to judge the faces"
+        return said("too few rolls to judge the faces")
     if result.p_value < 0.01:
         odds = max(2, round(1 / max(result.p_value, 1e-9)))
-        return f"faces uneven (p = {result.p_value:.3f}: fair dice do this 1 time in {odds:,})"
-    return f"faces look fair (p = {result.p_value:.2f})"
+        return said(
+            "faces uneven (p = {p}: fair dice do this 1 time in {odds})",
+            p=format(result.p_value, ".3f"),
+            odds=format(odds, ","),
+        )
+    return said("faces look fair (p = {p})", p=format(result.p_value, ".2f"))
 
 
 def top_share(rank: int, of: int) -> int:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rules.said import said
+
 Value = int | float | Fraction
 """A value a distribution holds: whole numbers, and what d20's `/` makes of them (a float), or an exact fraction."""
 
@@ -75,7 +77,13 @@ class Dist:
     def combine(self, other: Dist, f: Callable[[Value, Value], Value], limit: int) -> Dist:
         """The distribution of ``f(a, b)`` for independent ``a`` (self) and ``b`` (other)."""
         if len(self.ways) * len(other.ways) > limit:
-            raise TooCostly(f"that combines {len(self.ways):,} × {len(other.ways):,} values")
+            raise TooCostly(
+                said(
+                    "that combines {left} × {right} values",
+                    left=format(len(self.ways), ","),
+                    right=format(len(other.ways), ","),
+                )
+            )
         if all(isinstance(v, int) for v in (*self.ways, *other.ways)) and f is _add:
             return self._dense_sum(other)
         ways: dict[Value, int] = {}
@@ -154,7 +162,9 @@ def keep(die: Dist, n: int, k: int, *, highest: bool, limit: int) -> Dist:
     k = max(0, min(k, n))
     cost = len(values) * n * n * max(1, k) * len(values)
     if cost > limit:
-        raise TooCostly(f"keeping {k} of {n} dice of {len(values)} values each")
+        raise TooCostly(
+            said("keeping {kept} of {dice} dice of {values} values each", kept=k, dice=n, values=len(values))
+        )
     states: dict[tuple[int, Value], int] = {(0, 0): 1}
     for value in values:
         weight = die.ways[value]

@@ -187,10 +187,10 @@ async def test_a_german_server_sees_the_tracker_in_german(fake: LocalDiscord, ma
     assert "**Alia** tritt bei: `1d20+3` → [14] = **17**." in joined.content
     await fake.wait_for(lambda: "Alia" in str(board.embeds), what="Alia on the board")
     assert "Gleichstand: höherer Modifikator" in str(board.embeds)
-    refused = await (await fake.click(board, "Start", bob)).message()
+    refused = await (await fake.click(board, "Starten", bob)).message()
     assert refused.ephemeral and "Nur die SL" in refused.content
     left = await (await fake.slash(channel, bob, "init leave")).message()
     assert left.ephemeral and "Du bist nicht in der Reihenfolge." in left.content
-    await fake.click(board, "Start", gm)
+    await fake.click(board, "Starten", gm)
     await fake.wait_for_message(channel, lambda m: "du bist dran: **Alia**" in m.content)
     await bot.settled()

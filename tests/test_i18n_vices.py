@@ -10,6 +10,7 @@ although ``pseudo`` makes each message ~40 % longer.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import random
 import re
 from collections.abc import Iterator
@@ -397,9 +398,12 @@ def test_the_sheets_picture_is_drawn_in_the_language_it_was_shown_in() -> None:
     state = sheet_game()[0][-1]
     ctx = ViewContext(session=sheet_session(), state=state, prompts=[], events=[], first=False)
     worker = PictureWorker()
+    # The modules as imported now: a bot started earlier in this process loaded its cogs afresh, and a picture is
+    # sent to the worker by its function's name, which must be the module's function of today.
+    view = importlib.import_module("cogs.vices.sheet_view")
     try:
         with speaking("de"):
-            picture = render_sheet(ctx).pictures[0]
+            picture = view.render_sheet(ctx).pictures[0]
             german = draw_sheet(state)
             # Drawn as the bot draws it: in the worker process, which speaks the language of the channel.
             drawn = asyncio.run(worker.draw(picture.draw))

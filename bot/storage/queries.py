@@ -356,7 +356,6 @@ class SessionTables(DiceTables, RatingTables):
         rows = await self._sql().fetch("SELECT seq, state FROM session_checkpoints WHERE session_id = ?", session_id)
         return (int(rows[0]["seq"]), str(rows[0]["state"])) if rows else None
 
-    @writes(Tells.BOOKS)
     async def member_language(self, user_id: int) -> str | None:
         rows = await self._sql().fetch("SELECT language FROM member_languages WHERE user_id = ?", user_id)
         return str(rows[0]["language"]) if rows else None
@@ -373,6 +372,7 @@ class SessionTables(DiceTables, RatingTables):
             language,
         )
 
+    @writes(Tells.BOOKS)
     async def clear_old_logs(self, now: float, shards: Shards = ALL, limit: int = 100) -> int:
         where, params = owned(self.dialect, shards)
         days = Both(

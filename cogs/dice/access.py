@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.i18n import _
 from bot.models import Scope
 from bot.roll_worker import RollWorker
 from bot.storage import Store
@@ -29,6 +30,14 @@ def bot_of(interaction: discord.Interaction) -> TabletopBot:
     client = interaction.client
     assert isinstance(client, TabletopBot)
     return client
+
+
+async def speak_to_clicker(interaction: discord.Interaction) -> None:
+    """Answer a click on one of these buttons in the clicker's language: discord.py runs a DynamicItem in a task of
+    its own, which the core's per-interaction language (``bot.app.speak_to``) doesn't reach."""
+    from bot.app import speak_to
+
+    await speak_to(interaction)
 
 
 def dice_worker(interaction: discord.Interaction) -> RollWorker:
@@ -74,11 +83,18 @@ def bot_is_here(interaction: discord.Interaction) -> bool:
 
 
 def not_here(interaction: discord.Interaction, what: str) -> str:
-    """Why ``what`` can't be done where the bot isn't, said plainly."""
-    where = "this server" if interaction.guild_id is not None else "this conversation"
-    return (
-        f"{what} needs the bot in {where}: here only your own install of the app answers you. "
-        "Your own rolls, boards and luck work everywhere."
+    """Why ``what`` (said already: "A board of this channel's saved rolls") can't be done where the bot isn't,
+    said plainly."""
+    if interaction.guild_id is not None:
+        return _(
+            "{what} needs the bot in this server: here only your own install of the app answers you. "
+            "Your own rolls, boards and luck work everywhere.",
+            what=what,
+        )
+    return _(
+        "{what} needs the bot in this conversation: here only your own install of the app answers you. "
+        "Your own rolls, boards and luck work everywhere.",
+        what=what,
     )
 
 

@@ -21,12 +21,22 @@ from discord import app_commands
 
 from bot.board import static_view
 from bot.errors import UserError
+from bot.i18n import _, _n
 from bot.names import escape_name
 from bot.outbox import Drawing
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.storage import Store
 from bot.storage.dice import BoardButton, DiceBoard, SavedScope
-from cogs.dice.access import bot_is_here, bot_of, channel_id_of, is_manager, not_here, now, store_of
+from cogs.dice.access import (
+    bot_is_here,
+    bot_of,
+    channel_id_of,
+    is_manager,
+    not_here,
+    now,
+    speak_to_clicker,
+    store_of,
+)
 from cogs.dice.roll import dice_cog
 
 MAX_BUTTONS = 25
@@ -58,18 +68,25 @@ class BoardButtonItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Roll the button's saved roll for whoever clicked, as a new message (or privately)."""
+        await speak_to_clicker(interaction)
         reply = Reply.of(interaction, private=True)
         board = await store_of(interaction).dice_board(self.board_id)
         if board is None or self.index >= len(board.buttons):
-            await reply.refuse("This board was taken down; ask for a new one with `/dice board`.")
+            await reply.refuse(_("This board was taken down; ask for a new one with `/dice board`."))
             return
         button = board.buttons[self.index]
         saved = await store_of(interaction).saved_roll(board.source, board.source_id, button.name)
         if saved is None:
-            await reply.refuse(f"`{escape_name(button.name)}` isn't saved any more; the board's owner can change it.")
+            await reply.refuse(
+                _("`{name}` isn't saved any more; the board's owner can change it.", name=escape_name(button.name))
+            )
             return
         reply.private = board.hidden
-        header = f"🎲 **{escape_name(interaction.user.display_name)}** rolled **{escape_name(button.label)}**"
+        header = _(
+            "🎲 **{name}** rolled **{roll}**",
+            name=escape_name(interaction.user.display_name),
+            roll=escape_name(button.label),
+        )
         await dice_cog(interaction).roll_and_reply(
             interaction, saved.expression, private=board.hidden, label=None, header=header
         )
@@ -83,9 +100,13 @@ def board_view(board: DiceBoard) -> discord.ui.View | None:
 
 def board_text(board: DiceBoard) -> str:
     """The line above the buttons: whose rolls, and where answers go."""
-    whose = "this channel's saved rolls" if board.source == "channel" else f"<@{board.owner_id}>'s saved rolls"
-    where = "answers are private to whoever clicks" if board.hidden else "click to roll"
-    return f"🎲 **Dice board** · {whose} · {where}"
+    if board.source == "channel":
+        whose = _("this channel's saved rolls")
+    else:
+        owner = f"<@{board.owner_id}>"
+        whose = _("{member}'s saved rolls", member=owner)
+    where = _("answers are private to whoever clicks") if board.hidden else _("click to roll")
+    return _("🎲 **Dice board** · {whose} · {where}", whose=whose, where=where)
 
 
 class BoardDrawer:
@@ -116,12 +137,12 @@ def parse_buttons(text: str) -> list[tuple[str, str | None]]:
     for piece in text.split(","):
         if not piece.strip():
             continue
-        name, _, label = piece.partition("=")
+        name, _equals, label = piece.partition("=")
         entries.append((name.strip(), label.strip()[:LABEL_MAX] or None))
     if not entries:
-        raise UserError("List the saved rolls for the buttons, like `attack=Sword, heal, fireball`.")
+        raise UserError(_("List the saved rolls for the buttons, like `attack=Sword, heal, fireball`."))
     if len(entries) > MAX_BUTTONS:
-        raise UserError(f"A board holds {MAX_BUTTONS} buttons; that's {len(entries)}.")
+        raise UserError(_("A board holds {most} buttons; that's {count}.", most=MAX_BUTTONS, count=len(entries)))
     return entries
 
 
@@ -133,15 +154,16 @@ async def choose_buttons(
     saved = {r.key: r for r in await store_of(interaction).saved_rolls(source, source_id)}
     if text is None:
         if not saved:
-            whose = "this channel has" if source == "channel" else "you have"
-            raise UserError(f"No saved rolls yet ({whose} none): save some with `/dice save` first.")
+            if source == "channel":
+                raise UserError(_("No saved rolls yet (this channel has none): save some with `/dice save` first."))
+            raise UserError(_("No saved rolls yet (you have none): save some with `/dice save` first."))
         shown = tuple(BoardButton(r.name, r.name) for r in list(saved.values())[:MAX_BUTTONS])
         return shown, len(saved) - len(shown)
     buttons = []
     for name, label in parse_buttons(text):
         found = saved.get(name.casefold())
         if found is None:
-            raise UserError(f"There's no saved roll `{escape_name(name)}` to put on the board.")
+            raise UserError(_("There's no saved roll `{name}` to put on the board.", name=escape_name(name)))
         buttons.append(BoardButton(found.name, label or found.name))
     return tuple(buttons), 0
 
@@ -166,10 +188,10 @@ async def board(
     """Post a dice board in the channel."""
     source: SavedScope = "channel" if rolls == "channel" else "member"
     if source == "channel" and not bot_is_here(interaction):
-        raise UserError(not_here(interaction, "A board of this channel's saved rolls"))
+        raise UserError(not_here(interaction, _("A board of this channel's saved rolls")))
     source_id = channel_id_of(interaction) if source == "channel" else interaction.user.id
     chosen, left_out = await choose_buttons(interaction, source, source_id, buttons)
-    _, outgoing = await store_of(interaction).create_dice_board(
+    _board, outgoing = await store_of(interaction).create_dice_board(
         DiceBoard(
             0,
             channel_id_of(interaction),
@@ -185,13 +207,25 @@ async def board(
     reply = Reply.of(interaction, private=False)
     await bot_of(interaction).outbox.tell(outgoing, reply)
     if left_out:  # a board holds 25: say which didn't fit rather than leave them off without a word
-        whose = "this channel's" if source == "channel" else "your"
-        await reply.send(
-            f"📋 The board shows the first {len(chosen)} of {whose} {len(chosen) + left_out} saved rolls, by name "
-            f"(a board holds {MAX_BUTTONS}). Choose which with `buttons:` (like `attack, heal=Potion`) "
-            "in `/dice board-edit`.",
-            ephemeral=True,
-        )
+        if source == "channel":
+            shown = _(
+                "📋 The board shows the first {shown} of this channel's {count} saved rolls, by name "
+                "(a board holds {most}). Choose which with `buttons:` (like `attack, heal=Potion`) "
+                "in `/dice board-edit`.",
+                shown=len(chosen),
+                count=len(chosen) + left_out,
+                most=MAX_BUTTONS,
+            )
+        else:
+            shown = _(
+                "📋 The board shows the first {shown} of your {count} saved rolls, by name "
+                "(a board holds {most}). Choose which with `buttons:` (like `attack, heal=Potion`) "
+                "in `/dice board-edit`.",
+                shown=len(chosen),
+                count=len(chosen) + left_out,
+                most=MAX_BUTTONS,
+            )
+        await reply.send(shown, ephemeral=True)
 
 
 @app_commands.command(
@@ -210,7 +244,9 @@ async def board_edit(
 ) -> None:
     """Rewrite a board and redraw its message."""
     if not bot_is_here(interaction):  # its message can't be edited but through the interaction that posted it
-        raise UserError(not_here(interaction, "Changing a board (its message)") + " Post a new one with `/dice board`.")
+        refused = not_here(interaction, _("Changing a board (its message)"))
+        again = _("Post a new one with `/dice board`.")
+        raise UserError(f"{refused} {again}")
     store = store_of(interaction)
     boards = await store.dice_boards_in(channel_id_of(interaction))
     if board is not None:
@@ -219,11 +255,11 @@ async def board_edit(
         own = [b for b in boards if b.owner_id == interaction.user.id]
         target = own[0] if own else boards[0] if boards and is_manager(interaction) else None
         if target is None and boards:
-            raise UserError("You have no dice board here; only the board's owner or a manager can change one.")
+            raise UserError(_("You have no dice board here; only the board's owner or a manager can change one."))
     if target is None:
-        raise UserError("There's no dice board here; post one with `/dice board`.")
+        raise UserError(_("There's no dice board here; post one with `/dice board`."))
     if interaction.user.id != target.owner_id and not is_manager(interaction):
-        raise UserError("Only the board's owner or members with Manage Server can change it.")
+        raise UserError(_("Only the board's owner or members with Manage Server can change it."))
     chosen = (
         target.buttons
         if buttons is None
@@ -235,9 +271,11 @@ async def board_edit(
     await bot_of(interaction).outbox.tell(await store.update_dice_board(changed, now(interaction)))
     reply = Reply.of(interaction, private=True)
     if await store.dice_board(changed.id) is None:  # its message was deleted, and the board with it
-        await reply.send("That board's message was deleted; post a new one with `/dice board`.", ephemeral=True)
+        await reply.send(_("That board's message was deleted; post a new one with `/dice board`."), ephemeral=True)
         return
-    await reply.send(f"✅ The board has {len(chosen)} button{'' if len(chosen) == 1 else 's'} now.", ephemeral=True)
+    await reply.send(
+        _n("✅ The board has {n} button now.", "✅ The board has {n} buttons now.", len(chosen)), ephemeral=True
+    )
 
 
 @board_edit.autocomplete("board")

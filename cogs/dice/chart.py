@@ -1,7 +1,8 @@
 """The luck chart: for each die size, how often each face (or range of faces) came up against a fair die's share.
 
 ``draw_chart`` is a pure function of its panels (no I/O, no clock), run in a worker process by
-``bot.pictures.PictureWorker`` like the scoresheet picture. Bars are labelled with their faces, the fair share is
+``bot.pictures.PictureWorker`` like the scoresheet picture, its text in the shipped fonts (``bot.fonts``: a name or a
+word in any language is drawn as written). Bars are labelled with their faces, the fair share is
 a dashed line with its own legend entry, and the caller sends the same facts as alt text: nothing is told by
 colour alone.
 """
@@ -11,7 +12,9 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
+
+from bot.fonts import Canvas, Lettering
 
 PAPER = (251, 248, 243)
 INK = (28, 28, 30)
@@ -32,18 +35,22 @@ class Panel:
     bars: tuple[tuple[str, float, float], ...]
 
 
-def draw_chart(title: str, panels: tuple[Panel, ...]) -> bytes:
-    """A PNG with one panel per die size."""
+def draw_chart(title: str, panels: tuple[Panel, ...], legend: tuple[str, str] = ("rolled", "fair dice")) -> bytes:
+    """A PNG with one panel per die size; ``legend`` names the bars and the dashed line (said by the caller, in the
+    reader's language: this runs in another process)."""
     height = TITLE_H + len(panels) * PANEL_H + MARGIN
     image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(image)
-    big, small = ImageFont.load_default(size=24), ImageFont.load_default(size=14)
-    draw.text((MARGIN, 12), _ascii(title), fill=INK, font=big)
-    legend_x = WIDTH - MARGIN - 250
+    draw = Canvas(image)
+    big, small = Lettering(24), Lettering(14)
+    draw.write((MARGIN, 12), title, big, fill=INK)
+    rolled, fair = legend
+    # Right-aligned, as wide as its words: a language with longer ones pushes it left, never off the picture.
+    legend_x = int(WIDTH - MARGIN - (20 + small.getlength(rolled) + 16 + 30 + 6 + small.getlength(fair)))
     draw.rectangle((legend_x, 18, legend_x + 14, 32), fill=BAR)
-    draw.text((legend_x + 20, 17), "rolled", fill=INK, font=small)
-    _dashed(draw, legend_x + 90, legend_x + 120, 25)
-    draw.text((legend_x + 126, 17), "fair dice", fill=INK, font=small)
+    draw.write((legend_x + 20, 17), rolled, small, fill=INK)
+    line_x = int(legend_x + 20 + small.getlength(rolled) + 16)
+    _dashed(draw, line_x, line_x + 30, 25)
+    draw.write((line_x + 36, 17), fair, small, fill=INK)
     for index, panel in enumerate(panels):
         _panel(draw, panel, TITLE_H + index * PANEL_H, small)
     out = io.BytesIO()
@@ -51,10 +58,8 @@ def draw_chart(title: str, panels: tuple[Panel, ...]) -> bytes:
     return out.getvalue()
 
 
-def _panel(
-    draw: ImageDraw.ImageDraw, panel: Panel, top: int, font: ImageFont.FreeTypeFont | ImageFont.ImageFont
-) -> None:
-    draw.text((MARGIN, top + 4), _ascii(panel.title), fill=INK, font=font)
+def _panel(draw: Canvas, panel: Panel, top: int, font: Lettering) -> None:
+    draw.write((MARGIN, top + 4), panel.title, font, fill=INK)
     plot_top, plot_bottom = top + 26, top + PANEL_H - 30
     left, right = MARGIN, WIDTH - MARGIN
     highest = max([share for _, share, fair in panel.bars] + [fair for _, _, fair in panel.bars] + [1e-9])
@@ -68,15 +73,9 @@ def _panel(
         draw.rectangle((x0, plot_bottom - share * scale, x1, plot_bottom), fill=BAR)
         _dashed(draw, int(left + i * slot), int(left + (i + 1) * slot), int(plot_bottom - fair * scale))
         if i % every == 0:
-            width = draw.textlength(label, font=font)
-            draw.text(((x0 + x1 - width) / 2, plot_bottom + 4), label, fill=MUTED, font=font)
+            draw.write(((x0 + x1) / 2, plot_bottom + 4), label, font, fill=MUTED, anchor="ma")
 
 
-def _dashed(draw: ImageDraw.ImageDraw, x0: int, x1: int, y: int) -> None:
+def _dashed(draw: Canvas, x0: int, x1: int, y: int) -> None:
     for x in range(x0, x1, 8):
         draw.line((x, y, min(x + 4, x1), y), fill=FAIR, width=2)
-
-
-def _ascii(text: str) -> str:
-    # Pillow's built-in font draws ASCII; names keep every letter in the alt text and the message.
-    return text.encode("ascii", "replace").decode()

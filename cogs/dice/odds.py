@@ -3,21 +3,25 @@ roll worker's processes (a heavy one takes up to ~0.2 s of CPU, which must not h
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.i18n import _, current, in_language, localize
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.roll_worker import RollerBusy
 from cogs.dice.roll import dice_cog
 from cogs.dice.saved import expand_saved
+from cogs.dice.speech import refusal
 from rules.odds import TooCostly
 from rules.roll import RollError, split_rolls
 from rules.roll.limits import DEFAULT_LIMITS
 from rules.roll.odds import odds_table
+from rules.said import said
 
 
 @app_commands.command(name="odds", description="Exact odds of a roll: every total's chance, the mean, at least / most.")
@@ -36,15 +40,19 @@ async def odds(
     try:
         text = await expand_saved(interaction, expression)
         if len(split_rolls(text)) > 1:
-            raise RollError("Odds are worked out for one roll at a time: ask for each roll of `;` on its own.")
-        shown, table = await dice_cog(interaction).worker.compute(odds_table, text, at_least, at_most)
+            raise RollError(said("Odds are worked out for one roll at a time: ask for each roll of `;` on its own."))
+        # Worked out in another process, which is told the language: the table comes back said in it.
+        work = functools.partial(odds_table, text, at_least, at_most, say=localize)
+        shown, table = await dice_cog(interaction).worker.compute(in_language, current(), work)
     except RollerBusy as busy:
-        raise UserError(f"⏳ {busy}") from None
+        raise UserError(f"⏳ {localize(busy.message)}") from None
     except TooCostly as reason:
-        raise UserError(f"⚠️ Those odds would take too long to work out exactly: {reason}.") from None
+        why = localize(reason.args[0]) if reason.args else ""
+        raise UserError(_("⚠️ Those odds would take too long to work out exactly: {reason}.", reason=why)) from None
     except RollError as error:
-        raise UserError(f"⚠️ {error}") from None
-    await Reply.of(interaction, private=True).send(f"🎯 Exact odds of `{escape_name(shown)}`\n{table}", ephemeral=True)
+        raise UserError(refusal(error)) from None
+    heading = _("🎯 Exact odds of `{roll}`", roll=escape_name(shown))
+    await Reply.of(interaction, private=True).send(f"{heading}\n{table}", ephemeral=True)
 
 
 COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (odds,)

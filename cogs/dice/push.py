@@ -15,16 +15,18 @@ from typing import Any
 
 import discord
 
+from bot.i18n import N_, _, localize
 from bot.names import escape_name
 from bot.outbox import Drawing
 from bot.replies import Reply
 from bot.storage import Store
 from bot.storage.pushes import PUSHABLE_KEPT_S, PushableRoll
-from cogs.dice.access import bot_of, channel_id_of, dice_worker, now, store_of
+from cogs.dice.access import bot_of, channel_id_of, dice_worker, now, speak_to_clicker, store_of
+from cogs.dice.speech import refusal
 from rules.roll import RollError, RollResult, render
 from rules.roll.systems import find_preset
 
-PUSH_NOTE = "-# 💪 Only the roller can push, once."
+PUSH_NOTE = N_("-# 💪 Only the roller can push, once.")
 
 
 class PushButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dice:push:(?P<id>\d+)"):
@@ -33,7 +35,7 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dice
     def __init__(self, roll_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Push", emoji="💪", style=discord.ButtonStyle.danger, custom_id=f"dice:push:{roll_id}"
+                label=_("Push"), emoji="💪", style=discord.ButtonStyle.danger, custom_id=f"dice:push:{roll_id}"
             )
         )
         self.roll_id = roll_id
@@ -47,27 +49,28 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dice
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Push, if this member may and nobody pushed it yet."""
+        await speak_to_clicker(interaction)
         reply = Reply.of(interaction, private=True)
         store = store_of(interaction)
         stored = await store.pushable(self.roll_id)
         if stored is None or now(interaction) - stored.created_at > PUSHABLE_KEPT_S:
-            await reply.refuse("This roll is too old to push; it was forgotten.")
+            await reply.refuse(_("This roll is too old to push; it was forgotten."))
             return
         if interaction.user.id != stored.roller_id:
-            await reply.refuse("Only the one who rolled can push this roll.")
+            await reply.refuse(_("Only the one who rolled can push this roll."))
             return
         if stored.pushed_at is not None:
-            await reply.refuse("This roll was pushed already: a roll is pushed once.")
+            await reply.refuse(_("This roll was pushed already: a roll is pushed once."))
             return
         try:
             pushed = dice_worker(interaction).push(stored.expression, stored.state)
         except RollError as error:
-            await reply.refuse(f"⚠️ {error}")
+            await reply.refuse(refusal(error))
             return
-        text = render(pushed, escape=escape_name, limit=PUSHED_LIMIT)
+        text = render(pushed, escape=escape_name, limit=PUSHED_LIMIT, say=localize)
         outgoing = await store.push_roll(stored.id, pushed.sets[0].state, text, now(interaction))
         if outgoing is None:  # another click got there first
-            await reply.refuse("This roll was pushed already: a roll is pushed once.")
+            await reply.refuse(_("This roll was pushed already: a roll is pushed once."))
             return
         await bot_of(interaction).outbox.tell(outgoing, reply)
 
@@ -86,7 +89,7 @@ def can_push(results: list[RollResult], *, private: bool) -> bool:
 
 async def post_pushable(interaction: discord.Interaction, reply: Reply, result: RollResult, text: str) -> None:
     """Store the roll with its message (``text``), and post that message through the outbox, with Push."""
-    _, outgoing = await store_of(interaction).create_pushable(
+    _roll, outgoing = await store_of(interaction).create_pushable(
         PushableRoll(
             0,
             channel_id_of(interaction),
@@ -104,7 +107,7 @@ async def post_pushable(interaction: discord.Interaction, reply: Reply, result: 
 def pushable_text(roll: PushableRoll) -> str:
     """The roll's message: as rolled, then the push once made."""
     if roll.pushed is None:
-        return f"{roll.shown}\n{PUSH_NOTE}"
+        return f"{roll.shown}\n{_(PUSH_NOTE)}"
     return f"{roll.shown}\n💪 {roll.pushed}"
 
 

@@ -15,13 +15,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.board import static_view
+from bot.i18n import _, localize
 from bot.names import escape_name
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.roll_worker import RollerBusy, RollWorker
 from bot.storage.luck import ROLL_KIND, Where, tally
-from cogs.dice.access import NO_MENTIONS, bot_of, now, store_of
+from cogs.dice.access import NO_MENTIONS, bot_of, now, speak_to_clicker, store_of
 from cogs.dice.push import can_push, post_pushable
 from cogs.dice.saved import expand_saved, saved_choices
+from cogs.dice.speech import refusal
 from rules.roll import RollError, RollResult, faces_rolled, render, split_rolls
 from rules.roll.limits import DEFAULT_LIMITS
 
@@ -38,7 +40,7 @@ class RollAgain(discord.ui.DynamicItem[discord.ui.Button], template=r"(?s)roll:(
     def __init__(self, expression: str, *, private: bool) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Roll again",
+                label=_("Roll again"),
                 emoji="🎲",
                 style=discord.ButtonStyle.secondary,
                 custom_id=self.custom_id_for(expression, private=private),
@@ -61,6 +63,7 @@ class RollAgain(discord.ui.DynamicItem[discord.ui.Button], template=r"(?s)roll:(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Roll the same thing again as a new message, for whoever clicked."""
+        await speak_to_clicker(interaction)
         await dice_cog(interaction).roll_and_reply(interaction, self.expression, private=self.private, label=None)
 
 
@@ -131,17 +134,17 @@ class Dice(commands.Cog):
             expression = await expand_saved(interaction, expression)
             results = [await self.worker.roll(text) for text in split_rolls(expression)]
         except RollerBusy as busy:
-            await reply.refuse(f"⏳ {busy}")  # not the user's mistake: no warning sign
+            await reply.refuse(f"⏳ {localize(busy.message)}")  # not the user's mistake: no warning sign
             return
         except RollError as error:
-            await reply.refuse(f"⚠️ {error}")
+            await reply.refuse(refusal(error))
             return
         private = private or any(result.private for result in results)
         if label:
             results[-1] = dataclasses.replace(results[-1], label=label.strip() or None)
-        header = header or f"🎲 **{escape_name(interaction.user.display_name)}** rolled"
+        header = header or _("🎲 **{name}** rolled", name=escape_name(interaction.user.display_name))
         room = (MESSAGE_LIMIT - len(header) - len(results)) // len(results)
-        bodies = [render(result, escape=escape_name, limit=room) for result in results]
+        bodies = [render(result, escape=escape_name, limit=room, say=localize) for result in results]
         text = "\n".join([header, *bodies])
         if can_push(results, private=private):  # stored, so that it is pushed once: its message goes by the outbox
             await post_pushable(interaction, reply, results[0], text)

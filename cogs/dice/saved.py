@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.i18n import N_, _, _n, localize
 from bot.names import escape_name
 from bot.replies import Reply
 from bot.storage.dice import SAVED_SCOPES, SavedRoll, SavedScope, name_key
@@ -30,9 +31,22 @@ MEMBER_LIMIT = 50
 SERVER_LIMIT = 200
 """Channel and server rolls one server may keep, together."""
 IMPORT_MAX_BYTES = 64_000
-SCOPE_NAMES: dict[SavedScope, str] = {"member": "yours", "channel": "this channel's", "server": "this server's"}
-WHOSE: dict[SavedScope, str] = {"member": "your", "channel": "this channel's", "server": "this server's"}
-"""Before a noun: "your rolls" (SCOPE_NAMES stands alone: "(yours)")."""
+SCOPE_NAMES: dict[SavedScope, str] = {
+    "member": N_("yours"),
+    "channel": N_("this channel's"),
+    "server": N_("this server's"),
+}
+"""Whose a saved roll is, standing alone: "(yours)" (said with ``_``)."""
+SCOPE_HEADINGS: dict[SavedScope, str] = {
+    "member": N_("Yours"),
+    "channel": N_("This channel's"),
+    "server": N_("This server's"),
+}
+WHOSE_ROLLS: dict[SavedScope, str] = {
+    "member": N_("your rolls"),
+    "channel": N_("this channel's rolls"),
+    "server": N_("this server's rolls"),
+}
 _NAME = re.compile(r"[^\s#;!`@<>\[\]()*_~|\\]+")
 """What ``/roll`` looks up as a name (names saved before ``, = :`` were refused included)."""
 _REPEATED_NAME = re.compile(r"^\s*(\d+)\s*(?:x\s*|\s+)(?=[^\s\d])", re.IGNORECASE)
@@ -72,9 +86,9 @@ def owner_of(interaction: discord.Interaction, scope: str) -> Owner:
     if scope == "member":
         return Owner("member", interaction.user.id)
     if interaction.guild_id is None:
-        raise UserError("Channel and server rolls live in a server; in a DM, save them as yours.")
+        raise UserError(_("Channel and server rolls live in a server; in a DM, save them as yours."))
     if not bot_is_here(interaction):
-        raise UserError(not_here(interaction, "A channel's or server's saved roll"))
+        raise UserError(not_here(interaction, _("A channel's or server's saved roll")))
     if scope == "channel":
         return Owner("channel", channel_id_of(interaction))
     return Owner("server", interaction.guild_id)
@@ -86,21 +100,24 @@ async def check_may_edit(interaction: discord.Interaction, owner: Owner) -> None
         return
     if owner.scope == "channel" and interaction.user.id in await channel_gms(interaction):
         return
-    who = "members with Manage Server" + (" or this channel's campaign GM" if owner.scope == "channel" else "")
-    raise UserError(f"Only {who} can change {WHOSE[owner.scope]} saved rolls.")
+    if owner.scope == "channel":
+        raise UserError(
+            _("Only members with Manage Server or this channel's campaign GM can change this channel's saved rolls.")
+        )
+    raise UserError(_("Only members with Manage Server can change this server's saved rolls."))
 
 
 def check_name(name: str) -> str:
     """A valid name, trimmed; UserError saying why not (too long, spaces, shadows notation)."""
     name = name.strip()
     if not name or len(name) > NAME_MAX:
-        raise UserError(f"A name is 1 to {NAME_MAX} characters.")
+        raise UserError(_("A name is 1 to {most} characters.", most=NAME_MAX))
     if not _NEW_NAME.fullmatch(name):
         raise UserError(
-            "A name is one word, without `# ; ! @ < > [ ] ( ) , = :` or markdown, like `attack` or `fire-bolt`."
+            _("A name is one word, without `# ; ! @ < > [ ] ( ) , = :` or markdown, like `attack` or `fire-bolt`.")
         )
     if shadows_notation(name):
-        raise UserError(f"`{escape_name(name)}` reads as dice notation; choose another name.")
+        raise UserError(_("`{name}` reads as dice notation; choose another name.", name=escape_name(name)))
     return name
 
 
@@ -110,7 +127,7 @@ def check_expression(expression: str) -> str:
         for piece in split_rolls(expression):
             check_roll(piece)
     except RollError as error:
-        raise UserError(f"⚠️ That roll can't be saved: {error}") from None
+        raise UserError(_("⚠️ That roll can't be saved: {reason}", reason=localize(error.message))) from None
     return expression.strip()
 
 
@@ -138,9 +155,11 @@ async def _expand_one(interaction: discord.Interaction, text: str) -> str:
         if expanded == named:
             return text
         if len(split_rolls(expanded)) > 1:
-            raise RollError(f"`{escape_name(named.strip())}` holds several rolls (`;`): it can't be repeated.")
+            raise RollError(
+                _("`{name}` holds several rolls (`;`): it can't be repeated.", name=escape_name(named.strip()))
+            )
         return f"{repeat[1]}x {expanded}"
-    first, _, rest = text.strip().partition(" ")
+    first, _space, rest = text.strip().partition(" ")
     # Notation wins: a name saved before it was refused as notation (`4d6k3`) no longer hides the notation.
     if not first or shadows_notation(first) or not _NAME.fullmatch(first):
         return text
@@ -152,8 +171,11 @@ async def _expand_one(interaction: discord.Interaction, text: str) -> str:
         return text
     if rest.strip() and len(split_rolls(saved.expression)) > 1:
         raise RollError(
-            f"`{escape_name(saved.name)}` holds several rolls (`;`): roll it as it is, "
-            f"without `{escape_name(rest.strip())}`."
+            _(
+                "`{name}` holds several rolls (`;`): roll it as it is, without `{more}`.",
+                name=escape_name(saved.name),
+                more=escape_name(rest.strip()),
+            )
         )
     return with_arguments(saved.expression, rest)
 
@@ -190,7 +212,12 @@ async def saved_choices(interaction: discord.Interaction, current: str) -> list[
             # A name saved before it was refused as notation (`4d6k3`) would roll the notation, not the saved roll.
             if saved.key.startswith(typed) and saved.key not in seen and not shadows_notation(saved.name):
                 seen.add(saved.key)
-                shown = f"{saved.name} · {saved.expression} ({SCOPE_NAMES[owner.scope]})"
+                shown = _(
+                    "{name} · {roll} ({whose})",
+                    name=saved.name,
+                    roll=saved.expression,
+                    whose=_(SCOPE_NAMES[owner.scope]),
+                )
                 choices.append(app_commands.Choice(name=_cut(shown, 100), value=saved.name))
     return choices[:25]
 
@@ -203,10 +230,15 @@ async def _check_limits(interaction: discord.Interaction, owner: Owner) -> None:
     store = store_of(interaction)
     if owner.scope == "member":
         if len(await store.saved_rolls("member", owner.owner_id)) >= MEMBER_LIMIT:
-            raise UserError(f"You have {MEMBER_LIMIT} saved rolls, the most one member can keep; delete one first.")
+            raise UserError(
+                _("You have {most} saved rolls, the most one member can keep; delete one first.", most=MEMBER_LIMIT)
+            )
     elif interaction.guild_id is not None and await store.saved_in_guild(interaction.guild_id) >= SERVER_LIMIT:
         raise UserError(
-            f"This server has {SERVER_LIMIT} channel and server rolls, the most it can keep; delete one first."
+            _(
+                "This server has {most} channel and server rolls, the most it can keep; delete one first.",
+                most=SERVER_LIMIT,
+            )
         )
 
 
@@ -229,11 +261,22 @@ async def save_roll(interaction: discord.Interaction, owner: Owner, name: str, e
     )
     if not await store.put_saved_roll(roll, new=new):
         if new:
-            raise UserError(f"`{escape_name(name)}` is already one of {WHOSE[owner.scope]} rolls: use `/dice edit`.")
-        raise UserError(f"There is no `{escape_name(name)}` among {WHOSE[owner.scope]} rolls.")
-    verb = "Saved" if new else "Changed"
-    shown = f"`{escape_name(name)}` = `{escape_name(expression)}` ({SCOPE_NAMES[owner.scope]})"
-    return f"✅ {verb} {shown}. Roll it with `/roll {escape_name(name)}`."
+            raise UserError(
+                _(
+                    "`{name}` is already one of {rolls}: use `/dice edit`.",
+                    name=escape_name(name),
+                    rolls=_(WHOSE_ROLLS[owner.scope]),
+                )
+            )
+        raise UserError(_not_among(name, owner))
+    facts = {"name": escape_name(name), "roll": escape_name(expression), "whose": _(SCOPE_NAMES[owner.scope])}
+    if new:
+        return _("✅ Saved `{name}` = `{roll}` ({whose}). Roll it with `/roll {name}`.", **facts)
+    return _("✅ Changed `{name}` = `{roll}` ({whose}). Roll it with `/roll {name}`.", **facts)
+
+
+def _not_among(name: str, owner: Owner) -> str:
+    return _("There is no `{name}` among {rolls}.", name=escape_name(name), rolls=_(WHOSE_ROLLS[owner.scope]))
 
 
 # -- commands (added to the /dice group by the package) -------------------------------------------------
@@ -279,8 +322,8 @@ async def delete(
     owner = owner_of(interaction, scope)
     await check_may_edit(interaction, owner)
     if not await store_of(interaction).delete_saved_roll(owner.scope, owner.owner_id, name):
-        raise UserError(f"There is no `{escape_name(name)}` among {WHOSE[owner.scope]} rolls.")
-    await Reply.of(interaction, private=True).send(f"🗑️ Deleted `{escape_name(name)}`.", ephemeral=True)
+        raise UserError(_not_among(name, owner))
+    await Reply.of(interaction, private=True).send(_("🗑️ Deleted `{name}`.", name=escape_name(name)), ephemeral=True)
 
 
 @app_commands.command(name="list", description="Your saved rolls, and this channel's and server's.")
@@ -291,9 +334,9 @@ async def list_saved(interaction: discord.Interaction) -> None:
     for owner in owners(interaction):
         rolls = await store.saved_rolls(owner.scope, owner.owner_id)
         if rolls:
-            lines.append(f"**{SCOPE_NAMES[owner.scope].capitalize()}**")
+            lines.append(f"**{_(SCOPE_HEADINGS[owner.scope])}**")
             lines += [f"`{escape_name(r.name)}` · `{escape_name(r.expression)}`{_shadow_note(r)}" for r in rolls]
-    text = "\n".join(lines) or "No saved rolls yet. Save one with `/dice save name:attack expression:1d20+5`."
+    text = "\n".join(lines) or _("No saved rolls yet. Save one with `/dice save name:attack expression:1d20+5`.")
     await Reply.of(interaction, private=True).send(_cut(text, 2000), ephemeral=True)
 
 
@@ -301,7 +344,7 @@ def _shadow_note(saved: SavedRoll) -> str:
     """For a name saved before names that read as notation were refused: why ``/roll`` doesn't find it."""
     if not shadows_notation(saved.name):
         return ""
-    return " · ⚠️ reads as dice notation: `/roll` rolls the notation; save it under another name to roll it by name"
+    return _(" · ⚠️ reads as dice notation: `/roll` rolls the notation; save it under another name to roll it by name")
 
 
 @app_commands.command(name="export", description="Your saved rolls as a file (JSON) to keep or import elsewhere.")
@@ -310,9 +353,9 @@ async def export(interaction: discord.Interaction) -> None:
     rolls = await store_of(interaction).saved_rolls("member", interaction.user.id)
     data = {"saved_rolls": [{"name": r.name, "expression": r.expression} for r in rolls]}
     payload = json.dumps(data, ensure_ascii=False, indent=2).encode()
-    file = discord.File(io.BytesIO(payload), filename="saved-rolls.json", description="Your saved rolls (JSON)")
+    file = discord.File(io.BytesIO(payload), filename="saved-rolls.json", description=_("Your saved rolls (JSON)"))
     await Reply.of(interaction, private=True).send(
-        f"📦 {len(rolls)} saved roll{'' if len(rolls) == 1 else 's'}.", ephemeral=True, file=file
+        _n("📦 {n} saved roll.", "📦 {n} saved rolls.", len(rolls)), ephemeral=True, file=file
     )
 
 
@@ -323,11 +366,17 @@ async def export(interaction: discord.Interaction) -> None:
 async def import_saved(interaction: discord.Interaction, file: discord.Attachment) -> None:
     """Import into the member's own rolls: every entry is checked first; nothing is saved if one is wrong."""
     if file.size > IMPORT_MAX_BYTES:
-        raise UserError(f"That file is {file.size:,} bytes; saved rolls fit in {IMPORT_MAX_BYTES:,}.")
+        raise UserError(
+            _(
+                "That file is {size} bytes; saved rolls fit in {most}.",
+                size=format(file.size, ","),
+                most=format(IMPORT_MAX_BYTES, ","),
+            )
+        )
     try:
         text = (await file.read()).decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise UserError("That file isn't UTF-8 text; save it as UTF-8 (what `/dice export` writes).") from None
+        raise UserError(_("That file isn't UTF-8 text; save it as UTF-8 (what `/dice export` writes).")) from None
     entries = parse_import(text)
     owner = Owner("member", interaction.user.id)
     store = store_of(interaction)
@@ -336,15 +385,28 @@ async def import_saved(interaction: discord.Interaction, file: discord.Attachmen
     keys = [name_key(name.strip()) for name, _ in entries]
     new = set(keys) - existing
     if len(existing) + len(new) > MEMBER_LIMIT:
-        raise UserError(f"That would make {len(existing) + len(new)} saved rolls; one member keeps {MEMBER_LIMIT}.")
+        raise UserError(
+            _(
+                "That would make {count} saved rolls; one member keeps {most}.",
+                count=len(existing) + len(new),
+                most=MEMBER_LIMIT,
+            )
+        )
     checked = []
     for number, ((name, expression), key) in enumerate(zip(entries, keys, strict=True), 1):
         try:
             if key in keys[: number - 1]:
-                raise UserError("that name comes earlier in the file too; keep one.")
+                raise UserError(_("that name comes earlier in the file too; keep one."))
             checked.append((check_name(name), check_expression(expression)))
         except UserError as error:
-            raise UserError(f"Entry {number} (`{escape_name(_cut(name, 40))}`): {error.text}") from None
+            raise UserError(
+                _(
+                    "Entry {number} (`{name}`): {reason}",
+                    number=number,
+                    name=escape_name(_cut(name, 40)),
+                    reason=error.text,
+                )
+            ) from None
         await asyncio.sleep(0)  # let other interactions in between entries
     for name, expression in checked:
         roll = SavedRoll(
@@ -352,11 +414,16 @@ async def import_saved(interaction: discord.Interaction, file: discord.Attachmen
         )
         await store.put_saved_roll(roll, new=name_key(name) not in existing)
     replaced = len(checked) - len(new)
-    await Reply.of(interaction, private=True).send(
-        f"📥 Imported {len(checked)} saved roll{'' if len(checked) == 1 else 's'}"
-        + (f" ({replaced} replaced)." if replaced else "."),
-        ephemeral=True,
-    )
+    if replaced:
+        text = _n(
+            "📥 Imported {n} saved roll ({replaced} replaced).",
+            "📥 Imported {n} saved rolls ({replaced} replaced).",
+            len(checked),
+            replaced=replaced,
+        )
+    else:
+        text = _n("📥 Imported {n} saved roll.", "📥 Imported {n} saved rolls.", len(checked))
+    await Reply.of(interaction, private=True).send(text, ephemeral=True)
 
 
 def parse_import(text: str) -> list[tuple[str, str]]:
@@ -373,16 +440,16 @@ def parse_import(text: str) -> list[tuple[str, str]]:
         cut = min((i for i in (line.find("="), line.find(":")) if i >= 0), default=-1)
         name, sep, expression = (line[:cut], line[cut], line[cut + 1 :]) if cut >= 0 else (line, "", "")
         if not sep or not name.strip() or not expression.strip():
-            raise UserError(f"Line {number} isn't `name = expression`.")
+            raise UserError(_("Line {number} isn't `name = expression`.", number=number))
         entries.append((name.strip(), expression.strip()))
         _check_count(len(entries))
     if not entries:
-        raise UserError("That file has no saved rolls in it.")
+        raise UserError(_("That file has no saved rolls in it."))
     return entries
 
 
 def _parse_json_import(text: str) -> list[tuple[str, str]]:
-    refused = UserError('That JSON isn\'t a saved-rolls file: `{"saved_rolls": [{"name": …, "expression": …}]}`.')
+    refused = UserError(_('That JSON isn\'t a saved-rolls file: `{"saved_rolls": [{"name": …, "expression": …}]}`.'))
     try:
         listed = json.loads(text)["saved_rolls"]
         _check_count(len(listed))
@@ -391,13 +458,13 @@ def _parse_json_import(text: str) -> list[tuple[str, str]]:
         raise refused from None
     for number, (name, expression) in enumerate(entries, 1):
         if not isinstance(name, str) or not isinstance(expression, str):  # `"name": null` saved a roll `None`
-            raise UserError(f"Entry {number}: its name and expression must be text, in quotes.")
+            raise UserError(_("Entry {number}: its name and expression must be text, in quotes.", number=number))
     return entries
 
 
 def _check_count(entries: int) -> None:
     if entries > MEMBER_LIMIT:
-        raise UserError(f"That file holds more than {MEMBER_LIMIT} saved rolls; one member keeps {MEMBER_LIMIT}.")
+        raise UserError(_("That file holds more than {most} saved rolls; one member keeps {most}.", most=MEMBER_LIMIT))
 
 
 COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (save, edit, delete, list_saved, export, import_saved)

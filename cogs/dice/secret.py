@@ -21,18 +21,30 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.i18n import N_, _, localize
 from bot.models import News
 from bot.names import escape_name
 from bot.outbox import Drawing
 from bot.replies import PUBLIC_ANSWER, Reply
 from bot.storage import Store
 from bot.storage.dice import SecretRoll
-from cogs.dice.access import NO_MENTIONS, bot_is_here, bot_of, channel_gms, channel_id_of, now, store_of
+from cogs.dice.access import (
+    NO_MENTIONS,
+    bot_is_here,
+    bot_of,
+    channel_gms,
+    channel_id_of,
+    now,
+    speak_to_clicker,
+    store_of,
+)
 from cogs.dice.roll import LABEL_MAX_CHARS, dice_cog
 from cogs.dice.saved import expand_saved
+from cogs.dice.speech import refusal
 from rules.roll import RollError, render, split_rolls
 from rules.roll.commitment import canonical, commitment, verify
 from rules.roll.limits import DEFAULT_LIMITS
+from rules.said import said
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +53,7 @@ FOR_CHOICES = [
     app_commands.Choice(name="Me only", value="me"),
     app_commands.Choice(name="Me and the campaign's GM", value="gm"),
 ]
-HOW_TO_CHECK = "Check it with `/dice verify`, or anywhere: SHA-256 of the result, a newline, then the salt."
+HOW_TO_CHECK = N_("Check it with `/dice verify`, or anywhere: SHA-256 of the result, a newline, then the salt.")
 
 
 class SecretButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dice:(?P<what>peek|reveal):(?P<id>\d+)"):
@@ -49,9 +61,9 @@ class SecretButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"di
 
     def __init__(self, what: str, secret_id: int) -> None:
         label, emoji, style = (
-            ("Show me", "👁️", discord.ButtonStyle.secondary)
+            (_("Show me"), "👁️", discord.ButtonStyle.secondary)
             if what == "peek"
-            else ("Reveal", "🔓", discord.ButtonStyle.primary)
+            else (_("Reveal"), "🔓", discord.ButtonStyle.primary)
         )
         super().__init__(discord.ui.Button(label=label, emoji=emoji, style=style, custom_id=f"dice:{what}:{secret_id}"))
         self.what = what
@@ -64,19 +76,28 @@ class SecretButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"di
         return cls(match["what"], int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the roll to the one who may see it, or reveal it in the channel."""
+        await speak_to_clicker(interaction)
         reply = Reply.of(interaction, private=True)
         secret = await store_of(interaction).secret(self.secret_id)
         if secret is None:
-            await reply.refuse("This secret roll is too old; it was forgotten.")
+            await reply.refuse(_("This secret roll is too old; it was forgotten."))
             return
         if not await _entitled(interaction, secret):
-            who = "the roller and the campaign's GM" if secret.for_gm else "the roller"
-            await reply.refuse(f"Only {who} can {'see' if self.what == 'peek' else 'reveal'} this roll.")
+            await reply.refuse(_not_entitled(secret, peek=self.what == "peek"))
             return
         if self.what == "peek":
-            await reply.send(f"🔒 Your secret roll: `{secret.canonical}`", ephemeral=True)
+            await reply.send(_("🔒 Your secret roll: `{result}`", result=secret.canonical), ephemeral=True)
         else:
             await _reveal(interaction, reply, secret)
+
+
+def _not_entitled(secret: SecretRoll, *, peek: bool) -> str:
+    if secret.for_gm:
+        if peek:
+            return _("Only the roller and the campaign's GM can see this roll.")
+        return _("Only the roller and the campaign's GM can reveal this roll.")
+    return _("Only the roller can see this roll.") if peek else _("Only the roller can reveal this roll.")
 
 
 async def _entitled(interaction: discord.Interaction, secret: SecretRoll) -> bool:
@@ -88,7 +109,7 @@ async def _entitled(interaction: discord.Interaction, secret: SecretRoll) -> boo
 async def _reveal(interaction: discord.Interaction, reply: Reply, secret: SecretRoll) -> None:
     if not verify(secret.commitment, secret.canonical, secret.salt):  # impossible by construction; never posted
         log.error("Secret roll %s does not match its commitment", secret.id)
-        await reply.refuse("This roll can't be revealed: it doesn't match its commitment.")
+        await reply.refuse(_("This roll can't be revealed: it doesn't match its commitment."))
         return
     if secret.revealed_at is not None and not bot_is_here(interaction):
         await _reveal_again(reply, secret)
@@ -97,7 +118,7 @@ async def _reveal(interaction: discord.Interaction, reply: Reply, secret: Secret
     # The reveal and the commitment's new look are written with the commit: told once, whatever happens next.
     outgoing = await store_of(interaction).reveal_secret(secret.id, now(interaction), revealed)
     if outgoing is None:
-        await reply.refuse("This roll was revealed already: its result is in the channel.")
+        await reply.refuse(_("This roll was revealed already: its result is in the channel."))
         return
     await bot_of(interaction).outbox.tell(outgoing, reply)
 
@@ -113,18 +134,36 @@ async def _reveal_again(reply: Reply, secret: SecretRoll) -> None:
 
 def revealed_text(secret: SecretRoll, by: str | None) -> str:
     """What a reveal says: the result, the salt and the commitment (and who revealed it, when it is first told)."""
-    who = f", revealed by **{by}**" if by is not None else ", revealed"
-    return (
-        f"🔓 <@{secret.roller_id}>'s secret roll{who}\n"
-        f"Result: `{secret.canonical}`\nSalt: `{secret.salt}`\nCommitment: `{secret.commitment}`\n-# {HOW_TO_CHECK}"
+    roller = f"<@{secret.roller_id}>"
+    if by is not None:
+        whose = _("🔓 {roller}'s secret roll, revealed by **{by}**", roller=roller, by=by)
+    else:
+        whose = _("🔓 {roller}'s secret roll, revealed", roller=roller)
+    facts = _(
+        "Result: `{result}`\nSalt: `{salt}`\nCommitment: `{commitment}`",
+        result=secret.canonical,
+        salt=secret.salt,
+        commitment=secret.commitment,
     )
+    return f"{whose}\n{facts}\n-# {_(HOW_TO_CHECK)}"
 
 
 def commitment_line(secret: SecretRoll) -> str:
     """What a secret roll's commitment message says (and, once revealed, that its result is below)."""
-    whom = " for the GM" if secret.for_gm else ""
-    line = f"🔒 <@{secret.roller_id}> rolled something secret{whom} · commitment `{secret.commitment}`"
-    return line if secret.revealed_at is None else f"{line} · revealed below"
+    roller = f"<@{secret.roller_id}>"
+    if secret.for_gm:
+        line = _(
+            "🔒 {roller} rolled something secret for the GM · commitment `{commitment}`",
+            roller=roller,
+            commitment=secret.commitment,
+        )
+    else:
+        line = _(
+            "🔒 {roller} rolled something secret · commitment `{commitment}`",
+            roller=roller,
+            commitment=secret.commitment,
+        )
+    return line if secret.revealed_at is None else _("{line} · revealed below", line=line)
 
 
 def commitment_view(secret: SecretRoll) -> discord.ui.View | None:
@@ -180,21 +219,21 @@ async def secret_roll(
     """Commit to a roll in the channel, show its result to the roller (and the GM)."""
     for_gm = for_ == "gm"
     if for_gm and not await channel_gms(interaction):
-        raise UserError("`for: GM` needs a campaign with a GM in this channel; roll `for: me` instead.")
+        raise UserError(_("`for: GM` needs a campaign with a GM in this channel; roll `for: me` instead."))
     cog = dice_cog(interaction)
     try:
         text = await expand_saved(interaction, expression)
         if len(split_rolls(text)) > 1:
-            raise RollError("A secret roll is one roll: roll each of `;` as a secret roll of its own.")
+            raise RollError(said("A secret roll is one roll: roll each of `;` as a secret roll of its own."))
         result = await cog.worker.roll(text)
     except RollError as error:
-        raise UserError(f"⚠️ {error}") from None
+        raise UserError(refusal(error)) from None
     if label:
         result = dataclasses.replace(result, label=label.strip())
     line = canonical(result)
     salt = secrets.token_hex(SALT_BYTES)
     # The commitment is written with the roll (the outbox): it is posted once, even if the bot stops now.
-    _, outgoing = await store_of(interaction).create_secret(
+    _secret, outgoing = await store_of(interaction).create_secret(
         SecretRoll(
             0,
             channel_id_of(interaction),
@@ -209,12 +248,13 @@ async def secret_roll(
     )
     reply = Reply.of(interaction, private=False)
     await bot_of(interaction).outbox.tell(outgoing, reply)
-    who = "you and the GM" if for_gm else "you"
+    shown = render(result, escape=escape_name, limit=1800, say=localize)
+    if for_gm:
+        copy = _("🔒 Only you and the GM can see this until it is revealed:\n{roll}", roll=shown)
+    else:
+        copy = _("🔒 Only you can see this until it is revealed:\n{roll}", roll=shown)
     try:
-        await reply.send(
-            f"🔒 Only {who} can see this until it is revealed:\n{render(result, escape=escape_name, limit=1800)}",
-            ephemeral=True,
-        )
+        await reply.send(copy, ephemeral=True)
     except discord.HTTPException as exc:  # too late to answer: Show me on the commitment shows it
         log.info("Secret roll: the roller's own copy could not be sent (%s)", exc)
     cog.record(interaction, [result], hidden=True)
@@ -235,11 +275,11 @@ async def verify_roll(
 ) -> None:
     """Recompute the hash: a match, or a mismatch said plainly."""
     if not re.fullmatch(r"[0-9a-fA-F]{64}", commitment_.strip()):
-        raise UserError("That isn't a commitment: copy the 64 hex digits (0–9, a–f) shown with the secret roll.")
+        raise UserError(_("That isn't a commitment: copy the 64 hex digits (0–9, a–f) shown with the secret roll."))
     if verify(commitment_, result, salt):
-        text = "✅ That result and salt match the commitment: the roll was made before it was revealed."
+        text = _("✅ That result and salt match the commitment: the roll was made before it was revealed.")
     else:
-        text = "❌ That doesn't match the commitment: the result or the salt differs from what was committed."
+        text = _("❌ That doesn't match the commitment: the result or the salt differs from what was committed.")
     await Reply.of(interaction, private=True).send(text, ephemeral=True)
 
 

@@ -26,6 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
+from bot.i18n import N_, _, _n, localize
 from bot.models import Session
 from bot.names import escape_name
 from bot.pictures import PictureWorker
@@ -50,7 +51,9 @@ PERIOD_CHOICES = [
     app_commands.Choice(name="Last 30 days", value="30"),
     app_commands.Choice(name="Last year", value="365"),
 ]
-PLACES = {"everywhere": "everywhere", "server": "in this server", "channel": "in this channel"}
+PLACES = {"everywhere": N_("everywhere"), "server": N_("in this server"), "channel": N_("in this channel")}
+PERIOD_WORDS = {"all": N_("all time"), "7": N_("last 7 days"), "30": N_("last 30 days"), "365": N_("last year")}
+"""Each period inside a sentence ("… · last 7 days · …")."""
 PLACE_CHOICES = [
     app_commands.Choice(name="Everywhere (someone else's: this server)", value="everywhere"),
     app_commands.Choice(name="This server", value="server"),
@@ -75,9 +78,10 @@ RATINGS_IN_SUMMARY = 5
 """Members shown per game's ratings in the summary (``/stats top game:`` shows ``LEADERBOARD``)."""
 RATINGS_SLACK = 20
 """Extra rated members read, in case some left the leaderboards."""
-RATINGS_NOTE = (
-    f"-# Ratings: 1500 + 20 × (μ − 3σ), OpenSkill's Plackett–Luce; provisional for the first {PROVISIONAL_GAMES} games."
+RATINGS_NOTE = N_(
+    "-# Ratings: 1500 + 20 × (μ − 3σ), OpenSkill's Plackett–Luce; provisional for the first {games} games."
 )
+"""Said under a game's ratings, with ``games=PROVISIONAL_GAMES``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +125,13 @@ def per_size(counts: list[LuckCount]) -> list[SizeLuck]:
 
 def luck_table(sizes: list[SizeLuck]) -> str:
     """A code block: each die size's rolls, mean against a fair die's, and luck in words."""
-    lines = [f"{'die':<6}{'rolls':>8}{'mean':>8}{'fair':>7}  luck"]
+    # Each column as wide as its heading in the reader's language needs (English: 6, 8, 8, 7).
+    die, rolls, mean, fair, luck_heading = _("die"), _("rolls"), _("mean"), _("fair"), _("luck")
+    a, b, c, d = max(6, len(die) + 1), max(8, len(rolls) + 1), max(8, len(mean) + 1), max(7, len(fair) + 1)
+    lines = [f"{die:<{a}}{rolls:>{b}}{mean:>{c}}{fair:>{d}}  {luck_heading}"]
     for size in sizes[:12]:
-        die = f"d{size.sides}"
-        lines.append(f"{die:<6}{size.count:>8,}{size.mean:>8.2f}{size.fair_mean:>7.2f}  {luck_words(size.luck)}")
+        name, words = f"d{size.sides}", localize(luck_words(size.luck))
+        lines.append(f"{name:<{a}}{size.count:>{b},}{size.mean:>{c}.2f}{size.fair_mean:>{d}.2f}  {words}")
     return "\n".join(["```", *lines, "```"])
 
 
@@ -138,7 +145,14 @@ def game_luck(sizes: list[SizeLuck], faces: Sequence[FaceLuck]) -> list[str]:
         if rolled:
             shown = sum(next((b.count for b in s.bins if b.bin == face.face), 0) for s in dice)
             fair = sum(s.count / s.sides for s in dice)
-            lines.append(f"{face.words} per die {shown / rolled:.3f} (fair dice: {fair / rolled:.3f})")
+            lines.append(
+                _(
+                    "{face} per die {share} (fair dice: {fair})",
+                    face=_(face.words),
+                    share=format(shown / rolled, ".3f"),
+                    fair=format(fair / rolled, ".3f"),
+                )
+            )
     return lines
 
 
@@ -147,18 +161,40 @@ def turn_effect(turns: TurnTotals) -> str:
     lowest wins), ``cost …``, or ``as fair dice``."""
     luck = turns.luck / turns.turns
     if round(luck, 1) == 0:
-        return "as fair dice"
-    return f"{'saved' if luck > 0 else 'cost'} {abs(luck):.1f} points a turn"
+        return _("as fair dice")
+    if luck > 0:
+        return _("saved {points} points a turn", points=format(abs(luck), ".1f"))
+    return _("cost {points} points a turn", points=format(abs(luck), ".1f"))
 
 
 def turns_line(title: str, turns: TurnTotals, own: bool) -> str:
     """A game's luck in points: points a turn, what fair dice give with the same choices, and the difference."""
     per_turn = turns.points / turns.turns
     fair = per_turn + turns.luck / turns.turns
-    return (
-        f"🎲 {title}: {turns.turns:,} turn{'' if turns.turns == 1 else 's'}, {per_turn:.1f} points a turn; "
-        f"fair dice with the same choices: {fair:.1f}. {'Your' if own else 'Their'} dice: {turn_effect(turns)} "
-        f"({luck_words(points_luck(turns.luck, turns.variance))})."
+    facts = {
+        "game": title,
+        "turns": f"{turns.turns:,}",
+        "points": f"{per_turn:.1f}",
+        "fair": f"{fair:.1f}",
+        "effect": turn_effect(turns),
+        "luck": localize(luck_words(points_luck(turns.luck, turns.variance))),
+    }
+    if own:
+        return _n(
+            "🎲 {game}: {turns} turn, {points} points a turn; fair dice with the same choices: {fair}. "
+            "Your dice: {effect} ({luck}).",
+            "🎲 {game}: {turns} turns, {points} points a turn; fair dice with the same choices: {fair}. "
+            "Your dice: {effect} ({luck}).",
+            turns.turns,
+            **facts,
+        )
+    return _n(
+        "🎲 {game}: {turns} turn, {points} points a turn; fair dice with the same choices: {fair}. "
+        "Their dice: {effect} ({luck}).",
+        "🎲 {game}: {turns} turns, {points} points a turn; fair dice with the same choices: {fair}. "
+        "Their dice: {effect} ({luck}).",
+        turns.turns,
+        **facts,
     )
 
 
@@ -168,8 +204,11 @@ def streak_line(streaks: list[Streak], sizes: list[SizeLuck]) -> str | None:
     for size in sizes:
         streak = by_size.get(size.sides)
         if streak is not None and (streak.best_hot or streak.best_cold):
-            return (
-                f"🔥 d{size.sides} streaks: {streak.best_hot} in a row above average, {streak.best_cold} in a row below"
+            return _(
+                "🔥 d{sides} streaks: {hot} in a row above average, {cold} in a row below",
+                sides=size.sides,
+                hot=streak.best_hot,
+                cold=streak.best_cold,
             )
     return None
 
@@ -210,22 +249,39 @@ def chart_panels(sizes: list[SizeLuck]) -> tuple[Panel, ...]:
             (label, by_bin.get(k, 0) / size.count, bin_width(size.sides, k) / size.sides)
             for k, label in zip(keys, labels, strict=True)
         )
-        panels.append(
-            Panel(f"d{size.sides}: {size.count:,} rolls, mean {size.mean:.2f} (fair {size.fair_mean:.2f})", bars)
+        title = _n(
+            "d{sides}: {count} roll, mean {mean} (fair {fair})",
+            "d{sides}: {count} rolls, mean {mean} (fair {fair})",
+            size.count,
+            sides=size.sides,
+            count=format(size.count, ","),
+            mean=format(size.mean, ".2f"),
+            fair=format(size.fair_mean, ".2f"),
         )
+        panels.append(Panel(title, bars))
     return tuple(panels)
 
 
 def alt_text(name: str, sizes: list[SizeLuck]) -> str:
     """The chart's facts for screen readers (an attachment description holds 1,024 characters)."""
-    parts = [f"Bar chart of {name}'s dice against fair dice."]
+    parts = [_("Bar chart of {name}'s dice against fair dice.", name=name)]
     for size in sizes[:CHART_SIZES]:
         by_bin = {b.bin: b.count for b in size.bins}
         common = max(by_bin, key=lambda k: by_bin[k])
         shown = common if size.sides <= 100 else f"{common * size.sides // 20 + 1}+"
         parts.append(
-            f"d{size.sides}: {size.count:,} rolls, mean {size.mean:.2f} against {size.fair_mean:.2f}, "
-            f"most often {shown}; {luck_words(size.luck)}; {size.fairness}."
+            _n(
+                "d{sides}: {count} roll, mean {mean} against {fair}, most often {face}; {luck}; {fairness}.",
+                "d{sides}: {count} rolls, mean {mean} against {fair}, most often {face}; {luck}; {fairness}.",
+                size.count,
+                sides=size.sides,
+                count=format(size.count, ","),
+                mean=format(size.mean, ".2f"),
+                fair=format(size.fair_mean, ".2f"),
+                face=shown,
+                luck=localize(luck_words(size.luck)),
+                fairness=localize(size.fairness),
+            )
         )
     text = " ".join(parts)
     return text if len(text) <= 1024 else text[:1023] + "…"
@@ -348,7 +404,7 @@ class Stats(commands.Cog):
         target = member or interaction.user
         own = target.id == interaction.user.id
         if not own and interaction.guild_id is None:
-            raise UserError("Someone else's luck can be seen in a server you share, from their public rolls there.")
+            raise UserError(_("Someone else's luck can be seen in a server you share, from their public rolls there."))
         place = where if where in PLACES else "everywhere"
         if place != "everywhere" and interaction.guild_id is None:
             place = "channel" if place == "channel" else "everywhere"  # a DM is its own channel, in no server
@@ -356,19 +412,26 @@ class Stats(commands.Cog):
         counts = await self.store.luck_counts(target.id, filtered)
         name = escape_name(target.display_name)
         if not counts:
-            whose = "You have" if own else f"**{name}** has"
-            raise UserError(f"{whose} no recorded dice here yet.")
+            if own:
+                raise UserError(_("You have no recorded dice here yet."))
+            raise UserError(_("**{name}** has no recorded dice here yet.", name=name))
         sizes = per_size(counts)
-        lines = [f"🍀 **{name}**'s luck · {self._scope_words(game, period, own, place)}", luck_table(sizes)]
+        heading = _("🍀 **{name}**'s luck · {scope}", name=name, scope=self._scope_words(game, period, own, place))
+        lines = [heading, luck_table(sizes)]
         for size in sizes[:3]:
-            lines.append(f"d{size.sides}: {size.fairness}")
+            lines.append(f"d{size.sides}: {localize(size.fairness)}")
         if interaction.guild_id is not None:
             rank = server_rank(await self.store.luck_in_guild(interaction.guild_id), target.id, sizes[0].sides)
             if rank is not None:
-                lines.append(
-                    f"🏅 {'Your' if own else 'Their'} d{sizes[0].sides}s are in the luckiest "
-                    f"{top_share(*rank)} % of this server ({rank[0]} of {rank[1]})."
-                )
+                facts = {"sides": sizes[0].sides, "share": top_share(*rank), "rank": rank[0], "of": rank[1]}
+                if own:
+                    lines.append(
+                        _("🏅 Your d{sides}s are in the luckiest {share} % of this server ({rank} of {of}).", **facts)
+                    )
+                else:
+                    lines.append(
+                        _("🏅 Their d{sides}s are in the luckiest {share} % of this server ({rank} of {of}).", **facts)
+                    )
         streak = streak_line(await self.store.luck_streaks(target.id, public_only=not own), sizes)
         if streak:
             lines.append(streak)
@@ -379,11 +442,12 @@ class Stats(commands.Cog):
                 if turns is not None:
                     lines.append(turns_line(title, turns, own))
         if own:
-            lines.append("-# Your private and GM rolls count here; others see your public ones only.")
+            lines.append(_("-# Your private and GM rolls count here; others see your public ones only."))
         reply = Reply.of(interaction, private=True)
         reply.arm()
-        title = f"{target.display_name}'s dice"
-        png = await self.pictures.draw(functools.partial(draw_chart, title, chart_panels(sizes)))
+        title = _("{name}'s dice", name=target.display_name)
+        legend = (_("rolled"), _("fair dice"))
+        png = await self.pictures.draw(functools.partial(draw_chart, title, chart_panels(sizes), legend))
         file = discord.File(io.BytesIO(png), filename="luck.png", description=alt_text(target.display_name, sizes))
         await reply.send("\n".join(lines)[:2000], ephemeral=True, file=file, allowed_mentions=NO_MENTIONS)
 
@@ -394,12 +458,12 @@ class Stats(commands.Cog):
         since = None if days is None else int(now(interaction) // DAY_S) - days + 1
         campaign_id = None
         if game not in (*self.games(), ALL_GAMES, CAMPAIGN):
-            raise UserError(f"No game called {echo(game, code=True)} here: pick one from the list.")
+            raise UserError(_("No game called {game} here: pick one from the list.", game=echo(game, code=True)))
         kind = game if game not in (ALL_GAMES, CAMPAIGN) else None
         if game == CAMPAIGN:
             campaign = await bot_of(interaction).service.campaign(interaction.channel_id or 0, interaction.guild_id)
             if campaign is None:
-                raise UserError("There's no campaign in this channel.")
+                raise UserError(_("There's no campaign in this channel."))
             campaign_id = campaign.id
         guild = None if own and place == "everywhere" else interaction.guild_id
         channel = interaction.channel_id if place == "channel" else None
@@ -415,15 +479,17 @@ class Stats(commands.Cog):
     @luck_command.autocomplete("game")
     async def _game_choices(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         """Every game and /roll, /roll, each game whose dice count, and the channel's campaign."""
-        offered = {ALL_GAMES: "Every game and /roll", **self.games(), CAMPAIGN: "This channel's campaign"}
+        offered = {ALL_GAMES: _("Every game and /roll"), **self.games(), CAMPAIGN: _("This channel's campaign")}
         found = [app_commands.Choice(name=title, value=kind) for kind, title in offered.items()]
         return [c for c in found if typed.casefold() in c.name.casefold()][:25]
 
     def _scope_words(self, game: str, period: str, own: bool, place: str) -> str:
-        what = self.games().get(game, "this campaign" if game == CAMPAIGN else "every game and /roll")
-        when = next(c.name for c in PERIOD_CHOICES if c.value == period).lower()
-        where = PLACES["server" if not own and place == "everywhere" else place]
-        return f"{what} · {when} · {where}{'' if own else ', public rolls'}"
+        what = self.games().get(game) or (_("this campaign") if game == CAMPAIGN else _("every game and /roll"))
+        when = _(PERIOD_WORDS[period])
+        where = _(PLACES["server" if not own and place == "everywhere" else place])
+        if own:
+            return _("{what} · {when} · {where}", what=what, when=when, where=where)
+        return _("{what} · {when} · {where}, public rolls", what=what, when=when, where=where)
 
     @stats.command(
         name="top",
@@ -443,22 +509,22 @@ class Stats(commands.Cog):
         """Ratings, most wins in finished table games, the luckiest d20s, and the luckiest dice in each game that
         measures its dice's luck in points (members who left the leaderboards are not shown); or one game's ratings."""
         if interaction.guild_id is None:  # /stats works in DMs (your own luck); its leaderboards belong to a server
-            raise UserError("Leaderboards belong to a server: use `/stats top` in one.")
+            raise UserError(_("Leaderboards belong to a server: use `/stats top` in one."))
         reply = Reply.of(interaction, private=True)
         if me is not None:
             await self.store.set_leaderboard(interaction.user.id, shown=me == "join")
-            word = "back on" if me == "join" else "off"
-            await reply.send(f"✅ You're {word} the leaderboards.", ephemeral=True)
+            answer = _("✅ You're back on the leaderboards.") if me == "join" else _("✅ You're off the leaderboards.")
+            await reply.send(answer, ephemeral=True)
             return
         if not bot_is_here(interaction):  # a server's leaderboards count what the bot saw there
-            raise UserError(not_here(interaction, "This server's leaderboards"))
+            raise UserError(not_here(interaction, _("This server's leaderboards")))
         if game is not None:
             chosen = self._kind(game)
             if chosen is None or not chosen.rated:
-                raise UserError("That game has no ratings: pick one from the list.")
+                raise UserError(_("That game has no ratings: pick one from the list."))
             lines = await self._ratings(interaction.guild_id, chosen, LEADERBOARD)
-            lines = lines or [f"📈 Nobody has a {chosen.title} rating in this server yet: finish a game!"]
-            lines.append(RATINGS_NOTE)
+            lines = lines or [_("📈 Nobody has a {game} rating in this server yet: finish a game!", game=chosen.title)]
+            lines.append(_(RATINGS_NOTE, games=PROVISIONAL_GAMES))
             await reply.send("\n".join(lines), ephemeral=False, allowed_mentions=NO_MENTIONS)
             return
         lines = []
@@ -470,30 +536,39 @@ class Stats(commands.Cog):
         turns = {kind: await self.store.turns_in_guild(interaction.guild_id, kind) for kind in turn_games}
         members = {w.user_id for w in wins} | {t.user_id for t in totals} | {m for t in turns.values() for m in t}
         hidden = await self.store.leaderboard_hidden(sorted(members))
-        lines.append("🏆 **Most wins**")
+        lines.append(_("🏆 **Most wins**"))
         shown_wins = sorted((w for w in wins if w.user_id not in hidden), key=lambda w: (-w.wins, w.games))
+        # The rank stays in front, as typed: `fit` shortens the boards by it.
         lines += [
-            f"{i}. <@{w.user_id}> · {w.wins} win{'' if w.wins == 1 else 's'} in {w.games}"
+            f"{i}. <@{w.user_id}> · " + _n("{n} win in {games}", "{n} wins in {games}", w.wins, games=w.games)
             for i, w in enumerate(shown_wins[:LEADERBOARD], 1)
-        ] or ["No finished games yet."]
+        ] or [_("No finished games yet.")]
         d20s = [t for t in totals if t.sides == 20 and t.count >= MIN_FOR_RANK and t.user_id not in hidden]
         d20s.sort(key=lambda t: -luck(t.count, t.total, 20, exact=False))
-        lines.append(f"🍀 **Luckiest d20s** (at least {MIN_FOR_RANK} rolled)")
+        lines.append(_("🍀 **Luckiest d20s** (at least {most} rolled)", most=MIN_FOR_RANK))
         lines += [
-            f"{i}. <@{t.user_id}> · mean {t.total / t.count:.2f} over {t.count:,}"
+            f"{i}. <@{t.user_id}> · "
+            + _("mean {mean} over {count}", mean=format(t.total / t.count, ".2f"), count=format(t.count, ","))
             for i, t in enumerate(d20s[:LEADERBOARD], 1)
-        ] or ["Nobody has rolled enough d20s yet."]
+        ] or [_("Nobody has rolled enough d20s yet.")]
         for kind, title in turn_games.items():
             ranked = [(m, t) for m, t in turns[kind].items() if t.turns >= MIN_TURNS_FOR_RANK and m not in hidden]
             if not ranked:
                 continue
             ranked.sort(key=lambda mt: -points_luck(mt[1].luck, mt[1].variance))
-            lines.append(f"🎲 **Luckiest {title} dice** (at least {MIN_TURNS_FOR_RANK} turns)")
+            lines.append(_("🎲 **Luckiest {game} dice** (at least {most} turns)", game=title, most=MIN_TURNS_FOR_RANK))
             lines += [
-                f"{i}. <@{m}> · {turn_effect(t)} over {t.turns:,} turns"
+                f"{i}. <@{m}> · "
+                + _n(
+                    "{effect} over {turns} turn",
+                    "{effect} over {turns} turns",
+                    t.turns,
+                    effect=turn_effect(t),
+                    turns=format(t.turns, ","),
+                )
                 for i, (m, t) in enumerate(ranked[:LEADERBOARD], 1)
             ]
-        lines.append("-# Leave with `/stats top me: Leave`; one game's ratings with `/stats top game:`.")
+        lines.append(_("-# Leave with `/stats top me: Leave`; one game's ratings with `/stats top game:`."))
         await reply.send(fit(lines), ephemeral=False, allowed_mentions=NO_MENTIONS)
 
     @top.autocomplete("game")
@@ -514,10 +589,9 @@ class Stats(commands.Cog):
         shown = [(user, rating) for user, rating in rows if user not in hidden][:limit]
         if not shown:
             return []
-        lines = [f"📈 **{kind.title} ratings**"]
+        lines = [_("📈 **{game} ratings**", game=kind.title)]
         lines += [
-            f"{i}. <@{user}> · {rating.shown:,}{' (provisional)' if rating.provisional else ''} · "
-            f"{rating.games} game{'' if rating.games == 1 else 's'}"
+            f"{i}. <@{user}> · {_rating(rating.shown, rating.provisional, rating.games)}"
             for i, (user, rating) in enumerate(shown, 1)
         ]
         return lines
@@ -527,13 +601,24 @@ class Stats(commands.Cog):
     async def forget(self, interaction: discord.Interaction, confirm: str) -> None:
         """Delete the member's statistics everywhere; their dice in games' logs stay (replays need them)."""
         if confirm.strip().casefold() != "forget":
-            raise UserError("Nothing deleted: type `forget` in `confirm` to delete your statistics.")
+            raise UserError(_("Nothing deleted: type `forget` in `confirm` to delete your statistics."))
         await self.store.forget_luck(interaction.user.id, now(interaction))
         await Reply.of(interaction, private=True).send(
-            "🧹 Your luck statistics and ratings are deleted. Rolls and games from now on count again; games' logs "
-            "keep their dice.",
+            _(
+                "🧹 Your luck statistics and ratings are deleted. Rolls and games from now on count again; games' logs "
+                "keep their dice."
+            ),
             ephemeral=True,
         )
+
+
+def _rating(shown: int, provisional: bool, games: int) -> str:
+    """``1,612 (provisional) · 3 games``: a member's rating on a leaderboard."""
+    if provisional:
+        return _n(
+            "{rating} (provisional) · {n} game", "{rating} (provisional) · {n} games", games, rating=format(shown, ",")
+        )
+    return _n("{rating} · {n} game", "{rating} · {n} games", games, rating=format(shown, ","))
 
 
 def stats_cog(bot: commands.Bot) -> Stats:

@@ -36,6 +36,7 @@ from rules.initiative.state import (
     SetCondition,
 )
 from rules.roll.errors import RollError
+from rules.said import said
 from rules.text import echo
 
 Value = app_commands.Range[int, -99, 999]
@@ -242,4 +243,6 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="An 
             else _("Initiative over.")
         )
         await reply.send("⚔️ " + over)
-        await self.bot.service.end(session.id, actor=actor, why=f"{escape_name(actor.name)} ended the tracker.")
+        await self.bot.service.end(
+            session.id, actor=actor, why=said("{name} ended the tracker.", name=escape_name(actor.name))
+        )

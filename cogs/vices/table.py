@@ -384,7 +384,7 @@ class TableSpec(GameSpec[VicesState]):
         if version != str(session.version):
             if self.bot.service.sent_already(session.id):
                 # A repeat of the Confirm that was applied: refused on its own, never over the preview's "✅ Removed".
-                raise StaleBoard(SENT_ALREADY)
+                raise StaleBoard(_(SENT_ALREADY))
             # The dice have been rolled again since: this preview's pick means nothing now, so it goes.
             await reply.update(content=_("This preview is out of date: pick again on the latest board."), view=None)
             return

@@ -22,12 +22,13 @@ from rules.roll.limits import DEFAULT_LIMITS, RollLimits
 from rules.roll.model import DiceGroup, Face, Landing, Part, RollResult, RollSet, Text
 from rules.roll.notation import Advantage, RollRequest, check_length, looks_like_notation, parse_request
 from rules.roll.systems import find_preset, roll_preset, system_named
+from rules.said import said
 
 LIGHT_DICE = 100
 """Rolls of at most this many dice, with no open-ended rerolls or explosions, take well under a
 millisecond: not worth a trip to another process."""
 _OPEN_ENDED = ("e", "rr")
-CHAINED_NOTE = (
+CHAINED_NOTE = said(
     "`e` explodes again on every die it adds (d20); Dice Maiden's `e`, once only, is `xo` here (or `3d6 e6`)."
 )
 
@@ -66,7 +67,7 @@ def check(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest:
     try:
         _check_size(parse_body(request.body), request, limits)
     except RecursionError:
-        raise RollError("That roll is nested too deeply.") from None
+        raise RollError(said("That roll is nested too deeply.")) from None
     return request
 
 
@@ -103,7 +104,7 @@ def evaluate(request: RollRequest, source: DiceSource, limits: RollLimits = DEFA
         _check_size(tree, request, limits)
         sets = tuple(_roll_set(roller, tree, request) for _ in range(request.sets))
     except RecursionError:
-        raise RollError("That roll is nested too deeply.") from None
+        raise RollError(said("That roll is nested too deeply.")) from None
     # Only when an added die exploded again do d20's `e` and Dice Maiden's differ: then say how it was read.
     notes = (*request.notes, CHAINED_NOTE) if budget.chained else request.notes
     return RollResult(
@@ -137,15 +138,18 @@ class _RollBudget(d20.RollContext):
         self.rolls += n
         if self.rolls > self.max_rolls:
             raise RollError(
-                f"That roll keeps going: over {self.max_rolls:,} dice with rerolls and explosions. "
-                "Try a narrower reroll or explode rule."
+                said(
+                    "That roll keeps going: over {most} dice with rerolls and explosions. "
+                    "Try a narrower reroll or explode rule.",
+                    most=format(self.max_rolls, ","),
+                )
             )
         self.check_clock()
 
     def check_clock(self) -> None:
         """Stop a roll that has used up its time, from inside the loops that could run long."""
         if time.monotonic() > self.deadline:
-            raise RollError("That roll took too long to work out. Try fewer dice or fewer rerolls.")
+            raise RollError(said("That roll took too long to work out. Try fewer dice or fewer rerolls."))
 
     def face(self, sides: int) -> int:
         """The next face, from the injected source; die ids count up from 1 within one /roll."""
@@ -157,7 +161,7 @@ class _SourcedDie(Die):
 
     def _add_roll(self) -> None:
         if self.size != "%" and self.size < 1:
-            raise RollError("A die needs at least one side.")
+            raise RollError(said("A die needs at least one side."))
         budget: _RollBudget = self._context
         budget.count_roll()
         # d20's percentile die shows the tens: 0, 10, ..., 90.
@@ -271,19 +275,31 @@ def _check_size(tree: diceast.Expression, request: RollRequest, limits: RollLimi
         if isinstance(node, diceast.OperatedSet):
             for op in node.operations:
                 if op.op == "rr" and any(selector.cat in _RANKED for selector in op.sels):
-                    raise RollError("`rrh`/`rrl` would reroll forever (there is always a highest die). Try `ro`.")
+                    raise RollError(said("`rrh`/`rrl` would reroll forever (there is always a highest die). Try `ro`."))
         if isinstance(node, diceast.Dice):
             if node.size != "%" and node.size > limits.max_sides:
-                raise RollError(f"A d{node.size:,} is too big; the largest die is a d{limits.max_sides:,}.")
+                raise RollError(
+                    said(
+                        "A d{sides} is too big; the largest die is a d{most}.",
+                        sides=format(node.size, ","),
+                        most=format(limits.max_sides, ","),
+                    )
+                )
             dice += node.num
     if request.advantage is not Advantage.NONE:
         left = d20.utils.leftmost(tree)
         if not (isinstance(left, diceast.Dice) and left.num == 1 and left.size == 20):
-            raise RollError("`adv` and `dis` need a roll that starts with a d20, like `1d20+5 adv`.")
+            raise RollError(said("`adv` and `dis` need a roll that starts with a d20, like `1d20+5 adv`."))
         dice += 1
     dice *= request.sets
     if dice > limits.max_dice:
-        raise RollError(f"That's {dice:,} dice; the most I roll at once is {limits.max_dice:,}.")
+        raise RollError(
+            said(
+                "That's {dice} dice; the most I roll at once is {most}.",
+                dice=format(dice, ","),
+                most=format(limits.max_dice, ","),
+            )
+        )
 
 
 def _roll_set(roller: _SourcedRoller, tree: diceast.Expression, request: RollRequest) -> RollSet:
@@ -298,7 +314,7 @@ def _roll_set(roller: _SourcedRoller, tree: diceast.Expression, request: RollReq
         if isinstance(error, RollError):
             raise
         # Float arithmetic can reach inf/nan, which has no whole-number total.
-        raise RollError("That number is too big to work with.") from None
+        raise RollError(said("That number is too big to work with.")) from None
     groups = [part for part in parts if isinstance(part, DiceGroup) and part.kept]
     faces = [face for group in groups for face in group.faces if face.kept]
     successes = None

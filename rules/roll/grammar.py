@@ -20,6 +20,7 @@ import lark
 from d20 import diceast
 
 from rules.roll.errors import RollError, RollSyntaxError
+from rules.said import said
 from rules.text import echo
 
 EXPLODE_ONCE = "xo"
@@ -50,7 +51,7 @@ def parse_body(body: str) -> diceast.Expression:
     except lark.UnexpectedCharacters as error:
         _syntax_error(body, body[error.pos_in_stream], error.column, after=body[error.pos_in_stream + 1 :])
     except (d20.RollError, lark.exceptions.LarkError):
-        raise RollSyntaxError("I can't read that roll. Try something like `2d6+3`.") from None
+        raise RollSyntaxError(said("I can't read that roll. Try something like `2d6+3`.")) from None
 
 
 def reads_as_roll(text: str) -> bool:
@@ -65,16 +66,21 @@ def reads_as_roll(text: str) -> bool:
 def _syntax_error(body: str, got: str, column: object, after: str = "") -> NoReturn:
     if got in ("$END", ""):
         raise RollSyntaxError(
-            f"That roll ends too early: {echo(body, 40, code=True)} needs something after it."
+            said("That roll ends too early: {roll} needs something after it.", roll=echo(body, 40, code=True))
         ) from None
     raise RollSyntaxError(
-        f"I can't read that roll: unexpected {echo(got, 40, code=True)} at character {column}. {_hint(got, after)}"
+        said(
+            "I can't read that roll: unexpected {got} at character {column}. {hint}",
+            got=echo(got, 40, code=True),
+            column=column,
+            hint=_hint(got, after),
+        )
     ) from None
 
 
 def _hint(got: str, after: str) -> str:
     if got == "!" and after.lstrip().startswith("="):
-        return "To compare, write `!=` without a space, like `1d20 != 1`."
+        return said("To compare, write `!=` without a space, like `1d20 != 1`.")
     if got == "!":
-        return "To explode dice write `e`, like `3d6e6`."
-    return "Try something like `2d6+3`."
+        return said("To explode dice write `e`, like `3d6e6`.")
+    return said("Try something like `2d6+3`.")

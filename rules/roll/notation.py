@@ -15,6 +15,7 @@ from enum import IntEnum
 
 from rules.roll.errors import RollError
 from rules.roll.limits import DEFAULT_LIMITS, RollLimits
+from rules.said import said, said_n
 
 
 class Advantage(IntEnum):
@@ -101,7 +102,13 @@ _SIGNED_DIE = re.compile(r"^\s*([+-])\s*d(\d+)(?![\d%])(.*)$", re.DOTALL)
 def check_length(text: str, limits: RollLimits = DEFAULT_LIMITS) -> None:
     """Refuse a roll longer than the limit, before reading any of it."""
     if len(text) > limits.max_chars:
-        raise RollError(f"That roll is too long ({len(text)} characters; the limit is {limits.max_chars}).")
+        raise RollError(
+            said(
+                "That roll is too long ({length} characters; the limit is {most}).",
+                length=len(text),
+                most=limits.max_chars,
+            )
+        )
 
 
 def split_rolls(text: str, limits: RollLimits = DEFAULT_LIMITS) -> list[str]:
@@ -109,7 +116,13 @@ def split_rolls(text: str, limits: RollLimits = DEFAULT_LIMITS) -> list[str]:
     check_length(text, limits)
     pieces = [piece for piece in _outside_annotations(text, ";") if piece.strip()]
     if len(pieces) > MAX_ROLLS_AT_ONCE:
-        raise RollError(f"I roll up to {MAX_ROLLS_AT_ONCE} rolls at once (separated by `;`), not {len(pieces)}.")
+        raise RollError(
+            said(
+                "I roll up to {most} rolls at once (separated by `;`), not {rolls}.",
+                most=MAX_ROLLS_AT_ONCE,
+                rolls=len(pieces),
+            )
+        )
     return [piece.strip() for piece in pieces] or [text]
 
 
@@ -136,7 +149,7 @@ def parse_request(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest
         else:
             wanted = Advantage.ADV if word.startswith("adv") else Advantage.DIS
             if advantage is not Advantage.NONE:
-                raise RollError("Use `adv` or `dis` once.")
+                raise RollError(said("Use `adv` or `dis` once."))
             advantage = wanted
         body = body[: match.start()]
     body = _lower_outside_annotations(body.strip())
@@ -144,13 +157,17 @@ def parse_request(text: str, limits: RollLimits = DEFAULT_LIMITS) -> RollRequest
     _refuse_ambiguous(body)
     if not body:
         if advantage is Advantage.NONE:
-            raise RollError("There is nothing to roll. Try `1d20+5` or `4d6kh3`.")
+            raise RollError(said("There is nothing to roll. Try `1d20+5` or `4d6kh3`."))
         body = _DEFAULT_ADV_BODY
     if failure is not None and target is None:
-        raise RollError("`f` counts failures against a target: add one, like `6d10 t7 f1`.")
+        raise RollError(said("`f` counts failures against a target: add one, like `6d10 t7 f1`."))
     if target is not None and failure is not None and failure >= target:
-        raise RollError(f"The failure number (f{failure}) must be below the target (t{target}).")
-    notes = ("`d%` is d20's tens die (0, 10, …, 90); for 1 to 100 write `1d100`.",) if "d%" in body else ()
+        raise RollError(
+            said(
+                "The failure number (f{failure}) must be below the target (t{target}).", failure=failure, target=target
+            )
+        )
+    notes = (said("`d%` is d20's tens die (0, 10, …, 90); for 1 to 100 write `1d100`."),) if "d%" in body else ()
     return RollRequest(
         body,
         sets,
@@ -271,11 +288,15 @@ def _modifier(dice: str, word: str, number: str) -> str:
         on = f">{int(number) - 1}" if number else _top_face(dice)
         return ("xo" if word == "e" else "e") + on
     if not number:
-        raise RollError(f"`{word}` after `{dice}` needs a number, like `{dice} {word}1`.")
+        raise RollError(said("`{word}` after `{dice}` needs a number, like `{dice} {word}1`.", word=word, dice=dice))
     n = int(number)
     count = int(re.match(r"\d*", dice)[0] or 1)  # type: ignore[index]
     if word == "d" and n >= count:
-        raise RollError(f"`{dice} d{n}` would drop every die: Dice Maiden's `d` drops the lowest, like `4d6 d1`.")
+        raise RollError(
+            said(
+                "`{dice} d{n}` would drop every die: Dice Maiden's `d` drops the lowest, like `4d6 d1`.", dice=dice, n=n
+            )
+        )
     return {
         "k": f"kh{n}",
         "kh": f"kh{n}",
@@ -290,7 +311,7 @@ def _top_face(dice: str) -> str:
     size = re.match(r"\d*d(\d+|%)", dice)
     assert size is not None
     if size[1] == "%":
-        raise RollError("`e` needs a number on a `d%`, like `1d% e90`.")
+        raise RollError(said("`e` needs a number on a `d%`, like `1d% e90`."))
     return size[1]
 
 
@@ -300,14 +321,23 @@ def _refuse_ambiguous(body: str) -> None:
     if match := _FUDGE.search(plain):
         n = int(match[1] or 1)
         raise RollError(
-            f"`{n}df` (Fate / Fudge dice, −1, 0 or +1 each) isn't a die here: `{n}d3-{2 * n}` rolls the same total."
+            said(
+                "`{n}df` (Fate / Fudge dice, −1, 0 or +1 each) isn't a die here: `{n}d3-{twice}` rolls the same total.",
+                n=n,
+                twice=2 * n,
+            )
         )
     if match := _BARE_KEEP.search(plain):
         dice, n = (match[1] if match[1] != ")" else "(…)"), int(match[2])
-        highest = "the highest" if n == 1 else f"the {n} highest"
         raise RollError(
-            f"`{dice}k{n}` keeps the dice showing exactly {n} in d20 notation, but {highest} in Dice Maiden. "
-            f"Write `{dice}kh{n}` for {highest}, or `{dice}p<{n}p>{n}` for the dice showing {n}."
+            said_n(
+                "`{dice}k{n}` keeps the dice showing exactly {n} in d20 notation, but the highest in Dice Maiden. "
+                "Write `{dice}kh{n}` for the highest, or `{dice}p<{n}p>{n}` for the dice showing {n}.",
+                "`{dice}k{n}` keeps the dice showing exactly {n} in d20 notation, but the {n} highest in Dice Maiden. "
+                "Write `{dice}kh{n}` for the {n} highest, or `{dice}p<{n}p>{n}` for the dice showing {n}.",
+                n,
+                dice=dice,
+            )
         )
     if match := _SIGNED_DIE.match(plain):
         sign, size, rest = match[1], match[2], "".join(match[3].split())
@@ -317,12 +347,25 @@ def _refuse_ambiguous(body: str) -> None:
             meant = f"{'1d20' + rest + ' ' if rest else ''}{'adv' if sign == '+' else 'dis'}"
         else:
             meant = f"2d{size}k{'h' if sign == '+' else 'l'}1{rest}"
-        which, what = ("higher", "advantage") if sign == "+" else ("lower", "disadvantage")
-        one = f"`1d{size}{rest}` for one d{size}" if sign == "+" else f"`-1d{size}{rest}` for minus a d{size}"
-        raise RollError(
-            f"`{typed}` is Dice Maiden's shortcut for {what}. "
-            f"Write `{meant}` (two d{size}s, the {which} kept), or {one}."
-        )
+        if sign == "+":
+            reason = said(
+                "`{typed}` is Dice Maiden's shortcut for advantage. "
+                "Write `{meant}` (two d{size}s, the higher kept), or `1d{size}{rest}` for one d{size}.",
+                typed=typed,
+                meant=meant,
+                size=size,
+                rest=rest,
+            )
+        else:
+            reason = said(
+                "`{typed}` is Dice Maiden's shortcut for disadvantage. "
+                "Write `{meant}` (two d{size}s, the lower kept), or `-1d{size}{rest}` for minus a d{size}.",
+                typed=typed,
+                meant=meant,
+                size=size,
+                rest=rest,
+            )
+        raise RollError(reason)
 
 
 def _split_repeat(body: str, limits: RollLimits) -> tuple[int, str]:
@@ -331,13 +374,13 @@ def _split_repeat(body: str, limits: RollLimits) -> tuple[int, str]:
         return 1, body
     sets = int(match[1])
     if not 1 <= sets <= limits.max_sets:
-        raise RollError(f"You can repeat a roll 1 to {limits.max_sets} times, not {sets}.")
+        raise RollError(said("You can repeat a roll 1 to {most} times, not {sets}.", most=limits.max_sets, sets=sets))
     return sets, body[match.end() :]
 
 
 def _once(current: int | None, value: int, letter: str) -> int:
     if current is not None:
-        raise RollError(f"Use `{letter}` once.")
+        raise RollError(said("Use `{letter}` once.", letter=letter))
     return value
 
 

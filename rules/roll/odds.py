@@ -36,8 +36,10 @@ from rules.roll.engine import check
 from rules.roll.errors import RollError
 from rules.roll.grammar import EXPLODE_ONCE, parse_body
 from rules.roll.notation import RollRequest, check_length
+from rules.roll.speech import ENGLISH, Say
 from rules.roll.systems import find_preset, preset_odds
 from rules.roll.systems.table import odds_text
+from rules.said import said
 
 COMBINE_LIMIT = 4_000_000
 """Pairs of values one arithmetic step may combine (``1d100*1d100`` is 10,000)."""
@@ -80,7 +82,7 @@ class OverBudget(TooCostly):
     """The answer would take more than ``WORK_LIMIT`` steps; ``work`` is how many were spent when it stopped."""
 
     def __init__(self, work: int) -> None:
-        super().__init__(f"it takes over {WORK_LIMIT:,} steps")
+        super().__init__(said("it takes over {most} steps", most=format(WORK_LIMIT, ",")))
         self.work = work
 
 
@@ -106,8 +108,11 @@ class _Context:
             self.spend(len(dist.ways))
             if any(_inexact(v) for v in dist.ways if v is not DROPPED):
                 raise RollError(
-                    f"Odds of numbers past {EXACT_FLOAT:,} with `/` or decimals aren't worked out "
-                    "(floating point isn't exact there)."
+                    said(
+                        "Odds of numbers past {most} with `/` or decimals aren't worked out "
+                        "(floating point isn't exact there).",
+                        most=format(EXACT_FLOAT, ","),
+                    )
                 )
         return dist
 
@@ -144,9 +149,9 @@ def odds(text: str) -> OddsResult:
         else:
             dist = context.map(_value(tree, context), _truncate)
     except RecursionError:
-        raise RollError("That roll is nested too deeply.") from None
+        raise RollError(said("That roll is nested too deeply.")) from None
     if len(dist.ways) > SUPPORT_LIMIT:
-        raise TooCostly(f"it has {len(dist.ways):,} different totals")
+        raise TooCostly(said("it has {totals} different totals", totals=format(len(dist.ways), ",")))
     return OddsResult(
         request.canonical(with_label=False), dist, context.successes, context.explode_depth, request.sets, context.work
     )
@@ -209,7 +214,7 @@ def _value(node: diceast.Node, context: _Context) -> Dist:
         return _dice(node, context)
     if isinstance(node, diceast.OperatedSet | diceast.NumberSet):
         return _set(node, context)
-    raise RollError("I can't work out the odds of that roll.")
+    raise RollError(said("I can't work out the odds of that roll."))
 
 
 def _negate(value: Value) -> Value:
@@ -219,7 +224,7 @@ def _negate(value: Value) -> Value:
 def _binary(left: Dist, op: str, right: Dist, context: _Context) -> Dist:
     """d20's own operator (its table, so `/` divides in floating point exactly as the roller does)."""
     if op in ("/", "//", "%") and 0 in right.ways:
-        raise RollError("That roll can divide by zero.")
+        raise RollError(said("That roll can divide by zero."))
     if op == "+":
         return context.plus(left, right)
     context.spend(DICT_STEP * len(left.ways) * len(right.ways))
@@ -231,7 +236,7 @@ def _faces(size: int | str) -> Dist:
         return Dist.uniform(range(0, 100, 10))
     assert isinstance(size, int)
     if size < 1:
-        raise RollError("A die needs at least one side.")
+        raise RollError(said("A die needs at least one side."))
     return Dist.uniform(range(1, size + 1))
 
 
@@ -261,37 +266,46 @@ def _dice(node: diceast.OperatedDice | diceast.Dice, context: _Context) -> Dist:
     for index, operation in enumerate(operations):
         selectors = [d20.SetSelector.from_ast(s) if isinstance(s, diceast.SetSelector) else s for s in operation.sels]
         if extra is not None:
-            raise RollError("Odds for operators after an explosion aren't worked out (the added dice join the pool).")
+            raise RollError(
+                said("Odds for operators after an explosion aren't worked out (the added dice join the pool).")
+            )
         if operation.op in ("k", "p") and _ranked(selectors):
             if len(selectors) > 1:  # d20 joins `p1ph0` into one drop of either
-                raise RollError(f"Odds for `{operation.op}` by rank and by value at once aren't worked out.")
+                raise RollError(
+                    said("Odds for `{op}` by rank and by value at once aren't worked out.", op=operation.op)
+                )
             if index == len(operations) - 1:
                 return _keep_ranked(per_die, count, operation.op, selectors[0], context)
             per_die, count = _keep_ranked_then_more(per_die, count, operation.op, selectors[0], context)
         elif operation.op in ("k", "p"):
             per_die = context.map(per_die, _keeper(selectors, keep=operation.op == "k"))
         elif _ranked(selectors):
-            raise RollError(f"Odds for `{operation.op}` with `h`/`l` aren't worked out; use a value, like `rr1`.")
+            raise RollError(
+                said("Odds for `{op}` with `h`/`l` aren't worked out; use a value, like `rr1`.", op=operation.op)
+            )
         elif operation.op in ("rr", "ro"):
             per_die = _reroll(per_die, base, selectors, context, forever=operation.op == "rr")
         elif operation.op in ("mi", "ma"):
             if selectors[-1].cat is not None:  # the roller refuses it too (d20's own error)
-                raise RollError(f"{selectors[-1]} is not a valid selector for {operation.op}.")
+                raise RollError(
+                    said("{selector} is not a valid selector for {op}.", selector=selectors[-1], op=operation.op)
+                )
             per_die = context.map(per_die, _clamp(selectors[-1].num, low=operation.op == "mi"))
         elif operation.op in ("e", EXPLODE_ONCE, "ra"):
             if operation.op == "ra" and count > 1:
-                raise RollError("Odds for `ra` on several dice aren't worked out; `xo` explodes each die once.")
+                raise RollError(said("Odds for `ra` on several dice aren't worked out; `xo` explodes each die once."))
             extra = _explosion(base, selectors, context, once=operation.op != "e")
     if extra is not None:
         if DROPPED in per_die.ways:
-            raise RollError("Odds for an explosion after a keep by value aren't worked out.")
+            raise RollError(said("Odds for an explosion after a keep by value aren't worked out."))
         contribution = _with_explosions(per_die, extra, context)
     else:
         # A die a keep by value dropped adds nothing; a kept one its face (or its success).
         contribution = context.map(per_die, lambda v: 0 if v is DROPPED else context.success_value(v))
     span = int(max(contribution.ways)) - int(min(contribution.ways))
     if count * span > TERM_SPAN_LIMIT:
-        raise TooCostly(f"`{count}d{dice.size}` has {count * span + 1:,} different totals")
+        term = f"{count}d{dice.size}"
+        raise TooCostly(said("`{dice}` has {totals} different totals", dice=term, totals=format(count * span + 1, ",")))
     return contribution.repeat(count, COMBINE_LIMIT, plus=context.plus)
 
 
@@ -328,7 +342,7 @@ def _keep_ranked(per_die: Dist, count: int, op: str, selector: d20.SetSelector, 
     """The sum of what the kept dice add. With ``t``/``f`` a die adds its success, which never goes down as its
     face goes up, so the dice with the highest faces are the ones with the highest successes."""
     if DROPPED in per_die.ways:
-        raise RollError("Odds for a keep by rank after a keep by value aren't worked out.")
+        raise RollError(said("Odds for a keep by rank after a keep by value aren't worked out."))
     highest, n = _kept_by_rank(count, op, selector)
     values = len(per_die.ways)
     context.spend(values * count * count * max(1, n) * values)  # keep()'s own count of its steps
@@ -350,7 +364,7 @@ def _keep_ranked_then_more(
             "Odds for more after a keep or drop by rank that leaves several dice aren't worked out; keep it last."
         )
     if DROPPED in per_die.ways:
-        raise RollError("Odds for a keep by rank after a keep by value aren't worked out.")
+        raise RollError(said("Odds for a keep by rank after a keep by value aren't worked out."))
     values = len(per_die.ways)
     context.spend(values * count * count * values)
     return keep(per_die, count, 1, highest=highest, limit=KEEP_LIMIT), 1
@@ -366,7 +380,7 @@ def _reroll(
         return per_die
     fresh = Dist({v: c for v, c in base.ways.items() if not _matches(v, selectors)}) if forever else base
     if not fresh.ways:
-        raise RollError("That reroll would never stop: every face matches.")
+        raise RollError(said("That reroll would never stop: every face matches."))
     total_fresh = fresh.total
     ways: dict[Value, int] = {}
     for value, count in per_die.ways.items():
@@ -383,7 +397,7 @@ def _explosion(
     """What a die that exploded adds: one more die (``xo``), or a chain while they match (``e``)."""
     chance = base.chance(lambda v: _matches(v, selectors))
     if chance == 1:
-        raise RollError("Every face explodes: that roll would never stop.")
+        raise RollError(said("Every face explodes: that roll would never stop."))
     mapped = base.map(context.success_value)
     if once:
         chain = mapped
@@ -444,7 +458,13 @@ def _set(node: diceast.OperatedSet | diceast.NumberSet, context: _Context) -> Di
     for term in terms:
         combinations *= len(term.ways)
     if combinations > SET_LIMIT:
-        raise TooCostly(f"a set of {len(terms)} terms has {combinations:,} combinations")
+        raise TooCostly(
+            said(
+                "a set of {terms} terms has {combinations} combinations",
+                terms=len(terms),
+                combinations=format(combinations, ","),
+            )
+        )
     context.spend(DICT_STEP * combinations * max(1, len(terms)))
     ways: dict[Value, int] = {}
     for picks in product(*(term.ways.items() for term in terms)):
@@ -476,7 +496,7 @@ def _kept_terms(values: list[Value], operations: Sequence[d20.SetOperator]) -> l
         elif operation.op == "p":
             kept = [i for i in kept if i not in chosen]
         else:
-            raise RollError(f"Odds for `{operation.op}` on a set aren't worked out.")
+            raise RollError(said("Odds for `{op}` on a set aren't worked out.", op=operation.op))
     return kept
 
 
@@ -489,13 +509,15 @@ def _successes(node: diceast.Node, context: _Context) -> Dist:
         if isinstance(current, diceast.OperatedDice | diceast.Dice):
             total = context.plus(total, _dice(current, context))
         elif isinstance(current, diceast.OperatedSet) and current.operations:
-            raise RollError("Odds of successes with a set operator aren't worked out.")
+            raise RollError(said("Odds of successes with a set operator aren't worked out."))
         else:
             stack.extend(current.children)
     return total
 
 
-def odds_table(text: str, at_least: int | None = None, at_most: int | None = None) -> tuple[str, str]:
+def odds_table(
+    text: str, at_least: int | None = None, at_most: int | None = None, *, say: Say = ENGLISH
+) -> tuple[str, str]:
     """What ``/dice odds`` shows of ``text``: the expression as understood and the table. Worked out in one call,
     so that the roll worker's process does it all and sends back only text (a table of 72,000 values took
     seconds to render, which must not happen on the event loop). A game-system preset (``bitd 3``) shows each of
@@ -503,20 +525,23 @@ def odds_table(text: str, at_least: int | None = None, at_most: int | None = Non
     check_length(text)
     preset = find_preset(text)
     if preset is not None:
-        return preset.expression, odds_text(preset_odds(preset), at_least=at_least, at_most=at_most)
+        return preset.expression, odds_text(preset_odds(preset), at_least=at_least, at_most=at_most, say=say)
     result = odds(text)
-    return result.expression, render_odds(result, at_least=at_least, at_most=at_most)
+    return result.expression, render_odds(result, at_least=at_least, at_most=at_most, say=say)
 
 
-def render_odds(result: OddsResult, *, at_least: int | None = None, at_most: int | None = None) -> str:
+def render_odds(
+    result: OddsResult, *, at_least: int | None = None, at_most: int | None = None, say: Say = ENGLISH
+) -> str:
     """A code block for Discord: each value (or range of values) with its chance, the chance of at least it, a
     bar; then the mean and the asked chances. At most ``ROWS`` rows, under 1,500 characters."""
     dist = result.dist
     total = dist.total
     low, high = int(min(dist.ways)), int(max(dist.ways))
     width = max(1, -(-(high - low + 1) // ROWS))
-    noun = "successes" if result.successes else "total"
-    lines = [f"{noun:>9}  chance   ≥ this"]
+    noun = say(said("successes") if result.successes else said("total"))
+    heading = say(said("chance   ≥ this"))
+    lines = [f"{noun:>9}  {heading}"]
     rows: dict[int, int] = {}  # row → ways, in one pass (a row per value scanned everything 20 times)
     for value, count in dist.ways.items():
         row = (int(value) - low) // width
@@ -529,14 +554,23 @@ def render_odds(result: OddsResult, *, at_least: int | None = None, at_most: int
         lines.append(f"{label:>9} {percent(share):>7} {percent(at_or_above):>7} {bar(share, 10)}".rstrip())
         at_or_above -= share
     mean = dist.mean()
-    lines.append(f"mean {float(mean):.2f} · sd {dist.sd():.2f}")
+    lines.append(say(said("mean {mean} · sd {sd}", mean=format(float(mean), ".2f"), sd=format(dist.sd(), ".2f"))))
     if at_least is not None:
-        lines.append(f"at least {at_least}: {percent(dist.chance(lambda v: v >= at_least))}")
+        chance = percent(dist.chance(lambda v: v >= at_least))
+        lines.append(say(said("at least {value}: {chance}", value=at_least, chance=chance)))
     if at_most is not None:
-        lines.append(f"at most {at_most}: {percent(dist.chance(lambda v: v <= at_most))}")
+        chance = percent(dist.chance(lambda v: v <= at_most))
+        lines.append(say(said("at most {value}: {chance}", value=at_most, chance=chance)))
     notes = []
     if result.sets > 1:
-        notes.append(f"-# For one of the {result.sets} sets.")
+        notes.append(say(said("-# For one of the {sets} sets.", sets=result.sets)))
     if result.explode_depth:
-        notes.append(f"-# Explosions followed {result.explode_depth} deep (going further: under 1 in a billion).")
+        notes.append(
+            say(
+                said(
+                    "-# Explosions followed {depth} deep (going further: under 1 in a billion).",
+                    depth=result.explode_depth,
+                )
+            )
+        )
     return "\n".join(["```", *lines, "```", *notes])

@@ -137,6 +137,8 @@ async def drive_dice(store: Store) -> None:
     await store.turns_in_guild(1, "vices")
     await store.wins_in_guild(1)
     await store.set_leaderboard(7, shown=False)
+    await store.set_member_language(7, "de")
+    await store.member_language(7)
     await store.leaderboard_hidden([7])
     await store.recompute_ratings(lambda session: None)
     await store.ratings_of(1, "race", [7])

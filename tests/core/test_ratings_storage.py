@@ -65,6 +65,7 @@ async def back_to_migration_11(store: Store) -> None:
     await store.fold_luck()
     if isinstance(store, SqliteStore):
         await store.conn.execute("DROP TABLE luck_journal")
+        await store.conn.execute("DROP TABLE member_languages")
         await store.conn.execute("DROP TABLE ratings")
         await store.conn.execute("DROP TABLE ratings_pending")
         await store.conn.execute("PRAGMA user_version = 11")
@@ -72,6 +73,7 @@ async def back_to_migration_11(store: Store) -> None:
     assert isinstance(store, PostgresStore)
     async with store.pool.acquire() as conn:
         await conn.execute("DROP TABLE luck_journal")
+        await conn.execute("DROP TABLE member_languages")
         await conn.execute("DROP TABLE ratings")
         await conn.execute("DROP TABLE ratings_pending")
         await conn.execute("UPDATE schema_version SET version = 11")

@@ -30,6 +30,7 @@ from rules.roll.systems import (
     yze,
 )
 from rules.roll.systems.base import Odds, Rolled, System
+from rules.said import said
 
 SYSTEMS: tuple[System, ...] = (
     daggerheart.SYSTEM,
@@ -100,7 +101,7 @@ def roll_preset(preset: Preset, source: DiceSource) -> RollResult:
 def push_preset(preset: Preset, state: tuple[int, ...], source: DiceSource) -> RollResult:
     """Push a roll (Year Zero) from its ``state``; RollError for a system without pushes."""
     if preset.system.push is None:
-        raise RollError(f"{preset.system.name} rolls can't be pushed.")
+        raise RollError(said("{system} rolls can't be pushed.", system=preset.system.name))
     return _result(preset, preset.system.push(preset.params, state, source))
 
 

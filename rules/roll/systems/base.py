@@ -19,6 +19,7 @@ from rules.dice import DiceSource
 from rules.odds import Dist, TooCostly
 from rules.roll.errors import RollError
 from rules.roll.model import DiceGroup, Face, Part, Text
+from rules.said import said
 
 Faces = tuple[tuple[int, ...], ...]
 """The faces of each group of dice, in the order the preset declared its groups."""
@@ -109,18 +110,24 @@ def read_args(text: str, usage: str, allowed: dict[str, bool]) -> Args:
     while position < len(text):
         match = _TOKEN.match(text, position)
         if match is None or match.end() == position:
-            raise RollError(f"I can't read `{text[position : position + 20].strip()}` here: write `{usage}`.")
+            raise RollError(
+                said(
+                    "I can't read `{typed}` here: write `{usage}`.",
+                    typed=text[position : position + 20].strip(),
+                    usage=usage,
+                )
+            )
         position = match.end()
         if match["number"] is not None:
             numbers.append(int(match["number"].replace(" ", "")))
             continue
         word = match["word"].lower()
         if word not in allowed:
-            raise RollError(f"`{word}` isn't part of this roll: write `{usage}`.")
+            raise RollError(said("`{word}` isn't part of this roll: write `{usage}`.", word=word, usage=usage))
         if word in options:
-            raise RollError(f"Give `{word}` once.")
+            raise RollError(said("Give `{word}` once.", word=word))
         if allowed[word] and match["value"] is None:
-            raise RollError(f"`{word}` needs a number, like `{word} 3`: write `{usage}`.")
+            raise RollError(said("`{word}` needs a number, like `{word} 3`: write `{usage}`.", word=word, usage=usage))
         if not allowed[word] and match["value"] is not None:
             numbers.append(int(match["value"]))
         options[word] = int(match["value"]) if allowed[word] else None
@@ -128,9 +135,11 @@ def read_args(text: str, usage: str, allowed: dict[str, bool]) -> Args:
 
 
 def within(value: int, low: int, high: int, what: str) -> int:
-    """``value``, or a RollError saying the range it must be in."""
+    """``value``, or a RollError saying the range it must be in (``what`` is a ``said`` noun: "A pool")."""
     if not low <= value <= high:
-        raise RollError(f"{what} goes from {low} to {high}, not {value}.")
+        raise RollError(
+            said("{what} goes from {low} to {high}, not {value}.", what=what, low=low, high=high, value=value)
+        )
     return value
 
 
@@ -178,7 +187,7 @@ def count_outcomes(
     it: ten d6 are 3,003 multisets, not 60 million landings."""
     per_group = [list(_multisets(die, count)) for die, count in groups]
     if math.prod(len(landings) for landings in per_group) > OUTCOME_LIMIT:
-        raise TooCostly(f"that pool has over {OUTCOME_LIMIT:,} different landings")
+        raise TooCostly(said("that pool has over {most} different landings", most=format(OUTCOME_LIMIT, ",")))
     by_category = dict.fromkeys(categories, 0)
     totals: dict[int, int] = {}
     for combination in product(*per_group):

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from rules.dice import DiceSource
 from rules.roll.errors import RollError
 from rules.roll.systems.base import Faces, Odds, Rolled, System, count_outcomes, draw, group, plain, read_args, within
+from rules.said import said
 
 USAGE = "bitd 3"
-CATEGORIES = ("Critical", "Full success", "Partial success", "Bad outcome")
+CRITICAL, FULL, PARTIAL, BAD = said("Critical"), said("Full success"), said("Partial success"), said("Bad outcome")
+CATEGORIES = (CRITICAL, FULL, PARTIAL, BAD)
 MAX_DICE = 10
 
 
@@ -27,8 +29,8 @@ def parse(text: str) -> Params:
     """``3`` or ``2+1`` → Params(3)."""
     args = read_args(text, USAGE, {})
     if not args.numbers:
-        raise RollError(f"How many dice? Write `{USAGE}` (0 to {MAX_DICE}).")
-    return Params(within(sum(args.numbers), 0, MAX_DICE, "A Blades pool"))
+        raise RollError(said("How many dice? Write `{usage}` (0 to {most}).", usage=USAGE, most=MAX_DICE))
+    return Params(within(sum(args.numbers), 0, MAX_DICE, said("A Blades pool")))
 
 
 def canonical(params: Params) -> str:
@@ -44,32 +46,32 @@ def judge(params: Params, faces: Faces) -> tuple[str, int]:
     else:
         result = max(dice)
         if dice.count(6) >= 2:
-            return "Critical", 6
+            return CRITICAL, 6
     if result == 6:
-        return "Full success", 6
-    return ("Partial success" if result >= 4 else "Bad outcome"), result
+        return FULL, 6
+    return (PARTIAL if result >= 4 else BAD), result
 
 
 def roll(params: Params, source: DiceSource) -> Rolled:
     """Roll the pool (two dice for zero) and read it."""
     faces = draw(source, "bitd", 6, params.dice or 2)
     category, total = judge(params, (faces,))
-    label = "0d (lowest of 2d6)" if params.dice == 0 else f"{params.dice}d6"
+    label = said("0d (lowest of 2d6)") if params.dice == 0 else f"{params.dice}d6"
     return Rolled((group(label, 6, faces),), total, category, category)
 
 
 def odds(params: Params) -> Odds:
     """Every landing of the pool."""
     return count_outcomes(
-        [(plain(6), params.dice or 2)], lambda faces: judge(params, faces), CATEGORIES, "die that counts"
+        [(plain(6), params.dice or 2)], lambda faces: judge(params, faces), CATEGORIES, said("die that counts")
     )
 
 
 SYSTEM = System(
     key="bitd",
     words=("bitd", "fitd", "blades"),
-    name="Blades in the Dark / Forged in the Dark",
-    summary="d6 pool, highest die: 6 full, 4–5 partial, 1–3 bad; two 6s critical; 0d = lowest of two.",
+    name=said("Blades in the Dark / Forged in the Dark"),
+    summary=said("d6 pool, highest die: 6 full, 4–5 partial, 1–3 bad; two 6s critical; 0d = lowest of two."),
     usage=USAGE,
     examples=("bitd 3", "bitd 0"),
     parse=parse,

@@ -12,9 +12,12 @@ from rules.dice import DiceSource
 from rules.roll.errors import RollError
 from rules.roll.model import Text
 from rules.roll.systems.base import Faces, Odds, Rolled, System, count_outcomes, draw, group, plain, read_args, within
+from rules.said import said
 
 USAGE = "coc 60 (b1 | p1)"
-CATEGORIES = ("Critical success", "Extreme success", "Hard success", "Regular success", "Failure", "Fumble")
+CRITICAL, EXTREME, HARD = said("Critical success"), said("Extreme success"), said("Hard success")
+REGULAR, FAILURE, FUMBLE = said("Regular success"), said("Failure"), said("Fumble")
+CATEGORIES = (CRITICAL, EXTREME, HARD, REGULAR, FAILURE, FUMBLE)
 MAX_EXTRA = 2
 
 
@@ -30,14 +33,14 @@ def parse(text: str) -> Params:
     """``60 b1`` → Params(60, 1)."""
     args = read_args(text, USAGE, {"b": False, "p": False, "bonus": False, "penalty": False})
     if len(args.numbers) < 1:
-        raise RollError(f"Against what skill? Write `{USAGE}`.")
-    skill = within(args.numbers[0], 1, 99, "A skill")
+        raise RollError(said("Against what skill? Write `{usage}`.", usage=USAGE))
+    skill = within(args.numbers[0], 1, 99, said("A skill"))
     bonus = args.flag("b") or args.flag("bonus")
     penalty = args.flag("p") or args.flag("penalty")
     if bonus and penalty:
-        raise RollError("Bonus and penalty dice cancel out: give the difference, like `b1`.")
+        raise RollError(said("Bonus and penalty dice cancel out: give the difference, like `b1`."))
     count = sum(args.numbers[1:]) if len(args.numbers) > 1 else int(bonus or penalty)
-    count = within(count, 0, MAX_EXTRA, "Bonus or penalty dice")
+    count = within(count, 0, MAX_EXTRA, said("Bonus or penalty dice"))
     return Params(skill, -count if penalty else count)
 
 
@@ -61,14 +64,14 @@ def _chosen(params: Params, tens: tuple[int, ...], units: int) -> int:
 def grade(skill: int, value: int) -> str:
     """The success level of ``value`` against ``skill``."""
     if value == 100 or (skill < 50 and value >= 96):
-        return "Fumble"
+        return FUMBLE
     if value == 1:
-        return "Critical success"
+        return CRITICAL
     if value <= skill // 5:
-        return "Extreme success"
+        return EXTREME
     if value <= skill // 2:
-        return "Hard success"
-    return "Regular success" if value <= skill else "Failure"
+        return HARD
+    return REGULAR if value <= skill else FAILURE
 
 
 def judge(params: Params, faces: Faces) -> tuple[str, int]:
@@ -86,8 +89,8 @@ def roll(params: Params, source: DiceSource) -> Rolled:
     kept = [i == chosen for i in range(len(tens))]
     shown = [(t % 10) * 10 for t in tens]  # as percentile dice read: 00, 10, … 90
     # The units die reads 0–9: shown as such, and left out of luck statistics (which count 1 to N).
-    parts = (group("tens", "%", shown, kept), Text(" + "), group("units", "0-9", [units[0] % 10]))
-    return Rolled(parts, value, category, f"{category} (skill {params.skill})")
+    parts = (group(said("tens"), "%", shown, kept), Text(" + "), group(said("units"), "0-9", [units[0] % 10]))
+    return Rolled(parts, value, category, said("{outcome} (skill {skill})", outcome=category, skill=params.skill))
 
 
 def odds(params: Params) -> Odds:
@@ -99,8 +102,8 @@ def odds(params: Params) -> Odds:
 SYSTEM = System(
     key="coc",
     words=("coc", "cthulhu"),
-    name="Call of Cthulhu 7th edition",
-    summary="d100 under skill with bonus/penalty dice: critical, extreme, hard, regular, failure, fumble.",
+    name=said("Call of Cthulhu 7th edition"),
+    summary=said("d100 under skill with bonus/penalty dice: critical, extreme, hard, regular, failure, fumble."),
     usage=USAGE,
     examples=("coc 60", "coc 45 p1", "coc 70 b2"),
     parse=parse,

@@ -23,10 +23,13 @@ from rules.roll.systems.base import (
     signed,
     within,
 )
+from rules.said import said
 
 USAGE = "cpr +12 (vs 15)"
-OPEN_CATEGORIES = ("Critical success", "Regular roll", "Critical failure")
-DV_CATEGORIES = ("Critical success", "Success", "Failure", "Critical failure")
+CRITICAL_SUCCESS, CRITICAL_FAILURE = said("Critical success"), said("Critical failure")
+REGULAR, SUCCESS, FAILURE = said("Regular roll"), said("Success"), said("Failure")
+OPEN_CATEGORIES = (CRITICAL_SUCCESS, REGULAR, CRITICAL_FAILURE)
+DV_CATEGORIES = (CRITICAL_SUCCESS, SUCCESS, FAILURE, CRITICAL_FAILURE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +45,8 @@ def parse(text: str) -> Params:
     args = read_args(text, USAGE, {"vs": True, "dv": True})
     dv = args.option("vs", args.option("dv"))
     return Params(
-        within(sum(args.numbers), -20, 40, "STAT + skill"), None if dv is None else within(dv, 1, 60, "The DV")
+        within(sum(args.numbers), -20, 40, said("STAT + skill")),
+        None if dv is None else within(dv, 1, 60, said("The DV")),
     )
 
 
@@ -60,12 +64,12 @@ def judge(params: Params, faces: Faces) -> tuple[str, int]:
     """From the d10 and the extra d10 (which only counts after a 10 or a 1)."""
     first, extra = faces[0][0], faces[1][0]
     total = _total(params, first, extra)
-    critical = "Critical success" if first == 10 else "Critical failure" if first == 1 else None
+    critical = CRITICAL_SUCCESS if first == 10 else CRITICAL_FAILURE if first == 1 else None
     if params.dv is None:
-        return critical or "Regular roll", total
-    if critical is not None and (critical == "Critical success") == (total > params.dv):
+        return critical or REGULAR, total
+    if critical is not None and (critical == CRITICAL_SUCCESS) == (total > params.dv):
         return critical, total
-    return ("Success" if total > params.dv else "Failure"), total
+    return (SUCCESS if total > params.dv else FAILURE), total
 
 
 def roll(params: Params, source: DiceSource) -> Rolled:
@@ -75,11 +79,11 @@ def roll(params: Params, source: DiceSource) -> Rolled:
     extra: tuple[int, ...] = (1,)
     if first[0] in (1, 10):
         extra = draw(source, "critical", 10, 1)
-        parts += [Text(" + " if first[0] == 10 else " - "), group("critical d10", 10, extra)]
+        parts += [Text(" + " if first[0] == 10 else " - "), group(said("critical d10"), 10, extra)]
     category, total = judge(params, (first, extra))
-    verdict = category if params.dv is None else f"{category} (DV {params.dv})"
-    if category in ("Success", "Failure") and first[0] in (1, 10):
-        verdict += f", despite a natural {first[0]}"
+    verdict = category if params.dv is None else said("{outcome} (DV {dv})", outcome=category, dv=params.dv)
+    if category in (SUCCESS, FAILURE) and first[0] in (1, 10):
+        verdict = said("{outcome}, despite a natural {face}", outcome=verdict, face=first[0])
     return Rolled((*parts, *modifier_parts(params.modifier)), total, category, verdict)
 
 
@@ -87,14 +91,14 @@ def odds(params: Params) -> Odds:
     """Every landing of both d10 (the extra one only counts after a 10 or a 1)."""
     categories = OPEN_CATEGORIES if params.dv is None else DV_CATEGORIES
     groups = [(plain(10), 1), (plain(10), 1)]
-    return count_outcomes(groups, lambda faces: judge(params, faces), categories, "total")
+    return count_outcomes(groups, lambda faces: judge(params, faces), categories, said("total"))
 
 
 SYSTEM = System(
     key="cpr",
     words=("cpr", "cyberpunk", "red"),
-    name="Cyberpunk RED",
-    summary="1d10 + STAT + skill vs DV: 10 adds a d10 (critical success), 1 takes one away (critical failure).",
+    name=said("Cyberpunk RED"),
+    summary=said("1d10 + STAT + skill vs DV: 10 adds a d10 (critical success), 1 takes one away (critical failure)."),
     usage=USAGE,
     examples=("cpr +12", "cpr +9 vs 15"),
     parse=parse,

@@ -25,11 +25,15 @@ from rules.roll.systems.base import (
     signed,
     within,
 )
+from rules.said import said
 
 USAGE = "dh +2 (adv | dis) (vs 14)"
-CRITICAL = "Critical success"
-OPEN_CATEGORIES = (CRITICAL, "With Hope", "With Fear")
-DIFFICULTY_CATEGORIES = (CRITICAL, "Success with Hope", "Success with Fear", "Failure with Hope", "Failure with Fear")
+CRITICAL = said("Critical success")
+WITH_HOPE, WITH_FEAR = said("With Hope"), said("With Fear")
+SUCCESS_HOPE, SUCCESS_FEAR = said("Success with Hope"), said("Success with Fear")
+FAILURE_HOPE, FAILURE_FEAR = said("Failure with Hope"), said("Failure with Fear")
+OPEN_CATEGORIES = (CRITICAL, WITH_HOPE, WITH_FEAR)
+DIFFICULTY_CATEGORIES = (CRITICAL, SUCCESS_HOPE, SUCCESS_FEAR, FAILURE_HOPE, FAILURE_FEAR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +49,12 @@ def parse(text: str) -> Params:
     """``+2 adv vs 14`` → Params(2, 1, 14)."""
     args = read_args(text, USAGE, {"adv": False, "dis": False, "vs": True})
     if args.flag("adv") and args.flag("dis"):
-        raise RollError("Use `adv` or `dis`, not both.")
+        raise RollError(said("Use `adv` or `dis`, not both."))
     difficulty = args.option("vs")
     return Params(
-        within(sum(args.numbers), -30, 30, "The modifier"),
+        within(sum(args.numbers), -30, 30, said("The modifier")),
         1 if args.flag("adv") else -1 if args.flag("dis") else 0,
-        None if difficulty is None else within(difficulty, 1, 60, "The difficulty"),
+        None if difficulty is None else within(difficulty, 1, 60, said("The difficulty")),
     )
 
 
@@ -68,26 +72,31 @@ def judge(params: Params, faces: Faces) -> tuple[str, int]:
     total = hope + fear + extra + params.modifier
     if hope == fear:
         return CRITICAL, total
-    side = "Hope" if hope > fear else "Fear"
     if params.difficulty is None:
-        return f"With {side}", total
-    return f"{'Success' if total >= params.difficulty else 'Failure'} with {side}", total
+        return (WITH_HOPE if hope > fear else WITH_FEAR), total
+    if total >= params.difficulty:
+        return (SUCCESS_HOPE if hope > fear else SUCCESS_FEAR), total
+    return (FAILURE_HOPE if hope > fear else FAILURE_FEAR), total
 
 
 def roll(params: Params, source: DiceSource) -> Rolled:
     """Roll Hope, Fear (and the d6) and read them."""
     hope, fear = draw(source, "hope", 12, 1), draw(source, "fear", 12, 1)
     dice = [hope, fear]
-    parts: list[Part] = [group("Hope d12", 12, hope), Text(" + "), group("Fear d12", 12, fear)]
+    parts: list[Part] = [group(said("Hope d12"), 12, hope), Text(" + "), group(said("Fear d12"), 12, fear)]
     if params.edge:
         extra = draw(source, "edge", 6, 1)
         dice.append(extra)
         parts += [
             Text(" + " if params.edge > 0 else " - "),
-            group("advantage d6" if params.edge > 0 else "disadvantage d6", 6, extra),
+            group(said("advantage d6") if params.edge > 0 else said("disadvantage d6"), 6, extra),
         ]
     category, total = judge(params, tuple(dice))
-    verdict = category if params.difficulty is None else f"{category} (difficulty {params.difficulty})"
+    verdict = (
+        category
+        if params.difficulty is None
+        else said("{outcome} (difficulty {difficulty})", outcome=category, difficulty=params.difficulty)
+    )
     return Rolled((*parts, *modifier_parts(params.modifier)), total, category, verdict)
 
 
@@ -95,14 +104,14 @@ def odds(params: Params) -> Odds:
     """Every landing of the two d12 (and the d6)."""
     groups = [(plain(12), 1), (plain(12), 1)] + ([(plain(6), 1)] if params.edge else [])
     categories = OPEN_CATEGORIES if params.difficulty is None else DIFFICULTY_CATEGORIES
-    return count_outcomes(groups, lambda faces: judge(params, faces), categories, "total")
+    return count_outcomes(groups, lambda faces: judge(params, faces), categories, said("total"))
 
 
 SYSTEM = System(
     key="dh",
     words=("dh", "daggerheart", "duality"),
-    name="Daggerheart",
-    summary="Hope d12 + Fear d12 + modifier: with Hope or with Fear; matching dice are a critical success.",
+    name=said("Daggerheart"),
+    summary=said("Hope d12 + Fear d12 + modifier: with Hope or with Fear; matching dice are a critical success."),
     usage=USAGE,
     examples=("dh +2", "dh +1 adv vs 14"),
     parse=parse,

@@ -23,22 +23,24 @@ from rules.roll.systems.base import (
     signed,
     within,
 )
+from rules.said import said
 
 USAGE = "fate +2 (vs 3)"
 LADDER = {
-    8: "Legendary",
-    7: "Epic",
-    6: "Fantastic",
-    5: "Superb",
-    4: "Great",
-    3: "Good",
-    2: "Fair",
-    1: "Average",
-    0: "Mediocre",
-    -1: "Poor",
-    -2: "Terrible",
+    8: said("Legendary"),
+    7: said("Epic"),
+    6: said("Fantastic"),
+    5: said("Superb"),
+    4: said("Great"),
+    3: said("Good"),
+    2: said("Fair"),
+    1: said("Average"),
+    0: said("Mediocre"),
+    -1: said("Poor"),
+    -2: said("Terrible"),
 }
-OUTCOMES = ("Succeed with style", "Succeed", "Tie", "Fail")
+WITH_STYLE, SUCCEED, TIE, FAIL = said("Succeed with style"), said("Succeed"), said("Tie"), said("Fail")
+OUTCOMES = (WITH_STYLE, SUCCEED, TIE, FAIL)
 FATE_DIE: Die = ((-1, 1), (0, 1), (1, 1))
 MAX_DICE = 20
 FUDGE = re.compile(r"^\s*(\d*)\s*df(?![a-z])", re.IGNORECASE)
@@ -57,13 +59,13 @@ def parse(text: str) -> Params:
     """``+2 vs 3`` or ``4dF+2 vs 3`` → Params(4, 2, 3)."""
     dice = 4
     if match := FUDGE.match(text):
-        dice = within(int(match[1] or 1), 1, MAX_DICE, "Fate dice")
+        dice = within(int(match[1] or 1), 1, MAX_DICE, said("Fate dice"))
         text = text[match.end() :]
     args = read_args(text, USAGE, {"vs": True})
     opposition = args.option("vs")
     if opposition is not None and not -10 <= opposition <= 20:
-        raise RollError(f"The opposition goes from -10 to 20, not {opposition}.")
-    return Params(dice, within(sum(args.numbers), -10, 20, "The skill"), opposition)
+        raise RollError(said("The opposition goes from -10 to 20, not {opposition}.", opposition=opposition))
+    return Params(dice, within(sum(args.numbers), -10, 20, said("The skill")), opposition)
 
 
 def canonical(params: Params) -> str:
@@ -75,9 +77,9 @@ def canonical(params: Params) -> str:
 def ladder(total: int) -> str:
     """The ladder's word for ``total`` (past either end, how far past)."""
     if total > 8:
-        return f"Legendary+{total - 8}"
+        return said("Legendary+{beyond}", beyond=total - 8)
     if total < -2:
-        return f"Terrible{total + 2}"
+        return said("Terrible{beyond}", beyond=total + 2)
     return LADDER[total]
 
 
@@ -85,11 +87,16 @@ def judge(params: Params, faces: Faces) -> tuple[str, int]:
     """The ladder word, or the outcome against the opposition."""
     total = sum(faces[0]) + params.modifier
     if params.opposition is None:
-        return f"{ladder(total)} ({signed(total)})", total
+        return rung(total), total
     shifts = total - params.opposition
     if shifts >= 3:
-        return "Succeed with style", total
-    return ("Succeed" if shifts > 0 else "Tie" if shifts == 0 else "Fail"), total
+        return WITH_STYLE, total
+    return (SUCCEED if shifts > 0 else TIE if shifts == 0 else FAIL), total
+
+
+def rung(total: int) -> str:
+    """``Good (+3)``: the ladder's word and the number."""
+    return said("{rung} ({shifts})", rung=ladder(total), shifts=signed(total))
 
 
 def roll(params: Params, source: DiceSource) -> Rolled:
@@ -99,7 +106,13 @@ def roll(params: Params, source: DiceSource) -> Rolled:
     verdict = (
         category
         if params.opposition is None
-        else f"{category} ({ladder(total)} {signed(total)} vs {params.opposition})"
+        else said(
+            "{outcome} ({rung} {shifts} vs {opposition})",
+            outcome=category,
+            rung=ladder(total),
+            shifts=signed(total),
+            opposition=params.opposition,
+        )
     )
     return Rolled((group(f"{params.dice}dF", "F", faces), *modifier_parts(params.modifier)), total, category, verdict)
 
@@ -108,17 +121,19 @@ def odds(params: Params) -> Odds:
     """Every landing of the Fate dice."""
     if params.opposition is None:
         low, high = params.modifier - params.dice, params.modifier + params.dice
-        categories = tuple(f"{ladder(t)} ({signed(t)})" for t in range(high, low - 1, -1))
+        categories = tuple(rung(t) for t in range(high, low - 1, -1))
     else:
         categories = OUTCOMES
-    return count_outcomes([(FATE_DIE, params.dice)], lambda faces: judge(params, faces), categories, "total")
+    return count_outcomes([(FATE_DIE, params.dice)], lambda faces: judge(params, faces), categories, said("total"))
 
 
 SYSTEM = System(
     key="fate",
     words=("fate", "fudge"),
-    name="Fate",
-    summary="4dF + skill on the ladder (Mediocre to Legendary); vs an opposition: fail, tie, succeed, with style.",
+    name=said("Fate"),
+    summary=said(
+        "4dF + skill on the ladder (Mediocre to Legendary); vs an opposition: fail, tie, succeed, with style."
+    ),
     usage=USAGE,
     examples=("fate +2", "4dF+3 vs 2"),
     parse=parse,

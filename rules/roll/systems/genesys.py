@@ -15,17 +15,22 @@ from rules.dice import DiceSource
 from rules.odds import Dist, percent
 from rules.roll.errors import RollError
 from rules.roll.model import Part, Text
+from rules.roll.speech import listing
 from rules.roll.systems.base import Odds, Rolled, System
+from rules.said import said, said_n
 
 USAGE = "gen 2g 1y 2p 1r (1b 1k)"
-CATEGORIES = (
-    "Success with advantage",
-    "Success",
-    "Success with threat",
-    "Failure with advantage",
-    "Failure",
-    "Failure with threat",
+SUCCESS_ADVANTAGE, SUCCESS, SUCCESS_THREAT = (
+    said("Success with advantage"),
+    said("Success"),
+    said("Success with threat"),
 )
+FAILURE_ADVANTAGE, FAILURE, FAILURE_THREAT = (
+    said("Failure with advantage"),
+    said("Failure"),
+    said("Failure with threat"),
+)
+CATEGORIES = (SUCCESS_ADVANTAGE, SUCCESS, SUCCESS_THREAT, FAILURE_ADVANTAGE, FAILURE, FAILURE_THREAT)
 MAX_OF_A_KIND = 8
 MAX_DICE = 20
 SYMBOLS = {"s": "✔", "a": "▲", "f": "✘", "t": "▼", "!": "★", "x": "☠"}
@@ -39,6 +44,15 @@ DICE: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "b": ("boost", "d6", ("", "", "s", "sa", "aa", "a")),
     "k": ("setback", "d6", ("", "", "f", "f", "t", "t")),
 }
+NAMES = {
+    "ability": said("ability"),
+    "proficiency": said("proficiency"),
+    "difficulty": said("difficulty"),
+    "challenge": said("challenge"),
+    "boost": said("boost"),
+    "setback": said("setback"),
+}
+"""Each die's name as shown (its name in ``DICE`` also names its dice for the source)."""
 ORDER = "gypbrk"
 _POOL = re.compile(r"(\d*)([gyprbk])", re.IGNORECASE)
 
@@ -57,12 +71,14 @@ def parse(text: str) -> Params:
     """``2g 1y 2p`` or ``ggypp`` → Params((2, 1, 2, 0, 0, 0))."""
     compact = "".join(text.split()).lower()
     if not compact or _POOL.sub("", compact):
-        raise RollError(f"Write the dice as counts and colours, like `{USAGE}` (g y p r b k).")
+        raise RollError(said("Write the dice as counts and colours, like `{usage}` (g y p r b k).", usage=USAGE))
     counts = dict.fromkeys(ORDER, 0)
     for count, colour in _POOL.findall(compact):
         counts[colour] += int(count or 1)
     if any(n > MAX_OF_A_KIND for n in counts.values()) or sum(counts.values()) > MAX_DICE:
-        raise RollError(f"A pool holds up to {MAX_OF_A_KIND} dice of a kind and {MAX_DICE} in all.")
+        raise RollError(
+            said("A pool holds up to {most} dice of a kind and {total} in all.", most=MAX_OF_A_KIND, total=MAX_DICE)
+        )
     return Params(tuple(counts[colour] for colour in ORDER))
 
 
@@ -84,24 +100,25 @@ def add(one: State, other: State) -> State:
 
 def judge(state: State) -> str:
     """The outcome's words from the net symbols."""
-    side = "Success" if state[0] >= 1 else "Failure"
-    lean = " with advantage" if state[1] > 0 else " with threat" if state[1] < 0 else ""
-    return side + lean
+    if state[0] >= 1:
+        return SUCCESS_ADVANTAGE if state[1] > 0 else SUCCESS_THREAT if state[1] < 0 else SUCCESS
+    return FAILURE_ADVANTAGE if state[1] > 0 else FAILURE_THREAT if state[1] < 0 else FAILURE
 
 
 def describe(state: State) -> str:
-    """``2 net successes, 1 advantage, a triumph``."""
+    """``2 net successes, 1 advantage, a triumph`` (each piece said on its own, joined by the reader's ``say``)."""
     successes, advantages, triumph, despair = state
-    noun = "success" if abs(successes) == 1 else "successes"
-    parts = [
-        f"{successes} net {noun}" if successes >= 0 else f"{-successes} net failure{'s' if successes < -1 else ''}"
+    parts: list[str] = [
+        said_n("{n} net success", "{n} net successes", successes)
+        if successes >= 0
+        else said_n("{n} net failure", "{n} net failures", -successes)
     ]
-    if advantages:
-        parts.append(
-            f"{abs(advantages)} {'advantage' if advantages > 0 else 'threat'}{'s' if abs(advantages) > 1 else ''}"
-        )
-    parts += ["a triumph"] * triumph + ["a despair"] * despair
-    return ", ".join(parts)
+    if advantages > 0:
+        parts.append(said_n("{n} advantage", "{n} advantages", advantages))
+    elif advantages < 0:
+        parts.append(said_n("{n} threat", "{n} threats", -advantages))
+    parts += [said("a triumph")] * triumph + [said("a despair")] * despair
+    return listing(parts)
 
 
 def roll(params: Params, source: DiceSource) -> Rolled:
@@ -116,9 +133,11 @@ def roll(params: Params, source: DiceSource) -> Rolled:
         if landed:
             shown = ", ".join("".join(SYMBOLS[c] for c in face) or "–" for face in landed)
             parts += [Text(" + ")] if parts else []
-            parts.append(Text(f"{name} {count}{die} [{shown}]"))
+            dice = f"{count}{die}"
+            parts.append(Text(said("{name} {dice} [{faces}]", name=NAMES[name], dice=dice, faces=shown)))
     category = judge(state)
-    return Rolled(tuple(parts), state[0], category, f"{category} ({describe(state)})")
+    verdict = said("{outcome} ({details})", outcome=category, details=describe(state))
+    return Rolled(tuple(parts), state[0], category, verdict)
 
 
 def odds(params: Params) -> Odds:
@@ -133,7 +152,7 @@ def odds(params: Params) -> Odds:
                     key = add(state, face)
                     grown[key] = grown.get(key, 0) + ways
             states = grown
-    by_category = dict.fromkeys(CATEGORIES, 0)
+    by_category: dict[str, int] = dict.fromkeys(CATEGORIES, 0)
     totals: dict[int, int] = {}
     for state, ways in states.items():
         by_category[judge(state)] += ways
@@ -141,15 +160,15 @@ def odds(params: Params) -> Odds:
     total = sum(states.values())
     triumph = Fraction(sum(w for s, w in states.items() if s[2]), total)
     despair = Fraction(sum(w for s, w in states.items() if s[3]), total)
-    note = f"A triumph {percent(triumph)} · a despair {percent(despair)}."
-    return Odds(tuple(by_category.items()), Dist(totals), "net successes", note)
+    note = said("A triumph {triumph} · a despair {despair}.", triumph=percent(triumph), despair=percent(despair))
+    return Odds(tuple(by_category.items()), Dist(totals), said("net successes"), note)
 
 
 SYSTEM = System(
     key="gen",
     words=("gen", "genesys", "swrpg"),
-    name="Genesys / Star Wars RPG",
-    summary="Narrative dice by colour (g y p r b k): net successes and advantages, triumph and despair.",
+    name=said("Genesys / Star Wars RPG"),
+    summary=said("Narrative dice by colour (g y p r b k): net successes and advantages, triumph and despair."),
     usage=USAGE,
     examples=("gen 2g 1y 2p 1r", "gen ggy ppk"),
     parse=parse,

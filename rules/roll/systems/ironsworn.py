@@ -23,9 +23,12 @@ from rules.roll.systems.base import (
     signed,
     within,
 )
+from rules.said import said
 
 USAGE = "is +2"
-CATEGORIES = ("Strong hit with a match", "Strong hit", "Weak hit", "Miss", "Miss with a match")
+STRONG_MATCH, STRONG, WEAK = said("Strong hit with a match"), said("Strong hit"), said("Weak hit")
+MISS, MISS_MATCH = said("Miss"), said("Miss with a match")
+CATEGORIES = (STRONG_MATCH, STRONG, WEAK, MISS, MISS_MATCH)
 ACTION_SCORE_MAX = 10
 
 
@@ -38,7 +41,7 @@ class Params:
 
 def parse(text: str) -> Params:
     """``+2`` or ``+2 +1`` → Params(3)."""
-    return Params(within(sum(read_args(text, USAGE, {}).numbers), -5, 15, "Stat and adds"))
+    return Params(within(sum(read_args(text, USAGE, {}).numbers), -5, 15, said("Stat and adds")))
 
 
 def canonical(params: Params) -> str:
@@ -51,22 +54,23 @@ def judge(params: Params, faces: Faces) -> tuple[str, int]:
     action = min(faces[0][0] + params.modifier, ACTION_SCORE_MAX)
     first, second = faces[1][0], faces[2][0]
     beaten = (action > first) + (action > second)
-    match = " with a match" if first == second else ""
     if beaten == 2:
-        return f"Strong hit{match}", action
-    return ("Weak hit" if beaten == 1 else f"Miss{match}"), action
+        return (STRONG_MATCH if first == second else STRONG), action
+    if beaten == 1:
+        return WEAK, action
+    return (MISS_MATCH if first == second else MISS), action
 
 
 def roll(params: Params, source: DiceSource) -> Rolled:
     """Roll the action die and the challenge dice."""
     action, challenge = draw(source, "action", 6, 1), draw(source, "challenge", 10, 2)
     category, score = judge(params, (action, challenge[:1], challenge[1:]))
-    capped = " (capped at 10)" if action[0] + params.modifier > ACTION_SCORE_MAX else ""
+    capped = action[0] + params.modifier > ACTION_SCORE_MAX
     parts = (
-        group("action d6", 6, action),
+        group(said("action d6"), 6, action),
         *modifier_parts(params.modifier),
-        Text(f" = {score}{capped} vs "),
-        group("challenge 2d10", 10, challenge),
+        Text(said(" = {score} (capped at 10) vs ", score=score) if capped else said(" = {score} vs ", score=score)),
+        group(said("challenge 2d10"), 10, challenge),
     )
     return Rolled(parts, score, category, category)
 
@@ -74,14 +78,14 @@ def roll(params: Params, source: DiceSource) -> Rolled:
 def odds(params: Params) -> Odds:
     """Every landing of the three dice."""
     groups = [(plain(6), 1), (plain(10), 1), (plain(10), 1)]
-    return count_outcomes(groups, lambda faces: judge(params, faces), CATEGORIES, "action score")
+    return count_outcomes(groups, lambda faces: judge(params, faces), CATEGORIES, said("action score"))
 
 
 SYSTEM = System(
     key="is",
     words=("is", "ironsworn", "sf", "starforged"),
-    name="Ironsworn / Starforged",
-    summary="d6 + stat vs two d10: beat both strong hit, one weak hit, none miss; doubles are a match.",
+    name=said("Ironsworn / Starforged"),
+    summary=said("d6 + stat vs two d10: beat both strong hit, one weak hit, none miss; doubles are a match."),
     usage=USAGE,
     examples=("is +2", "sf +3"),
     parse=parse,

@@ -22,9 +22,11 @@ from rules.roll.systems.base import (
     signed,
     within,
 )
+from rules.said import said
 
 USAGE = "pbta +2 (adv | dis)"
-CATEGORIES = ("Strong hit", "Weak hit", "Miss")
+STRONG, WEAK, MISS = said("Strong hit"), said("Weak hit"), said("Miss")
+CATEGORIES = (STRONG, WEAK, MISS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +42,8 @@ def parse(text: str) -> Params:
     """``+2 adv`` → Params(2, 1)."""
     args = read_args(text, USAGE, {"adv": False, "dis": False})
     if args.flag("adv") and args.flag("dis"):
-        raise RollError("Use `adv` or `dis`, not both.")
-    modifier = within(sum(args.numbers), -10, 10, "The stat")
+        raise RollError(said("Use `adv` or `dis`, not both."))
+    modifier = within(sum(args.numbers), -10, 10, said("The stat"))
     return Params(modifier, 1 if args.flag("adv") else -1 if args.flag("dis") else 0)
 
 
@@ -61,7 +63,7 @@ def _kept(params: Params, faces: tuple[int, ...]) -> tuple[int, ...]:
 def judge(params: Params, faces: Faces) -> tuple[str, int]:
     """The move's result from the dice."""
     total = sum(_kept(params, faces[0])) + params.modifier
-    return ("Strong hit" if total >= 10 else "Weak hit" if total >= 7 else "Miss"), total
+    return (STRONG if total >= 10 else WEAK if total >= 7 else MISS), total
 
 
 def roll(params: Params, source: DiceSource) -> Rolled:
@@ -79,15 +81,15 @@ def roll(params: Params, source: DiceSource) -> Rolled:
 def odds(params: Params) -> Odds:
     """Every landing of the dice."""
     return count_outcomes(
-        [(plain(6), 3 if params.edge else 2)], lambda faces: judge(params, faces), CATEGORIES, "total"
+        [(plain(6), 3 if params.edge else 2)], lambda faces: judge(params, faces), CATEGORIES, said("total")
     )
 
 
 SYSTEM = System(
     key="pbta",
     words=("pbta", "pba"),
-    name="Powered by the Apocalypse",
-    summary="2d6 + stat: 10+ strong hit, 7–9 weak hit, 6− miss.",
+    name=said("Powered by the Apocalypse"),
+    summary=said("2d6 + stat: 10+ strong hit, 7–9 weak hit, 6− miss."),
     usage=USAGE,
     examples=("pbta +2", "pbta -1 adv"),
     parse=parse,

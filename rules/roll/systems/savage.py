@@ -13,11 +13,14 @@ from rules.odds import Dist
 from rules.roll.errors import RollError
 from rules.roll.model import DiceGroup, Face, Part, Text
 from rules.roll.systems.base import Odds, Rolled, System, modifier_parts, read_args, signed, within
+from rules.said import said
 
 USAGE = "sw d8 +1 (vs 4) (extra)"
 TRAIT_DICE = (4, 6, 8, 10, 12)
 WILD_DIE = 6
-CATEGORIES = ("Critical failure", "Failure", "Success", "Raise", "2 raises", "3+ raises")
+CRITICAL_FAILURE, FAILURE, SUCCESS = said("Critical failure"), said("Failure"), said("Success")
+RAISES = (said("Raise"), said("2 raises"), said("3+ raises"))
+CATEGORIES = (CRITICAL_FAILURE, FAILURE, SUCCESS, *RAISES)
 ACE_LIMIT = 100
 """Aces one die may chain in a real roll (a d4 acing 100 times: never)."""
 TAIL = Fraction(1, 10**9)
@@ -39,11 +42,11 @@ def parse(text: str) -> Params:
     args = read_args(text, USAGE, {"d": True, "vs": True, "tn": True, "extra": False})
     trait = args.option("d")
     if trait is None:
-        raise RollError(f"Which trait die? Write `{USAGE}`.")
+        raise RollError(said("Which trait die? Write `{usage}`.", usage=USAGE))
     if trait not in TRAIT_DICE:
-        raise RollError(f"A trait die is a d4, d6, d8, d10 or d12, not a d{trait}.")
-    target = within(args.option("vs", args.option("tn", 4)) or 4, 1, 30, "The target number")
-    return Params(trait, within(sum(args.numbers), -10, 10, "The modifier"), target, not args.flag("extra"))
+        raise RollError(said("A trait die is a d4, d6, d8, d10 or d12, not a d{sides}.", sides=trait))
+    target = within(args.option("vs", args.option("tn", 4)) or 4, 1, 30, said("The target number"))
+    return Params(trait, within(sum(args.numbers), -10, 10, said("The modifier")), target, not args.flag("extra"))
 
 
 def canonical(params: Params) -> str:
@@ -55,12 +58,12 @@ def canonical(params: Params) -> str:
 def judge(params: Params, trait: int, wild: int | None, snake_eyes: bool) -> str:
     """The outcome from each die's aced total (``wild`` None for an extra) and whether both showed a natural 1."""
     if snake_eyes:
-        return "Critical failure"
+        return CRITICAL_FAILURE
     total = max(trait, wild if wild is not None else trait) + params.modifier
     if total < params.target:
-        return "Failure"
+        return FAILURE
     raises = (total - params.target) // 4
-    return ("Success", "Raise", "2 raises")[raises] if raises < 3 else "3+ raises"
+    return SUCCESS if raises == 0 else RAISES[min(raises, 3) - 1]
 
 
 def _ace(source: DiceSource, die_id: str, sides: int) -> tuple[int, ...]:
@@ -77,15 +80,17 @@ def _shown(label: str, sides: int, faces: tuple[int, ...]) -> DiceGroup:
 def roll(params: Params, source: DiceSource) -> Rolled:
     """Roll the trait die (and the wild die), acing."""
     trait = _ace(source, "trait", params.trait)
-    parts: list[Part] = [_shown(f"trait d{params.trait}", params.trait, trait)]
+    parts: list[Part] = [_shown(said("trait d{sides}", sides=params.trait), params.trait, trait)]
     wild = None
     if params.wild:
         wild = _ace(source, "wild", WILD_DIE)
-        parts += [Text(" | "), _shown("wild d6", WILD_DIE, wild)]
+        parts += [Text(" | "), _shown(said("wild d6"), WILD_DIE, wild)]
     snake_eyes = params.wild and trait[0] == 1 and wild is not None and wild[0] == 1
     category = judge(params, sum(trait), None if wild is None else sum(wild), snake_eyes)
     total = max(sum(trait), sum(wild) if wild else 0) + params.modifier
-    verdict = category if params.target == 4 else f"{category} (target {params.target})"
+    verdict = (
+        category if params.target == 4 else said("{outcome} (target {target})", outcome=category, target=params.target)
+    )
     return Rolled((*parts, *modifier_parts(params.modifier)), total, category, verdict)
 
 
@@ -114,7 +119,7 @@ def odds(params: Params) -> Odds:
     """Both dice's aced totals, every combination."""
     trait = acing(params.trait, ace_depth(params.trait))
     wild = acing(WILD_DIE, ace_depth(WILD_DIE)) if params.wild else {(False, 0): 1}
-    by_category = dict.fromkeys(CATEGORIES, 0)
+    by_category: dict[str, int] = dict.fromkeys(CATEGORIES, 0)
     totals: dict[int, int] = {}
     for (trait_one, trait_total), trait_ways in trait.items():
         for (wild_one, wild_total), wild_ways in wild.items():
@@ -124,15 +129,15 @@ def odds(params: Params) -> Odds:
             by_category[category] += ways
             total = max(trait_total, wild_total) + params.modifier
             totals[total] = totals.get(total, 0) + ways
-    note = f"Aces followed {ace_depth(params.trait)} deep (going further: under 1 in a billion)."
-    return Odds(tuple(by_category.items()), Dist(totals), "total", note)
+    note = said("Aces followed {depth} deep (going further: under 1 in a billion).", depth=ace_depth(params.trait))
+    return Odds(tuple(by_category.items()), Dist(totals), said("total"), note)
 
 
 SYSTEM = System(
     key="sw",
     words=("sw", "savage", "swade"),
-    name="Savage Worlds",
-    summary="Trait die + d6 wild die, both acing, best counts: 4 succeeds, +4 a raise; two 1s critical failure.",
+    name=said("Savage Worlds"),
+    summary=said("Trait die + d6 wild die, both acing, best counts: 4 succeeds, +4 a raise; two 1s critical failure."),
     usage=USAGE,
     examples=("sw d8", "sw d6 +1 vs 6", "sw d10 extra"),
     parse=parse,

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from rules.dice import DiceSource
 from rules.roll.errors import RollError
 from rules.roll.systems.base import Die, Faces, Odds, Rolled, System, count_outcomes, draw, group, read_args, within
+from rules.said import said, said_n
 
 USAGE = "sr 12 (vs 3)"
-CATEGORIES = ("Critical glitch", "Glitch", "Success", "Failure")
+CRITICAL_GLITCH, GLITCH, SUCCESS, FAILURE = said("Critical glitch"), said("Glitch"), said("Success"), said("Failure")
+CATEGORIES = (CRITICAL_GLITCH, GLITCH, SUCCESS, FAILURE)
 MAX_POOL = 50
 # For counting: a 1, a miss (2–4) and a hit (5–6).
 DIE: Die = ((1, 1), (2, 3), (5, 2))
@@ -30,9 +32,9 @@ def parse(text: str) -> Params:
     """``12 vs 3`` → Params(12, 3)."""
     args = read_args(text, USAGE, {"vs": True})
     if not args.numbers:
-        raise RollError(f"How many dice? Write `{USAGE}`.")
-    threshold = within(args.option("vs", 1) or 1, 1, MAX_POOL, "The threshold")
-    return Params(within(sum(args.numbers), 1, MAX_POOL, "A pool"), threshold)
+        raise RollError(said("How many dice? Write `{usage}`.", usage=USAGE))
+    threshold = within(args.option("vs", 1) or 1, 1, MAX_POOL, said("The threshold"))
+    return Params(within(sum(args.numbers), 1, MAX_POOL, said("A pool")), threshold)
 
 
 def canonical(params: Params) -> str:
@@ -45,28 +47,28 @@ def judge(params: Params, faces: Faces) -> tuple[str, int]:
     dice = faces[0]
     hits = sum(face >= 5 for face in dice)
     if 2 * dice.count(1) > len(dice):
-        return ("Critical glitch" if hits == 0 else "Glitch"), hits
-    return ("Success" if hits >= params.threshold else "Failure"), hits
+        return (CRITICAL_GLITCH if hits == 0 else GLITCH), hits
+    return (SUCCESS if hits >= params.threshold else FAILURE), hits
 
 
 def roll(params: Params, source: DiceSource) -> Rolled:
     """Roll the pool and count hits."""
     faces = draw(source, "sr", 6, params.pool)
     category, hits = judge(params, (faces,))
-    noun = "hit" if hits == 1 else "hits"
-    return Rolled((group(f"{params.pool}d6", 6, faces),), hits, category, f"{category} ({hits} {noun})")
+    verdict = said_n("{outcome} ({n} hit)", "{outcome} ({n} hits)", hits, outcome=category)
+    return Rolled((group(f"{params.pool}d6", 6, faces),), hits, category, verdict)
 
 
 def odds(params: Params) -> Odds:
     """Every landing of the pool, by 1 / miss / hit."""
-    return count_outcomes([(DIE, params.pool)], lambda faces: judge(params, faces), CATEGORIES, "hits")
+    return count_outcomes([(DIE, params.pool)], lambda faces: judge(params, faces), CATEGORIES, said("hits"))
 
 
 SYSTEM = System(
     key="sr",
     words=("sr", "sr5", "sr6", "shadowrun"),
-    name="Shadowrun (5th / 6th edition)",
-    summary="d6 pool, 5–6 are hits; over half 1s is a glitch, with no hits a critical glitch.",
+    name=said("Shadowrun (5th / 6th edition)"),
+    summary=said("d6 pool, 5–6 are hits; over half 1s is a glitch, with no hits a critical glitch."),
     usage=USAGE,
     examples=("sr 12", "sr 9 vs 3"),
     parse=parse,

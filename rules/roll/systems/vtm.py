@@ -12,9 +12,12 @@ from rules.dice import DiceSource
 from rules.roll.errors import RollError
 from rules.roll.model import Part, Text
 from rules.roll.systems.base import Die, Faces, Odds, Rolled, System, count_outcomes, draw, group, read_args, within
+from rules.said import said, said_n
 
 USAGE = "vtm 7 h2 (vs 3)"
-CATEGORIES = ("Messy critical", "Critical win", "Win", "Failure", "Bestial failure")
+MESSY, CRITICAL, WIN = said("Messy critical"), said("Critical win"), said("Win")
+FAILURE, BESTIAL = said("Failure"), said("Bestial failure")
+CATEGORIES = (MESSY, CRITICAL, WIN, FAILURE, BESTIAL)
 MAX_POOL = 30
 MAX_HUNGER = 5
 # For counting, faces that judge alike are one: a normal die's 1 is no different from its 2–5.
@@ -35,12 +38,14 @@ def parse(text: str) -> Params:
     """``7 h2 vs 3`` → Params(7, 2, 3)."""
     args = read_args(text, USAGE, {"h": True, "hunger": True, "vs": True})
     if not args.numbers:
-        raise RollError(f"How many dice? Write `{USAGE}`.")
-    pool = within(sum(args.numbers), 1, MAX_POOL, "A pool")
-    hunger = within(args.option("h", args.option("hunger", 0)) or 0, 0, MAX_HUNGER, "Hunger")
+        raise RollError(said("How many dice? Write `{usage}`.", usage=USAGE))
+    pool = within(sum(args.numbers), 1, MAX_POOL, said("A pool"))
+    hunger = within(args.option("h", args.option("hunger", 0)) or 0, 0, MAX_HUNGER, said("Hunger"))
     if hunger > pool:
-        raise RollError(f"Hunger dice are part of the pool: {hunger} of {pool} can't be.")
-    return Params(pool, hunger, within(args.option("vs", 1) or 1, 1, 30, "The difficulty"))
+        raise RollError(
+            said("Hunger dice are part of the pool: {hunger} of {pool} can't be.", hunger=hunger, pool=pool)
+        )
+    return Params(pool, hunger, within(args.option("vs", 1) or 1, 1, 30, said("The difficulty")))
 
 
 def canonical(params: Params) -> str:
@@ -57,9 +62,9 @@ def judge(params: Params, faces: Faces) -> tuple[str, int]:
     successes = sum(face >= 6 for face in every) + 2 * (tens // 2)
     if successes >= params.difficulty:
         if tens >= 2:
-            return ("Messy critical" if 10 in hunger else "Critical win"), successes
-        return "Win", successes
-    return ("Bestial failure" if 1 in hunger else "Failure"), successes
+            return (MESSY if 10 in hunger else CRITICAL), successes
+        return WIN, successes
+    return (BESTIAL if 1 in hunger else FAILURE), successes
 
 
 def roll(params: Params, source: DiceSource) -> Rolled:
@@ -70,23 +75,32 @@ def roll(params: Params, source: DiceSource) -> Rolled:
     parts: list[Part] = [group(f"{len(normal)}d10", 10, normal)] if normal else []
     if hunger:
         parts += [Text(" + ")] if parts else []
-        parts.append(group(f"Hunger {len(hunger)}d10", 10, hunger))
-    noun = "success" if successes == 1 else "successes"
-    versus = f" vs {params.difficulty}" if params.difficulty != 1 else ""
-    return Rolled(tuple(parts), successes, category, f"{category} ({successes} {noun}{versus})")
+        dice = f"{len(hunger)}d10"
+        parts.append(group(said("Hunger {dice}", dice=dice), 10, hunger))
+    if params.difficulty == 1:
+        verdict = said_n("{outcome} ({n} success)", "{outcome} ({n} successes)", successes, outcome=category)
+    else:
+        verdict = said_n(
+            "{outcome} ({n} success vs {difficulty})",
+            "{outcome} ({n} successes vs {difficulty})",
+            successes,
+            outcome=category,
+            difficulty=params.difficulty,
+        )
+    return Rolled(tuple(parts), successes, category, verdict)
 
 
 def odds(params: Params) -> Odds:
     """Every landing of the pool, by faces that count alike."""
     groups = [(NORMAL_DIE, params.pool - params.hunger), (HUNGER_DIE, params.hunger)]
-    return count_outcomes(groups, lambda faces: judge(params, faces), CATEGORIES, "successes")
+    return count_outcomes(groups, lambda faces: judge(params, faces), CATEGORIES, said("successes"))
 
 
 SYSTEM = System(
     key="vtm",
     words=("vtm", "v5"),
-    name="Vampire: the Masquerade 5th edition",
-    summary="d10 pool with Hunger dice: 6+ succeeds, 10-pairs critical; messy critical, bestial failure.",
+    name=said("Vampire: the Masquerade 5th edition"),
+    summary=said("d10 pool with Hunger dice: 6+ succeeds, 10-pairs critical; messy critical, bestial failure."),
     usage=USAGE,
     examples=("vtm 7 h2", "vtm 5 h1 vs 3"),
     parse=parse,

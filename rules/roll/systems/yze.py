@@ -6,19 +6,35 @@ gear banes lower the gear's bonus."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.dice import DiceSource
 from rules.roll.errors import RollError
 from rules.roll.model import Part, Text
+from rules.roll.speech import listing
 from rules.roll.systems.base import Die, Faces, Odds, Rolled, System, count_outcomes, draw, group, read_args, within
+from rules.said import said, said_n
 
 USAGE = "yz 3 2 1 (base skill gear)"
-CATEGORIES = ("Success", "Failure")
+SUCCESS, FAILURE = said("Success"), said("Failure")
+CATEGORIES = (SUCCESS, FAILURE)
 MAX_GROUP = 10
 # For counting: a bane (1), nothing (2–5), a success (6).
 DIE: Die = ((1, 1), (2, 4), (6, 1))
 KINDS = ("base", "skill", "gear")
+KIND_DICE: dict[str, Callable[[str], str]] = {
+    "base": lambda dice: said("base {dice}", dice=dice),
+    "skill": lambda dice: said("skill {dice}", dice=dice),
+    "gear": lambda dice: said("gear {dice}", dice=dice),
+}
+"""Each kind's dice as shown (``base 3d6``); the kind's own name also names its dice for the source."""
+HARM: dict[str, Callable[[int], str]] = {
+    "base": lambda count: said("{count} damage or stress", count=count),
+    "gear": lambda count: said("{count} gear bonus lost", count=count),
+}
+"""What a pushed roll's banes do, by kind of die."""
+RANGES = {"base": said("Base dice"), "skill": said("Skill dice"), "gear": said("Gear dice")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +55,10 @@ def parse(text: str) -> Params:
     """``3 2 1`` → Params(3, 2, 1)."""
     numbers = read_args(text, USAGE, {}).numbers
     if not 1 <= len(numbers) <= 3:
-        raise RollError(f"Give base, skill and gear dice: `{USAGE}`.")
-    counts = [within(n, 0, MAX_GROUP, f"{kind.capitalize()} dice") for n, kind in zip(numbers, KINDS, strict=False)]
+        raise RollError(said("Give base, skill and gear dice: `{usage}`.", usage=USAGE))
+    counts = [within(n, 0, MAX_GROUP, RANGES[kind]) for n, kind in zip(numbers, KINDS, strict=False)]
     if not any(counts):
-        raise RollError("Roll at least one die.")
+        raise RollError(said("Roll at least one die."))
     return Params(*counts)
 
 
@@ -54,7 +70,7 @@ def canonical(params: Params) -> str:
 def judge(params: Params, faces: Faces) -> tuple[str, int]:
     """Successes: every 6, whatever kind of die."""
     successes = sum(die.count(6) for die in faces)
-    return ("Success" if successes else "Failure"), successes
+    return (SUCCESS if successes else FAILURE), successes
 
 
 def _split(params: Params, state: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -69,14 +85,15 @@ def _rolled(params: Params, faces: tuple[tuple[int, ...], ...], *, pushed: bool)
         if dice:
             if parts:
                 parts.append(Text(" + "))
-            parts.append(group(f"{kind} {len(dice)}d6", 6, dice))
-    noun = "success" if successes == 1 else "successes"
-    verdict = f"{category} ({successes} {noun})"
+            parts.append(group(KIND_DICE[kind](f"{len(dice)}d6"), 6, dice))
+    verdict: str = said_n("{outcome} ({n} success)", "{outcome} ({n} successes)", successes, outcome=category)
     if pushed:
-        banes = [(kind, dice.count(1)) for kind, dice in zip(KINDS, faces, strict=True) if kind != "skill"]
-        harm = {"base": "damage or stress", "gear": "gear bonus lost"}
-        hurts = [f"{count} {harm[kind]}" for kind, count in banes if count]
-        verdict = f"Pushed: {verdict}" + (f" · {', '.join(hurts)}" if hurts else "")
+        verdict = said("Pushed: {verdict}", verdict=verdict)
+        hurts = [
+            HARM[kind](dice.count(1)) for kind, dice in zip(KINDS, faces, strict=True) if kind in HARM and dice.count(1)
+        ]
+        if hurts:
+            verdict = said("{verdict} · {hurts}", verdict=verdict, hurts=listing(hurts))
     return Rolled(tuple(parts), successes, category, verdict, state=tuple(f for dice in faces for f in dice))
 
 
@@ -89,7 +106,7 @@ def roll(params: Params, source: DiceSource) -> Rolled:
 def push(params: Params, state: tuple[int, ...], source: DiceSource) -> Rolled:
     """Roll again every die that is not a 6, keeping base and gear 1s."""
     if len(state) != sum(params.counts):
-        raise RollError("That roll can't be pushed: its dice don't match.")
+        raise RollError(said("That roll can't be pushed: its dice don't match."))
     faces = []
     for kind, dice in zip(KINDS, _split(params, state), strict=True):
         again = [
@@ -106,16 +123,16 @@ def odds(params: Params) -> Odds:
         [(DIE, sum(params.counts))],
         lambda faces: judge(params, faces),
         CATEGORIES,
-        "successes",
-        note="Before any push.",
+        said("successes"),
+        note=said("Before any push."),
     )
 
 
 SYSTEM = System(
     key="yz",
     words=("yz", "yze", "yearzero"),
-    name="Year Zero Engine",
-    summary="Base, skill and gear d6: each 6 a success; push once to re-roll all but 6s and base/gear 1s.",
+    name=said("Year Zero Engine"),
+    summary=said("Base, skill and gear d6: each 6 a success; push once to re-roll all but 6s and base/gear 1s."),
     usage=USAGE,
     examples=("yz 3 2 1", "yz 4 1"),
     parse=parse,
