@@ -114,8 +114,8 @@ def strong_action(state: CrownsState, player: str, engine: Playable) -> BaseMode
 def _priced_too_crudely(state: CrownsState) -> bool:
     """Two players, and a Fate token or the Last Stand Crown at stake: the race model prices both crudely (a token
     as a third of a Claim, a Crown as kept nine times in ten), and with no rival to choose between, nearly every
-    departure from Normal there was a Fate reroll, a Settle or a pass priced by that model: measured, they lost
-    games (docs/computer-players.md), so Strong keeps to Normal's choices there."""
+    departure from Normal there was a Fate reroll, a Settle or a pass priced by that model: measured, they gained
+    nothing (docs/computer-players.md), so Strong keeps to Normal's choices there."""
     return len(state.present()) == 2 and (state.options.fate or state.options.last_stand)
 
 
