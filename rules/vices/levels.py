@@ -42,9 +42,10 @@ PATIENCE = (1.0, 4.0)
 """Other patiences a Strong defender weighs against Normal's (``strategy.ROLL_SHARE``)."""
 MAX_CANDIDATES = 6
 """Candidates compared at most (Envy may offer a dozen swaps)."""
-CONFIDENCE = 1.5
+CONFIDENCE = 1.0
 """Standard errors a candidate must gain to replace Normal's choice: Normal's removals leave points on the table
-more often than its Crowns rerolls do, so departing pays with less evidence here (``rules.search.Rollouts``)."""
+more often than its Crowns rerolls do, so departing pays with less evidence here (``rules.search.Rollouts``):
+on the bench's 120 two-player games, 1.0 won 0.600 and 1.5 won 0.508, where Normal in that seat wins 0.525."""
 
 
 def choose(state: VicesState, player: str, strength: str, engine: Playable) -> VicesAction:
