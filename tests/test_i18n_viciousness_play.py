@@ -10,7 +10,6 @@ are gone, and every line reads differently from its English.
 from __future__ import annotations
 
 import functools
-import random
 import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -38,12 +37,11 @@ from cogs.viciousness.turns import log_embed, pages_of, title
 from localdiscord.responses import DiscordError
 from localdiscord.validation import check_message
 from rules.dice import SeededDice
-from rules.engine import GM_ROLES, PUBLIC, IllegalAction, Viewer, visible
+from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
 from rules.viciousness import ENGINE, CampaignState
 from rules.viciousness.data import TRAITS
-from tests.rules.test_vic_properties import SeededDice as RandomDice
-from tests.rules.test_vic_properties import random_action
 from tests.rules.vic_support import GM, P1
+from tests.test_vic_boards_fit import random_campaign
 
 LANGUAGES = ("de", "es", "pseudo")
 GM_VIEWER = Viewer(GM, GM_ROLES)
@@ -163,21 +161,6 @@ def boards(session: Session, state: CampaignState) -> Iterator[tuple[str, Callab
         yield f"pool {pool_id}", functools.partial(render_pool, ctx, pool_id)
     gm = ViewContext(session=session, state=state, prompts=[], events=[], viewer=GM_VIEWER, view="gm")
     yield "gm screen", lambda: render_gm(gm)
-
-
-def random_campaign(seed: int, steps: int) -> Iterator[tuple[CampaignState, list[dict[str, Any]]]]:
-    """Each state of a random campaign (the engine's property driver) with the events that made it."""
-    rng = random.Random(seed)
-    state = ENGINE.start(ENGINE.options_model(), [], RandomDice(rng)).state
-    dice = RandomDice(rng)
-    for _ in range(steps):
-        actor, data = random_action(rng, state)
-        try:
-            out = ENGINE.apply(state, actor, ENGINE.parse_action(data), dice)
-        except (ValueError, IllegalAction):
-            continue
-        state = out.state
-        yield state, out.events
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
