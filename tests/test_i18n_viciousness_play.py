@@ -20,7 +20,7 @@ import pytest
 from bot.board import compose
 from bot.errors import UserError
 from bot.i18n import PSEUDO_CLOSE, PSEUDO_OPEN, speaking
-from bot.models import Session, Status
+from bot.models import Session
 from bot.spec import View, ViewContext
 from cogs.viciousness import narrate as narrate_module
 from cogs.viciousness import pools_view, rivals_view
@@ -41,7 +41,7 @@ from rules.engine import GM_ROLES, PUBLIC, Viewer, visible
 from rules.viciousness import ENGINE, CampaignState
 from rules.viciousness.data import TRAITS
 from tests.rules.vic_support import GM, P1
-from tests.test_vic_boards_fit import random_campaign
+from tests.test_vic_boards_fit import campaign, random_campaign
 
 LANGUAGES = ("de", "es", "pseudo")
 GM_VIEWER = Viewer(GM, GM_ROLES)
@@ -60,20 +60,6 @@ MINE = frozenset(
     if narrator.__module__ in (narrate_module.__name__, pools_view.__name__, rivals_view.__name__)
 )
 """The events this area narrates (other modules add their own narrators)."""
-
-
-def campaign() -> Session:
-    return Session(
-        id=987654321,
-        guild_id=1,
-        channel_id=2,
-        kind="viciousness",
-        status=Status.ACTIVE,
-        host_id=1,
-        options={},
-        seats=[],
-        version=123456,
-    )
 
 
 def unbracketed(text: str) -> str:
