@@ -12,11 +12,23 @@ keeps to ``normal`` where Fate or the Crown is at stake (:func:`_priced_too_crud
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from itertools import product
 
 from pydantic import BaseModel
 
-from rules.crowns.actions import PASS_FATE, AssignAll, AssignScroll, Meddle, Overkill, OverkillAll, Reroll, Settle
+from rules.crowns import duel
+from rules.crowns.actions import (
+    END_TURN,
+    PASS_FATE,
+    AssignAll,
+    AssignScroll,
+    Meddle,
+    Overkill,
+    OverkillAll,
+    Reroll,
+    Settle,
+)
 from rules.crowns.legality import decider, legal_actions
 from rules.crowns.scoring import fate_eligible
 from rules.crowns.state import CrownsState, DieState, Face, Phase
@@ -92,11 +104,16 @@ def _candidates(state: CrownsState, player: str, legal: list[BaseModel]) -> list
 
 
 def strong_action(state: CrownsState, player: str, engine: Playable) -> BaseModel:
-    """The candidate with the best estimated chance to win, by rollouts with Normal play for every seat; with two
+    """The best choice of the solved game with two players and no module (:func:`solved_choice`); elsewhere the
+    candidate with the best estimated chance to win, by rollouts with Normal play for every seat, and with two
     players and Fate tokens or the Crown in play, Normal's choice (:func:`_priced_too_crudely`)."""
     legal = legal_actions(state, player)
     if len(legal) == 1:
         return legal[0]
+    if (position := solved_position(state)) is not None:
+        return solved_choice(state, position)
+    if _duel(state):
+        return choose_action(state, player)  # the only other choices there (whom to hand a dagger) are Normal's
     if _priced_too_crudely(state):
         return choose_action(state, player)
     rules: Rollouts[CrownsState, BaseModel] = Rollouts(
@@ -109,6 +126,49 @@ def strong_action(state: CrownsState, player: str, engine: Playable) -> BaseMode
         confidence=DUEL_CONFIDENCE if len(state.present()) == 2 else CONFIDENCE,
     )
     return best(rules, state, player, _candidates(state, player, legal))
+
+
+@dataclass(frozen=True)
+class SolvedPosition:
+    """Where a decision stands in the solved two-player game (:mod:`rules.crowns.duel`)."""
+
+    target: int
+    table: duel.Table
+    claims: int
+    rival_claims: int
+    key: duel.Key
+
+
+def _duel(state: CrownsState) -> bool:
+    """Two players and no module: the game :mod:`rules.crowns.duel` solves."""
+    o = state.options
+    return len(state.present()) == 2 and not (o.fate or o.legendary or o.overkill or o.last_stand)
+
+
+def solved_position(state: CrownsState) -> SolvedPosition | None:
+    """The active player's reroll choice as a position of the solved game, or None if it is not one (more
+    players, a module, or dice where the solved game never puts them, as after a player left)."""
+    if state.phase is not Phase.DECIDE or not _duel(state):
+        return None
+    rival = state.rivals(state.active)[0]
+    counts = state.counts()
+    kept = sum(d.holder == rival and d.state is DieState.LOCKED and d.face is Face.CROWN for d in state.dice)
+    key = (counts.crowns, counts.daggers, counts.free_skulls, kept)
+    table = duel.Table(state.options.allow_voluntary_end, state.options.auto_end_unreachable)
+    if duel.returned(key) != counts.ret_scrolls or key not in duel.open_positions(table):
+        return None
+    claims = (state.seat(state.active).claims, state.seat(rival).claims)
+    return SolvedPosition(state.options.claim_target, table, *claims, key)
+
+
+def solved_choice(state: CrownsState, position: SolvedPosition) -> BaseModel:
+    """The choice with the best exact chance to win (Normal's when two are as good)."""
+    p = position
+    values = duel.choice_values(p.target, p.table, p.claims, p.rival_claims, p.key)
+    normal = choose_action(state, state.active)
+    normal_option = normal.group if isinstance(normal, Reroll) else duel.END
+    best = max(values, key=lambda o: (values[o] + (duel.TOLERANCE if o == normal_option else 0.0), o))
+    return END_TURN if best == duel.END else Reroll.model_validate({"group": best})
 
 
 def _priced_too_crudely(state: CrownsState) -> bool:
