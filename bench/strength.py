@@ -4,7 +4,9 @@ Settings: Dice of Crowns quick play, Dice of Crowns with every module, Vices & V
 third seat a random filler: uniform over the legal actions, for V&V a random removal). Seats rotate game by game
 over every order, so each side sits in each place equally often. ``strong`` and ``normal`` are each side's share
 of the wins, ``ci95`` the half-width of the 95 % interval of Strong's share, ``margin_ci95`` that of Strong's share
-minus the other side's (Strong is ahead outside the interval when ``strong - normal > margin_ci95``). Every computer
+minus the other side's (Strong is ahead outside the interval when ``strong - normal > margin_ci95``). Two-player
+Dice of Crowns without modules is solved (``rules.crowns.duel``): its line also gives ``exact``, the share the best
+possible player takes from Normal, worked out rather than sampled. Every computer
 decides from its seat's view (``view(state, Viewer(player))`` when the game hides anything; these games hide only
 the dice to come). Decision times are of each call to ``computer_action``, on this machine, in one process:
 ``decision_ms`` in wall time, ``decision_cpu_ms`` in the process's processor time (what a decision costs one
@@ -29,6 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.yardstick import crowns_yardstick, vices_yardstick
+from rules.crowns import duel
 from rules.crowns.engine import ENGINE as CROWNS
 from rules.crowns.options import CrownsOptions
 from rules.crowns.playout import play as play_crowns
@@ -164,6 +167,19 @@ def summary(setting: Setting, tally: Tally) -> dict[str, Any]:
     }
 
 
+def exact_line(setting: Setting) -> dict[str, float] | None:
+    """For two-player Dice of Crowns without modules, the solved game's answer (``rules.crowns.duel``): the
+    share of the wins the best possible player takes from Normal, seats alternating, exactly (Strong plays that
+    player there). None for other settings."""
+    if (setting.game, setting.modules, setting.players, setting.against) != ("crowns", (), 2, NORMAL):
+        return None
+    options = CrownsOptions()
+    target, table = options.claim_target, duel.Table(options.allow_voluntary_end, options.auto_end_unreachable)
+    normal = duel.normal_policy(table)
+    best = (duel.match(target, table, None, normal) + 1 - duel.match(target, table, normal, None)) / 2
+    return {"strong": round(best, 6), NORMAL: round(1 - best, 6), "margin": round(2 * best - 1, 6)}
+
+
 def percentiles(times: list[float]) -> dict[str, float]:
     """p50 and p99 of decision times (ms)."""
     if not times:
@@ -214,6 +230,8 @@ def main() -> None:
         tally = run(setting, games, args.workers)
         total.add(tally)
         line = summary(setting, tally)
+        if (exact := exact_line(setting)) is not None:
+            line["exact"] = exact
         results[setting.against].append(line)
         print(json.dumps(line), flush=True)
     print(f"{time.perf_counter() - started:.0f} s")

@@ -7,12 +7,16 @@ from functools import cache
 import pytest
 from pydantic import BaseModel
 
+from rules.crowns.actions import Reroll, Roll
+from rules.crowns.duel import Table, choice_values
 from rules.crowns.engine import ENGINE as CROWNS
+from rules.crowns.levels import solved_position
 from rules.crowns.options import CrownsOptions
 from rules.dice import SeededDice
 from rules.initiative.engine import ENGINE as INITIATIVE
 from rules.review import NotReviewable, Position, check_reviewable, review
 from rules.vices.engine import ENGINE as VICES
+from tests.rules.crowns_support import Game, table
 from tests.testgame.engine import RaceEngine, RaceState, Steal
 
 RACE = RaceEngine()
@@ -106,3 +110,24 @@ def test_a_played_game_reviews_the_same_every_time_with_sound_figures(engine: ob
 def test_a_game_with_secrets_is_not_reviewed() -> None:
     with pytest.raises(NotReviewable, match="secrets"):
         check_reviewable(INITIATIVE)
+
+
+def test_a_crowns_reroll_is_rated_as_the_solved_game_says() -> None:
+    """Two-player Dice of Crowns without modules is solved (``rules.crowns.duel``): at 2–2, holding a dagger,
+    four skulls and two returned scrolls, rerolling the skulls gives away a third of the game (the scrolls can
+    make the fifth skull without risking a skull lost). The review finds the solved game's best choice, its
+    cost, and both chances."""
+    game = Game(table(players=("P1", "P2"), claims={"P1": 2, "P2": 2}))
+    game.act("P1", Roll(), "DKKKKSS SS")  # the two scrolls go to P2 and come back as scrolls
+    position = solved_position(game.state)
+    assert position is not None and position.key == (0, 1, 4, 0)
+    exact = choice_values(3, Table(), 2, 2, position.key)
+    chosen = Reroll(group="skulls")
+    after = CROWNS.apply(game.state, "P1", chosen, SeededDice(1)).state
+    result = review(CROWNS, ["P1", "P2"], [Position(3, "P1", game.state, chosen)], after, 60_000)
+    decision = result.decisions[0]
+    assert decision.best == Reroll(group="scrolls")
+    exact_cost = exact["scrolls"] - exact["skulls"]
+    assert abs(decision.cost - exact_cost) <= 3 * decision.se + 0.005
+    assert abs(decision.before - exact["scrolls"]) < 0.04
+    assert abs(decision.after - exact["skulls"]) < 0.04
