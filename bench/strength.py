@@ -6,7 +6,10 @@ over every order, so each side sits in each place equally often. ``strong`` and 
 of the wins, ``ci95`` the half-width of the 95 % interval of Strong's share, ``margin_ci95`` that of Strong's share
 minus the other side's (Strong is ahead outside the interval when ``strong - normal > margin_ci95``). Two-player
 Dice of Crowns without modules is solved (``rules.crowns.duel``): its line also gives ``exact``, the share the best
-possible player takes from Normal, worked out rather than sampled. Every computer
+possible player takes from Normal, worked out rather than sampled. Each setting against Normal is played again
+with a Normal computer in Strong's seat, on the same games' dice: ``normal_in_strong_seat`` is that seat's share,
+``gain`` Strong's gain over it game by game, ``gain_ci95`` its interval (Strong's own effect, with the seat's and
+the dice's luck paired away as far as the dice stay in step). Every computer
 decides from its seat's view (``view(state, Viewer(player))`` when the game hides anything; these games hide only
 the dice to come). Decision times are of each call to ``computer_action``, on this machine, in one process:
 ``decision_ms`` in wall time, ``decision_cpu_ms`` in the process's processor time (what a decision costs one
@@ -17,6 +20,7 @@ Usage: python bench/strength.py [--games N] [--vices-games N] [--yardstick-games
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -56,6 +60,8 @@ class Setting:
     players: int
     against: str
     """``normal`` or ``yardstick``."""
+    baseline: bool = False
+    """The same games with a Normal computer in Strong's seat (its share there is the seat's and the dice's luck)."""
 
 
 @dataclass
@@ -64,6 +70,8 @@ class Tally:
 
     wins: dict[str, float] = field(default_factory=lambda: dict.fromkeys(SIDES, 0.0))
     games: int = 0
+    seat: dict[int, float] = field(default_factory=dict)
+    """Strong's seat's share of the win in each game, by game number (to pair with the baseline's)."""
     times: dict[str, list[float]] = field(default_factory=lambda: {STRONG: [], NORMAL: []})
     cpu: dict[str, list[float]] = field(default_factory=lambda: {STRONG: [], NORMAL: []})
     """The same decisions' processor time (ms): what they cost one core, however loaded the machine."""
@@ -73,6 +81,7 @@ class Tally:
         for side in SIDES:
             self.wins[side] += other.wins[side]
         self.games += other.games
+        self.seat.update(other.seat)
         for strength, times in other.times.items():
             self.times[strength] += times
         for strength, times in other.cpu.items():
@@ -96,7 +105,7 @@ def _crowns_game(setting: Setting, seats: list[str], game: int, tally: Tally) ->
         return lambda s, p, legal: _timed(tally, strength, lambda: CROWNS.computer_action(s, p, dice, strength))
 
     choosers = {
-        "strong": computer(STRONG),
+        "strong": computer(NORMAL if setting.baseline else STRONG),
         "other": computer(NORMAL) if setting.against == NORMAL else (lambda s, p, legal: yardstick(s, p)),
         "filler": random_chooser(game),
     }
@@ -112,7 +121,7 @@ def _vices_game(setting: Setting, seats: list[str], game: int, tally: Tally) -> 
         return lambda s, p: _timed(tally, strength, lambda: VICES.computer_action(s, p, dice, strength))
 
     choosers = {
-        "strong": computer(STRONG),
+        "strong": computer(NORMAL if setting.baseline else STRONG),
         "other": computer(NORMAL) if setting.against == NORMAL else vices_yardstick,
         "filler": random_player(game),
     }
@@ -128,6 +137,7 @@ def series(setting: Setting, games: range) -> Tally:
         winners = play(setting, list(orders[game % len(orders)]), game, tally)
         for side in winners:
             tally.wins[side] += 1 / len(winners)
+        tally.seat[game] = 1 / len(winners) if "strong" in winners else 0.0
         tally.games += 1
     return tally
 
@@ -180,6 +190,22 @@ def exact_line(setting: Setting) -> dict[str, float] | None:
     return {"strong": round(best, 6), NORMAL: round(1 - best, 6), "margin": round(2 * best - 1, 6)}
 
 
+def paired(tally: Tally, baseline: Tally) -> dict[str, float]:
+    """Strong's seat against the same games with Normal in it: that seat's share then, and Strong's gain over it
+    game by game (game *n* is dealt the same dice in both), with the 95 % interval of the gain. The dice part
+    ways once the two choose differently, so the pairing removes only part of the luck; the gain's mean is
+    the same as comparing the two shares, its interval is what the pairing narrows."""
+    gains = [tally.seat[n] - baseline.seat[n] for n in tally.seat]
+    n = len(gains)
+    mean = sum(gains) / n
+    spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1)) if n > 1 else 0.0
+    return {
+        "normal_in_strong_seat": round(sum(baseline.seat.values()) / n, 4),
+        "gain": round(mean, 4),
+        "gain_ci95": round(1.96 * spread / math.sqrt(n), 4),
+    }
+
+
 def percentiles(times: list[float]) -> dict[str, float]:
     """p50 and p99 of decision times (ms)."""
     if not times:
@@ -230,6 +256,8 @@ def main() -> None:
         tally = run(setting, games, args.workers)
         total.add(tally)
         line = summary(setting, tally)
+        if setting.against == NORMAL:
+            line |= paired(tally, run(dataclasses.replace(setting, baseline=True), games, args.workers))
         if (exact := exact_line(setting)) is not None:
             line["exact"] = exact
         results[setting.against].append(line)
