@@ -60,6 +60,9 @@ class Rollouts(Generic[S, A]):
     max_depth: int = 2_000
     """A rollout that has not ended after this many actions counts as no win (never seen: games end)."""
     max_rollouts: int = 400
+    value_cost: int = 1
+    """What one call of ``value`` costs, in applied actions: a value that plays the rest of the game many times
+    over costs several, and counting it as one let positions with short rollouts run far over the time."""
     """No more rollouts per candidate than this, however short the game left."""
     confidence: float = 2.0
     """Standard errors by which a candidate must beat the default to be taken instead: high where the default is
@@ -126,7 +129,7 @@ def estimate(rules: Rollouts[S, A], state: S, player: str, candidates: Sequence[
             after = rules.engine.apply(state, player, est.action, SeededDice(seed + round_)).state
             won, depth = _play_out(rules, state, after, player, seed + round_ + 1_000_003)
             est.results.append(won)
-            spent += depth + 2  # the candidate's action, the rollout's, and the end's value (or check)
+            spent += depth + 1 + rules.value_cost  # the candidate's action, the rollout's, the end's value
     return estimates
 
 

@@ -8,8 +8,9 @@ the rival rolls: a crown the rival keeps for their next turn (1/18), a dagger th
 a skull (1/9) or a scroll (1/9) that comes back. The rival always gives the dagger to the active player: it
 can only cost the active player their Claim, while keeping it could only cost the rival theirs.
 
-The game is solved backwards over the Claims (they only ever grow), by value iteration inside a turn and
-between the two players' turns at the same Claims, to 1e-12. The same solver plays out a fixed in-turn
+The game is solved backwards over the Claims (they only ever grow): a turn class by class of positions that can
+lead to each other (policy iteration, each step an exact linear solve), and the two players' turns at the same
+Claims by iterating to 1e-12. The same solver plays out a fixed in-turn
 policy against another (:func:`match`), which gives the exact result of one computer against another.
 """
 
@@ -28,7 +29,6 @@ from rules.crowns.state import Counts
 from rules.crowns.strategy import reroll_value
 
 DICE = 7
-GROUPS = ("skulls", "scrolls", "both")
 END = "end"
 """Ending the turn by choice (only with ``allow_voluntary_end``)."""
 TOLERANCE = 1e-12
