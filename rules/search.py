@@ -60,10 +60,10 @@ class Rollouts(Generic[S, A]):
     max_depth: int = 2_000
     """A rollout that has not ended after this many actions counts as no win (never seen: games end)."""
     max_rollouts: int = 400
+    """No more rollouts per candidate than this, however short the game left."""
     value_cost: int = 1
     """What one call of ``value`` costs, in applied actions: a value that plays the rest of the game many times
     over costs several, and counting it as one let positions with short rollouts run far over the time."""
-    """No more rollouts per candidate than this, however short the game left."""
     confidence: float = 2.0
     """Standard errors by which a candidate must beat the default to be taken instead: high where the default is
     near the best already (every departure is then mostly noise), lower where it is often beaten."""
