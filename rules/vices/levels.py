@@ -8,8 +8,8 @@ removal the candidates are ``normal``'s choice, the same defender more and less 
 and every die at once (ending the turn): the choices where points and the chance to win part ways.
 
 Rollouts stop at the end of the decision's turn: from there the rest of the game is played on turn scores alone,
-drawn from what Normal computers score and averaged over a few draws (:func:`rest_of_game`), which is a hundred
-times cheaper than playing it, and far less noisy than one 0-or-1 draw.
+as Normal computers score them (:mod:`rules.vices.rest`: solved exactly with two players, drawn a few dozen times
+with more), which is a hundred times cheaper than playing it, and far less noisy than one 0-or-1 draw.
 
 Exact: a removal that ends the game (the last die of the last turn) is judged with no dice left to roll, so its
 rollouts agree and its chance (0 or 1) is exact; the defender's very last removal with one unit left is forced.
@@ -17,34 +17,21 @@ rollouts agree and its chance (0 or 1) is exact; the defender's very last remova
 
 from __future__ import annotations
 
-import bisect
-import math
-import random
-from functools import cache
-
 from rules.engine import EASY, STRONG
 from rules.search import Playable, Rollouts, best
 from rules.vices.actions import Remove, VicesAction
-from rules.vices.data import EXACT_TARGET
 from rules.vices.legality import decision, legal_actions
 from rules.vices.pool import GROUP_JOIN, lowest_unit, removable_units
+from rules.vices.rest import rest_of_game
 from rules.vices.state import VicesState
 from rules.vices.strategy import choose_action, choose_removal
 
 STRONG_WORK = 1_350
 """Actions applied in one Strong decision's rollouts (each end of a rollout counted as REST_COST): a p99 of about
 350 ms on one core of the benchmark machine, with two players or three."""
-TURN_MEAN, TURN_STEP = 14.5, 2.5
-"""Mean points of a Normal computer's turn with 2 players, and how much each further player adds (attackers)."""
-TURN_SD, SD_STEP = 7.6, 1.0
-"""Their standard deviation, likewise (measured over 60 games each with 2 and 3 Normal computers)."""
-REST_SAMPLES = 24
-"""Draws of the rest of the game averaged at the end of each rollout."""
 REST_COST = 3
-"""What averaging those draws costs, in applied actions (``rules.search.Rollouts.value_cost``): about 1 ms early
-in a game, where an action takes 0.4 ms."""
-ROUNDS_AT_MOST = 40
-"""Rounds of turn scores drawn at most (a game reaches 70 in a handful)."""
+"""What drawing the rest of the game costs, in applied actions (``rules.search.Rollouts.value_cost``): about 1 ms
+early in a game, where an action takes 0.4 ms. With two players it is looked up, at no cost."""
 PATIENCE = (1.0, 4.0)
 """Other patiences a Strong defender weighs against Normal's (``strategy.ROLL_SHARE``)."""
 MAX_CANDIDATES = 6
@@ -110,71 +97,15 @@ def _turn_over(root: VicesState, state: VicesState) -> bool:
     return state.phase != "tiebreak" and state.turn is not None and state.turn.defender != before
 
 
-@cache
-def turn_scores(players: int) -> tuple[float, ...]:
-    """The cumulative chances of a Normal computer's turn scoring 0, 1, 2, … points with ``players`` seated: a
-    normal law fitted to their games, rounded to whole points and never below 0 (what ``max(0, round(gauss))``
-    draws), listed up to where the rest is below 1e-12."""
-    mean, sd = TURN_MEAN + TURN_STEP * (players - 2), TURN_SD + SD_STEP * (players - 2)
-
-    def below(x: float) -> float:
-        return 0.5 * (1 + math.erf((x - mean) / (sd * math.sqrt(2))))
-
-    cumulative: list[float] = []
-    points = 0
-    while not cumulative or cumulative[-1] < 1 - 1e-12:
-        cumulative.append(below(points + 0.5))
-        points += 1
-    return (*cumulative[:-1], 1.0)
-
-
-def turn_score(players: int, rng: random.Random) -> int:
-    """A turn's points as Normal computers score them, drawn at random from :func:`turn_scores` (one uniform
-    draw and a binary search: the rest of the game is drawn hundreds of times per decision)."""
-    return bisect.bisect_right(turn_scores(players), rng.random())
-
-
-def rest_of_game(state: VicesState, player: str, seed: int) -> float:
-    """``player``'s share of the wins in REST_SAMPLES draws of the rest of the game played on turn scores alone
-    (a smooth value: a rollout cut short costs far less noise than one 0-or-1 draw, for little time): from the
-    turn starting now, round after round, until a round in which someone reaches 70 ends (RULES.md E1: exactly
-    70 wins, else the lowest total)."""
-    rng = random.Random(seed)
-    present = state.present()
-    start = {p: state.seat(p).total for p in present}
-    ids = [p.id for p in state.players]
-    first = ids.index(state.first_seat)
-    order = [p for p in ids[first:] + ids[:first] if p in start]
-    now = state.turn.defender if state.turn is not None else order[0]
-    todo = order[order.index(now) :] if now in order else order
-    if state.turn is not None and now in start:
-        start[now] += state.turn.score
-    scores = turn_scores(len(present))
-    won = 0.0
-    for _ in range(REST_SAMPLES):
-        totals, turns = dict(start), todo
-        for _ in range(ROUNDS_AT_MOST):
-            for p in turns:
-                totals[p] += bisect.bisect_right(scores, rng.random())
-            if max(totals.values()) >= EXACT_TARGET:
-                break
-            turns = order
-        exact = [p for p, t in totals.items() if t == EXACT_TARGET]
-        low = min(totals.values())
-        best = exact or [p for p, t in totals.items() if t == low]
-        won += 1 / len(best) if player in best else 0.0
-    return won / REST_SAMPLES
-
-
 def strong_action(state: VicesState, player: str, engine: Playable) -> VicesAction:
     """The candidate with the best estimated chance to win, by rollouts with Normal play for every seat to the end
-    of this turn, and turn scores drawn at random from there (:func:`rest_of_game`)."""
+    of this turn, and the rest of the game in a model of turn scores from there (:func:`rest_of_game`)."""
     rules: Rollouts[VicesState, VicesAction] = Rollouts(
         engine=engine,
         actor=_acting,
         policy=choose_action,
         work=STRONG_WORK,
-        value_cost=REST_COST,
+        value_cost=REST_COST if len(state.present()) > 2 else 0,
         horizon=_turn_over,
         value=rest_of_game,
         confidence=CONFIDENCE,

@@ -16,8 +16,8 @@ from rules.dice import SeededDice
 from rules.engine import EASY, NORMAL, STRENGTHS, STRONG
 from rules.search import Estimate, Racer, Rollouts, best, race
 from rules.vices.engine import ENGINE as VICES
-from rules.vices.levels import rest_of_game
 from rules.vices.options import VicesOptions
+from rules.vices.rest import drawn_share, duel_share, rest_of_game
 
 SAME_ANSWER_CHECKS = 8
 """Decisions of each game asked twice, to see the same answer (a Strong decision takes a few hundred ms)."""
@@ -149,10 +149,28 @@ def test_strong_values_the_end_of_a_turn_by_the_race() -> None:
     assert values[0] > values[1] > values[2] and sum(values) == pytest.approx(1)
 
 
-def test_the_rest_of_a_vices_game_is_a_share_of_draws() -> None:
+def test_the_rest_of_a_two_player_vices_game_is_solved_in_its_model() -> None:
     state = VICES.start(VicesOptions(seat_order="join_order", min_players=2), ["A", "B"], SeededDice(2)).state
-    value = rest_of_game(state, "A", 7)
-    assert 0 < value < 1 and value == rest_of_game(state, "A", 7)
+    # Nobody has a point: the model is even (who plays first in a round does not matter: a round ends the game).
+    assert rest_of_game(state, "A", 7) == pytest.approx(0.5) and rest_of_game(state, "B", 99) == pytest.approx(0.5)
+    # Solved values agree with the drawn ones (2,400 draws each, within 4 standard errors: 0.04), from the start of
+    # a round and after the first player's turn, and are whole chances: the two players' sum to 1.
+    for first, second, first_to_move in [(50, 60, True), (65, 40, False), (40, 65, True), (20, 0, False)]:
+        exact = duel_share(first, second, first_to_move=first_to_move)
+        assert exact is not None and 0 < exact < 1
+        now = 0 if first_to_move else 1
+        drawn = sum(drawn_share([first, second], now, 0, seed) for seed in range(100)) / 100
+        assert drawn == pytest.approx(exact, abs=0.04)
+    # Lower is better but for exactly 70: 60 against 50 before the last round is a poor place to be.
+    assert duel_share(60, 50, first_to_move=True) == pytest.approx(1 - duel_share(50, 60, first_to_move=True))
+    assert duel_share(70, 0, first_to_move=True) is None  # a round never starts with 70 reached
+
+
+def test_the_rest_of_a_three_player_vices_game_is_a_share_of_draws() -> None:
+    state = VICES.start(VicesOptions(seat_order="join_order"), ["A", "B", "C"], SeededDice(2)).state
+    values = [rest_of_game(state, p, 7) for p in "ABC"]
+    assert all(0 < v < 1 for v in values) and sum(values) == pytest.approx(1)
+    assert values == [rest_of_game(state, p, 7) for p in "ABC"]
 
 
 def test_two_players_with_fate_or_the_crown_keep_to_normal() -> None:
