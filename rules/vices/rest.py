@@ -1,28 +1,24 @@
 """The rest of a Vices & Vengeance game on turn scores alone: how Strong (:mod:`rules.vices.levels`) values a
 rollout stopped at the end of its turn.
 
-The model: every turn scores what a Normal computer's turn scores (a normal law fitted to their games, rounded to
-whole points, never below 0), round after round from the turn starting now, until a round in which someone
-reaches 70 ends (RULES.md E1: exactly 70 wins, else the lowest total). With two players the model is solved
-exactly, once (:func:`duel_values`: a few thousand positions); with more it is drawn a few dozen times
-(:func:`drawn_share`).
+The model: every turn scores what a Normal computer's turn scores from the player's total
+(:mod:`rules.vices.turn_law`: measured, for its chances of landing on exactly 70), round after round from the
+turn starting now, until a round in which someone reaches 70 ends (RULES.md E1: exactly 70 wins, else the lowest
+total). With two players the model is solved exactly, once (:func:`duel_values`: a few thousand positions); with
+more it is drawn a few dozen times (:func:`drawn_share`).
 """
 
 from __future__ import annotations
 
 import bisect
-import math
 import random
 from functools import cache
 from itertools import pairwise
 
 from rules.vices.data import EXACT_TARGET
 from rules.vices.state import VicesState
+from rules.vices.turn_law import cumulative
 
-TURN_MEAN, TURN_STEP = 14.5, 2.5
-"""Mean points of a Normal computer's turn with 2 players, and how much each further player adds (attackers)."""
-TURN_SD, SD_STEP = 7.6, 1.0
-"""Their standard deviation, likewise (measured over 60 games each with 2 and 3 Normal computers)."""
 REST_SAMPLES = 24
 """Draws of the rest of the game averaged, where it is drawn (three players or more)."""
 ROUNDS_AT_MOST = 40
@@ -30,21 +26,10 @@ ROUNDS_AT_MOST = 40
 
 
 @cache
-def turn_scores(players: int) -> tuple[float, ...]:
-    """The cumulative chances of a Normal computer's turn scoring 0, 1, 2, … points with ``players`` seated: a
-    normal law fitted to their games, rounded to whole points and never below 0 (what ``max(0, round(gauss))``
-    draws), listed up to where the rest is below 1e-12."""
-    mean, sd = TURN_MEAN + TURN_STEP * (players - 2), TURN_SD + SD_STEP * (players - 2)
-
-    def below(x: float) -> float:
-        return 0.5 * (1 + math.erf((x - mean) / (sd * math.sqrt(2))))
-
-    cumulative: list[float] = []
-    points = 0
-    while not cumulative or cumulative[-1] < 1 - 1e-12:
-        cumulative.append(below(points + 0.5))
-        points += 1
-    return (*cumulative[:-1], 1.0)
+def laws(players: int) -> tuple[tuple[float, ...], ...]:
+    """The cumulative law of a turn's points (:func:`rules.vices.turn_law.cumulative`) from each total 0 to 70,
+    the last for 70 and beyond."""
+    return tuple(cumulative(players, total) for total in range(EXACT_TARGET + 1))
 
 
 def rest_of_game(state: VicesState, player: str, seed: int) -> float:
@@ -71,14 +56,14 @@ def drawn_share(totals: list[int], now: int, player: int, seed: int) -> float:
     the order of ``totals``, player ``now`` about to play (a smooth value: a rollout cut short costs far less noise
     than one 0-or-1 draw, for little time)."""
     rng = random.Random(seed)
-    scores = turn_scores(len(totals))
+    law = laws(len(totals))
     won = 0.0
     for _ in range(REST_SAMPLES):
         ended, turns = list(totals), range(now, len(totals))
         for _ in range(ROUNDS_AT_MOST):
             for p in turns:
                 # One uniform draw and a binary search: twice as fast as drawing from the normal law and rounding.
-                ended[p] += bisect.bisect_right(scores, rng.random())
+                ended[p] += bisect.bisect_right(law[min(ended[p], EXACT_TARGET)], rng.random())
             if max(ended) >= EXACT_TARGET:
                 break
             turns = range(len(totals))
@@ -116,22 +101,21 @@ def duel_values() -> tuple[tuple[tuple[float, ...], ...], tuple[tuple[float, ...
 
     A round needs only positions with no fewer points, so the positions are solved from the highest totals down;
     the one loop (both turns scoring 0) is solved in closed form. About a million multiplications, once."""
-    cumulative = turn_scores(2)
-    law = [cumulative[0], *(b - a for a, b in pairwise(cumulative))]
-    target, faces = EXACT_TARGET, len(law)
+    target = EXACT_TARGET
+    law = [[b - a for a, b in pairwise((0.0, *cumulative_law))] for cumulative_law in laws(2)]
+    reach = max(len(points) for points in law)
     rounds = [[0.0] * target for _ in range(target)]
-    seconds = [[0.0] * target for _ in range(target + faces)]
-    for x in range(target, target + faces):  # the first player has reached 70: the second's turn ends the game
+    seconds = [[0.0] * target for _ in range(target + reach)]
+    for x in range(target, target + reach):  # the first player has reached 70: the second's turn ends the game
         for b in range(target):
-            seconds[x][b] = sum(p * _final(x, b + s) for s, p in enumerate(law))
-    zero = law[0]
+            seconds[x][b] = sum(p * _final(x, b + s) for s, p in enumerate(law[b]))
     for a in reversed(range(target)):
         for b in reversed(range(target)):
-            # The second's turn after the first scored nothing, but for scoring nothing too (the loop).
+            # The second's turn after the first's, but for both scoring nothing (the loop).
             second_scores = sum(
-                law[s] * (rounds[a][b + s] if b + s < target else _final(a, b + s)) for s in range(1, faces)
+                p * (rounds[a][b + s] if b + s < target else _final(a, b + s)) for s, p in enumerate(law[b]) if s
             )
-            first_scores = sum(law[s] * seconds[a + s][b] for s in range(1, faces))
-            rounds[a][b] = (zero * second_scores + first_scores) / (1 - zero * zero)
-            seconds[a][b] = zero * rounds[a][b] + second_scores
+            first_scores = sum(p * seconds[a + s][b] for s, p in enumerate(law[a]) if s)
+            rounds[a][b] = (law[a][0] * second_scores + first_scores) / (1 - law[a][0] * law[b][0])
+            seconds[a][b] = law[b][0] * rounds[a][b] + second_scores
     return tuple(map(tuple, rounds)), tuple(map(tuple, seconds))
