@@ -31,9 +31,9 @@ from rules.dice import SeededDice
 from rules.engine import IllegalAction
 
 PLAYERS = ("P1", "P2", "P3", "P4", "P5", "P6")
-GAMES = 10_000
+GAMES = 5_000
 CHUNK = 1_000
-"""Games per test: the ten thousand run as ten tests, which parallel workers share out (``pytest -n 2``)."""
+"""Games per test: the five thousand run as five tests, which parallel workers share out (``pytest -n 2``)."""
 
 
 def check_invariants(state: CrownsState) -> None:
@@ -128,7 +128,7 @@ def play_checked(seed: int) -> int:
             continue
         prompt = rng.choice(ENGINE.prompts(state))
         legal = ENGINE.legal_actions(state, prompt.player)
-        # Random play, except that fate windows are mostly passed so 10,000 games stay quick.
+        # Random play, except that fate windows are mostly passed so 5,000 games stay quick.
         action = PASS_FATE if prompt.decision == "fate_window" and rng.random() < 0.85 else rng.choice(legal)
         if steps % deep_every == seed % deep_every:
             deep_checks(state, rng, universe, dice)
@@ -147,7 +147,7 @@ def play_checked(seed: int) -> int:
 
 
 @pytest.mark.parametrize("first", range(0, GAMES, CHUNK), ids=lambda first: f"{first}-{first + CHUNK - 1}")
-def test_ten_thousand_random_games_keep_the_invariants(first: int) -> None:
+def test_five_thousand_random_games_keep_the_invariants(first: int) -> None:
     seeds = range(first, first + CHUNK)
     assert sum(play_checked(seed) for seed in seeds) > len(seeds)
 
