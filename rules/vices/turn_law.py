@@ -51,7 +51,9 @@ def base_law(players: int) -> tuple[float, ...]:
 
 
 @cache
-def _measured() -> dict[str, list[list[float]]]:
+def measured_chances() -> dict[str, list[list[float]]]:
+    """The shipped measurement: per player count, per distance bucket, the chances of landing on exactly 70 and of
+    going past it."""
     with MEASURED.open(encoding="utf-8") as fh:
         data: dict[str, list[list[float]]] = json.load(fh)
     return data
@@ -64,7 +66,7 @@ def cumulative(players: int, total: int) -> tuple[float, ...]:
     law = list(base_law(players))
     away = EXACT_TARGET - total
     if 0 < away <= EXACT_TARGET:
-        measured = _measured()[str(min(max(players, MEASURED_PLAYERS[0]), MEASURED_PLAYERS[-1]))]
+        measured = measured_chances()[str(min(max(players, MEASURED_PLAYERS[0]), MEASURED_PLAYERS[-1]))]
         exact, past = measured[(away - 1) // BUCKET]
         law += [0.0] * max(0, away + 1 - len(law))
         short, beyond = sum(law[:away]), sum(law[away + 1 :])

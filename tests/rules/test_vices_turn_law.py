@@ -10,7 +10,7 @@ import pytest
 
 from rules.vices.data import EXACT_TARGET
 from rules.vices.measured_turns import measure
-from rules.vices.turn_law import BUCKET, _measured, base_law, cumulative
+from rules.vices.turn_law import BUCKET, base_law, cumulative, measured_chances
 
 FRESH_GAMES = 300
 """Normal two-player games measured afresh (about 5 s)."""
@@ -22,7 +22,7 @@ def _points(players: int, total: int) -> list[float]:
 
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_every_total_has_a_whole_law_with_the_measured_chance_of_exactly_70(players: int) -> None:
-    measured = _measured()[str(min(players, 4))]
+    measured = measured_chances()[str(min(players, 4))]
     for total in range(EXACT_TARGET + 5):
         points = _points(players, total)
         assert min(points) >= 0 and cumulative(players, total)[-1] == 1.0
@@ -39,7 +39,7 @@ def test_every_total_has_a_whole_law_with_the_measured_chance_of_exactly_70(play
 
 def test_the_shipped_law_is_what_normal_computers_play() -> None:
     # Other games than the shipped measurement's, 11 to 35 points away (where a game's end is played).
-    shipped, fresh = _measured()["2"], measure(2, range(100_000, 100_000 + FRESH_GAMES))
+    shipped, fresh = measured_chances()["2"], measure(2, range(100_000, 100_000 + FRESH_GAMES))
     for bucket in range(2, 7):
         for kind in (0, 1):  # landing on 70, going past it
             p = shipped[bucket][kind]
